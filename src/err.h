@@ -1,0 +1,24 @@
+/* err.h: error reporting for the rooftraj library (code plus a message the caller prints) */
+#ifndef RT_ERR_H
+#define RT_ERR_H
+
+#include <stddef.h>
+
+struct rt_err {
+	int code;               /* 0 or a negative errno value */
+	char msg[512];          /* "FILE:LINE: what is wrong", no trailing newline */
+};
+
+/* Clear an error record. */
+void rt_err_clear(struct rt_err *err);
+
+/* Fill err (which may be NULL) with code and a printf-style message; returns code so that
+ * callers can write `return rt_err_set(err, -EINVAL, ...)` or `rc = rt_err_set(...); goto out`. */
+int rt_err_set(struct rt_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Prefix the existing message with a context string ("while probing L2: ..."). */
+void rt_err_prefix(struct rt_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,126 @@
+/* util.c: clocks, medians and atomic (temporary file + rename) output */
+#include "config.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+double rt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double rt_median(double *v, size_t n)
+{
+	if (!n)
+		return 0.0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void rt_dirname(char *buf, size_t size, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(buf, size, ".");
+	else if (slash == path)
+		snprintf(buf, size, "/");
+	else
+		snprintf(buf, size, "%.*s", (int)(slash - path), path);
+}
+
+int rt_mkdir_p(const char *dir, struct rt_err *err)
+{
+	char buf[4096];
+	size_t len;
+
+	if (strlen(dir) >= sizeof(buf))
+		return rt_err_set(err, -ENAMETOOLONG, "%s: path is too long", dir);
+	snprintf(buf, sizeof(buf), "%s", dir);
+	len = strlen(buf);
+	for (size_t i = 1; i <= len; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return rt_err_set(err, -errno, "%s: cannot create directory: %s", buf,
+					  strerror(errno));
+		if (i < len)
+			buf[i] = '/';
+	}
+	return 0;
+}
+
+int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err)
+{
+	char dir[4096];
+	int rc;
+
+	memset(of, 0, sizeof(*of));
+	if ((size_t)snprintf(of->path, sizeof(of->path), "%s", path) >= sizeof(of->path) ||
+	    (size_t)snprintf(of->tmp, sizeof(of->tmp), "%s.tmp", path) >= sizeof(of->tmp))
+		return rt_err_set(err, -ENAMETOOLONG, "%s: path is too long", path);
+	rt_dirname(dir, sizeof(dir), path);
+	rc = rt_mkdir_p(dir, err);
+	if (rc)
+		return rc;
+	of->fp = fopen(of->tmp, "w");
+	if (!of->fp)
+		return rt_err_set(err, -errno, "%s: cannot write: %s", of->tmp, strerror(errno));
+	return 0;
+}
+
+int rt_outfile_commit(struct rt_outfile *of, struct rt_err *err)
+{
+	int rc = 0;
+
+	if (!of->fp)
+		return rt_err_set(err, -EBADF, "%s: not open", of->path);
+	if (ferror(of->fp) || fflush(of->fp) || fsync(fileno(of->fp)))
+		rc = rt_err_set(err, -(errno ? errno : EIO), "%s: write failed: %s", of->tmp,
+				strerror(errno ? errno : EIO));
+	if (fclose(of->fp) && !rc)
+		rc = rt_err_set(err, -errno, "%s: close failed: %s", of->tmp, strerror(errno));
+	of->fp = NULL;
+	if (!rc && rename(of->tmp, of->path))
+		rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", of->tmp, of->path,
+				strerror(errno));
+	if (rc)
+		unlink(of->tmp);
+	return rc;
+}
+
+void rt_outfile_abort(struct rt_outfile *of)
+{
+	if (!of)
+		return;
+	if (of->fp) {
+		fclose(of->fp);
+		of->fp = NULL;
+		unlink(of->tmp);
+	}
+}
+
+void rt_timestamp(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}

@@ -1,0 +1,40 @@
+/* util.h: clocks, statistics and atomic file output shared by the modules */
+#ifndef RT_UTIL_H
+#define RT_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "err.h"
+
+/* Seconds on CLOCK_MONOTONIC. */
+double rt_now(void);
+
+/* Median of v[0..n) (v is sorted in place); 0 when n == 0. */
+double rt_median(double *v, size_t n);
+
+/* An output file written under PATH.tmp and renamed to PATH when complete. */
+struct rt_outfile {
+	FILE *fp;
+	char path[4096];
+	char tmp[4096];
+};
+
+/* Open PATH.tmp for writing; creates missing parent directories. */
+int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err);
+/* Flush, check every write, close and rename into place; on any error the temporary file is
+ * removed and PATH is left as it was. */
+int rt_outfile_commit(struct rt_outfile *of, struct rt_err *err);
+/* Remove the temporary file without touching PATH (NULL-safe, idempotent). */
+void rt_outfile_abort(struct rt_outfile *of);
+
+/* mkdir -p */
+int rt_mkdir_p(const char *dir, struct rt_err *err);
+
+/* Copy the directory part of path ("." if none) into buf. */
+void rt_dirname(char *buf, size_t size, const char *path);
+
+/* ISO 8601 UTC timestamp of now. */
+void rt_timestamp(char *buf, size_t size);
+
+#endif
