@@ -1,0 +1,113 @@
+/* cpu.c: CPU model and ISA extensions from /proc/cpuinfo, maximum clock from cpufreq */
+#include "config.h"
+#include "cpu.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The extensions a roofline cares about, by their /proc/cpuinfo flag name. */
+static const char *const isa_flags[] = {
+	"sse2", "sse4_2", "avx", "fma", "avx2", "avx512f", "avx512dq", "avx512bw", "avx512vl",
+	"avx512_vnni", "avx_vnni", "avx512_bf16", "avx512_fp16", "amx_tile", "amx_bf16",
+	"amx_int8",
+};
+
+static bool has_word(const char *list, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += len) {
+		bool start = p == list || p[-1] == ' ' || p[-1] == '\t';
+		bool end = p[len] == '\0' || p[len] == ' ' || p[len] == '\n';
+
+		if (start && end)
+			return true;
+	}
+	return false;
+}
+
+int rt_cpu_parse_cpuinfo(struct rt_cpu *cpu, const char *text, struct rt_err *err)
+{
+	const char *line = text;
+	bool have_flags = false;
+
+	memset(cpu, 0, sizeof(*cpu));
+	snprintf(cpu->model, sizeof(cpu->model), "unknown");
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		const char *colon = memchr(line, ':', len);
+
+		if (len == 0 && have_flags)
+			break;  /* end of the first processor's block */
+		if (colon) {
+			const char *val = colon + 1;
+			size_t vlen = len - (size_t)(val - line);
+
+			while (vlen && *val == ' ') {
+				val++;
+				vlen--;
+			}
+			if (!strncmp(line, "model name", 10)) {
+				snprintf(cpu->model, sizeof(cpu->model), "%.*s", (int)vlen, val);
+			} else if (!strncmp(line, "flags", 5) && !have_flags) {
+				char *flags = strndup(val, vlen);
+
+				if (!flags)
+					return rt_err_set(err, -ENOMEM, "out of memory");
+				for (size_t i = 0; i < sizeof(isa_flags) / sizeof(isa_flags[0]); i++)
+					if (has_word(flags, isa_flags[i]) && cpu->nisa < RT_CPU_MAX_ISA)
+						snprintf(cpu->isa[cpu->nisa++], sizeof(cpu->isa[0]),
+							 "%s", isa_flags[i]);
+				cpu->hypervisor = has_word(flags, "hypervisor");
+				free(flags);
+				have_flags = true;
+			}
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	if (!have_flags)
+		return rt_err_set(err, -EINVAL, "cpuinfo has no 'flags' line");
+	return 0;
+}
+
+int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err)
+{
+	char *text = NULL;
+	size_t cap = 0;
+	FILE *fp = fopen("/proc/cpuinfo", "r");
+	ssize_t n;
+	int rc;
+
+	if (!fp)
+		return rt_err_set(err, -errno, "/proc/cpuinfo: %s", strerror(errno));
+	n = getdelim(&text, &cap, '\0', fp);
+	fclose(fp);
+	if (n < 0) {
+		free(text);
+		return rt_err_set(err, -EIO, "/proc/cpuinfo: cannot read");
+	}
+	rc = rt_cpu_parse_cpuinfo(cpu, text, err);
+	free(text);
+	if (rc)
+		return rc;
+	fp = fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "r");
+	if (fp) {
+		unsigned long khz;
+
+		if (fscanf(fp, "%lu", &khz) == 1)
+			cpu->max_mhz = (double)khz / 1000.0;
+		fclose(fp);
+	}
+	return 0;
+}
+
+bool rt_cpu_has(const struct rt_cpu *cpu, const char *isa)
+{
+	for (size_t i = 0; i < cpu->nisa; i++)
+		if (!strcmp(cpu->isa[i], isa))
+			return true;
+	return false;
+}
