@@ -1,0 +1,289 @@
+/* bandwidth.c: streaming kernels (load, copy, triad, and non-temporal copy/triad) per ISA, plus
+ * the kernel table and ISA helpers. A compiler barrier after every sweep keeps each sweep real;
+ * -fno-tree-loop-distribute-patterns keeps copy from becoming memcpy. */
+#include "config.h"
+#include "kernels.h"
+
+#include <errno.h>
+#include <immintrin.h>
+#include <string.h>
+
+#define SWEEP_BARRIER(p) __asm__ __volatile__("" : : "r"(p) : "memory")
+
+/* Each instantiation defines VT, LN (doubles per register), VLOAD, VSTORE, VSTREAM, VADD, VMUL,
+ * VSET1, VZERO, VTRIAD(b, s, c) = b + s*c, VSUM(v) (horizontal sum) and FENCE. Loads use
+ * 8 accumulators (4-cycle add latency x 2 ports); copy and triad are unrolled by 4. */
+#define DEFINE_BW(isa, tgt)                                                                    \
+	__attribute__((target(tgt))) static double load_##isa(size_t n, uint64_t reps,         \
+		double *a, double *b, double *c, double s)                                      \
+	{                                                                                       \
+		VT s0 = VZERO(), s1 = VZERO(), s2 = VZERO(), s3 = VZERO();                      \
+		VT s4 = VZERO(), s5 = VZERO(), s6 = VZERO(), s7 = VZERO();                      \
+		(void)b; (void)c; (void)s;                                                      \
+		for (uint64_t r = 0; r < reps; r++) {                                           \
+			for (size_t i = 0; i < n; i += 8 * LN) {                                \
+				s0 = VADD(s0, VLOAD(a + i + 0 * LN));                           \
+				s1 = VADD(s1, VLOAD(a + i + 1 * LN));                           \
+				s2 = VADD(s2, VLOAD(a + i + 2 * LN));                           \
+				s3 = VADD(s3, VLOAD(a + i + 3 * LN));                           \
+				s4 = VADD(s4, VLOAD(a + i + 4 * LN));                           \
+				s5 = VADD(s5, VLOAD(a + i + 5 * LN));                           \
+				s6 = VADD(s6, VLOAD(a + i + 6 * LN));                           \
+				s7 = VADD(s7, VLOAD(a + i + 7 * LN));                           \
+			}                                                                       \
+			SWEEP_BARRIER(a);                                                       \
+		}                                                                               \
+		s0 = VADD(VADD(VADD(s0, s1), VADD(s2, s3)), VADD(VADD(s4, s5), VADD(s6, s7)));  \
+		return VSUM(s0);                                                                \
+	}                                                                                       \
+	__attribute__((target(tgt))) static double copy_##isa(size_t n, uint64_t reps,         \
+		double *a, double *b, double *c, double s)                                      \
+	{                                                                                       \
+		(void)c; (void)s;                                                               \
+		for (uint64_t r = 0; r < reps; r++) {                                           \
+			for (size_t i = 0; i < n; i += 4 * LN) {                                \
+				VT v0 = VLOAD(a + i), v1 = VLOAD(a + i + LN);                   \
+				VT v2 = VLOAD(a + i + 2 * LN), v3 = VLOAD(a + i + 3 * LN);      \
+				VSTORE(b + i, v0); VSTORE(b + i + LN, v1);                      \
+				VSTORE(b + i + 2 * LN, v2); VSTORE(b + i + 3 * LN, v3);         \
+			}                                                                       \
+			SWEEP_BARRIER(b);                                                       \
+		}                                                                               \
+		return b[0];                                                                    \
+	}                                                                                       \
+	__attribute__((target(tgt))) static double copy_nt_##isa(size_t n, uint64_t reps,      \
+		double *a, double *b, double *c, double s)                                      \
+	{                                                                                       \
+		(void)c; (void)s;                                                               \
+		for (uint64_t r = 0; r < reps; r++) {                                           \
+			for (size_t i = 0; i < n; i += 4 * LN) {                                \
+				VT v0 = VLOAD(a + i), v1 = VLOAD(a + i + LN);                   \
+				VT v2 = VLOAD(a + i + 2 * LN), v3 = VLOAD(a + i + 3 * LN);      \
+				VSTREAM(b + i, v0); VSTREAM(b + i + LN, v1);                    \
+				VSTREAM(b + i + 2 * LN, v2); VSTREAM(b + i + 3 * LN, v3);       \
+			}                                                                       \
+			FENCE();                                                                \
+			SWEEP_BARRIER(b);                                                       \
+		}                                                                               \
+		return b[0];                                                                    \
+	}                                                                                       \
+	__attribute__((target(tgt))) static double triad_##isa(size_t n, uint64_t reps,        \
+		double *a, double *b, double *c, double s)                                      \
+	{                                                                                       \
+		const VT vs = VSET1(s);                                                         \
+		for (uint64_t r = 0; r < reps; r++) {                                           \
+			for (size_t i = 0; i < n; i += 4 * LN) {                                \
+				VSTORE(a + i, VTRIAD(VLOAD(b + i), vs, VLOAD(c + i)));          \
+				VSTORE(a + i + LN,                                              \
+				       VTRIAD(VLOAD(b + i + LN), vs, VLOAD(c + i + LN)));       \
+				VSTORE(a + i + 2 * LN,                                          \
+				       VTRIAD(VLOAD(b + i + 2 * LN), vs, VLOAD(c + i + 2 * LN))); \
+				VSTORE(a + i + 3 * LN,                                          \
+				       VTRIAD(VLOAD(b + i + 3 * LN), vs, VLOAD(c + i + 3 * LN))); \
+			}                                                                       \
+			SWEEP_BARRIER(a);                                                       \
+		}                                                                               \
+		return a[0];                                                                    \
+	}                                                                                       \
+	__attribute__((target(tgt))) static double triad_nt_##isa(size_t n, uint64_t reps,     \
+		double *a, double *b, double *c, double s)                                      \
+	{                                                                                       \
+		const VT vs = VSET1(s);                                                         \
+		for (uint64_t r = 0; r < reps; r++) {                                           \
+			for (size_t i = 0; i < n; i += 4 * LN) {                                \
+				VSTREAM(a + i, VTRIAD(VLOAD(b + i), vs, VLOAD(c + i)));         \
+				VSTREAM(a + i + LN,                                             \
+					VTRIAD(VLOAD(b + i + LN), vs, VLOAD(c + i + LN)));      \
+				VSTREAM(a + i + 2 * LN,                                         \
+					VTRIAD(VLOAD(b + i + 2 * LN), vs, VLOAD(c + i + 2 * LN))); \
+				VSTREAM(a + i + 3 * LN,                                         \
+					VTRIAD(VLOAD(b + i + 3 * LN), vs, VLOAD(c + i + 3 * LN))); \
+			}                                                                       \
+			FENCE();                                                                \
+			SWEEP_BARRIER(a);                                                       \
+		}                                                                               \
+		return a[0];                                                                    \
+	}
+
+/* SSE2: 128-bit, mul + add triad */
+__attribute__((target("sse2"))) static inline double sum_sse(__m128d v)
+{
+	return _mm_cvtsd_f64(_mm_add_sd(v, _mm_unpackhi_pd(v, v)));
+}
+#define VT __m128d
+#define LN 2
+#define VLOAD _mm_load_pd
+#define VSTORE _mm_store_pd
+#define VSTREAM _mm_stream_pd
+#define VADD _mm_add_pd
+#define VSET1 _mm_set1_pd
+#define VZERO _mm_setzero_pd
+#define VTRIAD(b, s, c) _mm_add_pd(b, _mm_mul_pd(s, c))
+#define VSUM sum_sse
+#define FENCE _mm_sfence
+DEFINE_BW(sse, "sse2")
+#undef VT
+#undef LN
+#undef VLOAD
+#undef VSTORE
+#undef VSTREAM
+#undef VADD
+#undef VSET1
+#undef VZERO
+#undef VTRIAD
+#undef VSUM
+
+/* AVX2: 256-bit, FMA triad */
+__attribute__((target("avx2"))) static inline double sum_avx2(__m256d v)
+{
+	__m128d h = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+
+	return _mm_cvtsd_f64(_mm_add_sd(h, _mm_unpackhi_pd(h, h)));
+}
+#define VT __m256d
+#define LN 4
+#define VLOAD _mm256_load_pd
+#define VSTORE _mm256_store_pd
+#define VSTREAM _mm256_stream_pd
+#define VADD _mm256_add_pd
+#define VSET1 _mm256_set1_pd
+#define VZERO _mm256_setzero_pd
+#define VTRIAD(b, s, c) _mm256_fmadd_pd(s, c, b)
+#define VSUM sum_avx2
+DEFINE_BW(avx2, "avx2,fma")
+#undef VT
+#undef LN
+#undef VLOAD
+#undef VSTORE
+#undef VSTREAM
+#undef VADD
+#undef VSET1
+#undef VZERO
+#undef VTRIAD
+#undef VSUM
+
+/* AVX-512: 512-bit, FMA triad */
+__attribute__((target("avx512f"))) static inline double sum_avx512(__m512d v)
+{
+	return _mm512_reduce_add_pd(v);
+}
+#define VT __m512d
+#define LN 8
+#define VLOAD _mm512_load_pd
+#define VSTORE _mm512_store_pd
+#define VSTREAM _mm512_stream_pd
+#define VADD _mm512_add_pd
+#define VSET1 _mm512_set1_pd
+#define VZERO _mm512_setzero_pd
+#define VTRIAD(b, s, c) _mm512_fmadd_pd(s, c, b)
+#define VSUM sum_avx512
+DEFINE_BW(avx512, "avx512f")
+#undef VT
+#undef LN
+#undef VLOAD
+#undef VSTORE
+#undef VSTREAM
+#undef VADD
+#undef VSET1
+#undef VZERO
+#undef VTRIAD
+#undef VSUM
+#undef FENCE
+
+/* Accounting, as the code above moves the data (8-byte doubles, no write-allocate counted). */
+#define BWK(nm, fn, isa_, arr, fl, rd, wr, nt)                                                 \
+	{ .name = nm, .kind = RT_KERNEL_BANDWIDTH, .isa = isa_, .prec = RT_FP64,                \
+	  .arrays = arr, .flops_per_elem = fl, .read_bytes_per_elem = rd,                       \
+	  .write_bytes_per_elem = wr, .nt_bytes_per_elem = nt, .bw = fn }
+#define BW_SET(isa, ISA)                                                                       \
+	BWK("load", load_##isa, ISA, 1, 1, 8, 0, 0),       /* s += a[i] */                      \
+	BWK("copy", copy_##isa, ISA, 2, 0, 8, 8, 0),       /* b[i] = a[i] */                    \
+	BWK("triad", triad_##isa, ISA, 3, 2, 16, 8, 0),    /* a[i] = b[i] + s*c[i] */           \
+	BWK("copy_nt", copy_nt_##isa, ISA, 2, 0, 8, 0, 8), /* b[i] = a[i], streaming store */   \
+	BWK("triad_nt", triad_nt_##isa, ISA, 3, 2, 16, 0, 8)
+
+extern const struct rt_kernel rt_flops_kernels[];
+
+static const struct rt_kernel bw_kernels[] = {
+	BW_SET(sse, RT_ISA_SSE),
+	BW_SET(avx2, RT_ISA_AVX2),
+	BW_SET(avx512, RT_ISA_AVX512),
+	{ .name = NULL, .kind = RT_KERNEL_BANDWIDTH },
+};
+
+static const char *const isa_names[RT_ISA_COUNT] = { "scalar", "sse", "avx2", "avx512" };
+
+const char *rt_isa_name(enum rt_isa isa)
+{
+	return (unsigned)isa < RT_ISA_COUNT ? isa_names[isa] : "unknown";
+}
+
+int rt_isa_parse(enum rt_isa *isa, const char *name)
+{
+	for (int i = 0; i < RT_ISA_COUNT; i++)
+		if (!strcmp(name, isa_names[i])) {
+			*isa = (enum rt_isa)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+bool rt_isa_supported(enum rt_isa isa)
+{
+	__builtin_cpu_init();
+	switch (isa) {
+	case RT_ISA_SCALAR:
+	case RT_ISA_SSE:
+		return __builtin_cpu_supports("sse2");
+	case RT_ISA_AVX2:
+		return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+	case RT_ISA_AVX512:
+		return __builtin_cpu_supports("avx512f");
+	case RT_ISA_COUNT:
+		break;
+	}
+	return false;
+}
+
+unsigned rt_isa_bytes(enum rt_isa isa)
+{
+	static const unsigned bytes[RT_ISA_COUNT] = { 8, 16, 32, 64 };
+
+	return (unsigned)isa < RT_ISA_COUNT ? bytes[isa] : 0;
+}
+
+const char *rt_prec_name(enum rt_prec prec)
+{
+	return prec == RT_FP32 ? "fp32" : "fp64";
+}
+
+/* Walk both halves of the table: the FLOP table's terminator (kind FLOPS) leads on to the
+ * bandwidth table, whose terminator (kind BANDWIDTH) ends the walk. */
+const struct rt_kernel *rt_kernel_next(const struct rt_kernel *k)
+{
+	k = k ? k + 1 : rt_flops_kernels;
+	if (!k->name && k->kind == RT_KERNEL_FLOPS)
+		k = bw_kernels;
+	return k->name ? k : NULL;
+}
+
+const struct rt_kernel *rt_kernel_flops(enum rt_isa isa, enum rt_prec prec)
+{
+	for (size_t i = 0; rt_flops_kernels[i].name; i++)
+		if (rt_flops_kernels[i].isa == isa && rt_flops_kernels[i].prec == prec)
+			return &rt_flops_kernels[i];
+	return NULL;
+}
+
+const struct rt_kernel *rt_kernel_bw(const char *name, enum rt_isa isa)
+{
+	for (size_t i = 0; bw_kernels[i].name; i++)
+		if (bw_kernels[i].isa == isa && !strcmp(bw_kernels[i].name, name))
+			return &bw_kernels[i];
+	return NULL;
+}
+
+unsigned rt_kernel_bytes_per_elem(const struct rt_kernel *k)
+{
+	return k->read_bytes_per_elem + k->write_bytes_per_elem + k->nt_bytes_per_elem;
+}

@@ -1,0 +1,396 @@
+/* harness.c: runs kernels on pinned OpenMP threads over first-touched buffers and times them:
+ * calibrate the repetitions to a minimum run time, then repeat until the best runs agree. */
+#define _GNU_SOURCE
+#include "config.h"
+#include "kernels.h"
+#include "../src/util.h"
+
+#include <errno.h>
+#include <omp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define MAX_RUNS 64
+#define PAD_ELEMS 136   /* 1088 bytes between arrays: 64-byte aligned, never a multiple of 4 KiB */
+#define SCRATCH_BYTES 2048      /* init/out of one FLOP kernel: 16 chains x 64 bytes, twice */
+
+void rt_measure_opts_default(struct rt_measure_opts *o, bool quick)
+{
+	o->min_run_seconds = quick ? 0.004 : 0.015;
+	o->min_runs = quick ? 3 : 5;
+	o->max_runs = quick ? 5 : 21;
+	o->stable_tol = quick ? 0.02 : 0.005;
+	o->budget_seconds = quick ? 0.08 : 0.6;
+}
+
+static int bind_self(int pu)
+{
+	cpu_set_t set;
+
+	if (pu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(pu, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+struct rt_arena {
+	unsigned threads;
+	int *pus;
+	size_t bytes;           /* usable per thread */
+	size_t map_bytes;       /* mapped per thread */
+	double **buf;
+};
+
+static void init_values(double *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = 1.0 + 0.25 * (double)(i % 7);
+}
+
+int rt_arena_create(struct rt_arena **out, unsigned threads, const int *pus,
+		    size_t bytes_per_thread, struct rt_err *err)
+{
+	struct rt_arena *a = calloc(1, sizeof(*a));
+	int *status = NULL;
+	int rc = 0;
+
+	if (!a || !threads)
+		return rt_err_set(err, a ? -EINVAL : -ENOMEM, a ? "no threads" : "out of memory");
+	a->threads = threads;
+	a->bytes = bytes_per_thread;
+	a->map_bytes = (bytes_per_thread + 3 * PAD_ELEMS * sizeof(double) + 8191) & ~(size_t)4095;
+	a->pus = calloc(threads, sizeof(*a->pus));
+	a->buf = calloc(threads, sizeof(*a->buf));
+	status = calloc(threads, sizeof(*status));
+	if (!a->pus || !a->buf || !status) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned t = 0; t < threads; t++) {
+		void *p = mmap(NULL, a->map_bytes, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		a->pus[t] = pus ? pus[t] : -1;
+		if (p == MAP_FAILED) {
+			rc = rt_err_set(err, -ENOMEM, "cannot map %zu bytes for thread %u: %s",
+					a->map_bytes, t, strerror(errno));
+			goto out;
+		}
+		/* fewer TLB misses in large working sets, as a tuned STREAM build would have */
+		if (a->map_bytes >= ((size_t)8 << 20))
+			madvise(p, a->map_bytes, MADV_HUGEPAGE);
+		a->buf[t] = p;
+	}
+	/* first touch: each pinned thread writes its own pages, as it will use them */
+#pragma omp parallel num_threads(threads)
+	{
+		int tid = omp_get_thread_num();
+
+		if ((unsigned)omp_get_num_threads() != threads)
+			status[tid] = -EAGAIN;
+		else
+			status[tid] = bind_self(a->pus[tid]) ? -EINVAL : 0;
+		init_values(a->buf[tid], a->map_bytes / sizeof(double));
+	}
+	for (unsigned t = 0; t < threads; t++)
+		if (status[t]) {
+			rc = rt_err_set(err, status[t], status[t] == -EAGAIN ?
+					"the OpenMP runtime gave fewer than %u threads" :
+					"cannot pin thread to processing unit %d", status[t] == -EAGAIN ?
+					(int)threads : a->pus[t]);
+			goto out;
+		}
+out:
+	free(status);
+	if (rc) {
+		rt_arena_destroy(a);
+		return rc;
+	}
+	*out = a;
+	return 0;
+}
+
+void rt_arena_destroy(struct rt_arena *a)
+{
+	if (!a)
+		return;
+	for (unsigned t = 0; a->buf && t < a->threads; t++)
+		if (a->buf[t])
+			munmap(a->buf[t], a->map_bytes);
+	free(a->buf);
+	free(a->pus);
+	free(a);
+}
+
+size_t rt_arena_bytes_per_thread(const struct rt_arena *a)
+{
+	return a->bytes;
+}
+
+size_t rt_kernel_bw_elems(const struct rt_kernel *k, size_t ws)
+{
+	size_t n = ws / (k->arrays * sizeof(double));
+
+	return n - n % RT_BW_ELEM_ALIGN;
+}
+
+/* What one timed region runs: a FLOP kernel on per-thread scratch, or a bandwidth kernel on
+ * per-thread arrays. */
+struct job {
+	const struct rt_kernel *k;
+	unsigned threads;
+	const int *pus;
+	const struct rt_measure_opts *o;
+	double work_per_rep;    /* FLOPs or bytes of one repetition, all threads */
+	/* FLOP kernels */
+	unsigned char *scratch; /* threads x SCRATCH_BYTES: init then out */
+	double mul, add;
+	/* bandwidth kernels */
+	struct rt_arena *arena;
+	size_t n;
+	double *sink;           /* per thread: keeps every result alive */
+	int *status;
+};
+
+static void run_one(const struct job *j, int tid, uint64_t reps)
+{
+	if (j->k->kind == RT_KERNEL_FLOPS) {
+		unsigned char *s = j->scratch + (size_t)tid * SCRATCH_BYTES;
+
+		j->k->flops(reps, s, j->mul, j->add, s + SCRATCH_BYTES / 2);
+		j->sink[tid] += *(const double *)(const void *)(s + SCRATCH_BYTES / 2);
+	} else {
+		double *a = j->arena->buf[tid];
+		double *b = a + j->n + PAD_ELEMS, *c = b + j->n + PAD_ELEMS;
+
+		j->sink[tid] += j->k->bw(j->n, reps, a, b, c, 0.5);
+	}
+}
+
+static int cmp_desc(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a < b) - (a > b);
+}
+
+/* Best 3 of the rates within tol of each other. */
+static bool stable(const double *rates, unsigned n, double tol)
+{
+	double v[MAX_RUNS];
+
+	if (n < 3)
+		return false;
+	memcpy(v, rates, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_desc);
+	return v[0] - v[2] <= tol * v[0];
+}
+
+static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *err)
+{
+	const struct rt_measure_opts *o = j->o;
+	unsigned max_runs = o->max_runs < MAX_RUNS ? o->max_runs : MAX_RUNS, nruns = 0;
+	double rates[MAX_RUNS], start = rt_now(), t0 = 0;
+	uint64_t reps = 1;
+	bool calibrated = false, done = false;
+
+#pragma omp parallel num_threads(j->threads)
+	{
+		int tid = omp_get_thread_num();
+
+		if ((unsigned)omp_get_num_threads() != j->threads)
+			j->status[tid] = -EAGAIN;
+		else if (bind_self(j->pus ? j->pus[tid] : -1))
+			j->status[tid] = -EINVAL;
+		run_one(j, tid, 1);     /* warm-up: caches, TLB, the vector units' power state */
+		while (!calibrated) {
+#pragma omp barrier
+#pragma omp master
+			t0 = rt_now();
+#pragma omp barrier
+			run_one(j, tid, reps);
+#pragma omp barrier
+#pragma omp master
+			{
+				double dt = rt_now() - t0;
+
+				if (dt >= o->min_run_seconds || reps >= ((uint64_t)1 << 50)) {
+					calibrated = true;
+				} else {
+					/* aim 20% past the target; at most 100x per step */
+					double f = dt > 0 ? 1.2 * o->min_run_seconds / dt : 100;
+
+					f = f < 2 ? 2 : (f > 100 ? 100 : f);
+					reps = (uint64_t)((double)reps * f);
+				}
+			}
+#pragma omp barrier
+		}
+		while (!done) {
+#pragma omp barrier
+#pragma omp master
+			t0 = rt_now();
+#pragma omp barrier
+			run_one(j, tid, reps);
+#pragma omp barrier
+#pragma omp master
+			{
+				double now = rt_now(), dt = now - t0;
+
+				rates[nruns++] = j->work_per_rep * (double)reps / (dt > 0 ? dt : 1e-9);
+				if (nruns >= max_runs ||
+				    (nruns >= o->min_runs &&
+				     (stable(rates, nruns, o->stable_tol) ||
+				      now - start > o->budget_seconds)))
+					done = true;
+			}
+#pragma omp barrier
+		}
+	}
+	for (unsigned t = 0; t < j->threads; t++)
+		if (j->status[t])
+			return rt_err_set(err, j->status[t], j->status[t] == -EAGAIN ?
+					  "the OpenMP runtime gave fewer than %u threads" :
+					  "cannot pin thread %u to its processing unit",
+					  j->status[t] == -EAGAIN ? j->threads : t);
+	{
+		double sorted[MAX_RUNS];
+
+		memcpy(sorted, rates, nruns * sizeof(*sorted));
+		qsort(sorted, nruns, sizeof(*sorted), cmp_desc);
+		m->best = sorted[0];
+		m->spread = sorted[0] - sorted[nruns - 1];
+		m->median = rt_median(sorted, nruns);   /* sorts ascending in place */
+		m->spread = m->median > 0 ? m->spread / m->median : 0;
+		m->runs = nruns;
+		m->reps = reps;
+		m->seconds = rt_now() - start;
+	}
+	return 0;
+}
+
+int rt_kernel_measure_flops(const struct rt_kernel *k, unsigned threads, const int *pus,
+			    const struct rt_measure_opts *o, struct rt_measurement *m,
+			    struct rt_err *err)
+{
+	struct job j = {
+		.k = k, .threads = threads, .pus = pus, .o = o,
+		.work_per_rep = (double)k->flops_per_iter * threads,
+		/* fused: x = x*(1-2^-20) + 2^-20 stays at 1; unfused: x*1 and x + 2^-20 stay finite
+		 * and normal for any run length (no denormal slow paths) */
+		.mul = k->fused ? 1.0 - 0x1p-20 : 1.0, .add = 0x1p-20,
+	};
+	int rc;
+
+	if (k->kind != RT_KERNEL_FLOPS)
+		return rt_err_set(err, -EINVAL, "'%s' is not a FLOP kernel", k->name);
+	if (!rt_isa_supported(k->isa))
+		return rt_err_set(err, -ENOTSUP, "this CPU cannot run %s code", rt_isa_name(k->isa));
+	j.scratch = calloc(threads, SCRATCH_BYTES);
+	j.sink = calloc(threads, sizeof(*j.sink));
+	j.status = calloc(threads, sizeof(*j.status));
+	if (!j.scratch || !j.sink || !j.status) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned t = 0; t < threads; t++) {
+		if (k->prec == RT_FP64) {
+			double *in = (double *)(void *)(j.scratch + (size_t)t * SCRATCH_BYTES);
+
+			for (unsigned i = 0; i < SCRATCH_BYTES / 2 / sizeof(double); i++)
+				in[i] = 1.0;
+		} else {
+			float *in = (float *)(void *)(j.scratch + (size_t)t * SCRATCH_BYTES);
+
+			for (unsigned i = 0; i < SCRATCH_BYTES / 2 / sizeof(float); i++)
+				in[i] = 1.0f;
+		}
+	}
+	rc = timed(&j, m, err);
+out:
+	free(j.scratch);
+	free(j.sink);
+	free(j.status);
+	return rc;
+}
+
+int rt_kernel_measure_bw(const struct rt_kernel *k, struct rt_arena *arena, size_t ws_per_thread,
+			 const struct rt_measure_opts *o, struct rt_measurement *m,
+			 struct rt_err *err)
+{
+	struct job j = { .k = k, .threads = arena->threads, .pus = arena->pus, .o = o,
+			 .arena = arena };
+	int rc;
+
+	if (k->kind != RT_KERNEL_BANDWIDTH)
+		return rt_err_set(err, -EINVAL, "'%s' is not a bandwidth kernel", k->name);
+	if (!rt_isa_supported(k->isa))
+		return rt_err_set(err, -ENOTSUP, "this CPU cannot run %s code", rt_isa_name(k->isa));
+	j.n = rt_kernel_bw_elems(k, ws_per_thread);
+	if (!j.n)
+		return rt_err_set(err, -EINVAL, "working set of %zu bytes is too small for '%s'",
+				  ws_per_thread, k->name);
+	if ((j.n + PAD_ELEMS) * k->arrays * sizeof(double) > arena->map_bytes)
+		return rt_err_set(err, -EINVAL, "working set of %zu bytes exceeds the arena's %zu",
+				  ws_per_thread, arena->bytes);
+	j.work_per_rep = (double)j.n * rt_kernel_bytes_per_elem(k) * arena->threads;
+	j.sink = calloc(arena->threads, sizeof(*j.sink));
+	j.status = calloc(arena->threads, sizeof(*j.status));
+	if (!j.sink || !j.status)
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+	else
+		rc = timed(&j, m, err);
+	free(j.sink);
+	free(j.status);
+	return rc;
+}
+
+/* 64 dependent register-register adds per iteration: 64 cycles on any x86 core (1-cycle add
+ * latency). Register operands, not immediates: Golden Cove folds add-immediate chains at rename. */
+static uint64_t add_chain(uint64_t iters)
+{
+	uint64_t x = 0, one = 1;
+
+	__asm__ __volatile__("1:\n\t"
+			     ".rept 64\n\t"
+			     "add %2, %0\n\t"
+			     ".endr\n\t"
+			     "sub $1, %1\n\t"
+			     "jnz 1b"
+			     : "+r"(x), "+r"(iters)
+			     : "r"(one)
+			     : "cc");
+	return x;
+}
+
+double rt_kernel_clock_ghz(double seconds)
+{
+	uint64_t iters = 1000;
+	double best = 0, t0, dt, start = rt_now();
+
+	/* calibrate to about a tenth of the budget, then keep the fastest of the runs */
+	for (;;) {
+		t0 = rt_now();
+		add_chain(iters);
+		dt = rt_now() - t0;
+		if (dt > seconds / 10 || iters > ((uint64_t)1 << 40))
+			break;
+		iters *= 2;
+	}
+	while (rt_now() - start < seconds) {
+		double ghz;
+
+		t0 = rt_now();
+		if (add_chain(iters) != iters * 64)
+			return 0;
+		dt = rt_now() - t0;
+		ghz = dt > 0 ? 64.0 * (double)iters / dt / 1e9 : 0;
+		if (ghz > best)
+			best = ghz;
+	}
+	return best;
+}

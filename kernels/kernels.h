@@ -1,0 +1,130 @@
+/* kernels.h: microbenchmark kernels (FLOP chains, streaming bandwidth), their accounting, and the
+ * timed OpenMP harness that runs them pinned and first-touched */
+#ifndef RT_KERNELS_H
+#define RT_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../src/err.h"
+
+enum rt_isa { RT_ISA_SCALAR, RT_ISA_SSE, RT_ISA_AVX2, RT_ISA_AVX512, RT_ISA_COUNT };
+enum rt_prec { RT_FP64, RT_FP32, RT_PREC_COUNT };
+
+/* "scalar", "sse", "avx2", "avx512" */
+const char *rt_isa_name(enum rt_isa isa);
+int rt_isa_parse(enum rt_isa *isa, const char *name);
+/* Whether this CPU (and the OS, for the wide registers) can run code of the ISA. */
+bool rt_isa_supported(enum rt_isa isa);
+/* Vector width in bytes: 8 (scalar), 16, 32, 64. */
+unsigned rt_isa_bytes(enum rt_isa isa);
+const char *rt_prec_name(enum rt_prec prec);
+
+enum rt_kernel_kind { RT_KERNEL_FLOPS, RT_KERNEL_BANDWIDTH };
+
+/* A FLOP kernel runs `iters` loop iterations of independent chains seeded from init[] and writes
+ * the final chain values to out[]: chains*lanes elements of the kernel's precision.
+ * Each chain element follows x = fma(x, mul, add) (fused kernels) or, for unfused kernels, the
+ * first half of the chains x = x * mul and the second half x = x + add. */
+typedef void (*rt_flops_fn)(uint64_t iters, const void *init, double mul, double add, void *out);
+
+/* A bandwidth kernel makes `reps` sweeps over n doubles of a, b, c (n a multiple of
+ * RT_BW_ELEM_ALIGN) and returns a value that depends on every element read (load) or a[0]. */
+typedef double (*rt_bw_fn)(size_t n, uint64_t reps, double *a, double *b, double *c, double s);
+
+#define RT_BW_ELEM_ALIGN 64     /* elements: 512 bytes, a multiple of every unroll */
+
+struct rt_kernel {
+	const char *name;               /* "fma", "mul_add", "load", "copy", "triad", ... */
+	enum rt_kernel_kind kind;
+	enum rt_isa isa;
+	enum rt_prec prec;
+	/* FLOP kernels */
+	unsigned chains;                /* independent dependency chains (vector registers) */
+	unsigned lanes;                 /* elements per register */
+	bool fused;                     /* FMA (2 FLOPs per lane and op) or separate mul and add */
+	uint64_t flops_per_iter;        /* per loop iteration, all chains and lanes */
+	rt_flops_fn flops;
+	/* bandwidth kernels, per element of n: bytes as the code moves them, no write-allocate */
+	unsigned arrays;                /* arrays the kernel touches (a; a,b; a,b,c) */
+	unsigned flops_per_elem;
+	unsigned read_bytes_per_elem;
+	unsigned write_bytes_per_elem;  /* regular stores */
+	unsigned nt_bytes_per_elem;     /* non-temporal stores */
+	rt_bw_fn bw;
+};
+
+/* Iterate over every kernel compiled in: pass NULL first, then the previous kernel; returns NULL
+ * after the last. The kernels are static and immutable. */
+const struct rt_kernel *rt_kernel_next(const struct rt_kernel *k);
+/* The FLOP kernel for (isa, prec), or NULL. */
+const struct rt_kernel *rt_kernel_flops(enum rt_isa isa, enum rt_prec prec);
+/* The bandwidth kernel by name for isa, or NULL. */
+const struct rt_kernel *rt_kernel_bw(const char *name, enum rt_isa isa);
+/* Total bytes a bandwidth kernel moves per element (read + write + nt). */
+unsigned rt_kernel_bytes_per_elem(const struct rt_kernel *k);
+
+/* ---- the timed harness ---- */
+
+struct rt_measure_opts {
+	double min_run_seconds;         /* each timed run lasts at least this long */
+	unsigned min_runs, max_runs;    /* timed runs after calibration and warm-up */
+	double stable_tol;              /* stop when the best 3 runs agree within this fraction */
+	double budget_seconds;          /* stop repeating past this (after min_runs) */
+};
+
+/* Default options, or the coarse ones of --quick. */
+void rt_measure_opts_default(struct rt_measure_opts *o, bool quick);
+
+struct rt_measurement {
+	double best;                    /* best rate over runs (FLOP/s or byte/s) */
+	double median;                  /* median rate */
+	double spread;                  /* (max - min) / median of the rates */
+	unsigned runs;
+	uint64_t reps;                  /* iterations or sweeps per run */
+	double seconds;                 /* wall time spent, calibration included */
+};
+
+/* Per-thread buffers, allocated once (mmap, untouched) and first-touched by the thread, pinned,
+ * that will use them. pus: OS PU index per thread or NULL / -1 for no binding. */
+struct rt_arena;
+int rt_arena_create(struct rt_arena **out, unsigned threads, const int *pus,
+		    size_t bytes_per_thread, struct rt_err *err);
+void rt_arena_destroy(struct rt_arena *a);
+size_t rt_arena_bytes_per_thread(const struct rt_arena *a);
+
+/* Run FLOP kernel k on `threads` threads and report the FLOP rate. */
+int rt_kernel_measure_flops(const struct rt_kernel *k, unsigned threads, const int *pus,
+			    const struct rt_measure_opts *o, struct rt_measurement *m,
+			    struct rt_err *err);
+
+/* Run bandwidth kernel k on every arena thread over a working set of ws_per_thread bytes (all
+ * arrays together) and report the byte rate (all threads). */
+int rt_kernel_measure_bw(const struct rt_kernel *k, struct rt_arena *arena, size_t ws_per_thread,
+			 const struct rt_measure_opts *o, struct rt_measurement *m,
+			 struct rt_err *err);
+
+/* Elements per array for a working set of ws bytes over the kernel's arrays. */
+size_t rt_kernel_bw_elems(const struct rt_kernel *k, size_t ws);
+
+/* Measure the core clock with a chain of dependent integer adds (1 cycle each on every x86
+ * core); returns GHz, or 0 when the measurement failed. */
+double rt_kernel_clock_ghz(double seconds);
+
+/* ---- low-precision and reference peaks through oneDNN matmul ---- */
+enum rt_matmul_type { RT_MM_F32, RT_MM_BF16, RT_MM_F16, RT_MM_INT8, RT_MM_COUNT };
+
+struct rt_matmul_result {
+	double gflops;                  /* GFLOP/s (GOP/s for int8), best of runs */
+	double median, spread;
+	char impl[128];                 /* oneDNN's implementation name, "brg:avx512_core_amx" */
+};
+
+/* "fp32", "bf16", "fp16", "int8" */
+const char *rt_matmul_type_name(enum rt_matmul_type t);
+/* Run an M=N=K matmul of the type on `threads` threads; -ENOTSUP when oneDNN has no
+ * implementation of that type for this CPU (err says so). */
+int rt_kernel_matmul_peak(enum rt_matmul_type t, unsigned threads, const int *pus, bool quick,
+			  struct rt_matmul_result *res, struct rt_err *err);
+
+#endif
