@@ -1,0 +1,23 @@
+/* plot.h: gnuplot scripts of a node's roofline, and rendering them when gnuplot is installed */
+#ifndef RT_PLOT_H
+#define RT_PLOT_H
+
+#include <stdbool.h>
+#include "err.h"
+#include "profile.h"
+
+/* Write a self-contained gnuplot script (atomically) drawing the profile's roofline at a thread
+ * count (0: the largest measured): every FLOP ceiling as a flat roof, every memory level's best
+ * bandwidth as a slanted roof, labelled. Rendering it writes OUTBASE.png and OUTBASE.svg, where
+ * OUTBASE is the gnuplot variable `outbase` (default: the script's path without ".gp"). */
+int rt_plot_roofline(const struct rt_profile *p, unsigned threads, const char *script_path,
+		     struct rt_err *err);
+
+/* Whether a gnuplot program can be run (RT_GNUPLOT, or $GNUPLOT when set). */
+bool rt_plot_have_gnuplot(void);
+
+/* Run gnuplot on script_path so that it writes OUTBASE.png/.svg through temporary names, then
+ * rename them into place. -ENOENT when gnuplot is missing; gnuplot's own message otherwise. */
+int rt_plot_render(const char *script_path, const char *outbase, struct rt_err *err);
+
+#endif

@@ -1,0 +1,435 @@
+/* probe.c: the probe's sequence: clock, curve, levels, FLOP ceilings, bandwidth ceilings,
+ * oneDNN low-precision peaks; everything measured lands in a machine profile */
+#include "config.h"
+#include "probe.h"
+#include "cpu.h"
+#include "levels.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void progress(const struct rt_probe_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void progress(const struct rt_probe_opts *o, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	if (!o->progress)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	o->progress(o->progress_ctx, msg);
+}
+
+size_t rt_probe_default_threads(const struct rt_topo *topo, unsigned *list, size_t cap)
+{
+	unsigned cores = rt_topo_cores(topo);
+	size_t n = 0;
+
+	if (!cores)
+		cores = 1;
+	for (unsigned t = 1; t < cores && n < cap; t *= 2)
+		list[n++] = t;
+	if (n < cap)
+		list[n++] = cores;
+	return n;
+}
+
+static const char *level_name(size_t k, size_t ncaches, const struct rt_topo *topo)
+{
+	static const char *const names[] = { "L1", "L2", "L3", "L4", "L5" };
+	const struct rt_cache_info *c = rt_topo_cache(topo, k);
+
+	if (k >= ncaches || !c || c->level < 1 || c->level > 5)
+		return "DRAM";
+	return names[c->level - 1];
+}
+
+static void human(char *buf, size_t size, uint64_t bytes)
+{
+	if (bytes >= ((uint64_t)1 << 30) && !(bytes % ((uint64_t)1 << 20)))
+		snprintf(buf, size, "%.1f GiB", (double)bytes / (1 << 30));
+	else if (bytes >= ((uint64_t)1 << 20))
+		snprintf(buf, size, "%.1f MiB", (double)bytes / (1 << 20));
+	else
+		snprintf(buf, size, "%.0f KiB", (double)bytes / 1024);
+}
+
+/* The widest ISA allowed and supported: bandwidth kernels use it. */
+static int widest_isa(unsigned mask, enum rt_isa *isa)
+{
+	for (int i = RT_ISA_COUNT - 1; i >= RT_ISA_SSE; i--)
+		if ((mask & (1u << i)) && rt_isa_supported((enum rt_isa)i) &&
+		    rt_kernel_bw("load", (enum rt_isa)i)) {
+			*isa = (enum rt_isa)i;
+			return 0;
+		}
+	return -ENOTSUP;
+}
+
+struct probe_ctx {
+	const struct rt_topo *topo;
+	const struct rt_probe_opts *o;
+	struct rt_profile *p;
+	struct rt_measure_opts mopts;
+	unsigned isa_mask;
+	enum rt_isa bw_isa;
+	size_t ncaches;
+	uint64_t cache_cap[RT_TOPO_MAX_CACHES];         /* per instance, as one thread sees it */
+	struct rt_level_result levels[RT_TOPO_MAX_CACHES + 1];
+};
+
+/* The curve: one thread, load kernel, geometric sizes from 4 KiB past the last level. */
+static int measure_curve(struct probe_ctx *c, struct rt_err *err)
+{
+	const struct rt_kernel *k = rt_kernel_bw("load", c->bw_isa);
+	struct rt_measure_opts mo = c->mopts;
+	uint64_t llc = c->ncaches ? c->cache_cap[c->ncaches - 1] : 0, top, cap;
+	double step = c->o->quick ? sqrt(2.0) : pow(2.0, 0.25);
+	struct rt_arena *arena = NULL;
+	int pu, rc = 0;
+	uint64_t ws[512];
+	double bw[512];
+	size_t n = 0;
+
+	top = 4 * llc;
+	if (top < ((uint64_t)256 << 20))
+		top = (uint64_t)256 << 20;
+	cap = rt_topo_memory_available(c->topo) / 4;
+	if (c->o->quick && top > ((uint64_t)512 << 20))
+		top = (uint64_t)512 << 20;
+	if (top > cap)
+		top = cap;
+	/* the curve locates levels; it needs fewer, shorter runs than a ceiling */
+	mo.min_runs = 3;
+	mo.max_runs = c->o->quick ? 3 : 7;
+	mo.min_run_seconds = c->o->quick ? 0.002 : 0.006;
+	mo.budget_seconds = c->o->quick ? 0.01 : 0.06;
+	rc = rt_topo_placement(c->topo, RT_AFFINITY_COMPACT, 1, &pu, err);
+	if (!rc)
+		rc = rt_arena_create(&arena, 1, &pu, top, err);
+	if (rc)
+		return rc;
+	progress(c->o, "bandwidth curve: 4 KiB to %.0f MiB", (double)top / (1 << 20));
+	for (double s = 4096; s <= (double)top * 1.0001 && n < 512; s *= step) {
+		uint64_t w = (uint64_t)s & ~(uint64_t)511;
+		struct rt_measurement m;
+
+		if (n && w <= ws[n - 1])
+			continue;
+		rc = rt_kernel_measure_bw(k, arena, w, &mo, &m, err);
+		if (rc)
+			goto out;
+		ws[n] = w;
+		bw[n] = m.best / 1e9;
+		n++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct rt_profile_point pt = { ws[i], bw[i] };
+
+		if (rt_profile_add_point(c->p, &pt)) {
+			rc = rt_err_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	snprintf(c->p->curve_kernel, sizeof(c->p->curve_kernel), "load");
+	snprintf(c->p->curve_isa, sizeof(c->p->curve_isa), "%s", rt_isa_name(c->bw_isa));
+	c->p->curve_threads = 1;
+	rt_levels_analyze(ws, bw, n, c->cache_cap, c->ncaches, 0.15, c->levels);
+out:
+	rt_arena_destroy(arena);
+	return rc;
+}
+
+static int record_levels(struct probe_ctx *c)
+{
+	for (size_t k = 0; k <= c->ncaches; k++) {
+		const struct rt_level_result *r = &c->levels[k];
+		struct rt_profile_level l = { 0 };
+
+		snprintf(l.level, sizeof(l.level), "%s", level_name(k, c->ncaches, c->topo));
+		l.hwloc_size = r->hwloc_size;
+		l.measured_size = r->found ? r->end : 0;
+		l.agrees = r->agrees;
+		if (rt_profile_add_level(c->p, &l))
+			return -ENOMEM;
+		if (k < c->ncaches && c->p->ncurve && !r->agrees) {
+			char h[32], m[32];
+
+			human(h, sizeof(h), r->hwloc_size);
+			human(m, sizeof(m), r->end);
+			if (r->found)
+				rt_profile_add_note(c->p, "hwloc reports %s = %s, but bandwidth falls to "
+						    "the next level past %s; ceilings are measured "
+						    "inside the measured plateau", l.level, h, m);
+			else
+				rt_profile_add_note(c->p, "no bandwidth drop measured near %s = %s "
+						    "(hwloc); %s ceilings use hwloc's size", l.level,
+						    h, l.level);
+		}
+	}
+	return 0;
+}
+
+static int measure_flops(struct probe_ctx *c, unsigned threads, const int *pus,
+			 struct rt_err *err)
+{
+	for (int prec = 0; prec < RT_PREC_COUNT; prec++) {
+		for (int isa = 0; isa < RT_ISA_COUNT; isa++) {
+			const struct rt_kernel *k = rt_kernel_flops((enum rt_isa)isa,
+								   (enum rt_prec)prec);
+			struct rt_profile_flops f = { 0 };
+			struct rt_measurement m;
+			int rc;
+
+			if (!k || !(c->isa_mask & (1u << isa)) || !rt_isa_supported(k->isa))
+				continue;
+			progress(c->o, "peak %s %s, %u thread%s", rt_prec_name(k->prec),
+				 rt_isa_name(k->isa), threads, threads > 1 ? "s" : "");
+			rc = rt_kernel_measure_flops(k, threads, pus, &c->mopts, &m, err);
+			if (rc)
+				return rc;
+			snprintf(f.precision, sizeof(f.precision), "%s", rt_prec_name(k->prec));
+			snprintf(f.isa, sizeof(f.isa), "%s", rt_isa_name(k->isa));
+			snprintf(f.method, sizeof(f.method), "%s",
+				 k->fused ? "fma-chains" : "mul-add-chains");
+			f.threads = threads;
+			f.gflops = m.best / 1e9;
+			f.median = m.median / 1e9;
+			f.spread = m.spread;
+			if (rt_profile_add_flops(c->p, &f))
+				return rt_err_set(err, -ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+static int measure_lowp(struct probe_ctx *c, unsigned threads, const int *pus, bool first,
+			struct rt_err *err)
+{
+	for (int t = 0; t < RT_MM_COUNT; t++) {
+		struct rt_profile_flops f = { 0 };
+		struct rt_matmul_result res;
+		struct rt_err e2;
+		const char *colon;
+		int rc;
+
+		progress(c->o, "oneDNN %s matmul, %u thread%s", rt_matmul_type_name(t), threads,
+			 threads > 1 ? "s" : "");
+		rc = rt_kernel_matmul_peak((enum rt_matmul_type)t, threads, pus, c->o->quick, &res,
+					   &e2);
+		if (rc == -ENOTSUP) {
+			/* not a failure: this CPU (or this oneDNN) simply has no such roof */
+			if (first)
+				rt_profile_add_note(c->p, "no %s peak: %s", rt_matmul_type_name(t),
+						    e2.msg);
+			continue;
+		}
+		if (rc) {
+			rt_err_set(err, rc, "%s", e2.msg);
+			return rc;
+		}
+		colon = strchr(res.impl, ':');
+		snprintf(f.precision, sizeof(f.precision), "%s", rt_matmul_type_name(t));
+		snprintf(f.isa, sizeof(f.isa), "%.31s", colon ? colon + 1 : res.impl);
+		snprintf(f.method, sizeof(f.method), "onednn-matmul");
+		snprintf(f.impl, sizeof(f.impl), "%.63s", res.impl);
+		f.threads = threads;
+		f.gflops = res.gflops;
+		f.median = res.median;
+		f.spread = res.spread;
+		if (rt_profile_add_flops(c->p, &f))
+			return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static int measure_bandwidth(struct probe_ctx *c, unsigned threads, const int *pus,
+			     struct rt_err *err)
+{
+	static const char *const cache_kernels[] = { "load", "copy", "triad" };
+	static const char *const dram_kernels[] = { "load", "copy", "triad", "copy_nt",
+						    "triad_nt" };
+	uint64_t ws[RT_TOPO_MAX_CACHES + 1], biggest = 0;
+	struct rt_arena *arena = NULL;
+	int rc = 0;
+
+	/* per-thread working sets: a shared level's share shrinks with the threads on it */
+	for (size_t k = 0; k <= c->ncaches; k++) {
+		uint64_t one = rt_levels_working_set(c->levels, c->ncaches, k);
+
+		if (k < c->ncaches) {
+			const struct rt_cache_info *ci = rt_topo_cache(c->topo, k);
+			unsigned sharing = threads < ci->shared_by ? threads : ci->shared_by;
+
+			ws[k] = one / sharing;
+		} else {
+			ws[k] = one / threads;
+		}
+		ws[k] &= ~(uint64_t)4095;
+		if (ws[k] > biggest)
+			biggest = ws[k];
+	}
+	rc = rt_arena_create(&arena, threads, pus, biggest + 4096, err);
+	if (rc)
+		return rc;
+	for (size_t k = 0; k <= c->ncaches; k++) {
+		bool dram = k == c->ncaches;
+		const char *const *names = dram ? dram_kernels : cache_kernels;
+		size_t nk = dram ? 5 : 3;
+
+		for (size_t i = 0; i < nk; i++) {
+			const struct rt_kernel *kr = rt_kernel_bw(names[i], c->bw_isa);
+			struct rt_profile_bw b = { 0 };
+			struct rt_measurement m;
+			char h[32];
+
+			human(h, sizeof(h), ws[k] * threads);
+			progress(c->o, "%s %s, %s, %u thread%s", level_name(k, c->ncaches, c->topo),
+				 names[i], h, threads, threads > 1 ? "s" : "");
+			rc = rt_kernel_measure_bw(kr, arena, ws[k], &c->mopts, &m, err);
+			if (rc)
+				goto out;
+			snprintf(b.level, sizeof(b.level), "%s", level_name(k, c->ncaches, c->topo));
+			snprintf(b.kernel, sizeof(b.kernel), "%s", names[i]);
+			snprintf(b.isa, sizeof(b.isa), "%s", rt_isa_name(c->bw_isa));
+			b.threads = threads;
+			b.gbytes_per_s = m.best / 1e9;
+			b.median = m.median / 1e9;
+			b.spread = m.spread;
+			/* as moved: elements x arrays x 8 bytes, all threads */
+			b.working_set = (uint64_t)rt_kernel_bw_elems(kr, ws[k]) * kr->arrays *
+					sizeof(double) * threads;
+			if (rt_profile_add_bw(c->p, &b)) {
+				rc = rt_err_set(err, -ENOMEM, "out of memory");
+				goto out;
+			}
+		}
+	}
+out:
+	rt_arena_destroy(arena);
+	return rc;
+}
+
+static int describe_machine(struct probe_ctx *c, struct rt_err *err)
+{
+	struct rt_profile *p = c->p;
+	struct rt_cpu cpu;
+	int rc = rt_cpu_detect(&cpu, err);
+
+	if (rc)
+		return rc;
+	if (c->o->host)
+		snprintf(p->host, sizeof(p->host), "%s", c->o->host);
+	else if (gethostname(p->host, sizeof(p->host)))
+		snprintf(p->host, sizeof(p->host), "localhost");
+	p->host[sizeof(p->host) - 1] = '\0';
+	rt_timestamp(p->created, sizeof(p->created));
+	snprintf(p->tool, sizeof(p->tool), "%s %s", PACKAGE_NAME, PACKAGE_VERSION);
+	snprintf(p->cpu.model, sizeof(p->cpu.model), "%s", cpu.model);
+	memcpy(p->cpu.isa, cpu.isa, sizeof(cpu.isa));
+	p->cpu.nisa = cpu.nisa;
+	p->cpu.sockets = rt_topo_packages(c->topo);
+	p->cpu.cores = rt_topo_cores(c->topo);
+	p->cpu.pus = rt_topo_pus(c->topo);
+	p->cpu.numa_nodes = rt_topo_numa_nodes(c->topo);
+	p->cpu.memory = rt_topo_memory_available(c->topo);
+	if (rt_topo_memory_total(c->topo) < p->cpu.memory / 2 || cpu.hypervisor) {
+		char a[32], b[32];
+
+		human(a, sizeof(a), rt_topo_memory_total(c->topo));
+		human(b, sizeof(b), p->cpu.memory);
+		if (rt_topo_memory_total(c->topo) < p->cpu.memory)
+			rt_profile_add_note(p, "hwloc reports %s of memory but the OS has %s "
+					    "available; the OS's figure sizes the DRAM sets", a, b);
+	}
+	c->ncaches = rt_topo_ncaches(c->topo);
+	for (size_t k = 0; k < c->ncaches; k++) {
+		const struct rt_cache_info *ci = rt_topo_cache(c->topo, k);
+		struct rt_profile_cache pc = { ci->level, ci->size, ci->line, ci->shared_by,
+					       ci->count };
+
+		c->cache_cap[k] = ci->size;
+		if (rt_profile_add_cache(p, &pc))
+			return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	progress(c->o, "clock");
+	p->cpu.clock_ghz = rt_kernel_clock_ghz(c->o->quick ? 0.03 : 0.1);
+	return 0;
+}
+
+int rt_probe_run(struct rt_profile **out, const struct rt_topo *topo,
+		 const struct rt_probe_opts *o, struct rt_err *err)
+{
+	struct probe_ctx c = { .topo = topo, .o = o };
+	unsigned threads[RT_PROBE_MAX_THREADS_LIST];
+	size_t nthreads;
+	int *pus = NULL;
+	int rc;
+
+	if (!rt_topo_is_this_system(topo))
+		return rt_err_set(err, -EINVAL, "the probe runs on this machine's topology only");
+	rc = rt_profile_create(&c.p, err);
+	if (rc)
+		return rc;
+	rt_measure_opts_default(&c.mopts, o->quick);
+	c.isa_mask = o->isa_mask ? o->isa_mask : (1u << RT_ISA_COUNT) - 1;
+	if (widest_isa(c.isa_mask, &c.bw_isa)) {
+		rc = rt_err_set(err, -ENOTSUP, "no vector ISA among those selected runs here "
+				"(bandwidth kernels need sse, avx2 or avx512)");
+		goto out;
+	}
+	if (o->nthreads) {
+		nthreads = o->nthreads;
+		memcpy(threads, o->threads, nthreads * sizeof(*threads));
+	} else {
+		nthreads = rt_probe_default_threads(topo, threads, RT_PROBE_MAX_THREADS_LIST);
+	}
+	pus = calloc(rt_topo_pus(topo) + 1, sizeof(*pus));
+	if (!pus) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = describe_machine(&c, err);
+	if (rc)
+		goto out;
+	if (o->no_curve) {
+		for (size_t k = 0; k < c.ncaches; k++)
+			c.levels[k] = (struct rt_level_result){ .hwloc_size = c.cache_cap[k],
+								.end = c.cache_cap[k] };
+		c.levels[c.ncaches] = (struct rt_level_result){ 0 };
+	} else {
+		rc = measure_curve(&c, err);
+		if (rc)
+			goto out;
+	}
+	if (record_levels(&c)) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < nthreads; i++) {
+		rc = rt_topo_placement(topo, RT_AFFINITY_COMPACT, threads[i], pus, err);
+		if (!rc)
+			rc = measure_flops(&c, threads[i], pus, err);
+		if (!rc)
+			rc = measure_bandwidth(&c, threads[i], pus, err);
+		if (!rc && !o->no_lowp)
+			rc = measure_lowp(&c, threads[i], pus, i == 0, err);
+		if (rc)
+			goto out;
+	}
+	*out = c.p;
+	c.p = NULL;
+out:
+	free(pus);
+	rt_profile_destroy(c.p);
+	return rc;
+}

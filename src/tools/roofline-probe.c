@@ -1,0 +1,324 @@
+/* roofline-probe: characterize this node and write its machine profile and roofline chart */
+#include "config.h"
+#include "err.h"
+#include "kernels.h"
+#include "options.h"
+#include "plot.h"
+#include "probe.h"
+#include "profile.h"
+#include "topo.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *prog = "roofline-probe";
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: %s [OPTION]...\n"
+"Characterize this node: its topology (hwloc), a bandwidth-vs-working-set curve that finds\n"
+"where each cache level really ends, peak FLOP/s per precision, ISA and thread count, the\n"
+"bandwidth of every cache level and of DRAM, and oneDNN's low-precision (bf16, fp16, int8)\n"
+"matmul peaks. Writes a machine profile (libconfig) and a gnuplot roofline chart.\n"
+"\n"
+"  -o, --output=FILE     write the profile to FILE (default: machine-profiles/HOST.cfg);\n"
+"                        the chart goes beside it as FILE-roofline.{gp,png,svg}\n"
+"  -t, --threads=LIST    thread counts, comma-separated (default: 1, powers of two, all cores)\n"
+"  -i, --isa=LIST        ISAs to measure: scalar, sse, avx2, avx512 (default: all this CPU has)\n"
+"  -q, --quick           a coarse profile in a few seconds\n"
+"      --no-curve        skip the curve and trust hwloc's cache sizes\n"
+"      --no-lowp         skip the oneDNN matmul peaks\n"
+"      --no-chart        do not write the roofline chart\n"
+"      --host=NAME       host name recorded in the profile and used in the default path\n"
+"  -v, --verbose         report progress on stderr even when it is not a terminal\n"
+"  -h, --help            show this help and exit\n"
+"  -V, --version         show the version and exit\n"
+"\n"
+"Bandwidths are in GB/s (1e9 bytes/s), counting the bytes each kernel moves (a copy counts\n"
+"its read and its write); FLOP ceilings are the best of repeated runs.\n"
+"\n"
+"Examples:\n"
+"  %s                         full profile of this node (about 30 s)\n"
+"  %s --quick -o /tmp/n.cfg   coarse profile in a few seconds\n"
+"  %s -t 1,2 -i avx2,avx512   AVX2 and AVX-512 ceilings at 1 and 2 threads\n",
+		prog, prog, prog, prog);
+}
+
+enum { OPT_NO_CURVE = 256, OPT_NO_LOWP, OPT_NO_CHART, OPT_HOST };
+
+static const struct option long_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "threads", required_argument, NULL, 't' },
+	{ "isa", required_argument, NULL, 'i' },
+	{ "quick", no_argument, NULL, 'q' },
+	{ "no-curve", no_argument, NULL, OPT_NO_CURVE },
+	{ "no-lowp", no_argument, NULL, OPT_NO_LOWP },
+	{ "no-chart", no_argument, NULL, OPT_NO_CHART },
+	{ "host", required_argument, NULL, OPT_HOST },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct progress_state {
+	bool tty;
+	bool on;
+	double start;
+};
+
+static void on_progress(void *ctx, const char *msg)
+{
+	struct progress_state *ps = ctx;
+
+	if (!ps->on)
+		return;
+	if (ps->tty)
+		fprintf(stderr, "\r\033[K%s: [%5.1fs] %s", prog, rt_now() - ps->start, msg);
+	else
+		fprintf(stderr, "%s: [%5.1fs] %s\n", prog, rt_now() - ps->start, msg);
+}
+
+static int usage_error(const struct rt_err *err)
+{
+	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", prog, err->msg, prog);
+	return 2;
+}
+
+static void print_profile(const struct rt_profile *p)
+{
+	unsigned th[64];
+	size_t nth = 0;
+
+	for (size_t i = 0; i < p->nflops; i++) {
+		size_t j;
+
+		for (j = 0; j < nth && th[j] != p->flops[i].threads; j++)
+			;
+		if (j == nth && nth < 64)
+			th[nth++] = p->flops[i].threads;
+	}
+	printf("%s: %s; %u package%s, %u cores, %u PUs, %u NUMA node%s; clock %.2f GHz "
+	       "(measured)\n", p->host, p->cpu.model, p->cpu.sockets, p->cpu.sockets > 1 ? "s" : "",
+	       p->cpu.cores, p->cpu.pus, p->cpu.numa_nodes, p->cpu.numa_nodes > 1 ? "s" : "",
+	       p->cpu.clock_ghz);
+	printf("\nFLOP ceilings, GFLOP/s (int8: GOP/s), best of runs\n  %-6s %-22s %-15s",
+	       "prec", "isa", "method");
+	for (size_t j = 0; j < nth; j++)
+		printf(" %6u thr", th[j]);
+	printf("\n");
+	for (size_t i = 0; i < p->nflops; i++) {
+		const struct rt_profile_flops *f = &p->flops[i];
+		bool first = true;
+
+		/* one row per (precision, isa): print when this is its first entry */
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(p->flops[k].precision, f->precision) &&
+			    !strcmp(p->flops[k].isa, f->isa))
+				first = false;
+		if (!first)
+			continue;
+		printf("  %-6s %-22s %-15s", f->precision, f->isa, f->method);
+		for (size_t j = 0; j < nth; j++) {
+			double v = 0;
+
+			for (size_t k = 0; k < p->nflops; k++)
+				if (p->flops[k].threads == th[j] &&
+				    !strcmp(p->flops[k].precision, f->precision) &&
+				    !strcmp(p->flops[k].isa, f->isa))
+					v = p->flops[k].gflops;
+			if (v)
+				printf(" %10.1f", v);
+			else
+				printf(" %10s", "-");
+		}
+		printf("\n");
+	}
+	printf("\nBandwidth ceilings, GB/s, best of runs (working set over all threads)\n"
+	       "  %-5s %-9s", "level", "kernel");
+	for (size_t j = 0; j < nth; j++)
+		printf(" %6u thr (set)   ", th[j]);
+	printf("\n");
+	for (size_t i = 0; i < p->nbw; i++) {
+		const struct rt_profile_bw *b = &p->bw[i];
+		bool first = true;
+
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(p->bw[k].level, b->level) && !strcmp(p->bw[k].kernel, b->kernel))
+				first = false;
+		if (!first)
+			continue;
+		printf("  %-5s %-9s", b->level, b->kernel);
+		for (size_t j = 0; j < nth; j++) {
+			for (size_t k = 0; k < p->nbw; k++)
+				if (p->bw[k].threads == th[j] && !strcmp(p->bw[k].level, b->level) &&
+				    !strcmp(p->bw[k].kernel, b->kernel))
+					printf(" %10.1f (%5.0f KiB)", p->bw[k].gbytes_per_s,
+					       (double)p->bw[k].working_set / 1024);
+		}
+		printf("\n");
+	}
+	if (p->nlevels) {
+		printf("\nMemory levels: hwloc's size against the measured curve (one thread)\n");
+		for (size_t i = 0; i < p->nlevels; i++) {
+			const struct rt_profile_level *l = &p->levels[i];
+
+			if (!strcmp(l->level, "DRAM"))
+				continue;
+			printf("  %-5s hwloc %10.0f KiB   measured end %10.0f KiB   %s\n", l->level,
+			       (double)l->hwloc_size / 1024, (double)l->measured_size / 1024,
+			       !l->measured_size ? "not measured" : l->agrees ? "agrees" : "DIFFERS");
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct rt_probe_opts o = { 0 };
+	struct progress_state ps = { .tty = isatty(STDERR_FILENO), .start = rt_now() };
+	struct rt_topo *topo = NULL;
+	struct rt_profile *p = NULL;
+	struct rt_err err = { 0 };
+	const char *output = NULL, *host_opt = NULL;
+	const char *threads_arg = NULL, *isa_arg = NULL;
+	char path[4096], chart[4200], outbase[4200], dir[4096];
+	bool chart_on = true, verbose = false;
+	int c, rc = 1;
+
+	while ((c = getopt_long(argc, argv, "o:t:i:qvhV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case 't': threads_arg = optarg; break;
+		case 'i': isa_arg = optarg; break;
+		case 'q': o.quick = true; break;
+		case OPT_NO_CURVE: o.no_curve = true; break;
+		case OPT_NO_LOWP: o.no_lowp = true; break;
+		case OPT_NO_CHART: chart_on = false; break;
+		case OPT_HOST: host_opt = optarg; break;
+		case 'v': verbose = true; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); return 0;
+		default:
+			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		rt_err_set(&err, -EINVAL, "unexpected argument '%s'", argv[optind]);
+		return usage_error(&err);
+	}
+	if (output && !*output) {
+		rt_err_set(&err, -EINVAL, "--output: the file name is empty");
+		return usage_error(&err);
+	}
+	if (host_opt && (!*host_opt || strchr(host_opt, '/'))) {
+		rt_err_set(&err, -EINVAL, "--host: '%s' is not a host name", host_opt);
+		return usage_error(&err);
+	}
+	o.host = host_opt;
+	if (rt_topo_create(&topo, NULL, &err)) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		return 1;
+	}
+	if (threads_arg) {
+		long list[RT_OPT_LIST_MAX];
+		size_t n = 0;
+
+		if (rt_opt_parse_long_list(list, &n, RT_PROBE_MAX_THREADS_LIST, "--threads",
+					   threads_arg, 1, rt_topo_pus(topo), &err)) {
+			rc = usage_error(&err);
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++)
+			o.threads[i] = (unsigned)list[i];
+		o.nthreads = n;
+	}
+	if (isa_arg) {
+		static const char *const names[] = { "scalar", "sse", "avx2", "avx512" };
+
+		if (rt_opt_parse_names(&o.isa_mask, "--isa", isa_arg, names, 4, &err)) {
+			rc = usage_error(&err);
+			goto out;
+		}
+		for (int i = 0; i < RT_ISA_COUNT; i++)
+			if ((o.isa_mask & (1u << i)) && !rt_isa_supported((enum rt_isa)i)) {
+				rt_err_set(&err, -ENOTSUP, "--isa: '%s' is not supported by this CPU",
+					   names[i]);
+				rc = usage_error(&err);
+				goto out;
+			}
+	}
+	if (output) {
+		snprintf(path, sizeof(path), "%s", output);
+	} else {
+		char host[256];
+
+		if (host_opt)
+			snprintf(host, sizeof(host), "%s", host_opt);
+		else if (gethostname(host, sizeof(host)))
+			snprintf(host, sizeof(host), "localhost");
+		host[sizeof(host) - 1] = '\0';
+		snprintf(path, sizeof(path), "machine-profiles/%s.cfg", host);
+	}
+	/* fail on an unwritable destination now, not after the measurements */
+	{
+		struct rt_outfile probe_file;
+
+		rt_dirname(dir, sizeof(dir), path);
+		if (rt_outfile_open(&probe_file, path, &err)) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			goto out;
+		}
+		rt_outfile_abort(&probe_file);
+	}
+	snprintf(outbase, sizeof(outbase), "%s", path);
+	if (strlen(outbase) > 4 && !strcmp(outbase + strlen(outbase) - 4, ".cfg"))
+		outbase[strlen(outbase) - 4] = '\0';
+	strncat(outbase, "-roofline", sizeof(outbase) - strlen(outbase) - 1);
+	snprintf(chart, sizeof(chart), "%s.gp", outbase);
+
+	ps.on = ps.tty || verbose;
+	o.progress = on_progress;
+	o.progress_ctx = &ps;
+	if (rt_probe_run(&p, topo, &o, &err)) {
+		if (ps.on && ps.tty)
+			fputc('\n', stderr);
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		goto out;
+	}
+	if (ps.on && ps.tty)
+		fprintf(stderr, "\r\033[K");
+	for (size_t i = 0; i < p->nnotes; i++)
+		fprintf(stderr, "%s: warning: %s\n", prog, p->notes[i]);
+	if (rt_profile_save(p, path, &err)) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		goto out;
+	}
+	print_profile(p);
+	printf("\nprofile: %s   (probe took %.1f s)\n", path, rt_now() - ps.start);
+	if (chart_on) {
+		if (rt_plot_roofline(p, 0, chart, &err)) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			goto out;
+		}
+		if (rt_plot_render(chart, outbase, &err) == 0)
+			printf("chart:   %s.png, %s.svg (script %s)\n", outbase, outbase, chart);
+		else if (err.code == -ENOENT)
+			printf("chart:   %s (note: %s)\n", chart, err.msg);
+		else {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	rt_profile_destroy(p);
+	rt_topo_destroy(topo);
+	return rc;
+}
