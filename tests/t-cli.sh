@@ -1,0 +1,37 @@
+#!/bin/sh
+# t-cli.sh: table-driven command-line tests (ARGS | EXIT | STREAM | REGEX), as likwid's
+# test/executable_tests: each row runs the tool and checks its exit code and output.
+table="$top_srcdir/tests/cli-probe.txt"
+tool="$top_builddir/src/roofline-probe"
+n=0
+failed=0
+while IFS='|' read -r args want stream regex; do
+	case "$args" in '#'*|'') continue ;; esac
+	args=$(echo "$args" | sed 's/[[:space:]]*$//')
+	want=$(echo "$want" | tr -d ' ')
+	stream=$(echo "$stream" | tr -d ' ')
+	regex=$(echo "$regex" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//')
+	TMP=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-cli.XXXXXX")
+	export TMP
+	eval "set -- $args"
+	"$tool" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	rc=$?
+	n=$((n + 1))
+	if [ "$rc" = "$want" ] && grep -Eq -- "$regex" "$TMP/$stream"; then
+		echo "ok $n - roofline-probe $args: exit $rc, $stream matches /$regex/"
+	else
+		echo "not ok $n - roofline-probe $args: exit $rc (want $want), $stream /$regex/"
+		sed 's/^/#   /' "$TMP/$stream" | head -5
+		failed=$((failed + 1))
+	fi
+	# an unwritable destination leaves nothing behind
+	case "$args" in
+	*'-o $TMP'*) ;;
+	*) n=$((n + 1))
+	   if ls "$TMP"/*.cfg* >/dev/null 2>&1; then echo "not ok $n - no stray files"; \
+	   else echo "ok $n - $args: nothing half-written"; fi ;;
+	esac
+	rm -rf "$TMP"
+done <"$table"
+echo "1..$n"
+[ "$failed" = 0 ]

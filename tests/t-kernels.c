@@ -1,0 +1,236 @@
+/* t-kernels.c: every kernel does exactly the work it declares. FLOP kernels are replayed
+ * element by element (bit-exact) from their declared chains, lanes and iterations; bandwidth
+ * kernels' read and written arrays are found by perturbing inputs and comparing outputs, and must
+ * match the declared bytes per element. */
+#include "config.h"
+#include "kernels.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+
+#define N (2 * RT_BW_ELEM_ALIGN)
+#define CANARY 8
+#define ITERS 37
+
+static void check_flops_kernel(const struct rt_kernel *k)
+{
+	const size_t nel = (size_t)k->chains * k->lanes;
+	const double mul = 1.0009765625, add = 0.125;   /* 1 + 2^-10: every step changes x */
+	_Alignas(64) unsigned char in[4096], out[4096];
+	const char *tag = rt_isa_name(k->isa);
+	const char *prec = rt_prec_name(k->prec);
+	size_t bad = 0, esz = k->prec == RT_FP64 ? 8 : 4;
+
+	is_int((long long)k->flops_per_iter, (long long)(nel * (k->fused ? 2 : 1)),
+	       "%s %s: flops_per_iter = chains x lanes x %d", tag, prec, k->fused ? 2 : 1);
+	ok(k->chains * k->lanes * esz <= rt_isa_bytes(k->isa) * k->chains,
+	   "%s %s: %u lanes fill a %u-byte register", tag, prec, k->lanes, rt_isa_bytes(k->isa));
+	for (size_t i = 0; i < sizeof(in) / 8; i++)
+		((double *)(void *)in)[i] = 1.0 + (double)i / 1024.0;
+	if (k->prec == RT_FP32)
+		for (size_t i = 0; i < sizeof(in) / 4; i++)
+			((float *)(void *)in)[i] = 1.0f + (float)i / 1024.0f;
+	memset(out, 0xa5, sizeof(out));
+	k->flops(ITERS, in, mul, add, out);
+	for (size_t e = 0; e < nel; e++) {
+		/* unfused kernels: the first half of the chains multiply, the second half add */
+		bool is_mul = !k->fused && e / k->lanes < k->chains / 2;
+
+		if (k->prec == RT_FP64) {
+			double x = ((const double *)(const void *)in)[e];
+
+			for (int it = 0; it < ITERS; it++)
+				x = k->fused ? fma(x, mul, add) : is_mul ? x * mul : x + add;
+			bad += memcmp(&x, out + e * 8, 8) != 0;
+		} else {
+			float x = ((const float *)(const void *)in)[e];
+
+			for (int it = 0; it < ITERS; it++)
+				x = k->fused ? fmaf(x, (float)mul, (float)add) :
+				    is_mul ? x * (float)mul : x + (float)add;
+			bad += memcmp(&x, out + e * 4, 4) != 0;
+		}
+	}
+	is_int((long long)bad, 0, "%s %s: all %zu chain elements did exactly %d steps", tag, prec,
+	       nel, ITERS);
+	is_int(out[nel * esz], 0xa5, "%s %s: nothing written past chains x lanes", tag, prec);
+}
+
+struct bufs {
+	_Alignas(64) double a[N + CANARY];
+	_Alignas(64) double b[N + CANARY];
+	_Alignas(64) double c[N + CANARY];
+};
+
+static void init_bufs(struct bufs *x)
+{
+	for (int i = 0; i < N + CANARY; i++) {
+		x->a[i] = i % 13;
+		x->b[i] = i % 7 + 100;
+		x->c[i] = i % 5 + 1000;
+	}
+}
+
+/* Run the kernel and return a fingerprint of what it produced: its return value and every
+ * element of the arrays after the run. */
+static double run_fp(const struct rt_kernel *k, struct bufs *x, double *ret)
+{
+	double h = 0;
+
+	*ret = k->bw(N, 3, x->a, x->b, x->c, 0.5);
+	for (int i = 0; i < N + CANARY; i++)
+		h += (i + 1) * (x->a[i] + 3 * x->b[i] + 7 * x->c[i]);
+	return h;
+}
+
+static void check_bw_kernel(const struct rt_kernel *k)
+{
+	struct bufs base, x;
+	double ret0, *arrs[3];
+	int reads = 0, writes = 0, top = 0;
+	const char *tag = rt_isa_name(k->isa);
+
+	init_bufs(&base);
+	x = base;
+	run_fp(k, &x, &ret0);
+	/* written arrays: those that changed */
+	arrs[0] = x.a;
+	arrs[1] = x.b;
+	arrs[2] = x.c;
+	{
+		double *orig[3] = { base.a, base.b, base.c };
+
+		for (int j = 0; j < 3; j++)
+			if (memcmp(arrs[j], orig[j], N * sizeof(double))) {
+				writes++;
+				top = j + 1 > top ? j + 1 : top;
+				is_int(memcmp(arrs[j] + N, orig[j] + N, CANARY * sizeof(double)), 0,
+				       "%s %s: nothing written past n", tag, k->name);
+			}
+	}
+	/* read arrays: perturb one input array and run again; it was read when the return value
+	 * or another array's result changes, or, for an array the kernel writes, its own result */
+	for (int j = 0; j < 3; j++) {
+		struct bufs y = base, z = base;
+		double *py[3] = { y.a, y.b, y.c }, *pz[3] = { z.a, z.b, z.c }, ry, rz;
+		bool read = false;
+
+		for (int i = 0; i < N; i += 9)
+			py[j][i] += 1;
+		run_fp(k, &y, &ry);
+		run_fp(k, &z, &rz);
+		read = ry != rz;
+		for (int q = 0; q < 3; q++) {
+			bool differs = memcmp(py[q], pz[q], N * sizeof(double)) != 0;
+			bool written = memcmp(arrs[q], q == 0 ? base.a : q == 1 ? base.b : base.c,
+					      N * sizeof(double)) != 0;
+
+			if (differs && (q != j || written))
+				read = true;
+		}
+		if (read) {
+			reads++;
+			top = j + 1 > top ? j + 1 : top;
+		}
+	}
+	is_int(k->read_bytes_per_elem, 8 * reads, "%s %s: declares %u read bytes, code reads %d "
+	       "arrays", tag, k->name, k->read_bytes_per_elem, reads);
+	is_int(k->write_bytes_per_elem + k->nt_bytes_per_elem, 8 * writes,
+	       "%s %s: declares %u written bytes, code writes %d arrays", tag, k->name,
+	       k->write_bytes_per_elem + k->nt_bytes_per_elem, writes);
+	ok((k->nt_bytes_per_elem > 0) == (strstr(k->name, "_nt") != NULL) &&
+	   (k->nt_bytes_per_elem == 0 || k->write_bytes_per_elem == 0),
+	   "%s %s: non-temporal and regular stores kept apart", tag, k->name);
+	is_int(k->arrays, top, "%s %s: touches %u arrays", tag, k->name, k->arrays);
+
+	/* values: exactly what the kernel's formula says */
+	if (!strcmp(k->name, "load")) {
+		double s = 0;
+
+		for (int i = 0; i < N; i++)
+			s += base.a[i];
+		is_double(ret0, 3 * s, 0, "%s load: 3 sweeps sum every element", tag);
+	} else if (!strncmp(k->name, "copy", 4)) {
+		is_int(memcmp(x.b, base.a, N * sizeof(double)), 0, "%s %s: b = a", tag, k->name);
+	} else {
+		int badv = 0;
+
+		for (int i = 0; i < N; i++)
+			badv += x.a[i] != base.b[i] + 0.5 * base.c[i];
+		is_int(badv, 0, "%s %s: a = b + s*c", tag, k->name);
+		is_int(k->flops_per_elem, 2, "%s %s: 2 FLOPs per element", tag, k->name);
+	}
+}
+
+int main(void)
+{
+	struct rt_measure_opts o;
+	struct rt_measurement m;
+	struct rt_err err;
+	size_t nflops = 0, nbw = 0;
+
+	for (const struct rt_kernel *k = rt_kernel_next(NULL); k; k = rt_kernel_next(k)) {
+		if (!rt_isa_supported(k->isa)) {
+			skip("%s %s %s: this CPU has no %s", k->name, rt_isa_name(k->isa),
+			     rt_prec_name(k->prec), rt_isa_name(k->isa));
+			continue;
+		}
+		if (k->kind == RT_KERNEL_FLOPS) {
+			check_flops_kernel(k);
+			nflops++;
+		} else {
+			check_bw_kernel(k);
+			nbw++;
+		}
+	}
+	ok(nflops >= 4 && nbw >= 5, "scalar/sse kernels run everywhere (%zu FLOP, %zu bandwidth)",
+	   nflops, nbw);
+	ok(rt_kernel_flops(RT_ISA_AVX512, RT_FP32) && rt_kernel_bw("triad_nt", RT_ISA_AVX2),
+	   "lookups find kernels");
+	ok(!rt_kernel_bw("stream", RT_ISA_SSE), "unknown kernel name not found");
+
+	/* the harness: positive rates, coherent statistics, errors for bad working sets */
+	rt_measure_opts_default(&o, true);
+	{
+		const struct rt_kernel *k = rt_kernel_flops(RT_ISA_SSE, RT_FP64);
+		int rc = rt_kernel_measure_flops(k, 1, NULL, &o, &m, &err);
+
+		is_int(rc, 0, "measure sse fp64 on 1 thread");
+		ok(m.best > 0 && m.best >= m.median && m.runs >= o.min_runs && m.spread >= 0,
+		   "best %.3g >= median %.3g, %u runs, spread %.3f", m.best, m.median, m.runs,
+		   m.spread);
+	}
+	{
+		struct rt_arena *a = NULL;
+		const struct rt_kernel *k = rt_kernel_bw("triad", RT_ISA_SSE);
+
+		is_int(rt_arena_create(&a, 1, NULL, 1 << 20, &err), 0, "arena of 1 MiB");
+		is_int(rt_kernel_measure_bw(k, a, 96 * 1024, &o, &m, &err), 0, "measure triad");
+		ok(m.best > 0 && m.best >= m.median, "triad rate %.3g B/s", m.best);
+		is_int(rt_kernel_measure_bw(k, a, 100, &o, &m, &err), -EINVAL, "tiny set rejected");
+		like(err.msg, "too small", "says too small");
+		is_int(rt_kernel_measure_bw(k, a, 8 << 20, &o, &m, &err), -EINVAL,
+		       "set larger than the arena rejected");
+		is_int((long long)rt_kernel_bw_elems(k, 24 * 1024), 1024,
+		       "24 KiB over 3 arrays: 1024 elements each");
+		rt_arena_destroy(a);
+	}
+	{
+		double ghz = rt_kernel_clock_ghz(0.02);
+
+		ok(ghz > 0.2 && ghz < 10, "clock %.2f GHz is plausible", ghz);
+	}
+	{
+		struct rt_matmul_result r;
+		int rc = rt_kernel_matmul_peak(RT_MM_F32, 1, NULL, true, &r, &err);
+
+		if (rc == -ENOTSUP)
+			skip("oneDNN fp32 matmul: %s", err.msg);
+		else
+			ok(rc == 0 && r.gflops > 0 && r.impl[0], "oneDNN fp32 matmul runs: %s %.1f",
+			   r.impl, r.gflops);
+	}
+	return done_testing();
+}

@@ -1,0 +1,105 @@
+/* t-levels.c: boundary and plateau detection on synthetic bandwidth curves, including the
+ * virtual machine whose hwloc L3 is far larger than where bandwidth really falls */
+#include "config.h"
+#include "levels.h"
+#include "tap.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#define KiB 1024.0
+#define MiB (1024.0 * KiB)
+
+/* A curve with plateaus p[0..n] ending at ends[0..n-1], smooth (logistic in log size)
+ * transitions and a deterministic +-3% ripple. */
+static size_t make_curve(uint64_t *ws, double *bw, const double *p, const double *ends,
+			 size_t nlev, double top)
+{
+	size_t n = 0;
+
+	for (double s = 4 * KiB; s <= top; s *= pow(2, 0.25)) {
+		double lb = log(p[nlev]);
+
+		for (size_t k = nlev; k-- > 0;) {
+			double w = 1 / (1 + exp((log(s) - log(ends[k])) / 0.12));
+
+			lb = w * log(p[k]) + (1 - w) * lb;
+		}
+		ws[n] = (uint64_t)s & ~(uint64_t)511;
+		bw[n] = exp(lb) * (1 + 0.03 * sin(7.0 * (double)n));
+		n++;
+	}
+	return n;
+}
+
+int main(void)
+{
+	uint64_t ws[256];
+	double bw[256];
+	struct rt_level_result lv[4];
+
+	/* an honest machine: L1 48K, L2 2M, L3 32M, then DRAM */
+	{
+		const double p[] = { 300, 100, 40, 10 }, ends[] = { 48 * KiB, 2 * MiB, 32 * MiB };
+		const uint64_t caches[] = { 48 * 1024, 2 << 20, 32 << 20 };
+		size_t n = make_curve(ws, bw, p, ends, 3, 512 * MiB);
+
+		rt_levels_analyze(ws, bw, n, caches, 3, 0.15, lv);
+		for (int k = 0; k < 3; k++) {
+			ok(lv[k].found, "honest L%d: boundary found", k + 1);
+			ok(lv[k].agrees, "honest L%d: agrees with hwloc (end %.0f KiB)", k + 1,
+			   (double)lv[k].end / 1024);
+			ok(fabs(log((double)lv[k].end / ends[k])) < log(1.5),
+			   "honest L%d: end within 1.5x of the true end", k + 1);
+			is_double(lv[k].plateau, p[k], 0.06, "honest L%d plateau", k + 1);
+		}
+		is_double(lv[3].plateau, 10, 0.06, "honest DRAM plateau");
+		/* working sets: inside each plateau */
+		is_int((long long)rt_levels_working_set(lv, 3, 0), (long long)(lv[0].end / 2) & ~4095LL,
+		       "L1 set is half its end");
+		ok(rt_levels_working_set(lv, 3, 2) < lv[2].end &&
+		   rt_levels_working_set(lv, 3, 2) > lv[1].end, "L3 set between L2 and L3 ends");
+		ok(rt_levels_working_set(lv, 3, 3) >= 4 * lv[2].end, "DRAM set past 4x the L3 end");
+	}
+	/* the VM: hwloc says L3 = 480 MB, bandwidth falls to DRAM speed past 64 MB */
+	{
+		const double p[] = { 300, 100, 40, 10 }, ends[] = { 48 * KiB, 2 * MiB, 64 * MiB };
+		const uint64_t caches[] = { 48 * 1024, 2 << 20, 480000000 };
+		size_t n = make_curve(ws, bw, p, ends, 3, 2048 * MiB);
+
+		rt_levels_analyze(ws, bw, n, caches, 3, 0.15, lv);
+		ok(lv[2].found, "vm L3: a boundary is measured");
+		ok(!lv[2].agrees, "vm L3: disagrees with hwloc's 480 MB");
+		ok(lv[2].end > 40 * MiB && lv[2].end < 100 * MiB, "vm L3 ends near 64 MiB (%.0f MiB)",
+		   (double)lv[2].end / MiB);
+		ok(rt_levels_working_set(lv, 3, 2) < 64 * MiB, "vm L3 set inside the real L3");
+		ok(rt_levels_working_set(lv, 3, 3) > 64 * MiB, "vm DRAM set past the real L3");
+		ok(lv[0].agrees && lv[1].agrees, "vm L1 and L2 agree");
+	}
+	/* no drop at all near a level: fall back to hwloc's size, say so */
+	{
+		const double p[] = { 300, 100, 10 }, ends[] = { 48 * KiB, 2 * MiB };
+		const uint64_t caches[] = { 48 * 1024, 2 << 20, 200 << 20 };
+		size_t n = make_curve(ws, bw, p, ends, 2, 1024 * MiB);
+
+		rt_levels_analyze(ws, bw, n, caches, 3, 0.15, lv);
+		/* the L2 -> "L3" drop happens at 2 MiB; the hwloc L3 window starts past it */
+		ok(!lv[2].found, "phantom L3: no boundary near 200 MiB");
+		is_int((long long)lv[2].end, 200LL << 20, "phantom L3: end is hwloc's size");
+		ok(!lv[2].agrees, "phantom L3: not marked as agreeing");
+	}
+	/* a flat curve: nothing found anywhere */
+	{
+		uint64_t caches[] = { 32 * 1024, 1 << 20 };
+		size_t n = 0;
+
+		for (double s = 4 * KiB; s <= 64 * MiB; s *= 2, n++) {
+			ws[n] = (uint64_t)s;
+			bw[n] = 50;
+		}
+		rt_levels_analyze(ws, bw, n, caches, 2, 0.15, lv);
+		ok(!lv[0].found && !lv[1].found, "flat curve: no boundaries");
+		is_int((long long)lv[0].end, 32 * 1024, "flat curve: hwloc's L1 size kept");
+	}
+	return done_testing();
+}

@@ -1,0 +1,162 @@
+/* t-probe-check.c: checks a profile written by `roofline-probe --quick` for completeness and
+ * self-consistency. Usage: t-probe-check PROFILE EXIT_CODE STDOUT_FILE CHART_BASE */
+#include "config.h"
+#include "kernels.h"
+#include "plot.h"
+#include "profile.h"
+#include "tap.h"
+
+#include <unistd.h>
+
+/* FLOPs per cycle and core of the widest units x86 has: 2 FMA ports (4 FLOPs per lane and
+ * cycle) for the vector kernels; AMX tiles for bf16/fp16 (1024) and int8 (2048). */
+static double per_cycle(const struct rt_profile_flops *f)
+{
+	if (!strcmp(f->method, "onednn-matmul")) {
+		if (!strcmp(f->precision, "int8"))
+			return 2048;
+		if (!strcmp(f->precision, "bf16") || !strcmp(f->precision, "fp16"))
+			return 1024;
+		return 64;      /* fp32: 16 lanes x 4 */
+	}
+	for (int i = 0; i < RT_ISA_COUNT; i++)
+		if (!strcmp(f->isa, rt_isa_name((enum rt_isa)i)))
+			return 4.0 * rt_isa_bytes((enum rt_isa)i) /
+			       (strcmp(f->precision, "fp64") ? 4.0 : 8.0);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const levels[] = { "L1", "L2", "L3", "L4", "L5", "DRAM" };
+	struct rt_profile *p = NULL;
+	struct rt_err err;
+	char buf[8192] = "", path[4200];
+	FILE *fp;
+
+	if (argc != 5) {
+		printf("Bail out! usage: t-probe-check PROFILE EXIT STDOUT CHART_BASE\n");
+		return 1;
+	}
+	is_int(atoi(argv[2]), 0, "roofline-probe --quick exits 0");
+	fp = fopen(argv[3], "r");
+	if (fp) {
+		size_t n = fread(buf, 1, sizeof(buf) - 1, fp);
+
+		buf[n] = '\0';
+		fclose(fp);
+	}
+	like(buf, "FLOP ceilings", "prints the FLOP ceilings table");
+	like(buf, "Bandwidth ceilings", "prints the bandwidth table");
+	like(buf, argv[1], "names the profile it wrote");
+	if (!ok(rt_profile_load(&p, argv[1], &err) == 0, "the profile loads")) {
+		printf("# %s\n", err.msg);
+		return done_testing();
+	}
+	ok(p->host[0] && p->created[0] && !strncmp(p->tool, "rooftraj ", 9),
+	   "host, created, tool recorded");
+	ok(p->cpu.cores >= 1 && p->cpu.pus >= p->cpu.cores && p->cpu.model[0], "cpu described");
+	ok(p->cpu.clock_ghz > 0.2 && p->cpu.clock_ghz < 10, "clock measured: %.2f GHz",
+	   p->cpu.clock_ghz);
+	ok(p->ncaches >= 1, "caches recorded (%zu)", p->ncaches);
+	ok(p->nlevels == p->ncaches + 1 && !strcmp(p->levels[p->nlevels - 1].level, "DRAM"),
+	   "one level entry per cache, then DRAM");
+	ok(p->ncurve >= 10, "curve has %zu points", p->ncurve);
+	{
+		bool asc = true;
+
+		for (size_t i = 1; i < p->ncurve; i++)
+			asc &= p->curve[i].working_set > p->curve[i - 1].working_set;
+		ok(asc, "curve ascends in working set");
+	}
+	/* every level has load, copy and triad at one thread; DRAM has the non-temporal ones */
+	for (size_t k = 0; k < p->nlevels; k++) {
+		const char *lv = p->levels[k].level;
+		int kinds = 0;
+
+		for (size_t i = 0; i < p->nbw; i++)
+			kinds += p->bw[i].threads == 1 && !strcmp(p->bw[i].level, lv);
+		ok(kinds == (strcmp(lv, "DRAM") ? 3 : 5), "%s: %d kernels at 1 thread", lv, kinds);
+	}
+	/* L1 > L2 > L3 > DRAM at one thread */
+	{
+		const struct rt_profile_bw *prev = NULL;
+
+		for (size_t i = 0; i < 6; i++) {
+			const struct rt_profile_bw *b = rt_profile_best_bw(p, levels[i], 1);
+
+			if (!b)
+				continue;
+			if (prev)
+				ok(prev->gbytes_per_s > b->gbytes_per_s, "%s %.1f > %s %.1f GB/s",
+				   prev->level, prev->gbytes_per_s, b->level, b->gbytes_per_s);
+			prev = b;
+		}
+	}
+	/* wider ISAs above narrower ones, per precision, at one thread */
+	for (int prec = 0; prec < 2; prec++) {
+		const char *pn = prec ? "fp32" : "fp64";
+		double last = 0;
+		const char *lastisa = "";
+
+		for (int isa = 0; isa < RT_ISA_COUNT; isa++) {
+			for (size_t i = 0; i < p->nflops; i++) {
+				const struct rt_profile_flops *f = &p->flops[i];
+
+				if (f->threads != 1 || strcmp(f->precision, pn) ||
+				    strcmp(f->isa, rt_isa_name((enum rt_isa)isa)))
+					continue;
+				if (last > 0)
+					ok(f->gflops > last, "%s: %s %.1f > %s %.1f GFLOP/s", pn,
+					   f->isa, f->gflops, lastisa, last);
+				last = f->gflops;
+				lastisa = f->isa;
+			}
+		}
+	}
+	/* below the theoretical peak: clock x FLOPs per cycle x threads (10% for clock drift) */
+	{
+		int above = 0, checked = 0;
+
+		for (size_t i = 0; i < p->nflops; i++) {
+			const struct rt_profile_flops *f = &p->flops[i];
+			double peak = p->cpu.clock_ghz * per_cycle(f) * f->threads * 1.10;
+
+			if (peak <= 0)
+				continue;
+			checked++;
+			if (f->gflops > peak) {
+				above++;
+				printf("# %s %s %u thr: %.1f > peak %.1f\n", f->precision, f->isa,
+				       f->threads, f->gflops, peak);
+			}
+			ok(f->median <= f->gflops && f->spread >= 0, "%s %s %u thr: median <= best",
+			   f->precision, f->isa, f->threads);
+		}
+		ok(checked > 0 && above == 0, "all %d FLOP ceilings below cores x clock x FLOPs/cycle",
+		   checked);
+	}
+	/* bandwidth: at most 3 x 64 bytes per cycle and core (2 loads + 1 store) */
+	{
+		int above = 0;
+
+		for (size_t i = 0; i < p->nbw; i++) {
+			const struct rt_profile_bw *b = &p->bw[i];
+
+			above += b->gbytes_per_s > p->cpu.clock_ghz * 192 * b->threads * 1.10;
+		}
+		is_int(above, 0, "all bandwidths below 192 bytes/cycle/core");
+	}
+	snprintf(path, sizeof(path), "%s.gp", argv[4]);
+	ok(access(path, R_OK) == 0, "chart script written: %s", path);
+	if (rt_plot_have_gnuplot()) {
+		snprintf(path, sizeof(path), "%s.png", argv[4]);
+		ok(access(path, R_OK) == 0, "gnuplot accepted the script: PNG rendered");
+		snprintf(path, sizeof(path), "%s.svg", argv[4]);
+		ok(access(path, R_OK) == 0, "SVG rendered");
+	} else {
+		skip("gnuplot is not installed: chart not rendered");
+	}
+	rt_profile_destroy(p);
+	return done_testing();
+}

@@ -1,0 +1,264 @@
+/* t-profile.c: machine profiles round-trip to the bit, and every malformed profile is rejected
+ * with its file, line and what is wrong */
+#include "config.h"
+#include "profile.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <unistd.h>
+
+static char dir[256];
+
+static const char *write_tmp(const char *name, const char *text)
+{
+	static char path[512];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "w");
+	fputs(text, fp);
+	fclose(fp);
+	return path;
+}
+
+/* A valid profile's text with one line swapped in at the marker. */
+static const char *good_head =
+	"profile = {\n"                                                         /* 1 */
+	"  format = 1;\n"                                                       /* 2 */
+	"  host = \"n1\";\n"                                                    /* 3 */
+	"  cpu = { model = \"x\"; isa = [ \"avx2\" ]; sockets = 1; cores = 2; pus = 2; };\n"
+	"  flops = (\n"                                                         /* 5 */
+	"    { precision = \"fp64\"; isa = \"avx2\"; threads = 1; gflops = 30.5; }\n"
+	"  );\n"                                                                /* 7 */
+	"  bandwidth = (\n"                                                     /* 8 */
+	"    { level = \"L1\"; kernel = \"load\"; threads = 1; gbytes_per_s = 200.0;"
+	" working_set = 24576; },\n";                                           /* 9 */
+static const char *good_tail = "  );\n};\n";
+
+struct bad_case {
+	const char *line10;     /* the bandwidth entry on line 10 (or other text there) */
+	int line;               /* the line the error must name */
+	const char *what;       /* and what it must say */
+};
+
+static void check_bad(const struct bad_case *c, int idx)
+{
+	char text[4096], name[64], want[600];
+	struct rt_profile *p = NULL;
+	struct rt_err err;
+	const char *path;
+	int rc;
+
+	snprintf(text, sizeof(text), "%s%s\n%s", good_head, c->line10, good_tail);
+	snprintf(name, sizeof(name), "bad%d.cfg", idx);
+	path = write_tmp(name, text);
+	rc = rt_profile_load(&p, path, &err);
+	ok(rc == -EINVAL && p == NULL, "bad case %d rejected (%s)", idx, c->what);
+	snprintf(want, sizeof(want), "%s:%d: ", path, c->line);
+	ok(strncmp(err.msg, want, strlen(want)) == 0, "bad case %d names %s:%d (%s)", idx, name,
+	   c->line, err.msg);
+	like(err.msg, c->what, "bad case %d says what is wrong", idx);
+	rt_profile_destroy(p);
+}
+
+int main(void)
+{
+	struct rt_profile *p = NULL, *q = NULL;
+	struct rt_err err;
+	char path[512];
+	int rc;
+
+	snprintf(dir, sizeof(dir), "/tmp/rt-t-profile-XXXXXX");
+	if (!mkdtemp(dir)) {
+		printf("Bail out! mkdtemp failed\n");
+		return 1;
+	}
+
+	/* round trip: values chosen to need all 17 digits */
+	rt_profile_create(&p, &err);
+	snprintf(p->host, sizeof(p->host), "node \"01\" \\ test");
+	snprintf(p->created, sizeof(p->created), "2026-11-21T23:00:00Z");
+	snprintf(p->tool, sizeof(p->tool), "rooftraj 0.1.0");
+	snprintf(p->cpu.model, sizeof(p->cpu.model), "Test CPU @ 2.00GHz");
+	snprintf(p->cpu.isa[0], sizeof(p->cpu.isa[0]), "avx512f");
+	p->cpu.nisa = 1;
+	p->cpu.sockets = 1;
+	p->cpu.cores = 2;
+	p->cpu.pus = 4;
+	p->cpu.numa_nodes = 1;
+	p->cpu.clock_ghz = 0.1 + 0.2;
+	p->cpu.memory = 25769803776ULL;
+	{
+		struct rt_profile_cache c = { 3, 110100480, 64, 2, 1 };
+		struct rt_profile_level l = { "L3", 110100480, 67108864, false };
+		struct rt_profile_flops f = { "fp64", "avx512", 2, 1.0 / 3.0, 2.0 / 7.0, 1e-300,
+					      "fma-chains", "" };
+		struct rt_profile_flops g = { "bf16", "avx512_core_amx_bf16", 1, 1360.0, 1359.5,
+					      0.25, "onednn-matmul", "brg:avx512_core_amx_bf16" };
+		struct rt_profile_bw b = { "DRAM", "triad_nt", "avx512", 2, 29.599999999999998,
+					   123456789.123456789, 0.0, 6442450944ULL };
+		struct rt_profile_point pt1 = { 4096, 300.00000000000006 }, pt2 = { 1ULL << 33, 7.5 };
+
+		rt_profile_add_cache(p, &c);
+		rt_profile_add_level(p, &l);
+		rt_profile_add_flops(p, &f);
+		rt_profile_add_flops(p, &g);
+		rt_profile_add_bw(p, &b);
+		rt_profile_add_point(p, &pt1);
+		rt_profile_add_point(p, &pt2);
+		snprintf(p->curve_kernel, sizeof(p->curve_kernel), "load");
+		snprintf(p->curve_isa, sizeof(p->curve_isa), "avx512");
+		p->curve_threads = 1;
+		rt_profile_add_note(p, "hwloc says \"105 MB\"; measured 64 MB");
+	}
+	snprintf(path, sizeof(path), "%s/sub/dir/rt.cfg", dir);
+	is_int(rt_profile_save(p, path, &err), 0, "save (creates directories)");
+	ok(access(path, F_OK) == 0, "file in place");
+	{
+		char tmp[600];
+
+		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+		ok(access(tmp, F_OK) != 0, "no temporary file left");
+	}
+	rc = rt_profile_load(&q, path, &err);
+	if (!is_int(rc, 0, "load what was saved"))
+		printf("# %s\n", err.msg);
+	if (q) {
+		is_str(q->host, p->host, "host with quotes and backslash");
+		is_str(q->cpu.model, p->cpu.model, "cpu model");
+		is_int(q->cpu.pus, 4, "pus");
+		is_int((long long)q->cpu.memory, (long long)p->cpu.memory, "64-bit memory size");
+		ok(memcmp(&q->cpu.clock_ghz, &p->cpu.clock_ghz, sizeof(double)) == 0,
+		   "clock 0.1+0.2 to the bit");
+		is_int((long long)q->nflops, 2, "two FLOP ceilings");
+		ok(q->nflops == 2 && !memcmp(&q->flops[0].gflops, &p->flops[0].gflops, 8) &&
+		   !memcmp(&q->flops[0].median, &p->flops[0].median, 8) &&
+		   !memcmp(&q->flops[0].spread, &p->flops[0].spread, 8),
+		   "1/3, 2/7, 1e-300 to the bit");
+		is_str(q->nflops == 2 ? q->flops[1].impl : "", "brg:avx512_core_amx_bf16", "impl");
+		ok(q->nbw == 1 && !memcmp(&q->bw[0].gbytes_per_s, &p->bw[0].gbytes_per_s, 8) &&
+		   !memcmp(&q->bw[0].median, &p->bw[0].median, 8) &&
+		   q->bw[0].working_set == 6442450944ULL, "bandwidth entry to the bit");
+		ok(q->nlevels == 1 && q->levels[0].measured_size == 67108864 &&
+		   !q->levels[0].agrees, "levels");
+		ok(q->ncurve == 2 && q->curve[1].working_set == (1ULL << 33) &&
+		   !memcmp(&q->curve[0].gbytes_per_s, &p->curve[0].gbytes_per_s, 8), "curve");
+		ok(q->ncaches == 1 && q->caches[0].size == 110100480 && q->caches[0].shared_by == 2,
+		   "caches");
+		ok(q->nnotes == 1 && !strcmp(q->notes[0], p->notes[0]), "notes");
+		ok(rt_profile_best_flops(q, "fp64", 0) == &q->flops[0], "best fp64");
+		ok(rt_profile_best_flops(q, "fp32", 0) == NULL, "no fp32");
+		ok(rt_profile_best_bw(q, "DRAM", 2) != NULL && !rt_profile_best_bw(q, "DRAM", 1),
+		   "best DRAM at 2 threads only");
+		is_int(rt_profile_max_threads(q), 2, "max threads");
+	}
+	rt_profile_destroy(q);
+	rt_profile_destroy(p);
+
+	/* a hand-written valid profile with integers where numbers are expected */
+	{
+		char text[2048];
+
+		snprintf(text, sizeof(text), "%s%s\n%s", good_head,
+			 "    { level = \"DRAM\"; kernel = \"triad\"; threads = 2; gbytes_per_s = 20;"
+			 " working_set = 536870912; }", good_tail);
+		q = NULL;
+		rc = rt_profile_load(&q, write_tmp("good.cfg", text), &err);
+		if (!is_int(rc, 0, "minimal valid profile loads"))
+			printf("# %s\n", err.msg);
+		ok(q && q->nbw == 2 && q->bw[1].gbytes_per_s == 20.0, "integer bandwidth accepted");
+		rt_profile_destroy(q);
+	}
+
+	/* every malformed case, with the line it must name */
+	{
+		static const struct bad_case cases[] = {
+			{ "    { level = \"L2\"; kernel = \"load\"; threads = 1; gbytes_per_s = ; "
+			  "working_set = 1; }", 10, "syntax error" },
+			{ "    { level = \"L2\"; kernel = \"load\"; threads = 1; working_set = 1; }",
+			  10, "bandwidth[1]: missing 'gbytes_per_s'" },
+			{ "    { level = \"L2\"; kernel = \"load\"; threads = 1; gbytes_per_s = \"fast\";"
+			  " working_set = 1; }", 10, "'gbytes_per_s' must be a number" },
+			{ "    { level = \"L2\"; kernel = \"load\"; threads = 1; gbytes_per_s = -5.0;"
+			  " working_set = 1; }", 10, "'gbytes_per_s' must be a positive number" },
+			{ "    { level = \"L2\"; kernel = \"load\"; threads = 1; gbytes_per_s = 0.0;"
+			  " working_set = 1; }", 10, "'gbytes_per_s' must be a positive number" },
+			{ "    { level = \"L7\"; kernel = \"load\"; threads = 1; gbytes_per_s = 9.0;"
+			  " working_set = 1; }", 10, "unknown level 'L7'" },
+			{ "    { level = \"L2\"; kernel = \"stream\"; threads = 1; gbytes_per_s = 9.0;"
+			  " working_set = 1; }", 10, "unknown kernel 'stream'" },
+			{ "    { level = \"L2\"; kernel = \"load\"; threads = 0; gbytes_per_s = 9.0;"
+			  " working_set = 1; }", 10, "'threads' = 0 is not in 1.." },
+			{ "    { level = \"L2\"; kernel = \"load\"; threads = 1.5; gbytes_per_s = 9.0;"
+			  " working_set = 1; }", 10, "'threads' must be an integer" },
+			{ "    { level = 2; kernel = \"load\"; threads = 1; gbytes_per_s = 9.0;"
+			  " working_set = 1; }", 10, "'level' must be a string" },
+			/* libconfig places a scalar list element on the line after it: name the list */
+			{ "    \"L2\"", 8, "bandwidth[1] must be a group" },
+		};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+			check_bad(&cases[i], (int)i);
+	}
+	/* whole-file cases */
+	{
+		struct { const char *text; int line; const char *what; } cases[] = {
+			{ "machine = { };\n", 1, "no 'profile' group" },
+			{ "profile = {\n  format = 2;\n};\n", 2, "format 2 is not supported" },
+			{ "profile = {\n  format = 1;\n  host = \"h\";\n};\n", 1, "missing 'cpu'" },
+			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
+			  "cores = 1; pus = 1; sockets = 1; };\n  bandwidth = ( );\n};\n", 1,
+			  "missing 'flops'" },
+			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
+			  "cores = 1; pus = 1; sockets = 1; };\n  flops = (\n    { precision = "
+			  "\"fp128\"; isa = \"x\"; threads = 1; gflops = 1.0; }\n  );\n"
+			  "  bandwidth = ( );\n};\n", 6, "unknown precision 'fp128'" },
+			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
+			  "cores = 1; pus = 1; sockets = 1; };\n  flops = (\n    { precision = "
+			  "\"fp32\"; isa = \"x\"; threads = 1; }\n  );\n"
+			  "  bandwidth = ( );\n};\n", 6, "flops[0]: missing 'gflops'" },
+			{ "profile = {\n  format = 1;\n  host = 7;\n};\n", 3, "'host' must be a string" },
+		};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			char name[64], want[600];
+			const char *fpath;
+
+			snprintf(name, sizeof(name), "file%zu.cfg", i);
+			fpath = write_tmp(name, cases[i].text);
+			q = NULL;
+			ok(rt_profile_load(&q, fpath, &err) == -EINVAL && !q, "file case %zu rejected",
+			   i);
+			snprintf(want, sizeof(want), "%s:%d: ", fpath, cases[i].line);
+			ok(!strncmp(err.msg, want, strlen(want)) && strstr(err.msg, cases[i].what),
+			   "file case %zu: '%s'", i, err.msg);
+		}
+	}
+	/* the example profile shipped in machine-profiles/ (also installed) is valid */
+	{
+		const char *srcdir = getenv("top_srcdir");
+
+		snprintf(path, sizeof(path), "%s/machine-profiles/example-kvm-spr.cfg",
+			 srcdir ? srcdir : ".");
+		q = NULL;
+		rc = rt_profile_load(&q, path, &err);
+		if (!is_int(rc, 0, "shipped example profile loads"))
+			printf("# %s\n", err.msg);
+		ok(q && q->nflops >= 16 && q->nbw >= 28 && q->ncurve > 50 && q->nlevels == 4,
+		   "example profile is complete");
+		ok(q && rt_profile_best_flops(q, "bf16", 1), "example has a bf16 roof");
+		rt_profile_destroy(q);
+		q = NULL;
+	}
+	ok(rt_profile_load(&q, "/nonexistent/x.cfg", &err) == -ENOENT, "missing file");
+	like(err.msg, "/nonexistent/x.cfg: cannot read", "missing file message");
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd))
+			printf("# cleanup of %s failed\n", dir);
+	}
+	return done_testing();
+}

@@ -1,0 +1,130 @@
+/* t-topo.c: topology queries, working-set sizing and placement on synthetic and saved
+ * topologies, so the results do not depend on the machine running the test */
+#include "config.h"
+#include "topo.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <stdint.h>
+
+#define KiB ((uint64_t)1024)
+#define MiB (KiB * 1024)
+#define SYNTH "synthetic:pack:2 numa:1(memory=8GiB) l3:1(size=32MiB) core:4 l2:1(size=1MiB) " \
+	      "l1d:1(size=48KiB) pu:2"
+
+static int core_of(int pu)
+{
+	return pu / 2; /* synthetic: PUs numbered in order, 2 per core */
+}
+
+int main(void)
+{
+	struct rt_topo *t = NULL;
+	struct rt_err err;
+	char path[4096];
+	int pus[16];
+	const char *srcdir = getenv("top_srcdir");
+
+	if (!ok(rt_topo_create(&t, SYNTH, &err) == 0, "synthetic topology loads"))
+		printf("# %s\n", err.msg);
+	is_int(rt_topo_packages(t), 2, "2 packages");
+	is_int(rt_topo_numa_nodes(t), 2, "2 NUMA nodes");
+	is_int(rt_topo_cores(t), 8, "8 cores");
+	is_int(rt_topo_pus(t), 16, "16 PUs");
+	ok(!rt_topo_is_this_system(t), "synthetic is not this system");
+	is_int((long long)rt_topo_ncaches(t), 3, "3 data cache levels");
+	is_int(rt_topo_cache(t, 0)->level, 1, "first is L1");
+	is_int((long long)rt_topo_cache(t, 0)->size, (long long)(48 * KiB), "L1 48 KiB");
+	is_int(rt_topo_cache(t, 0)->shared_by, 1, "L1 private");
+	is_int(rt_topo_cache(t, 0)->count, 8, "8 L1 instances");
+	is_int((long long)rt_topo_cache(t, 1)->size, (long long)MiB, "L2 1 MiB");
+	is_int(rt_topo_cache(t, 2)->level, 3, "third is L3");
+	is_int((long long)rt_topo_cache(t, 2)->size, (long long)(32 * MiB), "L3 32 MiB");
+	is_int(rt_topo_cache(t, 2)->shared_by, 4, "L3 shared by 4 cores");
+	is_int(rt_topo_cache(t, 2)->count, 2, "2 L3 instances");
+	ok(rt_topo_cache(t, 3) == NULL, "no fourth level");
+	is_int((long long)rt_topo_memory_total(t), (long long)(16 * 1024 * MiB), "16 GiB memory");
+
+	/* shares and working sets */
+	is_int((long long)rt_topo_cache_share(t, 2, 1), (long long)(32 * MiB), "L3 share, 1 thr");
+	is_int((long long)rt_topo_cache_share(t, 2, 2), (long long)(16 * MiB), "L3 share, 2 thr");
+	is_int((long long)rt_topo_cache_share(t, 2, 8), (long long)(8 * MiB),
+	       "L3 share, 8 thr: 4 per instance");
+	is_int((long long)rt_topo_cache_share(t, 0, 8), (long long)(48 * KiB), "L1 share private");
+	is_int((long long)rt_topo_working_set(t, 0, 1), (long long)(24 * KiB), "L1 set: half");
+	is_int((long long)rt_topo_working_set(t, 1, 1), (long long)(512 * KiB), "L2 set: half");
+	is_int((long long)rt_topo_working_set(t, 2, 1), (long long)(16 * MiB), "L3 set, 1 thr");
+	is_int((long long)rt_topo_working_set(t, 2, 8), (long long)(4 * MiB), "L3 set, 8 thr");
+	/* DRAM: 8 x (2 x 32 MiB) = 512 MiB in all, a quarter of memory / 3 arrays is larger */
+	is_int((long long)rt_topo_dram_working_set(t, 1, 3), (long long)(512 * MiB),
+	       "DRAM set, 1 thread");
+	is_int((long long)rt_topo_dram_working_set(t, 8, 3), (long long)(64 * MiB),
+	       "DRAM set split over 8 threads");
+
+	/* placement */
+	is_int(rt_topo_placement(t, RT_AFFINITY_COMPACT, 4, pus, &err), 0, "compact 4");
+	ok(pus[0] == 0 && pus[1] == 2 && pus[2] == 4 && pus[3] == 6,
+	   "compact: one PU per core, cores in order (%d %d %d %d)", pus[0], pus[1], pus[2],
+	   pus[3]);
+	rt_topo_placement(t, RT_AFFINITY_COMPACT, 10, pus, &err);
+	ok(pus[7] == 14 && pus[8] == 1 && pus[9] == 3,
+	   "compact past the cores: second PUs after all cores (%d %d %d)", pus[7], pus[8],
+	   pus[9]);
+	is_int(rt_topo_placement(t, RT_AFFINITY_SCATTER, 2, pus, &err), 0, "scatter 2");
+	ok(pus[0] < 8 && pus[1] >= 8, "scatter 2: one per package (%d %d)", pus[0], pus[1]);
+	rt_topo_placement(t, RT_AFFINITY_SCATTER, 4, pus, &err);
+	{
+		int per_pkg[2] = { 0, 0 }, distinct = 1;
+
+		for (int i = 0; i < 4; i++) {
+			per_pkg[pus[i] >= 8]++;
+			for (int j = 0; j < i; j++)
+				distinct &= core_of(pus[i]) != core_of(pus[j]);
+		}
+		ok(per_pkg[0] == 2 && per_pkg[1] == 2 && distinct,
+		   "scatter 4: 2 per package on 4 distinct cores");
+	}
+	rt_topo_placement(t, RT_AFFINITY_NONE, 3, pus, &err);
+	ok(pus[0] == -1 && pus[2] == -1, "none: no binding");
+	ok(rt_topo_placement(t, RT_AFFINITY_COMPACT, 17, pus, &err) == -EINVAL,
+	   "17 threads do not fit 16 PUs: %s", err.msg);
+	rt_topo_destroy(t);
+
+	/* the KVM machine this project grew up on, saved with lstopo --of xml */
+	snprintf(path, sizeof(path), "%s/tests/data/kvm-spr.xml", srcdir ? srcdir : ".");
+	t = NULL;
+	if (!ok(rt_topo_create(&t, path, &err) == 0, "saved XML loads"))
+		printf("# %s\n", err.msg);
+	if (t) {
+		is_int(rt_topo_cores(t), 2, "xml: 2 cores");
+		is_int(rt_topo_pus(t), 2, "xml: 2 PUs");
+		is_int((long long)rt_topo_ncaches(t), 3, "xml: 3 levels");
+		is_int((long long)rt_topo_cache(t, 2)->size, 110100480LL, "xml: L3 105 MiB (hwloc)");
+		is_int(rt_topo_cache(t, 2)->shared_by, 2, "xml: L3 shared by both cores");
+		is_int((long long)rt_topo_cache(t, 1)->size, (long long)(2 * MiB), "xml: L2 2 MiB");
+		is_int(rt_topo_cache(t, 0)->line, 64, "xml: 64-byte lines");
+		rt_topo_destroy(t);
+	}
+
+	ok(rt_topo_create(&t, "synthetic:pack:x", &err) == -EINVAL, "bad synthetic rejected");
+	like(err.msg, "not a valid hwloc synthetic topology", "message says why");
+	ok(rt_topo_create(&t, "/nonexistent/topo.xml", &err) != 0, "missing XML rejected");
+	like(err.msg, "/nonexistent/topo.xml", "message names the file");
+
+	/* this machine: whatever it is, it has cores and the sizes are sane */
+	if (rt_topo_create(&t, NULL, &err) == 0) {
+		ok(rt_topo_is_this_system(t), "this machine's topology is this system");
+		ok(rt_topo_cores(t) >= 1 && rt_topo_pus(t) >= rt_topo_cores(t), "cores <= PUs");
+		ok(rt_topo_memory_available(t) > 0, "available memory known");
+		rt_topo_destroy(t);
+	} else {
+		ok(0, "this machine's topology: %s", err.msg);
+	}
+	{
+		enum rt_affinity a;
+
+		ok(rt_affinity_parse(&a, "scatter") == 0 && a == RT_AFFINITY_SCATTER, "parse scatter");
+		ok(rt_affinity_parse(&a, "spread") == -EINVAL, "unknown affinity rejected");
+	}
+	return done_testing();
+}
