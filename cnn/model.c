@@ -1,0 +1,531 @@
+/* model.c: model files (libconfig) to layer descriptions with shapes and exact analytic counts;
+ * every error names FILE:LINE and is found before any tensor is allocated */
+#include "config.h"
+#include "model.h"
+
+#include <errno.h>
+#include <libconfig.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const type_names[RT_LAYER_TYPE_COUNT] = {
+	"conv", "relu", "maxpool", "avgpool", "batchnorm", "fc", "dropout", "add", "softmax_xent",
+};
+
+/* Bounds that keep every size in range before anything is allocated (a hostile model file is
+ * rejected here with what it would have needed). */
+#define MAX_DIM (1L << 20)
+#define MAX_ELEMS (1L << 31)
+
+const char *rt_layer_type_name(enum rt_layer_type t)
+{
+	return (unsigned)t < RT_LAYER_TYPE_COUNT ? type_names[t] : "unknown";
+}
+
+void rt_model_destroy(struct rt_model *m)
+{
+	if (!m)
+		return;
+	free(m->layers);
+	free(m);
+}
+
+struct parse {
+	const char *path;
+	struct rt_err *err;
+};
+
+static int fail(const struct parse *ps, const config_setting_t *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(const struct parse *ps, const config_setting_t *at, const char *fmt, ...)
+{
+	char what[400];
+	va_list ap;
+	int line = at ? config_setting_source_line(at) : 1;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return rt_err_set(ps->err, -EINVAL, "%s:%d: %s", ps->path, line > 0 ? line : 1, what);
+}
+
+/* An optional integer member in [min, max]; absent: def. */
+static int int_member(const struct parse *ps, const config_setting_t *g, const char *name,
+		      long def, long min, long max, long *out, const char *ctx)
+{
+	const config_setting_t *s = config_setting_get_member(g, name);
+	long long v;
+
+	if (!s) {
+		*out = def;
+		return 0;
+	}
+	if (config_setting_type(s) == CONFIG_TYPE_INT)
+		v = config_setting_get_int(s);
+	else if (config_setting_type(s) == CONFIG_TYPE_INT64)
+		v = config_setting_get_int64(s);
+	else
+		return fail(ps, s, "%s: '%s' must be an integer", ctx, name);
+	if (v < min || v > max)
+		return fail(ps, s, "%s: '%s' = %lld is not in %ld..%ld", ctx, name, v, min, max);
+	*out = (long)v;
+	return 0;
+}
+
+static int req_int(const struct parse *ps, const config_setting_t *g, const char *name,
+		   long min, long max, long *out, const char *ctx)
+{
+	if (!config_setting_get_member(g, name))
+		return fail(ps, g, "%s: missing '%s'", ctx, name);
+	return int_member(ps, g, name, 0, min, max, out, ctx);
+}
+
+static int str_member(const struct parse *ps, const config_setting_t *g, const char *name,
+		      const char **out, const char *ctx)
+{
+	const config_setting_t *s = config_setting_get_member(g, name);
+
+	*out = NULL;
+	if (!s)
+		return 0;
+	if (config_setting_type(s) != CONFIG_TYPE_STRING)
+		return fail(ps, s, "%s: '%s' must be a string", ctx, name);
+	*out = config_setting_get_string(s);
+	return 0;
+}
+
+static int find_layer(const struct rt_model *m, size_t upto, const char *name)
+{
+	for (size_t i = 0; i < upto; i++)
+		if (!strcmp(m->layers[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static void shape_str(char *buf, size_t size, struct rt_shape s)
+{
+	snprintf(buf, size, "%ldx%ldx%ld", s.c, s.h, s.w);
+}
+
+/* Output size of a window of size k, stride st, padding p over n; 0 if it does not fit. */
+static long window_out(long n, long k, long st, long p)
+{
+	return n + 2 * p < k ? 0 : (n + 2 * p - k) / st + 1;
+}
+
+static void count(struct rt_layer_desc *L, long classes)
+{
+	const double ie = (double)rt_shape_elems(L->in), oe = (double)rt_shape_elems(L->out);
+	struct rt_layer_counts *n = &L->n;
+	double macs;
+
+	memset(n, 0, sizeof(*n));
+	n->kept_elems = rt_shape_elems(L->out);
+	switch (L->type) {
+	case RT_LAYER_CONV:
+		macs = (double)L->filters * (double)(L->in.c / L->groups) * (double)L->kernel *
+		       (double)L->kernel * (double)L->out.h * (double)L->out.w;
+		n->params = L->filters * (L->in.c / L->groups) * L->kernel * L->kernel +
+			    (L->bias ? L->filters : 0);
+		n->fwd_flops = 2 * macs + (L->bias ? (double)L->filters * L->out.h * L->out.w : 0);
+		n->bwd_data_flops = L->needs_bwd_data ? 2 * macs : 0;
+		n->bwd_weights_flops = n->fwd_flops;
+		n->fwd_bytes = 4 * (ie + oe);
+		n->fwd_wbytes = 4.0 * (double)n->params;
+		n->bwd_data_bytes = L->needs_bwd_data ? 4 * (oe + ie) : 0;
+		n->bwd_data_wbytes = L->needs_bwd_data ? 4.0 * (double)n->params : 0;
+		n->bwd_weights_bytes = 4 * (ie + oe);
+		n->bwd_weights_wbytes = 4.0 * (double)n->params;
+		break;
+	case RT_LAYER_FC:
+		n->params = (long)(ie * (double)L->outputs) + (L->bias ? L->outputs : 0);
+		n->fwd_flops = 2 * ie * (double)L->outputs + (L->bias ? (double)L->outputs : 0);
+		n->bwd_data_flops = L->needs_bwd_data ? 2 * ie * (double)L->outputs : 0;
+		n->bwd_weights_flops = n->fwd_flops;
+		n->fwd_bytes = 4 * (ie + oe);
+		n->fwd_wbytes = 4.0 * (double)n->params;
+		n->bwd_data_bytes = L->needs_bwd_data ? 4 * (oe + ie) : 0;
+		n->bwd_data_wbytes = L->needs_bwd_data ? 4.0 * (double)n->params : 0;
+		n->bwd_weights_bytes = 4 * (ie + oe);
+		n->bwd_weights_wbytes = 4.0 * (double)n->params;
+		break;
+	case RT_LAYER_RELU:
+	case RT_LAYER_DROPOUT:
+		n->fwd_flops = ie;
+		n->bwd_data_flops = L->needs_bwd_data ? ie : 0;
+		n->fwd_bytes = 4 * (ie + oe);
+		n->bwd_data_bytes = L->needs_bwd_data ? 4 * (ie + 2 * oe) : 0; /* src/mask, dy, dx */
+		if (L->type == RT_LAYER_DROPOUT)
+			n->kept_elems += rt_shape_elems(L->in);          /* the scaled mask */
+		break;
+	case RT_LAYER_MAXPOOL:
+	case RT_LAYER_AVGPOOL: {
+		double win = (double)L->kernel * (double)L->kernel;
+
+		/* max: win - 1 comparisons per output, backward routes each gradient once;
+		 * avg: win - 1 adds and 1 scale per output, backward 1 scale and win adds */
+		n->fwd_flops = (L->type == RT_LAYER_MAXPOOL ? win - 1 : win) * oe;
+		n->bwd_data_flops = L->needs_bwd_data ?
+				    (L->type == RT_LAYER_MAXPOOL ? oe : (win + 1) * oe) : 0;
+		n->fwd_bytes = 4 * (ie + oe);
+		n->bwd_data_bytes = L->needs_bwd_data ? 4 * (oe + ie) : 0;
+		break;
+	}
+	case RT_LAYER_BATCHNORM:
+		/* forward: mean 1, variance 3, normalize-scale-shift 4 per element;
+		 * backward: scale/shift gradients 5, data gradient 6 per element */
+		n->params = 2 * L->in.c;
+		n->fwd_flops = 8 * ie;
+		n->bwd_weights_flops = 5 * ie;
+		n->bwd_data_flops = L->needs_bwd_data ? 6 * ie : 0;
+		n->fwd_bytes = 4 * (ie + oe);
+		n->fwd_wbytes = 4.0 * (double)n->params;
+		n->bwd_data_bytes = L->needs_bwd_data ? 4 * (ie + oe + ie) : 0;
+		n->bwd_weights_bytes = 0;               /* one primitive: counted with data */
+		n->bwd_weights_wbytes = 4.0 * 2 * (double)n->params;   /* reads scale, writes diff */
+		break;
+	case RT_LAYER_ADD:
+		n->fwd_flops = oe;
+		n->fwd_bytes = 4 * 3 * oe;
+		break;
+	case RT_LAYER_SOFTMAX_XENT:
+		/* max, subtract, exp, sum, divide per class, then -log of the label's: 5C + 1;
+		 * backward: subtract the one-hot label and scale by 1/N: 2C */
+		n->fwd_flops = 5.0 * (double)classes + 1;
+		n->bwd_data_flops = 2.0 * (double)classes;
+		n->fwd_bytes = 4 * (ie + oe) + 4;       /* + the label */
+		n->bwd_data_bytes = 4 * (oe + ie) + 4;
+		break;
+	case RT_LAYER_TYPE_COUNT:
+		break;
+	}
+}
+
+static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
+		       const config_setting_t *g)
+{
+	struct rt_layer_desc *L = &m->layers[idx];
+	const char *type = NULL, *name = NULL, *input = NULL, *from = NULL;
+	char ctx[96], a[64], b[64];
+	long v;
+	int rc, t;
+
+	memset(L, 0, sizeof(*L));
+	L->line = config_setting_source_line(g);
+	snprintf(ctx, sizeof(ctx), "layer %zu", idx + 1);
+	if (config_setting_type(g) != CONFIG_TYPE_GROUP)
+		return fail(ps, config_setting_parent(g), "%s must be a group { type = ...; }", ctx);
+	if ((rc = str_member(ps, g, "type", &type, ctx)))
+		return rc;
+	if (!type)
+		return fail(ps, g, "%s: missing 'type'", ctx);
+	for (t = 0; t < RT_LAYER_TYPE_COUNT; t++)
+		if (!strcmp(type, type_names[t]))
+			break;
+	if (t == RT_LAYER_TYPE_COUNT)
+		return fail(ps, config_setting_get_member(g, "type"), "%s: unknown layer type '%s' "
+			    "(conv, relu, maxpool, avgpool, batchnorm, fc, dropout, add, "
+			    "softmax_xent)", ctx, type);
+	L->type = (enum rt_layer_type)t;
+	if ((rc = str_member(ps, g, "name", &name, ctx)))
+		return rc;
+	if (name) {
+		if (!*name || strlen(name) >= RT_MODEL_NAME_MAX)
+			return fail(ps, config_setting_get_member(g, "name"),
+				    "%s: 'name' must have 1 to %d characters", ctx,
+				    RT_MODEL_NAME_MAX - 1);
+		if (find_layer(m, idx, name) >= 0)
+			return fail(ps, config_setting_get_member(g, "name"),
+				    "%s: name '%s' is already used by layer %d", ctx, name,
+				    find_layer(m, idx, name) + 1);
+		snprintf(L->name, sizeof(L->name), "%s", name);
+	} else {
+		snprintf(L->name, sizeof(L->name), "%s%zu", type, idx + 1);
+	}
+	snprintf(ctx, sizeof(ctx), "layer %zu (%s)", idx + 1, L->name);
+
+	/* where the input comes from: the previous layer, or a named earlier one */
+	L->input = (int)idx - 1;
+	if ((rc = str_member(ps, g, "input", &input, ctx)))
+		return rc;
+	if (input) {
+		L->input = find_layer(m, idx, input);
+		if (L->input < 0)
+			return fail(ps, config_setting_get_member(g, "input"),
+				    "%s: 'input' names '%s', which is not an earlier layer", ctx,
+				    input);
+	}
+	if (L->input >= 0 && m->layers[L->input].type == RT_LAYER_SOFTMAX_XENT)
+		return fail(ps, g, "%s: nothing can follow softmax_xent", ctx);
+	L->in = L->input < 0 ? m->input : m->layers[L->input].out;
+	/* a layer needs a data gradient unless the model input feeds it directly */
+	L->needs_bwd_data = L->input >= 0;
+
+	switch (L->type) {
+	case RT_LAYER_CONV:
+		if ((rc = req_int(ps, g, "filters", 1, MAX_DIM, &L->filters, ctx)) ||
+		    (rc = req_int(ps, g, "kernel", 1, MAX_DIM, &L->kernel, ctx)) ||
+		    (rc = int_member(ps, g, "stride", 1, 1, MAX_DIM, &L->stride, ctx)) ||
+		    (rc = int_member(ps, g, "pad", 0, 0, MAX_DIM, &L->pad, ctx)) ||
+		    (rc = int_member(ps, g, "groups", 1, 1, MAX_DIM, &L->groups, ctx)))
+			return rc;
+		L->bias = true;
+		if (config_setting_get_member(g, "bias")) {
+			const config_setting_t *s = config_setting_get_member(g, "bias");
+
+			if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+				return fail(ps, s, "%s: 'bias' must be true or false", ctx);
+			L->bias = config_setting_get_bool(s);
+		}
+		if (L->in.c % L->groups || L->filters % L->groups)
+			return fail(ps, g, "%s: %ld groups do not divide %ld input channels and %ld "
+				    "filters", ctx, L->groups, L->in.c, L->filters);
+		L->out.c = L->filters;
+		L->out.h = window_out(L->in.h, L->kernel, L->stride, L->pad);
+		L->out.w = window_out(L->in.w, L->kernel, L->stride, L->pad);
+		if (!L->out.h || !L->out.w) {
+			shape_str(a, sizeof(a), L->in);
+			return fail(ps, g, "%s: kernel %ld is larger than its %s input with padding "
+				    "%ld", ctx, L->kernel, a, L->pad);
+		}
+		break;
+	case RT_LAYER_MAXPOOL:
+	case RT_LAYER_AVGPOOL:
+		if ((rc = req_int(ps, g, "kernel", 1, MAX_DIM, &L->kernel, ctx)) ||
+		    (rc = int_member(ps, g, "stride", L->kernel, 1, MAX_DIM, &L->stride, ctx)) ||
+		    (rc = int_member(ps, g, "pad", 0, 0, MAX_DIM, &L->pad, ctx)))
+			return rc;
+		if (L->pad >= L->kernel)
+			return fail(ps, g, "%s: padding %ld must be smaller than the kernel %ld", ctx,
+				    L->pad, L->kernel);
+		L->out.c = L->in.c;
+		L->out.h = window_out(L->in.h, L->kernel, L->stride, L->pad);
+		L->out.w = window_out(L->in.w, L->kernel, L->stride, L->pad);
+		if (!L->out.h || !L->out.w) {
+			shape_str(a, sizeof(a), L->in);
+			return fail(ps, g, "%s: kernel %ld is larger than its %s input with padding "
+				    "%ld", ctx, L->kernel, a, L->pad);
+		}
+		break;
+	case RT_LAYER_FC:
+		if ((rc = req_int(ps, g, "outputs", 1, MAX_DIM, &L->outputs, ctx)))
+			return rc;
+		L->bias = true;
+		if (config_setting_get_member(g, "bias")) {
+			const config_setting_t *s = config_setting_get_member(g, "bias");
+
+			if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+				return fail(ps, s, "%s: 'bias' must be true or false", ctx);
+			L->bias = config_setting_get_bool(s);
+		}
+		L->out = (struct rt_shape){ L->outputs, 1, 1 };
+		if ((double)rt_shape_elems(L->in) * (double)L->outputs > (double)MAX_ELEMS * 8)
+			return fail(ps, g, "%s: %ld x %ld weights (%.3g bytes) are too many", ctx,
+				    rt_shape_elems(L->in), L->outputs,
+				    4.0 * (double)rt_shape_elems(L->in) * (double)L->outputs);
+		break;
+	case RT_LAYER_DROPOUT: {
+		const config_setting_t *s = config_setting_get_member(g, "rate");
+
+		L->rate = 0.5;
+		if (s) {
+			if (config_setting_type(s) == CONFIG_TYPE_FLOAT)
+				L->rate = config_setting_get_float(s);
+			else if (config_setting_type(s) == CONFIG_TYPE_INT)
+				L->rate = config_setting_get_int(s);
+			else
+				return fail(ps, s, "%s: 'rate' must be a number", ctx);
+			if (!(L->rate >= 0 && L->rate < 1))
+				return fail(ps, s, "%s: 'rate' = %g is not in [0, 1)", ctx, L->rate);
+		}
+		L->out = L->in;
+		break;
+	}
+	case RT_LAYER_ADD:
+		if ((rc = str_member(ps, g, "from", &from, ctx)))
+			return rc;
+		if (!from)
+			return fail(ps, g, "%s: missing 'from' (the earlier layer it adds)", ctx);
+		L->from = find_layer(m, idx, from);
+		if (L->from < 0)
+			return fail(ps, config_setting_get_member(g, "from"),
+				    "%s: 'from' names '%s', which is not an earlier layer", ctx, from);
+		if (L->from == L->input)
+			return fail(ps, config_setting_get_member(g, "from"),
+				    "%s: 'from' names its own input '%s'", ctx, from);
+		{
+			struct rt_shape o = m->layers[L->from].out;
+
+			if (o.c != L->in.c || o.h != L->in.h || o.w != L->in.w) {
+				shape_str(a, sizeof(a), L->in);
+				shape_str(b, sizeof(b), o);
+				return fail(ps, g, "%s: cannot add shapes %s and %s (from '%s')", ctx,
+					    a, b, from);
+			}
+		}
+		L->out = L->in;
+		break;
+	case RT_LAYER_SOFTMAX_XENT:
+		if (rt_shape_elems(L->in) != m->classes)
+			return fail(ps, g, "%s: softmax_xent needs %ld inputs (the classes), not "
+				    "%ld", ctx, m->classes, rt_shape_elems(L->in));
+		L->out = L->in;
+		break;
+	case RT_LAYER_RELU:
+	case RT_LAYER_BATCHNORM:
+		L->out = L->in;
+		break;
+	case RT_LAYER_TYPE_COUNT:
+		break;
+	}
+	(void)v;
+	if ((double)L->out.c * (double)L->out.h * (double)L->out.w > (double)MAX_ELEMS)
+		return fail(ps, g, "%s: output of %ld x %ld x %ld elements per image is too large",
+			    ctx, L->out.c, L->out.h, L->out.w);
+	count(L, m->classes);
+	return 0;
+}
+
+int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
+{
+	struct parse ps = { .path = path, .err = err };
+	const config_setting_t *root, *in, *layers;
+	struct rt_model *m = NULL;
+	const char *name = NULL;
+	config_t cfg;
+	long v;
+	int rc = 0, nl;
+
+	config_init(&cfg);
+	if (!config_read_file(&cfg, path)) {
+		if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
+			rc = rt_err_set(err, -ENOENT, "%s: cannot read the model file", path);
+		else
+			rc = rt_err_set(err, -EINVAL, "%s:%d: %s", path, config_error_line(&cfg),
+					config_error_text(&cfg));
+		goto out;
+	}
+	root = config_lookup(&cfg, "model");
+	if (!root || config_setting_type(root) != CONFIG_TYPE_GROUP) {
+		rc = fail(&ps, root, "no 'model' group: not a rooftraj model file");
+		goto out;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	snprintf(m->path, sizeof(m->path), "%s", path);
+	if ((rc = str_member(&ps, root, "name", &name, "model")))
+		goto out;
+	snprintf(m->name, sizeof(m->name), "%s", name ? name : "model");
+	in = config_setting_get_member(root, "input");
+	if (!in || config_setting_type(in) != CONFIG_TYPE_ARRAY || config_setting_length(in) != 3) {
+		rc = fail(&ps, in ? in : root, "model: 'input' must be [ channels, height, width ]");
+		goto out;
+	}
+	{
+		long dims[3];
+
+		for (int i = 0; i < 3; i++) {
+			const config_setting_t *e = config_setting_get_elem(in, (unsigned)i);
+
+			if (config_setting_type(e) != CONFIG_TYPE_INT) {
+				rc = fail(&ps, in, "model: 'input' must hold integers");
+				goto out;
+			}
+			dims[i] = config_setting_get_int(e);
+			if (dims[i] < 1 || dims[i] > MAX_DIM) {
+				rc = fail(&ps, in, "model: input %s = %ld is not in 1..%ld",
+					  i == 0 ? "channels" : i == 1 ? "height" : "width", dims[i],
+					  MAX_DIM);
+				goto out;
+			}
+		}
+		m->input = (struct rt_shape){ dims[0], dims[1], dims[2] };
+	}
+	if ((rc = req_int(&ps, root, "classes", 2, MAX_DIM, &m->classes, "model")) ||
+	    (rc = int_member(&ps, root, "batch", 64, 1, 65536, &m->batch, "model")))
+		goto out;
+	layers = config_setting_get_member(root, "layers");
+	if (!layers || config_setting_type(layers) != CONFIG_TYPE_LIST) {
+		rc = fail(&ps, layers ? layers : root, "model: 'layers' must be a list ( {...}, ... )");
+		goto out;
+	}
+	nl = config_setting_length(layers);
+	if (nl < 1 || nl > RT_MODEL_MAX_LAYERS) {
+		rc = fail(&ps, layers, "model: %d layers (1..%d allowed)", nl, RT_MODEL_MAX_LAYERS);
+		goto out;
+	}
+	m->layers = calloc((size_t)nl, sizeof(*m->layers));
+	if (!m->layers) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < nl; i++) {
+		rc = parse_layer(&ps, m, (size_t)i, config_setting_get_elem(layers, (unsigned)i));
+		if (rc)
+			goto out;
+		m->nlayers = (size_t)i + 1;
+	}
+	if (m->layers[nl - 1].type != RT_LAYER_SOFTMAX_XENT) {
+		rc = fail(&ps, config_setting_get_elem(layers, (unsigned)nl - 1),
+			  "model: the last layer must be softmax_xent, not %s",
+			  rt_layer_type_name(m->layers[nl - 1].type));
+		goto out;
+	}
+	for (int i = 0; i + 1 < nl; i++)
+		if (m->layers[i].type == RT_LAYER_SOFTMAX_XENT) {
+			rc = fail(&ps, config_setting_get_elem(layers, (unsigned)i),
+				  "model: softmax_xent must be the last layer");
+			goto out;
+		}
+	(void)v;
+	*out = m;
+	m = NULL;
+out:
+	rt_model_destroy(m);
+	config_destroy(&cfg);
+	return rc;
+}
+
+int rt_model_open(struct rt_model **out, const char *name_or_path, struct rt_err *err)
+{
+	const char *dirs[3] = { getenv("ROOFTRAJ_MODELS"), RT_SRCDIR "/cnn/models",
+				PKGDATADIR "/cnn/models" };
+	char path[4096];
+
+	if (strchr(name_or_path, '/') || strstr(name_or_path, ".cfg"))
+		return rt_model_load(out, name_or_path, err);
+	for (size_t i = 0; i < 3; i++) {
+		if (!dirs[i] || !*dirs[i])
+			continue;
+		snprintf(path, sizeof(path), "%s/%s.cfg", dirs[i], name_or_path);
+		if (access(path, R_OK) == 0)
+			return rt_model_load(out, path, err);
+	}
+	return rt_err_set(err, -ENOENT, "no model '%s' (shipped: lenet5, convnet, alexnet, vgg16, "
+			  "resnet18; or give a file path)", name_or_path);
+}
+
+void rt_model_totals(const struct rt_model *m, long n, struct rt_model_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; i < m->nlayers; i++) {
+		const struct rt_layer_counts *c = &m->layers[i].n;
+
+		t->fwd_flops += (double)n * c->fwd_flops;
+		t->bwd_flops += (double)n * (c->bwd_data_flops + c->bwd_weights_flops);
+		t->fwd_bytes += (double)n * c->fwd_bytes + c->fwd_wbytes;
+		t->bwd_bytes += (double)n * (c->bwd_data_bytes + c->bwd_weights_bytes) +
+				c->bwd_data_wbytes + c->bwd_weights_wbytes;
+		t->params += c->params;
+		t->kept_elems += c->kept_elems;
+		t->act_elems += rt_shape_elems(m->layers[i].out);
+	}
+	t->update_flops = (double)RT_SGD_FLOPS_PER_PARAM * (double)t->params;
+	t->update_bytes = (double)RT_SGD_BYTES_PER_PARAM * (double)t->params;
+}

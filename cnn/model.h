@@ -1,0 +1,87 @@
+/* model.h: CNN model descriptions (libconfig files), shape inference and the exact analytic
+ * counts (FLOPs, compulsory bytes, parameters, activation bytes) per layer and image */
+#ifndef RT_MODEL_H
+#define RT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+
+#define RT_MODEL_MAX_LAYERS 4096
+#define RT_MODEL_NAME_MAX 64
+
+enum rt_layer_type {
+	RT_LAYER_CONV, RT_LAYER_RELU, RT_LAYER_MAXPOOL, RT_LAYER_AVGPOOL, RT_LAYER_BATCHNORM,
+	RT_LAYER_FC, RT_LAYER_DROPOUT, RT_LAYER_ADD, RT_LAYER_SOFTMAX_XENT, RT_LAYER_TYPE_COUNT,
+};
+
+/* "conv", "relu", "maxpool", "avgpool", "batchnorm", "fc", "dropout", "add", "softmax_xent" */
+const char *rt_layer_type_name(enum rt_layer_type t);
+
+struct rt_shape {
+	long c, h, w;           /* per image */
+};
+
+static inline long rt_shape_elems(struct rt_shape s)
+{
+	return s.c * s.h * s.w;
+}
+
+/* Exact counts by the formulas in cnn/README (fp32: 4-byte elements). FLOPs and activation
+ * bytes are per image; the *_wbytes (weights and their gradients) are per batch: a batch of N
+ * moves N * bytes + wbytes. Compulsory bytes: every tensor a primitive reads or writes, once. */
+struct rt_layer_counts {
+	double fwd_flops, bwd_data_flops, bwd_weights_flops;
+	double fwd_bytes, bwd_data_bytes, bwd_weights_bytes;
+	double fwd_wbytes, bwd_data_wbytes, bwd_weights_wbytes;
+	long params;                    /* weights + biases (BN: scale and shift) */
+	long kept_elems;                /* per image: output plus masks kept for backward */
+};
+
+struct rt_layer_desc {
+	enum rt_layer_type type;
+	char name[RT_MODEL_NAME_MAX];
+	int line;                       /* in the model file */
+	int input;                      /* index of the layer feeding it; -1: the model input */
+	int from;                       /* add: the other operand's layer index */
+	long filters, kernel, stride, pad, groups;      /* conv; pool: kernel, stride, pad */
+	bool bias;                      /* conv, fc */
+	long outputs;                   /* fc */
+	double rate;                    /* dropout */
+	struct rt_shape in, out;
+	struct rt_layer_counts n;
+	bool needs_bwd_data;            /* false for layers fed only by the model input */
+};
+
+struct rt_model {
+	char name[RT_MODEL_NAME_MAX];
+	char path[4096];
+	struct rt_shape input;
+	long classes;
+	long batch;                     /* the model's default batch */
+	struct rt_layer_desc *layers;
+	size_t nlayers;
+};
+
+/* Read and check a model: every error is "FILE:LINE: what is wrong", found before anything
+ * else is allocated beyond the description. Caller owns *out (rt_model_destroy). */
+int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err);
+/* Resolve NAME (a shipped model, cnn/models/NAME.cfg, looked up in $ROOFTRAJ_MODELS, the
+ * source tree and the installed data directory) or a file path, then load it. */
+int rt_model_open(struct rt_model **out, const char *name_or_path, struct rt_err *err);
+void rt_model_destroy(struct rt_model *m);
+
+/* Totals for a batch of n images: one training iteration. */
+struct rt_model_totals {
+	double fwd_flops, bwd_flops, update_flops;      /* bwd: data + weights */
+	double fwd_bytes, bwd_bytes, update_bytes;
+	long params, kept_elems, act_elems;             /* elems per image; act: every output */
+};
+void rt_model_totals(const struct rt_model *m, long n, struct rt_model_totals *t);
+
+/* FLOPs and bytes of one SGD step with momentum and weight decay, per parameter. */
+#define RT_SGD_FLOPS_PER_PARAM 6       /* g += wd*w (2); v = mu*v + g (2); w -= lr*v (2) */
+#define RT_SGD_BYTES_PER_PARAM 20      /* read w, g, v; write w, v: 5 x 4 bytes */
+
+#endif
