@@ -1,0 +1,71 @@
+/* layer-bn.c: batch normalization in training mode (batch statistics) with a learned scale and
+ * shift; one backward primitive gives the data and the scale/shift gradients */
+#include "config.h"
+#include "net-internal.h"
+
+#define BN_EPS 1e-5f
+
+static int bn_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	const dnnl_memory_desc_t *src = rt_net_in_md(n, L), *q;
+	dnnl_batch_normalization_desc_t bd;
+	dnnl_memory_desc_t w_plain;
+	dnnl_dims_t wd = { 2, L->d->in.c };
+	int rc;
+
+	L->out_md = *src;
+	if ((rc = rt_net_mem(n, L, &L->out, &L->out_md, CAT_ACT, err)))
+		return rc;
+	DNNL_CHECK(dnnl_batch_normalization_forward_desc_init(&bd, dnnl_forward_training, src,
+							      BN_EPS, dnnl_use_scaleshift),
+		   "batch normalization descriptor");
+	if ((rc = rt_net_prim(n, L, &bd, NULL, &L->fwd, &L->fwd_pd, "batch normalization forward",
+			      err)))
+		return rc;
+	q = dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_dst_md, 1);
+	if ((rc = rt_net_mem(n, L, &L->mean, q, CAT_WORK, err)))
+		return rc;
+	q = dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_dst_md, 2);
+	if ((rc = rt_net_mem(n, L, &L->var, q, CAT_WORK, err)))
+		return rc;
+	rt_net_plain_md(&w_plain, 2, wd);
+	q = dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_weights_md, 0);
+	if ((rc = rt_net_params(n, L, q, &w_plain, NULL, 1, true, err)))
+		return rc;
+	/* the backward primitive always writes a data gradient: give it somewhere to go when
+	 * the model input feeds the layer */
+	if (L->d->input < 0 && (rc = rt_net_mem(n, L, &L->ws, src, CAT_WORK, err)))
+		return rc;
+	DNNL_CHECK(dnnl_batch_normalization_backward_desc_init(&bd, dnnl_backward, &L->out_md, src,
+							       BN_EPS, dnnl_use_scaleshift),
+		   "batch normalization backward descriptor");
+	return rt_net_prim(n, L, &bd, L->fwd_pd, &L->bwd_d, NULL, "batch normalization backward",
+			   err);
+}
+
+static int bn_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	dnnl_exec_arg_t a[5] = {
+		{ DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_DST, L->out },
+		{ DNNL_ARG_SCALE_SHIFT, L->w }, { DNNL_ARG_MEAN, L->mean },
+		{ DNNL_ARG_VARIANCE, L->var },
+	};
+
+	return rt_net_exec(n, L, L->fwd, 5, a, err);
+}
+
+static int bn_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	dnnl_exec_arg_t a[7] = {
+		{ DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_MEAN, L->mean },
+		{ DNNL_ARG_VARIANCE, L->var }, { DNNL_ARG_DIFF_DST, L->dout },
+		{ DNNL_ARG_SCALE_SHIFT, L->w }, { DNNL_ARG_DIFF_SCALE_SHIFT, L->dw },
+		{ DNNL_ARG_DIFF_SRC, L->sink[0].dst ? L->sink[0].dst : L->ws },
+	};
+
+	return rt_net_exec(n, L, L->bwd_d, 7, a, err);
+}
+
+const struct rt_layer_ops rt_layer_bn_ops = {
+	.create = bn_create, .forward = bn_forward, .backward = bn_backward,
+};

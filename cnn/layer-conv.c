@@ -1,0 +1,308 @@
+/* layer-conv.c: convolution and inner product (fully connected): forward training, backward
+ * data (skipped when the model input feeds the layer) and backward weights, with oneDNN's
+ * layouts (format_tag_any) and a reorder only for the model input */
+#include "config.h"
+#include "net-internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+static dnnl_memory_t src_mem(const struct rt_net *n, const struct lrt *L)
+{
+	return L->src ? L->src : rt_net_in_mem(n, L);
+}
+
+/* After the forward pd exists: the output, and the reorder from the model input when the
+ * primitive wants another layout. */
+static int finish_fwd(struct rt_net *n, struct lrt *L, dnnl_memory_desc_t *src_md,
+		      struct rt_err *err)
+{
+	const dnnl_memory_desc_t *q;
+	int rc;
+
+	q = dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_src_md, 0);
+	*src_md = *q;
+	q = dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_dst_md, 0);
+	L->out_md = *q;
+	if ((rc = rt_net_mem(n, L, &L->out, &L->out_md, CAT_ACT, err)))
+		return rc;
+	if (!dnnl_memory_desc_equal(src_md, rt_net_in_md(n, L))) {
+		if ((rc = rt_net_mem(n, L, &L->src, src_md, CAT_WORK, err)) ||
+		    (rc = rt_net_reorder(n, L, rt_net_in_md(n, L), src_md, &L->reorder_in, err)))
+			return rc;
+		/* the data gradient comes back in the primitive's layout: reorder it too */
+		if (L->d->needs_bwd_data &&
+		    ((rc = rt_net_mem(n, L, &L->dsrc, src_md, CAT_AGRADS, err)) ||
+		     (rc = rt_net_reorder(n, L, src_md, rt_net_in_md(n, L), &L->reorder_dsrc, err))))
+			return rc;
+	}
+	return 0;
+}
+
+/* When backward data chose another weights layout than forward: a copy in its layout and
+ * the reorder that refreshes it after each update. */
+static int bwd_weights_copy(struct rt_net *n, struct lrt *L, dnnl_primitive_desc_t pd,
+			    const dnnl_memory_desc_t *w, struct rt_err *err)
+{
+	const dnnl_memory_desc_t *q = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+	int rc;
+
+	if (dnnl_memory_desc_equal(q, w))
+		return 0;
+	if ((rc = rt_net_mem(n, L, &L->w_bwd, q, CAT_WORK, err)))
+		return rc;
+	return rt_net_reorder(n, L, w, q, &L->w_reorder, err);
+}
+
+static bool is_ref(dnnl_primitive_desc_t pd)
+{
+	const char *impl = NULL;
+
+	dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
+	return !impl || !strncmp(impl, "ref", 3);
+}
+
+/* The three convolution pds for one choice of activation layout (tag; format_tag_any lets
+ * oneDNN choose), weights always oneDNN's choice. Returns how many of them are reference
+ * (slow) code, or -1 when a pd cannot be created. */
+static int conv_pds(struct rt_net *n, const struct lrt *L, dnnl_format_tag_t tag,
+		    dnnl_primitive_desc_t pds[3])
+{
+	const struct rt_layer_desc *d = L->d;
+	const long N = n->o.batch, g = d->groups;
+	dnnl_dims_t sd = { N, d->in.c, d->in.h, d->in.w }, dd = { N, d->out.c, d->out.h, d->out.w };
+	dnnl_dims_t wd = { d->filters, d->in.c, d->kernel, d->kernel };
+	dnnl_dims_t gwd = { g, d->filters / g, d->in.c / g, d->kernel, d->kernel };
+	dnnl_dims_t bd = { d->filters }, st = { d->stride, d->stride }, pl = { d->pad, d->pad };
+	dnnl_dims_t pr = { (d->out.h - 1) * d->stride + d->kernel - d->in.h - d->pad,
+			   (d->out.w - 1) * d->stride + d->kernel - d->in.w - d->pad };
+	const int wn = g > 1 ? 5 : 4;
+	dnnl_memory_desc_t src, w, b, dst;
+	const dnnl_memory_desc_t *q;
+	dnnl_convolution_desc_t cd;
+	int refs = 0;
+
+	pds[0] = pds[1] = pds[2] = NULL;
+	dnnl_memory_desc_init_by_tag(&b, 1, bd, dnnl_f32, dnnl_a);
+	dnnl_memory_desc_init_by_tag(&src, 4, sd, dnnl_f32, tag);
+	dnnl_memory_desc_init_by_tag(&dst, 4, dd, dnnl_f32, tag);
+	if (n->o.plain)
+		dnnl_memory_desc_init_by_tag(&w, wn, g > 1 ? gwd : wd, dnnl_f32,
+					     g > 1 ? dnnl_abcde : dnnl_abcd);
+	else
+		dnnl_memory_desc_init_by_tag(&w, wn, g > 1 ? gwd : wd, dnnl_f32,
+					     dnnl_format_tag_any);
+	if (dnnl_convolution_forward_desc_init(&cd, dnnl_forward_training, dnnl_convolution_direct,
+					       &src, &w, d->bias ? &b : NULL, &dst, st, pl, pr) ||
+	    dnnl_primitive_desc_create(&pds[0], &cd, n->attr, n->eng, NULL))
+		return -1;
+	refs += is_ref(pds[0]);
+	/* backward: the forward's activation and weight layouts for data and weights, except
+	 * that backward data may choose its own weights layout (reordered each iteration) */
+	src = *dnnl_primitive_desc_query_md(pds[0], dnnl_query_src_md, 0);
+	dst = *dnnl_primitive_desc_query_md(pds[0], dnnl_query_dst_md, 0);
+	q = dnnl_primitive_desc_query_md(pds[0], dnnl_query_weights_md, 0);
+	if (d->needs_bwd_data) {
+		dnnl_memory_desc_t w_any = *q;
+
+		if (!n->o.plain)
+			dnnl_memory_desc_init_by_tag(&w_any, wn, g > 1 ? gwd : wd, dnnl_f32,
+						     dnnl_format_tag_any);
+		if (dnnl_convolution_backward_data_desc_init(&cd, dnnl_convolution_direct, &src,
+							     &w_any, &dst, st, pl, pr) ||
+		    dnnl_primitive_desc_create(&pds[1], &cd, n->attr, n->eng, pds[0]))
+			return -1;
+		refs += is_ref(pds[1]);
+	}
+	if (dnnl_convolution_backward_weights_desc_init(&cd, dnnl_convolution_direct, &src, q,
+							d->bias ? &b : NULL, &dst, st, pl, pr) ||
+	    dnnl_primitive_desc_create(&pds[2], &cd, n->attr, n->eng, pds[0]))
+		return -1;
+	return refs + is_ref(pds[2]);
+}
+
+static int conv_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	const struct rt_layer_desc *d = L->d;
+	const long g = d->groups;
+	dnnl_dims_t wd = { d->filters, d->in.c, d->kernel, d->kernel };
+	dnnl_dims_t gwd = { g, d->filters / g, d->in.c / g, d->kernel, d->kernel };
+	dnnl_dims_t bd = { d->filters };
+	/* oneDNN's own choice first, then NHWC, then plain NCHW: the first set of three
+	 * primitives without reference code wins (small channel counts can make oneDNN's first
+	 * choice a forward kernel whose backward exists only as reference code) */
+	const dnnl_format_tag_t tags[] = { dnnl_format_tag_any, dnnl_acdb, dnnl_abcd };
+	dnnl_primitive_desc_t pds[3] = { NULL, NULL, NULL }, best[3] = { NULL, NULL, NULL };
+	dnnl_memory_desc_t w_plain, b, src_real, w;
+	int best_refs = -1, rc = 0;
+
+	rt_net_plain_md(&w_plain, g > 1 ? 5 : 4, g > 1 ? gwd : wd);
+	dnnl_memory_desc_init_by_tag(&b, 1, bd, dnnl_f32, dnnl_a);
+	for (size_t t = n->o.plain ? 2 : 0; t < sizeof(tags) / sizeof(tags[0]); t++) {
+		int refs = conv_pds(n, L, tags[t], pds);
+
+		if (refs >= 0 && (best_refs < 0 || refs < best_refs)) {
+			for (int k = 0; k < 3; k++) {
+				dnnl_primitive_desc_destroy(best[k]);
+				best[k] = pds[k];
+			}
+			best_refs = refs;
+		} else {
+			for (int k = 0; k < 3; k++)
+				dnnl_primitive_desc_destroy(pds[k]);
+		}
+		if (best_refs == 0)
+			break;
+	}
+	if (best_refs < 0)
+		return rt_err_set(err, -EIO, "layer '%s': oneDNN has no convolution for it",
+				  d->name);
+	/* the pds chose; make the primitives and buffers from them */
+	L->fwd_pd = best[0];
+	best[0] = NULL;
+	if (dnnl_primitive_create(&L->fwd, L->fwd_pd) != dnnl_success ||
+	    (best[1] && dnnl_primitive_create(&L->bwd_d, best[1]) != dnnl_success) ||
+	    dnnl_primitive_create(&L->bwd_w, best[2]) != dnnl_success) {
+		rc = rt_err_set(err, -EIO, "layer '%s': cannot create the convolution", d->name);
+		goto out;
+	}
+	for (int k = 0; k < 3; k++) {
+		const dnnl_memory_desc_t *sp = k == 0 ? NULL :
+			(best[k] ? dnnl_primitive_desc_query_md(best[k], dnnl_query_scratchpad_md, 0) :
+			 NULL);
+
+		if (sp && dnnl_memory_desc_get_size(sp) > n->scratch_bytes)
+			n->scratch_bytes = dnnl_memory_desc_get_size(sp);
+	}
+	{
+		const dnnl_memory_desc_t *sp = dnnl_primitive_desc_query_md(L->fwd_pd,
+								dnnl_query_scratchpad_md, 0);
+
+		if (sp && dnnl_memory_desc_get_size(sp) > n->scratch_bytes)
+			n->scratch_bytes = dnnl_memory_desc_get_size(sp);
+	}
+	if ((rc = finish_fwd(n, L, &src_real, err)))
+		goto out;
+	w = *dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_weights_md, 0);
+	if ((rc = rt_net_params(n, L, &w, &w_plain, d->bias ? &b : NULL,
+				(d->in.c / g) * d->kernel * d->kernel, false, err)))
+		goto out;
+	if (best[1])
+		rc = bwd_weights_copy(n, L, best[1], &w, err);
+out:
+	for (int k = 0; k < 3; k++)
+		dnnl_primitive_desc_destroy(best[k]);
+	return rc;
+}
+
+static int fc_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	const struct rt_layer_desc *d = L->d;
+	const long N = n->o.batch;
+	const dnnl_memory_desc_t *in = rt_net_in_md(n, L);
+	const bool four = in->ndims == 4;
+	dnnl_dims_t wd4 = { d->outputs, d->in.c, d->in.h, d->in.w };
+	dnnl_dims_t wd2 = { d->outputs, rt_shape_elems(d->in) };
+	dnnl_dims_t bd = { d->outputs }, dd = { N, d->outputs };
+	dnnl_memory_desc_t src = *in, w, b, dst, w_plain, src_real;
+	const dnnl_memory_desc_t *wq;
+	dnnl_inner_product_desc_t ipd;
+	int rc;
+
+	rt_net_plain_md(&w_plain, four ? 4 : 2, four ? wd4 : wd2);
+	dnnl_memory_desc_init_by_tag(&b, 1, bd, dnnl_f32, dnnl_a);
+	/* the loss reads this output directly: plain (batch, outputs) */
+	rt_net_plain_md(&dst, 2, dd);
+	if (n->o.plain)
+		w = w_plain;
+	else
+		dnnl_memory_desc_init_by_tag(&w, four ? 4 : 2, four ? wd4 : wd2, dnnl_f32,
+					     dnnl_format_tag_any);
+	DNNL_CHECK(dnnl_inner_product_forward_desc_init(&ipd, dnnl_forward_training, &src, &w,
+							d->bias ? &b : NULL, &dst),
+		   "inner product descriptor");
+	if ((rc = rt_net_prim(n, L, &ipd, NULL, &L->fwd, &L->fwd_pd, "inner product forward",
+			      err)) ||
+	    (rc = finish_fwd(n, L, &src_real, err)))
+		return rc;
+	wq = dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_weights_md, 0);
+	w = *wq;
+	if ((rc = rt_net_params(n, L, &w, &w_plain, d->bias ? &b : NULL, rt_shape_elems(d->in),
+				false, err)))
+		return rc;
+	if (d->needs_bwd_data) {
+		DNNL_CHECK(dnnl_inner_product_backward_data_desc_init(&ipd, &src_real, &w,
+								      &L->out_md),
+			   "inner product backward data descriptor");
+		if ((rc = rt_net_prim(n, L, &ipd, L->fwd_pd, &L->bwd_d, NULL,
+				      "inner product backward data", err)))
+			return rc;
+	}
+	DNNL_CHECK(dnnl_inner_product_backward_weights_desc_init(&ipd, &src_real, &w,
+								 d->bias ? &b : NULL, &L->out_md),
+		   "inner product backward weights descriptor");
+	return rt_net_prim(n, L, &ipd, L->fwd_pd, &L->bwd_w, NULL, "inner product backward weights",
+			   err);
+}
+
+static int weighted_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	int rc;
+	dnnl_exec_arg_t a[4] = {
+		{ DNNL_ARG_SRC, src_mem(n, L) }, { DNNL_ARG_WEIGHTS, L->w },
+		{ DNNL_ARG_DST, L->out }, { DNNL_ARG_BIAS, L->b },
+	};
+
+	if (L->reorder_in && L->d->input >= 0) {
+		dnnl_exec_arg_t r[2] = { { DNNL_ARG_FROM, rt_net_in_mem(n, L) },
+					 { DNNL_ARG_TO, L->src } };
+
+		if ((rc = rt_net_exec(n, L, L->reorder_in, 2, r, err)))
+			return rc;
+	}
+	return rt_net_exec(n, L, L->fwd, L->b ? 4 : 3, a, err);
+}
+
+static int weighted_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	int rc;
+
+	if (L->bwd_d && L->sink[0].dst) {
+		dnnl_exec_arg_t a[3] = {
+			{ DNNL_ARG_DIFF_DST, L->dout }, { DNNL_ARG_WEIGHTS, L->w_bwd ? L->w_bwd : L->w },
+			{ DNNL_ARG_DIFF_SRC, L->dsrc ? L->dsrc : L->sink[0].dst },
+		};
+
+		if (L->w_reorder) {
+			dnnl_exec_arg_t r[2] = { { DNNL_ARG_FROM, L->w }, { DNNL_ARG_TO, L->w_bwd } };
+
+			if ((rc = rt_net_exec(n, L, L->w_reorder, 2, r, err)))
+				return rc;
+		}
+		if ((rc = rt_net_exec(n, L, L->bwd_d, 3, a, err)))
+			return rc;
+		if (L->reorder_dsrc) {
+			dnnl_exec_arg_t r[2] = { { DNNL_ARG_FROM, L->dsrc },
+						 { DNNL_ARG_TO, L->sink[0].dst } };
+
+			if ((rc = rt_net_exec(n, L, L->reorder_dsrc, 2, r, err)))
+				return rc;
+		}
+	}
+	{
+		dnnl_exec_arg_t a[4] = {
+			{ DNNL_ARG_SRC, src_mem(n, L) }, { DNNL_ARG_DIFF_DST, L->dout },
+			{ DNNL_ARG_DIFF_WEIGHTS, L->dw }, { DNNL_ARG_DIFF_BIAS, L->db },
+		};
+
+		return rt_net_exec(n, L, L->bwd_w, L->db ? 4 : 3, a, err);
+	}
+}
+
+const struct rt_layer_ops rt_layer_conv_ops = {
+	.create = conv_create, .forward = weighted_forward, .backward = weighted_backward,
+};
+
+const struct rt_layer_ops rt_layer_fc_ops = {
+	.create = fc_create, .forward = weighted_forward, .backward = weighted_backward,
+};

@@ -1,0 +1,113 @@
+/* layer-eltwise.c: ReLU (oneDNN eltwise) and dropout (a oneDNN binary multiply by a scaled
+ * Bernoulli mask drawn from a seeded counter-based hash, so runs are reproducible) */
+#include "config.h"
+#include "net-internal.h"
+
+#include <string.h>
+
+static int same_shape_out(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	L->out_md = *rt_net_in_md(n, L);
+	return rt_net_mem(n, L, &L->out, &L->out_md, CAT_ACT, err);
+}
+
+static int relu_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	dnnl_eltwise_desc_t ed;
+	int rc;
+
+	if ((rc = same_shape_out(n, L, err)))
+		return rc;
+	DNNL_CHECK(dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_training, dnnl_eltwise_relu,
+						  &L->out_md, 0.f, 0.f), "relu descriptor");
+	if ((rc = rt_net_prim(n, L, &ed, NULL, &L->fwd, &L->fwd_pd, "relu forward", err)))
+		return rc;
+	if (!L->d->needs_bwd_data)
+		return 0;
+	DNNL_CHECK(dnnl_eltwise_backward_desc_init(&ed, dnnl_eltwise_relu, &L->out_md, &L->out_md,
+						   0.f, 0.f), "relu backward descriptor");
+	return rt_net_prim(n, L, &ed, L->fwd_pd, &L->bwd_d, NULL, "relu backward", err);
+}
+
+static int relu_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	dnnl_exec_arg_t a[2] = { { DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_DST, L->out } };
+
+	return rt_net_exec(n, L, L->fwd, 2, a, err);
+}
+
+static int relu_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	dnnl_exec_arg_t a[3] = {
+		{ DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_DIFF_DST, L->dout },
+		{ DNNL_ARG_DIFF_SRC, L->sink[0].dst },
+	};
+
+	if (!L->bwd_d || !L->sink[0].dst)
+		return 0;
+	return rt_net_exec(n, L, L->bwd_d, 3, a, err);
+}
+
+const struct rt_layer_ops rt_layer_relu_ops = {
+	.create = relu_create, .forward = relu_forward, .backward = relu_backward,
+};
+
+static int dropout_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	dnnl_binary_desc_t bd;
+	int rc;
+
+	if ((rc = same_shape_out(n, L, err)) ||
+	    (rc = rt_net_mem(n, L, &L->mask, &L->out_md, CAT_ACT, err)))
+		return rc;
+	DNNL_CHECK(dnnl_binary_desc_init(&bd, dnnl_binary_mul, &L->out_md, &L->out_md, &L->out_md),
+		   "dropout descriptor");
+	if ((rc = rt_net_prim(n, L, &bd, NULL, &L->fwd, &L->fwd_pd, "dropout forward", err)))
+		return rc;
+	return rt_net_prim(n, L, &bd, NULL, &L->bwd_d, NULL, "dropout backward", err);
+}
+
+/* splitmix64 of (seed, layer, iteration, element): independent of threads and layout order */
+static inline uint64_t mix(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15ULL;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+	return x ^ (x >> 31);
+}
+
+static int dropout_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	const double keep = 1.0 - L->d->rate;
+	const float scale = (float)(1.0 / keep);
+	const uint64_t key = mix(n->o.seed ^ mix(L->index ^ mix(n->iteration)));
+	const uint64_t threshold = (uint64_t)(keep * 18446744073709551615.0);
+	const long cnt = (long)(dnnl_memory_desc_get_size(&L->out_md) / sizeof(float));
+	float *m = NULL;
+	dnnl_exec_arg_t a[3] = {
+		{ DNNL_ARG_SRC_0, rt_net_in_mem(n, L) }, { DNNL_ARG_SRC_1, L->mask },
+		{ DNNL_ARG_DST, L->out },
+	};
+
+	dnnl_memory_get_data_handle(L->mask, (void **)&m);
+#pragma omp parallel for schedule(static)
+	for (long i = 0; i < cnt; i++)
+		m[i] = mix(key + (uint64_t)i) <= threshold ? scale : 0.0f;
+	return rt_net_exec(n, L, L->fwd, 3, a, err);
+}
+
+static int dropout_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	dnnl_exec_arg_t a[3] = {
+		{ DNNL_ARG_SRC_0, L->dout }, { DNNL_ARG_SRC_1, L->mask },
+		{ DNNL_ARG_DST, L->sink[0].dst },
+	};
+
+	if (!L->sink[0].dst)
+		return 0;
+	return rt_net_exec(n, L, L->bwd_d, 3, a, err);
+}
+
+const struct rt_layer_ops rt_layer_dropout_ops = {
+	.create = dropout_create, .forward = dropout_forward, .backward = dropout_backward,
+};

@@ -1,0 +1,121 @@
+/* net-internal.h: what the layer files (cnn/layer-*.c) share with net.c */
+#ifndef RT_NET_INTERNAL_H
+#define RT_NET_INTERNAL_H
+
+#include <oneapi/dnnl/dnnl.h>
+#include <oneapi/dnnl/dnnl_debug.h>
+#include "net.h"
+
+enum mem_cat { CAT_WEIGHTS, CAT_WGRADS, CAT_OPT, CAT_ACT, CAT_AGRADS, CAT_WORK, CAT_COUNT };
+
+struct lrt;
+
+/* A layer type's backend: a const table, as hwloc's discovery components. */
+struct rt_layer_ops {
+	/* create the forward and backward primitives and the layer's own buffers; set out_md
+	 * and out. Producers are created before consumers. */
+	int (*create)(struct rt_net *n, struct lrt *L, struct rt_err *err);
+	int (*forward)(struct rt_net *n, struct lrt *L, struct rt_err *err);
+	/* write the input gradient to L->gdst[k] (then net.c accumulates if needed) and the
+	 * weight gradients */
+	int (*backward)(struct rt_net *n, struct lrt *L, struct rt_err *err);
+};
+
+extern const struct rt_layer_ops rt_layer_conv_ops, rt_layer_fc_ops, rt_layer_relu_ops,
+	rt_layer_dropout_ops, rt_layer_pool_ops, rt_layer_bn_ops, rt_layer_add_ops,
+	rt_layer_loss_ops;
+
+/* Where a layer's input gradient goes: the producer's gradient buffer directly (first
+ * writer in backward order) or a temporary that a binary add folds into it. */
+struct grad_sink {
+	int producer;                   /* -1: the model input, no gradient */
+	dnnl_memory_t dst;              /* what the layer writes */
+	dnnl_primitive_t acc;           /* producer dout += dst, or NULL when dst is dout */
+	dnnl_primitive_t copy;          /* add layers: reorder dout(add) -> producer dout */
+};
+
+struct lrt {
+	const struct rt_layer_desc *d;
+	const struct rt_layer_ops *ops;
+	size_t index;
+	dnnl_memory_desc_t out_md;
+	dnnl_memory_t out, dout;        /* output and the loss's gradient with respect to it */
+	dnnl_memory_t src;              /* the input as the primitive reads it */
+	dnnl_primitive_t reorder_in;    /* input (model input or producer's layout) -> src */
+	dnnl_memory_t dsrc;             /* data gradient in the primitive's layout, when it differs */
+	dnnl_primitive_t reorder_dsrc;  /* dsrc -> the producer's layout */
+	dnnl_primitive_t fwd, bwd_d, bwd_w;
+	dnnl_primitive_desc_t fwd_pd;   /* kept as the hint for backward */
+	/* parameters: weights (BN: scale and shift), bias, their gradients and momentum */
+	dnnl_memory_t w, b, dw, db, vw, vb;
+	dnnl_memory_desc_t w_plain_md, b_plain_md;
+	dnnl_memory_t w_bwd;            /* weights in backward data's layout, when it differs */
+	dnnl_primitive_t w_reorder;     /* w -> w_bwd, once per iteration before backward */
+	dnnl_primitive_t sgd[2][3];     /* per tensor: g += wd*w; v = g + mu*v; w -= lr*v */
+	dnnl_memory_t flat[2][3];       /* w, g, v of each tensor as 1-D views (no copies) */
+	dnnl_memory_t ws, mean, var, mask;      /* pool workspace, BN statistics, dropout mask */
+	struct grad_sink sink[2];       /* [0] input, [1] add's second operand */
+	size_t nsinks;
+	int consumers;
+	double t_fwd, t_bwd;
+	uint64_t bytes[CAT_COUNT];
+	char impl[64];
+};
+
+struct rt_net {
+	const struct rt_model *m;
+	struct rt_net_opts o;
+	dnnl_engine_t eng;
+	dnnl_stream_t strm;
+	struct lrt *L;
+	size_t nl;
+	dnnl_memory_t input;            /* user batch, NCHW */
+	dnnl_memory_desc_t input_md;
+	int32_t *labels;
+	dnnl_memory_t scratch;          /* one user-mode scratchpad for every primitive */
+	size_t scratch_bytes;
+	dnnl_primitive_attr_t attr;     /* scratchpad mode user */
+	uint64_t bytes[CAT_COUNT];
+	uint64_t allocated;
+	uint64_t iteration;             /* dropout masks vary per iteration */
+	double loss, accuracy;
+};
+
+/* ---- helpers in net.c ---- */
+int rt_net_dnnl_fail(struct rt_err *err, dnnl_status_t st, const struct lrt *L, const char *what);
+#define DNNL_CHECK(call, what)                                                                 \
+	do {                                                                                    \
+		dnnl_status_t st_ = (call);                                                     \
+		if (st_ != dnnl_success)                                                        \
+			return rt_net_dnnl_fail(err, st_, L, what);                             \
+	} while (0)
+
+/* Allocate a memory for md counted in category cat of layer L (NULL: the net). */
+int rt_net_mem(struct rt_net *n, struct lrt *L, dnnl_memory_t *m, const dnnl_memory_desc_t *md,
+	       enum mem_cat cat, struct rt_err *err);
+/* Create a primitive from an op descriptor (scratchpad in user mode); hint may be NULL.
+ * Keeps the pd in *pd_out when not NULL (caller destroys), else destroys it. */
+int rt_net_prim(struct rt_net *n, struct lrt *L, const void *desc, dnnl_primitive_desc_t hint,
+		dnnl_primitive_t *prim, dnnl_primitive_desc_t *pd_out, const char *what,
+		struct rt_err *err);
+/* Execute with the scratchpad appended. */
+int rt_net_exec(struct rt_net *n, struct lrt *L, dnnl_primitive_t p, int nargs,
+		dnnl_exec_arg_t *args, struct rt_err *err);
+/* Reorder primitive from src md to dst md. */
+int rt_net_reorder(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *from,
+		   const dnnl_memory_desc_t *to, dnnl_primitive_t *prim, struct rt_err *err);
+/* The memory descriptor of the layer's input (the producer's output or the model input). */
+const dnnl_memory_desc_t *rt_net_in_md(const struct rt_net *n, const struct lrt *L);
+dnnl_memory_t rt_net_in_mem(const struct rt_net *n, const struct lrt *L);
+/* A plain md of dims with the plain tag for its rank. */
+void rt_net_plain_md(dnnl_memory_desc_t *md, int ndims, const dnnl_dims_t dims);
+/* Set up a layer's parameters after its pd exists: w (and b) in the given mds, initialized
+ * from the seed (He-uniform weights, zero bias; BN: scale 1, shift 0), gradients, momentum
+ * and the SGD primitives. */
+int rt_net_params(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *w_md,
+		  const dnnl_memory_desc_t *w_plain, const dnnl_memory_desc_t *b_md,
+		  long fan_in, bool bn, struct rt_err *err);
+/* Time a call into L->t_fwd / t_bwd. */
+double rt_net_now(void);
+
+#endif

@@ -1,0 +1,72 @@
+/* net.h: a CNN made of oneDNN primitives, built from a model description for one batch size:
+ * forward (training), backward data and weights, SGD with momentum and weight decay */
+#ifndef RT_NET_H
+#define RT_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+#include "model.h"
+
+struct rt_net;
+
+struct rt_net_opts {
+	long batch;
+	uint64_t seed;                  /* weights and dropout masks */
+	double lr, momentum, weight_decay;
+	bool plain;                     /* plain layouts (nchw, oihw) instead of oneDNN's choice */
+};
+
+/* Defaults: the model's batch, seed 1, lr 0.01, momentum 0.9, weight decay 5e-4. */
+void rt_net_opts_default(struct rt_net_opts *o, const struct rt_model *m);
+
+/* Build the net: every primitive, reorder and buffer is created here, none in the iteration.
+ * The model is borrowed and must outlive the net. Caller owns *out (rt_net_destroy). */
+int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt_net_opts *o,
+		  struct rt_err *err);
+void rt_net_destroy(struct rt_net *n);
+
+/* The input batch in plain NCHW (batch x C x H x W floats) and its labels; borrowed. */
+float *rt_net_input(struct rt_net *n);
+int32_t *rt_net_labels(struct rt_net *n);
+
+/* The phases of one training iteration. load_input: reorders the user batch into the first
+ * layers' layouts (the data phase). forward: every layer but the loss. loss: softmax and
+ * cross-entropy (and its gradient). backward: data and weight gradients. update: SGD. */
+int rt_net_load_input(struct rt_net *n, struct rt_err *err);
+int rt_net_forward(struct rt_net *n, struct rt_err *err);
+int rt_net_loss(struct rt_net *n, double *loss, double *accuracy, struct rt_err *err);
+int rt_net_backward(struct rt_net *n, struct rt_err *err);
+int rt_net_update(struct rt_net *n, struct rt_err *err);
+
+/* The iteration number, which selects the dropout masks (train.c sets it each step; a test
+ * holds it to evaluate the same function twice). */
+void rt_net_set_iteration(struct rt_net *n, uint64_t iteration);
+
+/* Seconds spent in layer i's forward and backward primitives since the last reset. */
+void rt_net_layer_seconds(const struct rt_net *n, size_t i, double *fwd, double *bwd);
+void rt_net_reset_seconds(struct rt_net *n);
+
+/* Bytes allocated, by what they hold. total is the sum of the others and is also counted
+ * independently as the net allocates, so the two can be compared. */
+struct rt_net_memory {
+	uint64_t weights, weight_grads, optimizer, activations, activation_grads, workspace;
+	uint64_t total, allocated;
+};
+void rt_net_memory(const struct rt_net *n, struct rt_net_memory *mem);
+/* Bytes layer i allocated for each category (workspace excludes the shared scratchpad). */
+void rt_net_layer_memory(const struct rt_net *n, size_t i, struct rt_net_memory *mem);
+
+/* Test access to parameters and their gradients in plain order (oihw or oi; BN: scale then
+ * shift): which = 0 weights, 1 bias. Slow (reorders); not for the iteration loop. */
+int rt_net_param(struct rt_net *n, size_t layer, int which, size_t idx, float *val, bool set,
+		 struct rt_err *err);
+int rt_net_grad(struct rt_net *n, size_t layer, int which, size_t idx, float *val,
+		struct rt_err *err);
+/* Number of plain elements of a layer's weights (which 0) or bias (1); 0 if none. */
+size_t rt_net_param_count(const struct rt_net *n, size_t layer, int which);
+/* The implementation oneDNN chose for layer i's forward primitive. */
+const char *rt_net_layer_impl(const struct rt_net *n, size_t i);
+
+#endif
