@@ -1,0 +1,130 @@
+/* train.c: the training loop: data, forward, loss, backward, update, each timed per iteration,
+ * with no allocation inside the loop */
+#include "config.h"
+#include "train.h"
+#include "data.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const phase_names[RT_PHASE_COUNT] = {
+	"data", "forward", "loss", "backward", "update",
+};
+
+const char *rt_phase_name(enum rt_phase p)
+{
+	return (unsigned)p < RT_PHASE_COUNT ? phase_names[p] : "unknown";
+}
+
+long rt_peak_rss_kib(void)
+{
+	char line[256];
+	long kib = 0;
+	FILE *fp = fopen("/proc/self/status", "r");
+
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
+			break;
+	fclose(fp);
+	return kib;
+}
+
+void rt_train_result_fini(struct rt_train_result *res)
+{
+	free(res->losses);
+	free(res->accuracies);
+	free(res->layer_fwd);
+	free(res->layer_bwd);
+	memset(res, 0, sizeof(*res));
+}
+
+int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
+		 const struct rt_train_opts *o, struct rt_train_result *res, struct rt_err *err)
+{
+	const long total = o->warmup + o->iterations;
+	struct rt_data *data = NULL;
+	struct rt_net *net = NULL;
+	double *times = NULL, *phase = NULL;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (o->iterations < 1)
+		return rt_err_set(err, -EINVAL, "at least one timed iteration is needed");
+	res->batch = no->batch;
+	res->iterations = o->iterations;
+	res->nlayers = m->nlayers;
+	res->losses = calloc((size_t)total, sizeof(double));
+	res->accuracies = calloc((size_t)total, sizeof(double));
+	res->layer_fwd = calloc(m->nlayers, sizeof(double));
+	res->layer_bwd = calloc(m->nlayers, sizeof(double));
+	times = calloc((size_t)o->iterations, sizeof(double));
+	phase = calloc((size_t)o->iterations * RT_PHASE_COUNT, sizeof(double));
+	if (!res->losses || !res->accuracies || !res->layer_fwd || !res->layer_bwd || !times ||
+	    !phase) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = rt_data_open(&data, o->data ? o->data : "synthetic", m, no->seed, err)) ||
+	    (rc = rt_net_create(&net, m, no, err)))
+		goto out;
+	snprintf(res->data_desc, sizeof(res->data_desc), "%s", rt_data_describe(data));
+	for (long it = 0; it < total; it++) {
+		double t[RT_PHASE_COUNT + 1];
+		bool timed = it >= o->warmup;
+
+		if (it == o->warmup)
+			rt_net_reset_seconds(net);
+		rt_net_set_iteration(net, (uint64_t)it);
+		t[0] = rt_now();
+		rt_data_next(data, no->batch, rt_net_input(net), rt_net_labels(net));
+		rc = rt_net_load_input(net, err);
+		t[1] = rt_now();
+		if (!rc)
+			rc = rt_net_forward(net, err);
+		t[2] = rt_now();
+		if (!rc)
+			rc = rt_net_loss(net, &res->losses[it], &res->accuracies[it], err);
+		t[3] = rt_now();
+		if (!rc)
+			rc = rt_net_backward(net, err);
+		t[4] = rt_now();
+		if (!rc)
+			rc = rt_net_update(net, err);
+		t[5] = rt_now();
+		if (rc)
+			goto out;
+		res->nlosses = it + 1;
+		if (timed) {
+			long k = it - o->warmup;
+
+			times[k] = t[5] - t[0];
+			for (int p = 0; p < RT_PHASE_COUNT; p++)
+				phase[(size_t)p * (size_t)o->iterations + (size_t)k] = t[p + 1] - t[p];
+		}
+		if (o->progress)
+			o->progress(o->progress_ctx, it + 1, total, res->losses[it]);
+	}
+	res->iter_seconds = rt_median(times, (size_t)o->iterations);
+	for (int p = 0; p < RT_PHASE_COUNT; p++)
+		res->phase_seconds[p] = rt_median(phase + (size_t)p * (size_t)o->iterations,
+						  (size_t)o->iterations);
+	res->images_per_s = res->iter_seconds > 0 ? (double)no->batch / res->iter_seconds : 0;
+	for (size_t i = 0; i < m->nlayers; i++) {
+		rt_net_layer_seconds(net, i, &res->layer_fwd[i], &res->layer_bwd[i]);
+		res->layer_fwd[i] /= (double)o->iterations;
+		res->layer_bwd[i] /= (double)o->iterations;
+	}
+	rt_net_memory(net, &res->mem);
+	res->peak_rss_kib = rt_peak_rss_kib();
+out:
+	free(times);
+	free(phase);
+	rt_net_destroy(net);
+	rt_data_destroy(data);
+	return rc;
+}

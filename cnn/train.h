@@ -1,0 +1,49 @@
+/* train.h: one training configuration: the iteration loop with its timed phases */
+#ifndef RT_TRAIN_H
+#define RT_TRAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+#include "model.h"
+#include "net.h"
+
+enum rt_phase { RT_PHASE_DATA, RT_PHASE_FORWARD, RT_PHASE_LOSS, RT_PHASE_BACKWARD,
+		RT_PHASE_UPDATE, RT_PHASE_COUNT };
+
+/* "data", "forward", "loss", "backward", "update" */
+const char *rt_phase_name(enum rt_phase p);
+
+struct rt_train_opts {
+	long iterations;                /* timed iterations */
+	long warmup;                    /* untimed iterations first */
+	const char *data;               /* "synthetic", "mnist:DIR", "cifar10:DIR" */
+	void (*progress)(void *ctx, long iter, long total, double loss);
+	void *progress_ctx;
+};
+
+struct rt_train_result {
+	long batch, iterations;
+	double iter_seconds;            /* median of the timed iterations */
+	double phase_seconds[RT_PHASE_COUNT];   /* medians per iteration */
+	double images_per_s;            /* batch / median iteration time */
+	double *losses, *accuracies;    /* every iteration, warm-up included (caller frees) */
+	long nlosses;
+	double *layer_fwd, *layer_bwd;  /* median-free: mean seconds per timed iteration */
+	size_t nlayers;
+	struct rt_net_memory mem;
+	long peak_rss_kib;
+	char data_desc[128];
+};
+
+/* Train the model with the net options for warmup + iterations steps and fill res (the caller
+ * frees it with rt_train_result_fini). */
+int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
+		 const struct rt_train_opts *o, struct rt_train_result *res, struct rt_err *err);
+void rt_train_result_fini(struct rt_train_result *res);
+
+/* The process's peak resident set (VmHWM), KiB; 0 if unknown. */
+long rt_peak_rss_kib(void);
+
+#endif

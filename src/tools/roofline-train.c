@@ -1,0 +1,273 @@
+/* roofline-train: train one configuration of a CNN built from oneDNN primitives and report
+ * images/s, time per phase, loss, accuracy, exact model counts and the memory split */
+#include "config.h"
+#include "err.h"
+#include "model.h"
+#include "net.h"
+#include "options.h"
+#include "topo.h"
+#include "train.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *prog = "roofline-train";
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: %s [OPTION]...\n"
+"Train one configuration of a CNN made of oneDNN primitives (forward, backward data and\n"
+"weights, SGD with momentum and weight decay) and report images/s, the time of each phase\n"
+"(data, forward, loss, backward, update), loss and accuracy, the exact analytic FLOP counts\n"
+"and the memory split (weights, gradients, optimizer state, activations, workspace).\n"
+"\n"
+"  -m, --model=NAME|FILE  model: lenet5, convnet (default), alexnet, vgg16, resnet18, or a\n"
+"                         model file (see cnn/README)\n"
+"  -b, --batch=N          images per iteration, 1..65536 (default: the model's)\n"
+"  -t, --threads=N        OpenMP threads, 1..processing units (default: all cores)\n"
+"  -n, --iterations=N     timed iterations, 1..1000000 (default 20)\n"
+"  -w, --warmup=N         untimed iterations first, 0..1000000 (default 3)\n"
+"  -d, --data=SPEC        synthetic (default), mnist:DIR or cifar10:DIR\n"
+"  -s, --seed=N           seed of the weights, the synthetic data and dropout (default 1)\n"
+"      --lr=X             SGD learning rate, 0..10 (default 0.01)\n"
+"  -D, --describe         print the per-layer table (shapes, parameters, FLOPs, memory for\n"
+"                         the batch) and exit without training\n"
+"  -v, --verbose          progress on stderr even when it is not a terminal\n"
+"  -h, --help             show this help and exit\n"
+"  -V, --version          show the version and exit\n"
+"\n"
+"Examples:\n"
+"  %s                              convnet on synthetic data, a few seconds\n"
+"  %s -m lenet5 -b 128 -t 1        LeNet-5, batch 128, one thread\n"
+"  %s -m resnet18 -b 4 -n 3 -w 1   three steps of ResNet-18 at 224x224\n"
+"  %s -m vgg16 -b 8 --describe     VGG-16's layers and its memory at batch 8\n",
+		prog, prog, prog, prog, prog);
+}
+
+static const struct option long_opts[] = {
+	{ "model", required_argument, NULL, 'm' },
+	{ "batch", required_argument, NULL, 'b' },
+	{ "threads", required_argument, NULL, 't' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "warmup", required_argument, NULL, 'w' },
+	{ "data", required_argument, NULL, 'd' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "lr", required_argument, NULL, 'L' },
+	{ "describe", no_argument, NULL, 'D' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int usage_error(const struct rt_err *err)
+{
+	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", prog, err->msg, prog);
+	return 2;
+}
+
+static void mib(char *buf, size_t size, double bytes)
+{
+	snprintf(buf, size, "%.2f MiB", bytes / (1 << 20));
+}
+
+static void print_memory(const char *title, const struct rt_net_memory *mm, long rss)
+{
+	char a[6][32], t[32];
+
+	mib(a[0], 32, (double)mm->weights);
+	mib(a[1], 32, (double)mm->weight_grads);
+	mib(a[2], 32, (double)mm->optimizer);
+	mib(a[3], 32, (double)mm->activations);
+	mib(a[4], 32, (double)mm->activation_grads);
+	mib(a[5], 32, (double)mm->workspace);
+	mib(t, 32, (double)mm->total);
+	printf("%s\n  weights %s, weight gradients %s, optimizer state %s,\n"
+	       "  activations kept for backward %s, activation gradients %s, workspace %s;\n"
+	       "  total %s allocated; process peak RSS %.2f MiB\n", title, a[0], a[1], a[2], a[3],
+	       a[4], a[5], t, (double)rss / 1024);
+}
+
+static int describe(const struct rt_model *m, const struct rt_net_opts *no, struct rt_err *err)
+{
+	struct rt_net *net = NULL;
+	struct rt_model_totals t;
+	struct rt_net_memory mm;
+	int rc;
+
+	rt_model_totals(m, no->batch, &t);
+	printf("%s (%s): input %ldx%ldx%ld, %ld classes, batch %ld\n\n", m->name, m->path,
+	       m->input.c, m->input.h, m->input.w, m->classes, no->batch);
+	printf("%3s %-24s %-12s %-16s %11s %13s %13s %12s %12s\n", "#", "layer", "type", "output",
+	       "params", "fwd FLOP/img", "bwd FLOP/img", "act KiB", "alloc KiB");
+	if ((rc = rt_net_create(&net, m, no, err)))
+		return rc;
+	for (size_t i = 0; i < m->nlayers; i++) {
+		const struct rt_layer_desc *L = &m->layers[i];
+		char shape[48];
+
+		rt_net_layer_memory(net, i, &mm);
+		snprintf(shape, sizeof(shape), "%ldx%ldx%ld", L->out.c, L->out.h, L->out.w);
+		printf("%3zu %-24.24s %-12s %-16s %11ld %13.0f %13.0f %12.1f %12.1f\n", i + 1,
+		       L->name, rt_layer_type_name(L->type), shape, L->n.params, L->n.fwd_flops,
+		       L->n.bwd_data_flops + L->n.bwd_weights_flops,
+		       4.0 * (double)L->n.kept_elems * (double)no->batch / 1024,
+		       (double)mm.total / 1024);
+	}
+	printf("\ntotals per iteration (batch %ld): %ld parameters; forward %.4g GFLOP, backward "
+	       "%.4g GFLOP, update %.4g GFLOP;\n  compulsory bytes: forward %.4g MB, backward "
+	       "%.4g MB, update %.4g MB\n", no->batch, t.params, t.fwd_flops / 1e9,
+	       t.bwd_flops / 1e9, t.update_flops / 1e9, t.fwd_bytes / 1e6, t.bwd_bytes / 1e6,
+	       t.update_bytes / 1e6);
+	rt_net_memory(net, &mm);
+	print_memory("\nmemory (as allocated, oneDNN layouts included)", &mm, rt_peak_rss_kib());
+	rt_net_destroy(net);
+	return 0;
+}
+
+struct progress_state {
+	bool on, tty;
+};
+
+static void on_progress(void *ctx, long iter, long total, double loss)
+{
+	struct progress_state *ps = ctx;
+
+	if (!ps->on)
+		return;
+	if (ps->tty)
+		fprintf(stderr, "\r\033[K%s: iteration %ld of %ld, loss %.4f", prog, iter, total, loss);
+	else if (iter == total || iter % 10 == 0)
+		fprintf(stderr, "%s: iteration %ld of %ld, loss %.4f\n", prog, iter, total, loss);
+	if (ps->tty && iter == total)
+		fprintf(stderr, "\r\033[K");
+}
+
+int main(int argc, char **argv)
+{
+	const char *model_arg = "convnet", *data = "synthetic";
+	long batch = 0, threads = 0, iters = 20, warmup = 3, seed = 1;
+	double lr = 0.01;
+	bool desc = false, verbose = false;
+	struct rt_model *m = NULL;
+	struct rt_topo *topo = NULL;
+	struct rt_net_opts no;
+	struct rt_train_opts to = { 0 };
+	struct rt_train_result res = { 0 };
+	struct progress_state ps = { .tty = isatty(STDERR_FILENO) };
+	struct rt_err err = { 0 };
+	int c, rc = 1;
+
+	if (rt_topo_create(&topo, NULL, &err)) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		return 1;
+	}
+	while ((c = getopt_long(argc, argv, "m:b:t:n:w:d:s:DvhV", long_opts, NULL)) != -1) {
+		int bad = 0;
+
+		switch (c) {
+		case 'm': model_arg = optarg; break;
+		case 'b': bad = rt_opt_parse_long(&batch, "--batch", optarg, 1, 65536, &err); break;
+		case 't':
+			bad = rt_opt_parse_long(&threads, "--threads", optarg, 1,
+						(long)rt_topo_pus(topo), &err);
+			break;
+		case 'n':
+			bad = rt_opt_parse_long(&iters, "--iterations", optarg, 1, 1000000, &err);
+			break;
+		case 'w': bad = rt_opt_parse_long(&warmup, "--warmup", optarg, 0, 1000000, &err); break;
+		case 'd': data = optarg; break;
+		case 's': bad = rt_opt_parse_long(&seed, "--seed", optarg, 0, 2147483647L, &err); break;
+		case 'L': bad = rt_opt_parse_double(&lr, "--lr", optarg, 0, 10, &err); break;
+		case 'D': desc = true; break;
+		case 'v': verbose = true; break;
+		case 'h': usage(stdout); rc = 0; goto out;
+		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); rc = 0; goto out;
+		default:
+			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+			rc = 2;
+			goto out;
+		}
+		if (bad) {
+			rc = usage_error(&err);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		rt_err_set(&err, -EINVAL, "unexpected argument '%s'", argv[optind]);
+		rc = usage_error(&err);
+		goto out;
+	}
+	if (strcmp(data, "synthetic") && strncmp(data, "mnist:", 6) && strncmp(data, "cifar10:", 8)) {
+		rt_err_set(&err, -EINVAL, "--data: '%s' is not synthetic, mnist:DIR or cifar10:DIR",
+			   data);
+		rc = usage_error(&err);
+		goto out;
+	}
+	if (rt_model_open(&m, model_arg, &err)) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		goto out;
+	}
+	/* all cores by default; the OpenMP runtime (and oneDNN on it) uses this many threads */
+	omp_set_num_threads((int)(threads ? threads : (long)rt_topo_cores(topo)));
+	rt_net_opts_default(&no, m);
+	if (batch)
+		no.batch = batch;
+	no.seed = (uint64_t)seed;
+	no.lr = lr;
+	if (desc) {
+		if (describe(m, &no, &err)) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			goto out;
+		}
+		rc = 0;
+		goto out;
+	}
+	ps.on = ps.tty || verbose;
+	to.iterations = iters;
+	to.warmup = warmup;
+	to.data = data;
+	to.progress = on_progress;
+	to.progress_ctx = &ps;
+	if (rt_train_run(m, &no, &to, &res, &err)) {
+		if (ps.on && ps.tty)
+			fputc('\n', stderr);
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		goto out;
+	}
+	{
+		struct rt_model_totals t;
+		double it = res.iter_seconds, flops;
+
+		rt_model_totals(m, no.batch, &t);
+		flops = t.fwd_flops + t.bwd_flops + t.update_flops;
+		printf("%s: %s, batch %ld, %d threads, %s\n", prog, m->name, no.batch,
+		       omp_get_max_threads(), res.data_desc);
+		printf("  images/s %.1f   (median iteration %.3f ms over %ld iterations after %ld "
+		       "warm-up)\n", res.images_per_s, it * 1e3, iters, warmup);
+		printf("  %-10s %10s %7s\n", "phase", "ms/iter", "share");
+		for (int p = 0; p < RT_PHASE_COUNT; p++)
+			printf("  %-10s %10.3f %6.1f%%\n", rt_phase_name((enum rt_phase)p),
+			       res.phase_seconds[p] * 1e3, it > 0 ? 100 * res.phase_seconds[p] / it : 0);
+		printf("  loss %.4f -> %.4f, accuracy %.3f -> %.3f (first -> last iteration)\n",
+		       res.losses[0], res.losses[res.nlosses - 1], res.accuracies[0],
+		       res.accuracies[res.nlosses - 1]);
+		printf("  model counts per iteration: %.4g GFLOP (forward %.4g, backward %.4g, update "
+		       "%.4g): %.1f GFLOP/s\n", flops / 1e9, t.fwd_flops / 1e9, t.bwd_flops / 1e9,
+		       t.update_flops / 1e9, it > 0 ? flops / it / 1e9 : 0);
+		print_memory("  memory:", &res.mem, res.peak_rss_kib);
+	}
+	rc = 0;
+out:
+	rt_train_result_fini(&res);
+	rt_model_destroy(m);
+	rt_topo_destroy(topo);
+	return rc;
+}
