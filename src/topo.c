@@ -273,23 +273,21 @@ int rt_topo_placement(const struct rt_topo *t, enum rt_affinity aff, unsigned n,
 			return rt_err_set(err, -EINVAL, "cannot place %u threads compactly", n);
 		return 0;
 	}
-	/* scatter: hwloc_distrib spreads n sets as far apart as the tree allows */
+	/* scatter: hwloc_distrib spreads n sets as far apart as the tree allows; it allocates
+	 * the sets itself (we free them) */
 	sets = calloc(n, sizeof(*sets));
 	if (!sets)
 		return rt_err_set(err, -ENOMEM, "out of memory");
-	for (unsigned i = 0; i < n; i++) {
-		sets[i] = hwloc_bitmap_alloc();
-		if (!sets[i]) {
-			rc = rt_err_set(err, -ENOMEM, "out of memory");
-			goto out;
-		}
-	}
 	root = hwloc_get_root_obj(t->topo);
 	if (hwloc_distrib(t->topo, &root, 1, sets, n, INT_MAX, 0)) {
 		rc = rt_err_set(err, -EINVAL, "hwloc_distrib cannot spread %u threads", n);
 		goto out;
 	}
 	for (unsigned i = 0; i < n; i++) {
+		if (!sets[i]) {
+			rc = rt_err_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
 		hwloc_bitmap_singlify(sets[i]);
 		pus[i] = hwloc_bitmap_first(sets[i]);
 	}

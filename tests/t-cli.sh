@@ -1,10 +1,11 @@
 #!/bin/sh
 # t-cli.sh: table-driven command-line tests (ARGS | EXIT | STREAM | REGEX), as likwid's
 # test/executable_tests: each row runs the tool and checks its exit code and output.
-table="$top_srcdir/tests/cli-probe.txt"
-tool="$top_builddir/src/roofline-probe"
 n=0
 failed=0
+for name in roofline-probe roofline-train; do
+table="$top_srcdir/tests/cli-${name#roofline-}.txt"
+tool="$top_builddir/src/$name"
 while IFS='|' read -r args want stream regex; do
 	case "$args" in '#'*|'') continue ;; esac
 	args=$(echo "$args" | sed 's/[[:space:]]*$//')
@@ -18,9 +19,9 @@ while IFS='|' read -r args want stream regex; do
 	rc=$?
 	n=$((n + 1))
 	if [ "$rc" = "$want" ] && grep -Eq -- "$regex" "$TMP/$stream"; then
-		echo "ok $n - roofline-probe $args: exit $rc, $stream matches /$regex/"
+		echo "ok $n - $name $args: exit $rc, $stream matches /$regex/"
 	else
-		echo "not ok $n - roofline-probe $args: exit $rc (want $want), $stream /$regex/"
+		echo "not ok $n - $name $args: exit $rc (want $want), $stream /$regex/"
 		sed 's/^/#   /' "$TMP/$stream" | head -5
 		failed=$((failed + 1))
 	fi
@@ -33,5 +34,6 @@ while IFS='|' read -r args want stream regex; do
 	esac
 	rm -rf "$TMP"
 done <"$table"
+done
 echo "1..$n"
 [ "$failed" = 0 ]
