@@ -78,6 +78,7 @@ struct rt_net {
 	uint64_t bytes[CAT_COUNT];
 	uint64_t allocated;
 	uint64_t iteration;             /* dropout masks vary per iteration */
+	double prim_seconds;            /* inside dnnl_primitive_execute since the last reset */
 	double loss, accuracy;
 };
 

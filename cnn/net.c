@@ -112,7 +112,14 @@ int rt_net_exec(struct rt_net *n, struct lrt *L, dnnl_primitive_t p, int nargs,
 	memcpy(all, args, (size_t)nargs * sizeof(*args));
 	all[nargs].arg = DNNL_ARG_SCRATCHPAD;
 	all[nargs].memory = n->scratch;
-	DNNL_CHECK(dnnl_primitive_execute(p, n->strm, nargs + 1, all), "execute");
+	{
+		double t0 = rt_now();
+		dnnl_status_t st = dnnl_primitive_execute(p, n->strm, nargs + 1, all);
+
+		n->prim_seconds += rt_now() - t0;
+		if (st != dnnl_success)
+			return rt_net_dnnl_fail(err, st, L, "execute");
+	}
 	return 0;
 }
 
@@ -618,8 +625,14 @@ void rt_net_layer_seconds(const struct rt_net *n, size_t i, double *fwd, double 
 	*bwd = i < n->nl ? n->L[i].t_bwd : 0;
 }
 
+double rt_net_primitive_seconds(const struct rt_net *n)
+{
+	return n->prim_seconds;
+}
+
 void rt_net_reset_seconds(struct rt_net *n)
 {
+	n->prim_seconds = 0;
 	for (size_t i = 0; i < n->nl; i++)
 		n->L[i].t_fwd = n->L[i].t_bwd = 0;
 }

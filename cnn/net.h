@@ -47,6 +47,8 @@ void rt_net_set_iteration(struct rt_net *n, uint64_t iteration);
 /* Seconds spent in layer i's forward and backward primitives since the last reset. */
 void rt_net_layer_seconds(const struct rt_net *n, size_t i, double *fwd, double *bwd);
 void rt_net_reset_seconds(struct rt_net *n);
+/* Seconds spent inside oneDNN primitives (every execute call) since the last reset. */
+double rt_net_primitive_seconds(const struct rt_net *n);
 
 /* Bytes allocated, by what they hold. total is the sum of the others and is also counted
  * independently as the net allocates, so the two can be compared. */

@@ -119,6 +119,13 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 		res->layer_fwd[i] /= (double)o->iterations;
 		res->layer_bwd[i] /= (double)o->iterations;
 	}
+	{
+		double sum = 0;
+
+		for (long k = 0; k < o->iterations; k++)
+			sum += times[k];
+		res->primitive_share = sum > 0 ? rt_net_primitive_seconds(net) / sum : 0;
+	}
 	rt_net_memory(net, &res->mem);
 	res->peak_rss_kib = rt_peak_rss_kib();
 out:

@@ -30,7 +30,8 @@ struct rt_train_result {
 	double images_per_s;            /* batch / median iteration time */
 	double *losses, *accuracies;    /* every iteration, warm-up included (caller frees) */
 	long nlosses;
-	double *layer_fwd, *layer_bwd;  /* median-free: mean seconds per timed iteration */
+	double *layer_fwd, *layer_bwd;  /* mean seconds per timed iteration */
+	double primitive_share;         /* time inside oneDNN primitives / iteration time (means) */
 	size_t nlayers;
 	struct rt_net_memory mem;
 	long peak_rss_kib;

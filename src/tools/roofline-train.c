@@ -37,6 +37,7 @@ static void usage(FILE *fp)
 "  -d, --data=SPEC        synthetic (default), mnist:DIR or cifar10:DIR\n"
 "  -s, --seed=N           seed of the weights, the synthetic data and dropout (default 1)\n"
 "      --lr=X             SGD learning rate, 0..10 (default 0.01)\n"
+"  -l, --per-layer        also print each layer's forward and backward time and GFLOP/s\n"
 "  -D, --describe         print the per-layer table (shapes, parameters, FLOPs, memory for\n"
 "                         the batch) and exit without training\n"
 "  -v, --verbose          progress on stderr even when it is not a terminal\n"
@@ -61,6 +62,7 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, 's' },
 	{ "lr", required_argument, NULL, 'L' },
 	{ "describe", no_argument, NULL, 'D' },
+	{ "per-layer", no_argument, NULL, 'l' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -155,7 +157,7 @@ int main(int argc, char **argv)
 	const char *model_arg = "convnet", *data = "synthetic";
 	long batch = 0, threads = 0, iters = 20, warmup = 3, seed = 1;
 	double lr = 0.01;
-	bool desc = false, verbose = false;
+	bool desc = false, verbose = false, per_layer = false;
 	struct rt_model *m = NULL;
 	struct rt_topo *topo = NULL;
 	struct rt_net_opts no;
@@ -169,7 +171,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return 1;
 	}
-	while ((c = getopt_long(argc, argv, "m:b:t:n:w:d:s:DvhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:b:t:n:w:d:s:DlvhV", long_opts, NULL)) != -1) {
 		int bad = 0;
 
 		switch (c) {
@@ -187,6 +189,7 @@ int main(int argc, char **argv)
 		case 's': bad = rt_opt_parse_long(&seed, "--seed", optarg, 0, 2147483647L, &err); break;
 		case 'L': bad = rt_opt_parse_double(&lr, "--lr", optarg, 0, 10, &err); break;
 		case 'D': desc = true; break;
+		case 'l': per_layer = true; break;
 		case 'v': verbose = true; break;
 		case 'h': usage(stdout); rc = 0; goto out;
 		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); rc = 0; goto out;
@@ -256,6 +259,8 @@ int main(int argc, char **argv)
 		for (int p = 0; p < RT_PHASE_COUNT; p++)
 			printf("  %-10s %10.3f %6.1f%%\n", rt_phase_name((enum rt_phase)p),
 			       res.phase_seconds[p] * 1e3, it > 0 ? 100 * res.phase_seconds[p] / it : 0);
+		printf("  time inside oneDNN primitives %.1f%% of the iteration, outside %.1f%%\n",
+		       100 * res.primitive_share, 100 * (1 - res.primitive_share));
 		printf("  loss %.4f -> %.4f, accuracy %.3f -> %.3f (first -> last iteration)\n",
 		       res.losses[0], res.losses[res.nlosses - 1], res.accuracies[0],
 		       res.accuracies[res.nlosses - 1]);
@@ -263,6 +268,22 @@ int main(int argc, char **argv)
 		       "%.4g): %.1f GFLOP/s\n", flops / 1e9, t.fwd_flops / 1e9, t.bwd_flops / 1e9,
 		       t.update_flops / 1e9, it > 0 ? flops / it / 1e9 : 0);
 		print_memory("  memory:", &res.mem, res.peak_rss_kib);
+		if (per_layer) {
+			printf("\n  %3s %-24s %-12s %10s %10s %10s %10s\n", "#", "layer", "type",
+			       "fwd ms", "fwd GF/s", "bwd ms", "bwd GF/s");
+			for (size_t i = 0; i < m->nlayers; i++) {
+				const struct rt_layer_desc *L = &m->layers[i];
+				double ff = L->n.fwd_flops * (double)no.batch;
+				double bf = (L->n.bwd_data_flops + L->n.bwd_weights_flops) *
+					    (double)no.batch;
+
+				printf("  %3zu %-24.24s %-12s %10.3f %10.1f %10.3f %10.1f\n", i + 1,
+				       L->name, rt_layer_type_name(L->type), res.layer_fwd[i] * 1e3,
+				       res.layer_fwd[i] > 0 ? ff / res.layer_fwd[i] / 1e9 : 0,
+				       res.layer_bwd[i] * 1e3,
+				       res.layer_bwd[i] > 0 ? bf / res.layer_bwd[i] / 1e9 : 0);
+			}
+		}
 	}
 	rc = 0;
 out:
