@@ -49,6 +49,8 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 	const long total = o->warmup + o->iterations;
 	struct rt_data *data = NULL;
 	struct rt_net *net = NULL;
+	struct rt_model_totals tot;
+	bool counting = false;
 	double *times = NULL, *phase = NULL;
 	int rc;
 
@@ -73,12 +75,19 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 	    (rc = rt_net_create(&net, m, no, err)))
 		goto out;
 	snprintf(res->data_desc, sizeof(res->data_desc), "%s", rt_data_describe(data));
+	rt_model_totals(m, no->batch, &tot);
 	for (long it = 0; it < total; it++) {
 		double t[RT_PHASE_COUNT + 1];
 		bool timed = it >= o->warmup;
 
-		if (it == o->warmup)
+		if (it == o->warmup) {
 			rt_net_reset_seconds(net);
+			if (o->counters) {
+				if ((rc = o->counters->start(o->counters_ctx, err)))
+					goto out;
+				counting = true;
+			}
+		}
 		rt_net_set_iteration(net, (uint64_t)it);
 		t[0] = rt_now();
 		rt_data_next(data, no->batch, rt_net_input(net), rt_net_labels(net));
@@ -99,6 +108,11 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 		if (rc)
 			goto out;
 		res->nlosses = it + 1;
+		/* the model source: this iteration's exact counts, published through libsde */
+		if (timed && o->counters == &rt_counters_model)
+			rt_counters_model_add(o->counters_ctx,
+					      tot.fwd_flops + tot.bwd_flops + tot.update_flops,
+					      tot.fwd_bytes + tot.bwd_bytes + tot.update_bytes);
 		if (timed) {
 			long k = it - o->warmup;
 
@@ -108,6 +122,11 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 		}
 		if (o->progress)
 			o->progress(o->progress_ctx, it + 1, total, res->losses[it]);
+	}
+	if (counting) {
+		counting = false;
+		if ((rc = o->counters->stop(o->counters_ctx, &res->counts, err)))
+			goto out;
 	}
 	res->iter_seconds = rt_median(times, (size_t)o->iterations);
 	for (int p = 0; p < RT_PHASE_COUNT; p++)
@@ -129,6 +148,11 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 	rt_net_memory(net, &res->mem);
 	res->peak_rss_kib = rt_peak_rss_kib();
 out:
+	if (counting) {
+		struct rt_counts discard;
+
+		o->counters->stop(o->counters_ctx, &discard, NULL);
+	}
 	free(times);
 	free(phase);
 	rt_net_destroy(net);

@@ -8,6 +8,7 @@
 #include "err.h"
 #include "model.h"
 #include "net.h"
+#include "counters.h"
 
 enum rt_phase { RT_PHASE_DATA, RT_PHASE_FORWARD, RT_PHASE_LOSS, RT_PHASE_BACKWARD,
 		RT_PHASE_UPDATE, RT_PHASE_COUNT };
@@ -21,6 +22,10 @@ struct rt_train_opts {
 	const char *data;               /* "synthetic", "mnist:DIR", "cifar10:DIR" */
 	void (*progress)(void *ctx, long iter, long total, double loss);
 	void *progress_ctx;
+	/* counters over the timed iterations (NULL: none); the model backend gets the analytic
+	 * counts of each timed iteration */
+	const struct rt_counter_backend *counters;
+	void *counters_ctx;
 };
 
 struct rt_train_result {
@@ -32,6 +37,7 @@ struct rt_train_result {
 	long nlosses;
 	double *layer_fwd, *layer_bwd;  /* mean seconds per timed iteration */
 	double primitive_share;         /* time inside oneDNN primitives / iteration time (means) */
+	struct rt_counts counts;        /* over the timed iterations, when counters were given */
 	size_t nlayers;
 	struct rt_net_memory mem;
 	long peak_rss_kib;

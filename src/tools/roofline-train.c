@@ -1,6 +1,7 @@
 /* roofline-train: train one configuration of a CNN built from oneDNN primitives and report
  * images/s, time per phase, loss, accuracy, exact model counts and the memory split */
 #include "config.h"
+#include "counters.h"
 #include "err.h"
 #include "model.h"
 #include "net.h"
@@ -37,6 +38,9 @@ static void usage(FILE *fp)
 "  -d, --data=SPEC        synthetic (default), mnist:DIR or cifar10:DIR\n"
 "  -s, --seed=N           seed of the weights, the synthetic data and dropout (default 1)\n"
 "      --lr=X             SGD learning rate, 0..10 (default 0.01)\n"
+"  -c, --counters=WHICH   count FLOPs and bytes through PAPI: auto (default: hardware events\n"
+"                         where the CPU has them, else the trainer's exact model counts),\n"
+"                         hw, model, or none\n"
 "  -l, --per-layer        also print each layer's forward and backward time and GFLOP/s\n"
 "  -D, --describe         print the per-layer table (shapes, parameters, FLOPs, memory for\n"
 "                         the batch) and exit without training\n"
@@ -63,6 +67,7 @@ static const struct option long_opts[] = {
 	{ "lr", required_argument, NULL, 'L' },
 	{ "describe", no_argument, NULL, 'D' },
 	{ "per-layer", no_argument, NULL, 'l' },
+	{ "counters", required_argument, NULL, 'c' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -154,7 +159,10 @@ static void on_progress(void *ctx, long iter, long total, double loss)
 
 int main(int argc, char **argv)
 {
-	const char *model_arg = "convnet", *data = "synthetic";
+	const char *model_arg = "convnet", *data = "synthetic", *counters = "auto";
+	const struct rt_counter_backend *backend = NULL;
+	void *cctx = NULL;
+	struct rt_err why = { 0 };
 	long batch = 0, threads = 0, iters = 20, warmup = 3, seed = 1;
 	double lr = 0.01;
 	bool desc = false, verbose = false, per_layer = false;
@@ -171,7 +179,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return 1;
 	}
-	while ((c = getopt_long(argc, argv, "m:b:t:n:w:d:s:DlvhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:b:t:n:w:d:s:c:DlvhV", long_opts, NULL)) != -1) {
 		int bad = 0;
 
 		switch (c) {
@@ -190,6 +198,13 @@ int main(int argc, char **argv)
 		case 'L': bad = rt_opt_parse_double(&lr, "--lr", optarg, 0, 10, &err); break;
 		case 'D': desc = true; break;
 		case 'l': per_layer = true; break;
+		case 'c':
+			counters = optarg;
+			if (strcmp(counters, "auto") && strcmp(counters, "hw") &&
+			    strcmp(counters, "model") && strcmp(counters, "none"))
+				bad = rt_err_set(&err, -EINVAL, "--counters: '%s' is not auto, hw, "
+						 "model or none", counters);
+			break;
 		case 'v': verbose = true; break;
 		case 'h': usage(stdout); rc = 0; goto out;
 		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); rc = 0; goto out;
@@ -233,6 +248,14 @@ int main(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
+	if (strcmp(counters, "none")) {
+		if (rt_counters_open(counters, &backend, &cctx, &why, &err)) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			goto out;
+		}
+		to.counters = backend;
+		to.counters_ctx = cctx;
+	}
 	ps.on = ps.tty || verbose;
 	to.iterations = iters;
 	to.warmup = warmup;
@@ -267,6 +290,18 @@ int main(int argc, char **argv)
 		printf("  model counts per iteration: %.4g GFLOP (forward %.4g, backward %.4g, update "
 		       "%.4g): %.1f GFLOP/s\n", flops / 1e9, t.fwd_flops / 1e9, t.bwd_flops / 1e9,
 		       t.update_flops / 1e9, it > 0 ? flops / it / 1e9 : 0);
+		if (backend) {
+			const struct rt_counts *cnt = &res.counts;
+
+			printf("  counted over %ld iterations through PAPI: %.4g GFLOP (%s), %.4g GB (%s)"
+			       "; %.1f GFLOP/s, intensity %.2f FLOP/byte\n", iters, cnt->flops / 1e9,
+			       rt_source_name(cnt->flops_source), cnt->bytes / 1e9,
+			       rt_source_name(cnt->bytes_source),
+			       it > 0 ? cnt->flops / ((double)iters * it) / 1e9 : 0,
+			       cnt->bytes > 0 ? cnt->flops / cnt->bytes : 0);
+			if (why.msg[0])
+				printf("  (hardware counters: %s; using the model counts)\n", why.msg);
+		}
 		print_memory("  memory:", &res.mem, res.peak_rss_kib);
 		if (per_layer) {
 			printf("\n  %3s %-24s %-12s %10s %10s %10s %10s\n", "#", "layer", "type",
@@ -287,6 +322,8 @@ int main(int argc, char **argv)
 	}
 	rc = 0;
 out:
+	if (backend)
+		backend->close(cctx);
 	rt_train_result_fini(&res);
 	rt_model_destroy(m);
 	rt_topo_destroy(topo);

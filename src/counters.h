@@ -1,0 +1,60 @@
+/* counters.h: one counter interface, two backends read through PAPI: hardware events (FLOPs
+ * from the FP retirement events, bytes from uncore memory controllers or LLC misses) and the
+ * trainer's exact analytic counts published as PAPI software-defined events (libsde) */
+#ifndef RT_COUNTERS_H
+#define RT_COUNTERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "err.h"
+
+/* Where a number came from. */
+enum rt_source { RT_SOURCE_NONE, RT_SOURCE_HW, RT_SOURCE_HW_ESTIMATE, RT_SOURCE_MODEL };
+/* "none", "hw", "hw-estimate", "model" */
+const char *rt_source_name(enum rt_source s);
+
+struct rt_counts {
+	double flops, bytes;
+	enum rt_source flops_source, bytes_source;
+	double cycles, instructions;    /* NAN when the CPU does not count them */
+	double task_clock_s;            /* perf::TASK-CLOCK in seconds, NAN if unavailable */
+};
+
+/* ---- pure arithmetic: raw event counts to FLOPs and bytes (tested without counters) ---- */
+struct rt_event_value {
+	const char *name;               /* PAPI/libpfm name, "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE" */
+	long long value;
+};
+
+/* FLOPs from floating-point retirement events: Intel FP_ARITH_INST_RETIRED.* weighted by
+ * lanes (an FMA already counts twice), or AMD RETIRED_SSE_AVX_FLOPS. -ENOENT if none of them
+ * is among ev[]. */
+int rt_counters_flops(const struct rt_event_value *ev, size_t n, double *flops);
+/* Bytes from memory-controller CAS counts (hw), else last-level-cache misses (hw-estimate),
+ * each x line bytes. -ENOENT if neither is among ev[]. */
+int rt_counters_bytes(const struct rt_event_value *ev, size_t n, unsigned line, double *bytes,
+		      enum rt_source *src);
+
+/* ---- backends, a const table each (as PAPI's papi_vector_t) ---- */
+struct rt_counter_backend {
+	const char *name;               /* "hw" or "model" */
+	/* -ENOTSUP with PAPI's own reason when the events do not exist here */
+	int (*open)(void **ctx, struct rt_err *err);
+	int (*start)(void *ctx, struct rt_err *err);
+	int (*stop)(void *ctx, struct rt_counts *out, struct rt_err *err);
+	void (*close)(void *ctx);
+};
+
+extern const struct rt_counter_backend rt_counters_hw, rt_counters_model;
+
+/* The model backend's producer side: the trainer adds its analytic counts of each iteration
+ * to the SDE counters sde:::rooftraj::flops and sde:::rooftraj::bytes of an open model
+ * context; the backend reads them back through PAPI like any other event. */
+void rt_counters_model_add(void *ctx, double flops, double bytes);
+
+/* Choose by name: "auto" (hw when it opens, else model, with why in err->msg), "hw", "model".
+ * On success *backend and *ctx are set. */
+int rt_counters_open(const char *which, const struct rt_counter_backend **backend, void **ctx,
+		     struct rt_err *why, struct rt_err *err);
+
+#endif
