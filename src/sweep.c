@@ -1,0 +1,336 @@
+/* sweep.c: knob parsing and grid expansion; fork/exec of one configuration with its own
+ * environment and a time limit, so start-up settings apply and a crash stays in the child */
+#include "config.h"
+#include "sweep.h"
+#include "options.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *const knob_names[RT_KNOB_COUNT] = { "threads", "batch", "affinity" };
+
+const char *rt_knob_name(enum rt_knob k)
+{
+	return (unsigned)k < RT_KNOB_COUNT ? knob_names[k] : "unknown";
+}
+
+int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *topo,
+		 long model_batch, struct rt_err *err)
+{
+	const char *eq = strchr(spec, '=');
+	size_t klen = eq ? (size_t)(eq - spec) : strlen(spec);
+	int k;
+
+	for (k = 0; k < RT_KNOB_COUNT; k++)
+		if (strlen(knob_names[k]) == klen && !strncmp(spec, knob_names[k], klen))
+			break;
+	if (k == RT_KNOB_COUNT)
+		return rt_err_set(err, -EINVAL, "--sweep: unknown knob '%.*s' (threads, batch, "
+				  "affinity)", (int)klen, spec);
+	for (size_t i = 0; i < s->nknobs; i++)
+		if (s->knobs[i].knob == (enum rt_knob)k)
+			return rt_err_set(err, -EINVAL, "--sweep: knob '%s' given twice",
+					  knob_names[k]);
+	if (s->nknobs == RT_KNOB_COUNT)
+		return rt_err_set(err, -EINVAL, "--sweep: too many knobs");
+	{
+		__typeof__(s->knobs[0]) *kn = &s->knobs[s->nknobs];
+		char opt[32];
+		int rc = 0;
+
+		kn->knob = (enum rt_knob)k;
+		kn->n = 0;
+		snprintf(opt, sizeof(opt), "--sweep %s", knob_names[k]);
+		if (eq && !eq[1])
+			return rt_err_set(err, -EINVAL, "%s: the list is empty", opt);
+		switch (k) {
+		case RT_KNOB_THREADS:
+			if (eq) {
+				rc = rt_opt_parse_long_list(kn->values, &kn->n, RT_SWEEP_MAX_VALUES, opt,
+							    eq + 1, 1, (long)rt_topo_pus(topo), err);
+			} else {
+				unsigned cores = rt_topo_cores(topo) ? rt_topo_cores(topo) : 1;
+
+				for (unsigned t = 1; t < cores; t *= 2)
+					kn->values[kn->n++] = t;
+				kn->values[kn->n++] = cores;
+			}
+			break;
+		case RT_KNOB_BATCH:
+			if (eq) {
+				rc = rt_opt_parse_long_list(kn->values, &kn->n, RT_SWEEP_MAX_VALUES, opt,
+							    eq + 1, 1, 65536, err);
+			} else {
+				const long mult[4][2] = { { 1, 4 }, { 1, 2 }, { 1, 1 }, { 2, 1 } };
+
+				for (int i = 0; i < 4; i++) {
+					long b = model_batch * mult[i][0] / mult[i][1];
+
+					if (b >= 1 && (!kn->n || kn->values[kn->n - 1] != b))
+						kn->values[kn->n++] = b;
+				}
+			}
+			break;
+		default: {
+			static const char *const names[] = { "none", "compact", "scatter" };
+			unsigned mask = 0;
+
+			if (eq)
+				rc = rt_opt_parse_names(&mask, opt, eq + 1, names, 3, err);
+			else
+				mask = 7;
+			/* keep the order given */
+			if (!rc && eq) {
+				char buf[256], *tok, *save = NULL;
+
+				snprintf(buf, sizeof(buf), "%s", eq + 1);
+				for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+					enum rt_affinity a;
+
+					rt_affinity_parse(&a, tok);
+					kn->values[kn->n++] = a;
+				}
+			} else if (!rc) {
+				kn->values[kn->n++] = RT_AFFINITY_NONE;
+				kn->values[kn->n++] = RT_AFFINITY_COMPACT;
+				kn->values[kn->n++] = RT_AFFINITY_SCATTER;
+			}
+			break;
+		}
+		}
+		if (rc)
+			return rc;
+	}
+	s->nknobs++;
+	return 0;
+}
+
+void rt_sweep_config_name(struct rt_sweep_config *c)
+{
+	snprintf(c->name, sizeof(c->name), "t%u-b%ld-%s", c->threads, c->batch,
+		 rt_affinity_name(c->affinity));
+}
+
+int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_batch,
+		    struct rt_err *err)
+{
+	struct rt_sweep_config def = { default_threads, model_batch, RT_AFFINITY_NONE, true, "" };
+	size_t total = 1, idx[RT_KNOB_COUNT] = { 0 };
+
+	for (size_t k = 0; k < s->nknobs; k++)
+		total *= s->knobs[k].n;
+	free(s->configs);
+	s->configs = calloc(total + 1, sizeof(*s->configs));
+	if (!s->configs)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	rt_sweep_config_name(&def);
+	s->configs[0] = def;
+	s->nconfigs = 1;
+	for (size_t i = 0; i < total; i++) {
+		struct rt_sweep_config c = def;
+
+		c.is_default = false;
+		for (size_t k = 0; k < s->nknobs; k++) {
+			long v = s->knobs[k].values[idx[k]];
+
+			switch (s->knobs[k].knob) {
+			case RT_KNOB_THREADS: c.threads = (unsigned)v; break;
+			case RT_KNOB_BATCH: c.batch = v; break;
+			default: c.affinity = (enum rt_affinity)v; break;
+			}
+		}
+		rt_sweep_config_name(&c);
+		if (strcmp(c.name, def.name))
+			s->configs[s->nconfigs++] = c;
+		/* odometer: the last knob varies fastest */
+		for (size_t k = s->nknobs; k-- > 0;) {
+			if (++idx[k] < s->knobs[k].n)
+				break;
+			idx[k] = 0;
+		}
+	}
+	return 0;
+}
+
+void rt_sweep_fini(struct rt_sweep *s)
+{
+	free(s->configs);
+	s->configs = NULL;
+	s->nconfigs = 0;
+}
+
+size_t rt_sweep_env(const struct rt_sweep_config *c, char env[3][64])
+{
+	snprintf(env[0], 64, "OMP_NUM_THREADS=%u", c->threads);
+	switch (c->affinity) {
+	case RT_AFFINITY_COMPACT:
+		snprintf(env[1], 64, "OMP_PLACES=cores");
+		snprintf(env[2], 64, "OMP_PROC_BIND=close");
+		break;
+	case RT_AFFINITY_SCATTER:
+		snprintf(env[1], 64, "OMP_PLACES=cores");
+		snprintf(env[2], 64, "OMP_PROC_BIND=spread");
+		break;
+	case RT_AFFINITY_NONE:
+		snprintf(env[1], 64, "OMP_PLACES=");
+		snprintf(env[2], 64, "OMP_PROC_BIND=");
+		break;
+	}
+	return 3;
+}
+
+static const char *signame(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGKILL: return "SIGKILL";
+	case SIGABRT: return "SIGABRT";
+	case SIGBUS: return "SIGBUS";
+	case SIGFPE: return "SIGFPE";
+	case SIGTERM: return "SIGTERM";
+	case SIGINT: return "SIGINT";
+	default: return "signal";
+	}
+}
+
+int rt_sweep_run_child(char *const argv[], char env[][64], size_t nenv, double timeout,
+		       struct rt_child *c, struct rt_err *err)
+{
+	int out[2] = { -1, -1 }, errp[2] = { -1, -1 }, status = 0;
+	char errbuf[4096];
+	size_t errlen = 0, cap = 65536;
+	double start = rt_now();
+	bool timed_out = false;
+	pid_t pid;
+
+	memset(c, 0, sizeof(*c));
+	c->out = malloc(cap);
+	if (!c->out)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	if (pipe(out) || pipe(errp)) {
+		int e = errno;
+
+		free(c->out);
+		c->out = NULL;
+		return rt_err_set(err, -e, "pipe: %s", strerror(e));
+	}
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(out[0]), close(out[1]), close(errp[0]), close(errp[1]);
+		free(c->out);
+		c->out = NULL;
+		return rt_err_set(err, -e, "fork: %s", strerror(e));
+	}
+	if (pid == 0) {
+		for (size_t i = 0; i < nenv; i++) {
+			char *e = env[i], *eq = strchr(e, '=');
+
+			if (!eq)
+				continue;
+			*eq = '\0';
+			if (eq[1])
+				setenv(e, eq + 1, 1);
+			else
+				unsetenv(e);
+		}
+		dup2(out[1], STDOUT_FILENO);
+		dup2(errp[1], STDERR_FILENO);
+		close(out[0]), close(out[1]), close(errp[0]), close(errp[1]);
+		execv(argv[0], argv);
+		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(out[1]);
+	close(errp[1]);
+	{
+		struct pollfd fds[2] = { { out[0], POLLIN, 0 }, { errp[0], POLLIN, 0 } };
+		int open_fds = 2;
+
+		while (open_fds) {
+			double left = timeout > 0 ? timeout - (rt_now() - start) : 1.0;
+			int r;
+
+			if (timeout > 0 && left <= 0) {
+				kill(pid, SIGKILL);
+				timed_out = true;
+				break;
+			}
+			r = poll(fds, 2, (int)(left * 1000) + 1);
+			if (r < 0 && errno == EINTR)
+				continue;
+			for (int i = 0; i < 2; i++) {
+				char buf[4096];
+				ssize_t n;
+
+				if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+					continue;
+				n = read(fds[i].fd, buf, sizeof(buf));
+				if (n <= 0) {
+					close(fds[i].fd);
+					fds[i].fd = -1;
+					open_fds--;
+					continue;
+				}
+				if (i == 0) {
+					if (c->outlen + (size_t)n + 1 > cap) {
+						char *q = realloc(c->out, cap * 2 + (size_t)n);
+
+						if (!q)
+							continue;
+						c->out = q;
+						cap = cap * 2 + (size_t)n;
+					}
+					memcpy(c->out + c->outlen, buf, (size_t)n);
+					c->outlen += (size_t)n;
+				} else {
+					/* keep the end of stderr: the last line says what went wrong */
+					for (ssize_t k = 0; k < n; k++) {
+						if (errlen == sizeof(errbuf) - 1) {
+							memmove(errbuf, errbuf + 2048, errlen - 2048);
+							errlen -= 2048;
+						}
+						errbuf[errlen++] = buf[k];
+					}
+				}
+			}
+		}
+		for (int i = 0; i < 2; i++)
+			if (fds[i].fd >= 0)
+				close(fds[i].fd);
+	}
+	c->out[c->outlen] = '\0';
+	errbuf[errlen] = '\0';
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	c->seconds = rt_now() - start;
+	{
+		/* the last non-empty line of stderr */
+		char *end = errbuf + errlen, *line;
+
+		while (end > errbuf && (end[-1] == '\n' || end[-1] == '\r'))
+			*--end = '\0';
+		line = strrchr(errbuf, '\n');
+		line = line ? line + 1 : errbuf;
+		if (timed_out)
+			snprintf(c->reason, sizeof(c->reason), "timeout after %.3g s", timeout);
+		else if (WIFSIGNALED(status))
+			snprintf(c->reason, sizeof(c->reason), "killed by %s (%d)%s%.200s",
+				 signame(WTERMSIG(status)), WTERMSIG(status), *line ? ": " : "", line);
+		else if (WIFEXITED(status) && WEXITSTATUS(status))
+			snprintf(c->reason, sizeof(c->reason), "exit %d%s%.200s", WEXITSTATUS(status),
+				 *line ? ": " : "", line);
+		else
+			c->ok = true;
+	}
+	return 0;
+}

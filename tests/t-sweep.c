@@ -1,0 +1,133 @@
+/* t-sweep.c: sweep knobs and grids (every bad knob and list), the environment of each
+ * configuration, and child processes that exit, crash, hang or are missing */
+#include "config.h"
+#include "sweep.h"
+#include "topo.h"
+#include "tap.h"
+
+#include <errno.h>
+
+#define SYNTH "synthetic:pack:2 numa:1(memory=8GiB) l3:1(size=32MiB) core:4 l2:1(size=1MiB) " \
+	      "l1d:1(size=48KiB) pu:2"
+
+static int names(const struct rt_sweep *s, const char *want)
+{
+	char got[1024] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < s->nconfigs; i++)
+		len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%s%s", i ? " " : "",
+					s->configs[i].name, s->configs[i].is_default ? "*" : "");
+	return is_str(got, want, "grid %s", want);
+}
+
+int main(void)
+{
+	struct rt_topo *t = NULL;
+	struct rt_sweep s;
+	struct rt_err err;
+
+	if (rt_topo_create(&t, SYNTH, &err))
+		return printf("Bail out! %s\n", err.msg), 1;
+
+	memset(&s, 0, sizeof(s));
+	is_int(rt_sweep_add(&s, "threads", t, 64, &err), 0, "threads: default list");
+	ok(s.knobs[0].n == 4 && s.knobs[0].values[0] == 1 && s.knobs[0].values[3] == 8,
+	   "1, 2, 4, all 8 cores");
+	is_int(rt_sweep_add(&s, "batch", t, 64, &err), 0, "batch: default list");
+	ok(s.knobs[1].n == 4 && s.knobs[1].values[0] == 16 && s.knobs[1].values[3] == 128,
+	   "16, 32, 64, 128 around the model's 64");
+	ok(rt_sweep_add(&s, "threads=2", t, 64, &err) == -EINVAL &&
+	   strstr(err.msg, "knob 'threads' given twice"), "a knob twice: %s", err.msg);
+	rt_sweep_fini(&s);
+
+	memset(&s, 0, sizeof(s));
+	rt_sweep_add(&s, "threads=1,2", t, 64, &err);
+	rt_sweep_add(&s, "affinity=compact,none", t, 64, &err);
+	is_int(rt_sweep_expand(&s, 8, 64, &err), 0, "expand");
+	names(&s, "t8-b64-none* t1-b64-compact t1-b64-none t2-b64-compact t2-b64-none");
+	rt_sweep_fini(&s);
+
+	memset(&s, 0, sizeof(s));
+	rt_sweep_add(&s, "threads=8,1", t, 64, &err);
+	rt_sweep_expand(&s, 8, 64, &err);
+	names(&s, "t8-b64-none* t1-b64-none");  /* the default is measured once */
+	rt_sweep_fini(&s);
+
+	memset(&s, 0, sizeof(s));
+	rt_sweep_add(&s, "affinity=scatter,compact", t, 64, &err);
+	ok(s.knobs[0].values[0] == RT_AFFINITY_SCATTER && s.knobs[0].values[1] ==
+	   RT_AFFINITY_COMPACT, "affinity keeps the order given");
+	rt_sweep_expand(&s, 4, 32, &err);
+	names(&s, "t4-b32-none* t4-b32-scatter t4-b32-compact");
+	{
+		char env[3][64];
+
+		rt_sweep_env(&s.configs[1], env);
+		ok(!strcmp(env[0], "OMP_NUM_THREADS=4") && !strcmp(env[1], "OMP_PLACES=cores") &&
+		   !strcmp(env[2], "OMP_PROC_BIND=spread"), "scatter: cores, spread");
+		rt_sweep_env(&s.configs[2], env);
+		ok(!strcmp(env[2], "OMP_PROC_BIND=close"), "compact: close");
+		rt_sweep_env(&s.configs[0], env);
+		ok(!strcmp(env[1], "OMP_PLACES=") && !strcmp(env[2], "OMP_PROC_BIND="),
+		   "none: placement unset, the runtime decides");
+	}
+	rt_sweep_fini(&s);
+
+	{
+		static const struct { const char *spec, *msg; } bad[] = {
+			{ "threads=0", "--sweep threads: '0' is not in 1..16" },
+			{ "threads=17", "--sweep threads: '17' is not in 1..16" },
+			{ "threads=1,,2", "has an empty item" },
+			{ "threads=x", "'x' is not a number" },
+			{ "batch=0", "--sweep batch: '0' is not in 1..65536" },
+			{ "batch=", "--sweep batch: the list is empty" },
+			{ "affinity=spread", "--sweep affinity: unknown value 'spread'" },
+			{ "cores=2", "--sweep: unknown knob 'cores' (threads, batch, affinity)" },
+			{ "", "--sweep: unknown knob ''" },
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			memset(&s, 0, sizeof(s));
+			ok(rt_sweep_add(&s, bad[i].spec, t, 64, &err) == -EINVAL ||
+			   rt_sweep_add(&s, bad[i].spec, t, 64, &err) == -ERANGE, "'%s' rejected",
+			   bad[i].spec);
+			like(err.msg, bad[i].msg, "'%s': message", bad[i].spec);
+		}
+	}
+
+	/* children: each way a configuration can end */
+	{
+		struct rt_child c;
+		char env[3][64] = { "OMP_NUM_THREADS=3", "OMP_PLACES=", "" };
+		char *ok_argv[] = { "/bin/sh", "-c", "echo out; echo \"$OMP_NUM_THREADS-$OMP_PLACES\"",
+				    NULL };
+		char *fail_argv[] = { "/bin/sh", "-c", "echo partial; echo 'first'>&2; "
+				      "echo 'what went wrong' >&2; exit 3", NULL };
+		char *crash_argv[] = { "/bin/sh", "-c", "kill -SEGV $$", NULL };
+		char *hang_argv[] = { "/bin/sh", "-c", "sleep 20", NULL };
+		char *missing_argv[] = { "/nonexistent/roofline-train", NULL };
+
+		setenv("OMP_PLACES", "threads", 1);
+		is_int(rt_sweep_run_child(ok_argv, env, 2, 10, &c, &err), 0, "child runs");
+		ok(c.ok && !strcmp(c.out, "out\n3-\n"), "its output, its environment (%s)", c.out);
+		free(c.out);
+		rt_sweep_run_child(fail_argv, env, 0, 10, &c, &err);
+		ok(!c.ok && !strcmp(c.reason, "exit 3: what went wrong") && !strcmp(c.out, "partial\n"),
+		   "a failing child: '%s', output kept", c.reason);
+		free(c.out);
+		rt_sweep_run_child(crash_argv, env, 0, 10, &c, &err);
+		ok(!c.ok && strstr(c.reason, "killed by SIGSEGV (11)"), "a crash: '%s'", c.reason);
+		free(c.out);
+		rt_sweep_run_child(hang_argv, env, 0, 0.3, &c, &err);
+		ok(!c.ok && !strcmp(c.reason, "timeout after 0.3 s") && c.seconds < 5,
+		   "a hang is killed at its timeout: '%s' (%.2f s)", c.reason, c.seconds);
+		free(c.out);
+		rt_sweep_run_child(missing_argv, env, 0, 10, &c, &err);
+		ok(!c.ok && strstr(c.reason, "exit 127: cannot run /nonexistent/roofline-train"),
+		   "a missing program: '%s'", c.reason);
+		free(c.out);
+	}
+	rt_topo_destroy(t);
+	return done_testing();
+}
