@@ -6,6 +6,10 @@
 #include "model.h"
 #include "net.h"
 #include "options.h"
+#include "probe.h"
+#include "profile.h"
+#include "sweep.h"
+#include "sweep-train.h"
 #include "topo.h"
 #include "train.h"
 #include "util.h"
@@ -42,6 +46,21 @@ static void usage(FILE *fp)
 "                         where the CPU has them, else the trainer's exact model counts),\n"
 "                         hw, model, or none\n"
 "  -l, --per-layer        also print each layer's forward and backward time and GFLOP/s\n"
+"\n"
+"Sweeps (each configuration in a fresh child process, results in a directory):\n"
+"  -S, --sweep=KNOB[=LIST] sweep threads, batch or affinity (compact, scatter, none);\n"
+"                         repeat for a grid. Default lists: threads 1, powers of two, all\n"
+"                         cores; batch the model's /4, /2, x1, x2; affinity all three. The\n"
+"                         default configuration (all cores, the runtime's placement, the\n"
+"                         model's batch) is always measured as the reference\n"
+"  -r, --repeat=N         repetitions of each measurement, 1..100 (default 3)\n"
+"  -o, --out=DIR          results directory (default: results/MODEL-TIMESTAMP, named when\n"
+"                         the sweep completes)\n"
+"      --resume=DIR       continue an interrupted sweep in DIR\n"
+"      --timeout=S        seconds a configuration may take, 1..86400 (default 600)\n"
+"      --profile=FILE     machine profile for the ceilings (default:\n"
+"                         machine-profiles/HOST.cfg; a quick probe writes it if missing)\n"
+"\n"
 "  -D, --describe         print the per-layer table (shapes, parameters, FLOPs, memory for\n"
 "                         the batch) and exit without training\n"
 "  -v, --verbose          progress on stderr even when it is not a terminal\n"
@@ -68,6 +87,13 @@ static const struct option long_opts[] = {
 	{ "describe", no_argument, NULL, 'D' },
 	{ "per-layer", no_argument, NULL, 'l' },
 	{ "counters", required_argument, NULL, 'c' },
+	{ "sweep", required_argument, NULL, 'S' },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "resume", required_argument, NULL, 'R' },
+	{ "timeout", required_argument, NULL, 'T' },
+	{ "profile", required_argument, NULL, 'P' },
+	{ "emit-points", no_argument, NULL, 'E' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -157,12 +183,234 @@ static void on_progress(void *ctx, long iter, long total, double loss)
 		fprintf(stderr, "\r\033[K");
 }
 
+/* --emit-points: the child side of a sweep. Runs `repeat` measurements and prints the
+ * median, min and max of each scope as rt-point lines. */
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void emit_stats(const char *scope, const char *name, double *v, long r, double flops,
+		       double bytes, const char *source)
+{
+	qsort(v, (size_t)r, sizeof(*v), cmp_d);
+	rt_sweep_emit_point(stdout, scope, name, "median",
+			    r % 2 ? v[r / 2] : 0.5 * (v[r / 2 - 1] + v[r / 2]), flops, bytes, source);
+	rt_sweep_emit_point(stdout, scope, name, "min", v[0], flops, bytes, source);
+	rt_sweep_emit_point(stdout, scope, name, "max", v[r - 1], flops, bytes, source);
+}
+
+static int emit_points(const struct rt_model *m, const struct rt_net_opts *no, const char *data,
+		       const char *counters, long iters, long warmup, long repeat, bool per_layer)
+{
+	static const enum rt_phase phases[] = { RT_PHASE_FORWARD, RT_PHASE_BACKWARD,
+						RT_PHASE_UPDATE };
+	const struct rt_counter_backend *backend = NULL;
+	struct rt_train_opts to = { .iterations = iters, .warmup = warmup, .data = data };
+	struct rt_model_totals t;
+	struct rt_err err, why;
+	double *sec = calloc((size_t)repeat * (4 + m->nlayers), sizeof(double));
+	double flops = 0, bytes = 0;
+	const char *src = "model";
+	void *cctx = NULL;
+	int rc = 1;
+
+	if (!sec)
+		return 1;
+	rt_model_totals(m, no->batch, &t);
+	if (strcmp(counters, "none")) {
+		if (rt_counters_open(counters, &backend, &cctx, &why, &err)) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			goto out;
+		}
+		to.counters = backend;
+		to.counters_ctx = cctx;
+	}
+	for (long r = 0; r < repeat; r++) {
+		struct rt_train_result res;
+
+		if (rt_train_run(m, no, &to, &res, &err)) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			goto out;
+		}
+		sec[r] = res.iter_seconds;
+		for (int p = 0; p < 3; p++)
+			sec[(size_t)(p + 1) * (size_t)repeat + (size_t)r] = res.phase_seconds[phases[p]];
+		for (size_t l = 0; l < m->nlayers; l++)
+			sec[(size_t)(4 + l) * (size_t)repeat + (size_t)r] = res.layer_fwd[l] +
+									     res.layer_bwd[l];
+		if (r == 0) {
+			if (backend && res.counts.flops_source != RT_SOURCE_NONE) {
+				flops = res.counts.flops / (double)iters;
+				src = rt_source_name(res.counts.flops_source);
+			} else {
+				flops = t.fwd_flops + t.bwd_flops + t.update_flops;
+			}
+			bytes = backend && res.counts.bytes_source != RT_SOURCE_NONE ?
+				res.counts.bytes / (double)iters :
+				t.fwd_bytes + t.bwd_bytes + t.update_bytes;
+			rt_sweep_emit_memory(stdout, (double)res.mem.weights,
+					     (double)res.mem.activations,
+					     (double)(res.mem.weight_grads + res.mem.activation_grads),
+					     (double)res.mem.optimizer, (double)res.mem.workspace,
+					     (double)res.peak_rss_kib * 1024);
+		}
+		rt_train_result_fini(&res);
+	}
+	emit_stats("iteration", "iteration", sec, repeat, flops, bytes, src);
+	emit_stats("phase", "forward", sec + repeat, repeat, t.fwd_flops, t.fwd_bytes, "model");
+	emit_stats("phase", "backward", sec + 2 * repeat, repeat, t.bwd_flops, t.bwd_bytes, "model");
+	emit_stats("phase", "update", sec + 3 * repeat, repeat, t.update_flops, t.update_bytes,
+		   "model");
+	for (size_t l = 0; per_layer && l < m->nlayers; l++) {
+		const struct rt_layer_counts *c = &m->layers[l].n;
+		double lf = (c->fwd_flops + c->bwd_data_flops + c->bwd_weights_flops) *
+			    (double)no->batch;
+		double lb = (c->fwd_bytes + c->bwd_data_bytes + c->bwd_weights_bytes) *
+			    (double)no->batch + c->fwd_wbytes + c->bwd_data_wbytes +
+			    c->bwd_weights_wbytes;
+
+		emit_stats("layer", m->layers[l].name, sec + (size_t)(4 + l) * (size_t)repeat,
+			   repeat, lf, lb, "model");
+	}
+	rc = fflush(stdout) ? 1 : 0;
+out:
+	if (backend)
+		backend->close(cctx);
+	free(sec);
+	return rc;
+}
+
+static void sweep_progress(void *ctx, size_t i, size_t n, const char *config, const char *result)
+{
+	const bool *on = ctx;
+
+	if (!*on)
+		return;
+	if (result)
+		fprintf(stderr, "%s: configuration %zu of %zu, %s: %s\n", prog, i, n, config, result);
+	else if (isatty(STDERR_FILENO))
+		fprintf(stderr, "%s: configuration %zu of %zu, %s ...\n", prog, i, n, config);
+}
+
+static int run_sweep(const struct rt_model *m, const char *model_arg, const char **specs,
+		     size_t nspecs, const struct rt_topo *topo, long batch, const char *data,
+		     const char *counters, long iters, long warmup, long repeat, long seed,
+		     double timeout, bool per_layer, const char *outdir, const char *resume,
+		     const char *profile_arg, bool verbose, int argc, char **argv)
+{
+	struct rt_sweep sw = { 0 };
+	struct rt_sweep_train_opts so = { 0 };
+	struct rt_profile *prof = NULL;
+	struct rt_err err = { 0 };
+	char self[4096], dir[4096], final_dir[4096] = "", ppath[4096], cmd[4096] = "", model_path[4096];
+	bool progress_on = verbose || isatty(STDERR_FILENO);
+	ssize_t len;
+	int rc = 1;
+
+	for (size_t i = 0; i < nspecs; i++)
+		if (rt_sweep_add(&sw, specs[i], topo, batch, &err)) {
+			rt_sweep_fini(&sw);
+			return usage_error(&err);
+		}
+	if (outdir && resume) {
+		rt_err_set(&err, -EINVAL, "--resume: give either --out or --resume");
+		return usage_error(&err);
+	}
+	if (rt_sweep_expand(&sw, rt_topo_cores(topo), batch, &err))
+		goto fail;
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0) {
+		rt_err_set(&err, -EIO, "cannot find my own executable");
+		goto fail;
+	}
+	self[len] = '\0';
+	/* the children must find the same model file: pass its path */
+	if (!realpath(m->path, model_path))
+		snprintf(model_path, sizeof(model_path), "%s", m->path);
+	(void)model_arg;
+	/* the machine's ceilings */
+	if (profile_arg) {
+		snprintf(ppath, sizeof(ppath), "%s", profile_arg);
+	} else {
+		char host[256] = "localhost";
+
+		gethostname(host, sizeof(host) - 1);
+		snprintf(ppath, sizeof(ppath), "machine-profiles/%s.cfg", host);
+	}
+	if (access(ppath, R_OK) && !profile_arg) {
+		struct rt_probe_opts po = { .quick = true };
+
+		fprintf(stderr, "%s: no profile for this host: running roofline-probe --quick into "
+			"%s\n", prog, ppath);
+		if (rt_probe_run(&prof, topo, &po, &err) || rt_profile_save(prof, ppath, &err))
+			goto fail;
+	} else if (rt_profile_load(&prof, ppath, &err)) {
+		goto fail;
+	}
+	if (resume) {
+		snprintf(dir, sizeof(dir), "%s", resume);
+	} else if (outdir) {
+		snprintf(dir, sizeof(dir), "%s", outdir);
+	} else {
+		char ts[32];
+
+		rt_timestamp(ts, sizeof(ts));
+		snprintf(final_dir, sizeof(final_dir), "results/%s-%s", m->name, ts);
+		snprintf(dir, sizeof(dir), "%s.partial", final_dir);
+	}
+	for (int i = 0; i < argc; i++) {
+		size_t l = strlen(cmd);
+
+		snprintf(cmd + l, sizeof(cmd) - l, "%s%s", i ? " " : "", argv[i]);
+	}
+	so.self = self;
+	so.model = model_path;
+	so.data = data;
+	so.counters = counters;
+	so.iterations = iters;
+	so.warmup = warmup;
+	so.repeat = repeat;
+	so.seed = seed;
+	so.timeout = timeout;
+	so.per_layer = per_layer;
+	so.outdir = dir;
+	so.prof = prof;
+	so.profile_path = ppath;
+	so.cmdline = cmd;
+	so.progress = sweep_progress;
+	so.progress_ctx = &progress_on;
+	if (rt_sweep_train(&sw, &so, stdout, &err))
+		goto fail;
+	if (final_dir[0] && rename(dir, final_dir)) {
+		rt_err_set(&err, -errno, "%s: cannot rename to '%s': %s", dir, final_dir,
+			   strerror(errno));
+		goto fail;
+	}
+	printf("\nresults: %s (points.csv, summary.txt, run.cfg)\n", final_dir[0] ? final_dir : dir);
+	rc = 0;
+	goto done;
+fail:
+	fprintf(stderr, "%s: %s\n", prog, err.msg);
+done:
+	rt_profile_destroy(prof);
+	rt_sweep_fini(&sw);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *model_arg = "convnet", *data = "synthetic", *counters = "auto";
 	const struct rt_counter_backend *backend = NULL;
 	void *cctx = NULL;
 	struct rt_err why = { 0 };
+	const char *sweeps[RT_KNOB_COUNT + 1], *outdir = NULL, *resume = NULL, *profile_arg = NULL;
+	size_t nsweeps = 0;
+	long repeat = 3;
+	double timeout = 600;
+	bool emit = false;
 	long batch = 0, threads = 0, iters = 20, warmup = 3, seed = 1;
 	double lr = 0.01;
 	bool desc = false, verbose = false, per_layer = false;
@@ -179,7 +427,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return 1;
 	}
-	while ((c = getopt_long(argc, argv, "m:b:t:n:w:d:s:c:DlvhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:b:t:n:w:d:s:c:S:r:o:DlvhV", long_opts, NULL)) != -1) {
 		int bad = 0;
 
 		switch (c) {
@@ -198,6 +446,19 @@ int main(int argc, char **argv)
 		case 'L': bad = rt_opt_parse_double(&lr, "--lr", optarg, 0, 10, &err); break;
 		case 'D': desc = true; break;
 		case 'l': per_layer = true; break;
+		case 'S':
+			if (nsweeps == RT_KNOB_COUNT)
+				bad = rt_err_set(&err, -EINVAL, "--sweep: at most %d knobs",
+						 RT_KNOB_COUNT);
+			else
+				sweeps[nsweeps++] = optarg;
+			break;
+		case 'r': bad = rt_opt_parse_long(&repeat, "--repeat", optarg, 1, 100, &err); break;
+		case 'o': outdir = optarg; break;
+		case 'R': resume = optarg; break;
+		case 'T': bad = rt_opt_parse_double(&timeout, "--timeout", optarg, 1, 86400, &err); break;
+		case 'P': profile_arg = optarg; break;
+		case 'E': emit = true; break;
 		case 'c':
 			counters = optarg;
 			if (strcmp(counters, "auto") && strcmp(counters, "hw") &&
@@ -240,6 +501,16 @@ int main(int argc, char **argv)
 		no.batch = batch;
 	no.seed = (uint64_t)seed;
 	no.lr = lr;
+	if (nsweeps || resume) {
+		rc = run_sweep(m, model_arg, sweeps, nsweeps, topo, batch ? batch : m->batch, data,
+			       counters, iters, warmup, repeat, seed, timeout, per_layer, outdir,
+			       resume, profile_arg, verbose, argc, argv);
+		goto out;
+	}
+	if (emit) {
+		rc = emit_points(m, &no, data, counters, iters, warmup, repeat, per_layer);
+		goto out;
+	}
 	if (desc) {
 		if (describe(m, &no, &err)) {
 			fprintf(stderr, "%s: %s\n", prog, err.msg);

@@ -1,0 +1,251 @@
+/* sweep-train.c: the parent side of a training sweep (children, points.csv, summary, run.cfg)
+ * and the line protocol a child uses to hand its points back */
+#include "config.h"
+#include "sweep-train.h"
+#include "report.h"
+#include "topo.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern char **environ;
+
+void rt_sweep_emit_point(FILE *fp, const char *scope, const char *name, const char *stat,
+			 double seconds, double flops, double bytes, const char *source)
+{
+	fprintf(fp, "rt-point\t%s\t%s\t%s\t%.9g\t%.17g\t%.17g\t%s\n", scope, name, stat, seconds,
+		flops, bytes, source);
+}
+
+void rt_sweep_emit_memory(FILE *fp, double weights, double activations, double gradients,
+			  double optimizer, double workspace, double peak_rss)
+{
+	fprintf(fp, "rt-memory\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\n", weights, activations,
+		gradients, optimizer, workspace, peak_rss);
+}
+
+static void base_point(struct rt_point *p, const struct rt_sweep_config *c)
+{
+	memset(p, 0, sizeof(*p));
+	snprintf(p->config, sizeof(p->config), "%s", c->name);
+	p->threads = c->threads;
+	p->batch = c->batch;
+	snprintf(p->affinity, sizeof(p->affinity), "%s", rt_affinity_name(c->affinity));
+	snprintf(p->precision, sizeof(p->precision), "fp32");
+	p->ranks = 1;
+}
+
+/* Parse a child's output into points; returns how many, or -1 when it held none. */
+static int parse_child(char *out, const struct rt_sweep_config *c, struct rt_point *pts, int cap)
+{
+	double mem[6] = { 0 };
+	int n = 0;
+
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		char *f[8], *save = NULL;
+		int nf = 0;
+
+		for (char *t = strtok_r(line, "\t", &save); t && nf < 8; t = strtok_r(NULL, "\t", &save))
+			f[nf++] = t;
+		if (nf == 8 && !strcmp(f[0], "rt-point") && n < cap) {
+			struct rt_point *p = &pts[n++];
+
+			base_point(p, c);
+			snprintf(p->scope, sizeof(p->scope), "%s", f[1]);
+			snprintf(p->name, sizeof(p->name), "%s", f[2]);
+			snprintf(p->stat, sizeof(p->stat), "%s", f[3]);
+			p->seconds = strtod(f[4], NULL);
+			p->flops = strtod(f[5], NULL);
+			p->bytes = strtod(f[6], NULL);
+			snprintf(p->source, sizeof(p->source), "%s", f[7]);
+			snprintf(p->status, sizeof(p->status), "ok");
+		} else if (nf == 7 && !strcmp(f[0], "rt-memory")) {
+			for (int k = 0; k < 6; k++)
+				mem[k] = strtod(f[k + 1], NULL);
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		pts[i].weights = mem[0];
+		pts[i].activations = mem[1];
+		pts[i].gradients = mem[2];
+		pts[i].optimizer = mem[3];
+		pts[i].workspace = mem[4];
+		pts[i].peak_rss = mem[5];
+		rt_point_derive(&pts[i]);
+	}
+	return n ? n : -1;
+}
+
+static bool done_before(const struct rt_point *pts, size_t n, const char *config)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pts[i].config, config))
+			return true;
+	return false;
+}
+
+static int write_run_cfg(const char *dir, const struct rt_sweep *s,
+			 const struct rt_sweep_train_opts *o, struct rt_err *err)
+{
+	char path[4200], ts[32], host[256] = "localhost", hw[32];
+	struct rt_outfile of;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/run.cfg", dir);
+	if ((rc = rt_outfile_open(&of, path, err)))
+		return rc;
+	rt_timestamp(ts, sizeof(ts));
+	gethostname(host, sizeof(host) - 1);
+	rt_topo_hwloc_version(hw, sizeof(hw));
+	fprintf(of.fp, "# how this sweep was run: enough to run it again\nrun = {\n"
+		"  tool = \"%s %s\";\n  finished = \"%s\";\n  host = \"%s\";\n"
+		"  command = \"%s\";\n  model = \"%s\";\n  data = \"%s\";\n  counters = \"%s\";\n"
+		"  iterations = %ld; warmup = %ld; repeat = %ld; seed = %ld; timeout = %g;\n"
+		"  profile = \"%s\";\n  hwloc_api = \"%s\";\n  configurations = %zu;\n  environment = [",
+		PACKAGE_NAME, PACKAGE_VERSION, ts, host, o->cmdline ? o->cmdline : "", o->model,
+		o->data, o->counters, o->iterations, o->warmup, o->repeat, o->seed, o->timeout,
+		o->profile_path ? o->profile_path : "", hw, s->nconfigs);
+	{
+		bool first = true;
+
+		for (char **e = environ; *e; e++)
+			if (!strncmp(*e, "OMP_", 4) || !strncmp(*e, "DNNL_", 5) ||
+			    !strncmp(*e, "KMP_", 4) || !strncmp(*e, "GOMP_", 5)) {
+				fprintf(of.fp, "%s \"", first ? "" : ",");
+				for (const char *c = *e; *c; c++) {
+					if (*c == '"' || *c == '\\')
+						fputc('\\', of.fp);
+					fputc(*c, of.fp);
+				}
+				fputc('"', of.fp);
+				first = false;
+			}
+	}
+	fprintf(of.fp, " ];\n  # each configuration's child: OMP_NUM_THREADS, and OMP_PLACES=cores "
+		"with\n  # OMP_PROC_BIND=close (compact) or spread (scatter); none sets neither\n};\n");
+	return rt_outfile_commit(&of, err);
+}
+
+int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o, FILE *also,
+		   struct rt_err *err)
+{
+	char csv[4200], summary[4200];
+	struct rt_point *old = NULL, *all = NULL, *pts = NULL;
+	size_t nold = 0, nall = 0;
+	FILE *fp = NULL;
+	int rc;
+
+	if ((rc = rt_mkdir_p(o->outdir, err)))
+		return rc;
+	snprintf(csv, sizeof(csv), "%s/points.csv", o->outdir);
+	snprintf(summary, sizeof(summary), "%s/summary.txt", o->outdir);
+	if ((rc = rt_points_csv_read(csv, &old, &nold, err)))
+		return rc;
+	fp = fopen(csv, "a");
+	if (!fp) {
+		rc = rt_err_set(err, -errno, "%s: %s", csv, strerror(errno));
+		goto out;
+	}
+	if (ftell(fp) == 0)
+		rt_points_csv_header(fp);
+	pts = calloc(4096, sizeof(*pts));
+	if (!pts) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct rt_sweep_config *c = &s->configs[i];
+		char env[3][64], a[8][32], result[300];
+		char *argv[40];
+		struct rt_child ch;
+		int na = 0, np;
+
+		if (done_before(old, nold, c->name)) {
+			if (o->progress)
+				o->progress(o->progress_ctx, i + 1, s->nconfigs, c->name,
+					    "measured before (resumed)");
+			continue;
+		}
+		snprintf(a[0], 32, "%ld", c->batch);
+		snprintf(a[1], 32, "%u", c->threads);
+		snprintf(a[2], 32, "%ld", o->iterations);
+		snprintf(a[3], 32, "%ld", o->warmup);
+		snprintf(a[4], 32, "%ld", o->repeat);
+		snprintf(a[5], 32, "%ld", o->seed);
+		argv[na++] = (char *)o->self;
+		argv[na++] = "--model";
+		argv[na++] = (char *)o->model;
+		argv[na++] = "--batch";
+		argv[na++] = a[0];
+		argv[na++] = "--threads";
+		argv[na++] = a[1];
+		argv[na++] = "--iterations";
+		argv[na++] = a[2];
+		argv[na++] = "--warmup";
+		argv[na++] = a[3];
+		argv[na++] = "--repeat";
+		argv[na++] = a[4];
+		argv[na++] = "--seed";
+		argv[na++] = a[5];
+		argv[na++] = "--data";
+		argv[na++] = (char *)o->data;
+		argv[na++] = "--counters";
+		argv[na++] = (char *)o->counters;
+		argv[na++] = "--emit-points";
+		if (o->per_layer)
+			argv[na++] = "--per-layer";
+		argv[na] = NULL;
+		if (o->progress)
+			o->progress(o->progress_ctx, i + 1, s->nconfigs, c->name, NULL);
+		rt_sweep_env(c, env);
+		if ((rc = rt_sweep_run_child(argv, env, 3, o->timeout, &ch, err)))
+			goto out;
+		np = ch.ok ? parse_child(ch.out, c, pts, 4096) : -1;
+		if (np < 0) {
+			base_point(&pts[0], c);
+			snprintf(pts[0].scope, sizeof(pts[0].scope), "iteration");
+			snprintf(pts[0].name, sizeof(pts[0].name), "iteration");
+			snprintf(pts[0].stat, sizeof(pts[0].stat), "median");
+			snprintf(pts[0].status, sizeof(pts[0].status), "failed");
+			snprintf(pts[0].reason, sizeof(pts[0].reason), "%s",
+				 ch.ok ? "the child printed no points" : ch.reason);
+			np = 1;
+		}
+		free(ch.out);
+		for (int k = 0; k < np; k++)
+			rt_points_csv_row(fp, &pts[k]);
+		/* each configuration lands on disk as it finishes: an interrupted sweep keeps it */
+		if (fflush(fp) || ferror(fp)) {
+			rc = rt_err_set(err, -EIO, "%s: write failed: %s", csv, strerror(errno));
+			goto out;
+		}
+		snprintf(result, sizeof(result), "%s", strcmp(pts[0].status, "ok") ? pts[0].reason :
+			 "");
+		if (!strcmp(pts[0].status, "ok"))
+			snprintf(result, sizeof(result), "%.1f images/s, %.1f GFLOP/s",
+				 pts[0].images_per_s, pts[0].gflops);
+		if (o->progress)
+			o->progress(o->progress_ctx, i + 1, s->nconfigs, c->name, result);
+	}
+	if (fclose(fp)) {
+		fp = NULL;
+		rc = rt_err_set(err, -EIO, "%s: close failed: %s", csv, strerror(errno));
+		goto out;
+	}
+	fp = NULL;
+	if ((rc = rt_points_csv_read(csv, &all, &nall, err)) ||
+	    (rc = rt_report_summary(summary, all, nall, s->configs[0].name, o->prof, also, err)))
+		goto out;
+	rc = write_run_cfg(o->outdir, s, o, err);
+out:
+	if (fp)
+		fclose(fp);
+	free(old);
+	free(all);
+	free(pts);
+	return rc;
+}

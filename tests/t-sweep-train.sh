@@ -1,0 +1,60 @@
+#!/bin/sh
+# t-sweep-train.sh: roofline-train --sweep end to end: points.csv columns and arithmetic, the
+# summary, a configuration that runs out of memory recorded while the sweep goes on, resume
+# after an interruption, and a timeout.
+tool="$top_builddir/src/roofline-train"
+prof="$top_srcdir/machine-profiles/example-kvm-spr.cfg"
+dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-sweep.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+n=0
+check() { # description, then a command that must succeed
+	n=$((n + 1))
+	d=$1
+	shift
+	if "$@" >/dev/null 2>&1; then echo "ok $n - $d"; else echo "not ok $n - $d"; fi
+}
+common="-m lenet5 -n 2 -w 1 -r 2 -c model --profile $prof"
+
+# a grid of two batches, one of them far too large for the memory limit of this shell
+(ulimit -v 3000000; "$tool" $common --sweep batch=8,60000 --out "$dir/a" >"$dir/a.out" 2>"$dir/a.err")
+rc=$?
+check "the sweep completes (exit $rc)" test "$rc" = 0
+csv="$dir/a/points.csv"
+check "points.csv, summary.txt, run.cfg written" test -s "$csv" -a -s "$dir/a/summary.txt" -a -s "$dir/a/run.cfg"
+check "header names every column" grep -qx 'config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,status,reason' "$csv"
+check "every row has 24 fields" awk -F, 'NR > 1 && NF != 24 { exit 1 }' "$csv"
+check "the default configuration first (all cores, batch 64)" awk -F, -v c="$(nproc)" 'NR == 2 && $1 != "t" c "-b64-none" { exit 1 }' "$csv"
+check "iteration, forward, backward, update, each median/min/max" sh -c "test \$(grep -c '^t[0-9]*-b8-none,.*,ok,\$' '$csv') = 12"
+check "intensity = flops / bytes, GFLOP/s = flops / seconds / 1e9 in every ok row" awk -F, 'NR > 1 && $23 == "ok" { i = $11 / $12; g = $11 / $10 / 1e9;
+	if (($14 - i) / i > 1e-5 || ($14 - i) / i < -1e-5 || ($15 - g) / g > 1e-5 || ($15 - g) / g < -1e-5) exit 1 }' "$csv"
+check "images/s = batch / seconds on the iteration rows" awk -F, 'NR > 1 && $7 == "iteration" && $23 == "ok" { v = $3 / $10; if (($16 - v) / v > 1e-5 || ($16 - v) / v < -1e-5) exit 1 }' "$csv"
+check "the batch that does not fit is a failed row with its reason" grep -q '^t[0-9]*-b60000-none,.*,failed,.*out of memory\|^t[0-9]*-b60000-none,.*,failed,.*exit 1' "$csv"
+check "the summary names the best configuration and its speedup" grep -q 'speedup of the best' "$dir/a/summary.txt"
+check "the summary gives each point's bound" grep -q 'GFLOP/s .*%$\|GB/s .*%$' "$dir/a/summary.txt"
+check "run.cfg records the command" grep -q 'command = ".*--sweep batch=8,60000' "$dir/a/run.cfg"
+
+# interrupted: keep the header and the first configuration only, then resume
+first=$(awk -F, 'NR == 2 { print $1 }' "$csv")
+awk -F, -v f="$first" 'NR == 1 || $1 == f' "$csv" >"$dir/keep" && cp "$dir/keep" "$csv"
+before=$(wc -l <"$csv")
+(ulimit -v 3000000; "$tool" $common --sweep batch=8,60000 --resume "$dir/a" -v >"$dir/r.out" 2>"$dir/r.err")
+check "resume exits 0" test $? = 0
+check "resume skips what was measured" grep -q "measured before (resumed)" "$dir/r.err"
+check "resume measures only what was missing" awk -F, -v f="$first" 'NR > 1 && $1 == f { k++ } END { exit k != 12 }' "$csv"
+check "resume added the missing configurations" test "$(wc -l <"$csv")" -gt "$before"
+
+# a configuration past its time limit is recorded, and the sweep still ends
+"$tool" -m vgg16 -b 2 -n 100 -w 0 -r 1 -c model --profile "$prof" --sweep threads=1 --timeout 1 \
+	--out "$dir/t" >"$dir/t.out" 2>"$dir/t.err"
+check "a timed-out sweep still ends (exit $?)" test -s "$dir/t/points.csv"
+check "timeouts are failed rows with their reason" grep -q ',failed,timeout after 1 s$' "$dir/t/points.csv"
+
+# bad sweeps
+"$tool" --sweep cores=2 >/dev/null 2>"$dir/e1"
+check "unknown knob: exit 2" test $? = 2
+check "unknown knob: message" grep -q "sweep: unknown knob 'cores'" "$dir/e1"
+"$tool" --sweep threads=0 >/dev/null 2>"$dir/e2"
+check "bad list: exit 2 and the range" grep -q "'0' is not in 1\.\." "$dir/e2"
+"$tool" --sweep threads --out "$dir/x" --resume "$dir/y" >/dev/null 2>"$dir/e3"
+check "--out with --resume: exit 2" test $? = 2
+echo "1..$n"
