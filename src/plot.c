@@ -2,6 +2,7 @@
 #include "config.h"
 #include "plot.h"
 #include "util.h"
+#include "report.h"
 
 #include <errno.h>
 #include <math.h>
@@ -30,60 +31,50 @@ static const char *const roof_colors[] = {
 };
 #define NCOLORS (sizeof(roof_colors) / sizeof(roof_colors[0]))
 
-int rt_plot_roofline(const struct rt_profile *p, unsigned threads, const char *script_path,
-		     struct rt_err *err)
+struct roofs {
+	const struct rt_profile_bw *bw[6];
+	size_t nbw;
+	const struct rt_profile_flops *fl[64];
+	size_t nfl;
+	double pmax, pmin, bmax, bmin;
+};
+
+/* The roofs at a thread count: every FLOP ceiling (of one precision, when given) and each
+ * memory level's best bandwidth. */
+static int collect_roofs(const struct rt_profile *p, unsigned threads, const char *prec,
+			 struct roofs *r, struct rt_err *err)
 {
 	static const char *const level_order[] = { "L1", "L2", "L3", "L4", "L5", "DRAM" };
-	const struct rt_profile_bw *bws[6];
-	const struct rt_profile_flops *fl[64];
-	double pmax = 0, pmin = INFINITY, bmax = 0, bmin = INFINITY, xmin = 1.0 / 64, xmax = 256;
-	size_t nbw = 0, nfl = 0;
-	struct rt_outfile of;
-	char base[4096];
-	FILE *fp;
-	int rc;
 
-	if (!threads)
-		threads = rt_profile_max_threads(p);
+	memset(r, 0, sizeof(*r));
+	r->pmin = r->bmin = INFINITY;
 	for (size_t i = 0; i < 6; i++) {
 		const struct rt_profile_bw *b = rt_profile_best_bw(p, level_order[i], threads);
 
 		if (b) {
-			bws[nbw++] = b;
-			bmax = fmax(bmax, b->gbytes_per_s);
-			bmin = fmin(bmin, b->gbytes_per_s);
+			r->bw[r->nbw++] = b;
+			r->bmax = fmax(r->bmax, b->gbytes_per_s);
+			r->bmin = fmin(r->bmin, b->gbytes_per_s);
 		}
 	}
-	for (size_t i = 0; i < p->nflops && nfl < 64; i++)
-		if (p->flops[i].threads == threads) {
-			fl[nfl++] = &p->flops[i];
-			pmax = fmax(pmax, p->flops[i].gflops);
-			pmin = fmin(pmin, p->flops[i].gflops);
+	for (size_t i = 0; i < p->nflops && r->nfl < 64; i++)
+		if (p->flops[i].threads == threads && (!prec || !strcmp(p->flops[i].precision, prec))) {
+			r->fl[r->nfl++] = &p->flops[i];
+			r->pmax = fmax(r->pmax, p->flops[i].gflops);
+			r->pmin = fmin(r->pmin, p->flops[i].gflops);
 		}
-	if (!nbw || !nfl)
+	if (!r->nbw || !r->nfl)
 		return rt_err_set(err, -EINVAL, "profile has no %s ceilings at %u threads",
-				  nbw ? "FLOP" : "bandwidth", threads);
-	snprintf(base, sizeof(base), "%s", script_path);
-	if (strlen(base) > 3 && !strcmp(base + strlen(base) - 3, ".gp"))
-		base[strlen(base) - 3] = '\0';
-	rc = rt_outfile_open(&of, script_path, err);
-	if (rc)
-		return rc;
-	fp = of.fp;
-	fprintf(fp, "# Roofline of %s at %u thread%s, from its rooftraj machine profile.\n"
-		    "# Render: gnuplot %s  (writes OUTBASE.png and OUTBASE.svg;\n"
-		    "#   gnuplot -e \"outbase='NAME'\" ... to choose OUTBASE)\n",
-		p->host, threads, threads > 1 ? "s" : "", script_path);
+				  r->nbw ? "FLOP" : "bandwidth", threads);
+	return 0;
+}
+
+static void write_head(FILE *fp, const char *base, const char *title, double ymin, double ymax)
+{
 	fprintf(fp, "if (!exists(\"outbase\")) outbase = ");
 	gp_str(fp, base);
 	fprintf(fp, "\nset title ");
-	{
-		char title[512];
-
-		snprintf(title, sizeof(title), "Roofline of %s (%s), %u thread%s", p->host,
-			 p->cpu.model, threads, threads > 1 ? "s" : "");
-		gp_str(fp, title);
-	}
+	gp_str(fp, title);
 	fprintf(fp, " noenhanced\n"
 		    "set logscale xy 10\n"
 		    "set xrange [%g:%g]\nset yrange [%g:%g]\n"
@@ -91,39 +82,238 @@ int rt_plot_roofline(const struct rt_profile *p, unsigned threads, const char *s
 		    "set ylabel \"Performance (GFLOP/s)\"\n"
 		    "set grid xtics ytics mxtics mytics lc rgb \"#dddddd\"\n"
 		    "set key outside right top noenhanced\n"
-		    "set samples 500\n",
-		xmin, xmax, fmax(0.01, fmin(pmin / 4, bmin * xmin)), pmax * 3);
-	/* flat roofs start where they meet the highest bandwidth; slanted roofs stop at the top */
-	for (size_t i = 0; i < nfl; i++)
-		fprintf(fp, "f%zu(x) = x >= %.6g / %.6g ? %.6g : 1/0\n", i, fl[i]->gflops, bmax,
-			fl[i]->gflops);
-	for (size_t i = 0; i < nbw; i++)
-		fprintf(fp, "b%zu(x) = %.6g * x <= %.6g ? %.6g * x : 1/0\n", i,
-			bws[i]->gbytes_per_s, pmax, bws[i]->gbytes_per_s);
-	fprintf(fp, "set style line 1 lw 2\n"
-		    "plot_roofline = 'plot ");
-	for (size_t i = 0; i < nfl; i++) {
-		char label[160];
+		    "set samples 500\n", 1.0 / 64, 256.0, ymin, ymax);
+}
 
-		snprintf(label, sizeof(label), "%s %s%s: %.1f GFLOP/s", fl[i]->precision,
-			 fl[i]->isa, strcmp(fl[i]->method, "onednn-matmul") ? "" : " (oneDNN matmul)",
-			 fl[i]->gflops);
-		fprintf(fp, "%sf%zu(x) lw 2 dt %d lc rgb \"%s\" title \"%s\"", i ? ", " : "", i,
-			strcmp(fl[i]->precision, "fp64") ? 1 : 2, roof_colors[i % NCOLORS], label);
-	}
-	for (size_t i = 0; i < nbw; i++)
+/* Flat roofs start where they meet the highest bandwidth; slanted roofs stop at the top. */
+static void write_roof_functions(FILE *fp, const struct roofs *r)
+{
+	for (size_t i = 0; i < r->nfl; i++)
+		fprintf(fp, "f%zu(x) = x >= %.6g / %.6g ? %.6g : 1/0\n", i, r->fl[i]->gflops, r->bmax,
+			r->fl[i]->gflops);
+	for (size_t i = 0; i < r->nbw; i++)
+		fprintf(fp, "b%zu(x) = %.6g * x <= %.6g ? %.6g * x : 1/0\n", i,
+			r->bw[i]->gbytes_per_s, r->pmax, r->bw[i]->gbytes_per_s);
+}
+
+/* The plot clauses of the roofs (inside the plot_roofline string: single quotes only). */
+static void write_roof_clauses(FILE *fp, const struct roofs *r)
+{
+	for (size_t i = 0; i < r->nfl; i++)
+		fprintf(fp, "%sf%zu(x) lw 2 dt %d lc rgb \"%s\" title \"%s %s%s: %.1f GFLOP/s\"",
+			i ? ", " : "", i, strcmp(r->fl[i]->precision, "fp64") ? 1 : 2,
+			roof_colors[i % NCOLORS], r->fl[i]->precision, r->fl[i]->isa,
+			strcmp(r->fl[i]->method, "onednn-matmul") ? "" : " (oneDNN matmul)",
+			r->fl[i]->gflops);
+	for (size_t i = 0; i < r->nbw; i++)
 		fprintf(fp, ", b%zu(x) lw 3 lc rgb \"%s\" title \"%s %s: %.1f GB/s\"", i,
-			roof_colors[(nfl + i) % NCOLORS], bws[i]->level, bws[i]->kernel,
-			bws[i]->gbytes_per_s);
-	fprintf(fp, "'\n"
-		    "set terminal pngcairo size 1400,800 font \"sans,10\"\n"
+			roof_colors[(r->nfl + i) % NCOLORS], r->bw[i]->level, r->bw[i]->kernel,
+			r->bw[i]->gbytes_per_s);
+}
+
+static void write_tail(FILE *fp)
+{
+	fprintf(fp, "set terminal pngcairo size 1400,800 font \"sans,10\"\n"
 		    "set output outbase.\".png\"\n"
 		    "eval plot_roofline\n"
 		    "set terminal svg size 1400,800 dynamic font \"sans,10\"\n"
 		    "set output outbase.\".svg\"\n"
 		    "eval plot_roofline\n"
 		    "unset output\n");
+}
+
+static void script_base(char *base, size_t size, const char *script_path)
+{
+	snprintf(base, size, "%s", script_path);
+	if (strlen(base) > 3 && !strcmp(base + strlen(base) - 3, ".gp"))
+		base[strlen(base) - 3] = '\0';
+}
+
+int rt_plot_roofline(const struct rt_profile *p, unsigned threads, const char *script_path,
+		     struct rt_err *err)
+{
+	struct roofs r;
+	struct rt_outfile of;
+	char base[4096], title[512];
+	int rc;
+
+	if (!threads)
+		threads = rt_profile_max_threads(p);
+	if ((rc = collect_roofs(p, threads, NULL, &r, err)))
+		return rc;
+	script_base(base, sizeof(base), script_path);
+	if ((rc = rt_outfile_open(&of, script_path, err)))
+		return rc;
+	fprintf(of.fp, "# Roofline of %s at %u thread%s, from its rooftraj machine profile.\n"
+		"# Render: gnuplot %s  (writes OUTBASE.png and OUTBASE.svg;\n"
+		"#   gnuplot -e \"outbase='NAME'\" ... to choose OUTBASE)\n",
+		p->host, threads, threads > 1 ? "s" : "", script_path);
+	snprintf(title, sizeof(title), "Roofline of %s (%s), %u thread%s", p->host, p->cpu.model,
+		 threads, threads > 1 ? "s" : "");
+	write_head(of.fp, base, title, fmax(0.01, fmin(r.pmin / 4, r.bmin / 64)), r.pmax * 3);
+	write_roof_functions(of.fp, &r);
+	fprintf(of.fp, "plot_roofline = 'plot ");
+	write_roof_clauses(of.fp, &r);
+	fprintf(of.fp, "'\n");
+	write_tail(of.fp);
 	return rt_outfile_commit(&of, err);
+}
+
+/* The knob a point varies along: the one with the most distinct values among the points. */
+static int trajectory_knob(const struct rt_point *const *v, size_t n)
+{
+	size_t best = 0;
+	int knob = 0;
+
+	for (int k = 0; k < 3; k++) {
+		size_t distinct = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			bool seen = false;
+
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = k == 0 ? v[j]->threads == v[i]->threads :
+				       k == 1 ? v[j]->batch == v[i]->batch :
+				       !strcmp(v[j]->affinity, v[i]->affinity);
+			distinct += !seen;
+		}
+		if (distinct > best) {
+			best = distinct;
+			knob = k;
+		}
+	}
+	return knob;
+}
+
+static void series_key(const struct rt_point *p, int knob, char *buf, size_t size)
+{
+	if (knob == 0)
+		snprintf(buf, size, "batch %ld, %s", p->batch, p->affinity);
+	else if (knob == 1)
+		snprintf(buf, size, "%u threads, %s", p->threads, p->affinity);
+	else
+		snprintf(buf, size, "%u threads, batch %ld", p->threads, p->batch);
+}
+
+static void knob_label(const struct rt_point *p, int knob, char *buf, size_t size)
+{
+	if (knob == 0)
+		snprintf(buf, size, "%ut", p->threads);
+	else if (knob == 1)
+		snprintf(buf, size, "b%ld", p->batch);
+	else
+		snprintf(buf, size, "%s", p->affinity);
+}
+
+static long knob_order(const struct rt_point *p, int knob)
+{
+	return knob == 0 ? (long)p->threads : knob == 1 ? p->batch :
+	       !strcmp(p->affinity, "none") ? 0 : !strcmp(p->affinity, "compact") ? 1 : 2;
+}
+
+int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
+			 const char *title_what, const char *script_path, struct rt_err *err)
+{
+	const struct rt_point **v = calloc(n ? n : 1, sizeof(*v));
+	unsigned threads = 0, roof_threads = 0;
+	double gmin = INFINITY;
+	struct rt_outfile of;
+	struct roofs r;
+	char base[4096], title[512];
+	size_t nv = 0;
+	int rc = 0, knob;
+
+	if (!v)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pts[i].scope, "iteration") && !strcmp(pts[i].stat, "median") &&
+		    !strcmp(pts[i].status, "ok") && pts[i].gflops > 0 && pts[i].intensity > 0) {
+			v[nv++] = &pts[i];
+			threads = pts[i].threads > threads ? pts[i].threads : threads;
+			gmin = fmin(gmin, pts[i].gflops);
+		}
+	if (!nv) {
+		free(v);
+		return rt_err_set(err, -EINVAL, "no successful point to draw");
+	}
+	/* the roofs of the most threads any point used (or the most the profile measured
+	 * below that) */
+	for (size_t i = 0; i < prof->nflops; i++)
+		if (prof->flops[i].threads <= threads && prof->flops[i].threads > roof_threads)
+			roof_threads = prof->flops[i].threads;
+	if ((rc = collect_roofs(prof, roof_threads, v[0]->precision, &r, err)))
+		goto out;
+	knob = trajectory_knob(v, nv);
+	/* sort by series, then by the knob's value */
+	for (size_t i = 1; i < nv; i++)
+		for (size_t j = i; j > 0; j--) {
+			char a[96], b[96];
+			int c;
+
+			series_key(v[j - 1], knob, a, sizeof(a));
+			series_key(v[j], knob, b, sizeof(b));
+			c = strcmp(a, b);
+			if (c < 0 || (c == 0 && knob_order(v[j - 1], knob) <= knob_order(v[j], knob)))
+				break;
+			{
+				const struct rt_point *t = v[j];
+
+				v[j] = v[j - 1];
+				v[j - 1] = t;
+			}
+		}
+	script_base(base, sizeof(base), script_path);
+	if ((rc = rt_outfile_open(&of, script_path, err)))
+		goto out;
+	fprintf(of.fp, "# Roofline trajectories: %s, under the roofs of %s at %u thread%s.\n"
+		"# Render: gnuplot %s (writes OUTBASE.png and OUTBASE.svg)\n", title_what, prof->host,
+		roof_threads, roof_threads > 1 ? "s" : "", script_path);
+	snprintf(title, sizeof(title), "%s on %s: trajectories as %s varies (roofs at %u thread%s)",
+		 title_what, prof->host, knob == 0 ? "threads" : knob == 1 ? "batch" : "affinity",
+		 roof_threads, roof_threads > 1 ? "s" : "");
+	write_head(of.fp, base, title, fmax(0.01, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3);
+	write_roof_functions(of.fp, &r);
+	/* one data block per series: intensity, GFLOP/s, the knob's value as the label */
+	{
+		size_t ns = 0;
+		char cur[96] = "";
+
+		for (size_t i = 0; i < nv; i++) {
+			char key[96], label[32];
+
+			series_key(v[i], knob, key, sizeof(key));
+			if (strcmp(key, cur)) {
+				if (ns)
+					fprintf(of.fp, "EOD\n");
+				fprintf(of.fp, "$s%zu << EOD\n", ns++);
+				snprintf(cur, sizeof(cur), "%s", key);
+			}
+			knob_label(v[i], knob, label, sizeof(label));
+			fprintf(of.fp, "%.6g %.6g \"%s\"\n", v[i]->intensity, v[i]->gflops, label);
+		}
+		fprintf(of.fp, "EOD\nplot_roofline = 'plot ");
+		write_roof_clauses(of.fp, &r);
+		cur[0] = '\0';
+		ns = 0;
+		for (size_t i = 0; i < nv; i++) {
+			char key[96];
+
+			series_key(v[i], knob, key, sizeof(key));
+			if (!strcmp(key, cur))
+				continue;
+			snprintf(cur, sizeof(cur), "%s", key);
+			fprintf(of.fp, ", $s%zu using 1:2 with linespoints lw 2 pt 7 ps 1.2 lc rgb \"%s\" "
+				"title \"%s\", $s%zu using 1:2:3 with labels offset 0.8,0.8 notitle", ns,
+				roof_colors[(ns + 3) % NCOLORS], key, ns);
+			ns++;
+		}
+		fprintf(of.fp, "'\n");
+	}
+	write_tail(of.fp);
+	rc = rt_outfile_commit(&of, err);
+out:
+	free(v);
+	return rc;
 }
 
 static const char *gnuplot_prog(void)

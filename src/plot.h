@@ -13,6 +13,15 @@
 int rt_plot_roofline(const struct rt_profile *p, unsigned threads, const char *script_path,
 		     struct rt_err *err);
 
+struct rt_point;
+
+/* Write a gnuplot script of roofline trajectories (atomically): the roofs of the points'
+ * precision at the largest thread count they used, and the successful iteration points
+ * (median) as trajectories along the knob with the most values (one series for each value of
+ * the other knobs), each point labelled with its knob value. */
+int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
+			 const char *title_what, const char *script_path, struct rt_err *err);
+
 /* Whether a gnuplot program can be run (RT_GNUPLOT, or $GNUPLOT when set). */
 bool rt_plot_have_gnuplot(void);
 

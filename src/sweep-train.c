@@ -2,6 +2,7 @@
  * and the line protocol a child uses to hand its points back */
 #include "config.h"
 #include "sweep-train.h"
+#include "plot.h"
 #include "report.h"
 #include "topo.h"
 #include "util.h"
@@ -240,6 +241,27 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 	if ((rc = rt_points_csv_read(csv, &all, &nall, err)) ||
 	    (rc = rt_report_summary(summary, all, nall, s->configs[0].name, o->prof, also, err)))
 		goto out;
+	if (o->prof) {
+		char gp[4200], outbase[4200], what[256];
+		const char *slash = strrchr(o->model, '/');
+
+		snprintf(gp, sizeof(gp), "%s/trajectories.gp", o->outdir);
+		snprintf(outbase, sizeof(outbase), "%s/trajectories", o->outdir);
+		snprintf(what, sizeof(what), "%s", slash ? slash + 1 : o->model);
+		if (strlen(what) > 4 && !strcmp(what + strlen(what) - 4, ".cfg"))
+			what[strlen(what) - 4] = '\0';
+		if ((rc = rt_plot_trajectories(o->prof, all, nall, what, gp, err)))
+			goto out;
+		/* a missing gnuplot is a note (the script is there), not an error */
+		rc = rt_plot_render(gp, outbase, err);
+		if (rc == -ENOENT) {
+			if (also)
+				fprintf(also, "\nnote: %s\n", err->msg);
+			rc = 0;
+		} else if (rc) {
+			goto out;
+		}
+	}
 	rc = write_run_cfg(o->outdir, s, o, err);
 out:
 	if (fp)

@@ -31,6 +31,13 @@ check "images/s = batch / seconds on the iteration rows" awk -F, 'NR > 1 && $7 =
 check "the batch that does not fit is a failed row with its reason" grep -q '^t[0-9]*-b60000-none,.*,failed,.*out of memory\|^t[0-9]*-b60000-none,.*,failed,.*exit 1' "$csv"
 check "the summary names the best configuration and its speedup" grep -q 'speedup of the best' "$dir/a/summary.txt"
 check "the summary gives each point's bound" grep -q 'GFLOP/s .*%$\|GB/s .*%$' "$dir/a/summary.txt"
+check "trajectories.gp written" test -s "$dir/a/trajectories.gp"
+if command -v gnuplot >/dev/null; then
+	check "gnuplot accepts the trajectories script (PNG and SVG rendered)" test -s "$dir/a/trajectories.png" -a -s "$dir/a/trajectories.svg"
+	check "gnuplot exits 0 on it" sh -c "cd '$dir' && gnuplot -e \"outbase='$dir/again'\" '$dir/a/trajectories.gp'"
+else
+	n=$((n + 1)); echo "ok $n # SKIP gnuplot is not installed"
+fi
 check "run.cfg records the command" grep -q 'command = ".*--sweep batch=8,60000' "$dir/a/run.cfg"
 
 # interrupted: keep the header and the first configuration only, then resume
