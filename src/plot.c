@@ -187,12 +187,14 @@ static int trajectory_knob(const struct rt_point *const *v, size_t n)
 
 static void series_key(const struct rt_point *p, int knob, char *buf, size_t size)
 {
+	const char *run = p->run, *sep = *p->run ? ": " : "";
+
 	if (knob == 0)
-		snprintf(buf, size, "batch %ld, %s", p->batch, p->affinity);
+		snprintf(buf, size, "%s%sbatch %ld, %s", run, sep, p->batch, p->affinity);
 	else if (knob == 1)
-		snprintf(buf, size, "%u threads, %s", p->threads, p->affinity);
+		snprintf(buf, size, "%s%s%u threads, %s", run, sep, p->threads, p->affinity);
 	else
-		snprintf(buf, size, "%u threads, batch %ld", p->threads, p->batch);
+		snprintf(buf, size, "%s%s%u threads, batch %ld", run, sep, p->threads, p->batch);
 }
 
 static void knob_label(const struct rt_point *p, int knob, char *buf, size_t size)
@@ -216,6 +218,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 {
 	const struct rt_point **v = calloc(n ? n : 1, sizeof(*v));
 	unsigned threads = 0, roof_threads = 0;
+	char cur[160] = "";
 	double gmin = INFINITY;
 	struct rt_outfile of;
 	struct roofs r;
@@ -247,7 +250,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 	/* sort by series, then by the knob's value */
 	for (size_t i = 1; i < nv; i++)
 		for (size_t j = i; j > 0; j--) {
-			char a[96], b[96];
+			char a[160], b[160];
 			int c;
 
 			series_key(v[j - 1], knob, a, sizeof(a));
@@ -276,10 +279,9 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 	/* one data block per series: intensity, GFLOP/s, the knob's value as the label */
 	{
 		size_t ns = 0;
-		char cur[96] = "";
 
 		for (size_t i = 0; i < nv; i++) {
-			char key[96], label[32];
+			char key[160], label[32];
 
 			series_key(v[i], knob, key, sizeof(key));
 			if (strcmp(key, cur)) {
@@ -296,7 +298,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 		cur[0] = '\0';
 		ns = 0;
 		for (size_t i = 0; i < nv; i++) {
-			char key[96];
+			char key[160];
 
 			series_key(v[i], knob, key, sizeof(key));
 			if (!strcmp(key, cur))

@@ -24,6 +24,7 @@ struct rt_point {
 	double weights, activations, gradients, optimizer, workspace, peak_rss;   /* bytes */
 	char status[8];                 /* ok, failed */
 	char reason[256];
+	char run[64];                   /* not in the CSV: which results directory, for overlays */
 };
 
 /* intensity = flops / bytes (FLOP/byte), gflops = flops / seconds / 1e9, images/s =

@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <libconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,5 +270,27 @@ out:
 	free(old);
 	free(all);
 	free(pts);
+	return rc;
+}
+
+int rt_results_profile(const char *dir, char *path, size_t size, struct rt_err *err)
+{
+	char cfgpath[4200];
+	const char *prof = NULL;
+	config_t cfg;
+	int rc = 0;
+
+	snprintf(cfgpath, sizeof(cfgpath), "%s/run.cfg", dir);
+	config_init(&cfg);
+	if (!config_read_file(&cfg, cfgpath))
+		rc = config_error_type(&cfg) == CONFIG_ERR_FILE_IO ?
+		     rt_err_set(err, -ENOENT, "%s: cannot read (give --profile)", cfgpath) :
+		     rt_err_set(err, -EINVAL, "%s:%d: %s", cfgpath, config_error_line(&cfg),
+				config_error_text(&cfg));
+	else if (!config_lookup_string(&cfg, "run.profile", &prof) || !*prof)
+		rc = rt_err_set(err, -EINVAL, "%s: no 'profile' in 'run' (give --profile)", cfgpath);
+	else
+		snprintf(path, size, "%s", prof);
+	config_destroy(&cfg);
 	return rc;
 }

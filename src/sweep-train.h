@@ -31,6 +31,9 @@ struct rt_sweep_train_opts {
 int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o, FILE *also,
 		   struct rt_err *err);
 
+/* The machine profile a results directory's run.cfg names, into path. */
+int rt_results_profile(const char *dir, char *path, size_t size, struct rt_err *err);
+
 /* The child side: "rt-point" and "rt-memory" lines on stdout, parsed back by the parent. */
 void rt_sweep_emit_point(FILE *fp, const char *scope, const char *name, const char *stat,
 			 double seconds, double flops, double bytes, const char *source);

@@ -3,7 +3,7 @@
 # test/executable_tests: each row runs the tool and checks its exit code and output.
 n=0
 failed=0
-for name in roofline-probe roofline-train; do
+for name in roofline-probe roofline-train roofline-plot; do
 table="$top_srcdir/tests/cli-${name#roofline-}.txt"
 tool="$top_builddir/src/$name"
 while IFS='|' read -r args want stream regex; do

@@ -1,0 +1,140 @@
+/* roofline-plot: re-render the roofline trajectories of saved sweep results, one directory or
+ * several overlaid */
+#include "config.h"
+#include "err.h"
+#include "plot.h"
+#include "profile.h"
+#include "report.h"
+#include "sweep-train.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *prog = "roofline-plot";
+
+static void usage(FILE *fp)
+{
+	fprintf(fp,
+"Usage: %s [OPTION]... DIR...\n"
+"Draw the roofline trajectories of saved sweep results (roofline-train --sweep) again: with\n"
+"one results directory its chart is rewritten in place, with several they are overlaid in one\n"
+"chart, each series named after its directory. Writes the gnuplot script and, when gnuplot is\n"
+"installed, renders it to PNG and SVG.\n"
+"\n"
+"  -p, --profile=FILE  machine profile for the roofs (default: the one DIR/run.cfg names)\n"
+"  -o, --output=BASE   write BASE.gp, BASE.png and BASE.svg (default: DIR/trajectories with\n"
+"                      one directory, ./overlay with several)\n"
+"  -h, --help          show this help and exit\n"
+"  -V, --version       show the version and exit\n"
+"\n"
+"Examples:\n"
+"  %s results/convnet-2026-11-21T23:00:00Z\n"
+"  %s -o threads-vs-batch results/convnet-A results/convnet-B\n", prog, prog, prog);
+}
+
+static const struct option long_opts[] = {
+	{ "profile", required_argument, NULL, 'p' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int main(int argc, char **argv)
+{
+	const char *profile_arg = NULL, *output = NULL;
+	struct rt_profile *prof = NULL;
+	struct rt_point *all = NULL;
+	size_t nall = 0;
+	struct rt_err err = { 0 };
+	char ppath[4096], base[4096], gp[4200];
+	int c, rc = 1;
+
+	while ((c = getopt_long(argc, argv, "p:o:hV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': profile_arg = optarg; break;
+		case 'o': output = optarg; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); return 0;
+		default:
+			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+			return 2;
+		}
+	}
+	if (optind == argc) {
+		fprintf(stderr, "%s: no results directory given\nTry '%s --help' for more "
+			"information.\n", prog, prog);
+		return 2;
+	}
+	if (output && !*output) {
+		fprintf(stderr, "%s: --output: the name is empty\nTry '%s --help' for more "
+			"information.\n", prog, prog);
+		return 2;
+	}
+	for (int d = optind; d < argc; d++) {
+		char csv[4200];
+		struct rt_point *pts = NULL;
+		size_t n = 0;
+		const char *name = strrchr(argv[d], '/');
+
+		snprintf(csv, sizeof(csv), "%s/points.csv", argv[d]);
+		if (rt_points_csv_read(csv, &pts, &n, &err))
+			goto fail;
+		if (!n) {
+			rt_err_set(&err, -ENOENT, "%s: no points (is it a results directory?)", csv);
+			goto fail;
+		}
+		{
+			struct rt_point *q = realloc(all, (nall + n) * sizeof(*all));
+
+			if (!q) {
+				free(pts);
+				rt_err_set(&err, -ENOMEM, "out of memory");
+				goto fail;
+			}
+			all = q;
+		}
+		for (size_t i = 0; i < n; i++) {
+			all[nall] = pts[i];
+			if (argc - optind > 1)
+				snprintf(all[nall].run, sizeof(all[nall].run), "%s",
+					 name && name[1] ? name + 1 : argv[d]);
+			nall++;
+		}
+		free(pts);
+	}
+	if (profile_arg)
+		snprintf(ppath, sizeof(ppath), "%s", profile_arg);
+	else if (rt_results_profile(argv[optind], ppath, sizeof(ppath), &err))
+		goto fail;
+	if (rt_profile_load(&prof, ppath, &err))
+		goto fail;
+	if (output)
+		snprintf(base, sizeof(base), "%s", output);
+	else if (argc - optind == 1)
+		snprintf(base, sizeof(base), "%s/trajectories", argv[optind]);
+	else
+		snprintf(base, sizeof(base), "overlay");
+	snprintf(gp, sizeof(gp), "%s.gp", base);
+	if (rt_plot_trajectories(prof, all, nall, argc - optind > 1 ? "overlay" : "sweep", gp, &err))
+		goto fail;
+	rc = rt_plot_render(gp, base, &err);
+	if (rc == 0)
+		printf("chart: %s.png, %s.svg (script %s)\n", base, base, gp);
+	else if (rc == -ENOENT)
+		printf("chart: %s (note: %s)\n", gp, err.msg);
+	else
+		goto fail;
+	rc = 0;
+	goto out;
+fail:
+	fprintf(stderr, "%s: %s\n", prog, err.msg);
+	rc = 1;
+out:
+	rt_profile_destroy(prof);
+	free(all);
+	return rc;
+}
