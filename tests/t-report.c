@@ -1,0 +1,181 @@
+/* t-report.c: point arithmetic (intensity, GFLOP/s, images/s), the roofline bound of a point
+ * against hand-computed values, points.csv round trip with quoting, and the summary */
+#include "config.h"
+#include "profile.h"
+#include "report.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+static struct rt_point pt(const char *config, unsigned threads, double seconds, double flops,
+			  double bytes)
+{
+	struct rt_point p;
+
+	memset(&p, 0, sizeof(p));
+	snprintf(p.config, sizeof(p.config), "%s", config);
+	p.threads = threads;
+	p.batch = 64;
+	snprintf(p.affinity, sizeof(p.affinity), "none");
+	snprintf(p.precision, sizeof(p.precision), "fp32");
+	p.ranks = 1;
+	snprintf(p.scope, sizeof(p.scope), "iteration");
+	snprintf(p.name, sizeof(p.name), "iteration");
+	snprintf(p.stat, sizeof(p.stat), "median");
+	snprintf(p.source, sizeof(p.source), "model");
+	snprintf(p.status, sizeof(p.status), "ok");
+	p.seconds = seconds;
+	p.flops = flops;
+	p.bytes = bytes;
+	rt_point_derive(&p);
+	return p;
+}
+
+int main(void)
+{
+	struct rt_profile *prof = NULL;
+	struct rt_err err;
+	struct rt_bound b;
+	struct rt_point p;
+	char dir[64], path[128];
+
+	/* 4e9 FLOPs and 2e9 bytes in 0.1 s, batch 64 */
+	p = pt("t2", 2, 0.1, 4e9, 2e9);
+	is_double(p.intensity, 2.0, 0, "intensity 4e9 / 2e9 = 2 FLOP/byte");
+	is_double(p.gflops, 40.0, 1e-15, "4e9 FLOPs in 0.1 s = 40 GFLOP/s");
+	is_double(p.images_per_s, 640.0, 1e-15, "64 images in 0.1 s = 640 images/s");
+	{
+		struct rt_point q = p;
+
+		snprintf(q.scope, sizeof(q.scope), "phase");
+		rt_point_derive(&q);
+		is_double(q.images_per_s, 0, 0, "images/s only for the whole iteration");
+		q.bytes = 0;
+		q.seconds = 0;
+		rt_point_derive(&q);
+		ok(q.intensity == 0 && q.gflops == 0, "no division by zero");
+	}
+
+	/* a profile: fp32 peaks 100 (1 thread) and 180 (2), DRAM 20 and 30 GB/s */
+	rt_profile_create(&prof, &err);
+	{
+		struct rt_profile_flops f1 = { "fp32", "avx512", 1, 100, 0, 0, "fma-chains", "" };
+		struct rt_profile_flops f2 = { "fp32", "avx512", 2, 180, 0, 0, "fma-chains", "" };
+		struct rt_profile_flops f3 = { "fp32", "avx2", 2, 90, 0, 0, "fma-chains", "" };
+		struct rt_profile_flops f4 = { "fp64", "avx512", 2, 95, 0, 0, "fma-chains", "" };
+		struct rt_profile_bw d1 = { "DRAM", "triad", "avx512", 1, 20, 0, 0, 1 << 28 };
+		struct rt_profile_bw d2 = { "DRAM", "copy_nt", "avx512", 2, 30, 0, 0, 1 << 28 };
+		struct rt_profile_bw d3 = { "DRAM", "load", "avx512", 2, 28, 0, 0, 1 << 28 };
+		struct rt_profile_bw l1 = { "L1", "load", "avx512", 2, 400, 0, 0, 1 << 14 };
+
+		rt_profile_add_flops(prof, &f1);
+		rt_profile_add_flops(prof, &f2);
+		rt_profile_add_flops(prof, &f3);
+		rt_profile_add_flops(prof, &f4);
+		rt_profile_add_bw(prof, &d1);
+		rt_profile_add_bw(prof, &d2);
+		rt_profile_add_bw(prof, &d3);
+		rt_profile_add_bw(prof, &l1);
+	}
+	/* intensity 2 at 2 threads: 30 GB/s x 2 = 60 < 180: memory bound, 40 / 60 */
+	is_int(rt_point_bound(&p, prof, &b), 0, "bound found");
+	ok(b.memory_bound, "intensity 2 is left of the ridge (180 / 30 = 6)");
+	is_double(b.attainable, 60, 1e-15, "attainable 30 GB/s x 2 = 60 GFLOP/s");
+	is_double(b.fraction, 40.0 / 60.0, 1e-12, "at 66.7%% of its bound");
+	is_str(b.ceiling, "DRAM copy_nt 30.0 GB/s", "the best DRAM kernel names the roof");
+	/* intensity 10 at 2 threads: 300 > 180: compute bound */
+	p = pt("t2", 2, 0.1, 1.5e10, 1.5e9);
+	rt_point_bound(&p, prof, &b);
+	ok(!b.memory_bound && b.attainable == 180, "intensity 10: bound by the fp32 peak 180");
+	is_str(b.ceiling, "fp32 avx512 180.0 GFLOP/s", "the best fp32 ceiling, not fp64's");
+	is_double(b.fraction, 150.0 / 180.0, 1e-12, "150 GFLOP/s is 83.3%% of it");
+	/* 1 thread uses the 1-thread ceilings; 4 threads (not measured) the 2-thread ones */
+	p = pt("t1", 1, 0.1, 4e9, 2e9);
+	rt_point_bound(&p, prof, &b);
+	is_double(b.attainable, 40, 1e-15, "1 thread: 20 GB/s x 2 = 40");
+	p = pt("t4", 4, 0.1, 4e9, 2e9);
+	rt_point_bound(&p, prof, &b);
+	is_double(b.attainable, 60, 1e-15, "4 threads: the nearest measured count below (2)");
+	snprintf(p.precision, sizeof(p.precision), "bf16");
+	ok(rt_point_bound(&p, prof, &b) == -ENOENT, "no bf16 ceiling: -ENOENT");
+
+	/* points.csv round trip, quoting a reason with commas and quotes */
+	snprintf(dir, sizeof(dir), "/tmp/rt-t-report-XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(path, sizeof(path), "%s/points.csv", dir);
+	{
+		FILE *fp = fopen(path, "w");
+		struct rt_point a = pt("t2-b64-none", 2, 0.123456789, 15397440508.0, 361340224),
+				f = pt("t1-b64-none", 1, 0, 0, 0), *back = NULL;
+		size_t n = 0;
+
+		snprintf(f.status, sizeof(f.status), "failed");
+		snprintf(f.reason, sizeof(f.reason), "exit 1: layer 'conv1', \"out\" of memory");
+		a.weights = 5695016;
+		a.peak_rss = 180772864;
+		rt_points_csv_header(fp);
+		rt_points_csv_row(fp, &a);
+		rt_points_csv_row(fp, &f);
+		fclose(fp);
+		is_int(rt_points_csv_read(path, &back, &n, &err), 0, "points.csv reads back");
+		is_int((long long)n, 2, "two points");
+		if (n == 2) {
+			is_str(back[0].config, "t2-b64-none", "config");
+			is_double(back[0].seconds, 0.123456789, 0, "seconds, 9 digits");
+			is_double(back[0].flops, 15397440508.0, 0, "flops exact");
+			is_double(back[0].intensity, a.intensity, 1e-6, "intensity");
+			is_double(back[0].weights, 5695016, 0, "memory split");
+			is_str(back[1].reason, f.reason, "a reason with commas and quotes survives");
+			is_str(back[1].status, "failed", "status");
+		}
+		free(back);
+		/* the summary: best, speedup over the default, bounds */
+		{
+			struct rt_point set[3] = {
+				pt("t2-b64-none", 2, 0.1, 4e9, 2e9),     /* default, 640 images/s */
+				pt("t2-b64-compact", 2, 0.08, 4e9, 2e9), /* best, 800 images/s */
+				f,
+			};
+			char sum[160], text[4096] = "";
+			FILE *sf;
+
+			snprintf(sum, sizeof(sum), "%s/summary.txt", dir);
+			is_int(rt_report_summary(sum, set, 3, "t2-b64-none", prof, NULL, &err), 0,
+			       "summary written");
+			sf = fopen(sum, "r");
+			if (sf) {
+				size_t k = fread(text, 1, sizeof(text) - 1, sf);
+
+				text[k] = '\0';
+				fclose(sf);
+			}
+			like(text, "best configuration: t2-b64-compact", "names the best");
+			like(text, "speedup of the best 1.25x", "800 / 640 = 1.25x over the default");
+			like(text, "DRAM copy_nt 30.0 GB/s", "names the bounding roof");
+			like(text, "83.3%", "50 GFLOP/s of 60 attainable");
+			like(text, "failed: exit 1: layer 'conv1', \"out\" of memory", "the failed configuration and why");
+		}
+	}
+	/* a corrupted file names its line */
+	{
+		FILE *fp = fopen(path, "a");
+		struct rt_point *back = NULL;
+		size_t n = 0;
+
+		fputs("t3,oops\n", fp);
+		fclose(fp);
+		ok(rt_points_csv_read(path, &back, &n, &err) == -EINVAL && strstr(err.msg, ":4: 2 fields"),
+		   "a short line is named: %s", err.msg);
+	}
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd))
+			printf("# cleanup failed\n");
+	}
+	rt_profile_destroy(prof);
+	return done_testing();
+}
