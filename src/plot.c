@@ -69,7 +69,8 @@ static int collect_roofs(const struct rt_profile *p, unsigned threads, const cha
 	return 0;
 }
 
-static void write_head(FILE *fp, const char *base, const char *title, double ymin, double ymax)
+static void write_head(FILE *fp, const char *base, const char *title, double ymin, double ymax,
+		       double xmax)
 {
 	fprintf(fp, "if (!exists(\"outbase\")) outbase = ");
 	gp_str(fp, base);
@@ -82,7 +83,7 @@ static void write_head(FILE *fp, const char *base, const char *title, double ymi
 		    "set ylabel \"Performance (GFLOP/s)\"\n"
 		    "set grid xtics ytics mxtics mytics lc rgb \"#dddddd\"\n"
 		    "set key outside right top noenhanced\n"
-		    "set samples 500\n", 1.0 / 64, 256.0, ymin, ymax);
+		    "set samples 500\n", 1.0 / 64, xmax > 256 ? xmax : 256.0, ymin, ymax);
 }
 
 /* Flat roofs start where they meet the highest bandwidth; slanted roofs stop at the top. */
@@ -150,7 +151,7 @@ int rt_plot_roofline(const struct rt_profile *p, unsigned threads, const char *s
 		p->host, threads, threads > 1 ? "s" : "", script_path);
 	snprintf(title, sizeof(title), "Roofline of %s (%s), %u thread%s", p->host, p->cpu.model,
 		 threads, threads > 1 ? "s" : "");
-	write_head(of.fp, base, title, fmax(0.01, fmin(r.pmin / 4, r.bmin / 64)), r.pmax * 3);
+	write_head(of.fp, base, title, fmax(0.01, fmin(r.pmin / 4, r.bmin / 64)), r.pmax * 3, 256);
 	write_roof_functions(of.fp, &r);
 	fprintf(of.fp, "plot_roofline = 'plot ");
 	write_roof_clauses(of.fp, &r);
@@ -219,6 +220,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 	const struct rt_point **v = calloc(n ? n : 1, sizeof(*v));
 	unsigned threads = 0, roof_threads = 0;
 	char cur[160] = "";
+	double imax = 0;
 	double gmin = INFINITY;
 	struct rt_outfile of;
 	struct roofs r;
@@ -234,6 +236,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 			v[nv++] = &pts[i];
 			threads = pts[i].threads > threads ? pts[i].threads : threads;
 			gmin = fmin(gmin, pts[i].gflops);
+			imax = fmax(imax, pts[i].intensity);
 		}
 	if (!nv) {
 		free(v);
@@ -274,7 +277,8 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 	snprintf(title, sizeof(title), "%s on %s: trajectories as %s varies (roofs at %u thread%s)",
 		 title_what, prof->host, knob == 0 ? "threads" : knob == 1 ? "batch" : "affinity",
 		 roof_threads, roof_threads > 1 ? "s" : "");
-	write_head(of.fp, base, title, fmax(0.01, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3);
+	write_head(of.fp, base, title, fmax(0.01, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
+		   4 * imax);
 	write_roof_functions(of.fp, &r);
 	/* one data block per series: intensity, GFLOP/s, the knob's value as the label */
 	{
@@ -407,4 +411,54 @@ int rt_plot_render(const char *script_path, const char *outbase, struct rt_err *
 		rc = rt_err_set(err, -EIO, "gnuplot failed on '%s': %s", script_path,
 				*msg ? msg : "no message");
 	return rc;
+}
+
+int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
+		   const char *config, const char *script_path, struct rt_err *err)
+{
+	unsigned threads = 0, roof_threads = 0;
+	double gmin = INFINITY, imax = 0;
+	struct rt_outfile of;
+	struct roofs r;
+	char base[4096], title[512];
+	size_t nl = 0;
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pts[i].config, config) && !strcmp(pts[i].scope, "layer") &&
+		    !strcmp(pts[i].stat, "median") && pts[i].gflops > 0 && pts[i].intensity > 0) {
+			threads = pts[i].threads;
+			gmin = fmin(gmin, pts[i].gflops);
+			imax = fmax(imax, pts[i].intensity);
+			nl++;
+		}
+	if (!nl)
+		return rt_err_set(err, -ENOENT, "no per-layer points for %s", config);
+	for (size_t i = 0; i < prof->nflops; i++)
+		if (prof->flops[i].threads <= threads && prof->flops[i].threads > roof_threads)
+			roof_threads = prof->flops[i].threads;
+	if ((rc = collect_roofs(prof, roof_threads, "fp32", &r, err)))
+		return rc;
+	script_base(base, sizeof(base), script_path);
+	if ((rc = rt_outfile_open(&of, script_path, err)))
+		return rc;
+	fprintf(of.fp, "# The layers of %s on the roofline of %s (%u thread%s)\n", config,
+		prof->host, roof_threads, roof_threads > 1 ? "s" : "");
+	snprintf(title, sizeof(title), "Layers of %s on %s (forward + backward per iteration)",
+		 config, prof->host);
+	write_head(of.fp, base, title, fmax(0.001, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
+		   4 * imax);
+	write_roof_functions(of.fp, &r);
+	fprintf(of.fp, "$layers << EOD\n");
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pts[i].config, config) && !strcmp(pts[i].scope, "layer") &&
+		    !strcmp(pts[i].stat, "median") && pts[i].gflops > 0 && pts[i].intensity > 0)
+			fprintf(of.fp, "%.6g %.6g \"%s\"\n", pts[i].intensity, pts[i].gflops,
+				pts[i].name);
+	fprintf(of.fp, "EOD\nplot_roofline = 'plot ");
+	write_roof_clauses(of.fp, &r);
+	fprintf(of.fp, ", $layers using 1:2 with points pt 7 ps 1.3 lc rgb \"#000000\" title "
+		"\"layers\", $layers using 1:2:3 with labels offset 0.8,0.6 font \",8\" notitle'\n");
+	write_tail(of.fp);
+	return rt_outfile_commit(&of, err);
 }

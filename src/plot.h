@@ -22,6 +22,11 @@ struct rt_point;
 int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
 			 const char *title_what, const char *script_path, struct rt_err *err);
 
+/* The per-layer chart of one configuration: each layer's forward + backward point (median),
+ * labelled with its name, under the fp32 roofs. -ENOENT when the sweep has no layer points. */
+int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
+		   const char *config, const char *script_path, struct rt_err *err);
+
 /* Whether a gnuplot program can be run (RT_GNUPLOT, or $GNUPLOT when set). */
 bool rt_plot_have_gnuplot(void);
 

@@ -159,6 +159,9 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	double t_start = rt_now();
+	size_t measured = 0;
+
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct rt_sweep_config *c = &s->configs[i];
 		char env[3][64], a[8][32], result[300];
@@ -225,11 +228,19 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 			rc = rt_err_set(err, -EIO, "%s: write failed: %s", csv, strerror(errno));
 			goto out;
 		}
-		snprintf(result, sizeof(result), "%s", strcmp(pts[0].status, "ok") ? pts[0].reason :
-			 "");
-		if (!strcmp(pts[0].status, "ok"))
-			snprintf(result, sizeof(result), "%.1f images/s, %.1f GFLOP/s",
-				 pts[0].images_per_s, pts[0].gflops);
+		measured++;
+		{
+			/* time left: the mean so far times the configurations to go */
+			double left = (rt_now() - t_start) / (double)measured *
+				      (double)(s->nconfigs - i - 1);
+
+			if (!strcmp(pts[0].status, "ok"))
+				snprintf(result, sizeof(result), "%.1f images/s, %.1f GFLOP/s (about %.0f s "
+					 "left)", pts[0].images_per_s, pts[0].gflops, left);
+			else
+				snprintf(result, sizeof(result), "failed: %.200s (about %.0f s left)",
+					 pts[0].reason, left);
+		}
 		if (o->progress)
 			o->progress(o->progress_ctx, i + 1, s->nconfigs, c->name, result);
 	}
@@ -261,6 +272,26 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 			rc = 0;
 		} else if (rc) {
 			goto out;
+		}
+		if (o->per_layer) {
+			/* the best configuration's layers */
+			const struct rt_point *best = NULL;
+
+			for (size_t i = 0; i < nall; i++)
+				if (!strcmp(all[i].scope, "iteration") && !strcmp(all[i].stat, "median") &&
+				    !strcmp(all[i].status, "ok") &&
+				    (!best || all[i].images_per_s > best->images_per_s))
+					best = &all[i];
+			snprintf(gp, sizeof(gp), "%s/layers.gp", o->outdir);
+			snprintf(outbase, sizeof(outbase), "%s/layers", o->outdir);
+			if (best && (rc = rt_plot_layers(o->prof, all, nall, best->config, gp, err)) == 0) {
+				rc = rt_plot_render(gp, outbase, err);
+				if (rc == -ENOENT)
+					rc = 0;
+			}
+			if (rc && rc != -ENOENT)
+				goto out;
+			rc = 0;
 		}
 	}
 	rc = write_run_cfg(o->outdir, s, o, err);

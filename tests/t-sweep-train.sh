@@ -56,6 +56,12 @@ check "resume added the missing configurations" test "$(wc -l <"$csv")" -gt "$be
 check "a timed-out sweep still ends (exit $?)" test -s "$dir/t/points.csv"
 check "timeouts are failed rows with their reason" grep -q ',failed,timeout after 1 s$' "$dir/t/points.csv"
 
+# --per-layer: layer points and the per-layer chart of the best configuration
+"$tool" -m lenet5 -n 2 -w 1 -r 1 -c model --profile "$prof" --sweep threads=1 --per-layer \
+	--out "$dir/l" >/dev/null 2>&1
+check "per-layer points for every layer" awk -F, '$7 == "layer" && $9 == "median" { k++ } END { exit k != 24 }' "$dir/l/points.csv"
+check "the per-layer chart (layers.gp) names the layers" grep -q '"conv2"' "$dir/l/layers.gp"
+
 # bad sweeps
 "$tool" --sweep cores=2 >/dev/null 2>"$dir/e1"
 check "unknown knob: exit 2" test $? = 2

@@ -259,7 +259,15 @@ static int emit_points(const struct rt_model *m, const struct rt_net_opts *no, c
 		}
 		rt_train_result_fini(&res);
 	}
-	emit_stats("iteration", "iteration", sec, repeat, flops, bytes, src);
+	if (strcmp(src, "model")) {
+		double copy[100];
+
+		/* both recorded: the hardware's counts, then the model's */
+		memcpy(copy, sec, (size_t)repeat * sizeof(double));
+		emit_stats("iteration", "iteration", copy, repeat, flops, bytes, src);
+	}
+	emit_stats("iteration", "iteration", sec, repeat, t.fwd_flops + t.bwd_flops + t.update_flops,
+		   t.fwd_bytes + t.bwd_bytes + t.update_bytes, "model");
 	emit_stats("phase", "forward", sec + repeat, repeat, t.fwd_flops, t.fwd_bytes, "model");
 	emit_stats("phase", "backward", sec + 2 * repeat, repeat, t.bwd_flops, t.bwd_bytes, "model");
 	emit_stats("phase", "update", sec + 3 * repeat, repeat, t.update_flops, t.update_bytes,
@@ -321,6 +329,19 @@ static int run_sweep(const struct rt_model *m, const char *model_arg, const char
 	}
 	if (rt_sweep_expand(&sw, rt_topo_cores(topo), batch, &err))
 		goto fail;
+	if (!strcmp(counters, "auto")) {
+		const struct rt_counter_backend *b = NULL;
+		struct rt_err why = { 0 };
+		void *cctx = NULL;
+
+		/* said once here; every child falls back the same way */
+		if (rt_counters_open("auto", &b, &cctx, &why, &err) == 0) {
+			if (why.msg[0])
+				fprintf(stderr, "%s: hardware counters: %s; counting the model's FLOPs "
+					"and bytes\n", prog, why.msg);
+			b->close(cctx);
+		}
+	}
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (len <= 0) {
 		rt_err_set(&err, -EIO, "cannot find my own executable");
