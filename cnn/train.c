@@ -83,8 +83,11 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 		if (it == o->warmup) {
 			rt_net_reset_seconds(net);
 			if (o->counters) {
+				double c0 = rt_now();
+
 				if ((rc = o->counters->start(o->counters_ctx, err)))
 					goto out;
+				res->counting_seconds += rt_now() - c0;
 				counting = true;
 			}
 		}
@@ -109,10 +112,14 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 			goto out;
 		res->nlosses = it + 1;
 		/* the model source: this iteration's exact counts, published through libsde */
-		if (timed && o->counters == &rt_counters_model)
+		if (timed && o->counters == &rt_counters_model) {
+			double c0 = rt_now();
+
 			rt_counters_model_add(o->counters_ctx,
 					      tot.fwd_flops + tot.bwd_flops + tot.update_flops,
 					      tot.fwd_bytes + tot.bwd_bytes + tot.update_bytes);
+			res->counting_seconds += rt_now() - c0;
+		}
 		if (timed) {
 			long k = it - o->warmup;
 
@@ -124,9 +131,12 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 			o->progress(o->progress_ctx, it + 1, total, res->losses[it]);
 	}
 	if (counting) {
+		double c0 = rt_now();
+
 		counting = false;
 		if ((rc = o->counters->stop(o->counters_ctx, &res->counts, err)))
 			goto out;
+		res->counting_seconds += rt_now() - c0;
 	}
 	res->iter_seconds = rt_median(times, (size_t)o->iterations);
 	for (int p = 0; p < RT_PHASE_COUNT; p++)

@@ -38,6 +38,7 @@ struct rt_train_result {
 	double *layer_fwd, *layer_bwd;  /* mean seconds per timed iteration */
 	double primitive_share;         /* time inside oneDNN primitives / iteration time (means) */
 	struct rt_counts counts;        /* over the timed iterations, when counters were given */
+	double counting_seconds;        /* spent in the counter calls themselves */
 	size_t nlayers;
 	struct rt_net_memory mem;
 	long peak_rss_kib;

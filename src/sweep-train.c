@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <libconfig.h>
+#include <oneapi/dnnl/dnnl.h>
+#include <papi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,9 +92,25 @@ static bool done_before(const struct rt_point *pts, size_t n, const char *config
 	return false;
 }
 
-static int write_run_cfg(const char *dir, const struct rt_sweep *s,
-			 const struct rt_sweep_train_opts *o, struct rt_err *err)
+/* A string as a libconfig literal's contents: quotes and backslashes escaped. */
+static const char *esc(char *buf, size_t size, const char *s)
 {
+	size_t n = 0;
+
+	for (; s && *s && n + 2 < size; s++) {
+		if (*s == '"' || *s == '\\')
+			buf[n++] = '\\';
+		buf[n++] = (unsigned char)*s < 0x20 ? ' ' : *s;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static int write_run_cfg(const char *dir, const struct rt_sweep *s,
+			 const struct rt_sweep_train_opts *o, const char *started, struct rt_err *err)
+{
+	const dnnl_version_t *dv = dnnl_version();
+	char e[5][8300];
 	char path[4200], ts[32], host[256] = "localhost", hw[32];
 	struct rt_outfile of;
 	int rc;
@@ -107,23 +125,38 @@ static int write_run_cfg(const char *dir, const struct rt_sweep *s,
 		"  tool = \"%s %s\";\n  finished = \"%s\";\n  host = \"%s\";\n"
 		"  command = \"%s\";\n  model = \"%s\";\n  data = \"%s\";\n  counters = \"%s\";\n"
 		"  iterations = %ld; warmup = %ld; repeat = %ld; seed = %ld; timeout = %g;\n"
-		"  profile = \"%s\";\n  hwloc_api = \"%s\";\n  configurations = %zu;\n  environment = [",
-		PACKAGE_NAME, PACKAGE_VERSION, ts, host, o->cmdline ? o->cmdline : "", o->model,
-		o->data, o->counters, o->iterations, o->warmup, o->repeat, o->seed, o->timeout,
-		o->profile_path ? o->profile_path : "", hw, s->nconfigs);
+		"  profile = \"%s\";\n  configurations = %zu;\n"
+		"  libraries = { onednn = \"%d.%d.%d\"; papi = \"%d.%d.%d.%d\"; hwloc_api = \"%s\"; "
+		"libconfig = \"%d.%d.%d\"; };\n  started = \"%s\";\n",
+		PACKAGE_NAME, PACKAGE_VERSION, ts, esc(e[0], sizeof(e[0]), host),
+		esc(e[1], sizeof(e[1]), o->cmdline), esc(e[2], sizeof(e[2]), o->model),
+		esc(e[3], sizeof(e[3]), o->data), o->counters, o->iterations, o->warmup, o->repeat,
+		o->seed, o->timeout, esc(e[4], sizeof(e[4]), o->profile_path), s->nconfigs, dv->major, dv->minor, dv->patch,
+		PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION),
+		PAPI_VERSION_REVISION(PAPI_VERSION), PAPI_VERSION_INCREMENT(PAPI_VERSION), hw,
+		LIBCONFIG_VER_MAJOR, LIBCONFIG_VER_MINOR, LIBCONFIG_VER_REVISION, started);
+	if (o->prof) {
+		const struct rt_profile *p = o->prof;
+
+		fprintf(of.fp, "  cpu = { model = \"%s\"; sockets = %u; cores = %u; pus = %u; "
+			"numa_nodes = %u; clock_ghz = %.3f; };\n  caches = [",
+			esc(e[0], sizeof(e[0]), p->cpu.model),
+			p->cpu.sockets, p->cpu.cores, p->cpu.pus, p->cpu.numa_nodes, p->cpu.clock_ghz);
+		for (size_t i = 0; i < p->ncaches; i++)
+			fprintf(of.fp, "%s \"L%d %llu bytes shared by %u cores\"", i ? "," : "",
+				p->caches[i].level, (unsigned long long)p->caches[i].size,
+				p->caches[i].shared_by);
+		fprintf(of.fp, " ];\n");
+	}
+	fprintf(of.fp, "  environment = [");
 	{
 		bool first = true;
 
-		for (char **e = environ; *e; e++)
-			if (!strncmp(*e, "OMP_", 4) || !strncmp(*e, "DNNL_", 5) ||
-			    !strncmp(*e, "KMP_", 4) || !strncmp(*e, "GOMP_", 5)) {
-				fprintf(of.fp, "%s \"", first ? "" : ",");
-				for (const char *c = *e; *c; c++) {
-					if (*c == '"' || *c == '\\')
-						fputc('\\', of.fp);
-					fputc(*c, of.fp);
-				}
-				fputc('"', of.fp);
+		for (char **ev = environ; *ev; ev++)
+			if (!strncmp(*ev, "OMP_", 4) || !strncmp(*ev, "DNNL_", 5) ||
+			    !strncmp(*ev, "KMP_", 4) || !strncmp(*ev, "GOMP_", 5)) {
+				fprintf(of.fp, "%s \"%s\"", first ? "" : ",",
+					esc(e[0], sizeof(e[0]), *ev));
 				first = false;
 			}
 	}
@@ -135,12 +168,13 @@ static int write_run_cfg(const char *dir, const struct rt_sweep *s,
 int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o, FILE *also,
 		   struct rt_err *err)
 {
-	char csv[4200], summary[4200];
+	char csv[4200], summary[4200], started[32];
 	struct rt_point *old = NULL, *all = NULL, *pts = NULL;
 	size_t nold = 0, nall = 0;
 	FILE *fp = NULL;
 	int rc;
 
+	rt_timestamp(started, sizeof(started));
 	if ((rc = rt_mkdir_p(o->outdir, err)))
 		return rc;
 	snprintf(csv, sizeof(csv), "%s/points.csv", o->outdir);
@@ -294,7 +328,7 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 			rc = 0;
 		}
 	}
-	rc = write_run_cfg(o->outdir, s, o, err);
+	rc = write_run_cfg(o->outdir, s, o, started, err);
 out:
 	if (fp)
 		fclose(fp);

@@ -38,6 +38,7 @@ if command -v gnuplot >/dev/null; then
 else
 	n=$((n + 1)); echo "ok $n # SKIP gnuplot is not installed"
 fi
+check "run.cfg is libconfig: roofline-plot finds the profile in it" "$top_builddir/src/roofline-plot" -o "$dir/replot" "$dir/a"
 check "run.cfg records the command" grep -q 'command = ".*--sweep batch=8,60000' "$dir/a/run.cfg"
 
 # interrupted: keep the header and the first configuration only, then resume

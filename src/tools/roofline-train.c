@@ -591,6 +591,9 @@ int main(int argc, char **argv)
 			       rt_source_name(cnt->bytes_source),
 			       it > 0 ? cnt->flops / ((double)iters * it) / 1e9 : 0,
 			       cnt->bytes > 0 ? cnt->flops / cnt->bytes : 0);
+			printf("  counting took %.1f us, %.4f%% of the timed iterations\n",
+			       res.counting_seconds * 1e6,
+			       100 * res.counting_seconds / ((double)iters * it));
 			if (why.msg[0])
 				printf("  (hardware counters: %s; using the model counts)\n", why.msg);
 		}
