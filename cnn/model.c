@@ -42,14 +42,14 @@ static int fail(const struct parse *ps, const config_setting_t *at, const char *
 	__attribute__((format(printf, 3, 4)));
 static int fail(const struct parse *ps, const config_setting_t *at, const char *fmt, ...)
 {
-	char what[400];
 	va_list ap;
-	int line = at ? config_setting_source_line(at) : 1;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	rc = rt_err_vset_at(ps->err, -EINVAL, ps->path, at ? config_setting_source_line(at) : 1, "",
+			    fmt, ap);
 	va_end(ap);
-	return rt_err_set(ps->err, -EINVAL, "%s:%d: %s", ps->path, line > 0 ? line : 1, what);
+	return rc;
 }
 
 /* An optional integer member in [min, max]; absent: def. */
@@ -116,6 +116,18 @@ static long window_out(long n, long k, long st, long p)
 	return n + 2 * p < k ? 0 : (n + 2 * p - k) / st + 1;
 }
 
+/* Compulsory bytes of a layer with weights (conv, fc): input and output per image, the weights
+ * once per batch for forward and data gradient, their gradients for the weight gradient. */
+static void weighted_bytes(struct rt_layer_counts *n, double ie, double oe, bool bwd_data)
+{
+	n->fwd_bytes = 4 * (ie + oe);
+	n->fwd_wbytes = 4.0 * (double)n->params;
+	n->bwd_data_bytes = bwd_data ? 4 * (oe + ie) : 0;
+	n->bwd_data_wbytes = bwd_data ? 4.0 * (double)n->params : 0;
+	n->bwd_weights_bytes = 4 * (ie + oe);
+	n->bwd_weights_wbytes = 4.0 * (double)n->params;
+}
+
 static void count(struct rt_layer_desc *L, long classes)
 {
 	const double ie = (double)rt_shape_elems(L->in), oe = (double)rt_shape_elems(L->out);
@@ -133,24 +145,14 @@ static void count(struct rt_layer_desc *L, long classes)
 		n->fwd_flops = 2 * macs + (L->bias ? (double)L->filters * L->out.h * L->out.w : 0);
 		n->bwd_data_flops = L->needs_bwd_data ? 2 * macs : 0;
 		n->bwd_weights_flops = n->fwd_flops;
-		n->fwd_bytes = 4 * (ie + oe);
-		n->fwd_wbytes = 4.0 * (double)n->params;
-		n->bwd_data_bytes = L->needs_bwd_data ? 4 * (oe + ie) : 0;
-		n->bwd_data_wbytes = L->needs_bwd_data ? 4.0 * (double)n->params : 0;
-		n->bwd_weights_bytes = 4 * (ie + oe);
-		n->bwd_weights_wbytes = 4.0 * (double)n->params;
+		weighted_bytes(n, ie, oe, L->needs_bwd_data);
 		break;
 	case RT_LAYER_FC:
 		n->params = (long)(ie * (double)L->outputs) + (L->bias ? L->outputs : 0);
 		n->fwd_flops = 2 * ie * (double)L->outputs + (L->bias ? (double)L->outputs : 0);
 		n->bwd_data_flops = L->needs_bwd_data ? 2 * ie * (double)L->outputs : 0;
 		n->bwd_weights_flops = n->fwd_flops;
-		n->fwd_bytes = 4 * (ie + oe);
-		n->fwd_wbytes = 4.0 * (double)n->params;
-		n->bwd_data_bytes = L->needs_bwd_data ? 4 * (oe + ie) : 0;
-		n->bwd_data_wbytes = L->needs_bwd_data ? 4.0 * (double)n->params : 0;
-		n->bwd_weights_bytes = 4 * (ie + oe);
-		n->bwd_weights_wbytes = 4.0 * (double)n->params;
+		weighted_bytes(n, ie, oe, L->needs_bwd_data);
 		break;
 	case RT_LAYER_RELU:
 	case RT_LAYER_DROPOUT:

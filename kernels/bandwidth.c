@@ -36,7 +36,14 @@
 		s0 = VADD(VADD(VADD(s0, s1), VADD(s2, s3)), VADD(VADD(s4, s5), VADD(s6, s7)));  \
 		return VSUM(s0);                                                                \
 	}                                                                                       \
-	__attribute__((target(tgt))) static double copy_##isa(size_t n, uint64_t reps,         \
+	DEFINE_COPY(copy_##isa, tgt, VSTORE, (void)0)                                           \
+	DEFINE_COPY(copy_nt_##isa, tgt, VSTREAM, FENCE())                                       \
+	DEFINE_TRIAD(triad_##isa, tgt, VSTORE, (void)0)                                         \
+	DEFINE_TRIAD(triad_nt_##isa, tgt, VSTREAM, FENCE())
+
+/* b[i] = a[i], unrolled by 4, with the given store (regular or non-temporal, then a fence) */
+#define DEFINE_COPY(fname, tgt, STORE, AFTER)                                                  \
+	__attribute__((target(tgt))) static double fname(size_t n, uint64_t reps,              \
 		double *a, double *b, double *c, double s)                                      \
 	{                                                                                       \
 		(void)c; (void)s;                                                               \
@@ -44,62 +51,32 @@
 			for (size_t i = 0; i < n; i += 4 * LN) {                                \
 				VT v0 = VLOAD(a + i), v1 = VLOAD(a + i + LN);                   \
 				VT v2 = VLOAD(a + i + 2 * LN), v3 = VLOAD(a + i + 3 * LN);      \
-				VSTORE(b + i, v0); VSTORE(b + i + LN, v1);                      \
-				VSTORE(b + i + 2 * LN, v2); VSTORE(b + i + 3 * LN, v3);         \
+				STORE(b + i, v0); STORE(b + i + LN, v1);                        \
+				STORE(b + i + 2 * LN, v2); STORE(b + i + 3 * LN, v3);           \
 			}                                                                       \
+			AFTER;                                                                  \
 			SWEEP_BARRIER(b);                                                       \
 		}                                                                               \
 		return b[0];                                                                    \
-	}                                                                                       \
-	__attribute__((target(tgt))) static double copy_nt_##isa(size_t n, uint64_t reps,      \
-		double *a, double *b, double *c, double s)                                      \
-	{                                                                                       \
-		(void)c; (void)s;                                                               \
-		for (uint64_t r = 0; r < reps; r++) {                                           \
-			for (size_t i = 0; i < n; i += 4 * LN) {                                \
-				VT v0 = VLOAD(a + i), v1 = VLOAD(a + i + LN);                   \
-				VT v2 = VLOAD(a + i + 2 * LN), v3 = VLOAD(a + i + 3 * LN);      \
-				VSTREAM(b + i, v0); VSTREAM(b + i + LN, v1);                    \
-				VSTREAM(b + i + 2 * LN, v2); VSTREAM(b + i + 3 * LN, v3);       \
-			}                                                                       \
-			FENCE();                                                                \
-			SWEEP_BARRIER(b);                                                       \
-		}                                                                               \
-		return b[0];                                                                    \
-	}                                                                                       \
-	__attribute__((target(tgt))) static double triad_##isa(size_t n, uint64_t reps,        \
+	}
+
+/* a[i] = b[i] + s*c[i], unrolled by 4, with the given store */
+#define DEFINE_TRIAD(fname, tgt, STORE, AFTER)                                                 \
+	__attribute__((target(tgt))) static double fname(size_t n, uint64_t reps,              \
 		double *a, double *b, double *c, double s)                                      \
 	{                                                                                       \
 		const VT vs = VSET1(s);                                                         \
 		for (uint64_t r = 0; r < reps; r++) {                                           \
 			for (size_t i = 0; i < n; i += 4 * LN) {                                \
-				VSTORE(a + i, VTRIAD(VLOAD(b + i), vs, VLOAD(c + i)));          \
-				VSTORE(a + i + LN,                                              \
-				       VTRIAD(VLOAD(b + i + LN), vs, VLOAD(c + i + LN)));       \
-				VSTORE(a + i + 2 * LN,                                          \
-				       VTRIAD(VLOAD(b + i + 2 * LN), vs, VLOAD(c + i + 2 * LN))); \
-				VSTORE(a + i + 3 * LN,                                          \
-				       VTRIAD(VLOAD(b + i + 3 * LN), vs, VLOAD(c + i + 3 * LN))); \
+				STORE(a + i, VTRIAD(VLOAD(b + i), vs, VLOAD(c + i)));           \
+				STORE(a + i + LN,                                               \
+				      VTRIAD(VLOAD(b + i + LN), vs, VLOAD(c + i + LN)));        \
+				STORE(a + i + 2 * LN,                                           \
+				      VTRIAD(VLOAD(b + i + 2 * LN), vs, VLOAD(c + i + 2 * LN))); \
+				STORE(a + i + 3 * LN,                                           \
+				      VTRIAD(VLOAD(b + i + 3 * LN), vs, VLOAD(c + i + 3 * LN))); \
 			}                                                                       \
-			SWEEP_BARRIER(a);                                                       \
-		}                                                                               \
-		return a[0];                                                                    \
-	}                                                                                       \
-	__attribute__((target(tgt))) static double triad_nt_##isa(size_t n, uint64_t reps,     \
-		double *a, double *b, double *c, double s)                                      \
-	{                                                                                       \
-		const VT vs = VSET1(s);                                                         \
-		for (uint64_t r = 0; r < reps; r++) {                                           \
-			for (size_t i = 0; i < n; i += 4 * LN) {                                \
-				VSTREAM(a + i, VTRIAD(VLOAD(b + i), vs, VLOAD(c + i)));         \
-				VSTREAM(a + i + LN,                                             \
-					VTRIAD(VLOAD(b + i + LN), vs, VLOAD(c + i + LN)));      \
-				VSTREAM(a + i + 2 * LN,                                         \
-					VTRIAD(VLOAD(b + i + 2 * LN), vs, VLOAD(c + i + 2 * LN))); \
-				VSTREAM(a + i + 3 * LN,                                         \
-					VTRIAD(VLOAD(b + i + 3 * LN), vs, VLOAD(c + i + 3 * LN))); \
-			}                                                                       \
-			FENCE();                                                                \
+			AFTER;                                                                  \
 			SWEEP_BARRIER(a);                                                       \
 		}                                                                               \
 		return a[0];                                                                    \

@@ -190,6 +190,18 @@ static bool stable(const double *rates, unsigned n, double tol)
 	return v[0] - v[2] <= tol * v[0];
 }
 
+/* Every thread runs `reps` repetitions between barriers; the master starts the clock. Called
+ * inside the parallel region (orphaned barriers bind to it). */
+static void run_timed(const struct job *j, int tid, uint64_t reps, double *t0)
+{
+#pragma omp barrier
+#pragma omp master
+	*t0 = rt_now();
+#pragma omp barrier
+	run_one(j, tid, reps);
+#pragma omp barrier
+}
+
 static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *err)
 {
 	const struct rt_measure_opts *o = j->o;
@@ -208,12 +220,7 @@ static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *e
 			j->status[tid] = -EINVAL;
 		run_one(j, tid, 1);     /* warm-up: caches, TLB, the vector units' power state */
 		while (!calibrated) {
-#pragma omp barrier
-#pragma omp master
-			t0 = rt_now();
-#pragma omp barrier
-			run_one(j, tid, reps);
-#pragma omp barrier
+			run_timed(j, tid, reps, &t0);
 #pragma omp master
 			{
 				double dt = rt_now() - t0;
@@ -231,12 +238,7 @@ static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *e
 #pragma omp barrier
 		}
 		while (!done) {
-#pragma omp barrier
-#pragma omp master
-			t0 = rt_now();
-#pragma omp barrier
-			run_one(j, tid, reps);
-#pragma omp barrier
+			run_timed(j, tid, reps, &t0);
 #pragma omp master
 			{
 				double now = rt_now(), dt = now - t0;

@@ -40,3 +40,13 @@ void rt_err_prefix(struct rt_err *err, const char *fmt, ...)
 	snprintf(old, sizeof(old), "%s", err->msg);
 	snprintf(err->msg, sizeof(err->msg), "%.200s: %.300s", pre, old);
 }
+
+int rt_err_vset_at(struct rt_err *err, int code, const char *file, int line, const char *ctx,
+		   const char *fmt, va_list ap)
+{
+	char what[400];
+
+	vsnprintf(what, sizeof(what), fmt, ap);
+	return rt_err_set(err, code, "%s:%d: %s%s%s", file, line > 0 ? line : 1, ctx,
+			  *ctx ? ": " : "", what);
+}

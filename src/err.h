@@ -2,6 +2,7 @@
 #ifndef RT_ERR_H
 #define RT_ERR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct rt_err {
@@ -16,6 +17,10 @@ void rt_err_clear(struct rt_err *err);
  * callers can write `return rt_err_set(err, -EINVAL, ...)` or `rc = rt_err_set(...); goto out`. */
 int rt_err_set(struct rt_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* "FILE:LINE: CTX: what" (CTX may be empty): the form of every input error. */
+int rt_err_vset_at(struct rt_err *err, int code, const char *file, int line, const char *ctx,
+		   const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
 
 /* Prefix the existing message with a context string ("while probing L2: ..."). */
 void rt_err_prefix(struct rt_err *err, const char *fmt, ...)

@@ -147,14 +147,13 @@ static int bad(const struct reader *r, const config_setting_t *at, const char *c
 static int bad(const struct reader *r, const config_setting_t *at, const char *ctx,
 	       const char *fmt, ...)
 {
-	char what[384];
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	rc = rt_err_vset_at(r->err, -EINVAL, r->path, line_of(at), ctx, fmt, ap);
 	va_end(ap);
-	return rt_err_set(r->err, -EINVAL, "%s:%d: %s%s%s", r->path, line_of(at), ctx,
-			  *ctx ? ": " : "", what);
+	return rc;
 }
 
 static int get_string(const struct reader *r, const config_setting_t *grp, const char *ctx,

@@ -183,6 +183,23 @@ static void on_progress(void *ctx, long iter, long total, double loss)
 		fprintf(stderr, "\r\033[K");
 }
 
+/* Open the counters the user asked for (none: no backend). */
+static int open_counters(const char *which, const struct rt_counter_backend **backend,
+			 void **ctx, struct rt_err *why)
+{
+	struct rt_err err;
+
+	*backend = NULL;
+	if (!strcmp(which, "none"))
+		return 0;
+	if (rt_counters_open(which, backend, ctx, why, &err)) {
+		*backend = NULL;
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		return 1;
+	}
+	return 0;
+}
+
 /* --emit-points: the child side of a sweep. Runs `repeat` measurements and prints the
  * median, min and max of each scope as rt-point lines. */
 static int cmp_d(const void *a, const void *b)
@@ -220,14 +237,10 @@ static int emit_points(const struct rt_model *m, const struct rt_net_opts *no, c
 	if (!sec)
 		return 1;
 	rt_model_totals(m, no->batch, &t);
-	if (strcmp(counters, "none")) {
-		if (rt_counters_open(counters, &backend, &cctx, &why, &err)) {
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
-			goto out;
-		}
-		to.counters = backend;
-		to.counters_ctx = cctx;
-	}
+	if (open_counters(counters, &backend, &cctx, &why))
+		goto out;
+	to.counters = backend;
+	to.counters_ctx = cctx;
 	for (long r = 0; r < repeat; r++) {
 		struct rt_train_result res;
 
@@ -540,14 +553,10 @@ int main(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	if (strcmp(counters, "none")) {
-		if (rt_counters_open(counters, &backend, &cctx, &why, &err)) {
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
-			goto out;
-		}
-		to.counters = backend;
-		to.counters_ctx = cctx;
-	}
+	if (open_counters(counters, &backend, &cctx, &why))
+		goto out;
+	to.counters = backend;
+	to.counters_ctx = cctx;
 	ps.on = ps.tty || verbose;
 	to.iterations = iters;
 	to.warmup = warmup;
