@@ -206,6 +206,37 @@ static void count(struct rt_layer_desc *L, long classes)
 	}
 }
 
+/* The output height and width of a window (conv, pool) over the padded input, or the error
+ * when the kernel does not fit. */
+static int window_shape(const struct parse *ps, const config_setting_t *g,
+			struct rt_layer_desc *L, const char *ctx)
+{
+	char a[64];
+
+	L->out.h = window_out(L->in.h, L->kernel, L->stride, L->pad);
+	L->out.w = window_out(L->in.w, L->kernel, L->stride, L->pad);
+	if (L->out.h && L->out.w)
+		return 0;
+	shape_str(a, sizeof(a), L->in);
+	return fail(ps, g, "%s: kernel %ld is larger than its %s input with padding %ld", ctx,
+		    L->kernel, a, L->pad);
+}
+
+/* 'bias': true (the default) or false. */
+static int bias_member(const struct parse *ps, const config_setting_t *g, bool *bias,
+		       const char *ctx)
+{
+	const config_setting_t *s = config_setting_get_member(g, "bias");
+
+	*bias = true;
+	if (!s)
+		return 0;
+	if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+		return fail(ps, s, "%s: 'bias' must be true or false", ctx);
+	*bias = config_setting_get_bool(s);
+	return 0;
+}
+
 static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 		       const config_setting_t *g)
 {
@@ -274,25 +305,14 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 		    (rc = int_member(ps, g, "pad", 0, 0, MAX_DIM, &L->pad, ctx)) ||
 		    (rc = int_member(ps, g, "groups", 1, 1, MAX_DIM, &L->groups, ctx)))
 			return rc;
-		L->bias = true;
-		if (config_setting_get_member(g, "bias")) {
-			const config_setting_t *s = config_setting_get_member(g, "bias");
-
-			if (config_setting_type(s) != CONFIG_TYPE_BOOL)
-				return fail(ps, s, "%s: 'bias' must be true or false", ctx);
-			L->bias = config_setting_get_bool(s);
-		}
+		if ((rc = bias_member(ps, g, &L->bias, ctx)))
+			return rc;
 		if (L->in.c % L->groups || L->filters % L->groups)
 			return fail(ps, g, "%s: %ld groups do not divide %ld input channels and %ld "
 				    "filters", ctx, L->groups, L->in.c, L->filters);
 		L->out.c = L->filters;
-		L->out.h = window_out(L->in.h, L->kernel, L->stride, L->pad);
-		L->out.w = window_out(L->in.w, L->kernel, L->stride, L->pad);
-		if (!L->out.h || !L->out.w) {
-			shape_str(a, sizeof(a), L->in);
-			return fail(ps, g, "%s: kernel %ld is larger than its %s input with padding "
-				    "%ld", ctx, L->kernel, a, L->pad);
-		}
+		if ((rc = window_shape(ps, g, L, ctx)))
+			return rc;
 		break;
 	case RT_LAYER_MAXPOOL:
 	case RT_LAYER_AVGPOOL:
@@ -304,25 +324,14 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 			return fail(ps, g, "%s: padding %ld must be smaller than the kernel %ld", ctx,
 				    L->pad, L->kernel);
 		L->out.c = L->in.c;
-		L->out.h = window_out(L->in.h, L->kernel, L->stride, L->pad);
-		L->out.w = window_out(L->in.w, L->kernel, L->stride, L->pad);
-		if (!L->out.h || !L->out.w) {
-			shape_str(a, sizeof(a), L->in);
-			return fail(ps, g, "%s: kernel %ld is larger than its %s input with padding "
-				    "%ld", ctx, L->kernel, a, L->pad);
-		}
+		if ((rc = window_shape(ps, g, L, ctx)))
+			return rc;
 		break;
 	case RT_LAYER_FC:
 		if ((rc = req_int(ps, g, "outputs", 1, MAX_DIM, &L->outputs, ctx)))
 			return rc;
-		L->bias = true;
-		if (config_setting_get_member(g, "bias")) {
-			const config_setting_t *s = config_setting_get_member(g, "bias");
-
-			if (config_setting_type(s) != CONFIG_TYPE_BOOL)
-				return fail(ps, s, "%s: 'bias' must be true or false", ctx);
-			L->bias = config_setting_get_bool(s);
-		}
+		if ((rc = bias_member(ps, g, &L->bias, ctx)))
+			return rc;
 		L->out = (struct rt_shape){ L->outputs, 1, 1 };
 		if ((double)rt_shape_elems(L->in) * (double)L->outputs > (double)MAX_ELEMS * 8)
 			return fail(ps, g, "%s: %ld x %ld weights (%.3g bytes) are too many", ctx,
