@@ -14,9 +14,15 @@ check() { # description, then a command that must succeed
 	if "$@" >/dev/null 2>&1; then echo "ok $n - $d"; else echo "not ok $n - $d"; fi
 }
 common="-m lenet5 -n 2 -w 1 -r 2 -c model --profile $prof"
+# AddressSanitizer reserves terabytes of address space: no memory limit can be set under it
+if ldd "$tool" 2>/dev/null | grep -q libasan; then
+	big=16 limit=unlimited
+else
+	big=60000 limit=3000000
+fi
 
 # a grid of two batches, one of them far too large for the memory limit of this shell
-(ulimit -v 3000000; "$tool" $common --sweep batch=8,60000 --out "$dir/a" >"$dir/a.out" 2>"$dir/a.err")
+(ulimit -v $limit; "$tool" $common --sweep batch=8,$big --out "$dir/a" >"$dir/a.out" 2>"$dir/a.err")
 rc=$?
 check "the sweep completes (exit $rc)" test "$rc" = 0
 csv="$dir/a/points.csv"
@@ -28,7 +34,11 @@ check "iteration, forward, backward, update, each median/min/max" sh -c "test \$
 check "intensity = flops / bytes, GFLOP/s = flops / seconds / 1e9 in every ok row" awk -F, 'NR > 1 && $23 == "ok" { i = $11 / $12; g = $11 / $10 / 1e9;
 	if (($14 - i) / i > 1e-5 || ($14 - i) / i < -1e-5 || ($15 - g) / g > 1e-5 || ($15 - g) / g < -1e-5) exit 1 }' "$csv"
 check "images/s = batch / seconds on the iteration rows" awk -F, 'NR > 1 && $7 == "iteration" && $23 == "ok" { v = $3 / $10; if (($16 - v) / v > 1e-5 || ($16 - v) / v < -1e-5) exit 1 }' "$csv"
-check "the batch that does not fit is a failed row with its reason" grep -q '^t[0-9]*-b60000-none,.*,failed,.*out of memory\|^t[0-9]*-b60000-none,.*,failed,.*exit 1' "$csv"
+if [ "$big" = 60000 ]; then
+	check "the batch that does not fit is a failed row with its reason" grep -q '^t[0-9]*-b60000-none,.*,failed,.*out of memory\|^t[0-9]*-b60000-none,.*,failed,.*exit 1' "$csv"
+else
+	n=$((n + 1)); echo "ok $n # SKIP no memory limit under AddressSanitizer"
+fi
 check "the summary names the best configuration and its speedup" grep -q 'speedup of the best' "$dir/a/summary.txt"
 check "the summary gives each point's bound" grep -q 'GFLOP/s .*%$\|GB/s .*%$' "$dir/a/summary.txt"
 check "trajectories.gp written" test -s "$dir/a/trajectories.gp"
@@ -39,13 +49,13 @@ else
 	n=$((n + 1)); echo "ok $n # SKIP gnuplot is not installed"
 fi
 check "run.cfg is libconfig: roofline-plot finds the profile in it" "$top_builddir/src/roofline-plot" -o "$dir/replot" "$dir/a"
-check "run.cfg records the command" grep -q 'command = ".*--sweep batch=8,60000' "$dir/a/run.cfg"
+check "run.cfg records the command" grep -q "command = \".*--sweep batch=8,$big" "$dir/a/run.cfg"
 
 # interrupted: keep the header and the first configuration only, then resume
 first=$(awk -F, 'NR == 2 { print $1 }' "$csv")
 awk -F, -v f="$first" 'NR == 1 || $1 == f' "$csv" >"$dir/keep" && cp "$dir/keep" "$csv"
 before=$(wc -l <"$csv")
-(ulimit -v 3000000; "$tool" $common --sweep batch=8,60000 --resume "$dir/a" -v >"$dir/r.out" 2>"$dir/r.err")
+(ulimit -v $limit; "$tool" $common --sweep batch=8,$big --resume "$dir/a" -v >"$dir/r.out" 2>"$dir/r.err")
 check "resume exits 0" test $? = 0
 check "resume skips what was measured" grep -q "measured before (resumed)" "$dir/r.err"
 check "resume measures only what was missing" awk -F, -v f="$first" 'NR > 1 && $1 == f { k++ } END { exit k != 12 }' "$csv"
