@@ -124,8 +124,11 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 			long k = it - o->warmup;
 
 			times[k] = t[5] - t[0];
-			for (int p = 0; p < RT_PHASE_COUNT; p++)
+			res->total_seconds += t[5] - t[0];
+			for (int p = 0; p < RT_PHASE_COUNT; p++) {
 				phase[(size_t)p * (size_t)o->iterations + (size_t)k] = t[p + 1] - t[p];
+				res->phase_total[p] += t[p + 1] - t[p];
+			}
 		}
 		if (o->progress)
 			o->progress(o->progress_ctx, it + 1, total, res->losses[it]);

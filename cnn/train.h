@@ -32,6 +32,8 @@ struct rt_train_result {
 	long batch, iterations;
 	double iter_seconds;            /* median of the timed iterations */
 	double phase_seconds[RT_PHASE_COUNT];   /* medians per iteration */
+	double total_seconds;           /* all timed iterations */
+	double phase_total[RT_PHASE_COUNT];     /* all timed iterations, per phase: they add up */
 	double images_per_s;            /* batch / median iteration time */
 	double *losses, *accuracies;    /* every iteration, warm-up included (caller frees) */
 	long nlosses;

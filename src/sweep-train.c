@@ -243,6 +243,13 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 		rt_sweep_env(c, env);
 		if ((rc = rt_sweep_run_child(argv, env, 3, o->timeout, &ch, err)))
 			goto out;
+		if (!ch.ok && !strcmp(ch.reason, "interrupted") && !ch.ok) {
+			/* not a result: the configuration stays unmeasured for --resume */
+			free(ch.out);
+			rc = rt_err_set(err, -EINTR, "interrupted: the %zu configurations finished are "
+					"in %s; --resume %s continues", measured, csv, o->outdir);
+			goto out;
+		}
 		np = ch.ok ? parse_child(ch.out, c, pts, 4096) : -1;
 		if (np < 0) {
 			base_point(&pts[0], c);

@@ -17,6 +17,14 @@
 
 static const char *const knob_names[RT_KNOB_COUNT] = { "threads", "batch", "affinity" };
 
+/* The one flag a signal handler may set (sig_atomic_t semantics); owned by the front end. */
+static volatile int *interrupt_flag;
+
+void rt_sweep_set_interrupt_flag(volatile int *flag)
+{
+	interrupt_flag = flag;
+}
+
 const char *rt_knob_name(enum rt_knob k)
 {
 	return (unsigned)k < RT_KNOB_COUNT ? knob_names[k] : "unknown";
@@ -208,7 +216,7 @@ int rt_sweep_run_child(char *const argv[], char env[][64], size_t nenv, double t
 	char errbuf[4096];
 	size_t errlen = 0, cap = 65536;
 	double start = rt_now();
-	bool timed_out = false;
+	bool timed_out = false, interrupted = false;
 	pid_t pid;
 
 	memset(c, 0, sizeof(*c));
@@ -265,7 +273,13 @@ int rt_sweep_run_child(char *const argv[], char env[][64], size_t nenv, double t
 				timed_out = true;
 				break;
 			}
-			r = poll(fds, 2, (int)(left * 1000) + 1);
+			if (interrupt_flag && *interrupt_flag) {
+				kill(pid, SIGKILL);
+				interrupted = true;
+				break;
+			}
+			/* wake up at least every 100 ms to notice an interrupt */
+			r = poll(fds, 2, left < 0.1 ? (int)(left * 1000) + 1 : 100);
 			if (r < 0 && errno == EINTR)
 				continue;
 			for (int i = 0; i < 2; i++) {
@@ -321,7 +335,10 @@ int rt_sweep_run_child(char *const argv[], char env[][64], size_t nenv, double t
 			*--end = '\0';
 		line = strrchr(errbuf, '\n');
 		line = line ? line + 1 : errbuf;
-		if (timed_out)
+		/* Ctrl-C reaches the child too: whatever ended it, the run was interrupted */
+		if (interrupted || (interrupt_flag && *interrupt_flag))
+			snprintf(c->reason, sizeof(c->reason), "interrupted");
+		else if (timed_out)
 			snprintf(c->reason, sizeof(c->reason), "timeout after %.3g s", timeout);
 		else if (WIFSIGNALED(status))
 			snprintf(c->reason, sizeof(c->reason), "killed by %s (%d)%s%.200s",

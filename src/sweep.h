@@ -67,4 +67,8 @@ struct rt_child {
 int rt_sweep_run_child(char *const argv[], char env[][64], size_t nenv, double timeout,
 		       struct rt_child *c, struct rt_err *err);
 
+/* Set by the front end's SIGINT/SIGTERM handler: a running child is killed (its reason:
+ * "interrupted") and the sweep stops after it. NULL: never interrupted. */
+void rt_sweep_set_interrupt_flag(volatile int *flag);
+
 #endif

@@ -73,6 +73,26 @@ check "timeouts are failed rows with their reason" grep -q ',failed,timeout afte
 check "per-layer points for every layer" awk -F, '$7 == "layer" && $9 == "median" { k++ } END { exit k != 24 }' "$dir/l/points.csv"
 check "the per-layer chart (layers.gp) names the layers" grep -q '"conv2"' "$dir/l/layers.gp"
 
+# SIGINT in the middle: a clear message, exit 130, only whole configurations kept, resume
+"$tool" -m lenet5 -n 300 -w 1 -r 2 -c model --profile "$prof" --sweep batch=8,16,32,48,64 \
+	--out "$dir/i" >/dev/null 2>"$dir/i.err" &
+pid=$!
+for k in $(seq 300); do
+	[ "$(wc -l <"$dir/i/points.csv" 2>/dev/null || echo 0)" -gt 1 ] && break
+	sleep 0.1
+done
+kill -INT $pid
+wait $pid
+rc=$?
+check "SIGINT: exit 130 (got $rc)" test "$rc" = 130
+check "SIGINT: says what was kept and how to resume" grep -q "interrupted: .*--resume" "$dir/i.err"
+check "SIGINT: every configuration in points.csv is whole (12 rows)" awk -F, 'NR > 1 { k[$1]++ } END { for (c in k) if (k[c] != 12) exit 1 }' "$dir/i/points.csv"
+check "SIGINT: no summary pretends the sweep completed" test ! -e "$dir/i/summary.txt"
+"$tool" -m lenet5 -n 300 -w 1 -r 2 -c model --profile "$prof" --sweep batch=8,16,32,48,64 \
+	--resume "$dir/i" >/dev/null 2>&1
+# the grid: the default (all cores, batch 64) and batches 8, 16, 32, 48 at all cores
+check "after SIGINT, --resume completes the sweep" awk -F, 'NR > 1 { k[$1]++ } END { n = 0; for (c in k) n++; exit n != 5 }' "$dir/i/points.csv"
+
 # bad sweeps
 "$tool" --sweep cores=2 >/dev/null 2>"$dir/e1"
 check "unknown knob: exit 2" test $? = 2

@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -316,6 +317,14 @@ static void sweep_progress(void *ctx, size_t i, size_t n, const char *config, co
 		fprintf(stderr, "%s: configuration %zu of %zu, %s ...\n", prog, i, n, config);
 }
 
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
 static int run_sweep(const struct rt_model *m, const char *model_arg, const char **specs,
 		     size_t nspecs, const struct rt_topo *topo, long batch, const char *data,
 		     const char *counters, long iters, long warmup, long repeat, long seed,
@@ -416,8 +425,23 @@ static int run_sweep(const struct rt_model *m, const char *model_arg, const char
 	so.cmdline = cmd;
 	so.progress = sweep_progress;
 	so.progress_ctx = &progress_on;
-	if (rt_sweep_train(&sw, &so, stdout, &err))
+	{
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_interrupt;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		rt_sweep_set_interrupt_flag((volatile int *)&interrupted);
+	}
+	if (rt_sweep_train(&sw, &so, stdout, &err)) {
+		if (err.code == -EINTR) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			rc = 130;
+			goto done;
+		}
 		goto fail;
+	}
 	if (final_dir[0] && rename(dir, final_dir)) {
 		rt_err_set(&err, -errno, "%s: cannot rename to '%s': %s", dir, final_dir,
 			   strerror(errno));
