@@ -93,6 +93,15 @@ check "SIGINT: no summary pretends the sweep completed" test ! -e "$dir/i/summar
 # the grid: the default (all cores, batch 64) and batches 8, 16, 32, 48 at all cores
 check "after SIGINT, --resume completes the sweep" awk -F, 'NR > 1 { k[$1]++ } END { n = 0; for (c in k) n++; exit n != 5 }' "$dir/i/points.csv"
 
+# the disk fills while the summary is written: a clear error, no half-written summary, the
+# points kept
+mkdir -p "$dir/full" && ln -s /dev/full "$dir/full/summary.txt.tmp"
+"$tool" -m lenet5 -n 2 -w 0 -r 1 -c model --profile "$prof" --sweep threads=1 --out "$dir/full" \
+	>/dev/null 2>"$dir/full.err"
+check "disk full: exit 1 (got $?)" test $? = 1
+check "disk full: the message names the file and the error" grep -q "summary.txt.tmp: write failed: No space left on device" "$dir/full.err"
+check "disk full: no summary.txt in place, the points kept" sh -c "test ! -e '$dir/full/summary.txt' && test -s '$dir/full/points.csv'"
+
 # bad sweeps
 "$tool" --sweep cores=2 >/dev/null 2>"$dir/e1"
 check "unknown knob: exit 2" test $? = 2
