@@ -348,9 +348,46 @@ static int route_gradients(struct rt_net *n, struct rt_err *err)
 	return rc;
 }
 
+double rt_net_estimate_bytes(const struct rt_model *m, long batch)
+{
+	struct rt_model_totals t;
+
+	rt_model_totals(m, batch, &t);
+	return 12.0 * (double)t.params + 4.0 * (double)batch *
+	       ((double)t.kept_elems + (double)t.act_elems + (double)rt_shape_elems(m->input));
+}
+
+/* MemAvailable from /proc/meminfo in bytes; 0 when unknown. */
+static double mem_available(void)
+{
+	unsigned long long kib = 0;
+	char line[256];
+	FILE *fp = fopen("/proc/meminfo", "r");
+
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(fp);
+	return (double)kib * 1024;
+}
+
 int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt_net_opts *o,
 		  struct rt_err *err)
 {
+	/* a model too large for this machine is refused before anything is allocated */
+	{
+		double need = rt_net_estimate_bytes(m, o->batch), have = mem_available();
+		struct rt_model_totals t;
+
+		rt_model_totals(m, o->batch, &t);
+		if (have > 0 && need > have)
+			return rt_err_set(err, -ENOMEM, "model '%s' at batch %ld needs about %.3g GB "
+					  "(%ld parameters, %ld activation elements per image), more "
+					  "than the %.3g GB available", m->name, o->batch, need / 1e9,
+					  t.params, t.act_elems, have / 1e9);
+	}
 	struct rt_net *n = calloc(1, sizeof(*n));
 	struct lrt *L = NULL;
 	dnnl_dims_t idims;

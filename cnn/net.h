@@ -21,8 +21,15 @@ struct rt_net_opts {
 /* Defaults: the model's batch, seed 1, lr 0.01, momentum 0.9, weight decay 5e-4. */
 void rt_net_opts_default(struct rt_net_opts *o, const struct rt_model *m);
 
+/* The bytes a net of the model needs at a batch, from its shapes (oneDNN's padding aside):
+ * weights, their gradients and momentum (12 bytes per parameter), the activations kept for
+ * backward and their gradients, and the input batch. */
+double rt_net_estimate_bytes(const struct rt_model *m, long batch);
+
 /* Build the net: every primitive, reorder and buffer is created here, none in the iteration.
- * The model is borrowed and must outlive the net. Caller owns *out (rt_net_destroy). */
+ * A net that would need more than the memory available (MemAvailable) is refused first, with
+ * the size it would need (-ENOMEM). The model is borrowed and must outlive the net. Caller owns
+ * *out (rt_net_destroy). */
 int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt_net_opts *o,
 		  struct rt_err *err);
 void rt_net_destroy(struct rt_net *n);

@@ -196,6 +196,25 @@ int main(void)
 	check_bad("    { type = \"fc\"; outputs = 4; },\n"
 		  "    { type = \"softmax_xent\"; },\n"
 		  "    { type = \"relu\"; }", 7, "nothing can follow softmax_xent", 16);
+	/* millions of layers are refused by count (here 5000, past the 4096 allowed) */
+	{
+		size_t cap = 5000 * 32 + 256, len = 0;
+		char *text = malloc(cap), path[256];
+		FILE *fp;
+
+		len += (size_t)snprintf(text + len, cap - len, "model = {\n  input = [ 1, 8, 8 ];\n"
+					"  classes = 64;\n  layers = (\n");
+		for (int i = 0; i < 5000; i++)
+			len += (size_t)snprintf(text + len, cap - len, "    { type = \"relu\"; },\n");
+		snprintf(text + len, cap - len, "    { type = \"softmax_xent\"; }\n  );\n};\n");
+		snprintf(path, sizeof(path), "%s/many.cfg", dir);
+		fp = fopen(path, "w");
+		fputs(text, fp);
+		fclose(fp);
+		free(text);
+		ok(rt_model_load(&m, path, &err) == -EINVAL && strstr(err.msg, ":4: model: 5001 layers "
+		   "(1..4096 allowed)"), "too many layers: %s", err.msg);
+	}
 	{
 		char cmd[200];
 

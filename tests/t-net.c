@@ -404,6 +404,41 @@ int main(void)
 		   "unused output rejected: %s", err.msg);
 		rt_model_destroy(m);
 	}
+	/* a hostile model: fine per image, far too large at its batch: refused before allocation,
+	 * with the size it would need (12 bytes per parameter; kept activations, their gradients
+	 * and the input, 4 bytes each per image) */
+	m = model_from("huge.cfg", "model = { input = [ 3, 4000, 4000 ]; classes = 3; batch = 64; "
+		       "layers = ( { type = \"conv\"; filters = 16; kernel = 3; pad = 1; }, "
+		       "{ type = \"fc\"; outputs = 3; }, { type = \"softmax_xent\"; } ); };\n");
+	if (m) {
+		struct rt_model_totals t;
+		double want;
+
+		rt_model_totals(m, 64, &t);
+		want = 12.0 * (double)t.params + 4.0 * 64 * ((double)t.kept_elems +
+							    (double)t.act_elems + 3.0 * 4000 * 4000);
+		is_double(rt_net_estimate_bytes(m, 64), want, 1e-12, "estimate: %.3g bytes", want);
+		rt_net_opts_default(&o, m);
+		{
+			unsigned long long kib = 0;
+			char line[256];
+			FILE *mi = fopen("/proc/meminfo", "r");
+
+			while (mi && fgets(line, sizeof(line), mi))
+				if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+					break;
+			if (mi)
+				fclose(mi);
+			if ((double)kib * 1024 > want)
+				skip("this machine has %.0f GB available: the 'hostile' model fits",
+				     (double)kib * 1024 / 1e9);
+			else
+				ok(rt_net_create(&n, m, &o, &err) == -ENOMEM &&
+				   strstr(err.msg, "needs about") && strstr(err.msg, "GB available"),
+				   "refused before allocating: %s", err.msg);
+		}
+		rt_model_destroy(m);
+	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("# cleanup failed\n");
