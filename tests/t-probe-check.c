@@ -126,13 +126,15 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	/* below the theoretical peak: clock x FLOPs per cycle x threads (10% for clock drift) */
+	/* below the theoretical peak: clock x FLOPs per cycle x threads. The clock wanders between
+	 * readings (this VM's from 2.2 to 2.7 GHz): 25% leeway, still far from the factor 2 that a
+	 * miscounted kernel would show */
 	{
 		int above = 0, checked = 0;
 
 		for (size_t i = 0; i < p->nflops; i++) {
 			const struct rt_profile_flops *f = &p->flops[i];
-			double peak = p->cpu.clock_ghz * per_cycle(f) * f->threads * 1.10;
+			double peak = p->cpu.clock_ghz * per_cycle(f) * f->threads * 1.25;
 
 			if (peak <= 0)
 				continue;
@@ -155,7 +157,7 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < p->nbw; i++) {
 			const struct rt_profile_bw *b = &p->bw[i];
 
-			above += b->gbytes_per_s > p->cpu.clock_ghz * 192 * b->threads * 1.10;
+			above += b->gbytes_per_s > p->cpu.clock_ghz * 192 * b->threads * 1.25;
 		}
 		is_int(above, 0, "all bandwidths below 192 bytes/cycle/core");
 	}
