@@ -357,28 +357,12 @@ double rt_net_estimate_bytes(const struct rt_model *m, long batch)
 	       ((double)t.kept_elems + (double)t.act_elems + (double)rt_shape_elems(m->input));
 }
 
-/* MemAvailable from /proc/meminfo in bytes; 0 when unknown. */
-static double mem_available(void)
-{
-	unsigned long long kib = 0;
-	char line[256];
-	FILE *fp = fopen("/proc/meminfo", "r");
-
-	if (!fp)
-		return 0;
-	while (fgets(line, sizeof(line), fp))
-		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
-			break;
-	fclose(fp);
-	return (double)kib * 1024;
-}
-
 int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt_net_opts *o,
 		  struct rt_err *err)
 {
 	/* a model too large for this machine is refused before anything is allocated */
 	{
-		double need = rt_net_estimate_bytes(m, o->batch), have = mem_available();
+		double need = rt_net_estimate_bytes(m, o->batch), have = (double)rt_mem_available();
 		struct rt_model_totals t;
 
 		rt_model_totals(m, o->batch, &t);

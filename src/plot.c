@@ -244,9 +244,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 	}
 	/* the roofs of the most threads any point used (or the most the profile measured
 	 * below that) */
-	for (size_t i = 0; i < prof->nflops; i++)
-		if (prof->flops[i].threads <= threads && prof->flops[i].threads > roof_threads)
-			roof_threads = prof->flops[i].threads;
+	roof_threads = rt_profile_nearest_threads(prof, threads);
 	if ((rc = collect_roofs(prof, roof_threads, v[0]->precision, &r, err)))
 		goto out;
 	knob = trajectory_knob(v, nv);
@@ -434,9 +432,7 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 		}
 	if (!nl)
 		return rt_err_set(err, -ENOENT, "no per-layer points for %s", config);
-	for (size_t i = 0; i < prof->nflops; i++)
-		if (prof->flops[i].threads <= threads && prof->flops[i].threads > roof_threads)
-			roof_threads = prof->flops[i].threads;
+	roof_threads = rt_profile_nearest_threads(prof, threads);
 	if ((rc = collect_roofs(prof, roof_threads, "fp32", &r, err)))
 		return rc;
 	script_base(base, sizeof(base), script_path);

@@ -706,6 +706,16 @@ const struct rt_profile_bw *rt_profile_best_bw(const struct rt_profile *p, const
 	return best;
 }
 
+unsigned rt_profile_nearest_threads(const struct rt_profile *p, unsigned t)
+{
+	unsigned best = 0;
+
+	for (size_t i = 0; i < p->nflops; i++)
+		if (p->flops[i].threads <= t && p->flops[i].threads > best)
+			best = p->flops[i].threads;
+	return best;
+}
+
 unsigned rt_profile_max_threads(const struct rt_profile *p)
 {
 	unsigned t = 0;

@@ -102,6 +102,10 @@ const struct rt_profile_flops *rt_profile_best_flops(const struct rt_profile *p,
 /* The highest bandwidth of a level at a thread count (0: any) over kernels, or NULL. */
 const struct rt_profile_bw *rt_profile_best_bw(const struct rt_profile *p, const char *level,
 					       unsigned threads);
+/* The largest thread count with a FLOP ceiling at or below t (0 if none): the ceilings a run
+ * at t threads is held against when the profile did not measure t itself. */
+unsigned rt_profile_nearest_threads(const struct rt_profile *p, unsigned t);
+
 /* Largest thread count any ceiling was measured with. */
 unsigned rt_profile_max_threads(const struct rt_profile *p);
 

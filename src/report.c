@@ -16,20 +16,9 @@ void rt_point_derive(struct rt_point *p)
 			  (double)p->batch / p->seconds : 0;
 }
 
-/* The largest thread count measured at or below t (the profile may not have every count). */
-static unsigned nearest_threads(const struct rt_profile *prof, unsigned t)
-{
-	unsigned best = 0;
-
-	for (size_t i = 0; i < prof->nflops; i++)
-		if (prof->flops[i].threads <= t && prof->flops[i].threads > best)
-			best = prof->flops[i].threads;
-	return best;
-}
-
 int rt_point_bound(const struct rt_point *p, const struct rt_profile *prof, struct rt_bound *b)
 {
-	unsigned t = nearest_threads(prof, p->threads);
+	unsigned t = rt_profile_nearest_threads(prof, p->threads);
 	const struct rt_profile_flops *f = t ? rt_profile_best_flops(prof, p->precision, t) : NULL;
 	const struct rt_profile_bw *m = t ? rt_profile_best_bw(prof, "DRAM", t) : NULL;
 	double mem;

@@ -1,6 +1,7 @@
 /* topo.c: hwloc topology queries and the working-set and placement rules built on them */
 #include "config.h"
 #include "topo.h"
+#include "util.h"
 
 #include <errno.h>
 #include <hwloc.h>
@@ -160,24 +161,8 @@ uint64_t rt_topo_memory_total(const struct rt_topo *t)
 
 uint64_t rt_topo_memory_available(const struct rt_topo *t)
 {
-	uint64_t avail = 0;
-	char line[256];
-	FILE *fp;
+	uint64_t avail = t->this_system ? rt_mem_available() : 0;
 
-	if (!t->this_system)
-		return rt_topo_memory_total(t);
-	fp = fopen("/proc/meminfo", "r");
-	if (fp) {
-		while (fgets(line, sizeof(line), fp)) {
-			unsigned long long kib;
-
-			if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
-				avail = (uint64_t)kib * 1024;
-				break;
-			}
-		}
-		fclose(fp);
-	}
 	/* hwloc can under-report memory inside a VM, so MemAvailable wins when present */
 	return avail ? avail : rt_topo_memory_total(t);
 }

@@ -124,3 +124,18 @@ void rt_timestamp(char *buf, size_t size)
 	gmtime_r(&t, &tm);
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
+
+unsigned long long rt_mem_available(void)
+{
+	unsigned long long kib = 0;
+	char line[256];
+	FILE *fp = fopen("/proc/meminfo", "r");
+
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(fp);
+	return kib * 1024;
+}

@@ -34,6 +34,9 @@ int rt_mkdir_p(const char *dir, struct rt_err *err);
 /* Copy the directory part of path ("." if none) into buf. */
 void rt_dirname(char *buf, size_t size, const char *path);
 
+/* MemAvailable from /proc/meminfo, bytes; 0 when the OS does not say. */
+unsigned long long rt_mem_available(void);
+
 /* ISO 8601 UTC timestamp of now. */
 void rt_timestamp(char *buf, size_t size);
 

@@ -6,6 +6,7 @@
 #include "model.h"
 #include "net.h"
 #include "train.h"
+#include "util.h"
 #include "tap.h"
 
 #include <errno.h>
@@ -420,18 +421,11 @@ int main(void)
 		is_double(rt_net_estimate_bytes(m, 64), want, 1e-12, "estimate: %.3g bytes", want);
 		rt_net_opts_default(&o, m);
 		{
-			unsigned long long kib = 0;
-			char line[256];
-			FILE *mi = fopen("/proc/meminfo", "r");
+			double have = (double)rt_mem_available();
 
-			while (mi && fgets(line, sizeof(line), mi))
-				if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
-					break;
-			if (mi)
-				fclose(mi);
-			if ((double)kib * 1024 > want)
+			if (have > want)
 				skip("this machine has %.0f GB available: the 'hostile' model fits",
-				     (double)kib * 1024 / 1e9);
+				     have / 1e9);
 			else
 				ok(rt_net_create(&n, m, &o, &err) == -ENOMEM &&
 				   strstr(err.msg, "needs about") && strstr(err.msg, "GB available"),
