@@ -59,7 +59,6 @@ struct lrt {
 	int consumers;
 	double t_fwd, t_bwd;
 	uint64_t bytes[CAT_COUNT];
-	char impl[64];
 };
 
 struct rt_net {
@@ -116,7 +115,5 @@ void rt_net_plain_md(dnnl_memory_desc_t *md, int ndims, const dnnl_dims_t dims);
 int rt_net_params(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *w_md,
 		  const dnnl_memory_desc_t *w_plain, const dnnl_memory_desc_t *b_md,
 		  long fan_in, bool bn, struct rt_err *err);
-/* Time a call into L->t_fwd / t_bwd. */
-double rt_net_now(void);
 
 #endif

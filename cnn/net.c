@@ -21,11 +21,6 @@ static const struct rt_layer_ops *const ops_by_type[RT_LAYER_TYPE_COUNT] = {
 	[RT_LAYER_SOFTMAX_XENT] = &rt_layer_loss_ops,
 };
 
-double rt_net_now(void)
-{
-	return rt_now();
-}
-
 void rt_net_opts_default(struct rt_net_opts *o, const struct rt_model *m)
 {
 	o->batch = m ? m->batch : 64;
@@ -419,12 +414,6 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 			n->L[L->d->from].consumers++;
 		if ((rc = L->ops->create(n, L, err)))
 			goto out;
-		if (L->fwd_pd) {
-			const char *impl = NULL;
-
-			dnnl_primitive_desc_query(L->fwd_pd, dnnl_query_impl_info_str, 0, &impl);
-			snprintf(L->impl, sizeof(L->impl), "%s", impl ? impl : "");
-		}
 	}
 	for (size_t i = 0; i + 1 < n->nl; i++)
 		if (!n->L[i].consumers) {
@@ -681,11 +670,6 @@ void rt_net_layer_memory(const struct rt_net *n, size_t i, struct rt_net_memory 
 {
 	fill_memory(mem, n->L[i].bytes);
 	mem->allocated = mem->total;
-}
-
-const char *rt_net_layer_impl(const struct rt_net *n, size_t i)
-{
-	return i < n->nl ? n->L[i].impl : "";
 }
 
 size_t rt_net_param_count(const struct rt_net *n, size_t layer, int which)

@@ -75,7 +75,5 @@ int rt_net_grad(struct rt_net *n, size_t layer, int which, size_t idx, float *va
 		struct rt_err *err);
 /* Number of plain elements of a layer's weights (which 0) or bias (1); 0 if none. */
 size_t rt_net_param_count(const struct rt_net *n, size_t layer, int which);
-/* The implementation oneDNN chose for layer i's forward primitive. */
-const char *rt_net_layer_impl(const struct rt_net *n, size_t i);
 
 #endif

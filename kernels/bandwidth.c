@@ -195,16 +195,6 @@ const char *rt_isa_name(enum rt_isa isa)
 	return (unsigned)isa < RT_ISA_COUNT ? isa_names[isa] : "unknown";
 }
 
-int rt_isa_parse(enum rt_isa *isa, const char *name)
-{
-	for (int i = 0; i < RT_ISA_COUNT; i++)
-		if (!strcmp(name, isa_names[i])) {
-			*isa = (enum rt_isa)i;
-			return 0;
-		}
-	return -EINVAL;
-}
-
 bool rt_isa_supported(enum rt_isa isa)
 {
 	__builtin_cpu_init();

@@ -126,11 +126,6 @@ void rt_arena_destroy(struct rt_arena *a)
 	free(a);
 }
 
-size_t rt_arena_bytes_per_thread(const struct rt_arena *a)
-{
-	return a->bytes;
-}
-
 size_t rt_kernel_bw_elems(const struct rt_kernel *k, size_t ws)
 {
 	size_t n = ws / (k->arrays * sizeof(double));

@@ -13,7 +13,6 @@ enum rt_prec { RT_FP64, RT_FP32, RT_PREC_COUNT };
 
 /* "scalar", "sse", "avx2", "avx512" */
 const char *rt_isa_name(enum rt_isa isa);
-int rt_isa_parse(enum rt_isa *isa, const char *name);
 /* Whether this CPU (and the OS, for the wide registers) can run code of the ISA. */
 bool rt_isa_supported(enum rt_isa isa);
 /* Vector width in bytes: 8 (scalar), 16, 32, 64. */
@@ -91,7 +90,6 @@ struct rt_arena;
 int rt_arena_create(struct rt_arena **out, unsigned threads, const int *pus,
 		    size_t bytes_per_thread, struct rt_err *err);
 void rt_arena_destroy(struct rt_arena *a);
-size_t rt_arena_bytes_per_thread(const struct rt_arena *a);
 
 /* Run FLOP kernel k on `threads` threads and report the FLOP rate. */
 int rt_kernel_measure_flops(const struct rt_kernel *k, unsigned threads, const int *pus,

@@ -104,10 +104,3 @@ int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err)
 	return 0;
 }
 
-bool rt_cpu_has(const struct rt_cpu *cpu, const char *isa)
-{
-	for (size_t i = 0; i < cpu->nisa; i++)
-		if (!strcmp(cpu->isa[i], isa))
-			return true;
-	return false;
-}

@@ -20,6 +20,5 @@ struct rt_cpu {
 int rt_cpu_parse_cpuinfo(struct rt_cpu *cpu, const char *text, struct rt_err *err);
 /* Read this machine's /proc/cpuinfo and cpufreq. */
 int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err);
-bool rt_cpu_has(const struct rt_cpu *cpu, const char *isa);
 
 #endif

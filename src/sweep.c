@@ -3,6 +3,7 @@
 #include "config.h"
 #include "sweep.h"
 #include "options.h"
+#include "probe.h"
 #include "util.h"
 
 #include <errno.h>
@@ -23,11 +24,6 @@ static volatile int *interrupt_flag;
 void rt_sweep_set_interrupt_flag(volatile int *flag)
 {
 	interrupt_flag = flag;
-}
-
-const char *rt_knob_name(enum rt_knob k)
-{
-	return (unsigned)k < RT_KNOB_COUNT ? knob_names[k] : "unknown";
 }
 
 int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *topo,
@@ -65,11 +61,11 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 				rc = rt_opt_parse_long_list(kn->values, &kn->n, RT_SWEEP_MAX_VALUES, opt,
 							    eq + 1, 1, (long)rt_topo_pus(topo), err);
 			} else {
-				unsigned cores = rt_topo_cores(topo) ? rt_topo_cores(topo) : 1;
+				unsigned list[RT_SWEEP_MAX_VALUES];
 
-				for (unsigned t = 1; t < cores; t *= 2)
-					kn->values[kn->n++] = t;
-				kn->values[kn->n++] = cores;
+				kn->n = rt_probe_default_threads(topo, list, RT_SWEEP_MAX_VALUES);
+				for (size_t i = 0; i < kn->n; i++)
+					kn->values[i] = list[i];
 			}
 			break;
 		case RT_KNOB_BATCH:

@@ -10,9 +10,6 @@
 
 enum rt_knob { RT_KNOB_THREADS, RT_KNOB_BATCH, RT_KNOB_AFFINITY, RT_KNOB_COUNT };
 
-/* "threads", "batch", "affinity" */
-const char *rt_knob_name(enum rt_knob k);
-
 #define RT_SWEEP_MAX_VALUES 64
 
 struct rt_sweep_config {
