@@ -243,7 +243,6 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 	struct rt_layer_desc *L = &m->layers[idx];
 	const char *type = NULL, *name = NULL, *input = NULL, *from = NULL;
 	char ctx[96], a[64], b[64];
-	long v;
 	int rc, t;
 
 	memset(L, 0, sizeof(*L));
@@ -392,7 +391,6 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 	case RT_LAYER_TYPE_COUNT:
 		break;
 	}
-	(void)v;
 	if ((double)L->out.c * (double)L->out.h * (double)L->out.w > (double)MAX_ELEMS)
 		return fail(ps, g, "%s: output of %ld x %ld x %ld elements per image is too large",
 			    ctx, L->out.c, L->out.h, L->out.w);
@@ -407,7 +405,6 @@ int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
 	struct rt_model *m = NULL;
 	const char *name = NULL;
 	config_t cfg;
-	long v;
 	int rc = 0, nl;
 
 	config_init(&cfg);
@@ -494,7 +491,6 @@ int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
 				  "model: softmax_xent must be the last layer");
 			goto out;
 		}
-	(void)v;
 	*out = m;
 	m = NULL;
 out:

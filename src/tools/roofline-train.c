@@ -325,7 +325,7 @@ static void on_interrupt(int sig)
 	interrupted = 1;
 }
 
-static int run_sweep(const struct rt_model *m, const char *model_arg, const char **specs,
+static int run_sweep(const struct rt_model *m, const char **specs,
 		     size_t nspecs, const struct rt_topo *topo, long batch, const char *data,
 		     const char *counters, long iters, long warmup, long repeat, long seed,
 		     double timeout, bool per_layer, const char *outdir, const char *resume,
@@ -373,7 +373,6 @@ static int run_sweep(const struct rt_model *m, const char *model_arg, const char
 	/* the children must find the same model file: pass its path */
 	if (!realpath(m->path, model_path))
 		snprintf(model_path, sizeof(model_path), "%s", m->path);
-	(void)model_arg;
 	/* the machine's ceilings */
 	if (profile_arg) {
 		snprintf(ppath, sizeof(ppath), "%s", profile_arg);
@@ -560,7 +559,7 @@ int main(int argc, char **argv)
 	no.seed = (uint64_t)seed;
 	no.lr = lr;
 	if (nsweeps || resume) {
-		rc = run_sweep(m, model_arg, sweeps, nsweeps, topo, batch ? batch : m->batch, data,
+		rc = run_sweep(m, sweeps, nsweeps, topo, batch ? batch : m->batch, data,
 			       counters, iters, warmup, repeat, seed, timeout, per_layer, outdir,
 			       resume, profile_arg, verbose, argc, argv);
 		goto out;
