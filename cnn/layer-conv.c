@@ -33,25 +33,11 @@ static int finish_fwd(struct rt_net *n, struct lrt *L, dnnl_memory_desc_t *src_m
 		/* the data gradient comes back in the primitive's layout: reorder it too */
 		if (L->d->needs_bwd_data &&
 		    ((rc = rt_net_mem(n, L, &L->dsrc, src_md, CAT_AGRADS, err)) ||
-		     (rc = rt_net_reorder(n, L, src_md, rt_net_in_md(n, L), &L->reorder_dsrc, err))))
+		     (rc = rt_net_reorder(n, L, src_md, &n->L[L->d->input].dout_md,
+					  &L->reorder_dsrc, err))))
 			return rc;
 	}
 	return 0;
-}
-
-/* When backward data chose another weights layout than forward: a copy in its layout and
- * the reorder that refreshes it after each update. */
-static int bwd_weights_copy(struct rt_net *n, struct lrt *L, dnnl_primitive_desc_t pd,
-			    const dnnl_memory_desc_t *w, struct rt_err *err)
-{
-	const dnnl_memory_desc_t *q = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
-	int rc;
-
-	if (dnnl_memory_desc_equal(q, w))
-		return 0;
-	if ((rc = rt_net_mem(n, L, &L->w_bwd, q, CAT_WORK, err)))
-		return rc;
-	return rt_net_reorder(n, L, w, q, &L->w_reorder, err);
 }
 
 static bool is_ref(dnnl_primitive_desc_t pd)
@@ -77,20 +63,20 @@ static int conv_pds(struct rt_net *n, const struct lrt *L, dnnl_format_tag_t tag
 	dnnl_dims_t pr = { (d->out.h - 1) * d->stride + d->kernel - d->in.h - d->pad,
 			   (d->out.w - 1) * d->stride + d->kernel - d->in.w - d->pad };
 	const int wn = g > 1 ? 5 : 4;
-	dnnl_memory_desc_t src, w, b, dst;
+	dnnl_memory_desc_t src, w, b, dst, dw;
 	const dnnl_memory_desc_t *q;
 	dnnl_convolution_desc_t cd;
 	int refs = 0;
 
 	pds[0] = pds[1] = pds[2] = NULL;
 	dnnl_memory_desc_init_by_tag(&b, 1, bd, dnnl_f32, dnnl_a);
-	dnnl_memory_desc_init_by_tag(&src, 4, sd, dnnl_f32, tag);
-	dnnl_memory_desc_init_by_tag(&dst, 4, dd, dnnl_f32, tag);
+	dnnl_memory_desc_init_by_tag(&src, 4, sd, n->adt, tag);
+	dnnl_memory_desc_init_by_tag(&dst, 4, dd, n->adt, tag);
 	if (n->o.plain)
-		dnnl_memory_desc_init_by_tag(&w, wn, g > 1 ? gwd : wd, dnnl_f32,
+		dnnl_memory_desc_init_by_tag(&w, wn, g > 1 ? gwd : wd, n->adt,
 					     g > 1 ? dnnl_abcde : dnnl_abcd);
 	else
-		dnnl_memory_desc_init_by_tag(&w, wn, g > 1 ? gwd : wd, dnnl_f32,
+		dnnl_memory_desc_init_by_tag(&w, wn, g > 1 ? gwd : wd, n->adt,
 					     dnnl_format_tag_any);
 	if (dnnl_convolution_forward_desc_init(&cd, dnnl_forward_training, dnnl_convolution_direct,
 					       &src, &w, d->bias ? &b : NULL, &dst, st, pl, pr) ||
@@ -106,7 +92,7 @@ static int conv_pds(struct rt_net *n, const struct lrt *L, dnnl_format_tag_t tag
 		dnnl_memory_desc_t w_any = *q;
 
 		if (!n->o.plain)
-			dnnl_memory_desc_init_by_tag(&w_any, wn, g > 1 ? gwd : wd, dnnl_f32,
+			dnnl_memory_desc_init_by_tag(&w_any, wn, g > 1 ? gwd : wd, n->adt,
 						     dnnl_format_tag_any);
 		if (dnnl_convolution_backward_data_desc_init(&cd, dnnl_convolution_direct, &src,
 							     &w_any, &dst, st, pl, pr) ||
@@ -114,7 +100,14 @@ static int conv_pds(struct rt_net *n, const struct lrt *L, dnnl_format_tag_t tag
 			return -1;
 		refs += is_ref(pds[1]);
 	}
-	if (dnnl_convolution_backward_weights_desc_init(&cd, dnnl_convolution_direct, &src, q,
+	/* fp32 weight gradients: forward's layout; bf16: fp32 in a layout oneDNN chooses
+	 * (the master weights and momentum take it too) */
+	dw = *q;
+	if (n->adt != dnnl_f32)
+		dnnl_memory_desc_init_by_tag(&dw, wn, g > 1 ? gwd : wd, dnnl_f32,
+					     n->o.plain ? (g > 1 ? dnnl_abcde : dnnl_abcd) :
+					     dnnl_format_tag_any);
+	if (dnnl_convolution_backward_weights_desc_init(&cd, dnnl_convolution_direct, &src, &dw,
 							d->bias ? &b : NULL, &dst, st, pl, pr) ||
 	    dnnl_primitive_desc_create(&pds[2], &cd, n->attr, n->eng, pds[0]))
 		return -1;
@@ -133,7 +126,7 @@ static int conv_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	 * choice a forward kernel whose backward exists only as reference code) */
 	const dnnl_format_tag_t tags[] = { dnnl_format_tag_any, dnnl_acdb, dnnl_abcd };
 	dnnl_primitive_desc_t pds[3] = { NULL, NULL, NULL }, best[3] = { NULL, NULL, NULL };
-	dnnl_memory_desc_t w_plain, b, src_real, w;
+	dnnl_memory_desc_t w_plain, b, src_real, w, master;
 	int best_refs = -1, rc = 0;
 
 	rt_net_plain_md(&w_plain, g > 1 ? 5 : 4, g > 1 ? gwd : wd);
@@ -184,11 +177,12 @@ static int conv_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	if ((rc = finish_fwd(n, L, &src_real, err)))
 		goto out;
 	w = *dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_weights_md, 0);
-	if ((rc = rt_net_params(n, L, &w, &w_plain, d->bias ? &b : NULL,
+	master = *dnnl_primitive_desc_query_md(best[2], dnnl_query_diff_weights_md, 0);
+	if ((rc = rt_net_params(n, L, &master, &w_plain, d->bias ? &b : NULL,
 				(d->in.c / g) * d->kernel * d->kernel, false, err)))
 		goto out;
-	if (best[1])
-		rc = bwd_weights_copy(n, L, best[1], &w, err);
+	rc = rt_net_weight_copies(n, L, &w, best[1] ? dnnl_primitive_desc_query_md(best[1],
+				  dnnl_query_weights_md, 0) : NULL, err);
 out:
 	for (int k = 0; k < 3; k++)
 		dnnl_primitive_desc_destroy(best[k]);
@@ -204,19 +198,24 @@ static int fc_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	dnnl_dims_t wd4 = { d->outputs, d->in.c, d->in.h, d->in.w };
 	dnnl_dims_t wd2 = { d->outputs, rt_shape_elems(d->in) };
 	dnnl_dims_t bd = { d->outputs }, dd = { N, d->outputs };
-	dnnl_memory_desc_t src = *in, w, b, dst, w_plain, src_real;
+	/* the logits: the loss reads them as plain fp32 (batch, outputs) in every precision */
+	const bool logits = (size_t)n->m->layers[n->nl - 1].input == L->index;
+	dnnl_memory_desc_t src = *in, w, b, dst, w_plain, src_real, dw;
 	const dnnl_memory_desc_t *wq;
 	dnnl_inner_product_desc_t ipd;
+	dnnl_primitive_desc_t bwd_w_pd = NULL;
 	int rc;
 
 	rt_net_plain_md(&w_plain, four ? 4 : 2, four ? wd4 : wd2);
 	dnnl_memory_desc_init_by_tag(&b, 1, bd, dnnl_f32, dnnl_a);
-	/* the loss reads this output directly: plain (batch, outputs) */
-	rt_net_plain_md(&dst, 2, dd);
-	if (n->o.plain)
-		w = w_plain;
+	if (logits)
+		rt_net_plain_md(&dst, 2, dd);
 	else
-		dnnl_memory_desc_init_by_tag(&w, four ? 4 : 2, four ? wd4 : wd2, dnnl_f32,
+		rt_net_act_plain_md(n, &dst, 2, dd);
+	if (n->o.plain)
+		rt_net_act_plain_md(n, &w, four ? 4 : 2, four ? wd4 : wd2);
+	else
+		dnnl_memory_desc_init_by_tag(&w, four ? 4 : 2, four ? wd4 : wd2, n->adt,
 					     dnnl_format_tag_any);
 	DNNL_CHECK(dnnl_inner_product_forward_desc_init(&ipd, dnnl_forward_training, &src, &w,
 							d->bias ? &b : NULL, &dst),
@@ -225,33 +224,59 @@ static int fc_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 			      err)) ||
 	    (rc = finish_fwd(n, L, &src_real, err)))
 		return rc;
+	/* the gradient of bf16 logits is bf16: backward reads it so */
+	L->dout_md = L->out_md;
+	L->dout_md.data_type = n->adt;
 	wq = dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_weights_md, 0);
 	w = *wq;
-	if ((rc = rt_net_params(n, L, &w, &w_plain, d->bias ? &b : NULL, rt_shape_elems(d->in),
-				false, err)))
+	/* weight gradients: fp32 (bf16: in a layout oneDNN chooses, which the master weights
+	 * and momentum take too) */
+	dw = w;
+	if (n->adt != dnnl_f32) {
+		if (n->o.plain)
+			dw = w_plain;
+		else
+			dnnl_memory_desc_init_by_tag(&dw, four ? 4 : 2, four ? wd4 : wd2, dnnl_f32,
+						     dnnl_format_tag_any);
+	}
+	DNNL_CHECK(dnnl_inner_product_backward_weights_desc_init(&ipd, &src_real, &dw,
+								 d->bias ? &b : NULL, &L->dout_md),
+		   "inner product backward weights descriptor");
+	if ((rc = rt_net_prim(n, L, &ipd, L->fwd_pd, &L->bwd_w, &bwd_w_pd,
+			      "inner product backward weights", err)))
+		return rc;
+	dw = *dnnl_primitive_desc_query_md(bwd_w_pd, dnnl_query_diff_weights_md, 0);
+	dnnl_primitive_desc_destroy(bwd_w_pd);
+	if ((rc = rt_net_params(n, L, &dw, &w_plain, d->bias ? &b : NULL, rt_shape_elems(d->in),
+				false, err)) ||
+	    (rc = rt_net_weight_copies(n, L, &w, NULL, err)))
 		return rc;
 	if (d->needs_bwd_data) {
 		DNNL_CHECK(dnnl_inner_product_backward_data_desc_init(&ipd, &src_real, &w,
-								      &L->out_md),
+								      &L->dout_md),
 			   "inner product backward data descriptor");
 		if ((rc = rt_net_prim(n, L, &ipd, L->fwd_pd, &L->bwd_d, NULL,
 				      "inner product backward data", err)))
 			return rc;
 	}
-	DNNL_CHECK(dnnl_inner_product_backward_weights_desc_init(&ipd, &src_real, &w,
-								 d->bias ? &b : NULL, &L->out_md),
-		   "inner product backward weights descriptor");
-	return rt_net_prim(n, L, &ipd, L->fwd_pd, &L->bwd_w, NULL, "inner product backward weights",
-			   err);
+	return 0;
 }
 
 static int weighted_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
 	int rc;
 	dnnl_exec_arg_t a[4] = {
-		{ DNNL_ARG_SRC, src_mem(n, L) }, { DNNL_ARG_WEIGHTS, L->w },
+		{ DNNL_ARG_SRC, src_mem(n, L) }, { DNNL_ARG_WEIGHTS, L->wc ? L->wc : L->w },
 		{ DNNL_ARG_DST, L->out }, { DNNL_ARG_BIAS, L->b },
 	};
+
+	if (L->w_cast) {
+		/* the weights forward reads, from the master copy the last update wrote */
+		dnnl_exec_arg_t r[2] = { { DNNL_ARG_FROM, L->w }, { DNNL_ARG_TO, L->wc } };
+
+		if ((rc = rt_net_exec(n, L, L->w_cast, 2, r, err)))
+			return rc;
+	}
 
 	if (L->reorder_in && L->d->input >= 0) {
 		dnnl_exec_arg_t r[2] = { { DNNL_ARG_FROM, rt_net_in_mem(n, L) },
@@ -269,7 +294,8 @@ static int weighted_backward(struct rt_net *n, struct lrt *L, struct rt_err *err
 
 	if (L->bwd_d && L->sink[0].dst) {
 		dnnl_exec_arg_t a[3] = {
-			{ DNNL_ARG_DIFF_DST, L->dout }, { DNNL_ARG_WEIGHTS, L->w_bwd ? L->w_bwd : L->w },
+			{ DNNL_ARG_DIFF_DST, L->dout },
+			{ DNNL_ARG_WEIGHTS, L->w_bwd ? L->w_bwd : L->wc ? L->wc : L->w },
 			{ DNNL_ARG_DIFF_SRC, L->dsrc ? L->dsrc : L->sink[0].dst },
 		};
 

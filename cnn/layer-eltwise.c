@@ -57,8 +57,17 @@ static int dropout_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	dnnl_binary_desc_t bd;
 	int rc;
 
+	dnnl_memory_desc_t plain;
+
 	if ((rc = same_shape_out(n, L, err)) ||
 	    (rc = rt_net_mem(n, L, &L->mask, &L->out_md, CAT_ACT, err)))
+		return rc;
+	/* the mask is drawn in logical (plain) order, so it does not depend on the layout
+	 * oneDNN chose; a reorder brings it to the activations' layout when that differs */
+	rt_net_act_plain_md(n, &plain, L->out_md.ndims, L->out_md.dims);
+	if (!dnnl_memory_desc_equal(&plain, &L->out_md) &&
+	    ((rc = rt_net_mem(n, L, &L->mask_plain, &plain, CAT_WORK, err)) ||
+	     (rc = rt_net_reorder(n, L, &plain, &L->out_md, &L->mask_reorder, err))))
 		return rc;
 	DNNL_CHECK(dnnl_binary_desc_init(&bd, dnnl_binary_mul, &L->out_md, &L->out_md, &L->out_md),
 		   "dropout descriptor");
@@ -82,17 +91,38 @@ static int dropout_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	const float scale = (float)(1.0 / keep);
 	const uint64_t key = mix(n->o.seed ^ mix(L->index ^ mix(n->iteration)));
 	const uint64_t threshold = (uint64_t)(keep * 18446744073709551615.0);
-	const long cnt = (long)(dnnl_memory_desc_get_size(&L->out_md) / sizeof(float));
-	float *m = NULL;
+	const bool bf16 = L->out_md.data_type == dnnl_bf16;
+	const long cnt = (long)(rt_shape_elems(L->d->out) * n->o.batch);
+	const uint16_t scale16 = rt_bf16(scale);
+	void *m = NULL;
 	dnnl_exec_arg_t a[3] = {
 		{ DNNL_ARG_SRC_0, rt_net_in_mem(n, L) }, { DNNL_ARG_SRC_1, L->mask },
 		{ DNNL_ARG_DST, L->out },
 	};
 
-	dnnl_memory_get_data_handle(L->mask, (void **)&m);
+	/* the mask in the activations' type (bf16: the scale rounded to bf16), in logical
+	 * order */
+	dnnl_memory_get_data_handle(L->mask_plain ? L->mask_plain : L->mask, &m);
+	if (bf16) {
+		uint16_t *m16 = m;
+
 #pragma omp parallel for schedule(static)
-	for (long i = 0; i < cnt; i++)
-		m[i] = mix(key + (uint64_t)i) <= threshold ? scale : 0.0f;
+		for (long i = 0; i < cnt; i++)
+			m16[i] = mix(key + (uint64_t)i) <= threshold ? scale16 : 0;
+	} else {
+		float *m32 = m;
+
+#pragma omp parallel for schedule(static)
+		for (long i = 0; i < cnt; i++)
+			m32[i] = mix(key + (uint64_t)i) <= threshold ? scale : 0.0f;
+	}
+	if (L->mask_reorder) {
+		dnnl_exec_arg_t r[2] = { { DNNL_ARG_FROM, L->mask_plain }, { DNNL_ARG_TO, L->mask } };
+		int rc = rt_net_exec(n, L, L->mask_reorder, 2, r, err);
+
+		if (rc)
+			return rc;
+	}
 	return rt_net_exec(n, L, L->fwd, 3, a, err);
 }
 

@@ -64,17 +64,26 @@ static int loss_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
 	const long N = n->o.batch, C = n->m->classes;
 	const float inv = 1.0f / (float)N;
+	const dnnl_memory_desc_t *gmd = NULL;
 	const float *p = NULL;
-	float *g = NULL;
+	void *g = NULL;
 
 	(void)err;
 	if (!L->sink[0].dst)
 		return 0;
 	dnnl_memory_get_data_handle(L->out, (void **)&p);
-	dnnl_memory_get_data_handle(L->sink[0].dst, (void **)&g);
+	dnnl_memory_get_data_handle(L->sink[0].dst, &g);
+	dnnl_memory_get_memory_desc(L->sink[0].dst, &gmd);
+	/* the logits' gradient in the type backward reads: fp32, or bf16 (rounded to nearest) */
 	for (long i = 0; i < N; i++)
-		for (long c = 0; c < C; c++)
-			g[i * C + c] = (p[i * C + c] - (c == n->labels[i] ? 1.0f : 0.0f)) * inv;
+		for (long c = 0; c < C; c++) {
+			float v = (p[i * C + c] - (c == n->labels[i] ? 1.0f : 0.0f)) * inv;
+
+			if (gmd->data_type == dnnl_bf16)
+				((uint16_t *)g)[i * C + c] = rt_bf16(v);
+			else
+				((float *)g)[i * C + c] = v;
+		}
 	return 0;
 }
 

@@ -19,9 +19,9 @@ static int pool_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	pr[0] = (d->out.h - 1) * d->stride + d->kernel - d->in.h - d->pad;
 	pr[1] = (d->out.w - 1) * d->stride + d->kernel - d->in.w - d->pad;
 	if (n->o.plain)
-		rt_net_plain_md(&dst, 4, dd);
+		rt_net_act_plain_md(n, &dst, 4, dd);
 	else
-		dnnl_memory_desc_init_by_tag(&dst, 4, dd, dnnl_f32, dnnl_format_tag_any);
+		dnnl_memory_desc_init_by_tag(&dst, 4, dd, src->data_type, dnnl_format_tag_any);
 	DNNL_CHECK(dnnl_pooling_v2_forward_desc_init(&pd, dnnl_forward_training, alg, src, &dst,
 						     st, k, dil, pl, pr), "pooling descriptor");
 	if ((rc = rt_net_prim(n, L, &pd, NULL, &L->fwd, &L->fwd_pd, "pooling forward", err)))

@@ -116,23 +116,40 @@ static long window_out(long n, long k, long st, long p)
 	return n + 2 * p < k ? 0 : (n + 2 * p - k) / st + 1;
 }
 
-/* Compulsory bytes of a layer with weights (conv, fc): input and output per image, the weights
- * once per batch for forward and data gradient, their gradients for the weight gradient. */
-static void weighted_bytes(struct rt_layer_counts *n, double ie, double oe, bool bwd_data)
+/* Element sizes of a precision: activations and their gradients (act), weights as the
+ * primitives read them (w), and the extra bytes per weight of the once-per-iteration cast of
+ * the fp32 master copy (read 4, write 2). Gradients of weights, biases, batch-norm scale and
+ * shift, the logits and the softmax are fp32 in both. */
+struct esz {
+	double act, w, cast;
+};
+
+static struct esz elem_sizes(enum rt_precision p)
 {
-	n->fwd_bytes = 4 * (ie + oe);
-	n->fwd_wbytes = 4.0 * (double)n->params;
-	n->bwd_data_bytes = bwd_data ? 4 * (oe + ie) : 0;
-	n->bwd_data_wbytes = bwd_data ? 4.0 * (double)n->params : 0;
-	n->bwd_weights_bytes = 4 * (ie + oe);
-	n->bwd_weights_wbytes = 4.0 * (double)n->params;
+	return p == RT_PRECISION_BF16 ? (struct esz){ 2, 2, 6 } : (struct esz){ 4, 4, 0 };
 }
 
-static void count(struct rt_layer_desc *L, long classes)
+/* Compulsory bytes of a layer with weights (conv, fc): input and output per image (out: the
+ * output element size, 4 for the logits), the weights once per batch for forward (after the
+ * cast) and data gradient, their fp32 gradients for the weight gradient. wel: weights without
+ * the bias, bel: bias. */
+static void weighted_bytes(struct rt_layer_counts *n, double ie, double oe, bool bwd_data,
+			   double wel, double bel, struct esz e, double out)
+{
+	n->fwd_bytes = e.act * ie + out * oe;
+	n->fwd_wbytes = (e.cast + e.w) * wel + 4 * bel;
+	n->bwd_data_bytes = bwd_data ? e.act * (oe + ie) : 0;
+	n->bwd_data_wbytes = bwd_data ? e.w * wel : 0;
+	n->bwd_weights_bytes = e.act * (ie + oe);
+	n->bwd_weights_wbytes = 4 * (wel + bel);
+}
+
+static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec, bool logits)
 {
 	const double ie = (double)rt_shape_elems(L->in), oe = (double)rt_shape_elems(L->out);
+	const struct esz e = elem_sizes(prec);
 	struct rt_layer_counts *n = &L->n;
-	double macs;
+	double macs, bel;
 
 	memset(n, 0, sizeof(*n));
 	n->kept_elems = rt_shape_elems(L->out);
@@ -145,21 +162,25 @@ static void count(struct rt_layer_desc *L, long classes)
 		n->fwd_flops = 2 * macs + (L->bias ? (double)L->filters * L->out.h * L->out.w : 0);
 		n->bwd_data_flops = L->needs_bwd_data ? 2 * macs : 0;
 		n->bwd_weights_flops = n->fwd_flops;
-		weighted_bytes(n, ie, oe, L->needs_bwd_data);
+		bel = L->bias ? (double)L->filters : 0;
+		weighted_bytes(n, ie, oe, L->needs_bwd_data, (double)n->params - bel, bel, e, e.act);
 		break;
 	case RT_LAYER_FC:
 		n->params = (long)(ie * (double)L->outputs) + (L->bias ? L->outputs : 0);
 		n->fwd_flops = 2 * ie * (double)L->outputs + (L->bias ? (double)L->outputs : 0);
 		n->bwd_data_flops = L->needs_bwd_data ? 2 * ie * (double)L->outputs : 0;
 		n->bwd_weights_flops = n->fwd_flops;
-		weighted_bytes(n, ie, oe, L->needs_bwd_data);
+		bel = L->bias ? (double)L->outputs : 0;
+		weighted_bytes(n, ie, oe, L->needs_bwd_data, (double)n->params - bel, bel, e,
+			       logits ? 4 : e.act);
 		break;
 	case RT_LAYER_RELU:
 	case RT_LAYER_DROPOUT:
 		n->fwd_flops = ie;
 		n->bwd_data_flops = L->needs_bwd_data ? ie : 0;
-		n->fwd_bytes = 4 * (ie + oe);
-		n->bwd_data_bytes = L->needs_bwd_data ? 4 * (ie + 2 * oe) : 0; /* src/mask, dy, dx */
+		n->fwd_bytes = e.act * (ie + oe);
+		/* src or mask, dy, dx */
+		n->bwd_data_bytes = L->needs_bwd_data ? e.act * (ie + 2 * oe) : 0;
 		if (L->type == RT_LAYER_DROPOUT)
 			n->kept_elems += rt_shape_elems(L->in);          /* the scaled mask */
 		break;
@@ -172,8 +193,8 @@ static void count(struct rt_layer_desc *L, long classes)
 		n->fwd_flops = (L->type == RT_LAYER_MAXPOOL ? win - 1 : win) * oe;
 		n->bwd_data_flops = L->needs_bwd_data ?
 				    (L->type == RT_LAYER_MAXPOOL ? oe : (win + 1) * oe) : 0;
-		n->fwd_bytes = 4 * (ie + oe);
-		n->bwd_data_bytes = L->needs_bwd_data ? 4 * (oe + ie) : 0;
+		n->fwd_bytes = e.act * (ie + oe);
+		n->bwd_data_bytes = L->needs_bwd_data ? e.act * (oe + ie) : 0;
 		break;
 	}
 	case RT_LAYER_BATCHNORM:
@@ -183,27 +204,54 @@ static void count(struct rt_layer_desc *L, long classes)
 		n->fwd_flops = 8 * ie;
 		n->bwd_weights_flops = 5 * ie;
 		n->bwd_data_flops = L->needs_bwd_data ? 6 * ie : 0;
-		n->fwd_bytes = 4 * (ie + oe);
+		n->fwd_bytes = e.act * (ie + oe);
 		n->fwd_wbytes = 4.0 * (double)n->params;
-		n->bwd_data_bytes = L->needs_bwd_data ? 4 * (ie + oe + ie) : 0;
+		n->bwd_data_bytes = L->needs_bwd_data ? e.act * (ie + oe + ie) : 0;
 		n->bwd_weights_bytes = 0;               /* one primitive: counted with data */
 		n->bwd_weights_wbytes = 4.0 * 2 * (double)n->params;   /* reads scale, writes diff */
 		break;
 	case RT_LAYER_ADD:
 		n->fwd_flops = oe;
-		n->fwd_bytes = 4 * 3 * oe;
+		n->fwd_bytes = e.act * 3 * oe;
 		break;
 	case RT_LAYER_SOFTMAX_XENT:
 		/* max, subtract, exp, sum, divide per class, then -log of the label's: 5C + 1;
-		 * backward: subtract the one-hot label and scale by 1/N: 2C */
+		 * backward: subtract the one-hot label and scale by 1/N: 2C. The logits and the
+		 * probabilities are fp32; the gradient is written in the activation precision. */
 		n->fwd_flops = 5.0 * (double)classes + 1;
 		n->bwd_data_flops = 2.0 * (double)classes;
 		n->fwd_bytes = 4 * (ie + oe) + 4;       /* + the label */
-		n->bwd_data_bytes = 4 * (oe + ie) + 4;
+		n->bwd_data_bytes = 4 * oe + e.act * ie + 4;
 		break;
 	case RT_LAYER_TYPE_COUNT:
 		break;
 	}
+}
+
+static const char *const precision_names[RT_PRECISION_COUNT] = { "fp32", "bf16" };
+
+const char *rt_precision_name(enum rt_precision p)
+{
+	return (unsigned)p < RT_PRECISION_COUNT ? precision_names[p] : "unknown";
+}
+
+int rt_precision_parse(const char *s, enum rt_precision *p)
+{
+	for (int i = 0; i < RT_PRECISION_COUNT; i++)
+		if (!strcmp(s, precision_names[i])) {
+			*p = (enum rt_precision)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+void rt_model_set_precision(struct rt_model *m, enum rt_precision p)
+{
+	const int loss_in = m->nlayers ? m->layers[m->nlayers - 1].input : -1;
+
+	m->precision = p;
+	for (size_t i = 0; i < m->nlayers; i++)
+		count(&m->layers[i], m->classes, p, (int)i == loss_in);
 }
 
 /* The output height and width of a window (conv, pool) over the padded input, or the error
@@ -394,7 +442,6 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 	if ((double)L->out.c * (double)L->out.h * (double)L->out.w > (double)MAX_ELEMS)
 		return fail(ps, g, "%s: output of %ld x %ld x %ld elements per image is too large",
 			    ctx, L->out.c, L->out.h, L->out.w);
-	count(L, m->classes);
 	return 0;
 }
 
@@ -491,6 +538,7 @@ int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
 				  "model: softmax_xent must be the last layer");
 			goto out;
 		}
+	rt_model_set_precision(m, RT_PRECISION_FP32);
 	*out = m;
 	m = NULL;
 out:

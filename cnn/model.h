@@ -16,6 +16,16 @@ enum rt_layer_type {
 	RT_LAYER_FC, RT_LAYER_DROPOUT, RT_LAYER_ADD, RT_LAYER_SOFTMAX_XENT, RT_LAYER_TYPE_COUNT,
 };
 
+/* The precision the trainer computes in. bf16: bf16 activations, weights and gradients for the
+ * primitives, fp32 master weights, weight gradients, optimizer state and logits (oneDNN's
+ * mixed-precision scheme). */
+enum rt_precision { RT_PRECISION_FP32, RT_PRECISION_BF16, RT_PRECISION_COUNT };
+
+/* "fp32", "bf16" */
+const char *rt_precision_name(enum rt_precision p);
+/* 0 and *p set, or -EINVAL for a name that is not a precision. */
+int rt_precision_parse(const char *s, enum rt_precision *p);
+
 /* "conv", "relu", "maxpool", "avgpool", "batchnorm", "fc", "dropout", "add", "softmax_xent" */
 const char *rt_layer_type_name(enum rt_layer_type t);
 
@@ -28,7 +38,8 @@ static inline long rt_shape_elems(struct rt_shape s)
 	return s.c * s.h * s.w;
 }
 
-/* Exact counts by the formulas in cnn/README (fp32: 4-byte elements). FLOPs and activation
+/* Exact counts by the formulas in cnn/README (bytes by the element sizes of the model's
+ * precision: see rt_model_set_precision). FLOPs and activation
  * bytes are per image; the *_wbytes (weights and their gradients) are per batch: a batch of N
  * moves N * bytes + wbytes. Compulsory bytes: every tensor a primitive reads or writes, once. */
 struct rt_layer_counts {
@@ -60,6 +71,7 @@ struct rt_model {
 	struct rt_shape input;
 	long classes;
 	long batch;                     /* the model's default batch */
+	enum rt_precision precision;    /* what the byte counts assume (fp32 when loaded) */
 	struct rt_layer_desc *layers;
 	size_t nlayers;
 };
@@ -71,6 +83,12 @@ int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err);
  * source tree and the installed data directory) or a file path, then load it. */
 int rt_model_open(struct rt_model **out, const char *name_or_path, struct rt_err *err);
 void rt_model_destroy(struct rt_model *m);
+
+/* Count the bytes again for a precision (FLOPs do not depend on it). bf16: activations and
+ * their gradients 2 bytes; weights read as bf16 by the primitives, after a cast of the fp32
+ * master copy once per iteration (read 4, write 2 bytes) in forward; weight gradients,
+ * biases, batch-norm scale and shift, the logits and the softmax stay fp32. */
+void rt_model_set_precision(struct rt_model *m, enum rt_precision p);
 
 /* Totals for a batch of n images: one training iteration. */
 struct rt_model_totals {

@@ -4,6 +4,7 @@
 
 #include <oneapi/dnnl/dnnl.h>
 #include <oneapi/dnnl/dnnl_debug.h>
+#include <stdint.h>
 #include "net.h"
 
 enum mem_cat { CAT_WEIGHTS, CAT_WGRADS, CAT_OPT, CAT_ACT, CAT_AGRADS, CAT_WORK, CAT_COUNT };
@@ -39,6 +40,7 @@ struct lrt {
 	const struct rt_layer_ops *ops;
 	size_t index;
 	dnnl_memory_desc_t out_md;
+	dnnl_memory_desc_t dout_md;     /* the gradient's: out_md but for bf16 logits (fp32 out) */
 	dnnl_memory_t out, dout;        /* output and the loss's gradient with respect to it */
 	dnnl_memory_t src;              /* the input as the primitive reads it */
 	dnnl_primitive_t reorder_in;    /* input (model input or producer's layout) -> src */
@@ -49,11 +51,17 @@ struct lrt {
 	/* parameters: weights (BN: scale and shift), bias, their gradients and momentum */
 	dnnl_memory_t w, b, dw, db, vw, vb;
 	dnnl_memory_desc_t w_plain_md, b_plain_md;
+	dnnl_memory_t wc;               /* weights as forward reads them, when w (the master copy
+					 * SGD updates) differs: bf16 */
+	dnnl_primitive_t w_cast;        /* w -> wc, once per iteration before forward */
 	dnnl_memory_t w_bwd;            /* weights in backward data's layout, when it differs */
 	dnnl_primitive_t w_reorder;     /* w -> w_bwd, once per iteration before backward */
 	dnnl_primitive_t sgd[2][3];     /* per tensor: g += wd*w; v = g + mu*v; w -= lr*v */
 	dnnl_memory_t flat[2][3];       /* w, g, v of each tensor as 1-D views (no copies) */
 	dnnl_memory_t ws, mean, var, mask;      /* pool workspace, BN statistics, dropout mask */
+	dnnl_memory_t mask_plain;       /* dropout: the mask in logical order, when the layout
+					 * differs */
+	dnnl_primitive_t mask_reorder;  /* mask_plain -> mask */
 	struct grad_sink sink[2];       /* [0] input, [1] add's second operand */
 	size_t nsinks;
 	int consumers;
@@ -74,6 +82,7 @@ struct rt_net {
 	dnnl_memory_t scratch;          /* one user-mode scratchpad for every primitive */
 	size_t scratch_bytes;
 	dnnl_primitive_attr_t attr;     /* scratchpad mode user */
+	dnnl_data_type_t adt;           /* activations and their gradients: f32 or bf16 */
 	uint64_t bytes[CAT_COUNT];
 	uint64_t allocated;
 	uint64_t iteration;             /* dropout masks vary per iteration */
@@ -107,8 +116,25 @@ int rt_net_reorder(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *fr
 /* The memory descriptor of the layer's input (the producer's output or the model input). */
 const dnnl_memory_desc_t *rt_net_in_md(const struct rt_net *n, const struct lrt *L);
 dnnl_memory_t rt_net_in_mem(const struct rt_net *n, const struct lrt *L);
-/* A plain md of dims with the plain tag for its rank. */
+/* A plain md of dims with the plain tag for its rank: fp32, or in the activation type. */
 void rt_net_plain_md(dnnl_memory_desc_t *md, int ndims, const dnnl_dims_t dims);
+void rt_net_act_plain_md(const struct rt_net *n, dnnl_memory_desc_t *md, int ndims,
+			 const dnnl_dims_t dims);
+/* After a weighted layer's forward pd exists and rt_net_params made the master weights: the
+ * copy forward reads (fwd_w, in the activation type) and its cast, when it differs from the
+ * master; then the weights backward data reads (bwd_w_md) and its reorder, when it differs
+ * from forward's. */
+int rt_net_weight_copies(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *fwd_w,
+			 const dnnl_memory_desc_t *bwd_w_md, struct rt_err *err);
+/* fp32 to bf16 with round to nearest even (NaN stays NaN). */
+static inline uint16_t rt_bf16(float f)
+{
+	union { float f; uint32_t u; } v = { f };
+
+	if ((v.u & 0x7fffffffu) > 0x7f800000u)
+		return (uint16_t)((v.u >> 16) | 0x40);
+	return (uint16_t)((v.u + 0x7fffu + ((v.u >> 16) & 1)) >> 16);
+}
 /* Set up a layer's parameters after its pd exists: w (and b) in the given mds, initialized
  * from the seed (He-uniform weights, zero bias; BN: scale 1, shift 0), gradients, momentum
  * and the SGD primitives. */

@@ -29,6 +29,29 @@ void rt_net_opts_default(struct rt_net_opts *o, const struct rt_model *m)
 	o->momentum = 0.9;
 	o->weight_decay = 5e-4;
 	o->plain = false;
+	o->precision = RT_PRECISION_FP32;
+}
+
+int rt_net_bf16_support(char *label, size_t size, struct rt_err *err)
+{
+	const unsigned isa = (unsigned)dnnl_get_effective_cpu_isa();
+
+#define HAS(x) ((isa & (unsigned)(x)) == (unsigned)(x))
+	if (HAS(dnnl_cpu_isa_avx512_core_amx))
+		snprintf(label, size, "amx");
+	else if (HAS(dnnl_cpu_isa_avx512_core_bf16))
+		snprintf(label, size, "avx512_bf16");
+	else if (HAS(dnnl_cpu_isa_avx512_core))
+		snprintf(label, size, "avx512_core (emulated)");
+	else
+		return rt_err_set(err, -ENOTSUP, "bf16: oneDNN runs bf16 primitives on AVX-512 "
+				  "only (natively with AVX512-BF16 or AMX, emulated on AVX-512F/BW); "
+				  "oneDNN's ISA here is %s (ONEDNN_MAX_CPU_ISA may lower it): use "
+				  "--precision fp32", HAS(dnnl_cpu_isa_avx2) ? "avx2" :
+				  HAS(dnnl_cpu_isa_avx) ? "avx" : HAS(dnnl_cpu_isa_sse41) ? "sse41" :
+				  "below sse41");
+#undef HAS
+	return 0;
 }
 
 int rt_net_dnnl_fail(struct rt_err *err, dnnl_status_t st, const struct lrt *L, const char *what)
@@ -128,12 +151,18 @@ dnnl_memory_t rt_net_in_mem(const struct rt_net *n, const struct lrt *L)
 	return L->d->input < 0 ? n->input : n->L[L->d->input].out;
 }
 
+static const dnnl_format_tag_t plain_tags[] = { dnnl_format_tag_undef, dnnl_a, dnnl_ab,
+						 dnnl_abc, dnnl_abcd, dnnl_abcde };
+
 void rt_net_plain_md(dnnl_memory_desc_t *md, int ndims, const dnnl_dims_t dims)
 {
-	static const dnnl_format_tag_t tags[] = { dnnl_format_tag_undef, dnnl_a, dnnl_ab, dnnl_abc,
-						  dnnl_abcd, dnnl_abcde };
+	dnnl_memory_desc_init_by_tag(md, ndims, dims, dnnl_f32, plain_tags[ndims]);
+}
 
-	dnnl_memory_desc_init_by_tag(md, ndims, dims, dnnl_f32, tags[ndims]);
+void rt_net_act_plain_md(const struct rt_net *n, dnnl_memory_desc_t *md, int ndims,
+			 const dnnl_dims_t dims)
+{
+	dnnl_memory_desc_init_by_tag(md, ndims, dims, n->adt, plain_tags[ndims]);
 }
 
 /* xorshift64*: the net's only randomness, seeded, so two runs are identical */
@@ -288,6 +317,26 @@ int rt_net_params(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *w_m
 	return rc;
 }
 
+int rt_net_weight_copies(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *fwd_w,
+			 const dnnl_memory_desc_t *bwd_w_md, struct rt_err *err)
+{
+	const dnnl_memory_desc_t *master = NULL;
+	int rc;
+
+	dnnl_memory_get_memory_desc(L->w, &master);
+	if (!dnnl_memory_desc_equal(fwd_w, master)) {
+		if ((rc = rt_net_mem(n, L, &L->wc, fwd_w, CAT_WEIGHTS, err)) ||
+		    (rc = rt_net_reorder(n, L, master, fwd_w, &L->w_cast, err)) ||
+		    (rc = reorder_now(n, L, L->w, L->wc, err)))
+			return rc;
+	}
+	if (!bwd_w_md || dnnl_memory_desc_equal(bwd_w_md, fwd_w))
+		return 0;
+	if ((rc = rt_net_mem(n, L, &L->w_bwd, bwd_w_md, CAT_WORK, err)))
+		return rc;
+	return rt_net_reorder(n, L, master, bwd_w_md, &L->w_reorder, err);
+}
+
 /* Decide where each layer's input gradient goes, in backward (reverse) order: the first
  * consumer of an output writes its gradient buffer, later ones add into it. */
 static int route_gradients(struct rt_net *n, struct rt_err *err)
@@ -310,17 +359,17 @@ static int route_gradients(struct rt_net *n, struct rt_err *err)
 			g->producer = p;
 			if (p < 0)
 				continue;
-			pmd = &n->L[p].out_md;
+			pmd = &n->L[p].dout_md;
 			if (L->d->type == RT_LAYER_ADD) {
 				/* the add passes its gradient through: copy or accumulate dout(add) */
 				if (!written[p]) {
 					g->dst = n->L[p].dout;
-					rc = rt_net_reorder(n, L, &L->out_md, pmd, &g->copy, err);
+					rc = rt_net_reorder(n, L, &L->dout_md, pmd, &g->copy, err);
 				} else {
 					dnnl_binary_desc_t bd;
 
 					g->dst = L->dout;
-					dnnl_binary_desc_init(&bd, dnnl_binary_add, pmd, &L->out_md, pmd);
+					dnnl_binary_desc_init(&bd, dnnl_binary_add, pmd, &L->dout_md, pmd);
 					rc = rt_net_prim(n, L, &bd, NULL, &g->acc, NULL, "gradient sum",
 							 err);
 				}
@@ -343,13 +392,15 @@ static int route_gradients(struct rt_net *n, struct rt_err *err)
 	return rc;
 }
 
-double rt_net_estimate_bytes(const struct rt_model *m, long batch)
+double rt_net_estimate_bytes(const struct rt_model *m, long batch, enum rt_precision p)
 {
+	const double a = p == RT_PRECISION_BF16 ? 2 : 4;
 	struct rt_model_totals t;
 
 	rt_model_totals(m, batch, &t);
-	return 12.0 * (double)t.params + 4.0 * (double)batch *
-	       ((double)t.kept_elems + (double)t.act_elems + (double)rt_shape_elems(m->input));
+	return (12.0 + 4 - a) * (double)t.params +
+	       (double)batch * (a * ((double)t.kept_elems + (double)t.act_elems) +
+				(4 + 4 - a) * (double)rt_shape_elems(m->input));
 }
 
 int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt_net_opts *o,
@@ -357,7 +408,8 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 {
 	/* a model too large for this machine is refused before anything is allocated */
 	{
-		double need = rt_net_estimate_bytes(m, o->batch), have = (double)rt_mem_available();
+		double need = rt_net_estimate_bytes(m, o->batch, o->precision);
+		double have = (double)rt_mem_available();
 		struct rt_model_totals t;
 
 		rt_model_totals(m, o->batch, &t);
@@ -377,6 +429,13 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 	n->m = m;
 	n->o = *o;
 	n->nl = m->nlayers;
+	n->adt = o->precision == RT_PRECISION_BF16 ? dnnl_bf16 : dnnl_f32;
+	if (o->precision == RT_PRECISION_BF16) {
+		char label[64];
+
+		if ((rc = rt_net_bf16_support(label, sizeof(label), err)))
+			goto out;
+	}
 	if (o->batch < 1) {
 		rc = rt_err_set(err, -EINVAL, "batch %ld is not positive", o->batch);
 		goto out;
@@ -414,6 +473,8 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 			n->L[L->d->from].consumers++;
 		if ((rc = L->ops->create(n, L, err)))
 			goto out;
+		if (!L->dout_md.ndims)
+			L->dout_md = L->out_md;
 	}
 	for (size_t i = 0; i + 1 < n->nl; i++)
 		if (!n->L[i].consumers) {
@@ -425,7 +486,7 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 	/* gradient buffers: one per output that some layer consumes */
 	for (size_t i = 0; i < n->nl; i++) {
 		L = &n->L[i];
-		if (L->consumers && (rc = rt_net_mem(n, L, &L->dout, &L->out_md, CAT_AGRADS, err)))
+		if (L->consumers && (rc = rt_net_mem(n, L, &L->dout, &L->dout_md, CAT_AGRADS, err)))
 			goto out;
 	}
 	L = NULL;
@@ -455,9 +516,11 @@ void rt_net_destroy(struct rt_net *n)
 	for (size_t i = 0; n->L && i < n->nl; i++) {
 		struct lrt *L = &n->L[i];
 		dnnl_memory_t mems[] = { L->out, L->dout, L->src, L->w, L->b, L->dw, L->db, L->vw,
-					 L->vb, L->ws, L->mean, L->var, L->mask, L->w_bwd, L->dsrc };
+					 L->vb, L->ws, L->mean, L->var, L->mask, L->w_bwd, L->dsrc,
+					 L->wc, L->mask_plain };
 		dnnl_primitive_t prims[] = { L->reorder_in, L->fwd, L->bwd_d, L->bwd_w,
-					     L->w_reorder, L->reorder_dsrc };
+					     L->w_reorder, L->reorder_dsrc, L->w_cast,
+					     L->mask_reorder };
 
 		for (size_t k = 0; k < sizeof(mems) / sizeof(mems[0]); k++)
 			dnnl_memory_destroy(mems[k]);
@@ -731,4 +794,57 @@ int rt_net_grad(struct rt_net *n, size_t layer, int which, size_t idx, float *va
 				  "weights");
 	return plain_access(n, L, m, which ? &L->b_plain_md : &L->w_plain_md, idx, val, false,
 			    err);
+}
+
+const char *rt_net_layer_impl(const struct rt_net *n, size_t i)
+{
+	const char *impl = NULL;
+
+	if (i >= n->nl || !n->L[i].fwd_pd ||
+	    dnnl_primitive_desc_query(n->L[i].fwd_pd, dnnl_query_impl_info_str, 0, &impl) !=
+		    dnnl_success || !impl)
+		return "";
+	return impl;
+}
+
+const char *rt_net_main_impl(const struct rt_net *n)
+{
+	double best = -1;
+	size_t bi = 0;
+
+	for (size_t i = 0; i < n->nl; i++)
+		if ((n->L[i].d->type == RT_LAYER_CONV || n->L[i].d->type == RT_LAYER_FC) &&
+		    n->L[i].d->n.fwd_flops > best) {
+			best = n->L[i].d->n.fwd_flops;
+			bi = i;
+		}
+	return best < 0 ? "" : rt_net_layer_impl(n, bi);
+}
+
+int rt_net_activation(struct rt_net *n, size_t i, int which, float *buf, size_t cnt,
+		      struct rt_err *err)
+{
+	struct lrt *L = i < n->nl ? &n->L[i] : NULL;
+	dnnl_memory_t m = L ? (which ? L->dout : L->out) : NULL;
+	const dnnl_memory_desc_t *md = NULL;
+	dnnl_memory_desc_t plain;
+	dnnl_memory_t user = NULL;
+	void *h = NULL;
+	int rc;
+
+	if (!m)
+		return rt_err_set(err, -EINVAL, "layer %zu has no %s", i, which ? "gradient" :
+				  "output");
+	dnnl_memory_get_memory_desc(m, &md);
+	rt_net_plain_md(&plain, md->ndims, md->dims);
+	if (dnnl_memory_desc_get_size(&plain) != cnt * sizeof(float))
+		return rt_err_set(err, -ERANGE, "layer %zu: %zu elements, not %zu", i,
+				  dnnl_memory_desc_get_size(&plain) / sizeof(float), cnt);
+	DNNL_CHECK(dnnl_memory_create(&user, &plain, n->eng, DNNL_MEMORY_ALLOCATE), "memory");
+	rc = reorder_now(n, L, m, user, err);
+	dnnl_memory_get_data_handle(user, &h);
+	if (!rc)
+		memcpy(buf, h, cnt * sizeof(float));
+	dnnl_memory_destroy(user);
+	return rc;
 }

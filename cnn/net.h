@@ -16,15 +16,22 @@ struct rt_net_opts {
 	uint64_t seed;                  /* weights and dropout masks */
 	double lr, momentum, weight_decay;
 	bool plain;                     /* plain layouts (nchw, oihw) instead of oneDNN's choice */
+	enum rt_precision precision;    /* fp32, or bf16 with fp32 master weights */
 };
 
-/* Defaults: the model's batch, seed 1, lr 0.01, momentum 0.9, weight decay 5e-4. */
+/* Defaults: the model's batch, seed 1, lr 0.01, momentum 0.9, weight decay 5e-4, fp32. */
 void rt_net_opts_default(struct rt_net_opts *o, const struct rt_model *m);
 
 /* The bytes a net of the model needs at a batch, from its shapes (oneDNN's padding aside):
- * weights, their gradients and momentum (12 bytes per parameter), the activations kept for
- * backward and their gradients, and the input batch. */
-double rt_net_estimate_bytes(const struct rt_model *m, long batch);
+ * weights, their gradients and momentum (12 bytes per parameter; bf16 adds the 2-byte copy
+ * the primitives read), the activations kept for backward and their gradients (4 or 2 bytes
+ * per element), and the input batch. */
+double rt_net_estimate_bytes(const struct rt_model *m, long batch, enum rt_precision p);
+
+/* How this CPU runs bf16 primitives: 0 and a label ("amx", "avx512_bf16", "avx512_core
+ * (emulated)") or -ENOTSUP with the reason (oneDNN needs AVX-512 for bf16). Follows
+ * ONEDNN_MAX_CPU_ISA. */
+int rt_net_bf16_support(char *label, size_t size, struct rt_err *err);
 
 /* Build the net: every primitive, reorder and buffer is created here, none in the iteration.
  * A net that would need more than the memory available (MemAvailable) is refused first, with
@@ -50,6 +57,16 @@ int rt_net_update(struct rt_net *n, struct rt_err *err);
 /* The iteration number, which selects the dropout masks (train.c sets it each step; a test
  * holds it to evaluate the same function twice). */
 void rt_net_set_iteration(struct rt_net *n, uint64_t iteration);
+
+/* oneDNN's implementation of layer i's forward primitive ("brg:avx512_core_amx_bf16", ...),
+ * or "" for layers without one; and that of the layer with the most forward FLOPs. */
+const char *rt_net_layer_impl(const struct rt_net *n, size_t i);
+const char *rt_net_main_impl(const struct rt_net *n);
+
+/* Test access: layer i's output (which 0) or the gradient with respect to it (1) as plain
+ * fp32, cnt elements (batch x the output's shape). */
+int rt_net_activation(struct rt_net *n, size_t i, int which, float *buf, size_t cnt,
+		      struct rt_err *err);
 
 /* Seconds spent in layer i's forward and backward primitives since the last reset. */
 void rt_net_layer_seconds(const struct rt_net *n, size_t i, double *fwd, double *bwd);

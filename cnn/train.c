@@ -75,6 +75,7 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 	    (rc = rt_net_create(&net, m, no, err)))
 		goto out;
 	snprintf(res->data_desc, sizeof(res->data_desc), "%s", rt_data_describe(data));
+	snprintf(res->impl, sizeof(res->impl), "%s", rt_net_main_impl(net));
 	rt_model_totals(m, no->batch, &tot);
 	for (long it = 0; it < total; it++) {
 		double t[RT_PHASE_COUNT + 1];

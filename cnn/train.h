@@ -45,6 +45,7 @@ struct rt_train_result {
 	struct rt_net_memory mem;
 	long peak_rss_kib;
 	char data_desc[128];
+	char impl[64];                  /* oneDNN's implementation of the heaviest conv or fc */
 };
 
 /* Train the model with the net options for warmup + iterations steps and fill res (the caller

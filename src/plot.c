@@ -39,8 +39,18 @@ struct roofs {
 	double pmax, pmin, bmax, bmin;
 };
 
-/* The roofs at a thread count: every FLOP ceiling (of one precision, when given) and each
- * memory level's best bandwidth. */
+/* The roofs at a thread count: every FLOP ceiling (of the precisions named in prec, a
+ * comma-separated list, when given) and each memory level's best bandwidth. */
+static bool in_list(const char *list, const char *s)
+{
+	size_t len = strlen(s);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, s, len) && (p[len] == ',' || !p[len]))
+			return true;
+	return false;
+}
+
 static int collect_roofs(const struct rt_profile *p, unsigned threads, const char *prec,
 			 struct roofs *r, struct rt_err *err)
 {
@@ -58,7 +68,7 @@ static int collect_roofs(const struct rt_profile *p, unsigned threads, const cha
 		}
 	}
 	for (size_t i = 0; i < p->nflops && r->nfl < 64; i++)
-		if (p->flops[i].threads == threads && (!prec || !strcmp(p->flops[i].precision, prec))) {
+		if (p->flops[i].threads == threads && (!prec || in_list(prec, p->flops[i].precision))) {
 			r->fl[r->nfl++] = &p->flops[i];
 			r->pmax = fmax(r->pmax, p->flops[i].gflops);
 			r->pmin = fmin(r->pmin, p->flops[i].gflops);
@@ -101,11 +111,11 @@ static void write_roof_functions(FILE *fp, const struct roofs *r)
 static void write_roof_clauses(FILE *fp, const struct roofs *r)
 {
 	for (size_t i = 0; i < r->nfl; i++)
-		fprintf(fp, "%sf%zu(x) lw 2 dt %d lc rgb \"%s\" title \"%s %s%s: %.1f GFLOP/s\"",
+		fprintf(fp, "%sf%zu(x) lw 2 dt %d lc rgb \"%s\" title \"%s %s%s: %.1f %s\"",
 			i ? ", " : "", i, strcmp(r->fl[i]->precision, "fp64") ? 1 : 2,
 			roof_colors[i % NCOLORS], r->fl[i]->precision, r->fl[i]->isa,
 			strcmp(r->fl[i]->method, "onednn-matmul") ? "" : " (oneDNN matmul)",
-			r->fl[i]->gflops);
+			r->fl[i]->gflops, strcmp(r->fl[i]->precision, "int8") ? "GFLOP/s" : "GOP/s");
 	for (size_t i = 0; i < r->nbw; i++)
 		fprintf(fp, ", b%zu(x) lw 3 lc rgb \"%s\" title \"%s %s: %.1f GB/s\"", i,
 			roof_colors[(r->nfl + i) % NCOLORS], r->bw[i]->level, r->bw[i]->kernel,
@@ -166,7 +176,7 @@ static int trajectory_knob(const struct rt_point *const *v, size_t n)
 	size_t best = 0;
 	int knob = 0;
 
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 4; k++) {
 		size_t distinct = 0;
 
 		for (size_t i = 0; i < n; i++) {
@@ -175,7 +185,8 @@ static int trajectory_knob(const struct rt_point *const *v, size_t n)
 			for (size_t j = 0; j < i && !seen; j++)
 				seen = k == 0 ? v[j]->threads == v[i]->threads :
 				       k == 1 ? v[j]->batch == v[i]->batch :
-				       !strcmp(v[j]->affinity, v[i]->affinity);
+				       k == 2 ? !strcmp(v[j]->affinity, v[i]->affinity) :
+				       !strcmp(v[j]->precision, v[i]->precision);
 			distinct += !seen;
 		}
 		if (distinct > best) {
@@ -191,11 +202,17 @@ static void series_key(const struct rt_point *p, int knob, char *buf, size_t siz
 	const char *run = p->run, *sep = *p->run ? ": " : "";
 
 	if (knob == 0)
-		snprintf(buf, size, "%s%sbatch %ld, %s", run, sep, p->batch, p->affinity);
+		snprintf(buf, size, "%s%sbatch %ld, %s, %s", run, sep, p->batch, p->affinity,
+			 p->precision);
 	else if (knob == 1)
-		snprintf(buf, size, "%s%s%u threads, %s", run, sep, p->threads, p->affinity);
+		snprintf(buf, size, "%s%s%u threads, %s, %s", run, sep, p->threads, p->affinity,
+			 p->precision);
+	else if (knob == 2)
+		snprintf(buf, size, "%s%s%u threads, batch %ld, %s", run, sep, p->threads, p->batch,
+			 p->precision);
 	else
-		snprintf(buf, size, "%s%s%u threads, batch %ld", run, sep, p->threads, p->batch);
+		snprintf(buf, size, "%s%s%u threads, batch %ld, %s", run, sep, p->threads, p->batch,
+			 p->affinity);
 }
 
 static void knob_label(const struct rt_point *p, int knob, char *buf, size_t size)
@@ -204,12 +221,16 @@ static void knob_label(const struct rt_point *p, int knob, char *buf, size_t siz
 		snprintf(buf, size, "%ut", p->threads);
 	else if (knob == 1)
 		snprintf(buf, size, "b%ld", p->batch);
-	else
+	else if (knob == 2)
 		snprintf(buf, size, "%s", p->affinity);
+	else
+		snprintf(buf, size, "%s", p->precision);
 }
 
 static long knob_order(const struct rt_point *p, int knob)
 {
+	if (knob == 3)
+		return !strcmp(p->precision, "fp32") ? 0 : 1;
 	return knob == 0 ? (long)p->threads : knob == 1 ? p->batch :
 	       !strcmp(p->affinity, "none") ? 0 : !strcmp(p->affinity, "compact") ? 1 : 2;
 }
@@ -219,7 +240,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 {
 	const struct rt_point **v = calloc(n ? n : 1, sizeof(*v));
 	unsigned threads = 0, roof_threads = 0;
-	char cur[160] = "";
+	char cur[160] = "", precs[64] = "";
 	double imax = 0;
 	double gmin = INFINITY;
 	struct rt_outfile of;
@@ -235,6 +256,11 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 		    !strcmp(pts[i].status, "ok") && pts[i].gflops > 0 && pts[i].intensity > 0) {
 			v[nv++] = &pts[i];
 			threads = pts[i].threads > threads ? pts[i].threads : threads;
+			/* the roofs of every precision the points ran in */
+			if (!in_list(precs, pts[i].precision) &&
+			    strlen(precs) + strlen(pts[i].precision) + 2 < sizeof(precs))
+				snprintf(precs + strlen(precs), sizeof(precs) - strlen(precs), "%s%s",
+					 *precs ? "," : "", pts[i].precision);
 			gmin = fmin(gmin, pts[i].gflops);
 			imax = fmax(imax, pts[i].intensity);
 		}
@@ -245,7 +271,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 	/* the roofs of the most threads any point used (or the most the profile measured
 	 * below that) */
 	roof_threads = rt_profile_nearest_threads(prof, threads);
-	if ((rc = collect_roofs(prof, roof_threads, v[0]->precision, &r, err)))
+	if ((rc = collect_roofs(prof, roof_threads, precs, &r, err)))
 		goto out;
 	knob = trajectory_knob(v, nv);
 	/* sort by series, then by the knob's value */
@@ -273,7 +299,8 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 		"# Render: gnuplot %s (writes OUTBASE.png and OUTBASE.svg)\n", title_what, prof->host,
 		roof_threads, roof_threads > 1 ? "s" : "", script_path);
 	snprintf(title, sizeof(title), "%s on %s: trajectories as %s varies (roofs at %u thread%s)",
-		 title_what, prof->host, knob == 0 ? "threads" : knob == 1 ? "batch" : "affinity",
+		 title_what, prof->host, knob == 0 ? "threads" : knob == 1 ? "batch" :
+		 knob == 2 ? "affinity" : "precision",
 		 roof_threads, roof_threads > 1 ? "s" : "");
 	write_head(of.fp, base, title, fmax(0.01, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
 		   4 * imax);
@@ -418,7 +445,7 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 	double gmin = INFINITY, imax = 0;
 	struct rt_outfile of;
 	struct roofs r;
-	char base[4096], title[512];
+	char base[4096], title[512], prec[8] = "fp32";
 	size_t nl = 0;
 	int rc;
 
@@ -426,6 +453,7 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 		if (!strcmp(pts[i].config, config) && !strcmp(pts[i].scope, "layer") &&
 		    !strcmp(pts[i].stat, "median") && pts[i].gflops > 0 && pts[i].intensity > 0) {
 			threads = pts[i].threads;
+			snprintf(prec, sizeof(prec), "%s", pts[i].precision);
 			gmin = fmin(gmin, pts[i].gflops);
 			imax = fmax(imax, pts[i].intensity);
 			nl++;
@@ -433,7 +461,7 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 	if (!nl)
 		return rt_err_set(err, -ENOENT, "no per-layer points for %s", config);
 	roof_threads = rt_profile_nearest_threads(prof, threads);
-	if ((rc = collect_roofs(prof, roof_threads, "fp32", &r, err)))
+	if ((rc = collect_roofs(prof, roof_threads, prec, &r, err)))
 		return rc;
 	script_base(base, sizeof(base), script_path);
 	if ((rc = rt_outfile_open(&of, script_path, err)))

@@ -42,7 +42,11 @@ int rt_point_bound(const struct rt_point *p, const struct rt_profile *prof, stru
 static const char *const columns =
 	"config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,"
 	"intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,"
-	"status,reason";
+	"status,reason,impl";
+/* before the impl column (rooftraj 0.1): still read */
+#define COLUMNS_V1_LEN (sizeof("config,threads,batch,affinity,precision,ranks,scope,name,stat," \
+			       "seconds,flops,bytes,source,intensity,gflops,images_per_s,weights," \
+			       "activations,gradients,optimizer,workspace,peak_rss,status,reason") - 1)
 
 void rt_points_csv_header(FILE *fp)
 {
@@ -85,6 +89,8 @@ void rt_points_csv_row(FILE *fp, const struct rt_point *p)
 	csv_str(fp, p->status);
 	fputc(',', fp);
 	csv_str(fp, p->reason);
+	fputc(',', fp);
+	csv_str(fp, p->impl);
 	fputc('\n', fp);
 }
 
@@ -134,7 +140,7 @@ int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struc
 	FILE *fp = fopen(path, "r");
 	char line[4096];
 	size_t cap = 0;
-	int lineno = 0, rc = 0;
+	int lineno = 0, rc = 0, ncols = 25;
 
 	*pts = NULL;
 	*n = 0;
@@ -148,7 +154,12 @@ int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struc
 		lineno++;
 		if (lineno == 1) {
 			line[strcspn(line, "\n")] = '\0';
-			if (strcmp(line, columns)) {
+			if (!strcmp(line, columns)) {
+				ncols = 25;
+			} else if (strlen(line) == COLUMNS_V1_LEN && !strncmp(line, columns,
+									      COLUMNS_V1_LEN)) {
+				ncols = 24;
+			} else {
 				rc = rt_err_set(err, -EINVAL, "%s:1: not a rooftraj points.csv header",
 						path);
 				break;
@@ -160,9 +171,9 @@ int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struc
 			break;
 		}
 		nf = split_csv(line, f, 32);
-		if (nf != 24) {
-			rc = rt_err_set(err, -EINVAL, "%s:%d: %d fields, a point has 24", path, lineno,
-					nf);
+		if (nf != ncols) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: %d fields, a point has %d", path, lineno,
+					nf, ncols);
 			break;
 		}
 		if (*n == cap) {
@@ -200,6 +211,8 @@ int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struc
 		p->peak_rss = strtod(f[21], NULL);
 		snprintf(p->status, sizeof(p->status), "%s", f[22]);
 		snprintf(p->reason, sizeof(p->reason), "%s", f[23]);
+		if (ncols > 24)
+			snprintf(p->impl, sizeof(p->impl), "%s", f[24]);
 	}
 	fclose(fp);
 	if (rc) {

@@ -24,6 +24,7 @@ struct rt_point {
 	double weights, activations, gradients, optimizer, workspace, peak_rss;   /* bytes */
 	char status[8];                 /* ok, failed */
 	char reason[256];
+	char impl[64];                  /* oneDNN's implementation of the heaviest layer */
 	char run[64];                   /* not in the CSV: which results directory, for overlays */
 };
 

@@ -39,7 +39,7 @@ static void base_point(struct rt_point *p, const struct rt_sweep_config *c)
 	p->threads = c->threads;
 	p->batch = c->batch;
 	snprintf(p->affinity, sizeof(p->affinity), "%s", rt_affinity_name(c->affinity));
-	snprintf(p->precision, sizeof(p->precision), "fp32");
+	snprintf(p->precision, sizeof(p->precision), "%s", rt_precision_name(c->precision));
 	p->ranks = 1;
 }
 
@@ -47,6 +47,7 @@ static void base_point(struct rt_point *p, const struct rt_sweep_config *c)
 static int parse_child(char *out, const struct rt_sweep_config *c, struct rt_point *pts, int cap)
 {
 	double mem[6] = { 0 };
+	char impl[64] = "";
 	int n = 0;
 
 	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
@@ -67,6 +68,8 @@ static int parse_child(char *out, const struct rt_sweep_config *c, struct rt_poi
 			p->bytes = strtod(f[6], NULL);
 			snprintf(p->source, sizeof(p->source), "%s", f[7]);
 			snprintf(p->status, sizeof(p->status), "ok");
+		} else if (nf == 2 && !strcmp(f[0], "rt-impl")) {
+			snprintf(impl, sizeof(impl), "%s", f[1]);
 		} else if (nf == 7 && !strcmp(f[0], "rt-memory")) {
 			for (int k = 0; k < 6; k++)
 				mem[k] = strtod(f[k + 1], NULL);
@@ -79,6 +82,7 @@ static int parse_child(char *out, const struct rt_sweep_config *c, struct rt_poi
 		pts[i].optimizer = mem[3];
 		pts[i].workspace = mem[4];
 		pts[i].peak_rss = mem[5];
+		snprintf(pts[i].impl, sizeof(pts[i].impl), "%s", impl);
 		rt_point_derive(&pts[i]);
 	}
 	return n ? n : -1;
@@ -234,6 +238,8 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 		argv[na++] = (char *)o->data;
 		argv[na++] = "--counters";
 		argv[na++] = (char *)o->counters;
+		argv[na++] = "--precision";
+		argv[na++] = (char *)rt_precision_name(c->precision);
 		argv[na++] = "--emit-points";
 		if (o->per_layer)
 			argv[na++] = "--per-layer";

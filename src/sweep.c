@@ -16,7 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *const knob_names[RT_KNOB_COUNT] = { "threads", "batch", "affinity" };
+static const char *const knob_names[RT_KNOB_COUNT] = { "threads", "batch", "affinity",
+						       "precision" };
 
 /* The one flag a signal handler may set (sig_atomic_t semantics); owned by the front end. */
 static volatile int *interrupt_flag;
@@ -38,7 +39,7 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 			break;
 	if (k == RT_KNOB_COUNT)
 		return rt_err_set(err, -EINVAL, "--sweep: unknown knob '%.*s' (threads, batch, "
-				  "affinity)", (int)klen, spec);
+				  "affinity, precision)", (int)klen, spec);
 	for (size_t i = 0; i < s->nknobs; i++)
 		if (s->knobs[i].knob == (enum rt_knob)k)
 			return rt_err_set(err, -EINVAL, "--sweep: knob '%s' given twice",
@@ -84,28 +85,27 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 			}
 			break;
 		default: {
-			static const char *const names[] = { "none", "compact", "scatter" };
+			/* named values: each value is its index in names (the enums' order) */
+			static const char *const aff[] = { "none", "compact", "scatter" };
+			static const char *const prec[] = { "fp32", "bf16" };
+			const char *const *names = k == RT_KNOB_AFFINITY ? aff : prec;
+			const size_t nn = k == RT_KNOB_AFFINITY ? 3 : 2;
 			unsigned mask = 0;
 
 			if (eq)
-				rc = rt_opt_parse_names(&mask, opt, eq + 1, names, 3, err);
-			else
-				mask = 7;
+				rc = rt_opt_parse_names(&mask, opt, eq + 1, names, nn, err);
 			/* keep the order given */
 			if (!rc && eq) {
 				char buf[256], *tok, *save = NULL;
 
 				snprintf(buf, sizeof(buf), "%s", eq + 1);
-				for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-					enum rt_affinity a;
-
-					rt_affinity_parse(&a, tok);
-					kn->values[kn->n++] = a;
-				}
+				for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+					for (size_t v = 0; v < nn; v++)
+						if (!strcmp(tok, names[v]))
+							kn->values[kn->n++] = (long)v;
 			} else if (!rc) {
-				kn->values[kn->n++] = RT_AFFINITY_NONE;
-				kn->values[kn->n++] = RT_AFFINITY_COMPACT;
-				kn->values[kn->n++] = RT_AFFINITY_SCATTER;
+				for (size_t v = 0; v < nn; v++)
+					kn->values[kn->n++] = (long)v;
 			}
 			break;
 		}
@@ -119,14 +119,16 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 
 void rt_sweep_config_name(struct rt_sweep_config *c)
 {
-	snprintf(c->name, sizeof(c->name), "t%u-b%ld-%s", c->threads, c->batch,
-		 rt_affinity_name(c->affinity));
+	snprintf(c->name, sizeof(c->name), "t%u-b%ld-%s%s%s", c->threads, c->batch,
+		 rt_affinity_name(c->affinity), c->precision == RT_PRECISION_FP32 ? "" : "-",
+		 c->precision == RT_PRECISION_FP32 ? "" : rt_precision_name(c->precision));
 }
 
 int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_batch,
 		    struct rt_err *err)
 {
-	struct rt_sweep_config def = { default_threads, model_batch, RT_AFFINITY_NONE, true, "" };
+	struct rt_sweep_config def = { default_threads, model_batch, RT_AFFINITY_NONE,
+				       RT_PRECISION_FP32, true, "" };
 	size_t total = 1, idx[RT_KNOB_COUNT] = { 0 };
 
 	for (size_t k = 0; k < s->nknobs; k++)
@@ -148,7 +150,8 @@ int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_bat
 			switch (s->knobs[k].knob) {
 			case RT_KNOB_THREADS: c.threads = (unsigned)v; break;
 			case RT_KNOB_BATCH: c.batch = v; break;
-			default: c.affinity = (enum rt_affinity)v; break;
+			case RT_KNOB_AFFINITY: c.affinity = (enum rt_affinity)v; break;
+			default: c.precision = (enum rt_precision)v; break;
 			}
 		}
 		rt_sweep_config_name(&c);

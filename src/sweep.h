@@ -6,9 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "err.h"
+#include "model.h"
 #include "topo.h"
 
-enum rt_knob { RT_KNOB_THREADS, RT_KNOB_BATCH, RT_KNOB_AFFINITY, RT_KNOB_COUNT };
+enum rt_knob { RT_KNOB_THREADS, RT_KNOB_BATCH, RT_KNOB_AFFINITY, RT_KNOB_PRECISION,
+	       RT_KNOB_COUNT };
 
 #define RT_SWEEP_MAX_VALUES 64
 
@@ -16,8 +18,10 @@ struct rt_sweep_config {
 	unsigned threads;
 	long batch;
 	enum rt_affinity affinity;
-	bool is_default;                /* all cores, the runtime's placement, the model's batch */
-	char name[64];                  /* "t2-b64-none" */
+	enum rt_precision precision;
+	bool is_default;                /* all cores, the runtime's placement, the model's batch,
+					 * fp32 */
+	char name[64];                  /* "t2-b64-none"; "t2-b64-none-bf16" */
 };
 
 struct rt_sweep {
@@ -32,8 +36,8 @@ struct rt_sweep {
 };
 
 /* Add a knob from "KNOB" (its default list) or "KNOB=LIST". Defaults: threads 1, powers of
- * two, all cores; batch the model's /4, /2, x1, x2; affinity none, compact, scatter. Each
- * knob once; values checked (threads 1..PUs, batch 1..65536). */
+ * two, all cores; batch the model's /4, /2, x1, x2; affinity none, compact, scatter;
+ * precision fp32, bf16. Each knob once; values checked (threads 1..PUs, batch 1..65536). */
 int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *topo,
 		 long model_batch, struct rt_err *err);
 /* Expand the grid (knobs not swept keep the default's value); the default configuration

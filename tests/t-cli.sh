@@ -1,6 +1,7 @@
 #!/bin/sh
 # t-cli.sh: table-driven command-line tests (ARGS | EXIT | STREAM | REGEX), as likwid's
-# test/executable_tests: each row runs the tool and checks its exit code and output.
+# test/executable_tests: each row runs the tool and checks its exit code and output. Leading
+# NAME=VALUE words in ARGS set the tool's environment.
 n=0
 failed=0
 for name in roofline-probe roofline-train roofline-plot; do
@@ -15,7 +16,12 @@ while IFS='|' read -r args want stream regex; do
 	TMP=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-cli.XXXXXX")
 	export TMP
 	eval "set -- $args"
-	"$tool" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	# leading NAME=VALUE words set the tool's environment
+	envs=""
+	while [ $# -gt 0 ]; do
+		case "$1" in [A-Z]*=*) envs="$envs $1"; shift ;; *) break ;; esac
+	done
+	env $envs "$tool" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
 	rc=$?
 	n=$((n + 1))
 	if [ "$rc" = "$want" ] && grep -Eq -- "$regex" "$TMP/$stream"; then

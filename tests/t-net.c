@@ -418,7 +418,7 @@ int main(void)
 		rt_model_totals(m, 64, &t);
 		want = 12.0 * (double)t.params + 4.0 * 64 * ((double)t.kept_elems +
 							    (double)t.act_elems + 3.0 * 4000 * 4000);
-		is_double(rt_net_estimate_bytes(m, 64), want, 1e-12, "estimate: %.3g bytes", want);
+		is_double(rt_net_estimate_bytes(m, 64, RT_PRECISION_FP32), want, 1e-12, "estimate: %.3g bytes", want);
 		rt_net_opts_default(&o, m);
 		{
 			double have = (double)rt_mem_available();

@@ -115,6 +115,7 @@ int main(void)
 		snprintf(f.reason, sizeof(f.reason), "exit 1: layer 'conv1', \"out\" of memory");
 		a.weights = 5695016;
 		a.peak_rss = 180772864;
+		snprintf(a.impl, sizeof(a.impl), "brgconv:avx512_core_amx_bf16");
 		rt_points_csv_header(fp);
 		rt_points_csv_row(fp, &a);
 		rt_points_csv_row(fp, &f);
@@ -129,8 +130,29 @@ int main(void)
 			is_double(back[0].weights, 5695016, 0, "memory split");
 			is_str(back[1].reason, f.reason, "a reason with commas and quotes survives");
 			is_str(back[1].status, "failed", "status");
+			is_str(back[0].impl, "brgconv:avx512_core_amx_bf16", "oneDNN's implementation");
 		}
 		free(back);
+		/* a points.csv from before the impl column still reads */
+		{
+			char old[200];
+			FILE *of;
+
+			snprintf(old, sizeof(old), "%s/old.csv", dir);
+			of = fopen(old, "w");
+			fputs("config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,"
+			      "flops,bytes,source,intensity,gflops,images_per_s,weights,activations,"
+			      "gradients,optimizer,workspace,peak_rss,status,reason\n"
+			      "t1-b8-none,1,8,none,fp32,1,iteration,iteration,median,0.5,1e9,1e8,"
+			      "model,10,2,16,1,2,3,4,5,6,ok,\n", of);
+			fclose(of);
+			ok(rt_points_csv_read(old, &back, &n, &err) == 0 && n == 1 &&
+			   back[0].images_per_s == 16 && !back[0].impl[0],
+			   "a 24-column points.csv (rooftraj 0.1) still reads");
+			free(back);
+			back = NULL;
+			unlink(old);
+		}
 		/* the summary: best, speedup over the default, bounds */
 		{
 			struct rt_point set[3] = {
@@ -166,7 +188,8 @@ int main(void)
 
 		fputs("t3,oops\n", fp);
 		fclose(fp);
-		ok(rt_points_csv_read(path, &back, &n, &err) == -EINVAL && strstr(err.msg, ":4: 2 fields"),
+		ok(rt_points_csv_read(path, &back, &n, &err) == -EINVAL &&
+		   strstr(err.msg, ":4: 2 fields, a point has 25"),
 		   "a short line is named: %s", err.msg);
 	}
 	{

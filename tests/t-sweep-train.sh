@@ -27,10 +27,11 @@ rc=$?
 check "the sweep completes (exit $rc)" test "$rc" = 0
 csv="$dir/a/points.csv"
 check "points.csv, summary.txt, run.cfg written" test -s "$csv" -a -s "$dir/a/summary.txt" -a -s "$dir/a/run.cfg"
-check "header names every column" grep -qx 'config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,status,reason' "$csv"
-check "every row has 24 fields" awk -F, 'NR > 1 && NF != 24 { exit 1 }' "$csv"
+check "header names every column" grep -qx 'config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,status,reason,impl' "$csv"
+check "every row has 25 fields" awk -F, 'NR > 1 && NF != 25 { exit 1 }' "$csv"
+check "ok rows name oneDNN's implementation of the heaviest layer" awk -F, 'NR > 1 && $23 == "ok" && $25 == "" { exit 1 }' "$csv"
 check "the default configuration first (all cores, batch 64)" awk -F, -v c="$(nproc)" 'NR == 2 && $1 != "t" c "-b64-none" { exit 1 }' "$csv"
-check "iteration, forward, backward, update, each median/min/max" sh -c "test \$(grep -c '^t[0-9]*-b8-none,.*,ok,\$' '$csv') = 12"
+check "iteration, forward, backward, update, each median/min/max" sh -c "test \$(grep -c '^t[0-9]*-b8-none,.*,ok,,[^,]*\$' '$csv') = 12"
 check "intensity = flops / bytes, GFLOP/s = flops / seconds / 1e9 in every ok row" awk -F, 'NR > 1 && $23 == "ok" { i = $11 / $12; g = $11 / $10 / 1e9;
 	if (($14 - i) / i > 1e-5 || ($14 - i) / i < -1e-5 || ($15 - g) / g > 1e-5 || ($15 - g) / g < -1e-5) exit 1 }' "$csv"
 check "images/s = batch / seconds on the iteration rows" awk -F, 'NR > 1 && $7 == "iteration" && $23 == "ok" { v = $3 / $10; if (($16 - v) / v > 1e-5 || ($16 - v) / v < -1e-5) exit 1 }' "$csv"
@@ -65,7 +66,7 @@ check "resume added the missing configurations" test "$(wc -l <"$csv")" -gt "$be
 "$tool" -m vgg16 -b 2 -n 100 -w 0 -r 1 -c model --profile "$prof" --sweep threads=1 --timeout 1 \
 	--out "$dir/t" >"$dir/t.out" 2>"$dir/t.err"
 check "a timed-out sweep still ends (exit $?)" test -s "$dir/t/points.csv"
-check "timeouts are failed rows with their reason" grep -q ',failed,timeout after 1 s$' "$dir/t/points.csv"
+check "timeouts are failed rows with their reason" grep -q ',failed,timeout after 1 s,$' "$dir/t/points.csv"
 
 # --per-layer: layer points and the per-layer chart of the best configuration
 "$tool" -m lenet5 -n 2 -w 1 -r 1 -c model --profile "$prof" --sweep threads=1 --per-layer \
@@ -101,6 +102,22 @@ mkdir -p "$dir/full" && ln -s /dev/full "$dir/full/summary.txt.tmp"
 check "disk full: exit 1 (got $?)" test $? = 1
 check "disk full: the message names the file and the error" grep -q "summary.txt.tmp: write failed: No space left on device" "$dir/full.err"
 check "disk full: no summary.txt in place, the points kept" sh -c "test ! -e '$dir/full/summary.txt' && test -s '$dir/full/points.csv'"
+
+# precision as a knob: fp32 and bf16 side by side, the bf16 roof drawn beside the fp32 ones
+if "$top_builddir/src/roofline-train" -p bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >/dev/null 2>&1; then
+	"$tool" -m lenet5 -n 2 -w 1 -r 1 -c model --profile "$prof" --sweep precision --sweep threads=1 \
+		--out "$dir/p" >/dev/null 2>"$dir/p.err"
+	check "precision sweep exits 0 (got $?)" test $? = 0
+	check "precision sweep: the default and fp32 and bf16 at 1 thread" awk -F, 'NR > 1 && $7 == "iteration" && $9 == "median" { k[$1 "/" $5]++ }
+		END { exit !(("t1-b64-none/fp32" in k) && ("t1-b64-none-bf16/bf16" in k) && length(k) == 3) }' "$dir/p/points.csv"
+	check "bf16 rows ran bf16 primitives" awk -F, 'NR > 1 && $5 == "bf16" && $23 == "ok" && $25 !~ /bf16|avx512_core/ { exit 1 }' "$dir/p/points.csv"
+	check "bf16 moves fewer compulsory bytes for the same FLOPs" awk -F, 'NR > 1 && $1 == "t1-b64-none" && $7 == "iteration" { f = $11; b = $12 }
+		NR > 1 && $1 == "t1-b64-none-bf16" && $7 == "iteration" { g = $11; c = $12 } END { exit !(f == g && c < 0.7 * b) }' "$dir/p/points.csv"
+	check "the chart draws the bf16 roof beside the fp32 ones" sh -c "grep -q 'title \"bf16 ' '$dir/p/trajectories.gp' && grep -q 'title \"fp32 ' '$dir/p/trajectories.gp'"
+	check "the summary bounds bf16 points by the bf16 roof" grep -q 'bf16 .*GFLOP/s\|DRAM' "$dir/p/summary.txt"
+else
+	n=$((n + 1)); echo "ok $n # SKIP this CPU has no bf16 in oneDNN"
+fi
 
 # bad sweeps
 "$tool" --sweep cores=2 >/dev/null 2>"$dir/e1"

@@ -74,8 +74,28 @@ int main(void)
 	}
 	rt_sweep_fini(&s);
 
+	/* precision: fp32 and bf16, combined with the other knobs; fp32 names stay as before */
+	memset(&s, 0, sizeof(s));
+	is_int(rt_sweep_add(&s, "precision", t, 64, &err), 0, "precision: default list");
+	ok(s.knobs[0].n == 2 && s.knobs[0].values[0] == RT_PRECISION_FP32 &&
+	   s.knobs[0].values[1] == RT_PRECISION_BF16, "fp32, bf16");
+	rt_sweep_add(&s, "threads=1,2", t, 64, &err);
+	rt_sweep_expand(&s, 2, 64, &err);
+	names(&s, "t2-b64-none* t1-b64-none t1-b64-none-bf16 t2-b64-none-bf16");
+	ok(s.configs[2].precision == RT_PRECISION_BF16 && s.configs[0].precision ==
+	   RT_PRECISION_FP32, "the default is fp32; bf16 configurations carry their precision");
+	rt_sweep_fini(&s);
+	memset(&s, 0, sizeof(s));
+	rt_sweep_add(&s, "precision=bf16", t, 64, &err);
+	rt_sweep_expand(&s, 4, 32, &err);
+	names(&s, "t4-b32-none* t4-b32-none-bf16");
+	rt_sweep_fini(&s);
+
 	{
 		static const struct { const char *spec, *msg; } bad[] = {
+			{ "precision=fp16", "--sweep precision: unknown value 'fp16' (one of: fp32, "
+			  "bf16)" },
+			{ "precision=bf16,bf16", "'bf16' appears twice" },
 			{ "threads=0", "--sweep threads: '0' is not in 1..16" },
 			{ "threads=17", "--sweep threads: '17' is not in 1..16" },
 			{ "threads=1,,2", "has an empty item" },
@@ -83,7 +103,8 @@ int main(void)
 			{ "batch=0", "--sweep batch: '0' is not in 1..65536" },
 			{ "batch=", "--sweep batch: the list is empty" },
 			{ "affinity=spread", "--sweep affinity: unknown value 'spread'" },
-			{ "cores=2", "--sweep: unknown knob 'cores' (threads, batch, affinity)" },
+			{ "cores=2", "--sweep: unknown knob 'cores' (threads, batch, affinity, "
+			  "precision)" },
 			{ "", "--sweep: unknown knob ''" },
 		};
 

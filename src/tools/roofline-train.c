@@ -42,6 +42,10 @@ static void usage(FILE *fp)
 "  -w, --warmup=N         untimed iterations first, 0..1000000 (default 3)\n"
 "  -d, --data=SPEC        synthetic (default), mnist:DIR or cifar10:DIR\n"
 "  -s, --seed=N           seed of the weights, the synthetic data and dropout (default 1)\n"
+"  -p, --precision=P      fp32 (default) or bf16: bf16 activations, weights and gradients\n"
+"                         in the primitives (AMX or AVX512-BF16 where the CPU has them,\n"
+"                         oneDNN's emulation on other AVX-512 CPUs), fp32 master weights,\n"
+"                         weight gradients, optimizer state and loss\n"
 "      --lr=X             SGD learning rate, 0..10 (default 0.01)\n"
 "  -c, --counters=WHICH   count FLOPs and bytes through PAPI: auto (default: hardware events\n"
 "                         where the CPU has them, else the trainer's exact model counts),\n"
@@ -49,11 +53,12 @@ static void usage(FILE *fp)
 "  -l, --per-layer        also print each layer's forward and backward time and GFLOP/s\n"
 "\n"
 "Sweeps (each configuration in a fresh child process, results in a directory):\n"
-"  -S, --sweep=KNOB[=LIST] sweep threads, batch or affinity (compact, scatter, none);\n"
-"                         repeat for a grid. Default lists: threads 1, powers of two, all\n"
-"                         cores; batch the model's /4, /2, x1, x2; affinity all three. The\n"
-"                         default configuration (all cores, the runtime's placement, the\n"
-"                         model's batch) is always measured as the reference\n"
+"  -S, --sweep=KNOB[=LIST] sweep threads, batch, affinity (compact, scatter, none) or\n"
+"                         precision (fp32, bf16); repeat for a grid. Default lists:\n"
+"                         threads 1, powers of two, all cores; batch the model's /4, /2,\n"
+"                         x1, x2; affinity all three; precision both. The default\n"
+"                         configuration (all cores, the runtime's placement, the model's\n"
+"                         batch, fp32) is always measured as the reference\n"
 "  -r, --repeat=N         repetitions of each measurement, 1..100 (default 3)\n"
 "  -o, --out=DIR          results directory (default: results/MODEL-TIMESTAMP, named when\n"
 "                         the sweep completes)\n"
@@ -84,6 +89,7 @@ static const struct option long_opts[] = {
 	{ "warmup", required_argument, NULL, 'w' },
 	{ "data", required_argument, NULL, 'd' },
 	{ "seed", required_argument, NULL, 's' },
+	{ "precision", required_argument, NULL, 'p' },
 	{ "lr", required_argument, NULL, 'L' },
 	{ "describe", no_argument, NULL, 'D' },
 	{ "per-layer", no_argument, NULL, 'l' },
@@ -137,8 +143,9 @@ static int describe(const struct rt_model *m, const struct rt_net_opts *no, stru
 	int rc;
 
 	rt_model_totals(m, no->batch, &t);
-	printf("%s (%s): input %ldx%ldx%ld, %ld classes, batch %ld\n\n", m->name, m->path,
-	       m->input.c, m->input.h, m->input.w, m->classes, no->batch);
+	printf("%s (%s): input %ldx%ldx%ld, %ld classes, batch %ld, %s\n\n", m->name, m->path,
+	       m->input.c, m->input.h, m->input.w, m->classes, no->batch,
+	       rt_precision_name(no->precision));
 	printf("%3s %-24s %-12s %-16s %11s %13s %13s %12s %12s\n", "#", "layer", "type", "output",
 	       "params", "fwd FLOP/img", "bwd FLOP/img", "act KiB", "alloc KiB");
 	if ((rc = rt_net_create(&net, m, no, err)))
@@ -152,7 +159,8 @@ static int describe(const struct rt_model *m, const struct rt_net_opts *no, stru
 		printf("%3zu %-24.24s %-12s %-16s %11ld %13.0f %13.0f %12.1f %12.1f\n", i + 1,
 		       L->name, rt_layer_type_name(L->type), shape, L->n.params, L->n.fwd_flops,
 		       L->n.bwd_data_flops + L->n.bwd_weights_flops,
-		       4.0 * (double)L->n.kept_elems * (double)no->batch / 1024,
+		       (no->precision == RT_PRECISION_BF16 ? 2.0 : 4.0) * (double)L->n.kept_elems *
+		       (double)no->batch / 1024,
 		       (double)mm.total / 1024);
 	}
 	printf("\ntotals per iteration (batch %ld): %ld parameters; forward %.4g GFLOP, backward "
@@ -265,6 +273,7 @@ static int emit_points(const struct rt_model *m, const struct rt_net_opts *no, c
 			bytes = backend && res.counts.bytes_source != RT_SOURCE_NONE ?
 				res.counts.bytes / (double)iters :
 				t.fwd_bytes + t.bwd_bytes + t.update_bytes;
+			printf("rt-impl\t%s\n", res.impl);
 			rt_sweep_emit_memory(stdout, (double)res.mem.weights,
 					     (double)res.mem.activations,
 					     (double)(res.mem.weight_grads + res.mem.activation_grads),
@@ -470,6 +479,7 @@ int main(int argc, char **argv)
 	bool emit = false;
 	long batch = 0, threads = 0, iters = 20, warmup = 3, seed = 1;
 	double lr = 0.01;
+	enum rt_precision prec = RT_PRECISION_FP32;
 	bool desc = false, verbose = false, per_layer = false;
 	struct rt_model *m = NULL;
 	struct rt_topo *topo = NULL;
@@ -484,7 +494,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return 1;
 	}
-	while ((c = getopt_long(argc, argv, "m:b:t:n:w:d:s:c:S:r:o:DlvhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:b:t:n:w:d:s:p:c:S:r:o:DlvhV", long_opts, NULL)) != -1) {
 		int bad = 0;
 
 		switch (c) {
@@ -500,6 +510,11 @@ int main(int argc, char **argv)
 		case 'w': bad = rt_opt_parse_long(&warmup, "--warmup", optarg, 0, 1000000, &err); break;
 		case 'd': data = optarg; break;
 		case 's': bad = rt_opt_parse_long(&seed, "--seed", optarg, 0, 2147483647L, &err); break;
+		case 'p':
+			if (rt_precision_parse(optarg, &prec))
+				bad = rt_err_set(&err, -EINVAL, "--precision: '%s' is not fp32 or "
+						 "bf16", optarg);
+			break;
 		case 'L': bad = rt_opt_parse_double(&lr, "--lr", optarg, 0, 10, &err); break;
 		case 'D': desc = true; break;
 		case 'l': per_layer = true; break;
@@ -553,7 +568,9 @@ int main(int argc, char **argv)
 	}
 	/* all cores by default; the OpenMP runtime (and oneDNN on it) uses this many threads */
 	omp_set_num_threads((int)(threads ? threads : (long)rt_topo_cores(topo)));
+	rt_model_set_precision(m, prec);
 	rt_net_opts_default(&no, m);
+	no.precision = prec;
 	if (batch)
 		no.batch = batch;
 	no.seed = (uint64_t)seed;
@@ -598,8 +615,17 @@ int main(int argc, char **argv)
 
 		rt_model_totals(m, no.batch, &t);
 		flops = t.fwd_flops + t.bwd_flops + t.update_flops;
-		printf("%s: %s, batch %ld, %d threads, %s\n", prog, m->name, no.batch,
-		       omp_get_max_threads(), res.data_desc);
+		printf("%s: %s, batch %ld, %d threads, %s, %s\n", prog, m->name, no.batch,
+		       omp_get_max_threads(), rt_precision_name(prec), res.data_desc);
+		printf("  precision %s", rt_precision_name(prec));
+		if (prec == RT_PRECISION_BF16) {
+			char label[64] = "";
+			struct rt_err e2;
+
+			rt_net_bf16_support(label, sizeof(label), &e2);
+			printf(" on %s", label);
+		}
+		printf("; heaviest layer runs oneDNN's %s\n", res.impl);
 		printf("  images/s %.1f   (median iteration %.3f ms over %ld iterations after %ld "
 		       "warm-up)\n", res.images_per_s, it * 1e3, iters, warmup);
 		printf("  %-10s %10s %7s\n", "phase", "ms/iter", "share");
