@@ -16,6 +16,24 @@ static int relu_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	dnnl_eltwise_desc_t ed;
 	int rc;
 
+	if (L->d->fused) {
+		/* the convolution applied it: its output is ours; backward computes the gradient
+		 * from that output (relu_use_dst_for_bwd), the forward pd is only the hint */
+		void *h = NULL;
+
+		L->out_md = *rt_net_in_md(n, L);
+		dnnl_memory_get_data_handle(rt_net_in_mem(n, L), &h);
+		DNNL_CHECK(dnnl_memory_create(&L->out, &L->out_md, n->eng, h), "memory view");
+		DNNL_CHECK(dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_training,
+							  dnnl_eltwise_relu_use_dst_for_bwd,
+							  &L->out_md, 0.f, 0.f), "relu descriptor");
+		DNNL_CHECK(dnnl_primitive_desc_create(&L->fwd_pd, &ed, n->attr, n->eng, NULL),
+			   "relu forward");
+		DNNL_CHECK(dnnl_eltwise_backward_desc_init(&ed, dnnl_eltwise_relu_use_dst_for_bwd,
+							   &L->out_md, &L->out_md, 0.f, 0.f),
+			   "relu backward descriptor");
+		return rt_net_prim(n, L, &ed, L->fwd_pd, &L->bwd_d, NULL, "relu backward", err);
+	}
 	if ((rc = same_shape_out(n, L, err)))
 		return rc;
 	DNNL_CHECK(dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_training, dnnl_eltwise_relu,
@@ -33,14 +51,18 @@ static int relu_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
 	dnnl_exec_arg_t a[2] = { { DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_DST, L->out } };
 
+	if (L->d->fused)
+		return 0;
 	return rt_net_exec(n, L, L->fwd, 2, a, err);
 }
 
 static int relu_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
+	/* fused: the gradient from the output (the relu of the convolution's result) */
 	dnnl_exec_arg_t a[3] = {
-		{ DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_DIFF_DST, L->dout },
-		{ DNNL_ARG_DIFF_SRC, L->sink[0].dst },
+		{ L->d->fused ? DNNL_ARG_DST : DNNL_ARG_SRC, L->d->fused ? L->out :
+		  rt_net_in_mem(n, L) },
+		{ DNNL_ARG_DIFF_DST, L->dout }, { DNNL_ARG_DIFF_SRC, L->sink[0].dst },
 	};
 
 	if (!L->bwd_d || !L->sink[0].dst)

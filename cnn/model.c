@@ -178,7 +178,11 @@ static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec,
 	case RT_LAYER_DROPOUT:
 		n->fwd_flops = ie;
 		n->bwd_data_flops = L->needs_bwd_data ? ie : 0;
-		n->fwd_bytes = e.act * (ie + oe);
+		/* fused: applied to the convolution's output in its epilogue, no bytes of its
+		 * own, and the output is the convolution's buffer */
+		n->fwd_bytes = L->fused ? 0 : e.act * (ie + oe);
+		if (L->fused)
+			n->kept_elems = 0;
 		/* src or mask, dy, dx */
 		n->bwd_data_bytes = L->needs_bwd_data ? e.act * (ie + 2 * oe) : 0;
 		if (L->type == RT_LAYER_DROPOUT)
@@ -243,6 +247,25 @@ int rt_precision_parse(const char *s, enum rt_precision *p)
 			return 0;
 		}
 	return -EINVAL;
+}
+
+/* A relu whose input is a convolution that feeds nothing else runs as that convolution's
+ * post-op. */
+static void mark_fused(struct rt_model *m)
+{
+	for (size_t i = 0; i < m->nlayers; i++) {
+		struct rt_layer_desc *L = &m->layers[i];
+		int users = 0;
+
+		L->fused = false;
+		if (L->type != RT_LAYER_RELU || L->input < 0 ||
+		    m->layers[L->input].type != RT_LAYER_CONV)
+			continue;
+		for (size_t k = 0; k < m->nlayers; k++)
+			users += (m->layers[k].input == L->input) +
+				 (m->layers[k].type == RT_LAYER_ADD && m->layers[k].from == L->input);
+		L->fused = users == 1;
+	}
 }
 
 void rt_model_set_precision(struct rt_model *m, enum rt_precision p)
@@ -538,6 +561,7 @@ int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
 				  "model: softmax_xent must be the last layer");
 			goto out;
 		}
+	mark_fused(m);
 	rt_model_set_precision(m, RT_PRECISION_FP32);
 	*out = m;
 	m = NULL;

@@ -63,6 +63,9 @@ struct rt_layer_desc {
 	struct rt_shape in, out;
 	struct rt_layer_counts n;
 	bool needs_bwd_data;            /* false for layers fed only by the model input */
+	bool fused;                     /* relu computed in the epilogue of the convolution that
+					 * feeds only it (oneDNN post-op): no pass of its own in
+					 * forward, its output is the convolution's buffer */
 };
 
 struct rt_model {

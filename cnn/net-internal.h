@@ -45,6 +45,8 @@ struct lrt {
 	dnnl_memory_t src;              /* the input as the primitive reads it */
 	dnnl_primitive_t reorder_in;    /* input (model input or producer's layout) -> src */
 	dnnl_memory_t dsrc;             /* data gradient in the primitive's layout, when it differs */
+	dnnl_memory_t src4, dsrc4;      /* fc on a 4-D input: src and dsrc (2-D, flattened) seen
+					 * as the plain 4-D tensors the reorders write and read */
 	dnnl_primitive_t reorder_dsrc;  /* dsrc -> the producer's layout */
 	dnnl_primitive_t fwd, bwd_d, bwd_w;
 	dnnl_primitive_desc_t fwd_pd;   /* kept as the hint for backward */
@@ -82,6 +84,7 @@ struct rt_net {
 	dnnl_memory_t scratch;          /* one user-mode scratchpad for every primitive */
 	size_t scratch_bytes;
 	dnnl_primitive_attr_t attr;     /* scratchpad mode user */
+	dnnl_primitive_attr_t attr_relu;        /* and a relu post-op: fused conv + relu */
 	dnnl_data_type_t adt;           /* activations and their gradients: f32 or bf16 */
 	uint64_t bytes[CAT_COUNT];
 	uint64_t allocated;

@@ -403,6 +403,22 @@ double rt_net_estimate_bytes(const struct rt_model *m, long batch, enum rt_preci
 				(4 + 4 - a) * (double)rt_shape_elems(m->input));
 }
 
+/* The attributes of a convolution with a fused relu: the scratchpad and the post-op. */
+static dnnl_status_t make_relu_attr(struct rt_net *n)
+{
+	dnnl_post_ops_t po = NULL;
+	dnnl_status_t st = dnnl_primitive_attr_clone(&n->attr_relu, n->attr);
+
+	if (st == dnnl_success)
+		st = dnnl_post_ops_create(&po);
+	if (st == dnnl_success)
+		st = dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, 0.f, 0.f);
+	if (st == dnnl_success)
+		st = dnnl_primitive_attr_set_post_ops(n->attr_relu, po);
+	dnnl_post_ops_destroy(po);
+	return st;
+}
+
 int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt_net_opts *o,
 		  struct rt_err *err)
 {
@@ -450,7 +466,7 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 	    dnnl_stream_create(&n->strm, n->eng, dnnl_stream_default_flags) != dnnl_success ||
 	    dnnl_primitive_attr_create(&n->attr) != dnnl_success ||
 	    dnnl_primitive_attr_set_scratchpad_mode(n->attr, dnnl_scratchpad_mode_user) !=
-		    dnnl_success) {
+		    dnnl_success || make_relu_attr(n) != dnnl_success) {
 		rc = rt_err_set(err, -EIO, "oneDNN: cannot create a CPU engine");
 		goto out;
 	}
@@ -517,7 +533,7 @@ void rt_net_destroy(struct rt_net *n)
 		struct lrt *L = &n->L[i];
 		dnnl_memory_t mems[] = { L->out, L->dout, L->src, L->w, L->b, L->dw, L->db, L->vw,
 					 L->vb, L->ws, L->mean, L->var, L->mask, L->w_bwd, L->dsrc,
-					 L->wc, L->mask_plain };
+					 L->wc, L->mask_plain, L->src4, L->dsrc4 };
 		dnnl_primitive_t prims[] = { L->reorder_in, L->fwd, L->bwd_d, L->bwd_w,
 					     L->w_reorder, L->reorder_dsrc, L->w_cast,
 					     L->mask_reorder };
@@ -547,6 +563,7 @@ void rt_net_destroy(struct rt_net *n)
 	dnnl_memory_destroy(n->input);
 	dnnl_memory_destroy(n->scratch);
 	dnnl_primitive_attr_destroy(n->attr);
+	dnnl_primitive_attr_destroy(n->attr_relu);
 	dnnl_stream_destroy(n->strm);
 	dnnl_engine_destroy(n->eng);
 	free(n->L);
@@ -573,7 +590,8 @@ int rt_net_load_input(struct rt_net *n, struct rt_err *err)
 		struct lrt *L = &n->L[i];
 
 		if (L->reorder_in && L->d->input < 0) {
-			dnnl_exec_arg_t a[2] = { { DNNL_ARG_FROM, n->input }, { DNNL_ARG_TO, L->src } };
+			dnnl_exec_arg_t a[2] = { { DNNL_ARG_FROM, n->input },
+						 { DNNL_ARG_TO, L->src4 ? L->src4 : L->src } };
 			int rc = rt_net_exec(n, L, L->reorder_in, 2, a, err);
 
 			if (rc)
