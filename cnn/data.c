@@ -252,13 +252,17 @@ int rt_data_next(struct rt_data *d, long n, float *images, int32_t *labels)
 		float *img = images + i * d->elems;
 
 		if (d->kind == SYNTHETIC) {
-			long c = (long)(rnd(&d->rng) % (uint64_t)d->classes);
+			/* image k of the stream is a function of (seed, k) alone: a data-parallel
+			 * rank skips the other ranks' images without drawing them */
+			uint64_t s = d->rng ^ ((uint64_t)d->next * 0xD1B54A32D192ED03ULL + 1);
+			long c = (long)(rnd(&s) % (uint64_t)d->classes);
 			const float *p = d->protos + c * d->elems;
 
 			/* the class prototype under noise of the same size: learnable, not trivial */
 			for (long e = 0; e < d->elems; e++)
-				img[e] = p[e] + 0.5f * (unif(&d->rng) + unif(&d->rng));
+				img[e] = p[e] + 0.5f * (unif(&s) + unif(&s));
 			labels[i] = (int32_t)c;
+			d->next++;
 		} else {
 			const uint8_t *px = d->pixels + d->next * d->elems;
 
@@ -272,6 +276,11 @@ int rt_data_next(struct rt_data *d, long n, float *images, int32_t *labels)
 		}
 	}
 	return 0;
+}
+
+void rt_data_skip(struct rt_data *d, long n)
+{
+	d->next = d->kind == SYNTHETIC ? d->next + n : (d->next + n % d->count) % d->count;
 }
 
 const char *rt_data_describe(const struct rt_data *d)

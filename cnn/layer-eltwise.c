@@ -115,6 +115,8 @@ static int dropout_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	const uint64_t threshold = (uint64_t)(keep * 18446744073709551615.0);
 	const bool bf16 = L->out_md.data_type == dnnl_bf16;
 	const long cnt = (long)(rt_shape_elems(L->d->out) * n->o.batch);
+	/* a rank's images are its slice of the global batch: so is its part of the mask */
+	const uint64_t first = (uint64_t)n->o.rank * (uint64_t)cnt;
 	const uint16_t scale16 = rt_bf16(scale);
 	void *m = NULL;
 	dnnl_exec_arg_t a[3] = {
@@ -130,13 +132,13 @@ static int dropout_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 
 #pragma omp parallel for schedule(static)
 		for (long i = 0; i < cnt; i++)
-			m16[i] = mix(key + (uint64_t)i) <= threshold ? scale16 : 0;
+			m16[i] = mix(key + first + (uint64_t)i) <= threshold ? scale16 : 0;
 	} else {
 		float *m32 = m;
 
 #pragma omp parallel for schedule(static)
 		for (long i = 0; i < cnt; i++)
-			m32[i] = mix(key + (uint64_t)i) <= threshold ? scale : 0.0f;
+			m32[i] = mix(key + first + (uint64_t)i) <= threshold ? scale : 0.0f;
 	}
 	if (L->mask_reorder) {
 		dnnl_exec_arg_t r[2] = { { DNNL_ARG_FROM, L->mask_plain }, { DNNL_ARG_TO, L->mask } };

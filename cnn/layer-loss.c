@@ -63,7 +63,9 @@ static int loss_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 static int loss_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
 	const long N = n->o.batch, C = n->m->classes;
-	const float inv = 1.0f / (float)N;
+	/* the mean over the global batch: summed over the ranks, the gradients are those of
+	 * one process training on all of it */
+	const float inv = 1.0f / ((float)N * (float)n->o.ranks);
 	const dnnl_memory_desc_t *gmd = NULL;
 	const float *p = NULL;
 	void *g = NULL;

@@ -91,6 +91,8 @@ struct rt_net {
 	uint64_t iteration;             /* dropout masks vary per iteration */
 	double prim_seconds;            /* inside dnnl_primitive_execute since the last reset */
 	double loss, accuracy;
+	rt_net_grad_hook grad_hook;
+	void *grad_ctx;
 };
 
 /* ---- helpers in net.c ---- */

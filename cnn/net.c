@@ -30,6 +30,14 @@ void rt_net_opts_default(struct rt_net_opts *o, const struct rt_model *m)
 	o->weight_decay = 5e-4;
 	o->plain = false;
 	o->precision = RT_PRECISION_FP32;
+	o->rank = 0;
+	o->ranks = 1;
+}
+
+void rt_net_set_grad_hook(struct rt_net *n, rt_net_grad_hook hook, void *ctx)
+{
+	n->grad_hook = hook;
+	n->grad_ctx = ctx;
 }
 
 int rt_net_bf16_support(char *label, size_t size, struct rt_err *err)
@@ -456,6 +464,10 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 		rc = rt_err_set(err, -EINVAL, "batch %ld is not positive", o->batch);
 		goto out;
 	}
+	if (o->ranks < 1 || o->rank < 0 || o->rank >= o->ranks) {
+		rc = rt_err_set(err, -EINVAL, "rank %d of %d", o->rank, o->ranks);
+		goto out;
+	}
 	n->L = calloc(n->nl, sizeof(*n->L));
 	n->labels = calloc((size_t)o->batch, sizeof(*n->labels));
 	if (!n->L || !n->labels) {
@@ -665,6 +677,19 @@ int rt_net_backward(struct rt_net *n, struct rt_err *err)
 				rc = rt_net_exec(n, L, g->acc, 3, a, err);
 			}
 		}
+		/* this layer's weight gradients are final: hand them to the data-parallel sum */
+		for (int t = 0; !rc && n->grad_hook && t < 2; t++) {
+			dnnl_memory_t g = t ? L->db : L->dw;
+			const dnnl_memory_desc_t *md = NULL;
+			void *h = NULL;
+
+			if (!g)
+				continue;
+			dnnl_memory_get_memory_desc(g, &md);
+			dnnl_memory_get_data_handle(g, &h);
+			rc = n->grad_hook(n->grad_ctx, h, dnnl_memory_desc_get_size(md) / sizeof(float),
+					  err);
+		}
 		L->t_bwd += rt_now() - t0;
 		if (rc)
 			return rc;
@@ -865,4 +890,48 @@ int rt_net_activation(struct rt_net *n, size_t i, int which, float *buf, size_t 
 		memcpy(buf, h, cnt * sizeof(float));
 	dnnl_memory_destroy(user);
 	return rc;
+}
+
+int rt_net_digest(struct rt_net *n, uint64_t *hash, double *sum, double *norm,
+		  struct rt_err *err)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	double s = 0, q = 0;
+
+	for (size_t i = 0; i < n->nl; i++) {
+		struct lrt *L = &n->L[i];
+
+		for (int t = 0; t < 2; t++) {
+			dnnl_memory_t m = t ? L->b : L->w;
+			const dnnl_memory_desc_t *plain = t ? &L->b_plain_md : &L->w_plain_md;
+			dnnl_memory_t user = NULL;
+			const float *v = NULL;
+			size_t cnt;
+			int rc;
+
+			if (!m)
+				continue;
+			cnt = dnnl_memory_desc_get_size(plain) / sizeof(float);
+			DNNL_CHECK(dnnl_memory_create(&user, plain, n->eng, DNNL_MEMORY_ALLOCATE),
+				   "memory");
+			rc = reorder_now(n, L, m, user, err);
+			dnnl_memory_get_data_handle(user, (void **)&v);
+			for (size_t k = 0; !rc && k < cnt; k++) {
+				uint32_t bits;
+
+				memcpy(&bits, &v[k], sizeof(bits));
+				for (int b = 0; b < 4; b++)
+					h = (h ^ ((bits >> (8 * b)) & 0xff)) * 0x100000001b3ULL;
+				s += v[k];
+				q += (double)v[k] * v[k];
+			}
+			dnnl_memory_destroy(user);
+			if (rc)
+				return rc;
+		}
+	}
+	*hash = h;
+	*sum = s;
+	*norm = sqrt(q);
+	return 0;
 }

@@ -17,9 +17,18 @@ struct rt_net_opts {
 	double lr, momentum, weight_decay;
 	bool plain;                     /* plain layouts (nchw, oihw) instead of oneDNN's choice */
 	enum rt_precision precision;    /* fp32, or bf16 with fp32 master weights */
+	int rank, ranks;                /* data parallelism: this process's shard of a global
+					 * batch of batch x ranks images (0 and 1 alone) */
 };
 
-/* Defaults: the model's batch, seed 1, lr 0.01, momentum 0.9, weight decay 5e-4, fp32. */
+/* Called after each layer's backward with each of its weight gradients (fp32, in place; the
+ * layout does not matter to an elementwise sum): data-parallel training starts summing them
+ * over the ranks while the earlier layers' backward runs. */
+typedef int (*rt_net_grad_hook)(void *ctx, float *grad, size_t count, struct rt_err *err);
+void rt_net_set_grad_hook(struct rt_net *n, rt_net_grad_hook hook, void *ctx);
+
+/* Defaults: the model's batch, seed 1, lr 0.01, momentum 0.9, weight decay 5e-4, fp32, one
+ * rank. */
 void rt_net_opts_default(struct rt_net_opts *o, const struct rt_model *m);
 
 /* The bytes a net of the model needs at a batch, from its shapes (oneDNN's padding aside):
@@ -71,6 +80,12 @@ int rt_net_activation(struct rt_net *n, size_t i, int which, float *buf, size_t 
 /* Seconds spent in layer i's forward and backward primitives since the last reset. */
 void rt_net_layer_seconds(const struct rt_net *n, size_t i, double *fwd, double *bwd);
 void rt_net_reset_seconds(struct rt_net *n);
+/* A digest of the master weights (every weight and bias in plain order): an FNV-1a hash of
+ * their bits, their sum and their L2 norm. Two nets with bit-identical weights have the same
+ * hash. */
+int rt_net_digest(struct rt_net *n, uint64_t *hash, double *sum, double *norm,
+		  struct rt_err *err);
+
 /* Seconds spent inside oneDNN primitives (every execute call) since the last reset. */
 double rt_net_primitive_seconds(const struct rt_net *n);
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 static const char *const phase_names[RT_PHASE_COUNT] = {
-	"data", "forward", "loss", "backward", "update",
+	"data", "forward", "loss", "backward", "comm", "update",
 };
 
 const char *rt_phase_name(enum rt_phase p)
@@ -71,8 +71,25 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((rc = rt_data_open(&data, o->data ? o->data : "synthetic", m, no->seed, err)) ||
-	    (rc = rt_net_create(&net, m, no, err)))
+	if (o->comm && (no->ranks != o->comm->size || no->rank != o->comm->rank)) {
+		rc = rt_err_set(err, -EINVAL, "net options say rank %d of %d, the communicator %d "
+				"of %d", no->rank, no->ranks, o->comm->rank, o->comm->size);
+		goto out;
+	}
+	rc = rt_data_open(&data, o->data ? o->data : "synthetic", m, no->seed, err);
+	if (!rc)
+		rc = rt_net_create(&net, m, no, err);
+	if (o->comm) {
+		/* every rank must have its net before any waits on the others' gradients */
+		double failed = o->comm->sum(o->comm->ctx, rc ? 1 : 0);
+
+		if (!rc && failed > 0)
+			rc = rt_err_set(err, -EIO, "%.0f of %d ranks could not build the net",
+					failed, o->comm->size);
+		if (!rc)
+			rt_net_set_grad_hook(net, o->comm->start, o->comm->ctx);
+	}
+	if (rc)
 		goto out;
 	snprintf(res->data_desc, sizeof(res->data_desc), "%s", rt_data_describe(data));
 	snprintf(res->impl, sizeof(res->impl), "%s", rt_net_main_impl(net));
@@ -94,7 +111,12 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 		}
 		rt_net_set_iteration(net, (uint64_t)it);
 		t[0] = rt_now();
+		/* this rank's shard of the global batch */
+		if (no->rank)
+			rt_data_skip(data, no->batch * no->rank);
 		rt_data_next(data, no->batch, rt_net_input(net), rt_net_labels(net));
+		if (no->ranks > 1)
+			rt_data_skip(data, no->batch * (no->ranks - 1 - no->rank));
 		rc = rt_net_load_input(net, err);
 		t[1] = rt_now();
 		if (!rc)
@@ -106,9 +128,12 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 		if (!rc)
 			rc = rt_net_backward(net, err);
 		t[4] = rt_now();
+		if (!rc && o->comm)
+			rc = o->comm->finish(o->comm->ctx, err);
+		t[5] = rt_now();
 		if (!rc)
 			rc = rt_net_update(net, err);
-		t[5] = rt_now();
+		t[6] = rt_now();
 		if (rc)
 			goto out;
 		res->nlosses = it + 1;
@@ -124,8 +149,8 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 		if (timed) {
 			long k = it - o->warmup;
 
-			times[k] = t[5] - t[0];
-			res->total_seconds += t[5] - t[0];
+			times[k] = t[RT_PHASE_COUNT] - t[0];
+			res->total_seconds += t[RT_PHASE_COUNT] - t[0];
 			for (int p = 0; p < RT_PHASE_COUNT; p++) {
 				phase[(size_t)p * (size_t)o->iterations + (size_t)k] = t[p + 1] - t[p];
 				res->phase_total[p] += t[p + 1] - t[p];
@@ -140,13 +165,20 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 		counting = false;
 		if ((rc = o->counters->stop(o->counters_ctx, &res->counts, err)))
 			goto out;
+		if (o->comm) {
+			/* the counts of the whole job */
+			res->counts.flops = o->comm->sum(o->comm->ctx, res->counts.flops);
+			res->counts.bytes = o->comm->sum(o->comm->ctx, res->counts.bytes);
+		}
 		res->counting_seconds += rt_now() - c0;
 	}
 	res->iter_seconds = rt_median(times, (size_t)o->iterations);
 	for (int p = 0; p < RT_PHASE_COUNT; p++)
 		res->phase_seconds[p] = rt_median(phase + (size_t)p * (size_t)o->iterations,
 						  (size_t)o->iterations);
-	res->images_per_s = res->iter_seconds > 0 ? (double)no->batch / res->iter_seconds : 0;
+	/* the global batch: every rank trains its shard in the same iteration */
+	res->images_per_s = res->iter_seconds > 0 ?
+			    (double)no->batch * no->ranks / res->iter_seconds : 0;
 	for (size_t i = 0; i < m->nlayers; i++) {
 		rt_net_layer_seconds(net, i, &res->layer_fwd[i], &res->layer_bwd[i]);
 		res->layer_fwd[i] /= (double)o->iterations;
@@ -161,6 +193,7 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 	}
 	rt_net_memory(net, &res->mem);
 	res->peak_rss_kib = rt_peak_rss_kib();
+	rc = rt_net_digest(net, &res->digest, &res->weights_sum, &res->weights_norm, err);
 out:
 	if (counting) {
 		struct rt_counts discard;

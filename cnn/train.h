@@ -11,10 +11,25 @@
 #include "counters.h"
 
 enum rt_phase { RT_PHASE_DATA, RT_PHASE_FORWARD, RT_PHASE_LOSS, RT_PHASE_BACKWARD,
-		RT_PHASE_UPDATE, RT_PHASE_COUNT };
+		RT_PHASE_COMM, RT_PHASE_UPDATE, RT_PHASE_COUNT };
 
-/* "data", "forward", "loss", "backward", "update" */
+/* "data", "forward", "loss", "backward", "comm", "update" */
 const char *rt_phase_name(enum rt_phase p);
+
+/* Data parallelism across processes (src/cluster.c implements it with MPI): every rank trains
+ * its shard of the global batch from the same initial weights, and the weight gradients are
+ * summed over the ranks (started layer by layer during backward, finished in the comm phase),
+ * so every rank applies the same update. */
+struct rt_comm {
+	int rank, size;
+	/* start summing a weight gradient over the ranks, in place */
+	int (*start)(void *ctx, float *grad, size_t count, struct rt_err *err);
+	/* finish every started sum */
+	int (*finish)(void *ctx, struct rt_err *err);
+	/* the sum of a value over the ranks: status agreement, counters */
+	double (*sum)(void *ctx, double v);
+	void *ctx;
+};
 
 struct rt_train_opts {
 	long iterations;                /* timed iterations */
@@ -26,6 +41,7 @@ struct rt_train_opts {
 	 * counts of each timed iteration */
 	const struct rt_counter_backend *counters;
 	void *counters_ctx;
+	const struct rt_comm *comm;     /* NULL: one process */
 };
 
 struct rt_train_result {
@@ -46,6 +62,8 @@ struct rt_train_result {
 	long peak_rss_kib;
 	char data_desc[128];
 	char impl[64];                  /* oneDNN's implementation of the heaviest conv or fc */
+	uint64_t digest;                /* of the final weights (rt_net_digest) */
+	double weights_sum, weights_norm;
 };
 
 /* Train the model with the net options for warmup + iterations steps and fill res (the caller

@@ -37,10 +37,11 @@ static void base_point(struct rt_point *p, const struct rt_sweep_config *c)
 	memset(p, 0, sizeof(*p));
 	snprintf(p->config, sizeof(p->config), "%s", c->name);
 	p->threads = c->threads;
-	p->batch = c->batch;
+	/* the global batch: every rank trains c->batch images of it */
+	p->batch = c->batch * (c->ranks > 1 ? (long)c->ranks : 1);
 	snprintf(p->affinity, sizeof(p->affinity), "%s", rt_affinity_name(c->affinity));
 	snprintf(p->precision, sizeof(p->precision), "%s", rt_precision_name(c->precision));
-	p->ranks = 1;
+	p->ranks = c->ranks > 1 ? c->ranks : 1;
 }
 
 /* Parse a child's output into points; returns how many, or -1 when it held none. */
@@ -129,13 +130,14 @@ static int write_run_cfg(const char *dir, const struct rt_sweep *s,
 		"  tool = \"%s %s\";\n  finished = \"%s\";\n  host = \"%s\";\n"
 		"  command = \"%s\";\n  model = \"%s\";\n  data = \"%s\";\n  counters = \"%s\";\n"
 		"  iterations = %ld; warmup = %ld; repeat = %ld; seed = %ld; timeout = %g;\n"
-		"  profile = \"%s\";\n  configurations = %zu;\n"
+		"  profile = \"%s\";\n  configurations = %zu;\n  ranks = %u;\n"
 		"  libraries = { onednn = \"%d.%d.%d\"; papi = \"%d.%d.%d.%d\"; hwloc_api = \"%s\"; "
 		"libconfig = \"%d.%d.%d\"; };\n  started = \"%s\";\n",
 		PACKAGE_NAME, PACKAGE_VERSION, ts, esc(e[0], sizeof(e[0]), host),
 		esc(e[1], sizeof(e[1]), o->cmdline), esc(e[2], sizeof(e[2]), o->model),
 		esc(e[3], sizeof(e[3]), o->data), o->counters, o->iterations, o->warmup, o->repeat,
-		o->seed, o->timeout, esc(e[4], sizeof(e[4]), o->profile_path), s->nconfigs, dv->major, dv->minor, dv->patch,
+		o->seed, o->timeout, esc(e[4], sizeof(e[4]), o->profile_path), s->nconfigs,
+		o->ranks ? o->ranks : 1, dv->major, dv->minor, dv->patch,
 		PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION),
 		PAPI_VERSION_REVISION(PAPI_VERSION), PAPI_VERSION_INCREMENT(PAPI_VERSION), hw,
 		LIBCONFIG_VER_MAJOR, LIBCONFIG_VER_MINOR, LIBCONFIG_VER_REVISION, started);
@@ -247,7 +249,8 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 		if (o->progress)
 			o->progress(o->progress_ctx, i + 1, s->nconfigs, c->name, NULL);
 		rt_sweep_env(c, env);
-		if ((rc = rt_sweep_run_child(argv, env, 3, o->timeout, &ch, err)))
+		if ((rc = o->run ? o->run(o->run_ctx, c, &ch, err) :
+			  rt_sweep_run_child(argv, env, 3, o->timeout, &ch, err)))
 			goto out;
 		if (!ch.ok && !strcmp(ch.reason, "interrupted") && !ch.ok) {
 			/* not a result: the configuration stays unmeasured for --resume */

@@ -22,6 +22,13 @@ struct rt_sweep_train_opts {
 	const char *cmdline;
 	void (*progress)(void *ctx, size_t i, size_t n, const char *config, const char *result);
 	void *progress_ctx;
+	/* Instead of a child process: run a configuration here (under MPI, where every rank
+	 * runs it) and fill c as the child runner does (ok, reason, the rt-point output).
+	 * NULL: a child roofline-train per configuration. */
+	int (*run)(void *ctx, const struct rt_sweep_config *config, struct rt_child *c,
+		   struct rt_err *err);
+	void *run_ctx;
+	unsigned ranks;                 /* recorded in run.cfg (0: 1) */
 };
 
 /* Run the sweep's configurations that points.csv in outdir does not hold yet (so an

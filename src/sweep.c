@@ -119,16 +119,20 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 
 void rt_sweep_config_name(struct rt_sweep_config *c)
 {
-	snprintf(c->name, sizeof(c->name), "t%u-b%ld-%s%s%s", c->threads, c->batch,
+	char r[16] = "";
+
+	if (c->ranks > 1)
+		snprintf(r, sizeof(r), "-r%u", c->ranks);
+	snprintf(c->name, sizeof(c->name), "t%u-b%ld-%s%s%s%s", c->threads, c->batch,
 		 rt_affinity_name(c->affinity), c->precision == RT_PRECISION_FP32 ? "" : "-",
-		 c->precision == RT_PRECISION_FP32 ? "" : rt_precision_name(c->precision));
+		 c->precision == RT_PRECISION_FP32 ? "" : rt_precision_name(c->precision), r);
 }
 
 int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_batch,
 		    struct rt_err *err)
 {
 	struct rt_sweep_config def = { default_threads, model_batch, RT_AFFINITY_NONE,
-				       RT_PRECISION_FP32, true, "" };
+				       RT_PRECISION_FP32, 1, true, "" };
 	size_t total = 1, idx[RT_KNOB_COUNT] = { 0 };
 
 	for (size_t k = 0; k < s->nknobs; k++)

@@ -19,9 +19,10 @@ struct rt_sweep_config {
 	long batch;
 	enum rt_affinity affinity;
 	enum rt_precision precision;
+	unsigned ranks;                 /* MPI ranks training it together (0 or 1: one process) */
 	bool is_default;                /* all cores, the runtime's placement, the model's batch,
 					 * fp32 */
-	char name[64];                  /* "t2-b64-none"; "t2-b64-none-bf16" */
+	char name[64];                  /* "t2-b64-none"; "t2-b64-none-bf16"; "t1-b64-none-r2" */
 };
 
 struct rt_sweep {

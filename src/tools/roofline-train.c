@@ -1,6 +1,7 @@
 /* roofline-train: train one configuration of a CNN built from oneDNN primitives and report
  * images/s, time per phase, loss, accuracy, exact model counts and the memory split */
 #include "config.h"
+#include "cluster.h"
 #include "counters.h"
 #include "err.h"
 #include "model.h"
@@ -51,6 +52,8 @@ static void usage(FILE *fp)
 "                         where the CPU has them, else the trainer's exact model counts),\n"
 "                         hw, model, or none\n"
 "  -l, --per-layer        also print each layer's forward and backward time and GFLOP/s\n"
+"      --digest           print a digest of the final weights (hash, sum, norm; every\n"
+"                         rank under mpirun): equal runs have equal digests\n"
 "\n"
 "Sweeps (each configuration in a fresh child process, results in a directory):\n"
 "  -S, --sweep=KNOB[=LIST] sweep threads, batch, affinity (compact, scatter, none) or\n"
@@ -101,6 +104,7 @@ static const struct option long_opts[] = {
 	{ "timeout", required_argument, NULL, 'T' },
 	{ "profile", required_argument, NULL, 'P' },
 	{ "emit-points", no_argument, NULL, 'E' },
+	{ "digest", no_argument, NULL, 'G' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -218,27 +222,35 @@ static int cmp_d(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void emit_stats(const char *scope, const char *name, double *v, long r, double flops,
-		       double bytes, const char *source)
+static void emit_stats(FILE *out, const char *scope, const char *name, double *v, long r,
+		       double flops, double bytes, const char *source)
 {
 	qsort(v, (size_t)r, sizeof(*v), cmp_d);
-	rt_sweep_emit_point(stdout, scope, name, "median",
+	rt_sweep_emit_point(out, scope, name, "median",
 			    r % 2 ? v[r / 2] : 0.5 * (v[r / 2 - 1] + v[r / 2]), flops, bytes, source);
-	rt_sweep_emit_point(stdout, scope, name, "min", v[0], flops, bytes, source);
-	rt_sweep_emit_point(stdout, scope, name, "max", v[r - 1], flops, bytes, source);
+	rt_sweep_emit_point(out, scope, name, "min", v[0], flops, bytes, source);
+	rt_sweep_emit_point(out, scope, name, "max", v[r - 1], flops, bytes, source);
 }
 
-static int emit_points(const struct rt_model *m, const struct rt_net_opts *no, const char *data,
-		       const char *counters, long iters, long warmup, long repeat, bool per_layer)
+/* The measurements of one configuration as rt-point lines on out. Under MPI every rank runs
+ * it (comm set) and the counts are the whole job's: every rank's shard, its own weights. */
+static int emit_points(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
+		       const char *data, const char *counters, long iters, long warmup,
+		       long repeat, bool per_layer, const struct rt_comm *comm,
+		       struct rt_err *failure)
 {
 	static const enum rt_phase phases[] = { RT_PHASE_FORWARD, RT_PHASE_BACKWARD,
-						RT_PHASE_UPDATE };
+						RT_PHASE_COMM, RT_PHASE_UPDATE };
+	static const char *const phase_names[] = { "forward", "backward", "comm", "update" };
+	const int np = 4, first_layer = 1 + np;
 	const struct rt_counter_backend *backend = NULL;
-	struct rt_train_opts to = { .iterations = iters, .warmup = warmup, .data = data };
+	struct rt_train_opts to = { .iterations = iters, .warmup = warmup, .data = data,
+				    .comm = comm };
 	struct rt_model_totals t;
 	struct rt_err err, why;
-	double *sec = calloc((size_t)repeat * (4 + m->nlayers), sizeof(double));
-	double flops = 0, bytes = 0;
+	double *sec = calloc((size_t)repeat * ((size_t)first_layer + m->nlayers), sizeof(double));
+	const double ranks = no->ranks > 1 ? no->ranks : 1;
+	double flops = 0, bytes = 0, pf[4], pb[4];
 	const char *src = "model";
 	void *cctx = NULL;
 	int rc = 1;
@@ -246,6 +258,13 @@ static int emit_points(const struct rt_model *m, const struct rt_net_opts *no, c
 	if (!sec)
 		return 1;
 	rt_model_totals(m, no->batch, &t);
+	pf[0] = t.fwd_flops * ranks;
+	pb[0] = t.fwd_bytes * ranks;
+	pf[1] = t.bwd_flops * ranks;
+	pb[1] = t.bwd_bytes * ranks;
+	pf[2] = pb[2] = 0;              /* the gradient sums: no FLOPs or memory bytes counted */
+	pf[3] = t.update_flops * ranks;
+	pb[3] = t.update_bytes * ranks;
 	if (open_counters(counters, &backend, &cctx, &why))
 		goto out;
 	to.counters = backend;
@@ -254,27 +273,31 @@ static int emit_points(const struct rt_model *m, const struct rt_net_opts *no, c
 		struct rt_train_result res;
 
 		if (rt_train_run(m, no, &to, &res, &err)) {
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			if (comm && comm->size > 1)
+				fprintf(stderr, "%s: rank %d: %s\n", prog, comm->rank, err.msg);
+			else
+				fprintf(stderr, "%s: %s\n", prog, err.msg);
+			if (failure)
+				*failure = err;
 			goto out;
 		}
 		sec[r] = res.iter_seconds;
-		for (int p = 0; p < 3; p++)
+		for (int p = 0; p < np; p++)
 			sec[(size_t)(p + 1) * (size_t)repeat + (size_t)r] = res.phase_seconds[phases[p]];
 		for (size_t l = 0; l < m->nlayers; l++)
-			sec[(size_t)(4 + l) * (size_t)repeat + (size_t)r] = res.layer_fwd[l] +
-									     res.layer_bwd[l];
+			sec[((size_t)first_layer + l) * (size_t)repeat + (size_t)r] =
+				res.layer_fwd[l] + res.layer_bwd[l];
 		if (r == 0) {
 			if (backend && res.counts.flops_source != RT_SOURCE_NONE) {
 				flops = res.counts.flops / (double)iters;
 				src = rt_source_name(res.counts.flops_source);
 			} else {
-				flops = t.fwd_flops + t.bwd_flops + t.update_flops;
+				flops = pf[0] + pf[1] + pf[3];
 			}
 			bytes = backend && res.counts.bytes_source != RT_SOURCE_NONE ?
-				res.counts.bytes / (double)iters :
-				t.fwd_bytes + t.bwd_bytes + t.update_bytes;
-			printf("rt-impl\t%s\n", res.impl);
-			rt_sweep_emit_memory(stdout, (double)res.mem.weights,
+				res.counts.bytes / (double)iters : pb[0] + pb[1] + pb[3];
+			fprintf(out, "rt-impl\t%s\n", res.impl);
+			rt_sweep_emit_memory(out, (double)res.mem.weights,
 					     (double)res.mem.activations,
 					     (double)(res.mem.weight_grads + res.mem.activation_grads),
 					     (double)res.mem.optimizer, (double)res.mem.workspace,
@@ -287,14 +310,14 @@ static int emit_points(const struct rt_model *m, const struct rt_net_opts *no, c
 
 		/* both recorded: the hardware's counts, then the model's */
 		memcpy(copy, sec, (size_t)repeat * sizeof(double));
-		emit_stats("iteration", "iteration", copy, repeat, flops, bytes, src);
+		emit_stats(out, "iteration", "iteration", copy, repeat, flops, bytes, src);
 	}
-	emit_stats("iteration", "iteration", sec, repeat, t.fwd_flops + t.bwd_flops + t.update_flops,
-		   t.fwd_bytes + t.bwd_bytes + t.update_bytes, "model");
-	emit_stats("phase", "forward", sec + repeat, repeat, t.fwd_flops, t.fwd_bytes, "model");
-	emit_stats("phase", "backward", sec + 2 * repeat, repeat, t.bwd_flops, t.bwd_bytes, "model");
-	emit_stats("phase", "update", sec + 3 * repeat, repeat, t.update_flops, t.update_bytes,
-		   "model");
+	emit_stats(out, "iteration", "iteration", sec, repeat, pf[0] + pf[1] + pf[3],
+		   pb[0] + pb[1] + pb[3], "model");
+	for (int p = 0; p < np; p++)
+		if (phases[p] != RT_PHASE_COMM || ranks > 1)
+			emit_stats(out, "phase", phase_names[p], sec + (size_t)(p + 1) * (size_t)repeat,
+				   repeat, pf[p], pb[p], "model");
 	for (size_t l = 0; per_layer && l < m->nlayers; l++) {
 		const struct rt_layer_counts *c = &m->layers[l].n;
 		double lf = (c->fwd_flops + c->bwd_data_flops + c->bwd_weights_flops) *
@@ -303,10 +326,11 @@ static int emit_points(const struct rt_model *m, const struct rt_net_opts *no, c
 			    (double)no->batch + c->fwd_wbytes + c->bwd_data_wbytes +
 			    c->bwd_weights_wbytes;
 
-		emit_stats("layer", m->layers[l].name, sec + (size_t)(4 + l) * (size_t)repeat,
-			   repeat, lf, lb, "model");
+		emit_stats(out, "layer", m->layers[l].name,
+			   sec + ((size_t)first_layer + l) * (size_t)repeat, repeat, lf * ranks,
+			   lb * ranks, "model");
 	}
-	rc = fflush(stdout) ? 1 : 0;
+	rc = fflush(out) ? 1 : 0;
 out:
 	if (backend)
 		backend->close(cctx);
@@ -334,12 +358,88 @@ static void on_interrupt(int sig)
 	interrupted = 1;
 }
 
-static int run_sweep(const struct rt_model *m, const char **specs,
-		     size_t nspecs, const struct rt_topo *topo, long batch, const char *data,
-		     const char *counters, long iters, long warmup, long repeat, long seed,
-		     double timeout, bool per_layer, const char *outdir, const char *resume,
-		     const char *profile_arg, bool verbose, int argc, char **argv)
+/* Under MPI a sweep runs each configuration in this process on every rank: rank 0 drives
+ * (rt_sweep_train with run_here) and broadcasts each configuration; the others follow. */
+struct here {
+	struct rt_model *m;
+	struct rt_net_opts no;
+	const char *data, *counters;
+	long iters, warmup, repeat;
+	bool per_layer;
+	struct rt_cluster *cl;
+};
+
+struct order {
+	int stop;                       /* 1: the sweep is over */
+	unsigned threads;
+	long batch;
+	int precision;
+};
+
+static int run_order(struct here *h, const struct order *o, FILE *out, struct rt_err *failure)
 {
+	struct rt_net_opts no = h->no;
+
+	omp_set_num_threads((int)o->threads);
+	rt_model_set_precision(h->m, (enum rt_precision)o->precision);
+	no.batch = o->batch;
+	no.precision = (enum rt_precision)o->precision;
+	return emit_points(out, h->m, &no, h->data, h->counters, h->iters, h->warmup, h->repeat,
+			   h->per_layer, h->cl->active ? &h->cl->comm : NULL, failure);
+}
+
+static int run_here(void *ctx, const struct rt_sweep_config *c, struct rt_child *ch,
+		    struct rt_err *err)
+{
+	struct here *h = ctx;
+	struct order o = { 0, c->threads, c->batch, c->precision };
+	struct rt_err failure = { 0 };
+	double t0 = rt_now();
+	FILE *out;
+	int rc;
+
+	memset(ch, 0, sizeof(*ch));
+	out = open_memstream(&ch->out, &ch->outlen);
+	if (!out)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	rt_cluster_bcast(h->cl, &o, sizeof(o));
+	rc = run_order(h, &o, out, &failure);
+	fclose(out);
+	ch->seconds = rt_now() - t0;
+	ch->ok = rc == 0 && !interrupted;
+	snprintf(ch->reason, sizeof(ch->reason), "%.255s", interrupted ? "interrupted" :
+		 failure.msg[0] ? failure.msg : rc ? "training failed (see stderr)" : "");
+	return 0;
+}
+
+/* Ranks other than 0 during a sweep: run what rank 0 broadcasts until it says stop. */
+static int follow(struct here *h)
+{
+	for (;;) {
+		struct order o;
+		FILE *out;
+
+		rt_cluster_bcast(h->cl, &o, sizeof(o));
+		if (o.stop)
+			return 0;
+		out = fopen("/dev/null", "w");
+		if (!out)
+			rt_cluster_abort(h->cl, 1);
+		run_order(h, &o, out, NULL);
+		fclose(out);
+	}
+}
+
+static int run_sweep(struct here *h, const char **specs, size_t nspecs,
+		     const struct rt_topo *topo, long batch, long seed, double timeout,
+		     const char *outdir, const char *resume, const char *profile_arg, bool verbose,
+		     int argc, char **argv)
+{
+	const struct rt_model *m = h->m;
+	const char *data = h->data, *counters = h->counters;
+	const long iters = h->iters, warmup = h->warmup, repeat = h->repeat;
+	const bool per_layer = h->per_layer;
+	const struct rt_cluster *cl = h->cl;
 	struct rt_sweep sw = { 0 };
 	struct rt_sweep_train_opts so = { 0 };
 	struct rt_profile *prof = NULL;
@@ -358,8 +458,25 @@ static int run_sweep(const struct rt_model *m, const char **specs,
 		rt_err_set(&err, -EINVAL, "--resume: give either --out or --resume");
 		return usage_error(&err);
 	}
-	if (rt_sweep_expand(&sw, rt_topo_cores(topo), batch, &err))
+	for (size_t i = 0; cl->active && i < sw.nknobs; i++)
+		if (sw.knobs[i].knob == RT_KNOB_AFFINITY) {
+			rt_sweep_fini(&sw);
+			rt_err_set(&err, -EINVAL, "--sweep affinity: under mpirun, placing the ranks "
+				   "and their threads is mpirun's (--bind-to, --map-by)");
+			return usage_error(&err);
+		}
+	if (rt_sweep_expand(&sw, (unsigned)omp_get_max_threads(), batch, &err))
 		goto fail;
+	/* every configuration is trained by all the ranks together: it carries their count */
+	for (size_t i = 0; i < sw.nconfigs; i++) {
+		sw.configs[i].ranks = (unsigned)cl->size;
+		rt_sweep_config_name(&sw.configs[i]);
+	}
+	if (cl->rank != 0) {
+		rc = follow(h);
+		rt_sweep_fini(&sw);
+		return rc;
+	}
 	if (!strcmp(counters, "auto")) {
 		const struct rt_counter_backend *b = NULL;
 		struct rt_err why = { 0 };
@@ -433,6 +550,11 @@ static int run_sweep(const struct rt_model *m, const char **specs,
 	so.cmdline = cmd;
 	so.progress = sweep_progress;
 	so.progress_ctx = &progress_on;
+	so.ranks = (unsigned)cl->size;
+	if (cl->active) {
+		so.run = run_here;
+		so.run_ctx = h;
+	}
 	{
 		struct sigaction sa;
 
@@ -461,6 +583,12 @@ static int run_sweep(const struct rt_model *m, const char **specs,
 fail:
 	fprintf(stderr, "%s: %s\n", prog, err.msg);
 done:
+	if (cl->active) {
+		/* the followers wait for the next configuration: there is none */
+		struct order stop = { .stop = 1 };
+
+		rt_cluster_bcast(cl, &stop, sizeof(stop));
+	}
 	rt_profile_destroy(prof);
 	rt_sweep_fini(&sw);
 	return rc;
@@ -488,10 +616,18 @@ int main(int argc, char **argv)
 	struct rt_train_result res = { 0 };
 	struct progress_state ps = { .tty = isatty(STDERR_FILENO) };
 	struct rt_err err = { 0 };
+	struct rt_cluster cl;
+	bool digest = false;
 	int c, rc = 1;
 
+	/* under mpirun: MPI, ranks and nodes; otherwise one process */
+	if (rt_cluster_init(&cl, &argc, &argv, &err)) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		return 1;
+	}
 	if (rt_topo_create(&topo, NULL, &err)) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		rt_cluster_finalize(&cl);
 		return 1;
 	}
 	while ((c = getopt_long(argc, argv, "m:b:t:n:w:d:s:p:c:S:r:o:DlvhV", long_opts, NULL)) != -1) {
@@ -531,6 +667,7 @@ int main(int argc, char **argv)
 		case 'T': bad = rt_opt_parse_double(&timeout, "--timeout", optarg, 1, 86400, &err); break;
 		case 'P': profile_arg = optarg; break;
 		case 'E': emit = true; break;
+		case 'G': digest = true; break;
 		case 'c':
 			counters = optarg;
 			if (strcmp(counters, "auto") && strcmp(counters, "hw") &&
@@ -566,23 +703,30 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		goto out;
 	}
-	/* all cores by default; the OpenMP runtime (and oneDNN on it) uses this many threads */
-	omp_set_num_threads((int)(threads ? threads : (long)rt_topo_cores(topo)));
+	/* all cores by default (under mpirun: this node's cores shared among its ranks); the
+	 * OpenMP runtime (and oneDNN on it) uses this many threads */
+	if (!threads)
+		threads = cl.node_size > 1 ? (long)rt_topo_cores(topo) / cl.node_size : 0;
+	omp_set_num_threads((int)(threads > 0 ? threads : (long)rt_topo_cores(topo)));
 	rt_model_set_precision(m, prec);
 	rt_net_opts_default(&no, m);
 	no.precision = prec;
+	no.rank = cl.rank;
+	no.ranks = cl.size;
 	if (batch)
 		no.batch = batch;
 	no.seed = (uint64_t)seed;
 	no.lr = lr;
 	if (nsweeps || resume) {
-		rc = run_sweep(m, sweeps, nsweeps, topo, batch ? batch : m->batch, data,
-			       counters, iters, warmup, repeat, seed, timeout, per_layer, outdir,
-			       resume, profile_arg, verbose, argc, argv);
+		struct here h = { m, no, data, counters, iters, warmup, repeat, per_layer, &cl };
+
+		rc = run_sweep(&h, sweeps, nsweeps, topo, batch ? batch : m->batch, seed, timeout,
+			       outdir, resume, profile_arg, verbose, argc, argv);
 		goto out;
 	}
 	if (emit) {
-		rc = emit_points(m, &no, data, counters, iters, warmup, repeat, per_layer);
+		rc = emit_points(stdout, m, &no, data, counters, iters, warmup, repeat, per_layer,
+				 NULL, NULL);
 		goto out;
 	}
 	if (desc) {
@@ -597,26 +741,50 @@ int main(int argc, char **argv)
 		goto out;
 	to.counters = backend;
 	to.counters_ctx = cctx;
-	ps.on = ps.tty || verbose;
+	ps.on = (ps.tty || verbose) && cl.rank == 0;
 	to.iterations = iters;
 	to.warmup = warmup;
 	to.data = data;
 	to.progress = on_progress;
 	to.progress_ctx = &ps;
+	to.comm = cl.active ? &cl.comm : NULL;
 	if (rt_train_run(m, &no, &to, &res, &err)) {
 		if (ps.on && ps.tty)
 			fputc('\n', stderr);
+		if (cl.active) {
+			/* the other ranks may wait on this one's gradients: stop the job */
+			fprintf(stderr, "%s: rank %d of %d: %s; stopping every rank\n", prog, cl.rank,
+				cl.size, err.msg);
+			rt_cluster_abort(&cl, 1);
+		}
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		goto out;
 	}
-	{
+	if (digest) {
+		/* every rank: data-parallel training keeps the weights identical on all of them */
+		if (cl.active)
+			printf("rank %d: ", cl.rank);
+		printf("weights digest %016llx sum %.9g norm %.9g\n", (unsigned long long)res.digest,
+		       res.weights_sum, res.weights_norm);
+		fflush(stdout);
+		rt_cluster_barrier(&cl);
+	}
+	if (cl.rank == 0) {
 		struct rt_model_totals t;
 		double it = res.iter_seconds, flops;
+		const double ranks = cl.size;
 
 		rt_model_totals(m, no.batch, &t);
+		t.fwd_flops *= ranks;
+		t.bwd_flops *= ranks;
+		t.update_flops *= ranks;
 		flops = t.fwd_flops + t.bwd_flops + t.update_flops;
 		printf("%s: %s, batch %ld, %d threads, %s, %s\n", prog, m->name, no.batch,
 		       omp_get_max_threads(), rt_precision_name(prec), res.data_desc);
+		if (cl.active)
+			printf("  %d ranks on %d node%s, each its shard of a global batch of %ld; "
+			       "gradients summed with MPI_Iallreduce during backward\n", cl.size,
+			       cl.nodes, cl.nodes > 1 ? "s" : "", no.batch * cl.size);
 		printf("  precision %s", rt_precision_name(prec));
 		if (prec == RT_PRECISION_BF16) {
 			char label[64] = "";
@@ -630,8 +798,10 @@ int main(int argc, char **argv)
 		       "warm-up)\n", res.images_per_s, it * 1e3, iters, warmup);
 		printf("  %-10s %10s %7s\n", "phase", "ms/iter", "share");
 		for (int p = 0; p < RT_PHASE_COUNT; p++)
-			printf("  %-10s %10.3f %6.1f%%\n", rt_phase_name((enum rt_phase)p),
-			       res.phase_seconds[p] * 1e3, it > 0 ? 100 * res.phase_seconds[p] / it : 0);
+			if (p != RT_PHASE_COMM || cl.size > 1)
+				printf("  %-10s %10.3f %6.1f%%\n", rt_phase_name((enum rt_phase)p),
+				       res.phase_seconds[p] * 1e3,
+				       it > 0 ? 100 * res.phase_seconds[p] / it : 0);
 		printf("  time inside oneDNN primitives %.1f%% of the iteration, outside %.1f%%\n",
 		       100 * res.primitive_share, 100 * (1 - res.primitive_share));
 		printf("  loss %.4f -> %.4f, accuracy %.3f -> %.3f (first -> last iteration)\n",
@@ -680,5 +850,6 @@ out:
 	rt_train_result_fini(&res);
 	rt_model_destroy(m);
 	rt_topo_destroy(topo);
+	rt_cluster_finalize(&cl);
 	return rc;
 }
