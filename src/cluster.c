@@ -234,6 +234,28 @@ void rt_cluster_barrier(const struct rt_cluster *c)
 		MPI_Barrier(MPI_COMM_WORLD);
 }
 
+void rt_cluster_node_sync(const struct rt_cluster *c)
+{
+	MPI_Request req;
+	int done = 0;
+
+	if (!c->active)
+		return;
+	/* one nonblocking barrier on every rank (a blocking one would not match it); the
+	 * leader waits for it, the others poll and sleep: MPI_Barrier would spin on a core the
+	 * leader's measurement uses */
+	MPI_Ibarrier(c->mpi->node, &req);
+	if (c->node_rank == 0) {
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
+		return;
+	}
+	while (!done) {
+		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (!done)
+			usleep(20000);
+	}
+}
+
 double rt_cluster_sum(const struct rt_cluster *c, double v)
 {
 	double r = v;
@@ -413,6 +435,11 @@ void rt_cluster_abort(const struct rt_cluster *c, int code)
 }
 
 void rt_cluster_barrier(const struct rt_cluster *c)
+{
+	(void)c;
+}
+
+void rt_cluster_node_sync(const struct rt_cluster *c)
 {
 	(void)c;
 }

@@ -35,6 +35,10 @@ void rt_cluster_finalize(struct rt_cluster *c);
 /* Stop every rank of the job (MPI_Abort) or exit. */
 void rt_cluster_abort(const struct rt_cluster *c, int code) __attribute__((noreturn));
 
+/* The ranks of a node meet: the leader (node_rank 0) waits normally; the others wait idle
+ * (sleeping between polls), so a measurement on the node is not disturbed by them. */
+void rt_cluster_node_sync(const struct rt_cluster *c);
+
 /* Collectives over the job (identity when not active). */
 void rt_cluster_barrier(const struct rt_cluster *c);
 double rt_cluster_sum(const struct rt_cluster *c, double v);

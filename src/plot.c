@@ -176,7 +176,7 @@ static int trajectory_knob(const struct rt_point *const *v, size_t n)
 	size_t best = 0;
 	int knob = 0;
 
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < 5; k++) {
 		size_t distinct = 0;
 
 		for (size_t i = 0; i < n; i++) {
@@ -186,7 +186,8 @@ static int trajectory_knob(const struct rt_point *const *v, size_t n)
 				seen = k == 0 ? v[j]->threads == v[i]->threads :
 				       k == 1 ? v[j]->batch == v[i]->batch :
 				       k == 2 ? !strcmp(v[j]->affinity, v[i]->affinity) :
-				       !strcmp(v[j]->precision, v[i]->precision);
+				       k == 3 ? !strcmp(v[j]->precision, v[i]->precision) :
+				       v[j]->ranks == v[i]->ranks;
 			distinct += !seen;
 		}
 		if (distinct > best) {
@@ -210,9 +211,12 @@ static void series_key(const struct rt_point *p, int knob, char *buf, size_t siz
 	else if (knob == 2)
 		snprintf(buf, size, "%s%s%u threads, batch %ld, %s", run, sep, p->threads, p->batch,
 			 p->precision);
-	else
+	else if (knob == 3)
 		snprintf(buf, size, "%s%s%u threads, batch %ld, %s", run, sep, p->threads, p->batch,
 			 p->affinity);
+	else    /* over ranks: strong (same global batch) and weak scaling share a series */
+		snprintf(buf, size, "%s%s%u threads per rank, %s, %s", run, sep, p->threads,
+			 p->affinity, p->precision);
 }
 
 static void knob_label(const struct rt_point *p, int knob, char *buf, size_t size)
@@ -223,14 +227,18 @@ static void knob_label(const struct rt_point *p, int knob, char *buf, size_t siz
 		snprintf(buf, size, "b%ld", p->batch);
 	else if (knob == 2)
 		snprintf(buf, size, "%s", p->affinity);
-	else
+	else if (knob == 3)
 		snprintf(buf, size, "%s", p->precision);
+	else
+		snprintf(buf, size, "%ur b%ld", p->ranks, p->batch);
 }
 
 static long knob_order(const struct rt_point *p, int knob)
 {
 	if (knob == 3)
 		return !strcmp(p->precision, "fp32") ? 0 : 1;
+	if (knob == 4)
+		return (long)p->ranks;
 	return knob == 0 ? (long)p->threads : knob == 1 ? p->batch :
 	       !strcmp(p->affinity, "none") ? 0 : !strcmp(p->affinity, "compact") ? 1 : 2;
 }
@@ -300,7 +308,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 		roof_threads, roof_threads > 1 ? "s" : "", script_path);
 	snprintf(title, sizeof(title), "%s on %s: trajectories as %s varies (roofs at %u thread%s)",
 		 title_what, prof->host, knob == 0 ? "threads" : knob == 1 ? "batch" :
-		 knob == 2 ? "affinity" : "precision",
+		 knob == 2 ? "affinity" : knob == 3 ? "precision" : "ranks",
 		 roof_threads, roof_threads > 1 ? "s" : "");
 	write_head(of.fp, base, title, fmax(0.01, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
 		   4 * imax);

@@ -1,5 +1,7 @@
 /* roofline-probe: characterize this node and write its machine profile and roofline chart */
 #include "config.h"
+#include "cluster.h"
+#include "cluster-profile.h"
 #include "err.h"
 #include "kernels.h"
 #include "options.h"
@@ -36,6 +38,16 @@ static void usage(FILE *fp)
 "      --no-lowp         skip the oneDNN matmul peaks\n"
 "      --no-chart        do not write the roofline chart\n"
 "      --host=NAME       host name recorded in the profile and used in the default path\n"
+"\n"
+"Under mpirun (a build with MPI), every node is probed once: its first rank measures with\n"
+"all the node's cores while the node's other ranks wait idle; then the network between\n"
+"rank 0 and another node (ping-pong latency and bandwidth, allreduce over all ranks) is\n"
+"measured, and rank 0 writes the cluster profile:\n"
+"      --cluster=FILE    cluster profile path (default: machine-profiles/cluster.cfg)\n"
+"      --threshold=PCT   a node more than PCT%% below the median of a ceiling is named\n"
+"                        (default 10)\n"
+"  Each node writes its own profile: machine-profiles/HOST.cfg, or --output with %%h for\n"
+"  the host name (required with several nodes).\n"
 "  -v, --verbose         report progress on stderr even when it is not a terminal\n"
 "  -h, --help            show this help and exit\n"
 "  -V, --version         show the version and exit\n"
@@ -50,7 +62,7 @@ static void usage(FILE *fp)
 		prog, prog, prog, prog);
 }
 
-enum { OPT_NO_CURVE = 256, OPT_NO_LOWP, OPT_NO_CHART, OPT_HOST };
+enum { OPT_NO_CURVE = 256, OPT_NO_LOWP, OPT_NO_CHART, OPT_HOST, OPT_CLUSTER, OPT_THRESHOLD };
 
 static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -61,6 +73,8 @@ static const struct option long_opts[] = {
 	{ "no-lowp", no_argument, NULL, OPT_NO_LOWP },
 	{ "no-chart", no_argument, NULL, OPT_NO_CHART },
 	{ "host", required_argument, NULL, OPT_HOST },
+	{ "cluster", required_argument, NULL, OPT_CLUSTER },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -178,6 +192,148 @@ static void print_profile(const struct rt_profile *p)
 	}
 }
 
+/* Probe this node into path (and its chart): 0, or the error in err. */
+static int probe_node(const struct rt_topo *topo, struct rt_probe_opts *o, const char *path,
+		      bool chart_on, bool print, struct progress_state *ps, struct rt_profile **out,
+		      struct rt_err *err)
+{
+	char chart[4200], outbase[4200];
+	struct rt_profile *p = NULL;
+	int rc;
+
+	/* fail on an unwritable destination now, not after the measurements */
+	{
+		struct rt_outfile probe_file;
+
+		if ((rc = rt_outfile_open(&probe_file, path, err)))
+			return rc;
+		rt_outfile_abort(&probe_file);
+	}
+	snprintf(outbase, sizeof(outbase), "%s", path);
+	if (strlen(outbase) > 4 && !strcmp(outbase + strlen(outbase) - 4, ".cfg"))
+		outbase[strlen(outbase) - 4] = '\0';
+	strncat(outbase, "-roofline", sizeof(outbase) - strlen(outbase) - 1);
+	snprintf(chart, sizeof(chart), "%s.gp", outbase);
+	if ((rc = rt_probe_run(&p, topo, o, err))) {
+		if (ps->on && ps->tty)
+			fputc('\n', stderr);
+		return rc;
+	}
+	if (ps->on && ps->tty)
+		fprintf(stderr, "\r\033[K");
+	for (size_t i = 0; i < p->nnotes; i++)
+		fprintf(stderr, "%s: warning: %s\n", prog, p->notes[i]);
+	if ((rc = rt_profile_save(p, path, err)))
+		goto out;
+	if (print) {
+		print_profile(p);
+		printf("\nprofile: %s   (probe took %.1f s)\n", path, rt_now() - ps->start);
+	}
+	if (chart_on) {
+		if ((rc = rt_plot_roofline(p, 0, chart, err)))
+			goto out;
+		rc = rt_plot_render(chart, outbase, err);
+		if (rc == 0 && print)
+			printf("chart:   %s.png, %s.svg (script %s)\n", outbase, outbase, chart);
+		else if (rc == -ENOENT && print)
+			printf("chart:   %s (note: %s)\n", chart, err->msg);
+		if (rc == -ENOENT)
+			rc = 0;
+	}
+out:
+	if (rc)
+		rt_profile_destroy(p);
+	else
+		*out = p;
+	return rc;
+}
+
+/* Replace each %h of a path template with the host name. */
+static void expand_host(char *dst, size_t size, const char *tmpl, const char *host)
+{
+	size_t n = 0;
+
+	for (const char *p = tmpl; *p && n + 1 < size; p++) {
+		if (p[0] == '%' && p[1] == 'h') {
+			n += (size_t)snprintf(dst + n, size - n, "%s", host);
+			if (n >= size)
+				n = size - 1;
+			p++;
+		} else {
+			dst[n++] = *p;
+		}
+	}
+	dst[n] = '\0';
+}
+
+/* Under mpirun: each node probed by its first rank, the network, the cluster profile. */
+static int probe_cluster(const struct rt_cluster *cl, const struct rt_topo *topo,
+			 struct rt_probe_opts *o, const char *path, const char *cluster_path,
+			 double threshold, bool chart_on, struct progress_state *ps)
+{
+	struct rt_cluster_node me;
+	struct rt_network net;
+	struct rt_err err = { 0 };
+	char *all = NULL, *text = NULL;
+	int status = 0, failed = 0;
+
+	memset(&me, 0, sizeof(me));
+	snprintf(me.host, sizeof(me.host), "%s", o->host ? o->host : cl->host);
+	snprintf(me.profile, sizeof(me.profile), "%.1023s", path);
+	if (cl->node_rank == 0) {
+		struct rt_profile *p = NULL;
+		const char *inject = getenv("ROOFTRAJ_PROBE_FAIL");
+
+		ps->on = ps->on && cl->rank == 0;
+		if (inject && *inject && atoi(inject) == cl->node)
+			rt_err_set(&err, -EIO, "probe failed (ROOFTRAJ_PROBE_FAIL=%s)", inject);
+		else if (!probe_node(topo, o, path, chart_on, cl->rank == 0, ps, &p, &err))
+			rt_cluster_node_from_profile(&me, p);
+		snprintf(me.status, sizeof(me.status), "%.255s", err.msg[0] ? err.msg : "ok");
+		if (err.msg[0])
+			fprintf(stderr, "%s: node %s (rank %d): %s\n", prog, me.host, cl->rank,
+				err.msg);
+		rt_profile_destroy(p);
+		text = rt_cluster_node_encode(&me);
+	}
+	/* the node's other ranks wait idle while it is measured */
+	rt_cluster_node_sync(cl);
+	if (rt_cluster_gather_leaders(cl, text, cl->rank == 0 ? &all : NULL, &err))
+		status = 1;
+	free(text);
+	if (rt_cluster_network(cl, &net, &err))
+		status = 1;
+	if (cl->rank == 0 && all) {
+		struct rt_cluster_node *nodes = calloc((size_t)cl->nodes, sizeof(*nodes));
+		const char *rec = all;
+
+		for (int i = 0; nodes && i < cl->nodes; i++, rec += strlen(rec) + 1)
+			if (rt_cluster_node_decode(rec, &nodes[i], &err)) {
+				snprintf(nodes[i].host, sizeof(nodes[i].host), "node %d", i);
+				snprintf(nodes[i].status, sizeof(nodes[i].status), "bad record: %.200s",
+					 err.msg);
+			}
+		for (int i = 0; nodes && i < cl->nodes; i++)
+			failed += strcmp(nodes[i].status, "ok") != 0;
+		if (!nodes || rt_cluster_profile_write(cluster_path, nodes, (size_t)cl->nodes,
+						       cl->size, threshold, &net, stdout, &err)) {
+			fprintf(stderr, "%s: %s\n", prog, nodes ? err.msg : "out of memory");
+			status = 1;
+		} else {
+			printf("cluster profile: %s\n", cluster_path);
+		}
+		if (failed) {
+			fprintf(stderr, "%s: %d of %d node%s could not be probed (see the cluster "
+				"profile)\n", prog, failed, cl->nodes, cl->nodes > 1 ? "s" : "");
+			status = 1;
+		}
+		free(nodes);
+	}
+	free(all);
+	/* every rank exits with rank 0's verdict */
+	return rt_cluster_max(cl, status) > 0 ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct rt_probe_opts o = { 0 };
@@ -185,13 +341,21 @@ int main(int argc, char **argv)
 	struct rt_topo *topo = NULL;
 	struct rt_profile *p = NULL;
 	struct rt_err err = { 0 };
-	const char *output = NULL, *host_opt = NULL;
+	struct rt_cluster cl;
+	const char *output = NULL, *host_opt = NULL, *cluster_path = "machine-profiles/cluster.cfg";
 	const char *threads_arg = NULL, *isa_arg = NULL;
-	char path[4096], chart[4200], outbase[4200], dir[4096];
+	char path[4096];
 	bool chart_on = true, verbose = false;
+	double threshold = 10;
 	int c, rc = 1;
 
+	if (rt_cluster_init(&cl, &argc, &argv, &err)) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		return 1;
+	}
 	while ((c = getopt_long(argc, argv, "o:t:i:qvhV", long_opts, NULL)) != -1) {
+		int bad = 0;
+
 		switch (c) {
 		case 'o': output = optarg; break;
 		case 't': threads_arg = optarg; break;
@@ -201,30 +365,52 @@ int main(int argc, char **argv)
 		case OPT_NO_LOWP: o.no_lowp = true; break;
 		case OPT_NO_CHART: chart_on = false; break;
 		case OPT_HOST: host_opt = optarg; break;
+		case OPT_CLUSTER:
+			cluster_path = optarg;
+			if (!*optarg)
+				bad = rt_err_set(&err, -EINVAL, "--cluster: the file name is empty");
+			break;
+		case OPT_THRESHOLD:
+			bad = rt_opt_parse_double(&threshold, "--threshold", optarg, 0, 100, &err);
+			break;
 		case 'v': verbose = true; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); return 0;
+		case 'h': usage(stdout); rc = 0; goto out;
+		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); rc = 0; goto out;
 		default:
 			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-			return 2;
+			rc = 2;
+			goto out;
+		}
+		if (bad) {
+			rc = usage_error(&err);
+			goto out;
 		}
 	}
 	if (optind < argc) {
 		rt_err_set(&err, -EINVAL, "unexpected argument '%s'", argv[optind]);
-		return usage_error(&err);
+		rc = usage_error(&err);
+		goto out;
 	}
 	if (output && !*output) {
 		rt_err_set(&err, -EINVAL, "--output: the file name is empty");
-		return usage_error(&err);
+		rc = usage_error(&err);
+		goto out;
 	}
 	if (host_opt && (!*host_opt || strchr(host_opt, '/'))) {
 		rt_err_set(&err, -EINVAL, "--host: '%s' is not a host name", host_opt);
-		return usage_error(&err);
+		rc = usage_error(&err);
+		goto out;
+	}
+	if (cl.nodes > 1 && ((output && !strstr(output, "%h")) || host_opt)) {
+		rt_err_set(&err, -EINVAL, "%s: %d nodes would write one profile: put %%h (the host "
+			   "name) in --output", host_opt ? "--host" : "--output", cl.nodes);
+		rc = usage_error(&err);
+		goto out;
 	}
 	o.host = host_opt;
 	if (rt_topo_create(&topo, NULL, &err)) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
-		return 1;
+		goto out;
 	}
 	if (threads_arg) {
 		long list[RT_OPT_LIST_MAX];
@@ -255,7 +441,7 @@ int main(int argc, char **argv)
 			}
 	}
 	if (output) {
-		snprintf(path, sizeof(path), "%s", output);
+		expand_host(path, sizeof(path), output, host_opt ? host_opt : cl.host);
 	} else {
 		char host[256];
 
@@ -266,59 +452,21 @@ int main(int argc, char **argv)
 		host[sizeof(host) - 1] = '\0';
 		snprintf(path, sizeof(path), "machine-profiles/%s.cfg", host);
 	}
-	/* fail on an unwritable destination now, not after the measurements */
-	{
-		struct rt_outfile probe_file;
-
-		rt_dirname(dir, sizeof(dir), path);
-		if (rt_outfile_open(&probe_file, path, &err)) {
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
-			goto out;
-		}
-		rt_outfile_abort(&probe_file);
-	}
-	snprintf(outbase, sizeof(outbase), "%s", path);
-	if (strlen(outbase) > 4 && !strcmp(outbase + strlen(outbase) - 4, ".cfg"))
-		outbase[strlen(outbase) - 4] = '\0';
-	strncat(outbase, "-roofline", sizeof(outbase) - strlen(outbase) - 1);
-	snprintf(chart, sizeof(chart), "%s.gp", outbase);
-
 	ps.on = ps.tty || verbose;
 	o.progress = on_progress;
 	o.progress_ctx = &ps;
-	if (rt_probe_run(&p, topo, &o, &err)) {
-		if (ps.on && ps.tty)
-			fputc('\n', stderr);
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
+	if (cl.active) {
+		rc = probe_cluster(&cl, topo, &o, path, cluster_path, threshold / 100, chart_on, &ps);
 		goto out;
 	}
-	if (ps.on && ps.tty)
-		fprintf(stderr, "\r\033[K");
-	for (size_t i = 0; i < p->nnotes; i++)
-		fprintf(stderr, "%s: warning: %s\n", prog, p->notes[i]);
-	if (rt_profile_save(p, path, &err)) {
+	if (probe_node(topo, &o, path, chart_on, true, &ps, &p, &err)) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		goto out;
-	}
-	print_profile(p);
-	printf("\nprofile: %s   (probe took %.1f s)\n", path, rt_now() - ps.start);
-	if (chart_on) {
-		if (rt_plot_roofline(p, 0, chart, &err)) {
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
-			goto out;
-		}
-		if (rt_plot_render(chart, outbase, &err) == 0)
-			printf("chart:   %s.png, %s.svg (script %s)\n", outbase, outbase, chart);
-		else if (err.code == -ENOENT)
-			printf("chart:   %s (note: %s)\n", chart, err.msg);
-		else {
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
-			goto out;
-		}
 	}
 	rc = 0;
 out:
 	rt_profile_destroy(p);
 	rt_topo_destroy(topo);
+	rt_cluster_finalize(&cl);
 	return rc;
 }

@@ -1,0 +1,105 @@
+#!/bin/sh
+# t-mpi.sh: the cluster support under mpirun (2 ranks oversubscribed on this machine):
+# data-parallel training equals one process on the global batch and keeps the ranks' weights
+# bit-identical; the cluster probe lists the node once and reports a node that fails; sweeps
+# per rank count append to one directory; a rank killed mid-sweep stops the run in bounded time
+# with the finished points intact.
+train="$top_builddir/src/roofline-train"
+probe="$top_builddir/src/roofline-probe"
+prof="$top_srcdir/machine-profiles/example-kvm-spr.cfg"
+n=0
+if ! grep -q '^#define HAVE_MPI 1' "$top_builddir/config.h" 2>/dev/null || ! command -v mpirun >/dev/null; then
+	echo "1..0 # SKIP built without MPI (./configure --with-mpi=yes; Debian: libopenmpi-dev openmpi-bin)"
+	exit 0
+fi
+dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-mpi.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+# CI runs as root; Open MPI's own allocations at exit are not ours to report
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+export OMP_NUM_THREADS=1
+mpi() { timeout 300 mpirun --oversubscribe -n "$@"; }
+check() { # description, then a command that must succeed
+	n=$((n + 1))
+	d=$1
+	shift
+	if "$@" >/dev/null 2>&1; then echo "ok $n - $d"; else echo "not ok $n - $d"; fi
+}
+
+# a model with dropout (each rank takes its slice of the masks) and no batch norm (statistics
+# are per rank by design)
+cat >"$dir/m.cfg" <<'EOF'
+model = { name = "dp"; input = [ 1, 12, 12 ]; classes = 10; batch = 32;
+  layers = ( { type = "conv"; filters = 8; kernel = 3; pad = 1; }, { type = "relu"; },
+             { type = "maxpool"; kernel = 2; }, { type = "fc"; outputs = 32; },
+             { type = "dropout"; rate = 0.25; }, { type = "relu"; },
+             { type = "fc"; outputs = 10; }, { type = "softmax_xent"; } ); };
+EOF
+common="-m $dir/m.cfg -n 6 -w 0 -t 1 -c none --digest"
+mpi 2 "$train" $common -b 16 >"$dir/two.out" 2>"$dir/two.err"
+check "mpirun -n 2 roofline-train exits 0 (got $?)" test $? = 0
+"$train" $common -b 32 >"$dir/one.out" 2>"$dir/one.err"
+check "one process, global batch 32, exits 0" test $? = 0
+h0=$(awk '/^rank 0: weights digest/ { print $5 }' "$dir/two.out")
+h1=$(awk '/^rank 1: weights digest/ { print $5 }' "$dir/two.out")
+check "both ranks hold bit-identical weights after 6 steps ($h0 $h1)" test -n "$h0" -a "$h0" = "$h1"
+check "2 ranks x batch 16 = 1 process x batch 32 after 6 steps (sum and norm within 1e-5)" awk '
+	FNR == NR && /^weights digest/ { s1 = $5; n1 = $7 }
+	FNR != NR && /^rank 0: weights digest/ { s2 = $7; n2 = $9 }
+	END { d = s1 - s2; if (d < 0) d = -d; e = n1 - n2; if (e < 0) e = -e;
+	      exit !(n1 > 0 && d <= 1e-5 * n1 && e <= 1e-5 * n1) }' "$dir/one.out" "$dir/two.out"
+check "the run names the ranks and the global batch" grep -q "2 ranks on 1 node, each its shard of a global batch of 32" "$dir/two.out"
+check "a comm phase is timed" grep -q "^  comm " "$dir/two.out"
+check "only rank 0 prints the report" test "$(grep -c 'images/s' "$dir/two.out")" = 1
+
+# the cluster probe: the node once, its ceilings, the network on loopback
+mpi 2 "$probe" -q --no-curve --no-lowp --no-chart -t 1 -o "$dir/%h.cfg" --cluster "$dir/cluster.cfg" \
+	>"$dir/p.out" 2>"$dir/p.err"
+check "mpirun -n 2 roofline-probe exits 0 (got $?)" test $? = 0
+check "the cluster profile lists the node once, ok" sh -c "test \$(grep -c 'host = ' '$dir/cluster.cfg') = 1 && grep -q 'status = \"ok\"' '$dir/cluster.cfg'"
+check "ranks = 2, nodes = 1" sh -c "grep -q 'ranks = 2;' '$dir/cluster.cfg' && grep -q 'nodes = 1;' '$dir/cluster.cfg'"
+check "one profile per node, named by its host" test -s "$dir/$(hostname).cfg"
+check "the node's ceilings with min, median and max" grep -q 'name = "flops fp32 .*min = .*median = .*max = ' "$dir/cluster.cfg"
+check "ping-pong and allreduce measured on loopback (intra-node)" sh -c "grep -q 'scope = \"intra-node\"' '$dir/cluster.cfg' && test \$(grep -c 'gbytes_per_s' '$dir/cluster.cfg') -ge 10"
+check "roofline-train reads a node profile the cluster probe wrote" "$train" -m lenet5 -n 1 -w 0 -r 1 -c none --sweep threads=1 --profile "$dir/$(hostname).cfg" --out "$dir/x"
+start=$(date +%s)
+ROOFTRAJ_PROBE_FAIL=0 mpi 2 "$probe" -q --no-curve --no-lowp --no-chart -t 1 -o "$dir/f-%h.cfg" \
+	--cluster "$dir/fail.cfg" >"$dir/f.out" 2>"$dir/f.err"
+rc=$?
+check "a node that fails to probe: nonzero exit (got $rc), in $(( $(date +%s) - start )) s" test "$rc" != 0 -a $(( $(date +%s) - start )) -lt 120
+check "... reported in the cluster profile with why" grep -q 'status = "probe failed' "$dir/fail.cfg"
+check "... and on stderr" grep -q "could not be probed" "$dir/f.err"
+
+# sweeps per rank count into one directory
+mpi 2 "$train" -m lenet5 -n 2 -w 0 -r 1 -c model --profile "$prof" --sweep threads=1 --out "$dir/s" \
+	>"$dir/s2.out" 2>"$dir/s2.err"
+check "mpirun -n 2 sweep exits 0 (got $?)" test $? = 0
+"$train" -m lenet5 -n 2 -w 0 -r 1 -c model --profile "$prof" --sweep threads=1 --out "$dir/s" \
+	>"$dir/s1.out" 2>"$dir/s1.err"
+check "a one-process sweep appends to the same directory" test $? = 0
+check "configurations of 2 ranks are named -r2 and carry ranks 2, the global batch 128" awk -F, '$1 ~ /-r2$/ && $7 == "iteration" { k++; if ($6 != 2 || $3 != 128) exit 1 } END { exit !k }' "$dir/s/points.csv"
+check "and the one-process rows ranks 1" awk -F, 'NR > 1 && $1 == "t1-b64-none" && $6 != 1 { exit 1 }' "$dir/s/points.csv"
+check "the 2-rank rows have a comm phase" grep -q -- '-r2,.*,phase,comm,' "$dir/s/points.csv"
+check "affinity sweeps are mpirun's business" sh -c "mpirun --oversubscribe -n 2 '$train' --sweep affinity -m lenet5 2>&1 | grep -q 'bind-to'"
+
+# a rank killed mid-sweep: the job stops in bounded time, the points written so far intact
+mpi 2 "$train" -m lenet5 -n 400 -w 0 -r 1 -c model --profile "$prof" --sweep batch=8,16,32,48 \
+	--out "$dir/k" >"$dir/k.out" 2>"$dir/k.err" &
+job=$!
+victim=
+for k in $(seq 600); do
+	if [ -f "$dir/k/points.csv" ] && [ "$(wc -l <"$dir/k/points.csv")" -gt 1 ]; then
+		for p in $(pgrep -f "roofline-train -m lenet5 -n 400"); do
+			grep -qz '^OMPI_COMM_WORLD_RANK=1$' /proc/$p/environ 2>/dev/null && victim=$p
+		done
+		break
+	fi
+	sleep 0.1
+done
+start=$(date +%s)
+[ -n "$victim" ] && kill -9 "$victim"
+wait $job
+rc=$?
+check "killing rank 1 ($victim) mid-sweep stops the run: exit $rc in $(( $(date +%s) - start )) s" test -n "$victim" -a "$rc" != 0 -a $(( $(date +%s) - start )) -lt 60
+check "the finished configurations are whole (15 rows each: iteration and 4 phases x 3)" awk -F, 'NR > 1 { if (NF != 25) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 15) exit 1 } exit n < 1 }' "$dir/k/points.csv"
+echo "1..$n"
