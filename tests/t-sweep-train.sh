@@ -103,6 +103,33 @@ check "disk full: exit 1 (got $?)" test $? = 1
 check "disk full: the message names the file and the error" grep -q "summary.txt.tmp: write failed: No space left on device" "$dir/full.err"
 check "disk full: no summary.txt in place, the points kept" sh -c "test ! -e '$dir/full/summary.txt' && test -s '$dir/full/points.csv'"
 
+# the output directory, then points.csv, become unwritable mid-run (chattr +i: root ignores
+# permissions, not the immutable flag): a clear error, exit 1, the finished points kept, no
+# partial file in place of a complete one
+mkdir -p "$dir/imm-probe"
+if chattr +i "$dir/imm-probe" 2>/dev/null; then
+	chattr -i "$dir/imm-probe"
+	for what in dir file; do
+		"$tool" -m lenet5 -n 200 -w 0 -r 1 -c model --profile "$prof" --sweep batch=8,16,32 \
+			--out "$dir/imm-$what" >/dev/null 2>"$dir/imm-$what.err" &
+		pid=$!
+		for k in $(seq 300); do
+			[ -f "$dir/imm-$what/points.csv" ] && [ "$(wc -l <"$dir/imm-$what/points.csv")" -gt 1 ] && break
+			sleep 0.1
+		done
+		if [ $what = dir ]; then chattr +i "$dir/imm-$what"; else chattr +i "$dir/imm-$what/points.csv"; fi
+		wait $pid
+		rc=$?
+		chattr -i "$dir/imm-$what" "$dir/imm-$what/points.csv" 2>/dev/null
+		check "unwritable $what mid-run: exit 1 (got $rc)" test "$rc" = 1
+		check "unwritable $what mid-run: the message names the file and the error" grep -q "imm-$what/[a-z.]*\(tmp\)\?: .*Operation not permitted" "$dir/imm-$what.err"
+		check "unwritable $what mid-run: the finished configurations whole, no summary" awk -F, -v s="$dir/imm-$what/summary.txt" 'NR > 1 { if (NF != 25) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 12) exit 1; if ((getline x < s) > 0) exit 1; exit length(k) < 1 }' "$dir/imm-$what/points.csv"
+		check "unwritable $what mid-run: no temporary left behind" sh -c "! ls '$dir/imm-$what'/*.tmp >/dev/null 2>&1"
+	done
+else
+	n=$((n + 1)); echo "ok $n # SKIP chattr +i is not permitted here (no CAP_LINUX_IMMUTABLE)"
+fi
+
 # precision as a knob: fp32 and bf16 side by side, the bf16 roof drawn beside the fp32 ones
 if "$top_builddir/src/roofline-train" -p bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >/dev/null 2>&1; then
 	"$tool" -m lenet5 -n 2 -w 1 -r 1 -c model --profile "$prof" --sweep precision --sweep threads=1 \

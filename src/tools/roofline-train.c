@@ -662,10 +662,22 @@ int main(int argc, char **argv)
 				sweeps[nsweeps++] = optarg;
 			break;
 		case 'r': bad = rt_opt_parse_long(&repeat, "--repeat", optarg, 1, 100, &err); break;
-		case 'o': outdir = optarg; break;
-		case 'R': resume = optarg; break;
+		case 'o':
+			outdir = optarg;
+			if (!*optarg)
+				bad = rt_err_set(&err, -EINVAL, "--out: the directory name is empty");
+			break;
+		case 'R':
+			resume = optarg;
+			if (!*optarg)
+				bad = rt_err_set(&err, -EINVAL, "--resume: the directory name is empty");
+			break;
 		case 'T': bad = rt_opt_parse_double(&timeout, "--timeout", optarg, 1, 86400, &err); break;
-		case 'P': profile_arg = optarg; break;
+		case 'P':
+			profile_arg = optarg;
+			if (!*optarg)
+				bad = rt_err_set(&err, -EINVAL, "--profile: the file name is empty");
+			break;
 		case 'E': emit = true; break;
 		case 'G': digest = true; break;
 		case 'c':
