@@ -188,20 +188,6 @@ size_t rt_cluster_stats(const struct rt_cluster_node *nodes, size_t n, double th
 	return ns;
 }
 
-/* A string as a libconfig literal's contents. */
-static const char *esc(char *buf, size_t size, const char *s)
-{
-	size_t n = 0;
-
-	for (; s && *s && n + 2 < size; s++) {
-		if (*s == '"' || *s == '\\')
-			buf[n++] = '\\';
-		buf[n++] = (unsigned char)*s < 0x20 ? ' ' : *s;
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 static const char *unit(const char *name)
 {
 	return !strncmp(name, "bw ", 3) ? "GB/s" : strstr(name, "int8") ? "GOP/s" : "GFLOP/s";
@@ -241,9 +227,9 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 		PACKAGE_VERSION, ts, ranks, n, threshold);
 	for (size_t i = 0; i < n; i++)
 		fprintf(of.fp, "%s\n    { host = \"%s\"; status = \"%s\"; profile = \"%s\"; "
-			"threads = %u; }", i ? "," : "", esc(e[0], sizeof(e[0]), nodes[i].host),
-			esc(e[1], sizeof(e[1]), nodes[i].status),
-			esc(e[2], sizeof(e[2]), nodes[i].profile), nodes[i].threads);
+			"threads = %u; }", i ? "," : "", rt_cfg_escape(e[0], sizeof(e[0]), nodes[i].host),
+			rt_cfg_escape(e[1], sizeof(e[1]), nodes[i].status),
+			rt_cfg_escape(e[2], sizeof(e[2]), nodes[i].profile), nodes[i].threads);
 	fprintf(of.fp, " );\n  ceilings = (");
 	for (size_t s = 0; s < ns; s++) {
 		fprintf(of.fp, "%s\n    { name = \"%s\"; unit = \"%s\"; nodes = %zu; min = %.9g; "
@@ -251,7 +237,7 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 			unit(st[s].name), st[s].count, st[s].min, st[s].median, st[s].max);
 		for (size_t k = 0; k < st[s].nbelow; k++)
 			fprintf(of.fp, "%s \"%s\"", k ? "," : "",
-				esc(e[0], sizeof(e[0]), nodes[st[s].below[k]].host));
+				rt_cfg_escape(e[0], sizeof(e[0]), nodes[st[s].below[k]].host));
 		fprintf(of.fp, " ]; }");
 	}
 	fprintf(of.fp, " );\n  network = {\n    scope = \"%s\";\n    peer = %d;\n",

@@ -97,20 +97,6 @@ static bool done_before(const struct rt_point *pts, size_t n, const char *config
 	return false;
 }
 
-/* A string as a libconfig literal's contents: quotes and backslashes escaped. */
-static const char *esc(char *buf, size_t size, const char *s)
-{
-	size_t n = 0;
-
-	for (; s && *s && n + 2 < size; s++) {
-		if (*s == '"' || *s == '\\')
-			buf[n++] = '\\';
-		buf[n++] = (unsigned char)*s < 0x20 ? ' ' : *s;
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 static int write_run_cfg(const char *dir, const struct rt_sweep *s,
 			 const struct rt_sweep_train_opts *o, const char *started, struct rt_err *err)
 {
@@ -133,10 +119,10 @@ static int write_run_cfg(const char *dir, const struct rt_sweep *s,
 		"  profile = \"%s\";\n  configurations = %zu;\n  ranks = %u;\n"
 		"  libraries = { onednn = \"%d.%d.%d\"; papi = \"%d.%d.%d.%d\"; hwloc_api = \"%s\"; "
 		"libconfig = \"%d.%d.%d\"; };\n  started = \"%s\";\n",
-		PACKAGE_NAME, PACKAGE_VERSION, ts, esc(e[0], sizeof(e[0]), host),
-		esc(e[1], sizeof(e[1]), o->cmdline), esc(e[2], sizeof(e[2]), o->model),
-		esc(e[3], sizeof(e[3]), o->data), o->counters, o->iterations, o->warmup, o->repeat,
-		o->seed, o->timeout, esc(e[4], sizeof(e[4]), o->profile_path), s->nconfigs,
+		PACKAGE_NAME, PACKAGE_VERSION, ts, rt_cfg_escape(e[0], sizeof(e[0]), host),
+		rt_cfg_escape(e[1], sizeof(e[1]), o->cmdline), rt_cfg_escape(e[2], sizeof(e[2]), o->model),
+		rt_cfg_escape(e[3], sizeof(e[3]), o->data), o->counters, o->iterations, o->warmup, o->repeat,
+		o->seed, o->timeout, rt_cfg_escape(e[4], sizeof(e[4]), o->profile_path), s->nconfigs,
 		o->ranks ? o->ranks : 1, dv->major, dv->minor, dv->patch,
 		PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION),
 		PAPI_VERSION_REVISION(PAPI_VERSION), PAPI_VERSION_INCREMENT(PAPI_VERSION), hw,
@@ -146,7 +132,7 @@ static int write_run_cfg(const char *dir, const struct rt_sweep *s,
 
 		fprintf(of.fp, "  cpu = { model = \"%s\"; sockets = %u; cores = %u; pus = %u; "
 			"numa_nodes = %u; clock_ghz = %.3f; };\n  caches = [",
-			esc(e[0], sizeof(e[0]), p->cpu.model),
+			rt_cfg_escape(e[0], sizeof(e[0]), p->cpu.model),
 			p->cpu.sockets, p->cpu.cores, p->cpu.pus, p->cpu.numa_nodes, p->cpu.clock_ghz);
 		for (size_t i = 0; i < p->ncaches; i++)
 			fprintf(of.fp, "%s \"L%d %llu bytes shared by %u cores\"", i ? "," : "",
@@ -162,7 +148,7 @@ static int write_run_cfg(const char *dir, const struct rt_sweep *s,
 			if (!strncmp(*ev, "OMP_", 4) || !strncmp(*ev, "DNNL_", 5) ||
 			    !strncmp(*ev, "KMP_", 4) || !strncmp(*ev, "GOMP_", 5)) {
 				fprintf(of.fp, "%s \"%s\"", first ? "" : ",",
-					esc(e[0], sizeof(e[0]), *ev));
+					rt_cfg_escape(e[0], sizeof(e[0]), *ev));
 				first = false;
 			}
 	}

@@ -139,3 +139,16 @@ unsigned long long rt_mem_available(void)
 	fclose(fp);
 	return kib * 1024;
 }
+
+const char *rt_cfg_escape(char *buf, size_t size, const char *s)
+{
+	size_t n = 0;
+
+	for (; s && *s && n + 2 < size; s++) {
+		if (*s == '"' || *s == '\\')
+			buf[n++] = '\\';
+		buf[n++] = (unsigned char)*s < 0x20 ? ' ' : *s;
+	}
+	buf[n] = '\0';
+	return buf;
+}

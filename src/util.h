@@ -31,6 +31,10 @@ void rt_outfile_abort(struct rt_outfile *of);
 /* mkdir -p */
 int rt_mkdir_p(const char *dir, struct rt_err *err);
 
+/* s as the contents of a libconfig string literal in buf: quotes and backslashes escaped,
+ * control characters as spaces, cut to fit. Returns buf. */
+const char *rt_cfg_escape(char *buf, size_t size, const char *s);
+
 /* Copy the directory part of path ("." if none) into buf. */
 void rt_dirname(char *buf, size_t size, const char *path);
 

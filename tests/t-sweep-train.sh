@@ -103,6 +103,24 @@ check "disk full: exit 1 (got $?)" test $? = 1
 check "disk full: the message names the file and the error" grep -q "summary.txt.tmp: write failed: No space left on device" "$dir/full.err"
 check "disk full: no summary.txt in place, the points kept" sh -c "test ! -e '$dir/full/summary.txt' && test -s '$dir/full/points.csv'"
 
+# a configuration's child killed with SIGKILL: a failed row with the signal, the sweep goes on
+"$tool" -m lenet5 -n 400 -w 0 -r 1 -c model --profile "$prof" --sweep batch=8,16 --out "$dir/kill" \
+	>/dev/null 2>"$dir/kill.err" &
+pid=$!
+child=
+for k in $(seq 300); do
+	child=$(pgrep -P $pid -f emit-points | head -n 1)
+	[ -n "$child" ] && break
+	sleep 0.05
+done
+sleep 0.3
+[ -n "$child" ] && kill -KILL "$child"
+wait $pid
+rc=$?
+check "a child killed with SIGKILL: the sweep still ends, exit 0 (got $rc)" test -n "$child" -a "$rc" = 0
+check "... its configuration is a failed row naming SIGKILL" grep -q ',failed,.*SIGKILL' "$dir/kill/points.csv"
+check "... and the other configurations were measured" sh -c "test \$(grep -c ',ok,' '$dir/kill/points.csv') -ge 12"
+
 # the output directory, then points.csv, become unwritable mid-run (chattr +i: root ignores
 # permissions, not the immutable flag): a clear error, exit 1, the finished points kept, no
 # partial file in place of a complete one
