@@ -93,6 +93,13 @@ int rt_cluster_node_decode(const char *text, struct rt_cluster_node *n, struct r
 			break;
 		}
 		*tab++ = '\0';
+		/* a text field holds no tab (the encoder turns them into spaces): a record that
+		 * does is not one the encoder wrote */
+		if (strcmp(line, "ceiling") && strchr(tab, '\t')) {
+			rc = rt_err_set(err, -EINVAL, "node record line %d: a tab inside '%s'",
+					lineno, line);
+			break;
+		}
 		if (!strcmp(line, "host")) {
 			snprintf(n->host, sizeof(n->host), "%s", tab);
 		} else if (!strcmp(line, "status")) {
@@ -113,6 +120,20 @@ int rt_cluster_node_decode(const char *text, struct rt_cluster_node *n, struct r
 				break;
 			}
 			*v++ = '\0';
+			if (!*tab || strlen(tab) >= sizeof(n->c[0].name)) {
+				rc = rt_err_set(err, -EINVAL, "node record line %d: a ceiling name of "
+						"%zu characters (1..%zu)", lineno, strlen(tab),
+						sizeof(n->c[0].name) - 1);
+				break;
+			}
+			for (size_t k = 0; k < n->nc; k++)
+				if (!strcmp(n->c[k].name, tab)) {
+					rc = rt_err_set(err, -EINVAL, "node record line %d: ceiling '%s' "
+							"twice", lineno, tab);
+					break;
+				}
+			if (rc)
+				break;
 			x = strtod(v, &end);
 			if (end == v || *end || !isfinite(x) || x < 0)
 				rc = rt_err_set(err, -EINVAL, "node record line %d: value '%s'",
@@ -166,10 +187,12 @@ size_t rt_cluster_stats(const struct rt_cluster_node *nodes, size_t n, double th
 		}
 		for (size_t i = 0; i < n; i++) {
 			at[i] = NAN;
+			/* one value per node: the first of that name */
 			for (size_t k = 0; k < nodes[i].nc; k++)
 				if (!strcmp(nodes[i].c[k].name, out[s].name)) {
 					v[cnt++] = nodes[i].c[k].value;
 					at[i] = nodes[i].c[k].value;
+					break;
 				}
 		}
 		out[s].count = cnt;

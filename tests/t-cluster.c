@@ -54,6 +54,33 @@ int main(void)
 	ok(rt_cluster_node_decode("status\tok\n", &back, &err) == -EINVAL,
 	   "a record without a host is refused");
 
+	/* inputs the fuzzer (tests/fuzz/fuzz-cluster.c) found: each was once a crash or a record
+	 * that did not survive its own encoding; each is refused now, with its line */
+	{
+		static const char *const regressions[] = { "cluster-tab-in-host.txt",
+							   "cluster-ceiling-twice.txt",
+							   "cluster-long-name.txt" };
+		const char *top = getenv("top_srcdir");
+
+		for (size_t i = 0; i < 3; i++) {
+			char f[4096], buf[8192];
+			size_t len = 0;
+			FILE *fp;
+
+			snprintf(f, sizeof(f), "%s/tests/data/fuzz-regressions/%s", top ? top : ".",
+				 regressions[i]);
+			fp = fopen(f, "rb");
+			if (fp) {
+				len = fread(buf, 1, sizeof(buf) - 1, fp);
+				fclose(fp);
+			}
+			buf[len] = '\0';
+			ok(fp && rt_cluster_node_decode(buf, &back, &err) == -EINVAL &&
+			   strstr(err.msg, "line"), "fuzz regression %s: refused: %s", regressions[i],
+			   fp ? err.msg : "(file missing)");
+		}
+	}
+
 	ns = rt_cluster_stats(nodes, 4, 0.10, st, 8);
 	is_int(ns, 2, "two ceilings over the nodes");
 	is_double(st[0].min, 200, 0, "fp32 min");
