@@ -80,6 +80,7 @@ check "a one-process sweep appends to the same directory" test $? = 0
 check "configurations of 2 ranks are named -r2 and carry ranks 2, the global batch 128" awk -F, '$1 ~ /-r2$/ && $7 == "iteration" { k++; if ($6 != 2 || $3 != 128) exit 1 } END { exit !k }' "$dir/s/points.csv"
 check "and the one-process rows ranks 1" awk -F, 'NR > 1 && $1 == "t1-b64-none" && $6 != 1 { exit 1 }' "$dir/s/points.csv"
 check "the 2-rank rows have a comm phase" grep -q -- '-r2,.*,phase,comm,' "$dir/s/points.csv"
+check "roofline-plot draws the directory's trajectories over the ranks" sh -c "'$top_builddir/src/roofline-plot' -o '$dir/sp' '$dir/s' && grep -q 'as ranks varies' '$dir/sp.gp'"
 check "affinity sweeps are mpirun's business" sh -c "mpirun --oversubscribe -n 2 '$train' --sweep affinity -m lenet5 2>&1 | grep -q 'bind-to'"
 
 # a rank killed mid-sweep: the job stops in bounded time, the points written so far intact
