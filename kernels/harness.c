@@ -4,6 +4,7 @@
 #include "config.h"
 #include "kernels.h"
 #include "../src/util.h"
+#include "../src/topo.h"
 
 #include <errno.h>
 #include <omp.h>
@@ -24,17 +25,6 @@ void rt_measure_opts_default(struct rt_measure_opts *o, bool quick)
 	o->max_runs = quick ? 5 : 21;
 	o->stable_tol = quick ? 0.02 : 0.005;
 	o->budget_seconds = quick ? 0.08 : 0.6;
-}
-
-static int bind_self(int pu)
-{
-	cpu_set_t set;
-
-	if (pu < 0)
-		return 0;
-	CPU_ZERO(&set);
-	CPU_SET(pu, &set);
-	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
 struct rt_arena {
@@ -93,7 +83,7 @@ int rt_arena_create(struct rt_arena **out, unsigned threads, const int *pus,
 		if ((unsigned)omp_get_num_threads() != threads)
 			status[tid] = -EAGAIN;
 		else
-			status[tid] = bind_self(a->pus[tid]) ? -EINVAL : 0;
+			status[tid] = rt_topo_bind_thread(a->pus[tid]) ? -EINVAL : 0;
 		init_values(a->buf[tid], a->map_bytes / sizeof(double));
 	}
 	for (unsigned t = 0; t < threads; t++)
@@ -211,7 +201,7 @@ static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *e
 
 		if ((unsigned)omp_get_num_threads() != j->threads)
 			j->status[tid] = -EAGAIN;
-		else if (bind_self(j->pus ? j->pus[tid] : -1))
+		else if (rt_topo_bind_thread(j->pus ? j->pus[tid] : -1))
 			j->status[tid] = -EINVAL;
 		run_one(j, tid, 1);     /* warm-up: caches, TLB, the vector units' power state */
 		while (!calibrated) {

@@ -1,10 +1,14 @@
 /* topo.c: hwloc topology queries and the working-set and placement rules built on them */
+#define _GNU_SOURCE
 #include "config.h"
 #include "topo.h"
 #include "util.h"
 
 #include <errno.h>
 #include <hwloc.h>
+#include <omp.h>
+#include <pthread.h>
+#include <sched.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -312,4 +316,39 @@ void rt_topo_hwloc_version(char *buf, size_t size)
 	unsigned v = hwloc_get_api_version();
 
 	snprintf(buf, size, "%u.%u.%u", v >> 16, (v >> 8) & 0xff, v & 0xff);
+}
+
+int rt_topo_bind_thread(int pu)
+{
+	cpu_set_t set;
+
+	if (pu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(pu, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+int rt_topo_pin_team(const int *pus, unsigned n, struct rt_err *err)
+{
+	static cpu_set_t original;
+	static bool saved;
+	int failed = 0;
+
+	/* the process's CPU set before any pinning: what "none" goes back to */
+	if (!saved) {
+		if (sched_getaffinity(0, sizeof(original), &original))
+			return rt_err_set(err, -errno, "sched_getaffinity: %s", strerror(errno));
+		saved = true;
+	}
+#pragma omp parallel num_threads((int)n) reduction(+ : failed)
+	{
+		const int tid = omp_get_thread_num();
+
+		if (pus && pus[tid] >= 0)
+			failed += rt_topo_bind_thread(pus[tid]) != 0;
+		else
+			failed += pthread_setaffinity_np(pthread_self(), sizeof(original), &original) != 0;
+	}
+	return failed ? rt_err_set(err, -EINVAL, "cannot pin %d of %u threads", failed, n) : 0;
 }

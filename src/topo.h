@@ -64,6 +64,13 @@ uint64_t rt_topo_dram_working_set(const struct rt_topo *t, unsigned threads, uns
 int rt_topo_placement(const struct rt_topo *t, enum rt_affinity aff, unsigned n, int *pus,
 		      struct rt_err *err);
 
+/* Bind the calling thread to the PU with OS index pu (pu < 0: leave it); 0 or an errno. */
+int rt_topo_bind_thread(int pu);
+/* Pin the n threads of an OpenMP team: thread i to the PU pus[i]; pus NULL (or -1 entries):
+ * back to the process's CPU set as it was at the first call. Later parallel regions of n
+ * threads run on the same threads (the runtime keeps its pool), so they keep the pinning. */
+int rt_topo_pin_team(const int *pus, unsigned n, struct rt_err *err);
+
 /* "none", "compact", "scatter" and back. */
 const char *rt_affinity_name(enum rt_affinity aff);
 int rt_affinity_parse(enum rt_affinity *aff, const char *name);

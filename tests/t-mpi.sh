@@ -81,7 +81,11 @@ check "configurations of 2 ranks are named -r2 and carry ranks 2, the global bat
 check "and the one-process rows ranks 1" awk -F, 'NR > 1 && $1 == "t1-b64-none" && $6 != 1 { exit 1 }' "$dir/s/points.csv"
 check "the 2-rank rows have a comm phase" grep -q -- '-r2,.*,phase,comm,' "$dir/s/points.csv"
 check "roofline-plot draws the directory's trajectories over the ranks" sh -c "'$top_builddir/src/roofline-plot' -o '$dir/sp' '$dir/s' && grep -q 'as ranks varies' '$dir/sp.gp'"
-check "affinity sweeps are mpirun's business" sh -c "mpirun --oversubscribe -n 2 '$train' --sweep affinity -m lenet5 2>&1 | grep -q 'bind-to'"
+mpi 2 "$train" -m lenet5 -n 2 -w 0 -r 1 -c model --profile "$prof" --sweep threads=1 \
+	--sweep affinity --out "$dir/a" >"$dir/a.out" 2>"$dir/a.err"
+check "an affinity sweep under mpirun (threads pinned in process) exits 0 (got $?)" test $? = 0
+check "... compact, scatter and none, per rank count" awk -F, '$7 == "iteration" && $9 == "median" && $23 == "ok" { k[$1]++ } END { exit !(("t1-b64-compact-r2" in k) && ("t1-b64-scatter-r2" in k) && ("t1-b64-none-r2" in k)) }' "$dir/a/points.csv"
+check "... without a placement warning" sh -c "! grep -q warning '$dir/a.err'"
 
 # a rank killed mid-sweep: the job stops in bounded time, the points written so far intact
 mpi 2 "$train" -m lenet5 -n 400 -w 0 -r 1 -c model --profile "$prof" --sweep batch=8,16,32,48 \

@@ -367,6 +367,7 @@ struct here {
 	long iters, warmup, repeat;
 	bool per_layer;
 	struct rt_cluster *cl;
+	const struct rt_topo *topo;
 };
 
 struct order {
@@ -374,13 +375,44 @@ struct order {
 	unsigned threads;
 	long batch;
 	int precision;
+	int affinity;
 };
+
+/* The placement of a configuration in process (there is no child to give OMP_PLACES): this
+ * rank's threads pinned to its share of the node's placement for all its ranks' threads
+ * (compact, scatter), or back to the CPU set mpirun gave the rank (none). */
+static int place_threads(const struct here *h, const struct order *o, struct rt_err *err)
+{
+	const unsigned all = o->threads * (unsigned)h->cl->node_size;
+	int *pus;
+	int rc;
+
+	if (o->affinity == RT_AFFINITY_NONE)
+		return rt_topo_pin_team(NULL, o->threads, err);
+	if (all > rt_topo_pus(h->topo))
+		return rt_err_set(err, -EINVAL, "%u ranks x %u threads: more than the node's %u "
+				  "processing units", h->cl->node_size, o->threads,
+				  rt_topo_pus(h->topo));
+	pus = calloc(all, sizeof(*pus));
+	if (!pus)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	rc = rt_topo_placement(h->topo, (enum rt_affinity)o->affinity, all, pus, err);
+	if (!rc)
+		rc = rt_topo_pin_team(pus + (size_t)h->cl->node_rank * o->threads, o->threads, err);
+	free(pus);
+	return rc;
+}
 
 static int run_order(struct here *h, const struct order *o, FILE *out, struct rt_err *failure)
 {
 	struct rt_net_opts no = h->no;
+	struct rt_err err;
 
 	omp_set_num_threads((int)o->threads);
+	/* every rank must take part in the training: a placement that fails is a warning */
+	if (place_threads(h, o, &err))
+		fprintf(stderr, "%s: rank %d: warning: %s (measured without that placement)\n", prog,
+			h->cl->rank, err.msg);
 	rt_model_set_precision(h->m, (enum rt_precision)o->precision);
 	no.batch = o->batch;
 	no.precision = (enum rt_precision)o->precision;
@@ -392,7 +424,7 @@ static int run_here(void *ctx, const struct rt_sweep_config *c, struct rt_child 
 		    struct rt_err *err)
 {
 	struct here *h = ctx;
-	struct order o = { 0, c->threads, c->batch, c->precision };
+	struct order o = { 0, c->threads, c->batch, c->precision, c->affinity };
 	struct rt_err failure = { 0 };
 	double t0 = rt_now();
 	FILE *out;
@@ -458,13 +490,6 @@ static int run_sweep(struct here *h, const char **specs, size_t nspecs,
 		rt_err_set(&err, -EINVAL, "--resume: give either --out or --resume");
 		return usage_error(&err);
 	}
-	for (size_t i = 0; cl->active && i < sw.nknobs; i++)
-		if (sw.knobs[i].knob == RT_KNOB_AFFINITY) {
-			rt_sweep_fini(&sw);
-			rt_err_set(&err, -EINVAL, "--sweep affinity: under mpirun, placing the ranks "
-				   "and their threads is mpirun's (--bind-to, --map-by)");
-			return usage_error(&err);
-		}
 	if (rt_sweep_expand(&sw, (unsigned)omp_get_max_threads(), batch, &err))
 		goto fail;
 	/* every configuration is trained by all the ranks together: it carries their count */
@@ -730,7 +755,8 @@ int main(int argc, char **argv)
 	no.seed = (uint64_t)seed;
 	no.lr = lr;
 	if (nsweeps || resume) {
-		struct here h = { m, no, data, counters, iters, warmup, repeat, per_layer, &cl };
+		struct here h = { m, no, data, counters, iters, warmup, repeat, per_layer, &cl,
+				  topo };
 
 		rc = run_sweep(&h, sweeps, nsweeps, topo, batch ? batch : m->batch, seed, timeout,
 			       outdir, resume, profile_arg, verbose, argc, argv);
