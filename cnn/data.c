@@ -246,34 +246,48 @@ out:
 	return 0;
 }
 
+/* Image k of the synthetic stream: a function of (seed, k) alone, so a data-parallel rank
+ * skips the other ranks' images without drawing them and the images of a batch are drawn in
+ * parallel. The class prototype under noise of the same size: learnable, not trivial. */
+static int32_t synthetic_image(const struct rt_data *d, uint64_t k, float *img)
+{
+	uint64_t s = d->rng ^ (k * 0xD1B54A32D192ED03ULL + 1);
+	const long c = (long)(rnd(&s) % (uint64_t)d->classes);
+	const float *p = d->protos + c * d->elems;
+
+	for (long e = 0; e < d->elems; e++) {
+		/* two uniforms in [-1, 1) from one draw: 24 bits each, exact in a float */
+		const uint64_t r = rnd(&s);
+		const float u = (float)(r >> 40) * 0x1p-23f - 1.0f;
+		const float v = (float)((r >> 16) & 0xffffff) * 0x1p-23f - 1.0f;
+
+		img[e] = p[e] + 0.5f * (u + v);
+	}
+	return (int32_t)c;
+}
+
 int rt_data_next(struct rt_data *d, long n, float *images, int32_t *labels)
 {
+	if (d->kind == SYNTHETIC) {
+		const uint64_t first = (uint64_t)d->next;
+
+#pragma omp parallel for schedule(static)
+		for (long i = 0; i < n; i++)
+			labels[i] = synthetic_image(d, first + (uint64_t)i, images + i * d->elems);
+		d->next += n;
+		return 0;
+	}
 	for (long i = 0; i < n; i++) {
 		float *img = images + i * d->elems;
+		const uint8_t *px = d->pixels + d->next * d->elems;
 
-		if (d->kind == SYNTHETIC) {
-			/* image k of the stream is a function of (seed, k) alone: a data-parallel
-			 * rank skips the other ranks' images without drawing them */
-			uint64_t s = d->rng ^ ((uint64_t)d->next * 0xD1B54A32D192ED03ULL + 1);
-			long c = (long)(rnd(&s) % (uint64_t)d->classes);
-			const float *p = d->protos + c * d->elems;
+		for (long e = 0; e < d->elems; e++) {
+			long ch = e / d->plane;
 
-			/* the class prototype under noise of the same size: learnable, not trivial */
-			for (long e = 0; e < d->elems; e++)
-				img[e] = p[e] + 0.5f * (unif(&s) + unif(&s));
-			labels[i] = (int32_t)c;
-			d->next++;
-		} else {
-			const uint8_t *px = d->pixels + d->next * d->elems;
-
-			for (long e = 0; e < d->elems; e++) {
-				long ch = e / d->plane;
-
-				img[e] = ((float)px[e] / 255.0f - d->mean[ch]) * d->inv_std[ch];
-			}
-			labels[i] = d->labels[d->next];
-			d->next = (d->next + 1) % d->count;
+			img[e] = ((float)px[e] / 255.0f - d->mean[ch]) * d->inv_std[ch];
 		}
+		labels[i] = d->labels[d->next];
+		d->next = (d->next + 1) % d->count;
 	}
 	return 0;
 }
