@@ -193,7 +193,8 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 	}
 	rt_net_memory(net, &res->mem);
 	res->peak_rss_kib = rt_peak_rss_kib();
-	rc = rt_net_digest(net, &res->digest, &res->weights_sum, &res->weights_norm, err);
+	if (o->digest)
+		rc = rt_net_digest(net, &res->digest, &res->weights_sum, &res->weights_norm, err);
 out:
 	if (counting) {
 		struct rt_counts discard;

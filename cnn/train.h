@@ -42,6 +42,7 @@ struct rt_train_opts {
 	const struct rt_counter_backend *counters;
 	void *counters_ctx;
 	const struct rt_comm *comm;     /* NULL: one process */
+	bool digest;                    /* fill the result's digest of the final weights */
 };
 
 struct rt_train_result {
@@ -62,7 +63,7 @@ struct rt_train_result {
 	long peak_rss_kib;
 	char data_desc[128];
 	char impl[64];                  /* oneDNN's implementation of the heaviest conv or fc */
-	uint64_t digest;                /* of the final weights (rt_net_digest) */
+	uint64_t digest;                /* of the final weights (rt_net_digest), when asked */
 	double weights_sum, weights_norm;
 };
 

@@ -183,7 +183,8 @@ static void test_training(void)
 {
 	struct rt_model *m = NULL;
 	struct rt_net_opts o;
-	struct rt_train_opts to = { .iterations = 40, .warmup = 0, .data = "synthetic" };
+	struct rt_train_opts to = { .iterations = 40, .warmup = 0, .data = "synthetic",
+				    .digest = true };
 	struct rt_train_result a, b;
 	struct rt_err err;
 	int rc;
@@ -218,11 +219,15 @@ static void test_training(void)
 		rc = rt_train_run(m, &o, &to, &b, &err);
 		ok(rc == 0 && !memcmp(a.losses, b.losses, 40 * sizeof(double)),
 		   "same seed and threads: identical losses, bit for bit");
+		ok(rc == 0 && a.digest == b.digest && a.weights_sum == b.weights_sum &&
+		   a.weights_norm > 0, "... and identical final weights (digest %016llx)",
+		   (unsigned long long)a.digest);
 		rt_train_result_fini(&b);
 		o.seed = 2;
 		rc = rt_train_run(m, &o, &to, &b, &err);
 		ok(rc == 0 && memcmp(a.losses, b.losses, 40 * sizeof(double)),
 		   "another seed: other losses");
+		ok(rc == 0 && a.digest != b.digest, "another seed: another weights digest");
 		rt_train_result_fini(&b);
 	}
 	rt_train_result_fini(&a);

@@ -787,6 +787,7 @@ int main(int argc, char **argv)
 	to.progress = on_progress;
 	to.progress_ctx = &ps;
 	to.comm = cl.active ? &cl.comm : NULL;
+	to.digest = digest;
 	if (rt_train_run(m, &no, &to, &res, &err)) {
 		if (ps.on && ps.tty)
 			fputc('\n', stderr);
