@@ -77,11 +77,13 @@ static int loss_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	dnnl_memory_get_data_handle(L->sink[0].dst, &g);
 	dnnl_memory_get_memory_desc(L->sink[0].dst, &gmd);
 	/* the logits' gradient in the type backward reads: fp32, or bf16 (rounded to nearest) */
+	const bool bf16 = gmd->data_type == dnnl_bf16;
+
 	for (long i = 0; i < N; i++)
 		for (long c = 0; c < C; c++) {
 			float v = (p[i * C + c] - (c == n->labels[i] ? 1.0f : 0.0f)) * inv;
 
-			if (gmd->data_type == dnnl_bf16)
+			if (bf16)
 				((uint16_t *)g)[i * C + c] = rt_bf16(v);
 			else
 				((float *)g)[i * C + c] = v;

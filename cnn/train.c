@@ -43,9 +43,12 @@ void rt_train_result_fini(struct rt_train_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
+int rt_train_run(const struct rt_model *m, const struct rt_net_opts *net_opts,
 		 const struct rt_train_opts *o, struct rt_train_result *res, struct rt_err *err)
 {
+	/* the rank and the rank count come from the communicator */
+	struct rt_net_opts nopts = *net_opts;
+	const struct rt_net_opts *no = &nopts;
 	const long total = o->warmup + o->iterations;
 	struct rt_data *data = NULL;
 	struct rt_net *net = NULL;
@@ -55,6 +58,8 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 	int rc;
 
 	memset(res, 0, sizeof(*res));
+	nopts.rank = o->comm ? o->comm->rank : 0;
+	nopts.ranks = o->comm ? o->comm->size : 1;
 	if (o->iterations < 1)
 		return rt_err_set(err, -EINVAL, "at least one timed iteration is needed");
 	res->batch = no->batch;
@@ -69,11 +74,6 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
 	if (!res->losses || !res->accuracies || !res->layer_fwd || !res->layer_bwd || !times ||
 	    !phase) {
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
-		goto out;
-	}
-	if (o->comm && (no->ranks != o->comm->size || no->rank != o->comm->rank)) {
-		rc = rt_err_set(err, -EINVAL, "net options say rank %d of %d, the communicator %d "
-				"of %d", no->rank, no->ranks, o->comm->rank, o->comm->size);
 		goto out;
 	}
 	rc = rt_data_open(&data, o->data ? o->data : "synthetic", m, no->seed, err);

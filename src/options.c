@@ -164,3 +164,12 @@ int rt_opt_parse_size(size_t *out, const char *opt, const char *arg, size_t min,
 	}
 	return rt_err_set(err, -EINVAL, "%s: '%s' has an unknown unit (use K, M or G)", opt, arg);
 }
+
+int rt_opt_parse_path(const char **out, const char *opt, const char *arg, const char *what,
+		      struct rt_err *err)
+{
+	if (!arg || !*arg)
+		return rt_err_set(err, -EINVAL, "%s: the %s name is empty", opt, what);
+	*out = arg;
+	return 0;
+}

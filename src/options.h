@@ -27,6 +27,11 @@ int rt_opt_parse_long_list(long *out, size_t *n, size_t cap, const char *opt, co
 int rt_opt_parse_names(unsigned *mask, const char *opt, const char *arg,
 		       const char *const *choices, size_t nchoices, struct rt_err *err);
 
+/* A file or directory name: any non-empty string ("--out: the directory name is empty");
+ * what is "file" or "directory". */
+int rt_opt_parse_path(const char **out, const char *opt, const char *arg, const char *what,
+		      struct rt_err *err);
+
 /* Parse a byte size with an optional binary suffix: 4096, 48K, 48KiB, 2M, 1G. */
 int rt_opt_parse_size(size_t *out, const char *opt, const char *arg, size_t min, size_t max,
 		      struct rt_err *err);

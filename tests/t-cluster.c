@@ -64,20 +64,14 @@ int main(void)
 
 		for (size_t i = 0; i < 3; i++) {
 			char f[4096], buf[8192];
-			size_t len = 0;
-			FILE *fp;
+			bool read;
 
 			snprintf(f, sizeof(f), "%s/tests/data/fuzz-regressions/%s", top ? top : ".",
 				 regressions[i]);
-			fp = fopen(f, "rb");
-			if (fp) {
-				len = fread(buf, 1, sizeof(buf) - 1, fp);
-				fclose(fp);
-			}
-			buf[len] = '\0';
-			ok(fp && rt_cluster_node_decode(buf, &back, &err) == -EINVAL &&
+			read = slurp(f, buf, sizeof(buf));
+			ok(read && rt_cluster_node_decode(buf, &back, &err) == -EINVAL &&
 			   strstr(err.msg, "line"), "fuzz regression %s: refused: %s", regressions[i],
-			   fp ? err.msg : "(file missing)");
+			   read ? err.msg : "(file missing)");
 		}
 	}
 

@@ -39,20 +39,13 @@ int main(int argc, char **argv)
 	struct rt_profile *p = NULL;
 	struct rt_err err;
 	char buf[8192] = "", path[4200];
-	FILE *fp;
 
 	if (argc != 5) {
 		printf("Bail out! usage: t-probe-check PROFILE EXIT STDOUT CHART_BASE\n");
 		return 1;
 	}
 	is_int(atoi(argv[2]), 0, "roofline-probe --quick exits 0");
-	fp = fopen(argv[3], "r");
-	if (fp) {
-		size_t n = fread(buf, 1, sizeof(buf) - 1, fp);
-
-		buf[n] = '\0';
-		fclose(fp);
-	}
+	slurp(argv[3], buf, sizeof(buf));
 	like(buf, "FLOP ceilings", "prints the FLOP ceilings table");
 	like(buf, "Bandwidth ceilings", "prints the bandwidth table");
 	like(buf, argv[1], "names the profile it wrote");

@@ -161,18 +161,11 @@ int main(void)
 				f,
 			};
 			char sum[160], text[4096] = "";
-			FILE *sf;
 
 			snprintf(sum, sizeof(sum), "%s/summary.txt", dir);
 			is_int(rt_report_summary(sum, set, 3, "t2-b64-none", prof, NULL, &err), 0,
 			       "summary written");
-			sf = fopen(sum, "r");
-			if (sf) {
-				size_t k = fread(text, 1, sizeof(text) - 1, sf);
-
-				text[k] = '\0';
-				fclose(sf);
-			}
+			slurp(sum, text, sizeof(text));
 			like(text, "best configuration: t2-b64-compact", "names the best");
 			like(text, "speedup of the best 1.25x", "800 / 640 = 1.25x over the default");
 			like(text, "DRAM copy_nt 30.0 GB/s", "names the bounding roof");

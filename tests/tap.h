@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,21 @@ static void skip(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	printf("\n");
+}
+
+/* A file's contents as a string in buf (cut to size - 1 bytes); false when it cannot be read
+ * (buf is then ""). */
+__attribute__((unused)) static bool slurp(const char *path, char *buf, size_t size)
+{
+	FILE *fp = fopen(path, "rb");
+	size_t n = 0;
+
+	if (fp) {
+		n = fread(buf, 1, size - 1, fp);
+		fclose(fp);
+	}
+	buf[n] = '\0';
+	return fp != NULL;
 }
 
 __attribute__((unused)) static int done_testing(void)

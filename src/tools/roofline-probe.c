@@ -357,7 +357,7 @@ int main(int argc, char **argv)
 		int bad = 0;
 
 		switch (c) {
-		case 'o': output = optarg; break;
+		case 'o': bad = rt_opt_parse_path(&output, "--output", optarg, "file", &err); break;
 		case 't': threads_arg = optarg; break;
 		case 'i': isa_arg = optarg; break;
 		case 'q': o.quick = true; break;
@@ -366,9 +366,7 @@ int main(int argc, char **argv)
 		case OPT_NO_CHART: chart_on = false; break;
 		case OPT_HOST: host_opt = optarg; break;
 		case OPT_CLUSTER:
-			cluster_path = optarg;
-			if (!*optarg)
-				bad = rt_err_set(&err, -EINVAL, "--cluster: the file name is empty");
+			bad = rt_opt_parse_path(&cluster_path, "--cluster", optarg, "file", &err);
 			break;
 		case OPT_THRESHOLD:
 			bad = rt_opt_parse_double(&threshold, "--threshold", optarg, 0, 100, &err);
@@ -388,11 +386,6 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc) {
 		rt_err_set(&err, -EINVAL, "unexpected argument '%s'", argv[optind]);
-		rc = usage_error(&err);
-		goto out;
-	}
-	if (output && !*output) {
-		rt_err_set(&err, -EINVAL, "--output: the file name is empty");
 		rc = usage_error(&err);
 		goto out;
 	}

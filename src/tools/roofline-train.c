@@ -250,7 +250,7 @@ static int emit_points(FILE *out, const struct rt_model *m, const struct rt_net_
 	struct rt_model_totals t;
 	struct rt_err err, why;
 	double *sec = calloc((size_t)repeat * ((size_t)first_layer + m->nlayers), sizeof(double));
-	const double ranks = no->ranks > 1 ? no->ranks : 1;
+	const double ranks = comm ? comm->size : 1;
 	double flops = 0, bytes = 0, pf[4], pb[4];
 	const char *src = "model";
 	void *cctx = NULL;
@@ -688,21 +688,13 @@ int main(int argc, char **argv)
 				sweeps[nsweeps++] = optarg;
 			break;
 		case 'r': bad = rt_opt_parse_long(&repeat, "--repeat", optarg, 1, 100, &err); break;
-		case 'o':
-			outdir = optarg;
-			if (!*optarg)
-				bad = rt_err_set(&err, -EINVAL, "--out: the directory name is empty");
-			break;
+		case 'o': bad = rt_opt_parse_path(&outdir, "--out", optarg, "directory", &err); break;
 		case 'R':
-			resume = optarg;
-			if (!*optarg)
-				bad = rt_err_set(&err, -EINVAL, "--resume: the directory name is empty");
+			bad = rt_opt_parse_path(&resume, "--resume", optarg, "directory", &err);
 			break;
 		case 'T': bad = rt_opt_parse_double(&timeout, "--timeout", optarg, 1, 86400, &err); break;
 		case 'P':
-			profile_arg = optarg;
-			if (!*optarg)
-				bad = rt_err_set(&err, -EINVAL, "--profile: the file name is empty");
+			bad = rt_opt_parse_path(&profile_arg, "--profile", optarg, "file", &err);
 			break;
 		case 'E': emit = true; break;
 		case 'G': digest = true; break;
@@ -749,8 +741,6 @@ int main(int argc, char **argv)
 	rt_model_set_precision(m, prec);
 	rt_net_opts_default(&no, m);
 	no.precision = prec;
-	no.rank = cl.rank;
-	no.ranks = cl.size;
 	if (batch)
 		no.batch = batch;
 	no.seed = (uint64_t)seed;
