@@ -29,6 +29,8 @@ static int relu_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 							  &L->out_md, 0.f, 0.f), "relu descriptor");
 		DNNL_CHECK(dnnl_primitive_desc_create(&L->fwd_pd, &ed, n->attr, n->eng, NULL),
 			   "relu forward");
+		if (L->d->bwd_folded)
+			return 0;
 		DNNL_CHECK(dnnl_eltwise_backward_desc_init(&ed, dnnl_eltwise_relu_use_dst_for_bwd,
 							   &L->out_md, &L->out_md, 0.f, 0.f),
 			   "relu backward descriptor");
@@ -40,7 +42,7 @@ static int relu_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 						  &L->out_md, 0.f, 0.f), "relu descriptor");
 	if ((rc = rt_net_prim(n, L, &ed, NULL, &L->fwd, &L->fwd_pd, "relu forward", err)))
 		return rc;
-	if (!L->d->needs_bwd_data)
+	if (!L->d->needs_bwd_data || L->d->bwd_folded)
 		return 0;
 	DNNL_CHECK(dnnl_eltwise_backward_desc_init(&ed, dnnl_eltwise_relu, &L->out_md, &L->out_md,
 						   0.f, 0.f), "relu backward descriptor");
@@ -65,7 +67,8 @@ static int relu_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 		{ DNNL_ARG_DIFF_DST, L->dout }, { DNNL_ARG_DIFF_SRC, L->sink[0].dst },
 	};
 
-	if (!L->bwd_d || !L->sink[0].dst)
+	/* folded: the max pool after it did this, on its output */
+	if (!L->bwd_d || !L->sink[0].dst || L->d->bwd_folded)
 		return 0;
 	return rt_net_exec(n, L, L->bwd_d, 3, a, err);
 }

@@ -1,7 +1,181 @@
 /* layer-pool.c: max pooling (with oneDNN's workspace of argmax positions) and average pooling
- * (padding included in the average, as PyTorch's default) */
+ * (padding included in the average, as PyTorch's default).
+ *
+ * Max pooling whose window equals its stride (no padding, the input a whole number of
+ * windows) has a second implementation, "split", made of other oneDNN primitives: forward is
+ * oneDNN's inference pooling (no workspace); backward gathers the input into one slot per
+ * window position (a reorder of a 6-D view N x C x OH x KH x OW x KW into KH*KW tensors of the
+ * output's layout), then walks the slots in oneDNN's order (row-major in the window) routing
+ * the output gradient to the first slot equal to the maximum, with binary primitives:
+ *     g[s] = (q[s] == max) * r;  r = r - g[s]     (r starts as the output gradient)
+ * and the last slot takes what is left; a reorder scatters the slots back. The products are
+ * by 0 or 1 and the differences exact, so the result is bit for bit oneDNN's pooling backward,
+ * ties included. Why: oneDNN 2.6's training pooling kernels mix legacy SSE instructions into
+ * AVX-512 code; where a transition costs hundreds of nanoseconds (this project's KVM machine)
+ * they run 5-15x slower than inference pooling. Which is faster is measured on the net's own
+ * buffers when the net is built (auto) or chosen with --maxpool-impl.
+ *
+ * A relu whose only consumer is a max pool (model.c: bwd_folded) has its backward done here:
+ * the relu's select (gradient where the output is positive) on the pool's output gradient,
+ * before routing; the result goes straight to the relu's input gradient. */
 #include "config.h"
 #include "net-internal.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPLIT_MAX_SLOTS 16
+
+struct pool_split {
+	int slots;
+	dnnl_primitive_t fwd;           /* pooling forward inference */
+	dnnl_primitive_desc_t fwd_pd;
+	dnnl_primitive_t gather;        /* reorder input (6-D view) -> slots */
+	dnnl_primitive_t scatter;       /* reorder slots -> input gradient (6-D view) */
+	dnnl_primitive_t pick;          /* slot = (slot == max) * r */
+	dnnl_primitive_t rest;          /* r = r - slot */
+	dnnl_memory_desc_t src6, slots6, dsrc6;
+	/* views: the input, the slots gathered (from slot 1), the slots scattered (from slot
+	 * 0), the input gradient; the slots, one more than the window has */
+	dnnl_memory_t in6, gathered, scattered, d6;
+	dnnl_memory_t q[SPLIT_MAX_SLOTS + 1];
+	bool on;                        /* chosen */
+	char impl[80];
+};
+
+/* A 4-D md blocked over N and C at most, its spatial dims unpadded. */
+static bool spatial_plain(const dnnl_memory_desc_t *m)
+{
+	if (m->ndims != 4 || m->format_kind != dnnl_blocked || m->offset0)
+		return false;
+	for (int i = 0; i < m->format_desc.blocking.inner_nblks; i++)
+		if (m->format_desc.blocking.inner_idxs[i] > 1)
+			return false;
+	return m->padded_dims[2] == m->dims[2] && m->padded_dims[3] == m->dims[3];
+}
+
+/* The 6-D view N x C x OH x KH x OW x KW of a 4-D md of N x C x (OH*K) x (OW*K). */
+static dnnl_memory_desc_t window_view(const dnnl_memory_desc_t *m, long k)
+{
+	const dnnl_dim_t *s = m->format_desc.blocking.strides;
+	const dnnl_dim_t d[6] = { m->dims[0], m->dims[1], m->dims[2] / k, k, m->dims[3] / k, k };
+	const dnnl_dim_t pd[6] = { m->padded_dims[0], m->padded_dims[1], d[2], k, d[4], k };
+	const dnnl_dim_t st[6] = { s[0], s[1], k * s[2], s[2], k * s[3], s[3] };
+	dnnl_memory_desc_t v = *m;
+
+	v.ndims = 6;
+	for (int i = 0; i < 6; i++) {
+		v.dims[i] = d[i];
+		v.padded_dims[i] = pd[i];
+		v.padded_offsets[i] = 0;
+		v.format_desc.blocking.strides[i] = st[i];
+	}
+	return v;
+}
+
+/* The same 6-D dims laid out as k*k consecutive tensors of the output's md (KH, KW outermost,
+ * row-major: slot kh*k + kw). */
+static dnnl_memory_desc_t slots_view(const dnnl_memory_desc_t *out, long k)
+{
+	const dnnl_dim_t *s = out->format_desc.blocking.strides;
+	const dnnl_dim_t one = (dnnl_dim_t)(dnnl_memory_desc_get_size(out) /
+					    dnnl_data_type_size(out->data_type));
+	const dnnl_dim_t d[6] = { out->dims[0], out->dims[1], out->dims[2], k, out->dims[3], k };
+	const dnnl_dim_t pd[6] = { out->padded_dims[0], out->padded_dims[1], d[2], k, d[4], k };
+	const dnnl_dim_t st[6] = { s[0], s[1], s[2], k * one, s[3], one };
+	dnnl_memory_desc_t v = *out;
+
+	v.ndims = 6;
+	for (int i = 0; i < 6; i++) {
+		v.dims[i] = d[i];
+		v.padded_dims[i] = pd[i];
+		v.padded_offsets[i] = 0;
+		v.format_desc.blocking.strides[i] = st[i];
+	}
+	return v;
+}
+
+static bool is_ref(dnnl_primitive_desc_t pd)
+{
+	const char *impl = NULL;
+
+	dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
+	return !impl || !strncmp(impl, "ref", 3);
+}
+
+/* The split implementation's primitives, when the layer and oneDNN allow it; 0 with
+ * L->split NULL when they do not. */
+static int split_create(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *src,
+			struct rt_err *err)
+{
+	const struct rt_layer_desc *d = L->d;
+	const long k = d->kernel;
+	dnnl_dims_t st = { k, k }, kk = { k, k }, dil = { 0, 0 }, pad = { 0, 0 };
+	dnnl_pooling_v2_desc_t pd;
+	dnnl_binary_desc_t bd;
+	dnnl_primitive_attr_t attr = NULL;
+	dnnl_post_ops_t po = NULL;
+	struct pool_split *sp;
+	const char *impl = NULL;
+	dnnl_status_t s;
+	int rc;
+
+	if (d->type != RT_LAYER_MAXPOOL || n->o.maxpool == RT_POOL_ONEDNN || !d->needs_bwd_data ||
+	    d->stride != k || d->pad || k < 2 || k * k > SPLIT_MAX_SLOTS ||
+	    d->in.h != k * d->out.h || d->in.w != k * d->out.w || !spatial_plain(src) ||
+	    !spatial_plain(&L->out_md))
+		return 0;
+	if (!(sp = calloc(1, sizeof(*sp))))
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	L->split = sp;
+	sp->slots = (int)(k * k);
+	sp->src6 = window_view(src, k);
+	sp->slots6 = slots_view(&L->out_md, k);
+	DNNL_CHECK(dnnl_pooling_v2_forward_desc_init(&pd, dnnl_forward_inference, dnnl_pooling_max,
+						     src, &L->out_md, st, kk, dil, pad, pad),
+		   "pooling descriptor");
+	if ((rc = rt_net_prim(n, L, &pd, NULL, &sp->fwd, &sp->fwd_pd, "pooling forward", err)))
+		return rc;
+	if (rt_net_reorder(n, L, &sp->src6, &sp->slots6, &sp->gather, err)) {
+		sp->slots = 0;          /* no reorder for the view: the primitive only */
+		return 0;
+	}
+	s = dnnl_post_ops_create(&po);
+	if (s == dnnl_success)
+		s = dnnl_post_ops_append_binary(po, dnnl_binary_mul, &L->out_md);
+	if (s == dnnl_success)
+		s = dnnl_primitive_attr_clone(&attr, n->attr);
+	if (s == dnnl_success)
+		s = dnnl_primitive_attr_set_post_ops(attr, po);
+	dnnl_post_ops_destroy(po);
+	if (s != dnnl_success) {
+		dnnl_primitive_attr_destroy(attr);
+		return rt_net_dnnl_fail(err, s, L, "binary attributes");
+	}
+	dnnl_binary_desc_init(&bd, dnnl_binary_eq, &L->out_md, &L->out_md, &L->out_md);
+	{
+		dnnl_primitive_desc_t ppd = NULL;
+
+		s = dnnl_primitive_desc_create(&ppd, &bd, attr, n->eng, NULL);
+		dnnl_primitive_attr_destroy(attr);
+		if (s == dnnl_success && !is_ref(ppd))
+			s = dnnl_primitive_create(&sp->pick, ppd);
+		dnnl_primitive_desc_destroy(ppd);
+	}
+	if (s != dnnl_success || !sp->pick || is_ref(sp->fwd_pd)) {
+		sp->slots = 0;          /* oneDNN has no fast kernels for it: the primitive only */
+		return 0;
+	}
+	dnnl_binary_desc_init(&bd, dnnl_binary_sub, &L->out_md, &L->out_md, &L->out_md);
+	if ((rc = rt_net_prim(n, L, &bd, NULL, &sp->rest, NULL, "binary", err)))
+		return rc;
+	dnnl_primitive_desc_query(sp->fwd_pd, dnnl_query_impl_info_str, 0, &impl);
+	snprintf(sp->impl, sizeof(sp->impl), "split:%s+reorder+binary", impl ? impl : "?");
+	return 0;
+}
 
 static int pool_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
@@ -14,6 +188,7 @@ static int pool_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	const dnnl_memory_desc_t *src = rt_net_in_md(n, L), *q;
 	dnnl_memory_desc_t dst;
 	dnnl_pooling_v2_desc_t pd;
+	dnnl_eltwise_desc_t ed;
 	int rc;
 
 	pr[0] = (d->out.h - 1) * d->stride + d->kernel - d->in.h - d->pad;
@@ -30,15 +205,36 @@ static int pool_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	L->out_md = *q;
 	if ((rc = rt_net_mem(n, L, &L->out, &L->out_md, CAT_ACT, err)))
 		return rc;
-	q = dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_workspace_md, 0);
-	if (q && dnnl_memory_desc_get_size(q) &&
-	    (rc = rt_net_mem(n, L, &L->ws, q, CAT_WORK, err)))
-		return rc;
 	if (!d->needs_bwd_data)
 		return 0;
 	DNNL_CHECK(dnnl_pooling_v2_backward_desc_init(&pd, alg, src, &L->out_md, st, k, dil, pl,
 						      pr), "pooling backward descriptor");
-	return rt_net_prim(n, L, &pd, L->fwd_pd, &L->bwd_d, NULL, "pooling backward", err);
+	if ((rc = rt_net_prim(n, L, &pd, L->fwd_pd, &L->bwd_d, NULL, "pooling backward", err)))
+		return rc;
+	if (d->folds_relu) {
+		/* the relu's backward on our output: its gradient where our output is positive */
+		DNNL_CHECK(dnnl_eltwise_backward_desc_init(&ed, dnnl_eltwise_relu_use_dst_for_bwd,
+							   &L->out_md, &L->out_md, 0.f, 0.f),
+			   "relu backward descriptor");
+		if ((rc = rt_net_prim(n, L, &ed, NULL, &L->relu_bwd, NULL, "relu backward", err)) ||
+		    (rc = rt_net_mem(n, L, &L->drelu, &L->out_md, CAT_AGRADS, err)))
+			return rc;
+	}
+	if ((rc = split_create(n, L, src, err)))
+		return rc;
+	if (L->split && L->split->slots) {
+		size_t need = (size_t)(L->split->slots + 1) * dnnl_memory_desc_get_size(&L->out_md);
+
+		if (need > n->slot_bytes)
+			n->slot_bytes = need;
+	}
+	return 0;
+}
+
+/* Where the input gradient goes: the relu's input gradient when we do its backward. */
+static dnnl_memory_t grad_target(const struct rt_net *n, const struct lrt *L)
+{
+	return L->d->folds_relu ? n->L[L->d->input].sink[0].dst : L->sink[0].dst;
 }
 
 static int pool_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
@@ -48,21 +244,181 @@ static int pool_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 		{ DNNL_ARG_WORKSPACE, L->ws },
 	};
 
+	if (L->split && L->split->on)
+		return rt_net_exec(n, L, L->split->fwd, 2, a, err);
 	return rt_net_exec(n, L, L->fwd, L->ws ? 3 : 2, a, err);
+}
+
+/* The window's positions s = 0..K-1 are gathered into slots 1..K; the gradient of position
+ * s is written to slot s (whose value was read by the step before), the rest r lives in slot
+ * K and, last, in slot K-1, so the scatter reads slots 0..K-1. No binary runs in place on its
+ * first operand (oneDNN 2.6's binary with a post-op gives wrong values in place on padded
+ * blocked layouts). */
+static int split_backward(struct rt_net *n, struct lrt *L, dnnl_memory_t dy, struct rt_err *err)
+{
+	struct pool_split *sp = L->split;
+	const int K = sp->slots;
+	dnnl_exec_arg_t g[2] = { { DNNL_ARG_FROM, sp->in6 }, { DNNL_ARG_TO, sp->gathered } };
+	int rc = rt_net_exec(n, L, sp->gather, 2, g, err);
+
+	for (int s = 0; !rc && s < K - 1; s++) {
+		dnnl_memory_t r = s ? sp->q[K] : dy;
+		dnnl_exec_arg_t p[4] = {
+			{ DNNL_ARG_SRC_0, sp->q[s + 1] }, { DNNL_ARG_SRC_1, L->out },
+			{ DNNL_ARG_DST, sp->q[s] },
+			{ DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, r },
+		};
+		dnnl_exec_arg_t m[3] = {
+			{ DNNL_ARG_SRC_0, r }, { DNNL_ARG_SRC_1, sp->q[s] },
+			{ DNNL_ARG_DST, s == K - 2 ? sp->q[K - 1] : sp->q[K] },
+		};
+
+		rc = rt_net_exec(n, L, sp->pick, 4, p, err);
+		if (!rc)
+			rc = rt_net_exec(n, L, sp->rest, 3, m, err);
+	}
+	if (!rc) {
+		dnnl_exec_arg_t s[2] = { { DNNL_ARG_FROM, sp->scattered }, { DNNL_ARG_TO, sp->d6 } };
+
+		rc = rt_net_exec(n, L, sp->scatter, 2, s, err);
+	}
+	return rc;
 }
 
 static int pool_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
+	dnnl_memory_t dx = grad_target(n, L), dy = L->dout;
 	dnnl_exec_arg_t a[3] = {
-		{ DNNL_ARG_DIFF_DST, L->dout }, { DNNL_ARG_DIFF_SRC, L->sink[0].dst },
-		{ DNNL_ARG_WORKSPACE, L->ws },
+		{ DNNL_ARG_DIFF_DST, dy }, { DNNL_ARG_DIFF_SRC, dx }, { DNNL_ARG_WORKSPACE, L->ws },
 	};
+	int rc;
 
-	if (!L->bwd_d || !L->sink[0].dst)
+	if (!L->bwd_d || !dx)
 		return 0;
+	if (L->relu_bwd) {
+		dnnl_exec_arg_t r[3] = {
+			{ DNNL_ARG_DST, L->out }, { DNNL_ARG_DIFF_DST, dy },
+			{ DNNL_ARG_DIFF_SRC, L->drelu },
+		};
+
+		if ((rc = rt_net_exec(n, L, L->relu_bwd, 3, r, err)))
+			return rc;
+		a[0].memory = dy = L->drelu;
+	}
+	if (L->split && L->split->on)
+		return split_backward(n, L, dy, err);
 	return rt_net_exec(n, L, L->bwd_d, L->ws ? 3 : 2, a, err);
+}
+
+/* One forward and backward of the layer alone, in seconds. */
+static double time_pass(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	double t0 = rt_now();
+
+	if (pool_forward(n, L, err) || pool_backward(n, L, err) ||
+	    dnnl_stream_wait(n->strm) != dnnl_success)
+		return -1;
+	return rt_now() - t0;
+}
+
+/* After the gradients are routed and the shared buffers exist: the split views, then the
+ * choice (auto: both timed, interleaved, on the net's own buffers filled with test values;
+ * both give the same bits, so only the time differs), then the workspace of the primitive
+ * when it is the one. */
+static int pool_finish(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	struct pool_split *sp = L->split;
+	const dnnl_memory_desc_t *q = dnnl_primitive_desc_query_md(L->fwd_pd,
+								   dnnl_query_workspace_md, 0);
+	const bool need_ws = q && dnnl_memory_desc_get_size(q);
+	dnnl_memory_t dx = grad_target(n, L);
+	void *h = NULL;
+	int rc = 0;
+
+	if (sp && sp->slots && dx && n->slots) {
+		const size_t one = dnnl_memory_desc_get_size(&L->out_md);
+		const dnnl_memory_desc_t *dmd = NULL;
+
+		dnnl_memory_get_memory_desc(dx, &dmd);
+		if (!spatial_plain(dmd))
+			goto primitive;
+		sp->dsrc6 = window_view(dmd, L->d->kernel);
+		if (rt_net_reorder(n, L, &sp->slots6, &sp->dsrc6, &sp->scatter, err))
+			goto primitive;
+		dnnl_memory_get_data_handle(rt_net_in_mem(n, L), &h);
+		DNNL_CHECK(dnnl_memory_create(&sp->in6, &sp->src6, n->eng, h), "memory view");
+		dnnl_memory_get_data_handle(dx, &h);
+		DNNL_CHECK(dnnl_memory_create(&sp->d6, &sp->dsrc6, n->eng, h), "memory view");
+		dnnl_memory_get_data_handle(n->slots, &h);
+		DNNL_CHECK(dnnl_memory_create(&sp->scattered, &sp->slots6, n->eng, h),
+			   "memory view");
+		DNNL_CHECK(dnnl_memory_create(&sp->gathered, &sp->slots6, n->eng, (char *)h + one),
+			   "memory view");
+		for (int s = 0; s <= sp->slots; s++)
+			DNNL_CHECK(dnnl_memory_create(&sp->q[s], &L->out_md, n->eng,
+						      (char *)h + (size_t)s * one), "memory view");
+		if (n->o.maxpool == RT_POOL_SPLIT) {
+			sp->on = true;
+		} else {
+			/* the primitive's workspace lives in the shared slots for the trial */
+			double best[2] = { 1e30, 1e30 };
+
+			if (need_ws)
+				DNNL_CHECK(dnnl_memory_create(&L->ws, q, n->eng, h), "memory view");
+			if ((rc = rt_net_fill(n, L, rt_net_in_mem(n, L), 1, err)) ||
+			    (rc = rt_net_fill(n, L, L->dout, 2, err)))
+				return rc;
+			for (int rep = 0; rep < 4; rep++)
+				for (int c = 0; c < 2; c++) {
+					double t;
+
+					sp->on = c;
+					if ((t = time_pass(n, L, err)) < 0)
+						return -EIO;
+					if (rep && t < best[c])
+						best[c] = t;
+				}
+			dnnl_memory_destroy(L->ws);
+			L->ws = NULL;
+			sp->on = best[1] < best[0];
+		}
+		if (sp->on)
+			return 0;
+	}
+primitive:
+	if (sp)
+		sp->on = false;
+	return need_ws ? rt_net_mem(n, L, &L->ws, q, CAT_WORK, err) : 0;
+}
+
+static void pool_destroy(struct lrt *L)
+{
+	struct pool_split *sp = L->split;
+
+	if (!sp)
+		return;
+	dnnl_primitive_destroy(sp->fwd);
+	dnnl_primitive_desc_destroy(sp->fwd_pd);
+	dnnl_primitive_destroy(sp->gather);
+	dnnl_primitive_destroy(sp->scatter);
+	dnnl_primitive_destroy(sp->pick);
+	dnnl_primitive_destroy(sp->rest);
+	dnnl_memory_destroy(sp->in6);
+	dnnl_memory_destroy(sp->gathered);
+	dnnl_memory_destroy(sp->scattered);
+	dnnl_memory_destroy(sp->d6);
+	for (int s = 0; s <= SPLIT_MAX_SLOTS; s++)
+		dnnl_memory_destroy(sp->q[s]);
+	free(sp);
+	L->split = NULL;
+}
+
+static const char *pool_impl(const struct lrt *L)
+{
+	return L->split && L->split->on ? L->split->impl : NULL;
 }
 
 const struct rt_layer_ops rt_layer_pool_ops = {
 	.create = pool_create, .forward = pool_forward, .backward = pool_backward,
+	.finish = pool_finish, .destroy = pool_destroy, .impl = pool_impl,
 };

@@ -183,8 +183,10 @@ static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec,
 		n->fwd_bytes = L->fused ? 0 : e.act * (ie + oe);
 		if (L->fused)
 			n->kept_elems = 0;
-		/* src or mask, dy, dx */
+		/* src or mask, dy, dx; folded: counted with the max pool that computes it */
 		n->bwd_data_bytes = L->needs_bwd_data ? e.act * (ie + 2 * oe) : 0;
+		if (L->bwd_folded)
+			n->bwd_data_flops = n->bwd_data_bytes = 0;
 		if (L->type == RT_LAYER_DROPOUT)
 			n->kept_elems += rt_shape_elems(L->in);          /* the scaled mask */
 		break;
@@ -199,6 +201,12 @@ static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec,
 				    (L->type == RT_LAYER_MAXPOOL ? oe : (win + 1) * oe) : 0;
 		n->fwd_bytes = e.act * (ie + oe);
 		n->bwd_data_bytes = L->needs_bwd_data ? e.act * (oe + ie) : 0;
+		/* the relu before it, on the pooled output: a select per output (reads the
+		 * output and its gradient, writes the masked gradient) */
+		if (L->folds_relu) {
+			n->bwd_data_flops += oe;
+			n->bwd_data_bytes += e.act * 3 * oe;
+		}
 		break;
 	}
 	case RT_LAYER_BATCHNORM:
@@ -249,22 +257,45 @@ int rt_precision_parse(const char *s, enum rt_precision *p)
 	return -EINVAL;
 }
 
+/* How many layers read the output of layer i; *last is one of them. */
+static int users_of(const struct rt_model *m, int i, int *last)
+{
+	int users = 0;
+
+	for (size_t k = 0; k < m->nlayers; k++) {
+		int u = (m->layers[k].input == i) +
+			(m->layers[k].type == RT_LAYER_ADD && m->layers[k].from == i);
+
+		if (u)
+			*last = (int)k;
+		users += u;
+	}
+	return users;
+}
+
 /* A relu whose input is a convolution that feeds nothing else runs as that convolution's
- * post-op. */
+ * post-op. A relu whose output feeds only a max pool has its backward done by the pool, on
+ * the pool's output: the pool routes each gradient to the position of its window's maximum,
+ * where the relu's output is the pool's output, so selecting on the pool's output first gives
+ * the same result on a quarter of the elements (2x2) and needs no gradient buffer of the
+ * relu's output. */
 static void mark_fused(struct rt_model *m)
 {
+	for (size_t i = 0; i < m->nlayers; i++)
+		m->layers[i].fused = m->layers[i].bwd_folded = m->layers[i].folds_relu = false;
 	for (size_t i = 0; i < m->nlayers; i++) {
 		struct rt_layer_desc *L = &m->layers[i];
-		int users = 0;
+		int user = -1;
 
-		L->fused = false;
-		if (L->type != RT_LAYER_RELU || L->input < 0 ||
-		    m->layers[L->input].type != RT_LAYER_CONV)
+		if (L->type != RT_LAYER_RELU || L->input < 0)
 			continue;
-		for (size_t k = 0; k < m->nlayers; k++)
-			users += (m->layers[k].input == L->input) +
-				 (m->layers[k].type == RT_LAYER_ADD && m->layers[k].from == L->input);
-		L->fused = users == 1;
+		if (L->needs_bwd_data && users_of(m, (int)i, &user) == 1 &&
+		    m->layers[user].type == RT_LAYER_MAXPOOL && m->layers[user].input == (int)i) {
+			L->bwd_folded = true;
+			m->layers[user].folds_relu = true;
+		}
+		L->fused = m->layers[L->input].type == RT_LAYER_CONV &&
+			   users_of(m, L->input, &user) == 1;
 	}
 }
 

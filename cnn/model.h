@@ -66,6 +66,11 @@ struct rt_layer_desc {
 	bool fused;                     /* relu computed in the epilogue of the convolution that
 					 * feeds only it (oneDNN post-op): no pass of its own in
 					 * forward, its output is the convolution's buffer */
+	bool bwd_folded;                /* relu whose only consumer is a max pool: the pool
+					 * computes the relu's backward on its own output (a
+					 * quarter of the elements for 2x2 windows), and no
+					 * gradient buffer of the relu's output exists */
+	bool folds_relu;                /* max pool: the one that does it */
 };
 
 struct rt_model {

@@ -20,6 +20,13 @@ struct rt_layer_ops {
 	/* write the input gradient to L->gdst[k] (then net.c accumulates if needed) and the
 	 * weight gradients */
 	int (*backward)(struct rt_net *n, struct lrt *L, struct rt_err *err);
+	/* optional: once every layer exists, its gradients are routed and the shared buffers
+	 * (scratchpad, slots) are allocated */
+	int (*finish)(struct rt_net *n, struct lrt *L, struct rt_err *err);
+	/* optional: free what create and finish made beyond the fields rt_net_destroy knows */
+	void (*destroy)(struct lrt *L);
+	/* optional: the implementation that runs, when not the forward pd's */
+	const char *(*impl)(const struct lrt *L);
 };
 
 extern const struct rt_layer_ops rt_layer_conv_ops, rt_layer_fc_ops, rt_layer_relu_ops,
@@ -64,6 +71,9 @@ struct lrt {
 	dnnl_memory_t mask_plain;       /* dropout: the mask in logical order, when the layout
 					 * differs */
 	dnnl_primitive_t mask_reorder;  /* mask_plain -> mask */
+	dnnl_primitive_t relu_bwd;      /* max pool: the backward of the relu before it */
+	dnnl_memory_t drelu;            /* and its result: our output gradient, selected */
+	struct pool_split *split;       /* max pool: the split implementation (layer-pool.c) */
 	struct grad_sink sink[2];       /* [0] input, [1] add's second operand */
 	size_t nsinks;
 	int consumers;
@@ -83,6 +93,8 @@ struct rt_net {
 	int32_t *labels;
 	dnnl_memory_t scratch;          /* one user-mode scratchpad for every primitive */
 	size_t scratch_bytes;
+	dnnl_memory_t slots;            /* max pools' split backward: one at a time */
+	size_t slot_bytes;
 	dnnl_primitive_attr_t attr;     /* scratchpad mode user */
 	dnnl_primitive_attr_t attr_relu;        /* and a relu post-op: fused conv + relu */
 	dnnl_data_type_t adt;           /* activations and their gradients: f32 or bf16 */
@@ -115,6 +127,10 @@ int rt_net_prim(struct rt_net *n, struct lrt *L, const void *desc, dnnl_primitiv
 /* Execute with the scratchpad appended. */
 int rt_net_exec(struct rt_net *n, struct lrt *L, dnnl_primitive_t p, int nargs,
 		dnnl_exec_arg_t *args, struct rt_err *err);
+/* Fill a memory with test values in [-1, 1) from seed (through a plain fp32 copy and a
+ * reorder, so padding stays zero): for timing trials at creation. */
+int rt_net_fill(struct rt_net *n, struct lrt *L, dnnl_memory_t m, uint64_t seed,
+		struct rt_err *err);
 /* Reorder primitive from src md to dst md. */
 int rt_net_reorder(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *from,
 		   const dnnl_memory_desc_t *to, dnnl_primitive_t *prim, struct rt_err *err);

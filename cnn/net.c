@@ -30,8 +30,26 @@ void rt_net_opts_default(struct rt_net_opts *o, const struct rt_model *m)
 	o->weight_decay = 5e-4;
 	o->plain = false;
 	o->precision = RT_PRECISION_FP32;
+	o->maxpool = RT_POOL_AUTO;
 	o->rank = 0;
 	o->ranks = 1;
+}
+
+static const char *const pool_impl_names[RT_POOL_IMPL_COUNT] = { "auto", "onednn", "split" };
+
+const char *rt_pool_impl_name(enum rt_pool_impl p)
+{
+	return (unsigned)p < RT_POOL_IMPL_COUNT ? pool_impl_names[p] : "unknown";
+}
+
+int rt_pool_impl_parse(const char *s, enum rt_pool_impl *p)
+{
+	for (int i = 0; i < RT_POOL_IMPL_COUNT; i++)
+		if (!strcmp(s, pool_impl_names[i])) {
+			*p = (enum rt_pool_impl)i;
+			return 0;
+		}
+	return -EINVAL;
 }
 
 void rt_net_set_grad_hook(struct rt_net *n, rt_net_grad_hook hook, void *ctx)
@@ -219,6 +237,28 @@ static int write_plain(struct rt_net *n, struct lrt *L, dnnl_memory_t dst,
 	memcpy(h, vals, dnnl_memory_desc_get_size(plain));
 	rc = reorder_now(n, L, user, dst, err);
 	dnnl_memory_destroy(user);
+	return rc;
+}
+
+int rt_net_fill(struct rt_net *n, struct lrt *L, dnnl_memory_t m, uint64_t seed,
+		struct rt_err *err)
+{
+	const dnnl_memory_desc_t *md = NULL;
+	dnnl_memory_desc_t plain;
+	uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 1;
+	float *v;
+	size_t cnt;
+	int rc;
+
+	dnnl_memory_get_memory_desc(m, &md);
+	rt_net_plain_md(&plain, md->ndims, md->dims);
+	cnt = dnnl_memory_desc_get_size(&plain) / sizeof(float);
+	if (!(v = malloc(cnt * sizeof(*v) + 1)))
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < cnt; i++)
+		v[i] = (float)((double)(rng_next(&s) >> 40) / (double)(1ULL << 23) - 1.0);
+	rc = write_plain(n, L, m, &plain, v, err);
+	free(v);
 	return rc;
 }
 
@@ -514,7 +554,8 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 	/* gradient buffers: one per output that some layer consumes */
 	for (size_t i = 0; i < n->nl; i++) {
 		L = &n->L[i];
-		if (L->consumers && (rc = rt_net_mem(n, L, &L->dout, &L->dout_md, CAT_AGRADS, err)))
+		if (L->consumers && !L->d->bwd_folded &&
+		    (rc = rt_net_mem(n, L, &L->dout, &L->dout_md, CAT_AGRADS, err)))
 			goto out;
 	}
 	L = NULL;
@@ -527,7 +568,17 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 		dnnl_memory_desc_init_by_tag(&smd, 1, sd, dnnl_u8, dnnl_a);
 		if ((rc = rt_net_mem(n, NULL, &n->scratch, &smd, CAT_WORK, err)))
 			goto out;
+		sd[0] = (dnnl_dim_t)n->slot_bytes;
+		dnnl_memory_desc_init_by_tag(&smd, 1, sd, dnnl_u8, dnnl_a);
+		if (n->slot_bytes && (rc = rt_net_mem(n, NULL, &n->slots, &smd, CAT_WORK, err)))
+			goto out;
 	}
+	for (size_t i = 0; i < n->nl; i++) {
+		L = &n->L[i];
+		if (L->ops->finish && (rc = L->ops->finish(n, L, err)))
+			goto out;
+	}
+	L = NULL;
 out:
 	if (rc) {
 		rt_net_destroy(n);
@@ -545,10 +596,10 @@ void rt_net_destroy(struct rt_net *n)
 		struct lrt *L = &n->L[i];
 		dnnl_memory_t mems[] = { L->out, L->dout, L->src, L->w, L->b, L->dw, L->db, L->vw,
 					 L->vb, L->ws, L->mean, L->var, L->mask, L->w_bwd, L->dsrc,
-					 L->wc, L->mask_plain, L->src4, L->dsrc4 };
+					 L->wc, L->mask_plain, L->src4, L->dsrc4, L->drelu };
 		dnnl_primitive_t prims[] = { L->reorder_in, L->fwd, L->bwd_d, L->bwd_w,
 					     L->w_reorder, L->reorder_dsrc, L->w_cast,
-					     L->mask_reorder };
+					     L->mask_reorder, L->relu_bwd };
 
 		for (size_t k = 0; k < sizeof(mems) / sizeof(mems[0]); k++)
 			dnnl_memory_destroy(mems[k]);
@@ -570,8 +621,11 @@ void rt_net_destroy(struct rt_net *n)
 			if (g->acc && L->d->type != RT_LAYER_ADD)
 				dnnl_memory_destroy(g->dst);
 		}
+		if (L->ops && L->ops->destroy)
+			L->ops->destroy(L);
 		dnnl_primitive_desc_destroy(L->fwd_pd);
 	}
+	dnnl_memory_destroy(n->slots);
 	dnnl_memory_destroy(n->input);
 	dnnl_memory_destroy(n->scratch);
 	dnnl_primitive_attr_destroy(n->attr);
@@ -843,6 +897,8 @@ const char *rt_net_layer_impl(const struct rt_net *n, size_t i)
 {
 	const char *impl = NULL;
 
+	if (i < n->nl && n->L[i].ops && n->L[i].ops->impl && (impl = n->L[i].ops->impl(&n->L[i])))
+		return impl;
 	if (i >= n->nl || !n->L[i].fwd_pd ||
 	    dnnl_primitive_desc_query(n->L[i].fwd_pd, dnnl_query_impl_info_str, 0, &impl) !=
 		    dnnl_success || !impl)

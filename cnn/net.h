@@ -11,12 +11,21 @@
 
 struct rt_net;
 
+/* Max pooling whose window equals its stride: oneDNN's pooling primitive (training forward
+ * with a workspace of argmax positions, and its backward), or split (cnn/layer-pool.c:
+ * inference pooling forward; backward by a reorder, binary compares and a reorder; the same
+ * bits); auto: the faster of the two, timed on the net's buffers when it is built. */
+enum rt_pool_impl { RT_POOL_AUTO, RT_POOL_ONEDNN, RT_POOL_SPLIT, RT_POOL_IMPL_COUNT };
+const char *rt_pool_impl_name(enum rt_pool_impl p);
+int rt_pool_impl_parse(const char *s, enum rt_pool_impl *p);
+
 struct rt_net_opts {
 	long batch;
 	uint64_t seed;                  /* weights and dropout masks */
 	double lr, momentum, weight_decay;
 	bool plain;                     /* plain layouts (nchw, oihw) instead of oneDNN's choice */
 	enum rt_precision precision;    /* fp32, or bf16 with fp32 master weights */
+	enum rt_pool_impl maxpool;      /* auto */
 	int rank, ranks;                /* data parallelism: this process's shard of a global
 					 * batch of batch x ranks images (0 and 1 alone) */
 };

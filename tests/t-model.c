@@ -81,9 +81,26 @@ int main(void)
 		rt_model_totals(m, 1, &t);
 		is_double(t.fwd_flops, 176256 + 3456 + 2592 + 308224 + 1024 + 768 + 61560 + 120 +
 			  20244 + 84 + 1690 + 51, 0, "lenet5 forward FLOPs per image: 576069");
-		is_double(t.bwd_flops, 176256 + 3456 + 864 + 307200 + 308224 + 1024 + 256 + 61440 +
+		/* relu1 and relu2 feed only a max pool: their backward runs on the pooled
+		 * outputs (864 and 256 selects) inside pool1 and pool2, not on their own 3456
+		 * and 1024 elements */
+		is_double(t.bwd_flops, 176256 + 864 + 864 + 307200 + 308224 + 256 + 256 + 61440 +
 			  61560 + 120 + 20160 + 20244 + 84 + 1680 + 1690 + 20, 0,
-			  "lenet5 backward FLOPs per image");
+			  "lenet5 backward FLOPs per image (relu backward folded into the pools)");
+		{
+			const struct rt_layer_desc *r1 = layer(m, "relu1"), *p1 = layer(m, "pool1");
+			const struct rt_layer_desc *r3 = layer(m, "relu3");
+
+			ok(r1 && r1->bwd_folded && p1->folds_relu && r3 && !r3->bwd_folded,
+			   "relu1's backward is pool1's; relu3 (before fc2) keeps its own");
+			is_double(r1->n.bwd_data_flops + r1->n.bwd_data_bytes, 0, 0,
+				  "relu1: no backward FLOPs or bytes of its own");
+			is_double(p1->n.bwd_data_flops, 864 + 864, 0,
+				  "pool1 backward: 864 routed gradients and 864 relu selects");
+			is_double(p1->n.bwd_data_bytes, 4.0 * (864 + 3456) + 4.0 * 3 * 864, 0,
+				  "pool1 backward bytes: dy and dx, then the select's output, "
+				  "gradient and result");
+		}
 		is_double(t.update_flops, 6.0 * 44426, 0, "SGD: 6 FLOPs per parameter");
 		{
 			struct rt_model_totals t64;

@@ -50,6 +50,8 @@ static double loss_at(struct rt_net *n)
 	return loss;
 }
 
+static enum rt_pool_impl gc_pool = RT_POOL_AUTO;      /* max pooling in gradcheck */
+
 /* Central differences for up to `samples` elements of each parameter tensor of every layer. */
 static void gradcheck(const char *title, const char *text, bool plain)
 {
@@ -66,6 +68,7 @@ static void gradcheck(const char *title, const char *text, bool plain)
 	rt_net_opts_default(&o, m);
 	o.batch = 4;
 	o.plain = plain;
+	o.maxpool = gc_pool;
 	if (!ok(rt_net_create(&n, m, &o, &err) == 0, "%s: net (%s layouts)", title,
 		plain ? "plain" : "oneDNN's")) {
 		printf("# %s\n", err.msg);
@@ -177,6 +180,143 @@ static void test_gradients(void)
 		gradcheck(nets[i].title, nets[i].text, false);
 		gradcheck(nets[i].title, nets[i].text, true);
 	}
+	/* a relu whose backward the max pool after it does, with each max pooling */
+	for (int p = RT_POOL_ONEDNN; p <= RT_POOL_SPLIT; p++) {
+		char title[64];
+		const char *text = HEAD(2, 6, 6, 3)
+			"{ type = \"conv\"; filters = 3; kernel = 3; pad = 1; }, { type = \"relu\"; },"
+			"{ type = \"maxpool\"; kernel = 2; },"
+			"{ type = \"fc\"; outputs = 3; }, { type = \"softmax_xent\"; }" TAIL;
+
+		gc_pool = (enum rt_pool_impl)p;
+		snprintf(title, sizeof(title), "relu+maxpool (%s)", rt_pool_impl_name(gc_pool));
+		gradcheck(title, text, false);
+		gradcheck(title, text, true);
+	}
+	gc_pool = RT_POOL_AUTO;
+}
+
+/* One training step of a net with a given max pooling; NULL on failure. Input: 2x2 blocks of
+ * equal values (so 1x1 convolutions give windows whose four values tie exactly) and zeros
+ * (ties at zero after a relu). */
+static struct rt_net *split_step(const struct rt_model *m, enum rt_pool_impl impl,
+				 enum rt_precision prec, bool plain)
+{
+	struct rt_net_opts o;
+	struct rt_net *n = NULL;
+	struct rt_err err;
+	long H = m->input.h, W = m->input.w;
+
+	rt_net_opts_default(&o, m);
+	o.batch = 8;
+	o.plain = plain;
+	o.precision = prec;
+	o.maxpool = impl;
+	if (rt_net_create(&n, m, &o, &err)) {
+		printf("# %s: %s\n", rt_pool_impl_name(impl), err.msg);
+		return NULL;
+	}
+	for (long i = 0; i < o.batch * m->input.c * H * W; i++) {
+		long w = i % W, h = (i / W) % H, img = i / (W * H);
+		uint64_t x = (uint64_t)(img * 7919 + (h / 2) * 104729 + (w / 2) * 1299709);
+
+		x = (x ^ (x >> 13)) * 0x9E3779B97F4A7C15ULL;
+		rt_net_input(n)[i] = (x >> 60) < 4 ? 0.0f : (float)((x >> 40) % 1000) / 500.0f - 1.0f;
+	}
+	for (long i = 0; i < o.batch; i++)
+		rt_net_labels(n)[i] = (int32_t)(i % m->classes);
+	if (rt_net_load_input(n, &err) || rt_net_forward(n, &err) ||
+	    rt_net_loss(n, NULL, NULL, &err) || rt_net_backward(n, &err)) {
+		printf("# %s: %s\n", rt_pool_impl_name(impl), err.msg);
+		rt_net_destroy(n);
+		return NULL;
+	}
+	return n;
+}
+
+/* The split max pooling gives oneDNN's pooling results bit for bit: every output and every
+ * weight gradient, ties included, in both precisions, in oneDNN's layouts (6 channels:
+ * padded blocks or NHWC) and plain ones; auto picks one of the two and says which. */
+static void test_maxpool_split(void)
+{
+	struct rt_model *m = model_from("split.cfg", HEAD(2, 16, 16, 5)
+		"{ type = \"conv\"; name = \"c1\"; filters = 6; kernel = 1; },"
+		"{ type = \"maxpool\"; name = \"p1\"; kernel = 2; },"
+		"{ type = \"conv\"; name = \"c2\"; filters = 20; kernel = 3; pad = 1; },"
+		"{ type = \"relu\"; name = \"r2\"; },"
+		"{ type = \"maxpool\"; name = \"p2\"; kernel = 2; },"
+		"{ type = \"conv\"; name = \"c3\"; filters = 16; kernel = 3; pad = 1; },"
+		"{ type = \"maxpool\"; name = \"p3\"; kernel = 3; stride = 2; pad = 1; },"
+		"{ type = \"fc\"; name = \"fc\"; outputs = 5; },"
+		"{ type = \"softmax_xent\"; }" TAIL);
+
+	if (!ok(m != NULL, "split model"))
+		return;
+	ok(m->layers[3].bwd_folded && m->layers[4].folds_relu && !m->layers[1].folds_relu,
+	   "r2's backward is p2's; p1 has no relu before it");
+	for (int prec = 0; prec < RT_PRECISION_COUNT; prec++)
+		for (int plain = 0; plain < 2; plain++) {
+			struct rt_net *a, *b;
+			size_t diff = 0, cmp = 0;
+			struct rt_err err;
+
+			if (prec == RT_PRECISION_BF16 && rt_net_bf16_support(NULL, 0, &err)) {
+				skip("bf16: %s", err.msg);
+				continue;
+			}
+			rt_model_set_precision(m, (enum rt_precision)prec);
+			a = split_step(m, RT_POOL_ONEDNN, (enum rt_precision)prec, plain);
+			b = split_step(m, RT_POOL_SPLIT, (enum rt_precision)prec, plain);
+			if (!ok(a && b, "%s %s: both nets train a step",
+				rt_precision_name((enum rt_precision)prec), plain ? "plain" : "oneDNN's"))
+				goto next;
+			ok(!strncmp(rt_net_layer_impl(b, 1), "split:", 6) &&
+			   !strncmp(rt_net_layer_impl(b, 4), "split:", 6) &&
+			   strncmp(rt_net_layer_impl(b, 6), "split:", 6) &&
+			   strncmp(rt_net_layer_impl(a, 1), "split:", 6),
+			   "split runs where the window is the stride (p1, p2: %s), not elsewhere "
+			   "(p3: %s; onednn: %s)", rt_net_layer_impl(b, 4), rt_net_layer_impl(b, 6),
+			   rt_net_layer_impl(a, 1));
+			for (size_t l = 0; l < m->nlayers; l++) {
+				for (int w = 0; w < 2; w++)
+					for (size_t k = 0; k < rt_net_param_count(a, l, w); k++) {
+						float x = 0, y = 1;
+
+						rt_net_grad(a, l, w, k, &x, &err);
+						rt_net_grad(b, l, w, k, &y, &err);
+						cmp++;
+						diff += memcmp(&x, &y, sizeof(x)) != 0;
+					}
+				if (l + 1 < m->nlayers) {
+					size_t cnt = (size_t)(8 * rt_shape_elems(m->layers[l].out));
+					float *x = calloc(cnt, sizeof(float)), *y = calloc(cnt, sizeof(float));
+
+					if (!rt_net_activation(a, l, 0, x, cnt, &err) &&
+					    !rt_net_activation(b, l, 0, y, cnt, &err))
+						diff += memcmp(x, y, cnt * sizeof(float)) != 0;
+					else
+						diff++;
+					free(x);
+					free(y);
+				}
+			}
+			is_int((long long)diff, 0, "%s %s: split gives the primitive's bits (%zu "
+			       "weight gradients, every output)",
+			       rt_precision_name((enum rt_precision)prec), plain ? "plain" : "oneDNN's",
+			       cmp);
+next:
+			rt_net_destroy(a);
+			rt_net_destroy(b);
+		}
+	rt_model_set_precision(m, RT_PRECISION_FP32);
+	{
+		struct rt_net *c = split_step(m, RT_POOL_AUTO, RT_PRECISION_FP32, false);
+		const char *impl = c ? rt_net_layer_impl(c, 4) : "";
+
+		ok(c && *impl, "auto chose for p2 by timing both: %s", impl);
+		rt_net_destroy(c);
+	}
+	rt_model_destroy(m);
 }
 
 static void test_training(void)
@@ -394,6 +534,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	test_gradients();
+	test_maxpool_split();
 	test_training();
 	test_memory();
 	test_data();

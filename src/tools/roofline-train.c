@@ -49,6 +49,10 @@ static void usage(FILE *fp)
 "                         oneDNN's emulation on other AVX-512 CPUs), fp32 master weights,\n"
 "                         weight gradients, optimizer state and loss\n"
 "      --lr=X             SGD learning rate, 0..10 (default 0.01)\n"
+"      --maxpool-impl=I   max pooling whose window equals its stride: onednn (oneDNN's\n"
+"                         training pooling), split (inference pooling forward; backward by\n"
+"                         a reorder, binary compares and a reorder: the same bits), or\n"
+"                         auto (default: the faster, timed when the net is built)\n"
 "  -c, --counters=WHICH   count FLOPs and bytes through PAPI: auto (default: hardware events\n"
 "                         where the CPU has them, else the trainer's exact model counts),\n"
 "                         hw, model, or none\n"
@@ -95,6 +99,7 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, 's' },
 	{ "precision", required_argument, NULL, 'p' },
 	{ "lr", required_argument, NULL, 'L' },
+	{ "maxpool-impl", required_argument, NULL, 'M' },
 	{ "describe", no_argument, NULL, 'D' },
 	{ "per-layer", no_argument, NULL, 'l' },
 	{ "counters", required_argument, NULL, 'c' },
@@ -634,6 +639,7 @@ int main(int argc, char **argv)
 	long batch = 0, threads = 0, iters = 20, warmup = 3, seed = 1;
 	double lr = 0.01;
 	enum rt_precision prec = RT_PRECISION_FP32;
+	enum rt_pool_impl pool_impl = RT_POOL_AUTO;
 	bool desc = false, verbose = false, per_layer = false;
 	struct rt_model *m = NULL;
 	struct rt_topo *topo = NULL;
@@ -678,6 +684,11 @@ int main(int argc, char **argv)
 						 "bf16", optarg);
 			break;
 		case 'L': bad = rt_opt_parse_double(&lr, "--lr", optarg, 0, 10, &err); break;
+		case 'M':
+			if (rt_pool_impl_parse(optarg, &pool_impl))
+				bad = rt_err_set(&err, -EINVAL, "--maxpool-impl: '%s' is not auto, "
+						 "onednn or split", optarg);
+			break;
 		case 'D': desc = true; break;
 		case 'l': per_layer = true; break;
 		case 'S':
@@ -745,6 +756,7 @@ int main(int argc, char **argv)
 		no.batch = batch;
 	no.seed = (uint64_t)seed;
 	no.lr = lr;
+	no.maxpool = pool_impl;
 	if (nsweeps || resume) {
 		struct here h = { m, no, data, counters, iters, warmup, repeat, per_layer, &cl,
 				  topo };
