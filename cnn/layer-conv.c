@@ -132,31 +132,40 @@ static int conv_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	dnnl_dims_t bd = { d->filters };
 	/* oneDNN's own choice first, then NHWC, then plain NCHW: the first set of three
 	 * primitives without reference code wins (small channel counts can make oneDNN's first
-	 * choice a forward kernel whose backward exists only as reference code) */
+	 * choice a forward kernel whose backward exists only as reference code), except that an
+	 * output padded to more than twice its channels (6 channels in blocks of 16) gives way to
+	 * NHWC without reference code: every layer after it (relu, pooling, their backward)
+	 * would move the padding too */
 	const dnnl_format_tag_t tags[] = { dnnl_format_tag_any, dnnl_acdb, dnnl_abcd };
 	dnnl_primitive_desc_t pds[3] = { NULL, NULL, NULL }, best[3] = { NULL, NULL, NULL };
 	dnnl_memory_desc_t w_plain, b, src_real, w, master;
-	int best_refs = -1, rc = 0;
+	int best_score = -1, rc = 0;
 
 	rt_net_plain_md(&w_plain, g > 1 ? 5 : 4, g > 1 ? gwd : wd);
 	dnnl_memory_desc_init_by_tag(&b, 1, bd, dnnl_f32, dnnl_a);
 	for (size_t t = n->o.plain ? 2 : 0; t < sizeof(tags) / sizeof(tags[0]); t++) {
-		int refs = conv_pds(n, L, tags[t], pds);
+		int refs = conv_pds(n, L, tags[t], pds), score = refs;
 
-		if (refs >= 0 && (best_refs < 0 || refs < best_refs)) {
+		if (refs >= 0) {
+			const dnnl_memory_desc_t *o = dnnl_primitive_desc_query_md(pds[0],
+									dnnl_query_dst_md, 0);
+
+			score = 2 * refs + (o->padded_dims[1] > 2 * o->dims[1]);
+		}
+		if (refs >= 0 && (best_score < 0 || score < best_score)) {
 			for (int k = 0; k < 3; k++) {
 				dnnl_primitive_desc_destroy(best[k]);
 				best[k] = pds[k];
 			}
-			best_refs = refs;
+			best_score = score;
 		} else {
 			for (int k = 0; k < 3; k++)
 				dnnl_primitive_desc_destroy(pds[k]);
 		}
-		if (best_refs == 0)
+		if (best_score == 0)
 			break;
 	}
-	if (best_refs < 0)
+	if (best_score < 0)
 		return rt_err_set(err, -EIO, "layer '%s': oneDNN has no convolution for it",
 				  d->name);
 	/* the pds chose; make the primitives and buffers from them */
