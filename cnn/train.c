@@ -93,6 +93,12 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *net_opts,
 		goto out;
 	snprintf(res->data_desc, sizeof(res->data_desc), "%s", rt_data_describe(data));
 	snprintf(res->impl, sizeof(res->impl), "%s", rt_net_main_impl(net));
+	for (size_t i = 0, len = 0; i < m->nlayers && len < sizeof(res->maxpool); i++)
+		if (m->layers[i].type == RT_LAYER_MAXPOOL)
+			len += (size_t)snprintf(res->maxpool + len, sizeof(res->maxpool) - len,
+						"%s%s %s", len ? ", " : "", m->layers[i].name,
+						strncmp(rt_net_layer_impl(net, i), "split:", 6) ?
+						"onednn" : "split");
 	rt_model_totals(m, no->batch, &tot);
 	for (long it = 0; it < total; it++) {
 		double t[RT_PHASE_COUNT + 1];

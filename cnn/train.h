@@ -63,6 +63,7 @@ struct rt_train_result {
 	long peak_rss_kib;
 	char data_desc[128];
 	char impl[64];                  /* oneDNN's implementation of the heaviest conv or fc */
+	char maxpool[160];              /* each max pool and what runs it: "pool1 split, ..." */
 	uint64_t digest;                /* of the final weights (rt_net_digest), when asked */
 	double weights_sum, weights_norm;
 };

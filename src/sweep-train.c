@@ -228,6 +228,14 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 		argv[na++] = (char *)o->counters;
 		argv[na++] = "--precision";
 		argv[na++] = (char *)rt_precision_name(c->precision);
+		if (o->maxpool) {
+			argv[na++] = "--maxpool-impl";
+			argv[na++] = (char *)o->maxpool;
+		}
+		if (o->lr) {
+			argv[na++] = "--lr";
+			argv[na++] = (char *)o->lr;
+		}
 		argv[na++] = "--emit-points";
 		if (o->per_layer)
 			argv[na++] = "--per-layer";

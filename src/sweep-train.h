@@ -13,6 +13,8 @@ struct rt_sweep_train_opts {
 	const char *self;               /* the roofline-train executable the children run */
 	const char *model;              /* as the user gave it */
 	const char *data, *counters;
+	const char *maxpool;            /* --maxpool-impl for the children (NULL: theirs) */
+	const char *lr;                 /* --lr as the user gave it (NULL: the default) */
 	long iterations, warmup, repeat, seed;
 	double timeout;                 /* seconds per configuration; 0: none */
 	bool per_layer;

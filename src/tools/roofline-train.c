@@ -374,6 +374,7 @@ struct here {
 	bool per_layer;
 	struct rt_cluster *cl;
 	const struct rt_topo *topo;
+	const char *lr_arg;             /* --lr as given, for the children (NULL: none) */
 };
 
 struct order {
@@ -569,6 +570,8 @@ static int run_sweep(struct here *h, const char **specs, size_t nspecs,
 	so.model = model_path;
 	so.data = data;
 	so.counters = counters;
+	so.maxpool = rt_pool_impl_name(h->no.maxpool);
+	so.lr = h->lr_arg;
 	so.iterations = iters;
 	so.warmup = warmup;
 	so.repeat = repeat;
@@ -640,6 +643,7 @@ int main(int argc, char **argv)
 	double lr = 0.01;
 	enum rt_precision prec = RT_PRECISION_FP32;
 	enum rt_pool_impl pool_impl = RT_POOL_AUTO;
+	const char *lr_arg = NULL;
 	bool desc = false, verbose = false, per_layer = false;
 	struct rt_model *m = NULL;
 	struct rt_topo *topo = NULL;
@@ -683,7 +687,10 @@ int main(int argc, char **argv)
 				bad = rt_err_set(&err, -EINVAL, "--precision: '%s' is not fp32 or "
 						 "bf16", optarg);
 			break;
-		case 'L': bad = rt_opt_parse_double(&lr, "--lr", optarg, 0, 10, &err); break;
+		case 'L':
+			bad = rt_opt_parse_double(&lr, "--lr", optarg, 0, 10, &err);
+			lr_arg = optarg;
+			break;
 		case 'M':
 			if (rt_pool_impl_parse(optarg, &pool_impl))
 				bad = rt_err_set(&err, -EINVAL, "--maxpool-impl: '%s' is not auto, "
@@ -759,7 +766,7 @@ int main(int argc, char **argv)
 	no.maxpool = pool_impl;
 	if (nsweeps || resume) {
 		struct here h = { m, no, data, counters, iters, warmup, repeat, per_layer, &cl,
-				  topo };
+				  topo, lr_arg };
 
 		rc = run_sweep(&h, sweeps, nsweeps, topo, batch ? batch : m->batch, seed, timeout,
 			       outdir, resume, profile_arg, verbose, argc, argv);
@@ -836,6 +843,9 @@ int main(int argc, char **argv)
 			printf(" on %s", label);
 		}
 		printf("; heaviest layer runs oneDNN's %s\n", res.impl);
+		if (res.maxpool[0])
+			printf("  max pooling (--maxpool-impl %s): %s\n", rt_pool_impl_name(pool_impl),
+			       res.maxpool);
 		printf("  images/s %.1f   (median iteration %.3f ms over %ld iterations after %ld "
 		       "warm-up)\n", res.images_per_s, it * 1e3, iters, warmup);
 		printf("  %-10s %10s %7s\n", "phase", "ms/iter", "share");
