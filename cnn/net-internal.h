@@ -65,8 +65,6 @@ struct lrt {
 	dnnl_primitive_t w_cast;        /* w -> wc, once per iteration before forward */
 	dnnl_memory_t w_bwd;            /* weights in backward data's layout, when it differs */
 	dnnl_primitive_t w_reorder;     /* w -> w_bwd, once per iteration before backward */
-	dnnl_primitive_t sgd[2][3];     /* per tensor: g += wd*w; v = g + mu*v; w -= lr*v */
-	dnnl_memory_t flat[2][3];       /* w, g, v of each tensor as 1-D views (no copies) */
 	dnnl_memory_t ws, mean, var, mask;      /* pool workspace, BN statistics, dropout mask */
 	dnnl_memory_t mask_plain;       /* dropout: the mask in logical order, when the layout
 					 * differs */
@@ -93,6 +91,15 @@ struct rt_net {
 	int32_t *labels;
 	dnnl_memory_t scratch;          /* one user-mode scratchpad for every primitive */
 	size_t scratch_bytes;
+	/* every parameter tensor (weights, biases, batch-norm scale and shift), its gradient
+	 * and its momentum live in three arenas at the same offsets, so SGD is two primitives
+	 * over the whole model: v = g + wd*w + mu*v; w -= lr*v */
+	struct {
+		uint8_t *base[3];       /* w, g, v: reserved address space, touched as used */
+		size_t cap, used;
+		dnnl_memory_t flat[3];  /* [0, used) of each as 1-D views */
+		dnnl_primitive_t sgd[2];
+	} par;
 	dnnl_memory_t slots;            /* max pools' split backward: one at a time */
 	size_t slot_bytes;
 	dnnl_primitive_attr_t attr;     /* scratchpad mode user */

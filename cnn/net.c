@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static const struct rt_layer_ops *const ops_by_type[RT_LAYER_TYPE_COUNT] = {
 	[RT_LAYER_CONV] = &rt_layer_conv_ops,
@@ -273,46 +274,115 @@ static int zero_mem(dnnl_memory_t m)
 	return 0;
 }
 
-/* SGD for one tensor: g += wd*w; v = g + mu*v; w -= lr*v, each a oneDNN binary add with a
- * scale on its second operand, in place on its first. The update is elementwise, so it runs on
- * flat 1-D views of the three buffers (fast kernels for any layout; padding stays zero). */
-static int make_sgd(struct rt_net *n, struct lrt *L, int t, dnnl_memory_t w, dnnl_memory_t g,
-		    dnnl_memory_t v, struct rt_err *err)
+static long ceil64(long x)
 {
-	const float scales[3] = { (float)n->o.weight_decay, (float)n->o.momentum, (float)-n->o.lr };
-	const dnnl_memory_desc_t *md;
-	dnnl_memory_desc_t flat;
-	dnnl_memory_t src[3] = { w, g, v };
-	dnnl_dims_t dims;
-	int rc = 0;
+	return (x + 63) / 64 * 64;
+}
 
-	dnnl_memory_get_memory_desc(w, &md);
-	dims[0] = (dnnl_dim_t)(dnnl_memory_desc_get_size(md) / sizeof(float));
-	dnnl_memory_desc_init_by_tag(&flat, 1, dims, dnnl_f32, dnnl_a);
-	for (int k = 0; k < 3; k++) {
-		void *h = NULL;
+/* More floats than the model's parameter tensors take in any layout oneDNN picks (channel
+ * dims padded to 64, alignment): the size of the address space each arena reserves. */
+static size_t params_bound(const struct rt_model *m)
+{
+	double f = 0;
 
-		dnnl_memory_get_data_handle(src[k], &h);
-		DNNL_CHECK(dnnl_memory_create(&L->flat[t][k], &flat, n->eng, h), "SGD view");
+	for (size_t i = 0; i < m->nlayers; i++) {
+		const struct rt_layer_desc *d = &m->layers[i];
+		const long g = d->groups > 0 ? d->groups : 1;
+
+		if (d->type == RT_LAYER_CONV)
+			f += (double)g * (double)ceil64(d->filters / g) * (double)ceil64(d->in.c / g) *
+			     (double)(d->kernel * d->kernel) + (double)ceil64(d->filters);
+		else if (d->type == RT_LAYER_FC)
+			f += (double)ceil64(d->outputs) * (double)ceil64(rt_shape_elems(d->in)) +
+			     (double)ceil64(d->outputs);
+		else if (d->type == RT_LAYER_BATCHNORM)
+			f += 2.0 * (double)ceil64(d->in.c);
+		f += 64;
 	}
-	for (int k = 0; k < 3 && !rc; k++) {
+	return (size_t)(2 * f * sizeof(float)) + ((size_t)4 << 20);
+}
+
+/* A parameter tensor, its gradient and its momentum, carved from the arenas at one offset
+ * (64-byte aligned; the arenas start zeroed, so gaps stay zero through SGD). */
+static int param_mems(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *md,
+		      dnnl_memory_t *w, dnnl_memory_t *g, dnnl_memory_t *v, struct rt_err *err)
+{
+	const size_t sz = dnnl_memory_desc_get_size(md), off = n->par.used;
+	dnnl_memory_t *m[3] = { w, g, v };
+	const enum mem_cat cat[3] = { CAT_WEIGHTS, CAT_WGRADS, CAT_OPT };
+
+	if (off + sz > n->par.cap)
+		return rt_err_set(err, -EFAULT, "layer '%s': %zu bytes of parameters past the "
+				  "arena's %zu (internal error)", L->d->name, off + sz, n->par.cap);
+	for (int k = 0; k < 3; k++) {
+		DNNL_CHECK(dnnl_memory_create(m[k], md, n->eng, n->par.base[k] + off), "memory");
+		n->bytes[cat[k]] += sz;
+		n->allocated += sz;
+		L->bytes[cat[k]] += sz;
+	}
+	n->par.used = off + (sz + 63) / 64 * 64;
+	return 0;
+}
+
+static int params_reserve(struct rt_net *n, struct rt_err *err)
+{
+	n->par.cap = params_bound(n->m);
+	for (int k = 0; k < 3; k++) {
+		void *p = mmap(NULL, n->par.cap, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		if (p == MAP_FAILED)
+			return rt_err_set(err, -ENOMEM, "cannot reserve %zu bytes for the parameters",
+					  n->par.cap);
+		n->par.base[k] = p;
+	}
+	return 0;
+}
+
+/* SGD over the whole model, two oneDNN binary primitives on 1-D views of the arenas (any
+ * layout: the update is elementwise, padding stays zero): v = g + wd*w + mu*v (an add with a
+ * scale on w and a sum post-op of scale mu into v); w = w - lr*v. */
+static int make_sgd(struct rt_net *n, struct rt_err *err)
+{
+	const struct lrt *L = NULL;
+	const float wd = (float)n->o.weight_decay, mlr = (float)-n->o.lr;
+	dnnl_memory_desc_t flat;
+	dnnl_dims_t dims = { (dnnl_dim_t)(n->par.used / sizeof(float)) };
+	dnnl_status_t st = dnnl_success;
+
+	if (!n->par.used)
+		return 0;
+	dnnl_memory_desc_init_by_tag(&flat, 1, dims, dnnl_f32, dnnl_a);
+	for (int k = 0; k < 3; k++)
+		DNNL_CHECK(dnnl_memory_create(&n->par.flat[k], &flat, n->eng, n->par.base[k]),
+			   "SGD view");
+	for (int k = 0; k < 2 && st == dnnl_success; k++) {
 		dnnl_primitive_attr_t attr = NULL;
+		dnnl_post_ops_t po = NULL;
 		dnnl_binary_desc_t bd;
 		dnnl_primitive_desc_t pd = NULL;
-		dnnl_status_t st;
 
-		DNNL_CHECK(dnnl_primitive_attr_create(&attr), "attr");
-		dnnl_primitive_attr_set_scales(attr, DNNL_ARG_SRC_1, 1, 0, &scales[k]);
-		dnnl_binary_desc_init(&bd, dnnl_binary_add, &flat, &flat, &flat);
-		st = dnnl_primitive_desc_create(&pd, &bd, attr, n->eng, NULL);
+		st = dnnl_primitive_attr_create(&attr);
 		if (st == dnnl_success)
-			st = dnnl_primitive_create(&L->sgd[t][k], pd);
-		if (st != dnnl_success)
-			rc = rt_net_dnnl_fail(err, st, L, "SGD step");
+			st = dnnl_primitive_attr_set_scales(attr, DNNL_ARG_SRC_1, 1, 0, k ? &mlr : &wd);
+		if (st == dnnl_success && !k) {
+			st = dnnl_post_ops_create(&po);
+			if (st == dnnl_success)
+				st = dnnl_post_ops_append_sum(po, (float)n->o.momentum);
+			if (st == dnnl_success)
+				st = dnnl_primitive_attr_set_post_ops(attr, po);
+			dnnl_post_ops_destroy(po);
+		}
+		if (st == dnnl_success)
+			st = dnnl_binary_desc_init(&bd, dnnl_binary_add, &flat, &flat, &flat);
+		if (st == dnnl_success)
+			st = dnnl_primitive_desc_create(&pd, &bd, attr, n->eng, NULL);
+		if (st == dnnl_success)
+			st = dnnl_primitive_create(&n->par.sgd[k], pd);
 		dnnl_primitive_desc_destroy(pd);
 		dnnl_primitive_attr_destroy(attr);
 	}
-	return rc;
+	return st == dnnl_success ? 0 : rt_net_dnnl_fail(err, st, L, "SGD step");
 }
 
 int rt_net_params(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *w_md,
@@ -325,13 +395,8 @@ int rt_net_params(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *w_m
 	int rc;
 
 	L->w_plain_md = *w_plain;
-	if ((rc = rt_net_mem(n, L, &L->w, w_md, CAT_WEIGHTS, err)) ||
-	    (rc = rt_net_mem(n, L, &L->dw, w_md, CAT_WGRADS, err)) ||
-	    (rc = rt_net_mem(n, L, &L->vw, w_md, CAT_OPT, err)))
+	if ((rc = param_mems(n, L, w_md, &L->w, &L->dw, &L->vw, err)))
 		return rc;
-	zero_mem(L->w);
-	zero_mem(L->dw);
-	zero_mem(L->vw);
 	vals = calloc(nw, sizeof(*vals));
 	if (!vals)
 		return rt_err_set(err, -ENOMEM, "out of memory");
@@ -349,18 +414,9 @@ int rt_net_params(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *w_m
 	}
 	rc = write_plain(n, L, L->w, w_plain, vals, err);
 	free(vals);
-	if (!rc)
-		rc = make_sgd(n, L, 0, L->w, L->dw, L->vw, err);
 	if (!rc && b_md) {
 		L->b_plain_md = *b_md;
-		if ((rc = rt_net_mem(n, L, &L->b, b_md, CAT_WEIGHTS, err)) ||
-		    (rc = rt_net_mem(n, L, &L->db, b_md, CAT_WGRADS, err)) ||
-		    (rc = rt_net_mem(n, L, &L->vb, b_md, CAT_OPT, err)))
-			return rc;
-		zero_mem(L->b);
-		zero_mem(L->db);
-		zero_mem(L->vb);
-		rc = make_sgd(n, L, 1, L->b, L->db, L->vb, err);
+		rc = param_mems(n, L, b_md, &L->b, &L->db, &L->vb, err);
 	}
 	return rc;
 }
@@ -527,7 +583,8 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 	idims[2] = m->input.h;
 	idims[3] = m->input.w;
 	rt_net_plain_md(&n->input_md, 4, idims);
-	if ((rc = rt_net_mem(n, NULL, &n->input, &n->input_md, CAT_WORK, err)))
+	if ((rc = rt_net_mem(n, NULL, &n->input, &n->input_md, CAT_WORK, err)) ||
+	    (rc = params_reserve(n, err)))
 		goto out;
 	zero_mem(n->input);
 	for (size_t i = 0; i < n->nl; i++) {
@@ -559,7 +616,7 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 			goto out;
 	}
 	L = NULL;
-	if ((rc = route_gradients(n, err)))
+	if ((rc = route_gradients(n, err)) || (rc = make_sgd(n, err)))
 		goto out;
 	{
 		dnnl_memory_desc_t smd;
@@ -605,11 +662,6 @@ void rt_net_destroy(struct rt_net *n)
 			dnnl_memory_destroy(mems[k]);
 		for (size_t k = 0; k < sizeof(prims) / sizeof(prims[0]); k++)
 			dnnl_primitive_destroy(prims[k]);
-		for (int t = 0; t < 2; t++)
-			for (int k = 0; k < 3; k++) {
-				dnnl_primitive_destroy(L->sgd[t][k]);
-				dnnl_memory_destroy(L->flat[t][k]);
-			}
 		for (size_t k = 0; k < 2; k++) {
 			struct grad_sink *g = &L->sink[k];
 
@@ -626,6 +678,13 @@ void rt_net_destroy(struct rt_net *n)
 		dnnl_primitive_desc_destroy(L->fwd_pd);
 	}
 	dnnl_memory_destroy(n->slots);
+	for (int k = 0; k < 3; k++) {
+		dnnl_memory_destroy(n->par.flat[k]);
+		if (n->par.base[k])
+			munmap(n->par.base[k], n->par.cap);
+	}
+	for (int k = 0; k < 2; k++)
+		dnnl_primitive_destroy(n->par.sgd[k]);
 	dnnl_memory_destroy(n->input);
 	dnnl_memory_destroy(n->scratch);
 	dnnl_primitive_attr_destroy(n->attr);
@@ -751,42 +810,21 @@ int rt_net_backward(struct rt_net *n, struct rt_err *err)
 	return 0;
 }
 
-static int sgd_tensor(struct rt_net *n, struct lrt *L, int t, struct rt_err *err)
-{
-	dnnl_memory_t w = L->flat[t][0], g = L->flat[t][1], v = L->flat[t][2];
-	dnnl_exec_arg_t a[3];
-	int rc;
-
-	a[0] = (dnnl_exec_arg_t){ DNNL_ARG_SRC_0, g };  /* g += wd * w */
-	a[1] = (dnnl_exec_arg_t){ DNNL_ARG_SRC_1, w };
-	a[2] = (dnnl_exec_arg_t){ DNNL_ARG_DST, g };
-	if ((rc = rt_net_exec(n, L, L->sgd[t][0], 3, a, err)))
-		return rc;
-	a[0].memory = g;                                /* v = g + mu * v */
-	a[1].memory = v;
-	a[2].memory = v;
-	if ((rc = rt_net_exec(n, L, L->sgd[t][1], 3, a, err)))
-		return rc;
-	a[0].memory = w;                                /* w = w - lr * v */
-	a[1].memory = v;
-	a[2].memory = w;
-	return rt_net_exec(n, L, L->sgd[t][2], 3, a, err);
-}
-
 int rt_net_update(struct rt_net *n, struct rt_err *err)
 {
-	for (size_t i = 0; i < n->nl; i++) {
-		struct lrt *L = &n->L[i];
-		int rc = 0;
+	dnnl_memory_t w = n->par.flat[0], g = n->par.flat[1], v = n->par.flat[2];
+	dnnl_exec_arg_t a[3] = { { DNNL_ARG_SRC_0, g }, { DNNL_ARG_SRC_1, w },
+				 { DNNL_ARG_DST, v } };        /* v = g + wd*w + mu*v */
+	int rc;
 
-		if (L->w)
-			rc = sgd_tensor(n, L, 0, err);
-		if (!rc && L->b)
-			rc = sgd_tensor(n, L, 1, err);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	if (!n->par.sgd[0])
+		return 0;
+	if ((rc = rt_net_exec(n, NULL, n->par.sgd[0], 3, a, err)))
+		return rc;
+	a[0].memory = w;                                /* w = w - lr*v */
+	a[1].memory = v;
+	a[2].memory = w;
+	return rt_net_exec(n, NULL, n->par.sgd[1], 3, a, err);
 }
 
 void rt_net_layer_seconds(const struct rt_net *n, size_t i, double *fwd, double *bwd)
