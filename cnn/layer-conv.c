@@ -116,6 +116,29 @@ static int conv_pds(struct rt_net *n, const struct lrt *L, dnnl_format_tag_t tag
 		dnnl_memory_desc_init_by_tag(&dw, wn, g > 1 ? gwd : wd, dnnl_f32,
 					     n->o.plain ? (g > 1 ? dnnl_abcde : dnnl_abcd) :
 					     dnnl_format_tag_any);
+	if (d->bwd_w_fp32) {
+		/* fp32 input and output gradient, with an fp32 forward as the hint */
+		dnnl_primitive_desc_t hint = NULL;
+		dnnl_memory_desc_t w32;
+		int bad;
+
+		src.data_type = dst.data_type = dnnl_f32;
+		w32 = w;
+		w32.data_type = dnnl_f32;
+		if (!n->o.plain)
+			dnnl_memory_desc_init_by_tag(&w32, wn, g > 1 ? gwd : wd, dnnl_f32,
+						     dnnl_format_tag_any);
+		bad = dnnl_convolution_forward_desc_init(&cd, dnnl_forward_training,
+							 dnnl_convolution_direct, &src, &w32,
+							 d->bias ? &b : NULL, &dst, st, pl, pr) ||
+		      dnnl_primitive_desc_create(&hint, &cd, n->attr, n->eng, NULL) ||
+		      dnnl_convolution_backward_weights_desc_init(&cd, dnnl_convolution_direct,
+								  &src, &dw, d->bias ? &b : NULL,
+								  &dst, st, pl, pr) ||
+		      dnnl_primitive_desc_create(&pds[2], &cd, n->attr, n->eng, hint);
+		dnnl_primitive_desc_destroy(hint);
+		return bad ? -1 : refs + is_ref(pds[2]);
+	}
 	if (dnnl_convolution_backward_weights_desc_init(&cd, dnnl_convolution_direct, &src, &dw,
 							d->bias ? &b : NULL, &dst, st, pl, pr) ||
 	    dnnl_primitive_desc_create(&pds[2], &cd, n->attr, n->eng, pds[0]))
@@ -194,6 +217,19 @@ static int conv_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	}
 	if ((rc = finish_fwd(n, L, &src_real, err)))
 		goto out;
+	if (d->bwd_w_fp32) {
+		/* backward weights reads the model input in fp32 and the output gradient cast */
+		const dnnl_memory_desc_t *s32 = dnnl_primitive_desc_query_md(best[2],
+								dnnl_query_src_md, 0);
+		const dnnl_memory_desc_t *d32 = dnnl_primitive_desc_query_md(best[2],
+								dnnl_query_diff_dst_md, 0);
+
+		if ((rc = rt_net_mem(n, L, &L->src_w, s32, CAT_WORK, err)) ||
+		    (rc = rt_net_reorder(n, L, rt_net_in_md(n, L), s32, &L->src_w_reorder, err)) ||
+		    (rc = rt_net_mem(n, L, &L->dout_w, d32, CAT_AGRADS, err)) ||
+		    (rc = rt_net_reorder(n, L, &L->out_md, d32, &L->dout_w_cast, err)))
+			goto out;
+	}
 	w = *dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_weights_md, 0);
 	master = *dnnl_primitive_desc_query_md(best[2], dnnl_query_diff_weights_md, 0);
 	if ((rc = rt_net_params(n, L, &master, &w_plain, d->bias ? &b : NULL,
@@ -372,10 +408,17 @@ static int weighted_backward(struct rt_net *n, struct lrt *L, struct rt_err *err
 	}
 	{
 		dnnl_exec_arg_t a[4] = {
-			{ DNNL_ARG_SRC, src_mem(n, L) }, { DNNL_ARG_DIFF_DST, L->dout },
+			{ DNNL_ARG_SRC, L->src_w ? L->src_w : src_mem(n, L) },
+			{ DNNL_ARG_DIFF_DST, L->dout_w ? L->dout_w : L->dout },
 			{ DNNL_ARG_DIFF_WEIGHTS, L->dw }, { DNNL_ARG_DIFF_BIAS, L->db },
 		};
 
+		if (L->dout_w_cast) {
+			dnnl_exec_arg_t c[2] = { { DNNL_ARG_FROM, L->dout }, { DNNL_ARG_TO, L->dout_w } };
+
+			if ((rc = rt_net_exec(n, L, L->dout_w_cast, 2, c, err)))
+				return rc;
+		}
 		return rt_net_exec(n, L, L->bwd_w, L->db ? 4 : 3, a, err);
 	}
 }

@@ -164,6 +164,10 @@ static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec,
 		n->bwd_weights_flops = n->fwd_flops;
 		bel = L->bias ? (double)L->filters : 0;
 		weighted_bytes(n, ie, oe, L->needs_bwd_data, (double)n->params - bel, bel, e, e.act);
+		/* fp32 weight gradient: the fp32 input (4) and the output gradient after its cast
+		 * (read 2, write 4, then read 4) */
+		if (L->bwd_w_fp32)
+			n->bwd_weights_bytes = 4 * ie + (e.act + 4 + 4) * oe;
 		break;
 	case RT_LAYER_FC:
 		n->params = (long)(ie * (double)L->outputs) + (L->bias ? L->outputs : 0);
@@ -304,8 +308,13 @@ void rt_model_set_precision(struct rt_model *m, enum rt_precision p)
 	const int loss_in = m->nlayers ? m->layers[m->nlayers - 1].input : -1;
 
 	m->precision = p;
-	for (size_t i = 0; i < m->nlayers; i++)
-		count(&m->layers[i], m->classes, p, (int)i == loss_in);
+	for (size_t i = 0; i < m->nlayers; i++) {
+		struct rt_layer_desc *L = &m->layers[i];
+
+		L->bwd_w_fp32 = p == RT_PRECISION_BF16 && L->type == RT_LAYER_CONV && L->input < 0 &&
+				L->in.c < RT_BWD_W_FP32_CHANNELS;
+		count(L, m->classes, p, (int)i == loss_in);
+	}
 }
 
 /* The output height and width of a window (conv, pool) over the padded input, or the error

@@ -71,7 +71,14 @@ struct rt_layer_desc {
 					 * quarter of the elements for 2x2 windows), and no
 					 * gradient buffer of the relu's output exists */
 	bool folds_relu;                /* max pool: the one that does it */
+	bool bwd_w_fp32;                /* bf16: a convolution on the model input with fewer than
+					 * RT_BWD_W_FP32_CHANNELS channels computes its weight
+					 * gradient in fp32, from the fp32 input and its output
+					 * gradient cast to fp32 (oneDNN 2.6's AMX backward-weights
+					 * kernel runs at ~8 GFLOP/s on LeNet-5's conv1) */
 };
+
+#define RT_BWD_W_FP32_CHANNELS 3
 
 struct rt_model {
 	char name[RT_MODEL_NAME_MAX];

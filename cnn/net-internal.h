@@ -69,6 +69,10 @@ struct lrt {
 	dnnl_memory_t mask_plain;       /* dropout: the mask in logical order, when the layout
 					 * differs */
 	dnnl_primitive_t mask_reorder;  /* mask_plain -> mask */
+	dnnl_memory_t src_w, dout_w;    /* conv with bwd_w_fp32: the fp32 input and output
+					 * gradient backward weights reads */
+	dnnl_primitive_t src_w_reorder; /* model input -> src_w (the data phase) */
+	dnnl_primitive_t dout_w_cast;   /* dout -> dout_w */
 	dnnl_primitive_t relu_bwd;      /* max pool: the backward of the relu before it */
 	dnnl_memory_t drelu;            /* and its result: our output gradient, selected */
 	struct pool_split *split;       /* max pool: the split implementation (layer-pool.c) */

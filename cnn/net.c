@@ -653,10 +653,12 @@ void rt_net_destroy(struct rt_net *n)
 		struct lrt *L = &n->L[i];
 		dnnl_memory_t mems[] = { L->out, L->dout, L->src, L->w, L->b, L->dw, L->db, L->vw,
 					 L->vb, L->ws, L->mean, L->var, L->mask, L->w_bwd, L->dsrc,
-					 L->wc, L->mask_plain, L->src4, L->dsrc4, L->drelu };
+					 L->wc, L->mask_plain, L->src4, L->dsrc4, L->drelu,
+					 L->src_w, L->dout_w };
 		dnnl_primitive_t prims[] = { L->reorder_in, L->fwd, L->bwd_d, L->bwd_w,
 					     L->w_reorder, L->reorder_dsrc, L->w_cast,
-					     L->mask_reorder, L->relu_bwd };
+					     L->mask_reorder, L->relu_bwd, L->src_w_reorder,
+					     L->dout_w_cast };
 
 		for (size_t k = 0; k < sizeof(mems) / sizeof(mems[0]); k++)
 			dnnl_memory_destroy(mems[k]);
@@ -718,6 +720,13 @@ int rt_net_load_input(struct rt_net *n, struct rt_err *err)
 			dnnl_exec_arg_t a[2] = { { DNNL_ARG_FROM, n->input },
 						 { DNNL_ARG_TO, L->src4 ? L->src4 : L->src } };
 			int rc = rt_net_exec(n, L, L->reorder_in, 2, a, err);
+
+			if (rc)
+				return rc;
+		}
+		if (L->src_w_reorder) {
+			dnnl_exec_arg_t a[2] = { { DNNL_ARG_FROM, n->input }, { DNNL_ARG_TO, L->src_w } };
+			int rc = rt_net_exec(n, L, L->src_w_reorder, 2, a, err);
 
 			if (rc)
 				return rc;

@@ -156,8 +156,10 @@ if "$top_builddir/src/roofline-train" -p bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >
 	check "precision sweep: the default and fp32 and bf16 at 1 thread" awk -F, 'NR > 1 && $7 == "iteration" && $9 == "median" { k[$1 "/" $5]++ }
 		END { exit !(("t1-b64-none/fp32" in k) && ("t1-b64-none-bf16/bf16" in k) && length(k) == 3) }' "$dir/p/points.csv"
 	check "bf16 rows ran bf16 primitives" awk -F, 'NR > 1 && $5 == "bf16" && $23 == "ok" && $25 !~ /bf16|avx512_core/ { exit 1 }' "$dir/p/points.csv"
+	# (not half: LeNet-5's conv1 computes its weight gradient in fp32, cnn/model.h bwd_w_fp32;
+	# t-bf16 checks the exact counts)
 	check "bf16 moves fewer compulsory bytes for the same FLOPs" awk -F, 'NR > 1 && $1 == "t1-b64-none" && $7 == "iteration" { f = $11; b = $12 }
-		NR > 1 && $1 == "t1-b64-none-bf16" && $7 == "iteration" { g = $11; c = $12 } END { exit !(f == g && c < 0.7 * b) }' "$dir/p/points.csv"
+		NR > 1 && $1 == "t1-b64-none-bf16" && $7 == "iteration" { g = $11; c = $12 } END { exit !(f == g && c < 0.8 * b) }' "$dir/p/points.csv"
 	check "the chart draws the bf16 roof beside the fp32 ones" sh -c "grep -q 'title \"bf16 ' '$dir/p/trajectories.gp' && grep -q 'title \"fp32 ' '$dir/p/trajectories.gp'"
 	check "the summary bounds bf16 points by the bf16 roof" grep -q 'bf16 .*GFLOP/s\|DRAM' "$dir/p/summary.txt"
 else
