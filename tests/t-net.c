@@ -349,6 +349,18 @@ static void test_training(void)
 		ok(acc1 > acc0 + 0.3, "accuracy rises: %.2f -> %.2f", acc0, acc1);
 		ok(a.images_per_s > 0 && a.iter_seconds > 0, "timed: %.0f images/s", a.images_per_s);
 		{
+			struct rt_net *n = NULL;
+
+			if (!rt_net_create(&n, m, &o, &err))
+				ok(strncmp(rt_net_layer_impl(n, 0), "brgconv:", 8) &&
+				   strncmp(rt_net_layer_impl(n, 3), "brgconv:", 8),
+				   "convolutions of 1 and 6 channels run oneDNN's direct kernels, not "
+				   "brgconv (%s, %s)", rt_net_layer_impl(n, 0), rt_net_layer_impl(n, 3));
+			else
+				ok(0, "lenet5 net: %s", err.msg);
+			rt_net_destroy(n);
+		}
+		{
 			double sum = 0;
 
 			for (int p = 0; p < RT_PHASE_COUNT; p++)
