@@ -246,13 +246,15 @@ out:
 	return 0;
 }
 
-/* splitmix64's finalizer: a counter-based draw, no state carried from one element to the
- * next (the loop pipelines instead of waiting on a chain) */
-static inline uint64_t mix64(uint64_t x)
+/* A 32-bit counter-based draw (Wellons' lowbias32 finalizer): no state carried from one
+ * element to the next, and 32-bit lanes, so the loop vectorizes 16 wide */
+static inline uint32_t mix32(uint32_t x)
 {
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-	return x ^ (x >> 31);
+	x ^= x >> 16;
+	x *= 0x7feb352dU;
+	x ^= x >> 15;
+	x *= 0x846ca68bU;
+	return x ^ (x >> 16);
 }
 
 /* Image k of the synthetic stream: a function of (seed, k) alone, so a data-parallel rank
@@ -271,22 +273,24 @@ static int32_t synthetic_image(const struct rt_data *d, uint64_t k, float *img)
 }
 
 /* The prototype plus noise, element e from draw e alone (independent iterations, so the loop
- * vectorizes where the CPU multiplies 64-bit lanes, AVX-512DQ; the same bits either way: the
- * conversions and the scaling by powers of two are exact) */
+ * vectorizes; the same bits with AVX-512 or without: the conversions and the scaling by
+ * powers of two are exact) */
 static inline __attribute__((always_inline)) void noise_body(const float *p, uint64_t key,
 							      long n, float *img)
 {
+	const uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
+
 	for (long e = 0; e < n; e++) {
-		/* two uniforms in [-1, 1) from one draw: 24 bits each, exact in a float */
-		const uint64_t r = mix64(key + (uint64_t)e * 0x9E3779B97F4A7C15ULL);
-		const float u = (float)(int32_t)(r >> 40) * 0x1p-23f - 1.0f;
-		const float v = (float)(int32_t)((r >> 16) & 0xffffff) * 0x1p-23f - 1.0f;
+		/* two uniforms in [-1, 1) from one draw: 16 bits each, exact in a float */
+		const uint32_t r = mix32((k0 + (uint32_t)e * 0x9E3779B9U) ^ k1);
+		const float u = (float)(int32_t)(r >> 16) * 0x1p-15f - 1.0f;
+		const float v = (float)(int32_t)(r & 0xffff) * 0x1p-15f - 1.0f;
 
 		img[e] = p[e] + 0.5f * (u + v);
 	}
 }
 
-__attribute__((target("avx512f,avx512dq"), optimize("tree-vectorize")))
+__attribute__((target("avx512f"), optimize("tree-vectorize")))
 static void noise_avx512(const float *p, uint64_t key, long n, float *img)
 {
 	noise_body(p, key, n, img);
@@ -294,7 +298,7 @@ static void noise_avx512(const float *p, uint64_t key, long n, float *img)
 
 static void noise_image(const float *p, uint64_t key, long n, float *img)
 {
-	if (__builtin_cpu_supports("avx512dq"))
+	if (__builtin_cpu_supports("avx512f"))
 		noise_avx512(p, key, n, img);
 	else
 		noise_body(p, key, n, img);
