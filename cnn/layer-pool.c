@@ -57,13 +57,10 @@ static bool spatial_plain(const dnnl_memory_desc_t *m)
 	return m->padded_dims[2] == m->dims[2] && m->padded_dims[3] == m->dims[3];
 }
 
-/* The 6-D view N x C x OH x KH x OW x KW of a 4-D md of N x C x (OH*K) x (OW*K). */
-static dnnl_memory_desc_t window_view(const dnnl_memory_desc_t *m, long k)
+/* m with 6-D dims, padded dims and strides (its inner blocks, over N and C, kept) */
+static dnnl_memory_desc_t view6(const dnnl_memory_desc_t *m, const dnnl_dim_t d[6],
+				const dnnl_dim_t pd[6], const dnnl_dim_t st[6])
 {
-	const dnnl_dim_t *s = m->format_desc.blocking.strides;
-	const dnnl_dim_t d[6] = { m->dims[0], m->dims[1], m->dims[2] / k, k, m->dims[3] / k, k };
-	const dnnl_dim_t pd[6] = { m->padded_dims[0], m->padded_dims[1], d[2], k, d[4], k };
-	const dnnl_dim_t st[6] = { s[0], s[1], k * s[2], s[2], k * s[3], s[3] };
 	dnnl_memory_desc_t v = *m;
 
 	v.ndims = 6;
@@ -76,6 +73,17 @@ static dnnl_memory_desc_t window_view(const dnnl_memory_desc_t *m, long k)
 	return v;
 }
 
+/* The 6-D view N x C x OH x KH x OW x KW of a 4-D md of N x C x (OH*K) x (OW*K). */
+static dnnl_memory_desc_t window_view(const dnnl_memory_desc_t *m, long k)
+{
+	const dnnl_dim_t *s = m->format_desc.blocking.strides;
+	const dnnl_dim_t d[6] = { m->dims[0], m->dims[1], m->dims[2] / k, k, m->dims[3] / k, k };
+	const dnnl_dim_t pd[6] = { m->padded_dims[0], m->padded_dims[1], d[2], k, d[4], k };
+	const dnnl_dim_t st[6] = { s[0], s[1], k * s[2], s[2], k * s[3], s[3] };
+
+	return view6(m, d, pd, st);
+}
+
 /* The same 6-D dims laid out as k*k consecutive tensors of the output's md (KH, KW outermost,
  * row-major: slot kh*k + kw). */
 static dnnl_memory_desc_t slots_view(const dnnl_memory_desc_t *out, long k)
@@ -86,16 +94,8 @@ static dnnl_memory_desc_t slots_view(const dnnl_memory_desc_t *out, long k)
 	const dnnl_dim_t d[6] = { out->dims[0], out->dims[1], out->dims[2], k, out->dims[3], k };
 	const dnnl_dim_t pd[6] = { out->padded_dims[0], out->padded_dims[1], d[2], k, d[4], k };
 	const dnnl_dim_t st[6] = { s[0], s[1], s[2], k * one, s[3], one };
-	dnnl_memory_desc_t v = *out;
 
-	v.ndims = 6;
-	for (int i = 0; i < 6; i++) {
-		v.dims[i] = d[i];
-		v.padded_dims[i] = pd[i];
-		v.padded_offsets[i] = 0;
-		v.format_desc.blocking.strides[i] = st[i];
-	}
-	return v;
+	return view6(out, d, pd, st);
 }
 
 static bool is_ref(dnnl_primitive_desc_t pd)

@@ -2,6 +2,7 @@
  * every error names FILE:LINE and is found before any tensor is allocated */
 #include "config.h"
 #include "model.h"
+#include "util.h"
 
 #include <errno.h>
 #include <libconfig.h>
@@ -253,12 +254,12 @@ const char *rt_precision_name(enum rt_precision p)
 
 int rt_precision_parse(const char *s, enum rt_precision *p)
 {
-	for (int i = 0; i < RT_PRECISION_COUNT; i++)
-		if (!strcmp(s, precision_names[i])) {
-			*p = (enum rt_precision)i;
-			return 0;
-		}
-	return -EINVAL;
+	const int i = rt_name_index(precision_names, RT_PRECISION_COUNT, s);
+
+	if (i < 0)
+		return -EINVAL;
+	*p = (enum rt_precision)i;
+	return 0;
 }
 
 /* How many layers read the output of layer i; *last is one of them. */

@@ -45,12 +45,12 @@ const char *rt_pool_impl_name(enum rt_pool_impl p)
 
 int rt_pool_impl_parse(const char *s, enum rt_pool_impl *p)
 {
-	for (int i = 0; i < RT_POOL_IMPL_COUNT; i++)
-		if (!strcmp(s, pool_impl_names[i])) {
-			*p = (enum rt_pool_impl)i;
-			return 0;
-		}
-	return -EINVAL;
+	const int i = rt_name_index(pool_impl_names, RT_POOL_IMPL_COUNT, s);
+
+	if (i < 0)
+		return -EINVAL;
+	*p = (enum rt_pool_impl)i;
+	return 0;
 }
 
 void rt_net_set_grad_hook(struct rt_net *n, rt_net_grad_hook hook, void *ctx)

@@ -152,3 +152,11 @@ const char *rt_cfg_escape(char *buf, size_t size, const char *s)
 	buf[n] = '\0';
 	return buf;
 }
+
+int rt_name_index(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
