@@ -114,7 +114,7 @@ struct rt_model_totals {
 void rt_model_totals(const struct rt_model *m, long n, struct rt_model_totals *t);
 
 /* FLOPs and bytes of one SGD step with momentum and weight decay, per parameter. */
-#define RT_SGD_FLOPS_PER_PARAM 6       /* g += wd*w (2); v = mu*v + g (2); w -= lr*v (2) */
+#define RT_SGD_FLOPS_PER_PARAM 6       /* v = g + wd*w + mu*v (4); w -= lr*v (2) */
 #define RT_SGD_BYTES_PER_PARAM 20      /* read w, g, v; write w, v: 5 x 4 bytes */
 
 #endif
