@@ -48,14 +48,6 @@ static bool fused_relu(const struct rt_net *n, const struct lrt *L)
 	return next && next->fused && next->input == (int)L->index;
 }
 
-static bool is_ref(dnnl_primitive_desc_t pd)
-{
-	const char *impl = NULL;
-
-	dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
-	return !impl || !strncmp(impl, "ref", 3);
-}
-
 /* oneDNN's implementation for an op descriptor: its first choice that is not reference code
  * (reference code only when nothing else exists), except that a convolution with few input
  * channels per group (direct) takes oneDNN's direct JIT kernel for the same ISA over its
@@ -82,7 +74,7 @@ static dnnl_status_t pick_pd(const struct rt_net *n, const void *desc,
 		if (!pd)
 			continue;
 		dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
-		if (is_ref(pd)) {
+		if (rt_net_is_ref(pd)) {
 			if (!ref)
 				ref = pd;
 			else
@@ -150,7 +142,7 @@ static int conv_pds(struct rt_net *n, const struct lrt *L, dnnl_format_tag_t tag
 					       &src, &w, d->bias ? &b : NULL, &dst, st, pl, pr) ||
 	    pick_pd(n, &cd, fused_relu(n, L) ? n->attr_relu : n->attr, NULL, direct, &pds[0]))
 		return -1;
-	refs += is_ref(pds[0]);
+	refs += rt_net_is_ref(pds[0]);
 	/* backward: the forward's activation and weight layouts for data and weights, except
 	 * that backward data may choose its own weights layout (reordered each iteration) */
 	src = *dnnl_primitive_desc_query_md(pds[0], dnnl_query_src_md, 0);
@@ -166,7 +158,7 @@ static int conv_pds(struct rt_net *n, const struct lrt *L, dnnl_format_tag_t tag
 							     &w_any, &dst, st, pl, pr) ||
 		    pick_pd(n, &cd, n->attr, pds[0], direct, &pds[1]))
 			return -1;
-		refs += is_ref(pds[1]);
+		refs += rt_net_is_ref(pds[1]);
 	}
 	/* fp32 weight gradients: forward's layout; bf16: fp32 in a layout oneDNN chooses
 	 * (the master weights and momentum take it too) */
@@ -196,13 +188,13 @@ static int conv_pds(struct rt_net *n, const struct lrt *L, dnnl_format_tag_t tag
 								  &dst, st, pl, pr) ||
 		      dnnl_primitive_desc_create(&pds[2], &cd, n->attr, n->eng, hint);
 		dnnl_primitive_desc_destroy(hint);
-		return bad ? -1 : refs + is_ref(pds[2]);
+		return bad ? -1 : refs + rt_net_is_ref(pds[2]);
 	}
 	if (dnnl_convolution_backward_weights_desc_init(&cd, dnnl_convolution_direct, &src, &dw,
 							d->bias ? &b : NULL, &dst, st, pl, pr) ||
 	    pick_pd(n, &cd, n->attr, pds[0], direct, &pds[2]))
 		return -1;
-	return refs + is_ref(pds[2]);
+	return refs + rt_net_is_ref(pds[2]);
 }
 
 static int conv_create(struct rt_net *n, struct lrt *L, struct rt_err *err)

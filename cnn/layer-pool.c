@@ -98,14 +98,6 @@ static dnnl_memory_desc_t slots_view(const dnnl_memory_desc_t *out, long k)
 	return view6(out, d, pd, st);
 }
 
-static bool is_ref(dnnl_primitive_desc_t pd)
-{
-	const char *impl = NULL;
-
-	dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
-	return !impl || !strncmp(impl, "ref", 3);
-}
-
 /* The split implementation's primitives, when the layer and oneDNN allow it; 0 with
  * L->split NULL when they do not. */
 static int split_create(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *src,
@@ -161,11 +153,11 @@ static int split_create(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_
 
 		s = dnnl_primitive_desc_create(&ppd, &bd, attr, n->eng, NULL);
 		dnnl_primitive_attr_destroy(attr);
-		if (s == dnnl_success && !is_ref(ppd))
+		if (s == dnnl_success && !rt_net_is_ref(ppd))
 			s = dnnl_primitive_create(&sp->pick, ppd);
 		dnnl_primitive_desc_destroy(ppd);
 	}
-	if (s != dnnl_success || !sp->pick || is_ref(sp->fwd_pd)) {
+	if (s != dnnl_success || !sp->pick || rt_net_is_ref(sp->fwd_pd)) {
 		sp->slots = 0;          /* oneDNN has no fast kernels for it: the primitive only */
 		return 0;
 	}
@@ -310,15 +302,17 @@ static int pool_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return rt_net_exec(n, L, L->bwd_d, L->ws ? 3 : 2, a, err);
 }
 
-/* One forward and backward of the layer alone, in seconds. */
-static double time_pass(struct rt_net *n, struct lrt *L, struct rt_err *err)
+/* One forward and backward of the layer alone: *seconds. */
+static int time_pass(struct rt_net *n, struct lrt *L, double *seconds, struct rt_err *err)
 {
 	double t0 = rt_now();
+	int rc = pool_forward(n, L, err);
 
-	if (pool_forward(n, L, err) || pool_backward(n, L, err) ||
-	    dnnl_stream_wait(n->strm) != dnnl_success)
-		return -1;
-	return rt_now() - t0;
+	if (!rc)
+		rc = pool_backward(n, L, err);
+	DNNL_CHECK(dnnl_stream_wait(n->strm), "wait");
+	*seconds = rt_now() - t0;
+	return rc;
 }
 
 /* After the gradients are routed and the shared buffers exist: the split views, then the
@@ -370,11 +364,11 @@ static int pool_finish(struct rt_net *n, struct lrt *L, struct rt_err *err)
 				return rc;
 			for (int rep = 0; rep < 4; rep++)
 				for (int c = 0; c < 2; c++) {
-					double t;
+					double t = 0;
 
 					sp->on = c;
-					if ((t = time_pass(n, L, err)) < 0)
-						return -EIO;
+					if ((rc = time_pass(n, L, &t, err)))
+						return rc;
 					if (rep && t < best[c])
 						best[c] = t;
 				}

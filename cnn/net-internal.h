@@ -135,6 +135,8 @@ int rt_net_mem(struct rt_net *n, struct lrt *L, dnnl_memory_t *m, const dnnl_mem
 int rt_net_prim(struct rt_net *n, struct lrt *L, const void *desc, dnnl_primitive_desc_t hint,
 		dnnl_primitive_t *prim, dnnl_primitive_desc_t *pd_out, const char *what,
 		struct rt_err *err);
+/* Whether a pd is oneDNN's reference code (slow C++ loops): what the layers avoid. */
+bool rt_net_is_ref(const_dnnl_primitive_desc_t pd);
 /* Execute with the scratchpad appended. */
 int rt_net_exec(struct rt_net *n, struct lrt *L, dnnl_primitive_t p, int nargs,
 		dnnl_exec_arg_t *args, struct rt_err *err);

@@ -168,6 +168,14 @@ int rt_net_exec(struct rt_net *n, struct lrt *L, dnnl_primitive_t p, int nargs,
 	return 0;
 }
 
+bool rt_net_is_ref(const_dnnl_primitive_desc_t pd)
+{
+	const char *impl = NULL;
+
+	dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
+	return !impl || !strncmp(impl, "ref", 3);
+}
+
 const dnnl_memory_desc_t *rt_net_in_md(const struct rt_net *n, const struct lrt *L)
 {
 	return L->d->input < 0 ? &n->input_md : &n->L[L->d->input].out_md;
