@@ -3,6 +3,7 @@
  * files with the file name and what is wrong */
 #include "config.h"
 #include "data.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -51,9 +52,13 @@ void rt_data_destroy(struct rt_data *d)
 static int read_file(const char *path, uint8_t **buf, size_t *len, struct rt_err *err)
 {
 	struct stat sb;
-	FILE *fp = fopen(path, "rb");
+	FILE *fp;
+	int rc;
 
 	*buf = NULL;
+	if ((rc = rt_check_regular(path, err)))
+		return rc;
+	fp = fopen(path, "rb");
 	if (!fp)
 		return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
 	if (fstat(fileno(fp), &sb) || sb.st_size <= 0) {
@@ -152,6 +157,8 @@ static int open_cifar(struct rt_data *d, const char *dir, const struct rt_model 
 		FILE *probe;
 
 		snprintf(path, sizeof(path), "%s/data_batch_%d.bin", dir, b);
+		if (rt_check_regular(path, err))
+			return err->code;
 		probe = fopen(path, "rb");
 		if (!probe) {
 			if (b == 1)

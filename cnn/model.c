@@ -4,6 +4,7 @@
 #include "model.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <libconfig.h>
 #include <stdarg.h>
@@ -96,6 +97,27 @@ static int str_member(const struct parse *ps, const config_setting_t *g, const c
 		return fail(ps, s, "%s: '%s' must be a string", ctx, name);
 	*out = config_setting_get_string(s);
 	return 0;
+}
+
+/* Whether s holds a character below 0x20 or DEL: names go into CSV rows, a line protocol and
+ * chart labels, where these would split or end a record. */
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/* A model's name names its results directory: a plain file name. */
+static bool valid_model_name(const char *s)
+{
+	if (!*s || *s == '.' || strlen(s) >= RT_MODEL_NAME_MAX)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._+-", *s))
+			return false;
+	return true;
 }
 
 static int find_layer(const struct rt_model *m, size_t upto, const char *name)
@@ -381,6 +403,9 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 			return fail(ps, config_setting_get_member(g, "name"),
 				    "%s: 'name' must have 1 to %d characters", ctx,
 				    RT_MODEL_NAME_MAX - 1);
+		if (has_control(name))
+			return fail(ps, config_setting_get_member(g, "name"),
+				    "%s: 'name' holds a control character (tab, newline, ...)", ctx);
 		if (find_layer(m, idx, name) >= 0)
 			return fail(ps, config_setting_get_member(g, "name"),
 				    "%s: name '%s' is already used by layer %d", ctx, name,
@@ -519,6 +544,8 @@ int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
 	int rc = 0, nl;
 
 	config_init(&cfg);
+	if ((rc = rt_check_regular(path, err)))
+		goto out;
 	if (!config_read_file(&cfg, path)) {
 		if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
 			rc = rt_err_set(err, -ENOENT, "%s: cannot read the model file", path);
@@ -540,6 +567,12 @@ int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
 	snprintf(m->path, sizeof(m->path), "%s", path);
 	if ((rc = str_member(&ps, root, "name", &name, "model")))
 		goto out;
+	if (name && !valid_model_name(name)) {
+		rc = fail(&ps, config_setting_get_member(root, "name"), "model: name '%s' is not a "
+			  "plain file name (letters, digits, '.', '_', '+', '-'; not starting with "
+			  "'.')", name);
+		goto out;
+	}
 	snprintf(m->name, sizeof(m->name), "%s", name ? name : "model");
 	in = config_setting_get_member(root, "input");
 	if (!in || config_setting_type(in) != CONFIG_TYPE_ARRAY || config_setting_length(in) != 3) {

@@ -3,26 +3,27 @@
 #include "plot.h"
 #include "util.h"
 #include "report.h"
+#include "spawn.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-/* Escape a string for a gnuplot double-quoted literal. */
-static void gp_str(FILE *fp, const char *s)
+void rt_plot_quote(FILE *fp, const char *s)
 {
-	fputc('"', fp);
+	fputc('\'', fp);
 	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', fp);
-		if ((unsigned char)*s >= 0x20)
-			fputc(*s, fp);
+		const unsigned char ch = (unsigned char)*s;
+
+		if (ch == '\'')
+			fputs("''", fp);
+		else
+			fputc(ch < 0x20 || ch == 0x7f ? ' ' : ch, fp);
 	}
-	fputc('"', fp);
+	fputc('\'', fp);
 }
 
 static const char *const roof_colors[] = {
@@ -30,6 +31,20 @@ static const char *const roof_colors[] = {
 	"#1f78b4", "#b2df8a", "#fb9a99", "#cab2d6",
 };
 #define NCOLORS (sizeof(roof_colors) / sizeof(roof_colors[0]))
+
+/* What a chart's log axes can hold: no node does 1e12 GFLOP/s or moves 1e12 GB/s, and no
+ * kernel does 1e9 FLOPs per byte (or one per 1e9 bytes); beyond that a value is corrupt, and
+ * gnuplot's ranges would overflow. */
+#define AXIS_MAX 1e12
+#define INTENSITY_MIN 1e-9
+#define INTENSITY_MAX 1e9
+
+/* A point a chart can place on its log axes. */
+static bool drawable(const struct rt_point *p)
+{
+	return p->gflops > 0 && p->gflops <= AXIS_MAX && p->intensity >= INTENSITY_MIN &&
+	       p->intensity <= INTENSITY_MAX;
+}
 
 struct roofs {
 	const struct rt_profile_bw *bw[6];
@@ -61,14 +76,15 @@ static int collect_roofs(const struct rt_profile *p, unsigned threads, const cha
 	for (size_t i = 0; i < 6; i++) {
 		const struct rt_profile_bw *b = rt_profile_best_bw(p, level_order[i], threads);
 
-		if (b) {
+		if (b && b->gbytes_per_s > 0 && b->gbytes_per_s <= AXIS_MAX) {
 			r->bw[r->nbw++] = b;
 			r->bmax = fmax(r->bmax, b->gbytes_per_s);
 			r->bmin = fmin(r->bmin, b->gbytes_per_s);
 		}
 	}
 	for (size_t i = 0; i < p->nflops && r->nfl < 64; i++)
-		if (p->flops[i].threads == threads && (!prec || in_list(prec, p->flops[i].precision))) {
+		if (p->flops[i].threads == threads && p->flops[i].gflops > 0 &&
+		    p->flops[i].gflops <= AXIS_MAX && (!prec || in_list(prec, p->flops[i].precision))) {
 			r->fl[r->nfl++] = &p->flops[i];
 			r->pmax = fmax(r->pmax, p->flops[i].gflops);
 			r->pmin = fmin(r->pmin, p->flops[i].gflops);
@@ -82,10 +98,11 @@ static int collect_roofs(const struct rt_profile *p, unsigned threads, const cha
 static void write_head(FILE *fp, const char *base, const char *title, double ymin, double ymax,
 		       double xmax)
 {
-	fprintf(fp, "if (!exists(\"outbase\")) outbase = ");
-	gp_str(fp, base);
-	fprintf(fp, "\nset title ");
-	gp_str(fp, title);
+	/* gnuplot -e "outbase='NAME'" SCRIPT, gnuplot -c SCRIPT NAME, or the script's own name */
+	fprintf(fp, "if (!exists(\"outbase\")) outbase = (ARGC > 0 ? ARG1 : ");
+	rt_plot_quote(fp, base);
+	fprintf(fp, ")\nset title ");
+	rt_plot_quote(fp, title);
 	fprintf(fp, " noenhanced\n"
 		    "set logscale xy 10\n"
 		    "set xrange [%g:%g]\nset yrange [%g:%g]\n"
@@ -107,19 +124,37 @@ static void write_roof_functions(FILE *fp, const struct roofs *r)
 			r->bw[i]->gbytes_per_s, r->pmax, r->bw[i]->gbytes_per_s);
 }
 
-/* The plot clauses of the roofs (inside the plot_roofline string: single quotes only). */
+/* The roofs' titles as string variables R0, R1, ... (the plot macro holds no text). */
+static void write_roof_titles(FILE *fp, const struct roofs *r)
+{
+	char t[256];
+
+	for (size_t i = 0; i < r->nfl; i++) {
+		snprintf(t, sizeof(t), "%s %s%s: %.1f %s", r->fl[i]->precision, r->fl[i]->isa,
+			 strcmp(r->fl[i]->method, "onednn-matmul") ? "" : " (oneDNN matmul)",
+			 r->fl[i]->gflops, strcmp(r->fl[i]->precision, "int8") ? "GFLOP/s" : "GOP/s");
+		fprintf(fp, "R%zu = ", i);
+		rt_plot_quote(fp, t);
+		fputc('\n', fp);
+	}
+	for (size_t i = 0; i < r->nbw; i++) {
+		snprintf(t, sizeof(t), "%s %s: %.1f GB/s", r->bw[i]->level, r->bw[i]->kernel,
+			 r->bw[i]->gbytes_per_s);
+		fprintf(fp, "R%zu = ", r->nfl + i);
+		rt_plot_quote(fp, t);
+		fputc('\n', fp);
+	}
+}
+
+/* The plot clauses of the roofs (inside the plot_roofline string: no quotes at all). */
 static void write_roof_clauses(FILE *fp, const struct roofs *r)
 {
 	for (size_t i = 0; i < r->nfl; i++)
-		fprintf(fp, "%sf%zu(x) lw 2 dt %d lc rgb \"%s\" title \"%s %s%s: %.1f %s\"",
-			i ? ", " : "", i, strcmp(r->fl[i]->precision, "fp64") ? 1 : 2,
-			roof_colors[i % NCOLORS], r->fl[i]->precision, r->fl[i]->isa,
-			strcmp(r->fl[i]->method, "onednn-matmul") ? "" : " (oneDNN matmul)",
-			r->fl[i]->gflops, strcmp(r->fl[i]->precision, "int8") ? "GFLOP/s" : "GOP/s");
+		fprintf(fp, "%sf%zu(x) lw 2 dt %d lc rgb \"%s\" title R%zu", i ? ", " : "", i,
+			strcmp(r->fl[i]->precision, "fp64") ? 1 : 2, roof_colors[i % NCOLORS], i);
 	for (size_t i = 0; i < r->nbw; i++)
-		fprintf(fp, ", b%zu(x) lw 3 lc rgb \"%s\" title \"%s %s: %.1f GB/s\"", i,
-			roof_colors[(r->nfl + i) % NCOLORS], r->bw[i]->level, r->bw[i]->kernel,
-			r->bw[i]->gbytes_per_s);
+		fprintf(fp, ", b%zu(x) lw 3 lc rgb \"%s\" title R%zu", i,
+			roof_colors[(r->nfl + i) % NCOLORS], r->nfl + i);
 }
 
 static void write_tail(FILE *fp)
@@ -133,66 +168,152 @@ static void write_tail(FILE *fp)
 		    "unset output\n");
 }
 
-static void script_base(char *base, size_t size, const char *script_path)
+static const char *gnuplot_prog(void)
 {
-	snprintf(base, size, "%s", script_path);
-	if (strlen(base) > 3 && !strcmp(base + strlen(base) - 3, ".gp"))
-		base[strlen(base) - 3] = '\0';
+	const char *env = getenv("GNUPLOT");
+
+	return env && *env ? env : RT_GNUPLOT;
 }
 
-int rt_plot_roofline(const struct rt_profile *p, unsigned threads, const char *script_path,
+bool rt_plot_have_gnuplot(void)
+{
+	char buf[4096];
+
+	return rt_spawn_which(gnuplot_prog(), buf, sizeof(buf));
+}
+
+/* Close the script written under its temporary name, render it to OUTBASE.png/.svg through
+ * temporary names, and only then move the script and the pictures into place: a chart that
+ * fails leaves the previous one whole. Without gnuplot the script alone is committed and the
+ * answer is -ENOENT (a note for the caller, not a failure). */
+static int finish(struct rt_outfile *of, const char *outbase, struct rt_err *err)
+{
+	static const char *const exts[] = { ".png", ".svg" };
+	char prog[4096], tmpbase[4200];
+	struct rt_child ch;
+	int rc;
+
+	if (!rt_spawn_which(gnuplot_prog(), prog, sizeof(prog))) {
+		if ((rc = rt_outfile_commit(of, err)))
+			return rc;
+		return rt_err_set(err, -ENOENT, "gnuplot is not installed; '%s' is ready to render",
+				  of->path);
+	}
+	if ((rc = rt_outfile_close(of, err)))
+		return rc;
+	snprintf(tmpbase, sizeof(tmpbase), "%s.tmp", outbase);
+	{
+		/* the output name goes in as ARG1, a string gnuplot never parses */
+		char *argv[] = { prog, "-c", of->tmp, tmpbase, NULL };
+
+		rc = rt_spawn_run(argv, NULL, 0, 300, &ch, err);
+	}
+	if (rc) {
+		unlink(of->tmp);
+		return rc;
+	}
+	free(ch.out);
+	for (size_t i = 0; i < 2; i++) {
+		char from[4300], to[4300];
+
+		snprintf(from, sizeof(from), "%s%s", tmpbase, exts[i]);
+		snprintf(to, sizeof(to), "%s%s", outbase, exts[i]);
+		if (!ch.ok)
+			unlink(from);
+		else if (!rc && rename(from, to))
+			rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", from, to,
+					strerror(errno));
+	}
+	if (!ch.ok) {
+		unlink(of->tmp);
+		if (!strcmp(ch.reason, "interrupted"))
+			return rt_err_set(err, -EINTR, "interrupted while gnuplot drew '%s'", of->path);
+		return rt_err_set(err, -EIO, "gnuplot failed on '%s' (the previous chart is kept): "
+				  "%s", of->path, ch.reason);
+	}
+	if (rc) {
+		unlink(of->tmp);
+		return rc;
+	}
+	return rt_outfile_rename(of, err);
+}
+
+static int open_script(struct rt_outfile *of, const char *outbase, struct rt_err *err)
+{
+	char path[4200];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s.gp", outbase) >= sizeof(path))
+		return rt_err_set(err, -ENAMETOOLONG, "%s: path is too long", outbase);
+	return rt_outfile_open(of, path, err);
+}
+
+int rt_plot_roofline(const struct rt_profile *p, unsigned threads, const char *outbase,
 		     struct rt_err *err)
 {
 	struct roofs r;
 	struct rt_outfile of;
-	char base[4096], title[512];
+	char title[512];
 	int rc;
 
 	if (!threads)
 		threads = rt_profile_max_threads(p);
 	if ((rc = collect_roofs(p, threads, NULL, &r, err)))
 		return rc;
-	script_base(base, sizeof(base), script_path);
-	if ((rc = rt_outfile_open(&of, script_path, err)))
+	if ((rc = open_script(&of, outbase, err)))
 		return rc;
-	fprintf(of.fp, "# Roofline of %s at %u thread%s, from its rooftraj machine profile.\n"
-		"# Render: gnuplot %s  (writes OUTBASE.png and OUTBASE.svg;\n"
-		"#   gnuplot -e \"outbase='NAME'\" ... to choose OUTBASE)\n",
-		p->host, threads, threads > 1 ? "s" : "", script_path);
+	fprintf(of.fp, "# Roofline of a node at %u thread%s, from its rooftraj machine profile.\n"
+		"# Render: gnuplot -c SCRIPT OUTBASE (writes OUTBASE.png and OUTBASE.svg;\n"
+		"#   without OUTBASE, the script's own name without .gp)\n",
+		threads, threads > 1 ? "s" : "");
 	snprintf(title, sizeof(title), "Roofline of %s (%s), %u thread%s", p->host, p->cpu.model,
 		 threads, threads > 1 ? "s" : "");
-	write_head(of.fp, base, title, fmax(0.01, fmin(r.pmin / 4, r.bmin / 64)), r.pmax * 3, 256);
+	write_head(of.fp, outbase, title, fmax(0.01, fmin(r.pmin / 4, r.bmin / 64)), r.pmax * 3,
+		   256);
 	write_roof_functions(of.fp, &r);
+	write_roof_titles(of.fp, &r);
 	fprintf(of.fp, "plot_roofline = 'plot ");
 	write_roof_clauses(of.fp, &r);
 	fprintf(of.fp, "'\n");
 	write_tail(of.fp);
-	return rt_outfile_commit(&of, err);
+	return finish(&of, outbase, err);
+}
+
+/* The knobs a trajectory can run along: 0 threads, 1 batch, 2 affinity, 3 precision,
+ * 4 ranks. A point's value of each, as a number that orders it along the knob. */
+static long knob_value(const struct rt_point *p, int knob)
+{
+	switch (knob) {
+	case 0: return (long)p->threads;
+	case 1: return p->batch;
+	case 2: return !strcmp(p->affinity, "none") ? 0 : !strcmp(p->affinity, "compact") ? 1 : 2;
+	case 3: return !strcmp(p->precision, "fp32") ? 0 : 1;
+	default: return (long)p->ranks;
+	}
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
 }
 
 /* The knob a point varies along: the one with the most distinct values among the points
- * (0 threads, 1 batch, 2 affinity, 3 precision, 4 ranks). */
-static int trajectory_knob(const struct rt_point *const *v, size_t n)
+ * (ranks first: a tie between ranks and another knob is a scaling study). */
+static int trajectory_knob(const struct rt_point *const *v, size_t n, long *scratch)
 {
 	size_t best = 0;
 	int knob = 0;
 
-	/* ranks first: a tie between ranks and another knob is a scaling study */
 	for (int o = 0; o < 5; o++) {
 		const int k = (o + 4) % 5;
 		size_t distinct = 0;
 
-		for (size_t i = 0; i < n; i++) {
-			bool seen = false;
-
-			for (size_t j = 0; j < i && !seen; j++)
-				seen = k == 0 ? v[j]->threads == v[i]->threads :
-				       k == 1 ? v[j]->batch == v[i]->batch :
-				       k == 2 ? !strcmp(v[j]->affinity, v[i]->affinity) :
-				       k == 3 ? !strcmp(v[j]->precision, v[i]->precision) :
-				       v[j]->ranks == v[i]->ranks;
-			distinct += !seen;
-		}
+		for (size_t i = 0; i < n; i++)
+			scratch[i] = knob_value(v[i], k);
+		qsort(scratch, n, sizeof(*scratch), cmp_long);
+		for (size_t i = 0; i < n; i++)
+			distinct += !i || scratch[i] != scratch[i - 1];
 		if (distinct > best) {
 			best = distinct;
 			knob = k;
@@ -236,36 +357,61 @@ static void knob_label(const struct rt_point *p, int knob, char *buf, size_t siz
 		snprintf(buf, size, "%ur b%ld", p->ranks, p->batch);
 }
 
-static long knob_order(const struct rt_point *p, int knob)
+/* A trajectory point with its series key computed once, for sorting. */
+struct traj_point {
+	const struct rt_point *p;
+	char key[160];
+	long order;
+};
+
+static int cmp_traj(const void *a, const void *b)
 {
-	if (knob == 3)
-		return !strcmp(p->precision, "fp32") ? 0 : 1;
-	if (knob == 4)
-		return (long)p->ranks;
-	return knob == 0 ? (long)p->threads : knob == 1 ? p->batch :
-	       !strcmp(p->affinity, "none") ? 0 : !strcmp(p->affinity, "compact") ? 1 : 2;
+	const struct traj_point *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+
+
+/* One array of labels: NAME[n] = ['...', ...] (gnuplot 5.2 and later). */
+static void write_label_array(FILE *fp, const char *name, size_t idx, const char *const *labels,
+			      size_t n)
+{
+	fprintf(fp, "array %s%zu[%zu] = [", name, idx, n);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputs(", ", fp);
+		rt_plot_quote(fp, labels[i]);
+	}
+	fputs("]\n", fp);
 }
 
 int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
-			 const char *title_what, const char *script_path, struct rt_err *err)
+			 const char *title_what, const char *outbase, struct rt_err *err)
 {
-	const struct rt_point **v = calloc(n ? n : 1, sizeof(*v));
+	struct traj_point *v = calloc(n ? n : 1, sizeof(*v));
+	long *scratch = calloc(n ? n : 1, sizeof(*scratch));
+	char (*labels)[32] = calloc(n ? n : 1, sizeof(*labels));
+	const char **lp = calloc(n ? n : 1, sizeof(*lp));
+	const struct rt_point **vp = calloc(n ? n : 1, sizeof(*vp));
 	unsigned threads = 0, roof_threads = 0;
-	char cur[160] = "", precs[64] = "";
+	char precs[64] = "";
 	double imax = 0;
 	double gmin = INFINITY;
 	struct rt_outfile of;
 	struct roofs r;
-	char base[4096], title[512];
-	size_t nv = 0;
+	char title[512];
+	size_t nv = 0, ns = 0;
 	int rc = 0, knob;
 
-	if (!v)
-		return rt_err_set(err, -ENOMEM, "out of memory");
+	if (!v || !scratch || !labels || !lp || !vp) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(pts[i].scope, "iteration") && !strcmp(pts[i].stat, "median") &&
-		    !strcmp(pts[i].status, "ok") && pts[i].gflops > 0 && pts[i].intensity > 0) {
-			v[nv++] = &pts[i];
+		if (rt_point_is_headline(&pts[i]) && drawable(&pts[i])) {
+			vp[nv++] = &pts[i];
 			threads = pts[i].threads > threads ? pts[i].threads : threads;
 			/* the roofs of every precision the points ran in */
 			if (!in_list(precs, pts[i].precision) &&
@@ -276,193 +422,89 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 			imax = fmax(imax, pts[i].intensity);
 		}
 	if (!nv) {
-		free(v);
-		return rt_err_set(err, -EINVAL, "no successful point to draw");
+		rc = rt_err_set(err, -EINVAL, "no successful point to draw");
+		goto out;
 	}
 	/* the roofs of the most threads any point used (or the most the profile measured
 	 * below that) */
 	roof_threads = rt_profile_nearest_threads(prof, threads);
 	if ((rc = collect_roofs(prof, roof_threads, precs, &r, err)))
 		goto out;
-	knob = trajectory_knob(v, nv);
+	knob = trajectory_knob(vp, nv, scratch);
 	/* sort by series, then by the knob's value */
-	for (size_t i = 1; i < nv; i++)
-		for (size_t j = i; j > 0; j--) {
-			char a[160], b[160];
-			int c;
-
-			series_key(v[j - 1], knob, a, sizeof(a));
-			series_key(v[j], knob, b, sizeof(b));
-			c = strcmp(a, b);
-			if (c < 0 || (c == 0 && knob_order(v[j - 1], knob) <= knob_order(v[j], knob)))
-				break;
-			{
-				const struct rt_point *t = v[j];
-
-				v[j] = v[j - 1];
-				v[j - 1] = t;
-			}
-		}
-	script_base(base, sizeof(base), script_path);
-	if ((rc = rt_outfile_open(&of, script_path, err)))
+	for (size_t i = 0; i < nv; i++) {
+		v[i].p = vp[i];
+		series_key(vp[i], knob, v[i].key, sizeof(v[i].key));
+		v[i].order = knob_value(vp[i], knob);
+	}
+	qsort(v, nv, sizeof(*v), cmp_traj);
+	if ((rc = open_script(&of, outbase, err)))
 		goto out;
-	fprintf(of.fp, "# Roofline trajectories: %s, under the roofs of %s at %u thread%s.\n"
-		"# Render: gnuplot %s (writes OUTBASE.png and OUTBASE.svg)\n", title_what, prof->host,
-		roof_threads, roof_threads > 1 ? "s" : "", script_path);
+	fprintf(of.fp, "# Roofline trajectories under the roofs of a node at %u thread%s.\n"
+		"# Render: gnuplot -c SCRIPT OUTBASE (writes OUTBASE.png and OUTBASE.svg)\n",
+		roof_threads, roof_threads > 1 ? "s" : "");
 	snprintf(title, sizeof(title), "%s on %s: trajectories as %s varies (roofs at %u thread%s)",
 		 title_what, prof->host, knob == 0 ? "threads" : knob == 1 ? "batch" :
 		 knob == 2 ? "affinity" : knob == 3 ? "precision" : "ranks",
 		 roof_threads, roof_threads > 1 ? "s" : "");
-	write_head(of.fp, base, title, fmax(0.01, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
+	write_head(of.fp, outbase, title, fmax(0.01, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
 		   4 * imax);
 	write_roof_functions(of.fp, &r);
-	/* one data block per series: intensity, GFLOP/s, the knob's value as the label */
-	{
-		size_t ns = 0;
-
-		for (size_t i = 0; i < nv; i++) {
-			char key[160], label[32];
-
-			series_key(v[i], knob, key, sizeof(key));
-			if (strcmp(key, cur)) {
-				if (ns)
-					fprintf(of.fp, "EOD\n");
-				fprintf(of.fp, "$s%zu << EOD\n", ns++);
-				snprintf(cur, sizeof(cur), "%s", key);
-			}
-			knob_label(v[i], knob, label, sizeof(label));
-			fprintf(of.fp, "%.6g %.6g \"%s\"\n", v[i]->intensity, v[i]->gflops, label);
-		}
-		fprintf(of.fp, "EOD\nplot_roofline = 'plot ");
-		write_roof_clauses(of.fp, &r);
-		cur[0] = '\0';
-		ns = 0;
-		for (size_t i = 0; i < nv; i++) {
-			char key[160];
-
-			series_key(v[i], knob, key, sizeof(key));
-			if (!strcmp(key, cur))
-				continue;
-			snprintf(cur, sizeof(cur), "%s", key);
-			fprintf(of.fp, ", $s%zu using 1:2 with linespoints lw 2 pt 7 ps 1.2 lc rgb \"%s\" "
-				"title \"%s\", $s%zu using 1:2:3 with labels offset 0.8,0.8 notitle", ns,
-				roof_colors[(ns + 3) % NCOLORS], key, ns);
-			ns++;
-		}
-		fprintf(of.fp, "'\n");
+	write_roof_titles(of.fp, &r);
+	/* one data block per series (numbers only), its title S<i> and its labels L<i>[] */
+	for (size_t i = 0, first = 0; i < nv; i++) {
+		knob_label(v[i].p, knob, labels[i], sizeof(labels[i]));
+		lp[i] = labels[i];
+		if (i + 1 < nv && !strcmp(v[i + 1].key, v[i].key))
+			continue;
+		fprintf(of.fp, "$s%zu << EOD\n", ns);
+		for (size_t j = first; j <= i; j++)
+			fprintf(of.fp, "%.6g %.6g\n", v[j].p->intensity, v[j].p->gflops);
+		fprintf(of.fp, "EOD\nS%zu = ", ns);
+		rt_plot_quote(of.fp, v[i].key);
+		fputc('\n', of.fp);
+		write_label_array(of.fp, "L", ns, lp + first, i - first + 1);
+		ns++;
+		first = i + 1;
 	}
+	fprintf(of.fp, "plot_roofline = 'plot ");
+	write_roof_clauses(of.fp, &r);
+	for (size_t s = 0; s < ns; s++)
+		fprintf(of.fp, ", $s%zu using 1:2 with linespoints lw 2 pt 7 ps 1.2 lc rgb \"%s\" "
+			"title S%zu, $s%zu using 1:2:(L%zu[int(column(0)) + 1]) with labels "
+			"noenhanced offset 0.8,0.8 notitle", s, roof_colors[(s + 3) % NCOLORS], s, s, s);
+	fprintf(of.fp, "'\n");
 	write_tail(of.fp);
-	rc = rt_outfile_commit(&of, err);
+	rc = finish(&of, outbase, err);
 out:
 	free(v);
+	free(scratch);
+	free(labels);
+	free(lp);
+	free(vp);
 	return rc;
 }
 
-static const char *gnuplot_prog(void)
+static bool layer_point(const struct rt_point *p, const char *config)
 {
-	const char *env = getenv("GNUPLOT");
-
-	return env && *env ? env : RT_GNUPLOT;
-}
-
-bool rt_plot_have_gnuplot(void)
-{
-	const char *prog = gnuplot_prog();
-	const char *path;
-	char buf[4096];
-
-	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0;
-	path = getenv("PATH");
-	while (path && *path) {
-		const char *colon = strchr(path, ':');
-		size_t len = colon ? (size_t)(colon - path) : strlen(path);
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, path, prog);
-		if (access(buf, X_OK) == 0)
-			return true;
-		path = colon ? colon + 1 : NULL;
-	}
-	return false;
-}
-
-int rt_plot_render(const char *script_path, const char *outbase, struct rt_err *err)
-{
-	static const char *const exts[] = { ".png", ".svg" };
-	char tmpbase[4096], expr[4200], msg[400] = "";
-	int pipefd[2], status = 0, rc = 0;
-	pid_t pid;
-
-	if (!rt_plot_have_gnuplot())
-		return rt_err_set(err, -ENOENT, "gnuplot is not installed; '%s' is ready to render",
-				  script_path);
-	if (strchr(outbase, '\'') || strchr(outbase, '"'))
-		return rt_err_set(err, -EINVAL, "%s: quotes in the output name", outbase);
-	snprintf(tmpbase, sizeof(tmpbase), "%s.tmp", outbase);
-	snprintf(expr, sizeof(expr), "outbase='%s'", tmpbase);
-	if (pipe(pipefd))
-		return rt_err_set(err, -errno, "pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return rt_err_set(err, -errno, "fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		dup2(pipefd[1], STDERR_FILENO);
-		dup2(pipefd[1], STDOUT_FILENO);
-		close(pipefd[0]);
-		close(pipefd[1]);
-		execlp(gnuplot_prog(), gnuplot_prog(), "-e", expr, script_path, (char *)NULL);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	{
-		size_t len = 0;
-		ssize_t r;
-		char buf[512];
-
-		while ((r = read(pipefd[0], buf, sizeof(buf))) > 0)
-			for (ssize_t i = 0; i < r && len + 1 < sizeof(msg); i++)
-				msg[len++] = buf[i] == '\n' ? ' ' : buf[i];
-		msg[len] = '\0';
-	}
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	for (size_t i = 0; i < 2; i++) {
-		char from[4200], to[4200];
-
-		snprintf(from, sizeof(from), "%s%s", tmpbase, exts[i]);
-		snprintf(to, sizeof(to), "%s%s", outbase, exts[i]);
-		if (!rc && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-			if (rename(from, to))
-				rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", from,
-						to, strerror(errno));
-		} else {
-			unlink(from);
-		}
-	}
-	if (!rc && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-		rc = rt_err_set(err, -EIO, "gnuplot failed on '%s': %s", script_path,
-				*msg ? msg : "no message");
-	return rc;
+	return !strcmp(p->config, config) && !strcmp(p->scope, "layer") &&
+	       !strcmp(p->stat, "median") && !strcmp(p->status, "ok") && drawable(p);
 }
 
 int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
-		   const char *config, const char *script_path, struct rt_err *err)
+		   const char *config, const char *outbase, struct rt_err *err)
 {
 	unsigned threads = 0, roof_threads = 0;
 	double gmin = INFINITY, imax = 0;
+	const char **names = NULL;
 	struct rt_outfile of;
 	struct roofs r;
-	char base[4096], title[512], prec[8] = "fp32";
+	char title[512], prec[8] = "fp32";
 	size_t nl = 0;
 	int rc;
 
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(pts[i].config, config) && !strcmp(pts[i].scope, "layer") &&
-		    !strcmp(pts[i].stat, "median") && pts[i].gflops > 0 && pts[i].intensity > 0) {
+		if (layer_point(&pts[i], config)) {
 			threads = pts[i].threads;
 			snprintf(prec, sizeof(prec), "%s", pts[i].precision);
 			gmin = fmin(gmin, pts[i].gflops);
@@ -474,26 +516,36 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 	roof_threads = rt_profile_nearest_threads(prof, threads);
 	if ((rc = collect_roofs(prof, roof_threads, prec, &r, err)))
 		return rc;
-	script_base(base, sizeof(base), script_path);
-	if ((rc = rt_outfile_open(&of, script_path, err)))
-		return rc;
-	fprintf(of.fp, "# The layers of %s on the roofline of %s (%u thread%s)\n", config,
-		prof->host, roof_threads, roof_threads > 1 ? "s" : "");
+	names = calloc(nl, sizeof(*names));
+	if (!names)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	if ((rc = open_script(&of, outbase, err)))
+		goto out;
+	fprintf(of.fp, "# The layers of a configuration on the roofline of a node (%u thread%s)\n",
+		roof_threads, roof_threads > 1 ? "s" : "");
 	snprintf(title, sizeof(title), "Layers of %s on %s (forward + backward per iteration)",
 		 config, prof->host);
-	write_head(of.fp, base, title, fmax(0.001, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
+	write_head(of.fp, outbase, title, fmax(0.001, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
 		   4 * imax);
 	write_roof_functions(of.fp, &r);
+	write_roof_titles(of.fp, &r);
 	fprintf(of.fp, "$layers << EOD\n");
+	nl = 0;
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(pts[i].config, config) && !strcmp(pts[i].scope, "layer") &&
-		    !strcmp(pts[i].stat, "median") && pts[i].gflops > 0 && pts[i].intensity > 0)
-			fprintf(of.fp, "%.6g %.6g \"%s\"\n", pts[i].intensity, pts[i].gflops,
-				pts[i].name);
-	fprintf(of.fp, "EOD\nplot_roofline = 'plot ");
+		if (layer_point(&pts[i], config)) {
+			fprintf(of.fp, "%.6g %.6g\n", pts[i].intensity, pts[i].gflops);
+			names[nl++] = pts[i].name;
+		}
+	fprintf(of.fp, "EOD\n");
+	write_label_array(of.fp, "N", 0, names, nl);
+	fprintf(of.fp, "plot_roofline = 'plot ");
 	write_roof_clauses(of.fp, &r);
 	fprintf(of.fp, ", $layers using 1:2 with points pt 7 ps 1.3 lc rgb \"#000000\" title "
-		"\"layers\", $layers using 1:2:3 with labels offset 0.8,0.6 font \",8\" notitle'\n");
+		"\"layers\", $layers using 1:2:(N0[int(column(0)) + 1]) with labels noenhanced "
+		"offset 0.8,0.6 font \",8\" notitle'\n");
 	write_tail(of.fp);
-	return rt_outfile_commit(&of, err);
+	rc = finish(&of, outbase, err);
+out:
+	free(names);
+	return rc;
 }

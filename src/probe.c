@@ -366,8 +366,8 @@ static int describe_machine(struct probe_ctx *c, struct rt_err *err)
 	return 0;
 }
 
-int rt_probe_run(struct rt_profile **out, const struct rt_topo *topo,
-		 const struct rt_probe_opts *o, struct rt_err *err)
+static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
+		     const struct rt_probe_opts *o, struct rt_err *err)
 {
 	struct probe_ctx c = { .topo = topo, .o = o };
 	unsigned threads[RT_PROBE_MAX_THREADS_LIST];
@@ -439,5 +439,28 @@ int rt_probe_run(struct rt_profile **out, const struct rt_topo *topo,
 out:
 	free(pus);
 	rt_profile_destroy(c.p);
+	return rc;
+}
+
+int rt_probe_run(struct rt_profile **out, const struct rt_topo *topo,
+		 const struct rt_probe_opts *o, struct rt_err *err)
+{
+	struct rt_topo_affinity saved;
+	struct rt_err err2;
+	unsigned most = rt_topo_pus(topo);
+	int rc = rt_topo_affinity_save(&saved, err);
+
+	if (rc)
+		return rc;
+	/* the kernels pin this thread and the OpenMP pool's: whatever runs after the probe in
+	 * this process, and every process it starts, gets the CPUs it had before */
+	rc = probe_run(out, topo, o, err);
+	for (size_t i = 0; i < o->nthreads; i++)
+		most = o->threads[i] > most ? o->threads[i] : most;
+	if (rt_topo_affinity_restore(&saved, most, &err2) && !rc) {
+		rt_profile_destroy(*out);
+		*out = NULL;
+		rc = rt_err_set(err, err2.code, "%s", err2.msg);
+	}
 	return rc;
 }

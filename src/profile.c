@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const levels_known[] = { "L1", "L2", "L3", "L4", "L5", "DRAM" };
 static const char *const kernels_known[] = { "load", "copy", "triad", "copy_nt", "triad_nt" };
@@ -381,6 +382,15 @@ static int read_curve(const struct reader *r, const config_setting_t *root, stru
 	return 0;
 }
 
+void rt_profile_default_path(char *buf, size_t size)
+{
+	char host[256] = "localhost";
+
+	if (gethostname(host, sizeof(host) - 1) || !*host)
+		snprintf(host, sizeof(host), "localhost");
+	snprintf(buf, size, "machine-profiles/%s.cfg", host);
+}
+
 int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *err)
 {
 	struct reader r = { .path = path, .err = err };
@@ -392,6 +402,8 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 	int rc = 0;
 
 	config_init(&cfg);
+	if ((rc = rt_check_regular(path, err)))
+		goto out;
 	if (!config_read_file(&cfg, path)) {
 		if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
 			rc = rt_err_set(err, -ENOENT, "%s: cannot read: %s", path,

@@ -90,6 +90,10 @@ int rt_profile_add_point(struct rt_profile *p, const struct rt_profile_point *pt
 int rt_profile_add_note(struct rt_profile *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* This host's default profile path: machine-profiles/HOST.cfg (relative to the current
+ * directory). */
+void rt_profile_default_path(char *buf, size_t size);
+
 /* Read a profile; every malformed entry is an error "FILE:LINE: what is wrong". */
 int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *err);
 /* Write a profile atomically (PATH.tmp, then rename); doubles as %.17g, so a load gives back

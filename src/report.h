@@ -28,6 +28,10 @@ struct rt_point {
 	char run[64];                   /* not in the CSV: which results directory, for overlays */
 };
 
+/* Whether a point is a configuration's headline: the whole iteration, the median of the
+ * repetitions, measured (status ok). */
+bool rt_point_is_headline(const struct rt_point *p);
+
 /* intensity = flops / bytes (FLOP/byte), gflops = flops / seconds / 1e9, images/s =
  * batch / seconds for the iteration scope (0 elsewhere); 0 where a divisor is 0. */
 void rt_point_derive(struct rt_point *p);

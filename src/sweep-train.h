@@ -1,5 +1,6 @@
 /* sweep-train.h: a training sweep: every configuration in a child roofline-train, its points
- * appended to points.csv as it finishes, then summary.txt and run.cfg */
+ * appended to points.csv as it finishes, then summary.txt, the charts and run.cfg; the request
+ * a results directory holds, so that a directory is never mixed up with another sweep */
 #ifndef RT_SWEEP_TRAIN_H
 #define RT_SWEEP_TRAIN_H
 
@@ -9,18 +10,39 @@
 #include "profile.h"
 #include "sweep.h"
 
+/* What a sweep measures, as run.cfg records it. The first part is the points' identity: every
+ * run that adds points to one directory asks for the same. */
+struct rt_sweep_request {
+	char model[4096];               /* the model file's real path */
+	char data[4096];                /* synthetic, mnist:DIR, cifar10:DIR */
+	char counters[16];
+	char maxpool[16];               /* auto, onednn, split */
+	char lr[64];                    /* --lr as given ("" : the default) */
+	long batch;                     /* the default configuration's batch */
+	long iterations, warmup, repeat, seed;
+	bool per_layer;
+	char knobs[RT_KNOB_COUNT][1024];        /* "threads=1,2", in the order given */
+	size_t nknobs;
+	/* how it ran: may differ between the runs of one directory */
+	double timeout;
+	char profile[4096];
+};
+
+/* The request a results directory's run.cfg records. -ENOENT when DIR has no run.cfg;
+ * -EINVAL naming FILE:LINE when it is not one, or records no request (an older rooftraj). */
+int rt_sweep_request_read(struct rt_sweep_request *r, const char *dir, struct rt_err *err);
+/* What differs between the points' identities of two requests, as "model: 'a' there, 'b'
+ * asked; batch: 64 there, 32 asked" into buf; returns how many fields differ (0: the same). */
+int rt_sweep_request_diff(const struct rt_sweep_request *there,
+			  const struct rt_sweep_request *asked, char *buf, size_t size);
+
 struct rt_sweep_train_opts {
 	const char *self;               /* the roofline-train executable the children run */
-	const char *model;              /* as the user gave it */
-	const char *data, *counters;
-	const char *maxpool;            /* --maxpool-impl for the children (NULL: theirs) */
-	const char *lr;                 /* --lr as the user gave it (NULL: the default) */
-	long iterations, warmup, repeat, seed;
-	double timeout;                 /* seconds per configuration; 0: none */
-	bool per_layer;
+	const struct rt_sweep_request *req;
+	bool retry;                     /* failed configurations of an earlier run run again */
 	const char *outdir;
-	const struct rt_profile *prof;  /* ceilings for the summary (may be NULL) */
-	const char *profile_path;
+	bool resume;                    /* outdir must already hold this request */
+	const struct rt_profile *prof;  /* ceilings for the summary and the charts (may be NULL) */
 	const char *cmdline;
 	void (*progress)(void *ctx, size_t i, size_t n, const char *config, const char *result);
 	void *progress_ctx;
@@ -33,20 +55,32 @@ struct rt_sweep_train_opts {
 	unsigned ranks;                 /* recorded in run.cfg (0: 1) */
 };
 
-/* Run the sweep's configurations that points.csv in outdir does not hold yet (so an
- * interrupted sweep resumes), appending and flushing each one's points; a configuration that
- * fails, crashes or passes the timeout becomes a failed point with its reason. Then writes
- * summary.txt (also to stdout when `also` is set) and run.cfg. */
+/* Before anything is measured: the results directory. With resume it must hold run.cfg of
+ * this request; otherwise it may be new, or hold the same request (more configurations are
+ * added to it). A directory of another request, or points.csv without run.cfg, is an error
+ * naming what differs. Creates the directory, writes run.cfg (status "running"), repairs a
+ * points.csv whose last line was cut short (that configuration is measured again) and, with
+ * retry, takes out the rows of failed configurations so that they run again. What it did is
+ * said in note (empty: nothing). */
+int rt_sweep_train_prepare(const struct rt_sweep *s, const struct rt_sweep_train_opts *o,
+			   char *note, size_t notesize, struct rt_err *err);
+
+/* Run the sweep's configurations that points.csv in outdir does not hold yet, appending and
+ * flushing each one's points; a configuration that fails, crashes or passes the timeout
+ * becomes a failed point with its reason. Then writes summary.txt (also to `also` when set),
+ * the charts and run.cfg (status "complete"). -EINTR (with the resume hint) when interrupted. */
 int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o, FILE *also,
 		   struct rt_err *err);
 
 /* The machine profile a results directory's run.cfg names, into path. */
 int rt_results_profile(const char *dir, char *path, size_t size, struct rt_err *err);
 
-/* The child side: "rt-point" and "rt-memory" lines on stdout, parsed back by the parent. */
+/* The child side: "rt-point" and "rt-memory" lines on stdout, parsed back by the parent.
+ * Text fields are escaped (\t, \n, \\), so any name stays one field of one line. */
 void rt_sweep_emit_point(FILE *fp, const char *scope, const char *name, const char *stat,
 			 double seconds, double flops, double bytes, const char *source);
 void rt_sweep_emit_memory(FILE *fp, double weights, double activations, double gradients,
 			  double optimizer, double workspace, double peak_rss);
+void rt_sweep_emit_impl(FILE *fp, const char *impl);
 
 #endif

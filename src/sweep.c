@@ -1,5 +1,4 @@
-/* sweep.c: knob parsing and grid expansion; fork/exec of one configuration with its own
- * environment and a time limit, so start-up settings apply and a crash stays in the child */
+/* sweep.c: knob parsing, grid expansion and each configuration's environment */
 #include "config.h"
 #include "sweep.h"
 #include "options.h"
@@ -7,25 +6,12 @@
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 static const char *const knob_names[RT_KNOB_COUNT] = { "threads", "batch", "affinity",
 						       "precision" };
-
-/* The one flag a signal handler may set (sig_atomic_t semantics); owned by the front end. */
-static volatile int *interrupt_flag;
-
-void rt_sweep_set_interrupt_flag(volatile int *flag)
-{
-	interrupt_flag = flag;
-}
 
 int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *topo,
 		 long model_batch, struct rt_err *err)
@@ -117,6 +103,26 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 	return 0;
 }
 
+void rt_sweep_knob_spec(const struct rt_sweep *s, size_t k, char *buf, size_t size)
+{
+	const enum rt_knob knob = s->knobs[k].knob;
+	size_t len = (size_t)snprintf(buf, size, "%s=", knob_names[knob]);
+
+	for (size_t i = 0; i < s->knobs[k].n && len < size; i++) {
+		const long v = s->knobs[k].values[i];
+		const char *sep = i ? "," : "";
+
+		if (knob == RT_KNOB_AFFINITY)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", sep,
+						rt_affinity_name((enum rt_affinity)v));
+		else if (knob == RT_KNOB_PRECISION)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", sep,
+						rt_precision_name((enum rt_precision)v));
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s%ld", sep, v);
+	}
+}
+
 void rt_sweep_config_name(struct rt_sweep_config *c)
 {
 	char r[16] = "";
@@ -196,161 +202,4 @@ size_t rt_sweep_env(const struct rt_sweep_config *c, char env[3][64])
 		break;
 	}
 	return 3;
-}
-
-static const char *signame(int sig)
-{
-	switch (sig) {
-	case SIGSEGV: return "SIGSEGV";
-	case SIGKILL: return "SIGKILL";
-	case SIGABRT: return "SIGABRT";
-	case SIGBUS: return "SIGBUS";
-	case SIGFPE: return "SIGFPE";
-	case SIGTERM: return "SIGTERM";
-	case SIGINT: return "SIGINT";
-	default: return "signal";
-	}
-}
-
-int rt_sweep_run_child(char *const argv[], char env[][64], size_t nenv, double timeout,
-		       struct rt_child *c, struct rt_err *err)
-{
-	int out[2] = { -1, -1 }, errp[2] = { -1, -1 }, status = 0;
-	char errbuf[4096];
-	size_t errlen = 0, cap = 65536;
-	double start = rt_now();
-	bool timed_out = false, interrupted = false;
-	pid_t pid;
-
-	memset(c, 0, sizeof(*c));
-	c->out = malloc(cap);
-	if (!c->out)
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	if (pipe(out) || pipe(errp)) {
-		int e = errno;
-
-		free(c->out);
-		c->out = NULL;
-		return rt_err_set(err, -e, "pipe: %s", strerror(e));
-	}
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		close(out[0]), close(out[1]), close(errp[0]), close(errp[1]);
-		free(c->out);
-		c->out = NULL;
-		return rt_err_set(err, -e, "fork: %s", strerror(e));
-	}
-	if (pid == 0) {
-		for (size_t i = 0; i < nenv; i++) {
-			char *e = env[i], *eq = strchr(e, '=');
-
-			if (!eq)
-				continue;
-			*eq = '\0';
-			if (eq[1])
-				setenv(e, eq + 1, 1);
-			else
-				unsetenv(e);
-		}
-		dup2(out[1], STDOUT_FILENO);
-		dup2(errp[1], STDERR_FILENO);
-		close(out[0]), close(out[1]), close(errp[0]), close(errp[1]);
-		execv(argv[0], argv);
-		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(out[1]);
-	close(errp[1]);
-	{
-		struct pollfd fds[2] = { { out[0], POLLIN, 0 }, { errp[0], POLLIN, 0 } };
-		int open_fds = 2;
-
-		while (open_fds) {
-			double left = timeout > 0 ? timeout - (rt_now() - start) : 1.0;
-			int r;
-
-			if (timeout > 0 && left <= 0) {
-				kill(pid, SIGKILL);
-				timed_out = true;
-				break;
-			}
-			if (interrupt_flag && *interrupt_flag) {
-				kill(pid, SIGKILL);
-				interrupted = true;
-				break;
-			}
-			/* wake up at least every 100 ms to notice an interrupt */
-			r = poll(fds, 2, left < 0.1 ? (int)(left * 1000) + 1 : 100);
-			if (r < 0 && errno == EINTR)
-				continue;
-			for (int i = 0; i < 2; i++) {
-				char buf[4096];
-				ssize_t n;
-
-				if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-					continue;
-				n = read(fds[i].fd, buf, sizeof(buf));
-				if (n <= 0) {
-					close(fds[i].fd);
-					fds[i].fd = -1;
-					open_fds--;
-					continue;
-				}
-				if (i == 0) {
-					if (c->outlen + (size_t)n + 1 > cap) {
-						char *q = realloc(c->out, cap * 2 + (size_t)n);
-
-						if (!q)
-							continue;
-						c->out = q;
-						cap = cap * 2 + (size_t)n;
-					}
-					memcpy(c->out + c->outlen, buf, (size_t)n);
-					c->outlen += (size_t)n;
-				} else {
-					/* keep the end of stderr: the last line says what went wrong */
-					for (ssize_t k = 0; k < n; k++) {
-						if (errlen == sizeof(errbuf) - 1) {
-							memmove(errbuf, errbuf + 2048, errlen - 2048);
-							errlen -= 2048;
-						}
-						errbuf[errlen++] = buf[k];
-					}
-				}
-			}
-		}
-		for (int i = 0; i < 2; i++)
-			if (fds[i].fd >= 0)
-				close(fds[i].fd);
-	}
-	c->out[c->outlen] = '\0';
-	errbuf[errlen] = '\0';
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	c->seconds = rt_now() - start;
-	{
-		/* the last non-empty line of stderr */
-		char *end = errbuf + errlen, *line;
-
-		while (end > errbuf && (end[-1] == '\n' || end[-1] == '\r'))
-			*--end = '\0';
-		line = strrchr(errbuf, '\n');
-		line = line ? line + 1 : errbuf;
-		/* Ctrl-C reaches the child too: whatever ended it, the run was interrupted */
-		if (interrupted || (interrupt_flag && *interrupt_flag))
-			snprintf(c->reason, sizeof(c->reason), "interrupted");
-		else if (timed_out)
-			snprintf(c->reason, sizeof(c->reason), "timeout after %.3g s", timeout);
-		else if (WIFSIGNALED(status))
-			snprintf(c->reason, sizeof(c->reason), "killed by %s (%d)%s%.200s",
-				 signame(WTERMSIG(status)), WTERMSIG(status), *line ? ": " : "", line);
-		else if (WIFEXITED(status) && WEXITSTATUS(status))
-			snprintf(c->reason, sizeof(c->reason), "exit %d%s%.200s", WEXITSTATUS(status),
-				 *line ? ": " : "", line);
-		else
-			c->ok = true;
-	}
-	return 0;
 }

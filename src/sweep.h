@@ -1,5 +1,5 @@
-/* sweep.h: sweep grids (threads, batch, affinity) and running each configuration in a fresh
- * child process with its own environment, a timeout, and its output captured */
+/* sweep.h: sweep grids (threads, batch, affinity, precision) and the environment of each
+ * configuration's child process */
 #ifndef RT_SWEEP_H
 #define RT_SWEEP_H
 
@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include "err.h"
 #include "model.h"
+#include "spawn.h"
 #include "topo.h"
 
 enum rt_knob { RT_KNOB_THREADS, RT_KNOB_BATCH, RT_KNOB_AFFINITY, RT_KNOB_PRECISION,
@@ -46,31 +47,14 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_batch,
 		    struct rt_err *err);
 void rt_sweep_fini(struct rt_sweep *s);
+/* Knob k of the sweep as "KNOB=V1,V2,...", its values in order: the canonical form, which
+ * rt_sweep_add reads back to the same knob (run.cfg records it for --resume). */
+void rt_sweep_knob_spec(const struct rt_sweep *s, size_t k, char *buf, size_t size);
 void rt_sweep_config_name(struct rt_sweep_config *c);
 
 /* The environment a configuration's child gets: OMP_NUM_THREADS, and OMP_PLACES=cores with
  * OMP_PROC_BIND=close (compact) or spread (scatter); none leaves placement to the runtime
  * (both unset). Fills up to 3 "NAME=VALUE" strings (NAME= means unset). */
 size_t rt_sweep_env(const struct rt_sweep_config *c, char env[3][64]);
-
-/* What a child did. */
-struct rt_child {
-	bool ok;                        /* exited 0 within the time limit */
-	char reason[256];               /* otherwise why: exit code and last stderr line, signal,
-					 * timeout */
-	char *out;                      /* its standard output (caller frees) */
-	size_t outlen;
-	double seconds;
-};
-
-/* Run argv[0] (a path) with argv in a new process whose environment is ours plus env[] (and
- * minus the "NAME=" entries), kill it after timeout seconds (0: no limit), and collect its
- * output. Returns 0 when the child could be run at all (see c->ok for how it went). */
-int rt_sweep_run_child(char *const argv[], char env[][64], size_t nenv, double timeout,
-		       struct rt_child *c, struct rt_err *err);
-
-/* Set by the front end's SIGINT/SIGTERM handler: a running child is killed (its reason:
- * "interrupted") and the sweep stops after it. NULL: never interrupted. */
-void rt_sweep_set_interrupt_flag(volatile int *flag);
 
 #endif

@@ -352,3 +352,30 @@ int rt_topo_pin_team(const int *pus, unsigned n, struct rt_err *err)
 	}
 	return failed ? rt_err_set(err, -EINVAL, "cannot pin %d of %u threads", failed, n) : 0;
 }
+
+_Static_assert(sizeof(cpu_set_t) <= sizeof(((struct rt_topo_affinity *)0)->set),
+	       "struct rt_topo_affinity holds a cpu_set_t");
+
+int rt_topo_affinity_save(struct rt_topo_affinity *a, struct rt_err *err)
+{
+	int e = pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), (cpu_set_t *)a->set);
+
+	a->saved = e == 0;
+	return e ? rt_err_set(err, -e, "pthread_getaffinity_np: %s", strerror(e)) : 0;
+}
+
+int rt_topo_affinity_restore(const struct rt_topo_affinity *a, unsigned n, struct rt_err *err)
+{
+	const cpu_set_t *set = (const cpu_set_t *)a->set;
+	int failed = 0;
+
+	if (!a->saved)
+		return 0;
+	if (n > 1) {
+#pragma omp parallel num_threads((int)n) reduction(+ : failed)
+		failed += pthread_setaffinity_np(pthread_self(), sizeof(*set), set) != 0;
+	}
+	failed += pthread_setaffinity_np(pthread_self(), sizeof(*set), set) != 0;
+	return failed ? rt_err_set(err, -EINVAL, "cannot give %d thread%s back its CPU set",
+				   failed, failed > 1 ? "s" : "") : 0;
+}

@@ -71,6 +71,16 @@ int rt_topo_bind_thread(int pu);
  * threads run on the same threads (the runtime keeps its pool), so they keep the pinning. */
 int rt_topo_pin_team(const int *pus, unsigned n, struct rt_err *err);
 
+/* What pinning a team changes, saved and given back: the calling thread's CPU set, restored
+ * on it and on the n threads of an OpenMP team (the pool's threads keep their pinning
+ * between parallel regions, and a child process inherits the calling thread's set). */
+struct rt_topo_affinity {
+	unsigned char set[128];         /* a cpu_set_t: 1024 CPUs */
+	bool saved;
+};
+int rt_topo_affinity_save(struct rt_topo_affinity *a, struct rt_err *err);
+int rt_topo_affinity_restore(const struct rt_topo_affinity *a, unsigned n, struct rt_err *err);
+
 /* "none", "compact", "scatter" and back. */
 const char *rt_affinity_name(enum rt_affinity aff);
 int rt_affinity_parse(enum rt_affinity *aff, const char *name);

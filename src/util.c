@@ -44,6 +44,20 @@ void rt_dirname(char *buf, size_t size, const char *path)
 		snprintf(buf, size, "%.*s", (int)(slash - path), path);
 }
 
+int rt_check_regular(const char *path, struct rt_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return 0;
+	if (S_ISREG(st.st_mode))
+		return 0;
+	return rt_err_set(err, -EINVAL, "%s: not a regular file (%s)", path,
+			  S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" :
+			  S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" :
+			  S_ISSOCK(st.st_mode) ? "a socket" : "not a file");
+}
+
 int rt_mkdir_p(const char *dir, struct rt_err *err)
 {
 	char buf[4096];
@@ -85,24 +99,41 @@ int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err)
 	return 0;
 }
 
-int rt_outfile_commit(struct rt_outfile *of, struct rt_err *err)
+int rt_outfile_close(struct rt_outfile *of, struct rt_err *err)
 {
 	int rc = 0;
 
 	if (!of->fp)
 		return rt_err_set(err, -EBADF, "%s: not open", of->path);
+	errno = 0;
 	if (ferror(of->fp) || fflush(of->fp) || fsync(fileno(of->fp)))
 		rc = rt_err_set(err, -(errno ? errno : EIO), "%s: write failed: %s", of->tmp,
 				strerror(errno ? errno : EIO));
 	if (fclose(of->fp) && !rc)
 		rc = rt_err_set(err, -errno, "%s: close failed: %s", of->tmp, strerror(errno));
 	of->fp = NULL;
-	if (!rc && rename(of->tmp, of->path))
-		rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", of->tmp, of->path,
-				strerror(errno));
 	if (rc)
 		unlink(of->tmp);
 	return rc;
+}
+
+int rt_outfile_rename(struct rt_outfile *of, struct rt_err *err)
+{
+	if (rename(of->tmp, of->path)) {
+		int rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", of->tmp, of->path,
+				    strerror(errno));
+
+		unlink(of->tmp);
+		return rc;
+	}
+	return 0;
+}
+
+int rt_outfile_commit(struct rt_outfile *of, struct rt_err *err)
+{
+	int rc = rt_outfile_close(of, err);
+
+	return rc ? rc : rt_outfile_rename(of, err);
 }
 
 void rt_outfile_abort(struct rt_outfile *of)

@@ -27,8 +27,17 @@ int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err)
 /* Flush, check every write, close and rename into place; on any error the temporary file is
  * removed and PATH is left as it was. */
 int rt_outfile_commit(struct rt_outfile *of, struct rt_err *err);
+/* The two halves of a commit: flush, check every write and close PATH.tmp (removed on an
+ * error); then rename it to PATH. Between them the complete temporary file can be used. */
+int rt_outfile_close(struct rt_outfile *of, struct rt_err *err);
+int rt_outfile_rename(struct rt_outfile *of, struct rt_err *err);
 /* Remove the temporary file without touching PATH (NULL-safe, idempotent). */
 void rt_outfile_abort(struct rt_outfile *of);
+
+/* An input that exists must be a regular file: a FIFO would hang the reader, a directory or a
+ * device would give a misleading error. 0 when path is a regular file or does not exist
+ * (the caller's open says so then); -EINVAL "PATH: not a regular file (a FIFO)" otherwise. */
+int rt_check_regular(const char *path, struct rt_err *err);
 
 /* mkdir -p */
 int rt_mkdir_p(const char *dir, struct rt_err *err);

@@ -1,9 +1,73 @@
 #!/bin/sh
 # t-cli.sh: table-driven command-line tests (ARGS | EXIT | STREAM | REGEX), as likwid's
-# test/executable_tests: each row runs the tool and checks its exit code and output. Leading
-# NAME=VALUE words in ARGS set the tool's environment.
+# test/executable_tests: each row runs the tool in an empty directory of its own and checks
+# its exit code and output, then that it left nothing half-written: a row that fails leaves no
+# file at all, one that succeeds no temporary file. Leading NAME=VALUE words in ARGS set the
+# tool's environment; $FIX names inputs this script makes (FIFOs, malformed files).
 n=0
 failed=0
+FIX=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-cli-fix.XXXXXX") || exit 1
+trap 'rm -rf "$FIX"' EXIT
+export FIX
+
+# ---- inputs the table uses ----
+lenet="$top_srcdir/tests/data/results-lenet5"
+mkfifo "$FIX/fifo"
+mkdir -p "$FIX/dir" "$FIX/fifo-results" "$FIX/fifo-run" "$FIX/mnist-fifo" "$FIX/cifar-fifo"
+cp "$lenet/run.cfg" "$FIX/fifo-results/" && mkfifo "$FIX/fifo-results/points.csv"
+cp "$lenet/points.csv" "$FIX/fifo-run/" && mkfifo "$FIX/fifo-run/run.cfg"
+mkfifo "$FIX/mnist-fifo/train-images-idx3-ubyte" "$FIX/cifar-fifo/data_batch_1.bin"
+# points.csv variants: NAME and an awk program that makes it from the saved lenet5 sweep
+while IFS='|' read -r name prog; do
+	mkdir -p "$FIX/$name" && cp "$lenet/run.cfg" "$FIX/$name/"
+	awk -F, -v OFS=, "$prog" "$lenet/points.csv" >"$FIX/$name/points.csv"
+done <<'EOF'
+bad-batch|NR == 2 { $3 = "abc" } { print }
+bad-threads|NR == 2 { $2 = "-1" } { print }
+bad-nan|NR == 2 { $10 = "nan" } { print }
+bad-inf|NR == 2 { $11 = "inf" } { print }
+bad-affinity|NR == 3 { $4 = "everywhere" } { print }
+bad-derived|NR == 2 { $15 = $15 * 2 } { print }
+dup|{ print } NR == 2 { print }
+crlf|{ printf "%s\r\n", $0 }
+bom|NR == 1 { printf "\357\273\277" } { print }
+blank|{ print } END { print ""; print "" }
+after-blank|NR == 3 { print "" } { print }
+open-quote|NR == 2 { $8 = "\"iteration" } { print }
+EOF
+sed 's/name = "LeNet-5";/name = "..\/..\/x";/; s/^\( *name = \)"lenet5";/\1"..\/..\/x";/' \
+	"$top_srcdir/cnn/models/lenet5.cfg" >"$FIX/dotdot.cfg"
+sed '0,/name = "conv1"/s//name = "conv\\t1"/' "$top_srcdir/cnn/models/lenet5.cfg" >"$FIX/tab-layer.cfg"
+
+# Files a row left in its directory that it should not have: every file but its own out and
+# err when it failed, any temporary when it succeeded. Prints them; fails when there are any.
+stray() { # DIR EXIT
+	if [ "$2" = 0 ]; then
+		find "$1" -name '*.tmp' -o -name '*.tmp.*' | sed "s|^$1/||"
+	else
+		find "$1" -mindepth 1 ! -name out ! -name err | sed "s|^$1/||"
+	fi | grep . && return 1
+	return 0
+}
+# the check itself can fail: a failing tool that leaves a file, a passing one that leaves a
+# temporary
+self=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-cli-self.XXXXXX")
+mkdir -p "$self/results" && : >"$self/results/points.csv" && : >"$self/out"
+n=$((n + 1))
+if stray "$self" 1 >/dev/null; then
+	echo "not ok $n - the stray-file check notices what a failing run left"; failed=$((failed + 1))
+else
+	echo "ok $n - the stray-file check notices what a failing run left"
+fi
+rm -rf "$self/results" && : >"$self/chart.gp.tmp"
+n=$((n + 1))
+if stray "$self" 0 >/dev/null; then
+	echo "not ok $n - the stray-file check notices a temporary"; failed=$((failed + 1))
+else
+	echo "ok $n - the stray-file check notices a temporary"
+fi
+rm -rf "$self"
+
 for name in roofline-probe roofline-train roofline-plot; do
 table="$top_srcdir/tests/cli-${name#roofline-}.txt"
 tool="$top_builddir/src/$name"
@@ -21,7 +85,7 @@ while IFS='|' read -r args want stream regex; do
 	while [ $# -gt 0 ]; do
 		case "$1" in [A-Z]*=*) envs="$envs $1"; shift ;; *) break ;; esac
 	done
-	env $envs "$tool" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+	(cd "$TMP" && exec env $envs "$tool" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null)
 	rc=$?
 	n=$((n + 1))
 	if [ "$rc" = "$want" ] && grep -Eq -- "$regex" "$TMP/$stream"; then
@@ -31,13 +95,13 @@ while IFS='|' read -r args want stream regex; do
 		sed 's/^/#   /' "$TMP/$stream" | head -5
 		failed=$((failed + 1))
 	fi
-	# an unwritable destination leaves nothing behind
-	case "$args" in
-	*'-o $TMP'*) ;;
-	*) n=$((n + 1))
-	   if ls "$TMP"/*.cfg* >/dev/null 2>&1; then echo "not ok $n - no stray files"; \
-	   else echo "ok $n - $args: nothing half-written"; fi ;;
-	esac
+	n=$((n + 1))
+	if left=$(stray "$TMP" "$rc"); then
+		echo "ok $n - $name $args: nothing half-written"
+	else
+		echo "not ok $n - $name $args: left $(echo $left)"
+		failed=$((failed + 1))
+	fi
 	rm -rf "$TMP"
 done <"$table"
 done

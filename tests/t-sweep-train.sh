@@ -72,7 +72,7 @@ check "timeouts are failed rows with their reason" grep -q ',failed,timeout afte
 "$tool" -m lenet5 -n 2 -w 1 -r 1 -c model --profile "$prof" --sweep threads=1 --per-layer \
 	--out "$dir/l" >/dev/null 2>&1
 check "per-layer points for every layer" awk -F, '$7 == "layer" && $9 == "median" { k++ } END { exit k != 24 }' "$dir/l/points.csv"
-check "the per-layer chart (layers.gp) names the layers" grep -q '"conv2"' "$dir/l/layers.gp"
+check "the per-layer chart (layers.gp) names the layers" grep -q "'conv2'" "$dir/l/layers.gp"
 
 # SIGINT in the middle: a clear message, exit 130, only whole configurations kept, resume
 "$tool" -m lenet5 -n 300 -w 1 -r 2 -c model --profile "$prof" --sweep batch=8,16,32,48,64 \
@@ -160,7 +160,7 @@ if "$top_builddir/src/roofline-train" -p bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >
 	# t-bf16 checks the exact counts)
 	check "bf16 moves fewer compulsory bytes for the same FLOPs" awk -F, 'NR > 1 && $1 == "t1-b64-none" && $7 == "iteration" { f = $11; b = $12 }
 		NR > 1 && $1 == "t1-b64-none-bf16" && $7 == "iteration" { g = $11; c = $12 } END { exit !(f == g && c < 0.8 * b) }' "$dir/p/points.csv"
-	check "the chart draws the bf16 roof beside the fp32 ones" sh -c "grep -q 'title \"bf16 ' '$dir/p/trajectories.gp' && grep -q 'title \"fp32 ' '$dir/p/trajectories.gp'"
+	check "the chart draws the bf16 roof beside the fp32 ones" sh -c "grep -q \"^R[0-9]* = 'bf16 \" '$dir/p/trajectories.gp' && grep -q \"^R[0-9]* = 'fp32 \" '$dir/p/trajectories.gp'"
 	check "the summary bounds bf16 points by the bf16 roof" grep -q 'bf16 .*GFLOP/s\|DRAM' "$dir/p/summary.txt"
 else
 	n=$((n + 1)); echo "ok $n # SKIP this CPU has no bf16 in oneDNN"

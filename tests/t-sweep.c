@@ -130,22 +130,23 @@ int main(void)
 		char *missing_argv[] = { "/nonexistent/roofline-train", NULL };
 
 		setenv("OMP_PLACES", "threads", 1);
-		is_int(rt_sweep_run_child(ok_argv, env, 2, 10, &c, &err), 0, "child runs");
+		is_int(rt_spawn_run(ok_argv, env, 2, 10, &c, &err), 0, "child runs");
 		ok(c.ok && !strcmp(c.out, "out\n3-\n"), "its output, its environment (%s)", c.out);
 		free(c.out);
-		rt_sweep_run_child(fail_argv, env, 0, 10, &c, &err);
+		rt_spawn_run(fail_argv, env, 0, 10, &c, &err);
 		ok(!c.ok && !strcmp(c.reason, "exit 3: what went wrong") && !strcmp(c.out, "partial\n"),
 		   "a failing child: '%s', output kept", c.reason);
 		free(c.out);
-		rt_sweep_run_child(crash_argv, env, 0, 10, &c, &err);
+		rt_spawn_run(crash_argv, env, 0, 10, &c, &err);
 		ok(!c.ok && strstr(c.reason, "killed by SIGSEGV (11)"), "a crash: '%s'", c.reason);
 		free(c.out);
-		rt_sweep_run_child(hang_argv, env, 0, 0.3, &c, &err);
+		rt_spawn_run(hang_argv, env, 0, 0.3, &c, &err);
 		ok(!c.ok && !strcmp(c.reason, "timeout after 0.3 s") && c.seconds < 5,
 		   "a hang is killed at its timeout: '%s' (%.2f s)", c.reason, c.seconds);
 		free(c.out);
-		rt_sweep_run_child(missing_argv, env, 0, 10, &c, &err);
-		ok(!c.ok && strstr(c.reason, "exit 127: cannot run /nonexistent/roofline-train"),
+		rt_spawn_run(missing_argv, env, 0, 10, &c, &err);
+		ok(!c.ok && !strcmp(c.reason, "cannot run /nonexistent/roofline-train: No such file or "
+				      "directory"),
 		   "a missing program: '%s'", c.reason);
 		free(c.out);
 	}

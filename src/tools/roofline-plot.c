@@ -43,6 +43,41 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* The name of a directory's series in an overlay: its last path component, or the path
+ * itself; a name an earlier directory already has gets " (2)", " (3)", ...: two results of
+ * the same name (from two hosts) never merge into one series. */
+static void base_label(char *buf, size_t size, const char *path)
+{
+	char copy[4096];
+	size_t len;
+	const char *slash;
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	len = strlen(copy);
+	while (len > 1 && copy[len - 1] == '/')
+		copy[--len] = '\0';
+	slash = strrchr(copy, '/');
+	snprintf(buf, size, "%s", slash && slash[1] ? slash + 1 : copy);
+}
+
+static void run_label(char *buf, size_t size, char **argv, int first, int d)
+{
+	char mine[64];
+	int same = 0;
+
+	base_label(mine, sizeof(mine), argv[d]);
+	for (int e = first; e < d; e++) {
+		char other[64];
+
+		base_label(other, sizeof(other), argv[e]);
+		same += !strcmp(other, mine);
+	}
+	if (same)
+		snprintf(buf, size, "%.50s (%d)", mine, same + 1);
+	else
+		snprintf(buf, size, "%s", mine);
+}
+
 int main(int argc, char **argv)
 {
 	const char *profile_arg = NULL, *output = NULL;
@@ -77,8 +112,8 @@ int main(int argc, char **argv)
 	for (int d = optind; d < argc; d++) {
 		char csv[4200];
 		struct rt_point *pts = NULL;
+		char label[64];
 		size_t n = 0;
-		const char *name = strrchr(argv[d], '/');
 
 		snprintf(csv, sizeof(csv), "%s/points.csv", argv[d]);
 		if (rt_points_csv_read(csv, &pts, &n, &err))
@@ -97,11 +132,12 @@ int main(int argc, char **argv)
 			}
 			all = q;
 		}
+		if (argc - optind > 1)
+			run_label(label, sizeof(label), argv, optind, d);
 		for (size_t i = 0; i < n; i++) {
 			all[nall] = pts[i];
 			if (argc - optind > 1)
-				snprintf(all[nall].run, sizeof(all[nall].run), "%s",
-					 name && name[1] ? name + 1 : argv[d]);
+				snprintf(all[nall].run, sizeof(all[nall].run), "%s", label);
 			nall++;
 		}
 		free(pts);
@@ -119,9 +155,8 @@ int main(int argc, char **argv)
 	else
 		snprintf(base, sizeof(base), "overlay");
 	snprintf(gp, sizeof(gp), "%s.gp", base);
-	if (rt_plot_trajectories(prof, all, nall, argc - optind > 1 ? "overlay" : "sweep", gp, &err))
-		goto fail;
-	rc = rt_plot_render(gp, base, &err);
+	rc = rt_plot_trajectories(prof, all, nall, argc - optind > 1 ? "overlay" : "sweep", base,
+				  &err);
 	if (rc == 0)
 		printf("chart: %s.png, %s.svg (script %s)\n", base, base, gp);
 	else if (rc == -ENOENT)

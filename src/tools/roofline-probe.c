@@ -230,9 +230,7 @@ static int probe_node(const struct rt_topo *topo, struct rt_probe_opts *o, const
 		printf("\nprofile: %s   (probe took %.1f s)\n", path, rt_now() - ps->start);
 	}
 	if (chart_on) {
-		if ((rc = rt_plot_roofline(p, 0, chart, err)))
-			goto out;
-		rc = rt_plot_render(chart, outbase, err);
+		rc = rt_plot_roofline(p, 0, outbase, err);
 		if (rc == 0 && print)
 			printf("chart:   %s.png, %s.svg (script %s)\n", outbase, outbase, chart);
 		else if (rc == -ENOENT && print)

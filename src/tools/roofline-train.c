@@ -3,6 +3,7 @@
 #include "config.h"
 #include "cluster.h"
 #include "counters.h"
+#include "data.h"
 #include "err.h"
 #include "model.h"
 #include "net.h"
@@ -69,8 +70,12 @@ static void usage(FILE *fp)
 "                         batch, fp32) is always measured as the reference\n"
 "  -r, --repeat=N         repetitions of each measurement, 1..100 (default 3)\n"
 "  -o, --out=DIR          results directory (default: results/MODEL-TIMESTAMP, named when\n"
-"                         the sweep completes)\n"
-"      --resume=DIR       continue an interrupted sweep in DIR\n"
+"                         the sweep completes); one that holds a sweep must hold the\n"
+"                         same request (configurations not measured yet are added)\n"
+"      --resume=DIR       continue an interrupted sweep in DIR: its request (model, data,\n"
+"                         knobs, ...) comes from DIR/run.cfg; options given must agree\n"
+"      --no-retry         with --resume or --out: keep the failed configurations of the\n"
+"                         earlier run (default: measure them again)\n"
 "      --timeout=S        seconds a configuration may take, 1..86400 (default 600)\n"
 "      --profile=FILE     machine profile for the ceilings (default:\n"
 "                         machine-profiles/HOST.cfg; a quick probe writes it if missing)\n"
@@ -107,6 +112,7 @@ static const struct option long_opts[] = {
 	{ "repeat", required_argument, NULL, 'r' },
 	{ "out", required_argument, NULL, 'o' },
 	{ "resume", required_argument, NULL, 'R' },
+	{ "no-retry", no_argument, NULL, 'N' },
 	{ "timeout", required_argument, NULL, 'T' },
 	{ "profile", required_argument, NULL, 'P' },
 	{ "emit-points", no_argument, NULL, 'E' },
@@ -302,7 +308,7 @@ static int emit_points(FILE *out, const struct rt_model *m, const struct rt_net_
 			}
 			bytes = backend && res.counts.bytes_source != RT_SOURCE_NONE ?
 				res.counts.bytes / (double)iters : pb[0] + pb[1] + pb[3];
-			fprintf(out, "rt-impl\t%s\n", res.impl);
+			rt_sweep_emit_impl(out, res.impl);
 			rt_sweep_emit_memory(out, (double)res.mem.weights,
 					     (double)res.mem.activations,
 					     (double)(res.mem.weight_grads + res.mem.activation_grads),
@@ -358,6 +364,8 @@ static void sweep_progress(void *ctx, size_t i, size_t n, const char *config, co
 
 static volatile sig_atomic_t interrupted;
 
+/* SIGINT, SIGTERM, SIGHUP: the sweep stops cleanly (the running child is killed) */
+
 static void on_interrupt(int sig)
 {
 	(void)sig;
@@ -374,7 +382,6 @@ struct here {
 	bool per_layer;
 	struct rt_cluster *cl;
 	const struct rt_topo *topo;
-	const char *lr_arg;             /* --lr as given, for the children (NULL: none) */
 };
 
 struct order {
@@ -469,34 +476,276 @@ static int follow(struct here *h)
 	}
 }
 
-static int run_sweep(struct here *h, const char **specs, size_t nspecs,
-		     const struct rt_topo *topo, long batch, long seed, double timeout,
-		     const char *outdir, const char *resume, const char *profile_arg, bool verbose,
-		     int argc, char **argv)
-{
-	const struct rt_model *m = h->m;
-	const char *data = h->data, *counters = h->counters;
-	const long iters = h->iters, warmup = h->warmup, repeat = h->repeat;
-	const bool per_layer = h->per_layer;
-	const struct rt_cluster *cl = h->cl;
-	struct rt_sweep sw = { 0 };
-	struct rt_sweep_train_opts so = { 0 };
-	struct rt_profile *prof = NULL;
-	struct rt_err err = { 0 };
-	char self[4096], dir[4096], final_dir[4096] = "", ppath[4096], cmd[4096] = "", model_path[4096];
-	bool progress_on = verbose || isatty(STDERR_FILENO);
-	ssize_t len;
-	int rc = 1;
+/* The command line, parsed. `given` has a bit for each option the user set: --resume takes
+ * the others from the results directory's run.cfg. */
+enum { G_MODEL = 1, G_BATCH = 2, G_ITERS = 4, G_WARMUP = 8, G_DATA = 16, G_SEED = 32,
+       G_LR = 64, G_MAXPOOL = 128, G_COUNTERS = 256, G_PER_LAYER = 512, G_REPEAT = 1024,
+       G_TIMEOUT = 2048, G_PROFILE = 4096, G_SWEEP = 8192 };
 
-	for (size_t i = 0; i < nspecs; i++)
-		if (rt_sweep_add(&sw, specs[i], topo, batch, &err)) {
-			rt_sweep_fini(&sw);
-			return usage_error(&err);
+struct cli {
+	const char *model, *data, *counters;
+	long batch, threads, iters, warmup, seed, repeat;
+	double lr, timeout;
+	enum rt_precision prec;
+	enum rt_pool_impl pool;
+	bool describe, verbose, per_layer, emit, digest, no_retry;
+	const char *sweeps[RT_KNOB_COUNT];
+	size_t nsweeps;
+	const char *outdir, *resume, *profile;
+	unsigned given;
+	struct rt_sweep_request record; /* --resume: what DIR/run.cfg asked */
+};
+
+/* Parse the options into c: 0, or 2 (usage) / 1 with the message printed. */
+static int parse_args(struct cli *c, int argc, char **argv, const struct rt_topo *topo)
+{
+	struct rt_err err = { 0 };
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "m:b:t:n:w:d:s:p:c:S:r:o:DlvhV", long_opts,
+				  NULL)) != -1) {
+		int bad = 0;
+
+		switch (opt) {
+		case 'm': c->model = optarg; c->given |= G_MODEL; break;
+		case 'b':
+			bad = rt_opt_parse_long(&c->batch, "--batch", optarg, 1, 65536, &err);
+			c->given |= G_BATCH;
+			break;
+		case 't':
+			bad = rt_opt_parse_long(&c->threads, "--threads", optarg, 1,
+						(long)rt_topo_pus(topo), &err);
+			break;
+		case 'n':
+			bad = rt_opt_parse_long(&c->iters, "--iterations", optarg, 1, 1000000, &err);
+			c->given |= G_ITERS;
+			break;
+		case 'w':
+			bad = rt_opt_parse_long(&c->warmup, "--warmup", optarg, 0, 1000000, &err);
+			c->given |= G_WARMUP;
+			break;
+		case 'd': c->data = optarg; c->given |= G_DATA; break;
+		case 's':
+			bad = rt_opt_parse_long(&c->seed, "--seed", optarg, 0, 2147483647L, &err);
+			c->given |= G_SEED;
+			break;
+		case 'p':
+			if (rt_precision_parse(optarg, &c->prec))
+				bad = rt_err_set(&err, -EINVAL, "--precision: '%s' is not fp32 or "
+						 "bf16", optarg);
+			break;
+		case 'L':
+			bad = rt_opt_parse_double(&c->lr, "--lr", optarg, 0, 10, &err);
+			c->given |= G_LR;
+			break;
+		case 'M':
+			if (rt_pool_impl_parse(optarg, &c->pool))
+				bad = rt_err_set(&err, -EINVAL, "--maxpool-impl: '%s' is not auto, "
+						 "onednn or split", optarg);
+			c->given |= G_MAXPOOL;
+			break;
+		case 'D': c->describe = true; break;
+		case 'l': c->per_layer = true; c->given |= G_PER_LAYER; break;
+		case 'S':
+			if (c->nsweeps == RT_KNOB_COUNT)
+				bad = rt_err_set(&err, -EINVAL, "--sweep: at most %d knobs",
+						 RT_KNOB_COUNT);
+			else
+				c->sweeps[c->nsweeps++] = optarg;
+			c->given |= G_SWEEP;
+			break;
+		case 'r':
+			bad = rt_opt_parse_long(&c->repeat, "--repeat", optarg, 1, 100, &err);
+			c->given |= G_REPEAT;
+			break;
+		case 'o': bad = rt_opt_parse_path(&c->outdir, "--out", optarg, "directory", &err); break;
+		case 'R':
+			bad = rt_opt_parse_path(&c->resume, "--resume", optarg, "directory", &err);
+			break;
+		case 'N': c->no_retry = true; break;
+		case 'T':
+			bad = rt_opt_parse_double(&c->timeout, "--timeout", optarg, 1, 86400, &err);
+			c->given |= G_TIMEOUT;
+			break;
+		case 'P':
+			bad = rt_opt_parse_path(&c->profile, "--profile", optarg, "file", &err);
+			c->given |= G_PROFILE;
+			break;
+		case 'E': c->emit = true; break;
+		case 'G': c->digest = true; break;
+		case 'c':
+			c->counters = optarg;
+			c->given |= G_COUNTERS;
+			if (strcmp(optarg, "auto") && strcmp(optarg, "hw") && strcmp(optarg, "model") &&
+			    strcmp(optarg, "none"))
+				bad = rt_err_set(&err, -EINVAL, "--counters: '%s' is not auto, hw, "
+						 "model or none", optarg);
+			break;
+		case 'v': c->verbose = true; break;
+		case 'h': usage(stdout); return -1;
+		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); return -1;
+		default:
+			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+			return 2;
 		}
-	if (outdir && resume) {
+		if (bad)
+			return usage_error(&err);
+	}
+	if (optind < argc) {
+		rt_err_set(&err, -EINVAL, "unexpected argument '%s'", argv[optind]);
+		return usage_error(&err);
+	}
+	if (strcmp(c->data, "synthetic") && strncmp(c->data, "mnist:", 6) &&
+	    strncmp(c->data, "cifar10:", 8)) {
+		rt_err_set(&err, -EINVAL, "--data: '%s' is not synthetic, mnist:DIR or cifar10:DIR",
+			   c->data);
+		return usage_error(&err);
+	}
+	if (c->outdir && c->resume) {
 		rt_err_set(&err, -EINVAL, "--resume: give either --out or --resume");
 		return usage_error(&err);
 	}
+	if (c->no_retry && !c->outdir && !c->resume) {
+		rt_err_set(&err, -EINVAL, "--no-retry: goes with --resume or --out");
+		return usage_error(&err);
+	}
+	return 0;
+}
+
+/* --resume DIR: every option the user did not give comes from DIR/run.cfg (a given one that
+ * differs is named when the directory is checked). 0, or 1 with the message printed. */
+static int take_record(struct cli *c)
+{
+	struct rt_sweep_request *r = &c->record;
+	struct rt_err err;
+	int rc = rt_sweep_request_read(r, c->resume, &err);
+
+	if (rc == -ENOENT)
+		rt_err_set(&err, rc, "--resume: %s: nothing to resume (no run.cfg there)", c->resume);
+	if (rc) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		return 1;
+	}
+	if (!(c->given & G_MODEL))
+		c->model = r->model;
+	if (!(c->given & G_DATA))
+		c->data = r->data;
+	if (!(c->given & G_COUNTERS))
+		c->counters = r->counters;
+	if (!(c->given & G_MAXPOOL) && rt_pool_impl_parse(r->maxpool, &c->pool)) {
+		fprintf(stderr, "%s: %s/run.cfg: unknown maxpool '%s'\n", prog, c->resume,
+			r->maxpool);
+		return 1;
+	}
+	if (!(c->given & G_LR) && *r->lr &&
+	    rt_opt_parse_double(&c->lr, "lr", r->lr, 0, 10, &err)) {
+		fprintf(stderr, "%s: %s/run.cfg: %s\n", prog, c->resume, err.msg);
+		return 1;
+	}
+	if (!(c->given & G_BATCH))
+		c->batch = r->batch;
+	if (!(c->given & G_ITERS))
+		c->iters = r->iterations;
+	if (!(c->given & G_WARMUP))
+		c->warmup = r->warmup;
+	if (!(c->given & G_REPEAT))
+		c->repeat = r->repeat;
+	if (!(c->given & G_SEED))
+		c->seed = r->seed;
+	if (!(c->given & G_PER_LAYER))
+		c->per_layer = r->per_layer;
+	if (!(c->given & G_TIMEOUT) && r->timeout >= 1)
+		c->timeout = r->timeout;
+	if (!(c->given & G_PROFILE) && *r->profile)
+		c->profile = r->profile;
+	if (!(c->given & G_SWEEP)) {
+		c->nsweeps = r->nknobs;
+		for (size_t i = 0; i < r->nknobs; i++)
+			c->sweeps[i] = r->knobs[i];
+	}
+	return 0;
+}
+
+/* The request the points of this sweep answer, as run.cfg records it. */
+static void build_request(struct rt_sweep_request *r, const struct cli *c,
+			  const struct rt_model *m, const struct rt_sweep *sw, long batch,
+			  const char *ppath)
+{
+	char cwd[4096];
+
+	memset(r, 0, sizeof(*r));
+	/* the children must find the same model file: its real path */
+	if (!realpath(m->path, r->model))
+		snprintf(r->model, sizeof(r->model), "%s", m->path);
+	snprintf(r->data, sizeof(r->data), "%s", c->data);
+	snprintf(r->counters, sizeof(r->counters), "%s", c->counters);
+	snprintf(r->maxpool, sizeof(r->maxpool), "%s", rt_pool_impl_name(c->pool));
+	snprintf(r->lr, sizeof(r->lr), "%.17g", c->lr);
+	r->batch = batch;
+	r->iterations = c->iters;
+	r->warmup = c->warmup;
+	r->repeat = c->repeat;
+	r->seed = c->seed;
+	r->per_layer = c->per_layer;
+	for (size_t k = 0; k < sw->nknobs; k++)
+		rt_sweep_knob_spec(sw, k, r->knobs[r->nknobs++], sizeof(r->knobs[0]));
+	r->timeout = c->timeout;
+	/* absolute: roofline-plot and --resume may run from another directory */
+	if (ppath[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		snprintf(r->profile, sizeof(r->profile), "%.2000s/%.2000s", cwd, ppath);
+	else
+		snprintf(r->profile, sizeof(r->profile), "%s", ppath);
+}
+
+/* Everything a sweep needs that can be wrong, checked before anything is measured: the data
+ * (opened once), the profile (read, or its destination writable for the quick probe). */
+static int preflight(const struct cli *c, const struct rt_model *m, const char *ppath,
+		     bool *need_probe, struct rt_profile **prof, struct rt_err *err)
+{
+	struct rt_data *d = NULL;
+	int rc;
+
+	if ((rc = rt_data_open(&d, c->data, m, (uint64_t)c->seed, err)))
+		return rc;
+	rt_data_destroy(d);
+	*need_probe = false;
+	if ((rc = rt_check_regular(ppath, err)))
+		return rc;
+	if (c->profile || access(ppath, F_OK) == 0)
+		return rt_profile_load(prof, ppath, err);
+	{
+		/* the quick probe will write it: fail on an unwritable place now */
+		struct rt_outfile probe_file;
+
+		if ((rc = rt_outfile_open(&probe_file, ppath, err)))
+			return rc;
+		rt_outfile_abort(&probe_file);
+	}
+	*need_probe = true;
+	return 0;
+}
+
+static int run_sweep(struct here *h, const struct cli *c, const struct rt_topo *topo, long batch,
+		     int argc, char **argv)
+{
+	const struct rt_model *m = h->m;
+	const struct rt_cluster *cl = h->cl;
+	struct rt_sweep sw = { 0 };
+	struct rt_sweep_train_opts so = { 0 };
+	struct rt_sweep_request req;
+	struct rt_profile *prof = NULL;
+	struct rt_err err = { 0 };
+	char self[4096], dir[4096], final_dir[4096] = "", ppath[4096], cmd[4096] = "";
+	char note[1024];
+	bool progress_on = c->verbose || isatty(STDERR_FILENO), need_probe = false;
+	ssize_t len;
+	int rc = 1;
+
+	for (size_t i = 0; i < c->nsweeps; i++)
+		if (rt_sweep_add(&sw, c->sweeps[i], topo, batch, &err)) {
+			rt_sweep_fini(&sw);
+			return usage_error(&err);
+		}
 	if (rt_sweep_expand(&sw, (unsigned)omp_get_max_threads(), batch, &err))
 		goto fail;
 	/* every configuration is trained by all the ranks together: it carries their count */
@@ -509,7 +758,7 @@ static int run_sweep(struct here *h, const char **specs, size_t nspecs,
 		rt_sweep_fini(&sw);
 		return rc;
 	}
-	if (!strcmp(counters, "auto")) {
+	if (!strcmp(c->counters, "auto")) {
 		const struct rt_counter_backend *b = NULL;
 		struct rt_err why = { 0 };
 		void *cctx = NULL;
@@ -528,32 +777,14 @@ static int run_sweep(struct here *h, const char **specs, size_t nspecs,
 		goto fail;
 	}
 	self[len] = '\0';
-	/* the children must find the same model file: pass its path */
-	if (!realpath(m->path, model_path))
-		snprintf(model_path, sizeof(model_path), "%s", m->path);
-	/* the machine's ceilings */
-	if (profile_arg) {
-		snprintf(ppath, sizeof(ppath), "%s", profile_arg);
-	} else {
-		char host[256] = "localhost";
-
-		gethostname(host, sizeof(host) - 1);
-		snprintf(ppath, sizeof(ppath), "machine-profiles/%s.cfg", host);
-	}
-	if (access(ppath, R_OK) && !profile_arg) {
-		struct rt_probe_opts po = { .quick = true };
-
-		fprintf(stderr, "%s: no profile for this host: running roofline-probe --quick into "
-			"%s\n", prog, ppath);
-		if (rt_probe_run(&prof, topo, &po, &err) || rt_profile_save(prof, ppath, &err))
-			goto fail;
-	} else if (rt_profile_load(&prof, ppath, &err)) {
-		goto fail;
-	}
-	if (resume) {
-		snprintf(dir, sizeof(dir), "%s", resume);
-	} else if (outdir) {
-		snprintf(dir, sizeof(dir), "%s", outdir);
+	if (c->profile)
+		snprintf(ppath, sizeof(ppath), "%s", c->profile);
+	else
+		rt_profile_default_path(ppath, sizeof(ppath));
+	if (c->resume) {
+		snprintf(dir, sizeof(dir), "%s", c->resume);
+	} else if (c->outdir) {
+		snprintf(dir, sizeof(dir), "%s", c->outdir);
 	} else {
 		char ts[32];
 
@@ -566,21 +797,12 @@ static int run_sweep(struct here *h, const char **specs, size_t nspecs,
 
 		snprintf(cmd + l, sizeof(cmd) - l, "%s%s", i ? " " : "", argv[i]);
 	}
+	build_request(&req, c, m, &sw, batch, ppath);
 	so.self = self;
-	so.model = model_path;
-	so.data = data;
-	so.counters = counters;
-	so.maxpool = rt_pool_impl_name(h->no.maxpool);
-	so.lr = h->lr_arg;
-	so.iterations = iters;
-	so.warmup = warmup;
-	so.repeat = repeat;
-	so.seed = seed;
-	so.timeout = timeout;
-	so.per_layer = per_layer;
+	so.req = &req;
+	so.retry = !c->no_retry;
 	so.outdir = dir;
-	so.prof = prof;
-	so.profile_path = ppath;
+	so.resume = c->resume != NULL;
 	so.cmdline = cmd;
 	so.progress = sweep_progress;
 	so.progress_ctx = &progress_on;
@@ -589,6 +811,21 @@ static int run_sweep(struct here *h, const char **specs, size_t nspecs,
 		so.run = run_here;
 		so.run_ctx = h;
 	}
+	/* nothing is measured before every input and destination is known good */
+	if (preflight(c, m, ppath, &need_probe, &prof, &err) ||
+	    rt_sweep_train_prepare(&sw, &so, note, sizeof(note), &err))
+		goto fail;
+	if (note[0])
+		fprintf(stderr, "%s: %s\n", prog, note);
+	if (need_probe) {
+		struct rt_probe_opts po = { .quick = true };
+
+		fprintf(stderr, "%s: no profile for this host: running roofline-probe --quick into "
+			"%s\n", prog, ppath);
+		if (rt_probe_run(&prof, topo, &po, &err) || rt_profile_save(prof, ppath, &err))
+			goto fail;
+	}
+	so.prof = prof;
 	{
 		struct sigaction sa;
 
@@ -596,7 +833,8 @@ static int run_sweep(struct here *h, const char **specs, size_t nspecs,
 		sa.sa_handler = on_interrupt;
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
-		rt_sweep_set_interrupt_flag((volatile int *)&interrupted);
+		sigaction(SIGHUP, &sa, NULL);
+		rt_spawn_set_interrupt_flag((volatile int *)&interrupted);
 	}
 	if (rt_sweep_train(&sw, &so, stdout, &err)) {
 		if (err.code == -EINTR) {
@@ -628,33 +866,154 @@ done:
 	return rc;
 }
 
-int main(int argc, char **argv)
+/* The report of one training run. */
+static void print_run(const struct cli *c, const struct rt_model *m, const struct rt_net_opts *no,
+		      const struct rt_cluster *cl, const struct rt_train_result *res, bool counted,
+		      const struct rt_err *why)
 {
-	const char *model_arg = "convnet", *data = "synthetic", *counters = "auto";
+	struct rt_model_totals t;
+	double it = res->iter_seconds, flops;
+	const double ranks = cl->size;
+
+	rt_model_totals(m, no->batch, &t);
+	t.fwd_flops *= ranks;
+	t.bwd_flops *= ranks;
+	t.update_flops *= ranks;
+	flops = t.fwd_flops + t.bwd_flops + t.update_flops;
+	printf("%s: %s, batch %ld, %d threads, %s, %s\n", prog, m->name, no->batch,
+	       omp_get_max_threads(), rt_precision_name(no->precision), res->data_desc);
+	if (cl->active)
+		printf("  %d ranks on %d node%s, each its shard of a global batch of %ld; "
+		       "gradients summed with MPI_Iallreduce during backward\n", cl->size,
+		       cl->nodes, cl->nodes > 1 ? "s" : "", no->batch * cl->size);
+	printf("  precision %s", rt_precision_name(no->precision));
+	if (no->precision == RT_PRECISION_BF16) {
+		char label[64] = "";
+		struct rt_err e2;
+
+		rt_net_bf16_support(label, sizeof(label), &e2);
+		printf(" on %s", label);
+	}
+	printf("; heaviest layer runs oneDNN's %s\n", res->impl);
+	if (res->maxpool[0])
+		printf("  max pooling (--maxpool-impl %s): %s\n", rt_pool_impl_name(c->pool),
+		       res->maxpool);
+	printf("  images/s %.1f   (median iteration %.3f ms over %ld iterations after %ld "
+	       "warm-up)\n", res->images_per_s, it * 1e3, c->iters, c->warmup);
+	printf("  %-10s %10s %7s\n", "phase", "ms/iter", "share");
+	for (int p = 0; p < RT_PHASE_COUNT; p++)
+		if (p != RT_PHASE_COMM || cl->size > 1)
+			printf("  %-10s %10.3f %6.1f%%\n", rt_phase_name((enum rt_phase)p),
+			       res->phase_seconds[p] * 1e3,
+			       it > 0 ? 100 * res->phase_seconds[p] / it : 0);
+	printf("  time inside oneDNN primitives %.1f%% of the iteration, outside %.1f%%\n",
+	       100 * res->primitive_share, 100 * (1 - res->primitive_share));
+	printf("  loss %.4f -> %.4f, accuracy %.3f -> %.3f (first -> last iteration)\n",
+	       res->losses[0], res->losses[res->nlosses - 1], res->accuracies[0],
+	       res->accuracies[res->nlosses - 1]);
+	printf("  model counts per iteration: %.4g GFLOP (forward %.4g, backward %.4g, update "
+	       "%.4g): %.1f GFLOP/s\n", flops / 1e9, t.fwd_flops / 1e9, t.bwd_flops / 1e9,
+	       t.update_flops / 1e9, it > 0 ? flops / it / 1e9 : 0);
+	if (counted) {
+		const struct rt_counts *cnt = &res->counts;
+
+		printf("  counted over %ld iterations through PAPI: %.4g GFLOP (%s), %.4g GB (%s)"
+		       "; %.1f GFLOP/s, intensity %.2f FLOP/byte\n", c->iters, cnt->flops / 1e9,
+		       rt_source_name(cnt->flops_source), cnt->bytes / 1e9,
+		       rt_source_name(cnt->bytes_source),
+		       it > 0 ? cnt->flops / ((double)c->iters * it) / 1e9 : 0,
+		       cnt->bytes > 0 ? cnt->flops / cnt->bytes : 0);
+		printf("  counting took %.1f us, %.4f%% of the timed iterations\n",
+		       res->counting_seconds * 1e6,
+		       100 * res->counting_seconds / ((double)c->iters * it));
+		if (why->msg[0])
+			printf("  (hardware counters: %s; using the model counts)\n", why->msg);
+	}
+	print_memory("  memory:", &res->mem, res->peak_rss_kib);
+	if (c->per_layer) {
+		printf("\n  %3s %-24s %-12s %10s %10s %10s %10s\n", "#", "layer", "type",
+		       "fwd ms", "fwd GF/s", "bwd ms", "bwd GF/s");
+		for (size_t i = 0; i < m->nlayers; i++) {
+			const struct rt_layer_desc *L = &m->layers[i];
+			double ff = L->n.fwd_flops * (double)no->batch;
+			double bf = (L->n.bwd_data_flops + L->n.bwd_weights_flops) *
+				    (double)no->batch;
+
+			printf("  %3zu %-24.24s %-12s %10.3f %10.1f %10.3f %10.1f\n", i + 1,
+			       L->name, rt_layer_type_name(L->type), res->layer_fwd[i] * 1e3,
+			       res->layer_fwd[i] > 0 ? ff / res->layer_fwd[i] / 1e9 : 0,
+			       res->layer_bwd[i] * 1e3,
+			       res->layer_bwd[i] > 0 ? bf / res->layer_bwd[i] / 1e9 : 0);
+		}
+	}
+}
+
+/* One configuration trained here, its report printed (rank 0). */
+static int train_once(const struct cli *c, struct rt_model *m, const struct rt_net_opts *no,
+		      struct rt_cluster *cl)
+{
 	const struct rt_counter_backend *backend = NULL;
-	void *cctx = NULL;
-	struct rt_err why = { 0 };
-	const char *sweeps[RT_KNOB_COUNT + 1], *outdir = NULL, *resume = NULL, *profile_arg = NULL;
-	size_t nsweeps = 0;
-	long repeat = 3;
-	double timeout = 600;
-	bool emit = false;
-	long batch = 0, threads = 0, iters = 20, warmup = 3, seed = 1;
-	double lr = 0.01;
-	enum rt_precision prec = RT_PRECISION_FP32;
-	enum rt_pool_impl pool_impl = RT_POOL_AUTO;
-	const char *lr_arg = NULL;
-	bool desc = false, verbose = false, per_layer = false;
-	struct rt_model *m = NULL;
-	struct rt_topo *topo = NULL;
-	struct rt_net_opts no;
 	struct rt_train_opts to = { 0 };
 	struct rt_train_result res = { 0 };
 	struct progress_state ps = { .tty = isatty(STDERR_FILENO) };
+	struct rt_err err = { 0 }, why = { 0 };
+	void *cctx = NULL;
+	int rc = 1;
+
+	if (open_counters(c->counters, &backend, &cctx, &why))
+		return 1;
+	to.counters = backend;
+	to.counters_ctx = cctx;
+	ps.on = (ps.tty || c->verbose) && cl->rank == 0;
+	to.iterations = c->iters;
+	to.warmup = c->warmup;
+	to.data = c->data;
+	to.progress = on_progress;
+	to.progress_ctx = &ps;
+	to.comm = cl->active ? &cl->comm : NULL;
+	to.digest = c->digest;
+	if (rt_train_run(m, no, &to, &res, &err)) {
+		if (ps.on && ps.tty)
+			fputc('\n', stderr);
+		if (cl->active) {
+			/* the other ranks may wait on this one's gradients: stop the job */
+			fprintf(stderr, "%s: rank %d of %d: %s; stopping every rank\n", prog, cl->rank,
+				cl->size, err.msg);
+			rt_cluster_abort(cl, 1);
+		}
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		goto out;
+	}
+	if (c->digest) {
+		/* every rank: data-parallel training keeps the weights identical on all of them */
+		if (cl->active)
+			printf("rank %d: ", cl->rank);
+		printf("weights digest %016llx sum %.9g norm %.9g\n", (unsigned long long)res.digest,
+		       res.weights_sum, res.weights_norm);
+		fflush(stdout);
+		rt_cluster_barrier(cl);
+	}
+	if (cl->rank == 0)
+		print_run(c, m, no, cl, &res, backend != NULL, &why);
+	rc = 0;
+out:
+	if (backend)
+		backend->close(cctx);
+	rt_train_result_fini(&res);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .model = "convnet", .data = "synthetic", .counters = "auto", .iters = 20,
+			 .warmup = 3, .seed = 1, .repeat = 3, .lr = 0.01, .timeout = 600,
+			 .prec = RT_PRECISION_FP32, .pool = RT_POOL_AUTO };
+	struct rt_model *m = NULL;
+	struct rt_topo *topo = NULL;
+	struct rt_net_opts no;
 	struct rt_err err = { 0 };
 	struct rt_cluster cl;
-	bool digest = false;
-	int c, rc = 1;
+	int rc = 1;
 
 	/* under mpirun: MPI, ranks and nodes; otherwise one process */
 	if (rt_cluster_init(&cl, &argc, &argv, &err)) {
@@ -666,240 +1025,48 @@ int main(int argc, char **argv)
 		rt_cluster_finalize(&cl);
 		return 1;
 	}
-	while ((c = getopt_long(argc, argv, "m:b:t:n:w:d:s:p:c:S:r:o:DlvhV", long_opts, NULL)) != -1) {
-		int bad = 0;
-
-		switch (c) {
-		case 'm': model_arg = optarg; break;
-		case 'b': bad = rt_opt_parse_long(&batch, "--batch", optarg, 1, 65536, &err); break;
-		case 't':
-			bad = rt_opt_parse_long(&threads, "--threads", optarg, 1,
-						(long)rt_topo_pus(topo), &err);
-			break;
-		case 'n':
-			bad = rt_opt_parse_long(&iters, "--iterations", optarg, 1, 1000000, &err);
-			break;
-		case 'w': bad = rt_opt_parse_long(&warmup, "--warmup", optarg, 0, 1000000, &err); break;
-		case 'd': data = optarg; break;
-		case 's': bad = rt_opt_parse_long(&seed, "--seed", optarg, 0, 2147483647L, &err); break;
-		case 'p':
-			if (rt_precision_parse(optarg, &prec))
-				bad = rt_err_set(&err, -EINVAL, "--precision: '%s' is not fp32 or "
-						 "bf16", optarg);
-			break;
-		case 'L':
-			bad = rt_opt_parse_double(&lr, "--lr", optarg, 0, 10, &err);
-			lr_arg = optarg;
-			break;
-		case 'M':
-			if (rt_pool_impl_parse(optarg, &pool_impl))
-				bad = rt_err_set(&err, -EINVAL, "--maxpool-impl: '%s' is not auto, "
-						 "onednn or split", optarg);
-			break;
-		case 'D': desc = true; break;
-		case 'l': per_layer = true; break;
-		case 'S':
-			if (nsweeps == RT_KNOB_COUNT)
-				bad = rt_err_set(&err, -EINVAL, "--sweep: at most %d knobs",
-						 RT_KNOB_COUNT);
-			else
-				sweeps[nsweeps++] = optarg;
-			break;
-		case 'r': bad = rt_opt_parse_long(&repeat, "--repeat", optarg, 1, 100, &err); break;
-		case 'o': bad = rt_opt_parse_path(&outdir, "--out", optarg, "directory", &err); break;
-		case 'R':
-			bad = rt_opt_parse_path(&resume, "--resume", optarg, "directory", &err);
-			break;
-		case 'T': bad = rt_opt_parse_double(&timeout, "--timeout", optarg, 1, 86400, &err); break;
-		case 'P':
-			bad = rt_opt_parse_path(&profile_arg, "--profile", optarg, "file", &err);
-			break;
-		case 'E': emit = true; break;
-		case 'G': digest = true; break;
-		case 'c':
-			counters = optarg;
-			if (strcmp(counters, "auto") && strcmp(counters, "hw") &&
-			    strcmp(counters, "model") && strcmp(counters, "none"))
-				bad = rt_err_set(&err, -EINVAL, "--counters: '%s' is not auto, hw, "
-						 "model or none", counters);
-			break;
-		case 'v': verbose = true; break;
-		case 'h': usage(stdout); rc = 0; goto out;
-		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); rc = 0; goto out;
-		default:
-			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-			rc = 2;
-			goto out;
-		}
-		if (bad) {
-			rc = usage_error(&err);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		rt_err_set(&err, -EINVAL, "unexpected argument '%s'", argv[optind]);
-		rc = usage_error(&err);
+	rc = parse_args(&c, argc, argv, topo);
+	if (rc) {
+		rc = rc < 0 ? 0 : rc;   /* --help, --version */
 		goto out;
 	}
-	if (strcmp(data, "synthetic") && strncmp(data, "mnist:", 6) && strncmp(data, "cifar10:", 8)) {
-		rt_err_set(&err, -EINVAL, "--data: '%s' is not synthetic, mnist:DIR or cifar10:DIR",
-			   data);
-		rc = usage_error(&err);
+	rc = 1;
+	if (c.resume && take_record(&c))
 		goto out;
-	}
-	if (rt_model_open(&m, model_arg, &err)) {
+	if (rt_model_open(&m, c.model, &err)) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		goto out;
 	}
 	/* all cores by default (under mpirun: this node's cores shared among its ranks); the
 	 * OpenMP runtime (and oneDNN on it) uses this many threads */
-	if (!threads)
-		threads = cl.node_size > 1 ? (long)rt_topo_cores(topo) / cl.node_size : 0;
-	omp_set_num_threads((int)(threads > 0 ? threads : (long)rt_topo_cores(topo)));
-	rt_model_set_precision(m, prec);
+	if (!c.threads)
+		c.threads = cl.node_size > 1 ? (long)rt_topo_cores(topo) / cl.node_size : 0;
+	omp_set_num_threads((int)(c.threads > 0 ? c.threads : (long)rt_topo_cores(topo)));
+	rt_model_set_precision(m, c.prec);
 	rt_net_opts_default(&no, m);
-	no.precision = prec;
-	if (batch)
-		no.batch = batch;
-	no.seed = (uint64_t)seed;
-	no.lr = lr;
-	no.maxpool = pool_impl;
-	if (nsweeps || resume) {
-		struct here h = { m, no, data, counters, iters, warmup, repeat, per_layer, &cl,
-				  topo, lr_arg };
+	no.precision = c.prec;
+	if (c.batch)
+		no.batch = c.batch;
+	no.seed = (uint64_t)c.seed;
+	no.lr = c.lr;
+	no.maxpool = c.pool;
+	if (c.nsweeps || c.resume) {
+		struct here h = { m, no, c.data, c.counters, c.iters, c.warmup, c.repeat,
+				  c.per_layer, &cl, topo };
 
-		rc = run_sweep(&h, sweeps, nsweeps, topo, batch ? batch : m->batch, seed, timeout,
-			       outdir, resume, profile_arg, verbose, argc, argv);
-		goto out;
-	}
-	if (emit) {
-		rc = emit_points(stdout, m, &no, data, counters, iters, warmup, repeat, per_layer,
-				 NULL, NULL);
-		goto out;
-	}
-	if (desc) {
-		if (describe(m, &no, &err)) {
+		rc = run_sweep(&h, &c, topo, c.batch ? c.batch : m->batch, argc, argv);
+	} else if (c.emit) {
+		rc = emit_points(stdout, m, &no, c.data, c.counters, c.iters, c.warmup, c.repeat,
+				 c.per_layer, NULL, NULL);
+	} else if (c.describe) {
+		rc = describe(m, &no, &err);
+		if (rc)
 			fprintf(stderr, "%s: %s\n", prog, err.msg);
-			goto out;
-		}
-		rc = 0;
-		goto out;
+		rc = rc ? 1 : 0;
+	} else {
+		rc = train_once(&c, m, &no, &cl);
 	}
-	if (open_counters(counters, &backend, &cctx, &why))
-		goto out;
-	to.counters = backend;
-	to.counters_ctx = cctx;
-	ps.on = (ps.tty || verbose) && cl.rank == 0;
-	to.iterations = iters;
-	to.warmup = warmup;
-	to.data = data;
-	to.progress = on_progress;
-	to.progress_ctx = &ps;
-	to.comm = cl.active ? &cl.comm : NULL;
-	to.digest = digest;
-	if (rt_train_run(m, &no, &to, &res, &err)) {
-		if (ps.on && ps.tty)
-			fputc('\n', stderr);
-		if (cl.active) {
-			/* the other ranks may wait on this one's gradients: stop the job */
-			fprintf(stderr, "%s: rank %d of %d: %s; stopping every rank\n", prog, cl.rank,
-				cl.size, err.msg);
-			rt_cluster_abort(&cl, 1);
-		}
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
-		goto out;
-	}
-	if (digest) {
-		/* every rank: data-parallel training keeps the weights identical on all of them */
-		if (cl.active)
-			printf("rank %d: ", cl.rank);
-		printf("weights digest %016llx sum %.9g norm %.9g\n", (unsigned long long)res.digest,
-		       res.weights_sum, res.weights_norm);
-		fflush(stdout);
-		rt_cluster_barrier(&cl);
-	}
-	if (cl.rank == 0) {
-		struct rt_model_totals t;
-		double it = res.iter_seconds, flops;
-		const double ranks = cl.size;
-
-		rt_model_totals(m, no.batch, &t);
-		t.fwd_flops *= ranks;
-		t.bwd_flops *= ranks;
-		t.update_flops *= ranks;
-		flops = t.fwd_flops + t.bwd_flops + t.update_flops;
-		printf("%s: %s, batch %ld, %d threads, %s, %s\n", prog, m->name, no.batch,
-		       omp_get_max_threads(), rt_precision_name(prec), res.data_desc);
-		if (cl.active)
-			printf("  %d ranks on %d node%s, each its shard of a global batch of %ld; "
-			       "gradients summed with MPI_Iallreduce during backward\n", cl.size,
-			       cl.nodes, cl.nodes > 1 ? "s" : "", no.batch * cl.size);
-		printf("  precision %s", rt_precision_name(prec));
-		if (prec == RT_PRECISION_BF16) {
-			char label[64] = "";
-			struct rt_err e2;
-
-			rt_net_bf16_support(label, sizeof(label), &e2);
-			printf(" on %s", label);
-		}
-		printf("; heaviest layer runs oneDNN's %s\n", res.impl);
-		if (res.maxpool[0])
-			printf("  max pooling (--maxpool-impl %s): %s\n", rt_pool_impl_name(pool_impl),
-			       res.maxpool);
-		printf("  images/s %.1f   (median iteration %.3f ms over %ld iterations after %ld "
-		       "warm-up)\n", res.images_per_s, it * 1e3, iters, warmup);
-		printf("  %-10s %10s %7s\n", "phase", "ms/iter", "share");
-		for (int p = 0; p < RT_PHASE_COUNT; p++)
-			if (p != RT_PHASE_COMM || cl.size > 1)
-				printf("  %-10s %10.3f %6.1f%%\n", rt_phase_name((enum rt_phase)p),
-				       res.phase_seconds[p] * 1e3,
-				       it > 0 ? 100 * res.phase_seconds[p] / it : 0);
-		printf("  time inside oneDNN primitives %.1f%% of the iteration, outside %.1f%%\n",
-		       100 * res.primitive_share, 100 * (1 - res.primitive_share));
-		printf("  loss %.4f -> %.4f, accuracy %.3f -> %.3f (first -> last iteration)\n",
-		       res.losses[0], res.losses[res.nlosses - 1], res.accuracies[0],
-		       res.accuracies[res.nlosses - 1]);
-		printf("  model counts per iteration: %.4g GFLOP (forward %.4g, backward %.4g, update "
-		       "%.4g): %.1f GFLOP/s\n", flops / 1e9, t.fwd_flops / 1e9, t.bwd_flops / 1e9,
-		       t.update_flops / 1e9, it > 0 ? flops / it / 1e9 : 0);
-		if (backend) {
-			const struct rt_counts *cnt = &res.counts;
-
-			printf("  counted over %ld iterations through PAPI: %.4g GFLOP (%s), %.4g GB (%s)"
-			       "; %.1f GFLOP/s, intensity %.2f FLOP/byte\n", iters, cnt->flops / 1e9,
-			       rt_source_name(cnt->flops_source), cnt->bytes / 1e9,
-			       rt_source_name(cnt->bytes_source),
-			       it > 0 ? cnt->flops / ((double)iters * it) / 1e9 : 0,
-			       cnt->bytes > 0 ? cnt->flops / cnt->bytes : 0);
-			printf("  counting took %.1f us, %.4f%% of the timed iterations\n",
-			       res.counting_seconds * 1e6,
-			       100 * res.counting_seconds / ((double)iters * it));
-			if (why.msg[0])
-				printf("  (hardware counters: %s; using the model counts)\n", why.msg);
-		}
-		print_memory("  memory:", &res.mem, res.peak_rss_kib);
-		if (per_layer) {
-			printf("\n  %3s %-24s %-12s %10s %10s %10s %10s\n", "#", "layer", "type",
-			       "fwd ms", "fwd GF/s", "bwd ms", "bwd GF/s");
-			for (size_t i = 0; i < m->nlayers; i++) {
-				const struct rt_layer_desc *L = &m->layers[i];
-				double ff = L->n.fwd_flops * (double)no.batch;
-				double bf = (L->n.bwd_data_flops + L->n.bwd_weights_flops) *
-					    (double)no.batch;
-
-				printf("  %3zu %-24.24s %-12s %10.3f %10.1f %10.3f %10.1f\n", i + 1,
-				       L->name, rt_layer_type_name(L->type), res.layer_fwd[i] * 1e3,
-				       res.layer_fwd[i] > 0 ? ff / res.layer_fwd[i] / 1e9 : 0,
-				       res.layer_bwd[i] * 1e3,
-				       res.layer_bwd[i] > 0 ? bf / res.layer_bwd[i] / 1e9 : 0);
-			}
-		}
-	}
-	rc = 0;
 out:
-	if (backend)
-		backend->close(cctx);
-	rt_train_result_fini(&res);
 	rt_model_destroy(m);
 	rt_topo_destroy(topo);
 	rt_cluster_finalize(&cl);
