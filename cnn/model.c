@@ -682,3 +682,68 @@ void rt_model_totals(const struct rt_model *m, long n, struct rt_model_totals *t
 	t->update_flops = (double)RT_SGD_FLOPS_PER_PARAM * (double)t->params;
 	t->update_bytes = (double)RT_SGD_BYTES_PER_PARAM * (double)t->params;
 }
+
+/* The layer whose primitive runs layer i's forward (fwd) and backward (bwd). */
+static void hosts(const struct rt_model *m, size_t i, size_t *fwd, size_t *bwd)
+{
+	const struct rt_layer_desc *L = &m->layers[i];
+
+	*fwd = *bwd = i;
+	if (L->fused && L->input >= 0)
+		*fwd = (size_t)L->input;
+	if (L->bwd_folded)
+		for (size_t j = i + 1; j < m->nlayers; j++)
+			if (m->layers[j].folds_relu && m->layers[j].input == (int)i)
+				*bwd = j;
+}
+
+static void append_name(char *buf, size_t size, const char *name)
+{
+	size_t len = strlen(buf);
+
+	snprintf(buf + len, size - len, "+%s", name);
+}
+
+void rt_model_layer_work(const struct rt_model *m, long n, const double *t_fwd,
+			 const double *t_bwd, struct rt_layer_work *out)
+{
+	const double b = (double)n;
+
+	for (size_t i = 0; i < m->nlayers; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		snprintf(out[i].name, sizeof(out[i].name), "%s", m->layers[i].name);
+	}
+	for (size_t i = 0; i < m->nlayers; i++) {
+		const struct rt_layer_counts *c = &m->layers[i].n;
+		size_t hf, hb;
+
+		hosts(m, i, &hf, &hb);
+		out[hf].fwd_flops += b * c->fwd_flops;
+		out[hf].fwd_bytes += b * c->fwd_bytes + c->fwd_wbytes;
+		out[hf].fwd_seconds += t_fwd ? t_fwd[i] : 0;
+		out[hb].bwd_flops += b * (c->bwd_data_flops + c->bwd_weights_flops);
+		out[hb].bwd_bytes += b * (c->bwd_data_bytes + c->bwd_weights_bytes) +
+				     c->bwd_data_wbytes + c->bwd_weights_wbytes;
+		out[hb].bwd_seconds += t_bwd ? t_bwd[i] : 0;
+		if (hf != i)
+			append_name(out[hf].name, sizeof(out[hf].name), m->layers[i].name);
+		if (hb != i && hb != hf)
+			append_name(out[hb].name, sizeof(out[hb].name), m->layers[i].name);
+	}
+	for (size_t i = 0; i < m->nlayers; i++) {
+		size_t hf, hb;
+
+		hosts(m, i, &hf, &hb);
+		/* what stays here is only what ran here: a layer whose forward and backward both
+		 * run elsewhere (or that has no backward) has no point of its own */
+		if (hf == i || (hb == i && m->layers[i].needs_bwd_data && !m->layers[i].bwd_folded))
+			continue;
+		out[i].fused = true;
+		out[i].fwd_seconds = out[i].bwd_seconds = 0;
+		if (hb != i && hb != hf)
+			snprintf(out[i].where, sizeof(out[i].where), "forward in %s, backward in %s",
+				 out[hf].name, out[hb].name);
+		else
+			snprintf(out[i].where, sizeof(out[i].where), "in %s", out[hf].name);
+	}
+}

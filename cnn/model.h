@@ -113,6 +113,25 @@ struct rt_model_totals {
 };
 void rt_model_totals(const struct rt_model *m, long n, struct rt_model_totals *t);
 
+/* The work of each layer where its primitives run it, for a batch of n: a layer whose work
+ * runs inside another layer's primitive (a fused relu's forward in its convolution's epilogue,
+ * a folded relu's backward in its max pool) adds its FLOPs, bytes and measured time to that
+ * host, whose name then names both ("conv1+relu1"); a layer left with no work of its own is
+ * fused, and `where` says which hosts run it. The layers' FLOPs and bytes add up to the
+ * iteration's forward and backward counts exactly. */
+#define RT_LAYER_WORK_NAME 160
+struct rt_layer_work {
+	char name[RT_LAYER_WORK_NAME];  /* "conv1", "conv1+relu1", "pool1+relu1" */
+	double fwd_flops, bwd_flops;    /* per batch */
+	double fwd_bytes, bwd_bytes;
+	double fwd_seconds, bwd_seconds;
+	bool fused;                     /* no work of its own: no rate */
+	char where[2 * RT_LAYER_WORK_NAME + 48];   /* fused: "forward in conv1+relu1, ..." */
+};
+/* out[m->nlayers]; t_fwd, t_bwd: each layer's measured seconds (NULL: zeros). */
+void rt_model_layer_work(const struct rt_model *m, long n, const double *t_fwd,
+			 const double *t_bwd, struct rt_layer_work *out);
+
 /* FLOPs and bytes of one SGD step with momentum and weight decay, per parameter. */
 #define RT_SGD_FLOPS_PER_PARAM 6       /* v = g + wd*w + mu*v (4); w -= lr*v (2) */
 #define RT_SGD_BYTES_PER_PARAM 20      /* read w, g, v; write w, v: 5 x 4 bytes */

@@ -257,7 +257,7 @@ static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_p
 	static const char *const scopes[] = { "iteration", "phase", "layer" };
 	static const char *const stats[] = { "median", "min", "max" };
 	static const char *const sources[] = { "model", "hw", "hw-estimate" };
-	static const char *const statuses[] = { "ok", "failed" };
+	static const char *const statuses[] = { "ok", "failed", "fused" };
 	double stored[3];
 	unsigned long v;
 	int rc;
@@ -278,7 +278,7 @@ static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_p
 	TRY(csv_double(at, "seconds", f[9], &p->seconds));
 	TRY(csv_double(at, "flops", f[10], &p->flops));
 	TRY(csv_double(at, "bytes", f[11], &p->bytes));
-	TRY(csv_name(at, "status", f[22], statuses, 2, p->status, sizeof(p->status)));
+	TRY(csv_name(at, "status", f[22], statuses, 3, p->status, sizeof(p->status)));
 	/* a failed configuration measured nothing: it has no source */
 	if (*f[12] || !strcmp(p->status, "ok"))
 		TRY(csv_name(at, "source", f[12], sources, 3, p->source, sizeof(p->source)));

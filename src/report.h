@@ -16,14 +16,16 @@ struct rt_point {
 	char affinity[16], precision[8];
 	unsigned ranks;
 	char scope[16];                 /* iteration, phase, layer */
-	char name[64];                  /* iteration; forward, backward, update; a layer's name */
+	char name[160];                 /* iteration; forward, backward, update; a layer's name
+					 * ("conv1+relu1": a host and the layer fused into it) */
 	char stat[8];                   /* median, min, max over the repetitions */
 	double seconds, flops, bytes;   /* per iteration */
 	char source[16];                /* hw, hw-estimate, model */
 	double intensity, gflops, images_per_s;        /* derived */
 	double weights, activations, gradients, optimizer, workspace, peak_rss;   /* bytes */
-	char status[8];                 /* ok, failed */
-	char reason[256];
+	char status[8];                 /* ok, failed, fused (a layer run inside another's
+					 * primitive: no rate; reason says where) */
+	char reason[400];
 	char impl[64];                  /* oneDNN's implementation of the heaviest layer */
 	char run[64];                   /* not in the CSV: which results directory, for overlays */
 };

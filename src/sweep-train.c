@@ -62,6 +62,14 @@ void rt_sweep_emit_impl(FILE *fp, const char *impl)
 	fputc('\n', fp);
 }
 
+void rt_sweep_emit_fused(FILE *fp, const char *name, const char *where)
+{
+	fputs("rt-fused", fp);
+	put_field(fp, name);
+	put_field(fp, where);
+	fputc('\n', fp);
+}
+
 /* Split a line in place at tabs (empty fields kept), undoing put_field's escapes. */
 static int split_fields(char *line, char **f, int max)
 {
@@ -129,10 +137,10 @@ static int parse_child(char *out, const struct rt_sweep_config *c, struct rt_poi
 		if (strncmp(line, "rt-", 3))
 			continue;
 		nf = split_fields(line, f, 9);
-		if (!strcmp(f[0], "rt-point") && nf == 8) {
+		if ((!strcmp(f[0], "rt-point") && nf == 8) || (!strcmp(f[0], "rt-fused") && nf == 3)) {
 			struct rt_point *p;
 
-			if ((size_t)n == *cap) {
+			if ((size_t)n + 3 > *cap) {
 				size_t ncap = *cap ? 2 * *cap : 256;
 				struct rt_point *q = realloc(*pts, ncap * sizeof(*q));
 
@@ -144,6 +152,22 @@ static int parse_child(char *out, const struct rt_sweep_config *c, struct rt_poi
 				*cap = ncap;
 			}
 			p = &(*pts)[n];
+			if (nf == 3) {
+				/* a layer run inside other layers' primitives: one row of each
+				 * statistic, with no rate */
+				static const char *const stats[] = { "median", "min", "max" };
+
+				for (int k = 0; k < 3; k++, p++, n++) {
+					base_point(p, c);
+					snprintf(p->scope, sizeof(p->scope), "layer");
+					snprintf(p->name, sizeof(p->name), "%s", f[1]);
+					snprintf(p->stat, sizeof(p->stat), "%s", stats[k]);
+					snprintf(p->source, sizeof(p->source), "model");
+					snprintf(p->status, sizeof(p->status), "fused");
+					snprintf(p->reason, sizeof(p->reason), "%s", f[2]);
+				}
+				continue;
+			}
 			base_point(p, c);
 			snprintf(p->scope, sizeof(p->scope), "%s", f[1]);
 			snprintf(p->name, sizeof(p->name), "%s", f[2]);

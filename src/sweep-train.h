@@ -82,5 +82,7 @@ void rt_sweep_emit_point(FILE *fp, const char *scope, const char *name, const ch
 void rt_sweep_emit_memory(FILE *fp, double weights, double activations, double gradients,
 			  double optimizer, double workspace, double peak_rss);
 void rt_sweep_emit_impl(FILE *fp, const char *impl);
+/* A layer with no work of its own (it runs inside the primitives named by where). */
+void rt_sweep_emit_fused(FILE *fp, const char *name, const char *where);
 
 #endif

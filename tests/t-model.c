@@ -78,6 +78,43 @@ int main(void)
 		is_double(p2->n.fwd_flops, 3.0 * 256, 0, "pool2: 3 comparisons per output");
 		is_int(c1->n.params, 6 * 25 + 6, "conv1 params");
 		is_int(total_params(m), 156 + 2416 + 30840 + 10164 + 850, "lenet5: 44426 params");
+		/* the layers where their primitives run: relu1's forward is conv1's epilogue, its
+		 * backward pool1's; FLOPs move to the hosts, nothing is lost or counted twice */
+		{
+			struct rt_layer_work w[32];
+			double t_fwd[32], t_bwd[32], sf = 0, sb = 0, sbytes = 0;
+			struct rt_model_totals t8;
+			size_t i1 = 0;
+
+			for (size_t i = 0; i < m->nlayers; i++) {
+				t_fwd[i] = 1e-3 * (double)(i + 1);
+				t_bwd[i] = 2e-3 * (double)(i + 1);
+				if (!strcmp(m->layers[i].name, "relu1"))
+					i1 = i;
+			}
+			rt_model_layer_work(m, 8, t_fwd, t_bwd, w);
+			rt_model_totals(m, 8, &t8);
+			for (size_t i = 0; i < m->nlayers; i++) {
+				sf += w[i].fwd_flops;
+				sb += w[i].bwd_flops;
+				sbytes += w[i].fwd_bytes + w[i].bwd_bytes;
+			}
+			is_str(w[i1 - 1].name, "conv1+relu1", "conv1 runs relu1's forward: named after both");
+			is_str(w[i1 + 1].name, "pool1+relu1", "pool1 runs its backward: named after both");
+			ok(w[i1].fused && !strcmp(w[i1].where, "forward in conv1+relu1, backward in "
+						  "pool1+relu1"), "relu1 is fused: %s", w[i1].where);
+			is_double(w[i1].fwd_flops + w[i1].bwd_flops + w[i1].fwd_seconds +
+				  w[i1].bwd_seconds, 0, 0, "relu1: no FLOPs and no time of its own");
+			is_double(w[i1 - 1].fwd_flops, 8.0 * (176256 + 3456), 0,
+				  "conv1+relu1 forward: conv1's and relu1's FLOPs");
+			is_double(w[i1 - 1].fwd_seconds, t_fwd[i1 - 1] + t_fwd[i1], 1e-15,
+				  "... and both times");
+			is_double(sf, t8.fwd_flops, 1e-15, "the layers' forward FLOPs add up to the "
+				  "iteration's");
+			is_double(sb, t8.bwd_flops, 1e-15, "the layers' backward FLOPs too");
+			is_double(sbytes, t8.fwd_bytes + t8.bwd_bytes, 1e-15, "and their bytes");
+			ok(!w[i1 + 5].fused && !strcmp(w[i1 + 5].name, "fc1"), "fc1 stays itself");
+		}
 		rt_model_totals(m, 1, &t);
 		is_double(t.fwd_flops, 176256 + 3456 + 2592 + 308224 + 1024 + 768 + 61560 + 120 +
 			  20244 + 84 + 1690 + 51, 0, "lenet5 forward FLOPs per image: 576069");

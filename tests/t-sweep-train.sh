@@ -72,7 +72,11 @@ check "timeouts are failed rows with their reason" grep -q ',failed,timeout afte
 "$tool" -m lenet5 -n 2 -w 1 -r 1 -c model --profile "$prof" --sweep threads=1 --per-layer \
 	--out "$dir/l" >/dev/null 2>&1
 check "per-layer points for every layer" awk -F, '$7 == "layer" && $9 == "median" { k++ } END { exit k != 24 }' "$dir/l/points.csv"
-check "the per-layer chart (layers.gp) names the layers" grep -q "'conv2'" "$dir/l/layers.gp"
+check "the per-layer chart (layers.gp) names the hosts of fused layers" grep -q "'conv2+relu2'" "$dir/l/layers.gp"
+check "a relu fused into conv1 and pool1 has no rate: its rows say fused and where" sh -c "test \$(grep -c ',layer,relu1,\(median\|min\|max\),0,0,0,model,0,0,0,[0-9,]*,fused,\"forward in conv1+relu1, backward in pool1+relu1\",' '$dir/l/points.csv') = 6"
+check "its host's rows are named after both" grep -q ',layer,conv1+relu1,median,' "$dir/l/points.csv"
+check "the layers' FLOPs and bytes add up to forward + backward, per configuration" awk -F, '$9 != "median" { next } $7 == "layer" { lf[$1] += $11; lb[$1] += $12 } $7 == "phase" && ($8 == "forward" || $8 == "backward") { pf[$1] += $11; pb[$1] += $12 }
+	END { for (c in pf) { n++; if (lf[c] - pf[c] > 1e-9 * pf[c] || pf[c] - lf[c] > 1e-9 * pf[c] || lb[c] - pb[c] > 1e-9 * pb[c] || pb[c] - lb[c] > 1e-9 * pb[c]) exit 1 } exit n < 1 }' "$dir/l/points.csv"
 
 # SIGINT in the middle: a clear message, exit 130, only whole configurations kept, resume
 "$tool" -m lenet5 -n 300 -w 1 -r 2 -c model --profile "$prof" --sweep batch=8,16,32,48,64 \

@@ -153,6 +153,7 @@ static void print_memory(const char *title, const struct rt_net_memory *mm, long
 
 static int describe(const struct rt_model *m, const struct rt_net_opts *no, struct rt_err *err)
 {
+	struct rt_layer_work *work;
 	struct rt_net *net = NULL;
 	struct rt_model_totals t;
 	struct rt_net_memory mm;
@@ -162,23 +163,32 @@ static int describe(const struct rt_model *m, const struct rt_net_opts *no, stru
 	printf("%s (%s): input %ldx%ldx%ld, %ld classes, batch %ld, %s\n\n", m->name, m->path,
 	       m->input.c, m->input.h, m->input.w, m->classes, no->batch,
 	       rt_precision_name(no->precision));
-	printf("%3s %-24s %-12s %-16s %11s %13s %13s %12s %12s\n", "#", "layer", "type", "output",
-	       "params", "fwd FLOP/img", "bwd FLOP/img", "act KiB", "alloc KiB");
-	if ((rc = rt_net_create(&net, m, no, err)))
+	printf("%3s %-24s %-12s %-16s %11s %13s %13s %12s %12s  %s\n", "#", "layer", "type",
+	       "output", "params", "fwd FLOP/img", "bwd FLOP/img", "act KiB", "alloc KiB",
+	       "runs as");
+	work = calloc(m->nlayers, sizeof(*work));
+	if (!work)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	rt_model_layer_work(m, no->batch, NULL, NULL, work);
+	if ((rc = rt_net_create(&net, m, no, err))) {
+		free(work);
 		return rc;
+	}
 	for (size_t i = 0; i < m->nlayers; i++) {
 		const struct rt_layer_desc *L = &m->layers[i];
 		char shape[48];
 
 		rt_net_layer_memory(net, i, &mm);
 		snprintf(shape, sizeof(shape), "%ldx%ldx%ld", L->out.c, L->out.h, L->out.w);
-		printf("%3zu %-24.24s %-12s %-16s %11ld %13.0f %13.0f %12.1f %12.1f\n", i + 1,
+		printf("%3zu %-24.24s %-12s %-16s %11ld %13.0f %13.0f %12.1f %12.1f  %s%s\n", i + 1,
 		       L->name, rt_layer_type_name(L->type), shape, L->n.params, L->n.fwd_flops,
 		       L->n.bwd_data_flops + L->n.bwd_weights_flops,
 		       (no->precision == RT_PRECISION_BF16 ? 2.0 : 4.0) * (double)L->n.kept_elems *
 		       (double)no->batch / 1024,
-		       (double)mm.total / 1024);
+		       (double)mm.total / 1024, work[i].fused ? "fused: " : "",
+		       work[i].fused ? work[i].where : work[i].name);
 	}
+	free(work);
 	printf("\ntotals per iteration (batch %ld): %ld parameters; forward %.4g GFLOP, backward "
 	       "%.4g GFLOP, update %.4g GFLOP;\n  compulsory bytes: forward %.4g MB, backward "
 	       "%.4g MB, update %.4g MB\n", no->batch, t.params, t.fwd_flops / 1e9,
@@ -261,14 +271,18 @@ static int emit_points(FILE *out, const struct rt_model *m, const struct rt_net_
 	struct rt_model_totals t;
 	struct rt_err err, why;
 	double *sec = calloc((size_t)repeat * ((size_t)first_layer + m->nlayers), sizeof(double));
+	struct rt_layer_work *work = calloc(m->nlayers, sizeof(*work));
 	const double ranks = comm ? comm->size : 1;
 	double flops = 0, bytes = 0, pf[4], pb[4];
 	const char *src = "model";
 	void *cctx = NULL;
 	int rc = 1;
 
-	if (!sec)
+	if (!sec || !work) {
+		free(sec);
+		free(work);
 		return 1;
+	}
 	rt_model_totals(m, no->batch, &t);
 	pf[0] = t.fwd_flops * ranks;
 	pb[0] = t.fwd_bytes * ranks;
@@ -296,9 +310,11 @@ static int emit_points(FILE *out, const struct rt_model *m, const struct rt_net_
 		sec[r] = res.iter_seconds;
 		for (int p = 0; p < np; p++)
 			sec[(size_t)(p + 1) * (size_t)repeat + (size_t)r] = res.phase_seconds[phases[p]];
+		/* each layer's time where its primitives run: a fused relu's in its host's */
+		rt_model_layer_work(m, no->batch, res.layer_fwd, res.layer_bwd, work);
 		for (size_t l = 0; l < m->nlayers; l++)
 			sec[((size_t)first_layer + l) * (size_t)repeat + (size_t)r] =
-				res.layer_fwd[l] + res.layer_bwd[l];
+				work[l].fwd_seconds + work[l].bwd_seconds;
 		if (r == 0) {
 			if (backend && res.counts.flops_source != RT_SOURCE_NONE) {
 				flops = res.counts.flops / (double)iters;
@@ -331,22 +347,21 @@ static int emit_points(FILE *out, const struct rt_model *m, const struct rt_net_
 			emit_stats(out, "phase", phase_names[p], sec + (size_t)(p + 1) * (size_t)repeat,
 				   repeat, pf[p], pb[p], "model");
 	for (size_t l = 0; per_layer && l < m->nlayers; l++) {
-		const struct rt_layer_counts *c = &m->layers[l].n;
-		double lf = (c->fwd_flops + c->bwd_data_flops + c->bwd_weights_flops) *
-			    (double)no->batch;
-		double lb = (c->fwd_bytes + c->bwd_data_bytes + c->bwd_weights_bytes) *
-			    (double)no->batch + c->fwd_wbytes + c->bwd_data_wbytes +
-			    c->bwd_weights_wbytes;
+		const struct rt_layer_work *w = &work[l];
 
-		emit_stats(out, "layer", m->layers[l].name,
-			   sec + ((size_t)first_layer + l) * (size_t)repeat, repeat, lf * ranks,
-			   lb * ranks, "model");
+		if (w->fused)
+			rt_sweep_emit_fused(out, m->layers[l].name, w->where);
+		else
+			emit_stats(out, "layer", w->name, sec + ((size_t)first_layer + l) *
+				   (size_t)repeat, repeat, (w->fwd_flops + w->bwd_flops) * ranks,
+				   (w->fwd_bytes + w->bwd_bytes) * ranks, "model");
 	}
 	rc = fflush(out) ? 1 : 0;
 out:
 	if (backend)
 		backend->close(cctx);
 	free(sec);
+	free(work);
 	return rc;
 }
 
@@ -931,20 +946,27 @@ static void print_run(const struct cli *c, const struct rt_model *m, const struc
 	}
 	print_memory("  memory:", &res->mem, res->peak_rss_kib);
 	if (c->per_layer) {
+		struct rt_layer_work *w = calloc(m->nlayers, sizeof(*w));
+
+		if (!w)
+			return;
+		/* where the primitives run it: a fused relu's work is its host's */
+		rt_model_layer_work(m, no->batch, res->layer_fwd, res->layer_bwd, w);
 		printf("\n  %3s %-24s %-12s %10s %10s %10s %10s\n", "#", "layer", "type",
 		       "fwd ms", "fwd GF/s", "bwd ms", "bwd GF/s");
 		for (size_t i = 0; i < m->nlayers; i++) {
-			const struct rt_layer_desc *L = &m->layers[i];
-			double ff = L->n.fwd_flops * (double)no->batch;
-			double bf = (L->n.bwd_data_flops + L->n.bwd_weights_flops) *
-				    (double)no->batch;
-
+			if (w[i].fused) {
+				printf("  %3zu %-24.24s %-12s fused: %s\n", i + 1, m->layers[i].name,
+				       rt_layer_type_name(m->layers[i].type), w[i].where);
+				continue;
+			}
 			printf("  %3zu %-24.24s %-12s %10.3f %10.1f %10.3f %10.1f\n", i + 1,
-			       L->name, rt_layer_type_name(L->type), res->layer_fwd[i] * 1e3,
-			       res->layer_fwd[i] > 0 ? ff / res->layer_fwd[i] / 1e9 : 0,
-			       res->layer_bwd[i] * 1e3,
-			       res->layer_bwd[i] > 0 ? bf / res->layer_bwd[i] / 1e9 : 0);
+			       w[i].name, rt_layer_type_name(m->layers[i].type),
+			       w[i].fwd_seconds * 1e3, w[i].fwd_seconds > 0 ?
+			       w[i].fwd_flops / w[i].fwd_seconds / 1e9 : 0, w[i].bwd_seconds * 1e3,
+			       w[i].bwd_seconds > 0 ? w[i].bwd_flops / w[i].bwd_seconds / 1e9 : 0);
 		}
+		free(w);
 	}
 }
 
