@@ -16,7 +16,7 @@
 
 #define MAX_RUNS 64
 #define PAD_ELEMS 136   /* 1088 bytes between arrays: 64-byte aligned, never a multiple of 4 KiB */
-#define SCRATCH_BYTES 2048      /* init/out of one FLOP kernel: 16 chains x 64 bytes, twice */
+#define SCRATCH_BYTES 16384     /* init/out of one FLOP kernel: up to 8 KiB (6 AMX tiles), twice */
 
 void rt_measure_opts_default(struct rt_measure_opts *o, bool quick)
 {
@@ -296,6 +296,48 @@ int rt_kernel_measure_flops(const struct rt_kernel *k, unsigned threads, const i
 			for (unsigned i = 0; i < SCRATCH_BYTES / 2 / sizeof(float); i++)
 				in[i] = 1.0f;
 		}
+	}
+	rc = timed(&j, m, err);
+out:
+	free(j.scratch);
+	free(j.sink);
+	free(j.status);
+	return rc;
+}
+
+int rt_kernel_measure_peak(const struct rt_peak_kernel *k, unsigned threads, const int *pus,
+			   const struct rt_measure_opts *o, struct rt_measurement *m,
+			   struct rt_err *err)
+{
+	/* the harness runs it as a FLOP kernel; accumulators start at the bits of 1.0f (fp16:
+	 * two 1.0f halves), m = a = 2^-10: every product is a normal number far below an ulp
+	 * of the accumulator, so the values stay put (int8: m and a are 0) */
+	const struct rt_kernel as_flops = {
+		.name = k->name, .kind = RT_KERNEL_FLOPS, .flops_per_iter = k->ops_per_iter,
+		.flops = k->run,
+	};
+	struct job j = {
+		.k = &as_flops, .threads = threads, .pus = pus, .o = o,
+		.work_per_rep = (double)k->ops_per_iter * threads, .mul = 0x1p-10, .add = 0x1p-10,
+	};
+	int rc;
+
+	if (!k->supported())
+		return rt_err_set(err, -ENOTSUP, "this CPU cannot run %s (%s)", k->name, k->isa);
+	if ((size_t)k->chains * k->lanes * k->acc_bytes > SCRATCH_BYTES / 2)
+		return rt_err_set(err, -EINVAL, "%s: accumulators larger than the scratch", k->name);
+	j.scratch = calloc(threads, SCRATCH_BYTES);
+	j.sink = calloc(threads, sizeof(*j.sink));
+	j.status = calloc(threads, sizeof(*j.status));
+	if (!j.scratch || !j.sink || !j.status) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned t = 0; t < threads; t++) {
+		float *in = (float *)(void *)(j.scratch + (size_t)t * SCRATCH_BYTES);
+
+		for (unsigned i = 0; i < SCRATCH_BYTES / 2 / sizeof(float); i++)
+			in[i] = 1.0f;
 	}
 	rc = timed(&j, m, err);
 out:

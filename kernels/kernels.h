@@ -63,6 +63,30 @@ const struct rt_kernel *rt_kernel_bw(const char *name, enum rt_isa isa);
 /* Total bytes a bandwidth kernel moves per element (read + write + nt). */
 unsigned rt_kernel_bytes_per_elem(const struct rt_kernel *k);
 
+/* Low-precision peak kernels: independent chains of one dot-product or FMA instruction of an
+ * ISA extension (kernels/peaks.c). Each lane of each chain does acc += k * m * a per
+ * instruction (fp16: x = x * m + a), m and a converted to the operand type (bf16, fp16, u8 and
+ * s8); an instruction's operations are 2 * lanes * k, as the instruction defines them. */
+struct rt_peak_kernel {
+	const char *name;               /* the instruction: "vdpbf16ps", "tdpbf16ps", ... */
+	const char *isa;                /* "avx512_bf16", "amx_bf16", "avx512_fp16",
+					 * "avx512_vnni", "avx_vnni", "amx_int8" */
+	const char *precision;          /* "bf16", "fp16", "int8" */
+	unsigned chains;                /* independent accumulators (registers or tiles) */
+	unsigned lanes;                 /* accumulator elements an instruction writes */
+	unsigned k;                     /* products summed into each of them */
+	unsigned acc_bytes;             /* an accumulator element: 4 (fp32, int32), 2 (fp16) */
+	unsigned width_bits;            /* the vector width (0: AMX tiles) */
+	unsigned ops_per_instr;         /* 2 * lanes * k: FLOPs, or OPs for int8 */
+	uint64_t ops_per_iter;          /* all chains */
+	rt_flops_fn run;                /* init, out: chains * lanes accumulators, packed */
+	bool (*supported)(void);        /* this CPU and OS (and not masked by ROOFTRAJ_NO_ISA) */
+};
+
+/* Iterate over the peak kernels compiled in: NULL first, then the previous; NULL after the
+ * last. */
+const struct rt_peak_kernel *rt_peak_next(const struct rt_peak_kernel *k);
+
 /* ---- the timed harness ---- */
 
 struct rt_measure_opts {
@@ -95,6 +119,11 @@ void rt_arena_destroy(struct rt_arena *a);
 int rt_kernel_measure_flops(const struct rt_kernel *k, unsigned threads, const int *pus,
 			    const struct rt_measure_opts *o, struct rt_measurement *m,
 			    struct rt_err *err);
+
+/* Run peak kernel k on `threads` threads and report its rate (FLOP/s or OP/s). */
+int rt_kernel_measure_peak(const struct rt_peak_kernel *k, unsigned threads, const int *pus,
+			   const struct rt_measure_opts *o, struct rt_measurement *m,
+			   struct rt_err *err);
 
 /* Run bandwidth kernel k on every arena thread over a working set of ws_per_thread bytes (all
  * arrays together) and report the byte rate (all threads). */

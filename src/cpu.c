@@ -50,7 +50,11 @@ int rt_cpu_parse_cpuinfo(struct rt_cpu *cpu, const char *text, struct rt_err *er
 				val++;
 				vlen--;
 			}
-			if (!strncmp(line, "model name", 10)) {
+			if (!strncmp(line, "vendor_id", 9)) {
+				snprintf(cpu->vendor, sizeof(cpu->vendor), "%.*s", (int)vlen, val);
+			} else if (!strncmp(line, "cpu family", 10)) {
+				cpu->family = (int)strtol(val, NULL, 10);
+			} else if (!strncmp(line, "model name", 10)) {
 				snprintf(cpu->model, sizeof(cpu->model), "%.*s", (int)vlen, val);
 			} else if (!strncmp(line, "flags", 5) && !have_flags) {
 				char *flags = strndup(val, vlen);
@@ -104,3 +108,35 @@ int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err)
 	return 0;
 }
 
+
+double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512, const char *precision,
+			    const char *isa, const char *method)
+{
+	const bool amd = !strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine");
+	const double datapath = avx512 && (!amd || family >= 0x1a) ? 512 : 256;
+	const double elem = !strcmp(precision, "fp64") ? 64 : !strcmp(precision, "fp32") ? 32 :
+			    !strcmp(precision, "int8") ? 8 : 16;
+	double width;
+
+	if (!strcmp(isa, "amx_bf16"))
+		return 1024;
+	if (!strcmp(isa, "amx_int8"))
+		return 2048;
+	width = !strcmp(isa, "scalar") ? elem : !strcmp(isa, "sse") ? 128 :
+		!strcmp(isa, "avx2") || !strcmp(isa, "avx_vnni") ? 256 : 512;
+	if (width > datapath)
+		width = datapath;
+	if (!strcmp(method, "mul-add-chains"))
+		return 4 * width / elem;                /* 2 multiplies + 2 adds */
+	if (!strcmp(method, "fma-chains"))
+		return 2 * 2 * width / elem;            /* 2 pipes x lanes x (mul + add) */
+	if (!strcmp(method, "instruction")) {
+		if (!strcmp(precision, "fp16"))
+			return 2 * 2 * width / 16;      /* VFMADD231PH */
+		if (!strcmp(precision, "bf16"))
+			return 2 * (width / 32) * 2 * 2;        /* VDPBF16PS: 2 pairs a lane */
+		if (!strcmp(precision, "int8"))
+			return 2 * (width / 32) * 4 * 2;        /* VPDPBUSD: 4 pairs a lane */
+	}
+	return 0;
+}

@@ -51,6 +51,8 @@ struct roofs {
 	size_t nbw;
 	const struct rt_profile_flops *fl[64];
 	size_t nfl;
+	const struct rt_profile_flops *th[8];   /* each precision's highest theoretical peak */
+	size_t nth;
 	double pmax, pmin, bmax, bmin;
 };
 
@@ -89,6 +91,22 @@ static int collect_roofs(const struct rt_profile *p, unsigned threads, const cha
 			r->pmax = fmax(r->pmax, p->flops[i].gflops);
 			r->pmin = fmin(r->pmin, p->flops[i].gflops);
 		}
+	/* the theoretical peak of each precision drawn (the highest of its ISAs), dashed */
+	for (size_t i = 0; i < r->nfl; i++) {
+		const struct rt_profile_flops *f = r->fl[i];
+		size_t j;
+
+		if (!(f->theoretical > 0 && f->theoretical <= AXIS_MAX))
+			continue;
+		for (j = 0; j < r->nth && strcmp(r->th[j]->precision, f->precision); j++)
+			;
+		if (j == r->nth && r->nth < 8)
+			r->th[r->nth++] = f;
+		else if (j < r->nth && f->theoretical > r->th[j]->theoretical)
+			r->th[j] = f;
+	}
+	for (size_t j = 0; j < r->nth; j++)
+		r->pmax = fmax(r->pmax, r->th[j]->theoretical);
 	if (!r->nbw || !r->nfl)
 		return rt_err_set(err, -EINVAL, "profile has no %s ceilings at %u threads",
 				  r->nbw ? "FLOP" : "bandwidth", threads);
@@ -122,6 +140,9 @@ static void write_roof_functions(FILE *fp, const struct roofs *r)
 	for (size_t i = 0; i < r->nbw; i++)
 		fprintf(fp, "b%zu(x) = %.6g * x <= %.6g ? %.6g * x : 1/0\n", i,
 			r->bw[i]->gbytes_per_s, r->pmax, r->bw[i]->gbytes_per_s);
+	for (size_t i = 0; i < r->nth; i++)
+		fprintf(fp, "t%zu(x) = x >= %.6g / %.6g ? %.6g : 1/0\n", i, r->th[i]->theoretical,
+			r->bmax, r->th[i]->theoretical);
 }
 
 /* The roofs' titles as string variables R0, R1, ... (the plot macro holds no text). */
@@ -131,7 +152,7 @@ static void write_roof_titles(FILE *fp, const struct roofs *r)
 
 	for (size_t i = 0; i < r->nfl; i++) {
 		snprintf(t, sizeof(t), "%s %s%s: %.1f %s", r->fl[i]->precision, r->fl[i]->isa,
-			 strcmp(r->fl[i]->method, "onednn-matmul") ? "" : " (oneDNN matmul)",
+			 strcmp(r->fl[i]->method, "onednn-matmul") ? "" : " (achievable by oneDNN)",
 			 r->fl[i]->gflops, strcmp(r->fl[i]->precision, "int8") ? "GFLOP/s" : "GOP/s");
 		fprintf(fp, "R%zu = ", i);
 		rt_plot_quote(fp, t);
@@ -141,6 +162,14 @@ static void write_roof_titles(FILE *fp, const struct roofs *r)
 		snprintf(t, sizeof(t), "%s %s: %.1f GB/s", r->bw[i]->level, r->bw[i]->kernel,
 			 r->bw[i]->gbytes_per_s);
 		fprintf(fp, "R%zu = ", r->nfl + i);
+		rt_plot_quote(fp, t);
+		fputc('\n', fp);
+	}
+	for (size_t i = 0; i < r->nth; i++) {
+		snprintf(t, sizeof(t), "%s theoretical peak (%s): %.1f %s", r->th[i]->precision,
+			 r->th[i]->isa, r->th[i]->theoretical,
+			 strcmp(r->th[i]->precision, "int8") ? "GFLOP/s" : "GOP/s");
+		fprintf(fp, "R%zu = ", r->nfl + r->nbw + i);
 		rt_plot_quote(fp, t);
 		fputc('\n', fp);
 	}
@@ -155,6 +184,9 @@ static void write_roof_clauses(FILE *fp, const struct roofs *r)
 	for (size_t i = 0; i < r->nbw; i++)
 		fprintf(fp, ", b%zu(x) lw 3 lc rgb \"%s\" title R%zu", i,
 			roof_colors[(r->nfl + i) % NCOLORS], r->nfl + i);
+	for (size_t i = 0; i < r->nth; i++)
+		fprintf(fp, ", t%zu(x) lw 1 dt 3 lc rgb \"#444444\" title R%zu", i,
+			r->nfl + r->nbw + i);
 }
 
 static void write_tail(FILE *fp)

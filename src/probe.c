@@ -212,6 +212,40 @@ static int measure_flops(struct probe_ctx *c, unsigned threads, const int *pus,
 	return 0;
 }
 
+/* The low-precision peaks of the instructions themselves (bf16, fp16, int8), as the fp32 and
+ * fp64 FMA chains measure theirs; a CPU without an extension has no such roof. */
+static int measure_peaks(struct probe_ctx *c, unsigned threads, const int *pus, bool first,
+			 struct rt_err *err)
+{
+	for (const struct rt_peak_kernel *k = rt_peak_next(NULL); k; k = rt_peak_next(k)) {
+		struct rt_profile_flops f = { 0 };
+		struct rt_measurement m;
+		int rc;
+
+		if (!k->supported()) {
+			if (first)
+				rt_profile_add_note(c->p, "no %s %s peak: this CPU has no %s",
+						    k->precision, k->isa, k->isa);
+			continue;
+		}
+		progress(c->o, "peak %s %s, %u thread%s", k->precision, k->isa, threads,
+			 threads > 1 ? "s" : "");
+		if ((rc = rt_kernel_measure_peak(k, threads, pus, &c->mopts, &m, err)))
+			return rc;
+		snprintf(f.precision, sizeof(f.precision), "%s", k->precision);
+		snprintf(f.isa, sizeof(f.isa), "%s", k->isa);
+		snprintf(f.method, sizeof(f.method), "instruction");
+		snprintf(f.impl, sizeof(f.impl), "%s", k->name);
+		f.threads = threads;
+		f.gflops = m.best / 1e9;
+		f.median = m.median / 1e9;
+		f.spread = m.spread;
+		if (rt_profile_add_flops(c->p, &f))
+			return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
 static int measure_lowp(struct probe_ctx *c, unsigned threads, const int *pus, bool first,
 			struct rt_err *err)
 {
@@ -335,6 +369,8 @@ static int describe_machine(struct probe_ctx *c, struct rt_err *err)
 	rt_timestamp(p->created, sizeof(p->created));
 	snprintf(p->tool, sizeof(p->tool), "%s %s", PACKAGE_NAME, PACKAGE_VERSION);
 	snprintf(p->cpu.model, sizeof(p->cpu.model), "%s", cpu.model);
+	snprintf(p->cpu.vendor, sizeof(p->cpu.vendor), "%s", cpu.vendor);
+	p->cpu.family = cpu.family;
 	memcpy(p->cpu.isa, cpu.isa, sizeof(cpu.isa));
 	p->cpu.nisa = cpu.nisa;
 	p->cpu.sockets = rt_topo_packages(c->topo);
@@ -364,6 +400,23 @@ static int describe_machine(struct probe_ctx *c, struct rt_err *err)
 	progress(c->o, "clock");
 	p->cpu.clock_ghz = rt_kernel_clock_ghz(c->o->quick ? 0.03 : 0.1);
 	return 0;
+}
+
+/* Each FLOP ceiling's theoretical peak: threads x the measured clock x the operations a core
+ * starts per cycle for its instructions (oneDNN's achievable rates have none). */
+static void set_theoretical(struct rt_profile *p)
+{
+	bool avx512 = false;
+
+	for (size_t i = 0; i < p->cpu.nisa; i++)
+		avx512 |= !strcmp(p->cpu.isa[i], "avx512f");
+	for (size_t i = 0; i < p->nflops; i++) {
+		struct rt_profile_flops *f = &p->flops[i];
+
+		f->theoretical = (double)f->threads * p->cpu.clock_ghz *
+				 rt_cpu_ops_per_cycle(p->cpu.vendor, p->cpu.family, avx512,
+						      f->precision, f->isa, f->method);
+	}
 }
 
 static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
@@ -420,6 +473,8 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 		if (!rc)
 			rc = measure_flops(&c, threads[i], pus, err);
 		if (!rc)
+			rc = measure_peaks(&c, threads[i], pus, i == 0, err);
+		if (!rc)
 			rc = measure_bandwidth(&c, threads[i], pus, err);
 		if (!rc && !o->no_lowp)
 			rc = measure_lowp(&c, threads[i], pus, i == 0, err);
@@ -434,6 +489,7 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 		if (again > c.p->cpu.clock_ghz)
 			c.p->cpu.clock_ghz = again;
 	}
+	set_theoretical(c.p);
 	*out = c.p;
 	c.p = NULL;
 out:

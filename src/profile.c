@@ -292,6 +292,13 @@ static int read_cpu(const struct reader *r, const config_setting_t *root, struct
 		return bad(r, cpu, "", "'cpu' must be a group { ... }");
 	rc = get_string(r, cpu, "cpu", "model", p->cpu.model, sizeof(p->cpu.model), true);
 	if (!rc)
+		rc = get_string(r, cpu, "cpu", "vendor", p->cpu.vendor, sizeof(p->cpu.vendor),
+				false);
+	if (!rc)
+		rc = get_int(r, cpu, "cpu", "family", &v, 0, 1 << 16, false);
+	p->cpu.family = (int)v;
+	v = 0;
+	if (!rc)
 		rc = get_int(r, cpu, "cpu", "cores", &v, 1, 1 << 20, true);
 	p->cpu.cores = (unsigned)v;
 	if (!rc)
@@ -491,6 +498,7 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		TRY(get_num(&r, e, ctx, "spread", &f.spread, false, false));
 		TRY(get_string(&r, e, ctx, "method", f.method, sizeof(f.method), false));
 		TRY(get_string(&r, e, ctx, "impl", f.impl, sizeof(f.impl), false));
+		TRY(get_num(&r, e, ctx, "theoretical", &f.theoretical, false, false));
 		OOM(rt_profile_add_flops(p, &f));
 	}
 
@@ -594,7 +602,9 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 	put_str(fp, p->tool);
 	fprintf(fp, ";\n  cpu = {\n    model = ");
 	put_str(fp, p->cpu.model);
-	fprintf(fp, ";\n    isa = [ ");
+	fprintf(fp, ";\n    vendor = ");
+	put_str(fp, p->cpu.vendor);
+	fprintf(fp, "; family = %d;\n    isa = [ ", p->cpu.family);
 	for (size_t i = 0; i < p->cpu.nisa; i++) {
 		fputs(i ? ", " : "", fp);
 		put_str(fp, p->cpu.isa[i]);
@@ -641,6 +651,8 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		put_str(fp, f->method);
 		fprintf(fp, "; impl = ");
 		put_str(fp, f->impl);
+		fprintf(fp, "; theoretical = ");
+		put_num(fp, f->theoretical);
 		fprintf(fp, "; }");
 	}
 	fprintf(fp, "\n  );\n  bandwidth = (");

@@ -31,8 +31,11 @@ struct rt_profile_flops {
 	unsigned threads;
 	double gflops;          /* the ceiling: best of the runs (GOP/s for int8) */
 	double median, spread;  /* of the runs; spread = (max - min) / median */
-	char method[16];        /* fma-chains, mul-add-chains, onednn-matmul */
-	char impl[64];          /* oneDNN's implementation for matmul peaks */
+	char method[16];        /* fma-chains, mul-add-chains, instruction (a low-precision
+				 * instruction's chains), onednn-matmul (achievable by oneDNN) */
+	char impl[64];          /* the instruction, or oneDNN's implementation for matmul peaks */
+	double theoretical;     /* GFLOP/s: threads x clock x operations a core starts per cycle
+				 * (rt_cpu_ops_per_cycle); 0: none (oneDNN's rates) */
 };
 
 struct rt_profile_bw {
@@ -55,6 +58,8 @@ struct rt_profile {
 	char host[256], created[32], tool[64];
 	struct {
 		char model[128];
+		char vendor[16];        /* cpuinfo's vendor_id ("" unknown) */
+		int family;             /* cpuinfo's cpu family (0 unknown) */
 		char isa[RT_CPU_MAX_ISA][16];
 		size_t nisa;
 		unsigned sockets, cores, pus, numa_nodes;

@@ -164,6 +164,45 @@ static void check_bw_kernel(const struct rt_kernel *k)
 	}
 }
 
+/* A peak kernel replayed: each accumulator element against the scalar model acc += k*m*a
+ * per instruction (fp16: x = x*m + a), in values every format holds exactly. */
+static void check_peak_kernel(const struct rt_peak_kernel *k)
+{
+	enum { STEPS = 7 };
+	static unsigned char init[8192], out[8192];
+	const size_t nacc = (size_t)k->chains * k->lanes;
+	size_t bad = 0;
+
+	memset(out, 0xff, sizeof(out));
+	if (!strcmp(k->precision, "int8")) {
+		int32_t *in = (int32_t *)(void *)init, *o = (int32_t *)(void *)out;
+
+		for (size_t i = 0; i < nacc; i++)
+			in[i] = (int32_t)(1000 + i);
+		k->run(STEPS, init, 3, -2, out);    /* u8 3 (s8 for AMX) x s8 -2 */
+		for (size_t i = 0; i < nacc; i++)
+			bad += o[i] != (int32_t)(1000 + i) + STEPS * (int32_t)k->k * 3 * -2;
+	} else if (!strcmp(k->precision, "fp16")) {
+		_Float16 *in = (_Float16 *)(void *)init, *o = (_Float16 *)(void *)out;
+
+		for (size_t i = 0; i < nacc; i++)
+			in[i] = (_Float16)(float)(i % 16);
+		k->run(STEPS, init, 1, 2, out);     /* x = x * 1 + 2 */
+		for (size_t i = 0; i < nacc; i++)
+			bad += (float)o[i] != (float)(i % 16) + 2.0f * STEPS;
+	} else {
+		float *in = (float *)(void *)init, *o = (float *)(void *)out;
+
+		for (size_t i = 0; i < nacc; i++)
+			in[i] = (float)(i % 64);
+		k->run(STEPS, init, 0.5, 3, out);   /* bf16 0.5 x 3 */
+		for (size_t i = 0; i < nacc; i++)
+			bad += o[i] != (float)(i % 64) + (float)STEPS * (float)k->k * 1.5f;
+	}
+	is_int((long long)bad, 0, "%s (%s): %zu accumulators replayed against the scalar model",
+	       k->name, k->isa, nacc);
+}
+
 int main(void)
 {
 	struct rt_measure_opts o;
@@ -187,6 +226,45 @@ int main(void)
 	}
 	ok(nflops >= 4 && nbw >= 5, "scalar/sse kernels run everywhere (%zu FLOP, %zu bandwidth)",
 	   nflops, nbw);
+
+	/* low-precision peaks: each instruction's operations as it defines them */
+	{
+		static const struct { const char *isa; unsigned ops; } want[] = {
+			{ "avx512_bf16", 16 * 2 * 2 },          /* 16 fp32 lanes x 2 bf16 pairs */
+			{ "amx_bf16", 16 * 16 * 32 * 2 },       /* C 16x16 += A 16x32 . B 32x16 */
+			{ "avx512_fp16", 32 * 2 },              /* 32 fp16 FMAs */
+			{ "avx512_vnni", 16 * 4 * 2 },          /* 16 int32 lanes x 4 u8.s8 */
+			{ "avx_vnni", 8 * 4 * 2 },              /* ymm */
+			{ "amx_int8", 16 * 16 * 64 * 2 },       /* C 16x16 += A 16x64 . B 64x16 */
+		};
+		size_t nk = 0, found = 0;
+
+		for (const struct rt_peak_kernel *k = rt_peak_next(NULL); k; k = rt_peak_next(k)) {
+			nk++;
+			for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+				if (!strcmp(k->isa, want[i].isa)) {
+					found++;
+					is_int(k->ops_per_instr, want[i].ops, "%s (%s): %u operations "
+					       "an instruction", k->name, k->isa, want[i].ops);
+					is_int((long long)k->ops_per_iter,
+					       (long long)k->chains * want[i].ops,
+					       "%s: %u chains an iteration", k->name, k->chains);
+				}
+			if (k->supported())
+				check_peak_kernel(k);
+			else
+				skip("%s: this CPU (or ROOFTRAJ_NO_ISA) has no %s", k->name, k->isa);
+		}
+		is_int((long long)found, (long long)nk, "every peak kernel has a hand count");
+		/* a feature switched off is absent, whatever the CPU has */
+		setenv("ROOFTRAJ_NO_ISA", "avx512_bf16,avx512_vnni,avx_vnni,avx512_fp16,amx_bf16,amx_int8",
+		       1);
+		nk = 0;
+		for (const struct rt_peak_kernel *k = rt_peak_next(NULL); k; k = rt_peak_next(k))
+			nk += k->supported();
+		is_int((long long)nk, 0, "ROOFTRAJ_NO_ISA switches every peak kernel off");
+		unsetenv("ROOFTRAJ_NO_ISA");
+	}
 	ok(rt_kernel_flops(RT_ISA_AVX512, RT_FP32) && rt_kernel_bw("triad_nt", RT_ISA_AVX2),
 	   "lookups find kernels");
 	ok(!rt_kernel_bw("stream", RT_ISA_SSE), "unknown kernel name not found");

@@ -1,11 +1,13 @@
 /* t-probe-check.c: checks a profile written by `roofline-probe --quick` for completeness and
  * self-consistency. Usage: t-probe-check PROFILE EXIT_CODE STDOUT_FILE CHART_BASE */
 #include "config.h"
+#include "cpu.h"
 #include "kernels.h"
 #include "plot.h"
 #include "profile.h"
 #include "tap.h"
 
+#include <math.h>
 #include <unistd.h>
 
 /* A sanitizer build instruments every load of the kernels: speeds say nothing then. */
@@ -122,6 +124,37 @@ int main(int argc, char **argv)
 				lastisa = f->isa;
 			}
 		}
+	}
+	/* every ceiling of the machine's own instructions carries its theoretical peak (threads x
+	 * clock x operations a core starts per cycle) and stays below it within 5% (the clock is
+	 * the faster of two readings; a miscounted kernel would be a factor 2 off) */
+	{
+		bool avx512 = false;
+		int n = 0, above = 0;
+
+		for (size_t i = 0; i < p->cpu.nisa; i++)
+			avx512 |= !strcmp(p->cpu.isa[i], "avx512f");
+		for (size_t i = 0; i < p->nflops; i++) {
+			const struct rt_profile_flops *f = &p->flops[i];
+			double want = (double)f->threads * p->cpu.clock_ghz *
+				      rt_cpu_ops_per_cycle(p->cpu.vendor, p->cpu.family, avx512,
+							   f->precision, f->isa, f->method);
+
+			if (!strcmp(f->method, "onednn-matmul"))
+				continue;
+			n++;
+			if (fabs(f->theoretical - want) > 1e-9 * want || want <= 0) {
+				printf("# %s %s %u thr: theoretical %.1f, want %.1f\n", f->precision,
+				       f->isa, f->threads, f->theoretical, want);
+				above++;
+			} else if (TIMING_MEANINGFUL && f->gflops > 1.05 * f->theoretical) {
+				printf("# %s %s %u thr: %.1f above 1.05 x theoretical %.1f\n",
+				       f->precision, f->isa, f->threads, f->gflops, f->theoretical);
+				above++;
+			}
+		}
+		ok(n > 0 && above == 0, "%d ceilings of the CPU's instructions, each with its "
+		   "theoretical peak and within 5%% of it at most", n);
 	}
 	/* below the theoretical peak: clock x FLOPs per cycle x threads. The clock wanders between
 	 * readings (this VM's from 2.2 to 2.7 GHz): 25% leeway, still far from the factor 2 that a
