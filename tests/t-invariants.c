@@ -1,0 +1,73 @@
+/* t-invariants.c: every point a sweep wrote is physically possible on the node that ran it.
+ * Usage: t-invariants PROFILE POINTS.CSV TOLERANCE. Each measured row (iteration, phase, layer;
+ * every statistic) must stay below its precision's best FLOP ceiling at its thread count (the
+ * nearest measured at or below it) and below the highest bandwidth roof (L1) times its
+ * intensity, both times 1 + TOLERANCE; a fused layer's rows carry no rate. */
+#include "config.h"
+#include "profile.h"
+#include "report.h"
+#include "tap.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+	struct rt_profile *prof = NULL;
+	struct rt_point *pts = NULL;
+	struct rt_err err;
+	size_t n = 0, checked = 0, fused = 0, above_peak = 0, above_bw = 0;
+	double tol, worst_peak = 0, worst_bw = 0;
+
+	if (argc != 4) {
+		printf("Bail out! usage: t-invariants PROFILE POINTS.CSV TOLERANCE\n");
+		return 1;
+	}
+	tol = strtod(argv[3], NULL);
+	if (!ok(rt_profile_load(&prof, argv[1], &err) == 0, "the probe's profile loads") ||
+	    !ok(rt_points_csv_read(argv[2], &pts, &n, &err) == 0 && n > 0, "points.csv reads")) {
+		printf("# %s\n", err.msg);
+		return done_testing();
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct rt_point *p = &pts[i];
+		unsigned t = rt_profile_nearest_threads(prof, p->threads);
+		const struct rt_profile_flops *f = rt_profile_best_flops(prof, p->precision, t);
+		const struct rt_profile_bw *l1 = rt_profile_best_bw(prof, "L1", t);
+		double rp, rb;
+
+		if (!strcmp(p->status, "fused")) {
+			fused++;
+			if (p->gflops != 0 || p->seconds != 0)
+				above_peak++;
+			continue;
+		}
+		if (strcmp(p->status, "ok") || !f || !l1)
+			continue;
+		checked++;
+		rp = p->gflops / f->gflops;
+		rb = p->intensity > 0 ? p->gflops / (l1->gbytes_per_s * p->intensity) : 0;
+		if (rp > 1 + tol) {
+			above_peak++;
+			printf("# %s %s %s %s: %.1f GFLOP/s above the %s %s peak %.1f at %u threads\n",
+			       p->config, p->scope, p->name, p->stat, p->gflops, f->precision, f->isa,
+			       f->gflops, t);
+		}
+		if (rb > 1 + tol) {
+			above_bw++;
+			printf("# %s %s %s %s: %.1f GFLOP/s above L1 %.1f GB/s x %.3g FLOP/byte\n",
+			       p->config, p->scope, p->name, p->stat, p->gflops, l1->gbytes_per_s,
+			       p->intensity);
+		}
+		worst_peak = fmax(worst_peak, rp);
+		worst_bw = fmax(worst_bw, rb);
+	}
+	ok(checked > 0, "%zu measured rows checked, %zu fused rows", checked, fused);
+	is_int((long long)above_peak, 0, "no row above its precision's peak x %.2f (the highest: "
+	       "%.2f of it)", 1 + tol, worst_peak);
+	is_int((long long)above_bw, 0, "no row above the L1 roof x its intensity x %.2f (the "
+	       "highest: %.2f of it)", 1 + tol, worst_bw);
+	free(pts);
+	rt_profile_destroy(prof);
+	return done_testing();
+}

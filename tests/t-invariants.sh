@@ -1,0 +1,35 @@
+#!/bin/sh
+# t-invariants.sh: the numbers a new user gets are physically possible. A quick probe of this
+# node, then a sweep of fp32 and bf16 at every thread count with --per-layer; every row of
+# points.csv must stay below its precision's measured peak at its thread count and below the L1
+# roof x its intensity. Tolerance 10%: the quick probe's ceilings are best-of-runs of short
+# runs, and this VM's speed drifts by 15-30% within minutes (a miscounted or impossible point,
+# such as a fused relu's FLOPs over a microsecond, is 10x off).
+dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-invariants.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+if ldd "$top_builddir/src/roofline-train" 2>/dev/null | grep -q libasan; then
+	echo "1..0 # SKIP a sanitizer build: its speeds say nothing"
+	exit 0
+fi
+"$top_builddir/src/roofline-probe" --quick -o "$dir/node.cfg" >/dev/null 2>"$dir/probe.err" ||
+	{ echo "Bail out! the quick probe failed: $(tail -n 1 "$dir/probe.err")"; exit 1; }
+precisions=fp32
+"$top_builddir/src/roofline-train" -p bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >/dev/null 2>&1 &&
+	precisions=fp32,bf16
+"$top_builddir/src/roofline-train" -m lenet5 -n 20 -w 3 -r 3 -c model --profile "$dir/node.cfg" \
+	--sweep precision=$precisions --sweep threads --per-layer --out "$dir/r" >/dev/null 2>"$dir/r.err" ||
+	{ echo "Bail out! the sweep failed: $(tail -n 1 "$dir/r.err")"; exit 1; }
+"$top_builddir/tests/t-invariants" "$dir/node.cfg" "$dir/r/points.csv" 0.10 >"$dir/tap"
+sed '$d' "$dir/tap"
+n=$(tail -n 1 "$dir/tap" | sed 's/^1\.\.//')
+# an extension switched off (ROOFTRAJ_NO_ISA) or hidden from oneDNN (ONEDNN_MAX_CPU_ISA) is no
+# roof at all
+ROOFTRAJ_NO_ISA=avx512_bf16,amx_bf16 ONEDNN_MAX_CPU_ISA=AVX2 "$top_builddir/src/roofline-probe" \
+	--quick --no-curve -t 1 -o "$dir/masked.cfg" >/dev/null 2>&1
+n=$((n + 1))
+if [ -s "$dir/masked.cfg" ] && ! grep -q 'precision = "bf16"' "$dir/masked.cfg"; then
+	echo "ok $n - without AVX512-BF16, AMX and oneDNN's AVX-512, the profile has no bf16 roof"
+else
+	echo "not ok $n - without AVX512-BF16, AMX and oneDNN's AVX-512, the profile has no bf16 roof"
+fi
+echo "1..$n"
