@@ -106,6 +106,9 @@ struct rt_measurement {
 	unsigned runs;
 	uint64_t reps;                  /* iterations or sweeps per run */
 	double seconds;                 /* wall time spent, calibration included */
+	double cpu_share;               /* the process's CPU time over threads x wall time while
+					 * measuring: below about 0.9, another process took the
+					 * cores' time (a busy machine) */
 };
 
 /* Per-thread buffers, allocated once (mmap, untouched) and first-touched by the thread, pinned,

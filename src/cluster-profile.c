@@ -25,8 +25,9 @@ void rt_cluster_node_from_profile(struct rt_cluster_node *n, const struct rt_pro
 
 	n->threads = t;
 	n->nc = 0;
+	/* flagged ceilings (disturbed while measured) are never ranked */
 	for (size_t i = 0; i < p->nflops; i++)
-		if (p->flops[i].threads == t) {
+		if (p->flops[i].threads == t && !p->flops[i].flag[0]) {
 			snprintf(name, sizeof(name), "flops %s %s", p->flops[i].precision,
 				 p->flops[i].isa);
 			add(n, name, p->flops[i].gflops);

@@ -85,7 +85,7 @@ static int collect_roofs(const struct rt_profile *p, unsigned threads, const cha
 		}
 	}
 	for (size_t i = 0; i < p->nflops && r->nfl < 64; i++)
-		if (p->flops[i].threads == threads && p->flops[i].gflops > 0 &&
+		if (p->flops[i].threads == threads && p->flops[i].gflops > 0 && !p->flops[i].flag[0] &&
 		    p->flops[i].gflops <= AXIS_MAX && (!prec || in_list(prec, p->flops[i].precision))) {
 			r->fl[r->nfl++] = &p->flops[i];
 			r->pmax = fmax(r->pmax, p->flops[i].gflops);
@@ -111,6 +111,23 @@ static int collect_roofs(const struct rt_profile *p, unsigned threads, const cha
 		return rt_err_set(err, -EINVAL, "profile has no %s ceilings at %u threads",
 				  r->nbw ? "FLOP" : "bandwidth", threads);
 	return 0;
+}
+
+/* The roofs at the most threads, at or below `threads`, where the profile has trusted
+ * (unflagged) FLOP and bandwidth ceilings; *used gets that thread count. */
+static int collect_roofs_near(const struct rt_profile *p, unsigned threads, const char *prec,
+			      struct roofs *r, unsigned *used, struct rt_err *err)
+{
+	int rc = -EINVAL;
+
+	for (unsigned t = rt_profile_nearest_threads(p, threads); t > 0;
+	     t = rt_profile_nearest_threads(p, t - 1)) {
+		*used = t;
+		if ((rc = collect_roofs(p, t, prec, r, err)) == 0)
+			return 0;
+	}
+	return rc ? rc : rt_err_set(err, -EINVAL, "profile has no trusted ceilings at %u "
+				    "threads or fewer", threads);
 }
 
 static void write_head(FILE *fp, const char *base, const char *title, double ymin, double ymax,
@@ -287,9 +304,9 @@ int rt_plot_roofline(const struct rt_profile *p, unsigned threads, const char *o
 	char title[512];
 	int rc;
 
-	if (!threads)
-		threads = rt_profile_max_threads(p);
-	if ((rc = collect_roofs(p, threads, NULL, &r, err)))
+	/* the most threads with trusted (unflagged) ceilings */
+	if ((rc = collect_roofs_near(p, threads ? threads : rt_profile_max_threads(p), NULL, &r,
+				     &threads, err)))
 		return rc;
 	if ((rc = open_script(&of, outbase, err)))
 		return rc;
@@ -459,8 +476,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 	}
 	/* the roofs of the most threads any point used (or the most the profile measured
 	 * below that) */
-	roof_threads = rt_profile_nearest_threads(prof, threads);
-	if ((rc = collect_roofs(prof, roof_threads, precs, &r, err)))
+	if ((rc = collect_roofs_near(prof, threads, precs, &r, &roof_threads, err)))
 		goto out;
 	knob = trajectory_knob(vp, nv, scratch);
 	/* sort by series, then by the knob's value */
@@ -545,8 +561,7 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 		}
 	if (!nl)
 		return rt_err_set(err, -ENOENT, "no per-layer points for %s", config);
-	roof_threads = rt_profile_nearest_threads(prof, threads);
-	if ((rc = collect_roofs(prof, roof_threads, prec, &r, err)))
+	if ((rc = collect_roofs_near(prof, threads, prec, &r, &roof_threads, err)))
 		return rc;
 	names = calloc(nl, sizeof(*names));
 	if (!names)

@@ -20,7 +20,8 @@ void rt_plot_quote(FILE *fp, const char *s);
  * Returns 0; -ENOENT (a note) when gnuplot is missing and only the script was written; -EINTR
  * when the rendering was interrupted; another negative errno with err filled. */
 
-/* The profile's roofline at a thread count (0: the largest measured): every FLOP ceiling as
+/* The profile's roofline at a thread count (0: the largest with unflagged ceilings; flagged
+ * ones are never drawn): every FLOP ceiling as
  * a flat roof, every memory level's best bandwidth as a slanted roof, labelled. */
 int rt_plot_roofline(const struct rt_profile *p, unsigned threads, const char *outbase,
 		     struct rt_err *err);

@@ -1,5 +1,6 @@
 /* probe.c: the probe's sequence: clock, curve, levels, FLOP ceilings, bandwidth ceilings,
  * oneDNN low-precision peaks; everything measured lands in a machine profile */
+#define _GNU_SOURCE
 #include "config.h"
 #include "probe.h"
 #include "cpu.h"
@@ -8,10 +9,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static void progress(const struct rt_probe_opts *o, const char *fmt, ...)
@@ -86,6 +89,108 @@ struct probe_ctx {
 	uint64_t cache_cap[RT_TOPO_MAX_CACHES];         /* per instance, as one thread sees it */
 	struct rt_level_result levels[RT_TOPO_MAX_CACHES + 1];
 };
+
+/* A run that got less than this share of its cores' time shared them with another process. */
+#define BUSY_SHARE 0.9
+
+/* One measurement: a FLOP kernel, a peak kernel, or a bandwidth kernel on an arena. */
+struct measure_call {
+	const struct rt_kernel *k;
+	const struct rt_peak_kernel *pk;
+	struct rt_arena *arena;
+	size_t ws;
+	unsigned threads;
+	const int *pus;
+};
+
+static int measure_once(const struct probe_ctx *c, const struct measure_call *mc,
+			struct rt_measurement *m, struct rt_err *err)
+{
+	if (mc->pk)
+		return rt_kernel_measure_peak(mc->pk, mc->threads, mc->pus, &c->mopts, m, err);
+	if (mc->arena)
+		return rt_kernel_measure_bw(mc->k, mc->arena, mc->ws, &c->mopts, m, err);
+	return rt_kernel_measure_flops(mc->k, mc->threads, mc->pus, &c->mopts, m, err);
+}
+
+/* Measure; a run another process disturbed (it got less than BUSY_SHARE of its cores' time)
+ * is made again, the undisturbed (or better) one kept; disturbed both times, flag says so. */
+static int measure_checked(const struct probe_ctx *c, const struct measure_call *mc,
+			   struct rt_measurement *m, char *flag, size_t flagsize, struct rt_err *err)
+{
+	struct rt_measurement again;
+	int rc = measure_once(c, mc, m, err);
+
+	flag[0] = '\0';
+	if (rc || m->cpu_share >= BUSY_SHARE)
+		return rc;
+	if ((rc = measure_once(c, mc, &again, err)))
+		return rc;
+	if (again.cpu_share >= BUSY_SHARE || again.best > m->best) {
+		double first = m->cpu_share;
+
+		*m = again;
+		if (m->cpu_share < BUSY_SHARE)
+			snprintf(flag, flagsize, "busy: measured twice, the runs got %.0f%% and %.0f%% "
+				 "of their cores' time (another process ran on them)", 100 * first,
+				 100 * again.cpu_share);
+	} else {
+		snprintf(flag, flagsize, "busy: measured twice, the runs got %.0f%% and %.0f%% of "
+			 "their cores' time (another process ran on them)", 100 * m->cpu_share,
+			 100 * again.cpu_share);
+	}
+	return 0;
+}
+
+/* Other load on this process's CPUs before the probe: /proc/stat over 200 ms while this
+ * process sleeps; a CPU more than 20% busy becomes a note. */
+static void note_other_load(struct rt_profile *p)
+{
+	enum { MAXCPU = 1024 };
+	static unsigned long long busy[2][MAXCPU], total[2][MAXCPU];
+	cpu_set_t mine;
+	int ncpu = 0;
+
+	if (sched_getaffinity(0, sizeof(mine), &mine))
+		CPU_ZERO(&mine);
+	for (int pass = 0; pass < 2; pass++) {
+		FILE *fp = fopen("/proc/stat", "r");
+		char line[512];
+
+		if (!fp)
+			return;
+		while (fgets(line, sizeof(line), fp)) {
+			unsigned long long v[8] = { 0 };
+			int cpu;
+
+			if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+				continue;
+			if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
+				   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 5 || cpu < 0 ||
+			    cpu >= MAXCPU)
+				continue;
+			/* user nice system idle iowait irq softirq steal */
+			total[pass][cpu] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+			busy[pass][cpu] = total[pass][cpu] - v[3] - v[4];
+			ncpu = cpu + 1 > ncpu ? cpu + 1 : ncpu;
+		}
+		fclose(fp);
+		if (!pass) {
+			struct timespec ts = { 0, 200000000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		unsigned long long dt = total[1][cpu] - total[0][cpu];
+		double share = dt ? (double)(busy[1][cpu] - busy[0][cpu]) / (double)dt : 0;
+
+		if (CPU_ISSET(cpu, &mine) && share > 0.2)
+			rt_profile_add_note(p, "CPU %d was %.0f%% busy with other work before the "
+					    "probe: ceilings measured on it are checked and flagged "
+					    "if disturbed", cpu, 100 * share);
+	}
+}
 
 /* The curve: one thread, load kernel, geometric sizes from 4 KiB past the last level. */
 static int measure_curve(struct probe_ctx *c, struct rt_err *err)
@@ -194,7 +299,11 @@ static int measure_flops(struct probe_ctx *c, unsigned threads, const int *pus,
 				continue;
 			progress(c->o, "peak %s %s, %u thread%s", rt_prec_name(k->prec),
 				 rt_isa_name(k->isa), threads, threads > 1 ? "s" : "");
-			rc = rt_kernel_measure_flops(k, threads, pus, &c->mopts, &m, err);
+			{
+				const struct measure_call mc = { .k = k, .threads = threads, .pus = pus };
+
+				rc = measure_checked(c, &mc, &m, f.flag, sizeof(f.flag), err);
+			}
 			if (rc)
 				return rc;
 			snprintf(f.precision, sizeof(f.precision), "%s", rt_prec_name(k->prec));
@@ -230,8 +339,12 @@ static int measure_peaks(struct probe_ctx *c, unsigned threads, const int *pus, 
 		}
 		progress(c->o, "peak %s %s, %u thread%s", k->precision, k->isa, threads,
 			 threads > 1 ? "s" : "");
-		if ((rc = rt_kernel_measure_peak(k, threads, pus, &c->mopts, &m, err)))
-			return rc;
+		{
+			const struct measure_call mc = { .pk = k, .threads = threads, .pus = pus };
+
+			if ((rc = measure_checked(c, &mc, &m, f.flag, sizeof(f.flag), err)))
+				return rc;
+		}
 		snprintf(f.precision, sizeof(f.precision), "%s", k->precision);
 		snprintf(f.isa, sizeof(f.isa), "%s", k->isa);
 		snprintf(f.method, sizeof(f.method), "instruction");
@@ -329,7 +442,12 @@ static int measure_bandwidth(struct probe_ctx *c, unsigned threads, const int *p
 			human(h, sizeof(h), ws[k] * threads);
 			progress(c->o, "%s %s, %s, %u thread%s", level_name(k, c->ncaches, c->topo),
 				 names[i], h, threads, threads > 1 ? "s" : "");
-			rc = rt_kernel_measure_bw(kr, arena, ws[k], &c->mopts, &m, err);
+			{
+				const struct measure_call mc = { .k = kr, .arena = arena, .ws = ws[k],
+								 .threads = threads };
+
+				rc = measure_checked(c, &mc, &m, b.flag, sizeof(b.flag), err);
+			}
 			if (rc)
 				goto out;
 			snprintf(b.level, sizeof(b.level), "%s", level_name(k, c->ncaches, c->topo));
@@ -402,6 +520,100 @@ static int describe_machine(struct probe_ctx *c, struct rt_err *err)
 	return 0;
 }
 
+static int isa_rank(const char *isa)
+{
+	for (int i = 0; i < RT_ISA_COUNT; i++)
+		if (!strcmp(isa, rt_isa_name((enum rt_isa)i)))
+			return i;
+	return -1;
+}
+
+/* Measure a FLOP ceiling again (its kernel, on the compact placement of its thread count);
+ * false when it has no kernel of ours (oneDNN's rates) or cannot be measured. */
+static bool remeasure_flops(const struct probe_ctx *c, struct rt_profile_flops *f, int *pus)
+{
+	struct measure_call mc = { .threads = f->threads, .pus = pus };
+	struct rt_measurement m;
+	struct rt_err err;
+	char flag[sizeof(f->flag)];
+
+	if (!strcmp(f->method, "instruction")) {
+		for (mc.pk = rt_peak_next(NULL); mc.pk && strcmp(mc.pk->isa, f->isa);
+		     mc.pk = rt_peak_next(mc.pk))
+			;
+		if (!mc.pk)
+			return false;
+	} else {
+		int isa = isa_rank(f->isa);
+
+		mc.k = isa < 0 ? NULL : rt_kernel_flops((enum rt_isa)isa, strcmp(f->precision, "fp64") ?
+							RT_FP32 : RT_FP64);
+		if (!mc.k || strcmp(f->method, "onednn-matmul") == 0)
+			return false;
+	}
+	if (rt_topo_placement(c->topo, RT_AFFINITY_COMPACT, f->threads, pus, &err) ||
+	    measure_checked(c, &mc, &m, flag, sizeof(flag), &err))
+		return false;
+	if (m.best / 1e9 > f->gflops) {
+		f->gflops = m.best / 1e9;
+		f->median = m.median / 1e9;
+		f->spread = m.spread;
+	}
+	if (flag[0] && !f->flag[0])
+		snprintf(f->flag, sizeof(f->flag), "%s", flag);
+	return true;
+}
+
+/* Ceilings that cannot be right as they stand: one at N threads below its 1-thread value, a
+ * wider ISA below a narrower one (by more than 10%, noise). Each is measured again; if it stays
+ * so, it is flagged with the cause, and every flag becomes a note (a warning). */
+static void check_order(struct probe_ctx *c, int *pus)
+{
+	struct rt_profile *p = c->p;
+
+	for (size_t i = 0; i < p->nflops; i++) {
+		struct rt_profile_flops *f = &p->flops[i];
+
+		for (size_t j = 0; j < p->nflops && !f->flag[0]; j++) {
+			const struct rt_profile_flops *g = &p->flops[j];
+			bool fewer = f->threads > 1 && g->threads == 1 && !strcmp(g->isa, f->isa) &&
+				     !strcmp(g->precision, f->precision) && !strcmp(g->method, f->method) &&
+				     f->gflops < 0.95 * g->gflops;
+			bool narrower = g->threads == f->threads && !strcmp(g->precision, f->precision) &&
+					isa_rank(f->isa) > isa_rank(g->isa) && isa_rank(g->isa) >= 0 &&
+					f->gflops < 0.9 * g->gflops;
+
+			if (!fewer && !narrower)
+				continue;
+			if (remeasure_flops(c, f, pus) && f->gflops >= (fewer ? 0.95 : 0.9) * g->gflops)
+				continue;
+			snprintf(f->flag, sizeof(f->flag), "measured twice, still below %s's %.1f "
+				 "GFLOP/s: the cores were not free", fewer ? "its 1-thread value" :
+				 g->isa, g->gflops);
+		}
+		if (f->flag[0])
+			rt_profile_add_note(p, "%s %s at %u thread%s (%.1f GFLOP/s) is flagged: %s",
+					    f->precision, f->isa, f->threads, f->threads > 1 ? "s" : "",
+					    f->gflops, f->flag);
+	}
+	for (size_t i = 0; i < p->nbw; i++) {
+		struct rt_profile_bw *b = &p->bw[i];
+
+		for (size_t j = 0; j < p->nbw && !b->flag[0]; j++) {
+			const struct rt_profile_bw *g = &p->bw[j];
+
+			if (b->threads > 1 && g->threads == 1 && !strcmp(g->level, b->level) &&
+			    !strcmp(g->kernel, b->kernel) && b->gbytes_per_s < 0.9 * g->gbytes_per_s)
+				snprintf(b->flag, sizeof(b->flag), "below its 1-thread value %.1f GB/s: "
+					 "the cores were not free", g->gbytes_per_s);
+		}
+		if (b->flag[0])
+			rt_profile_add_note(p, "%s %s at %u thread%s (%.1f GB/s) is flagged: %s",
+					    b->level, b->kernel, b->threads, b->threads > 1 ? "s" : "",
+					    b->gbytes_per_s, b->flag);
+	}
+}
+
 /* Each FLOP ceiling's theoretical peak: threads x the measured clock x the operations a core
  * starts per cycle for its instructions (oneDNN's achievable rates have none). */
 static void set_theoretical(struct rt_profile *p)
@@ -454,6 +666,7 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 	rc = describe_machine(&c, err);
 	if (rc)
 		goto out;
+	note_other_load(c.p);
 	if (o->no_curve) {
 		for (size_t k = 0; k < c.ncaches; k++)
 			c.levels[k] = (struct rt_level_result){ .hwloc_size = c.cache_cap[k],
@@ -489,6 +702,7 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 		if (again > c.p->cpu.clock_ghz)
 			c.p->cpu.clock_ghz = again;
 	}
+	check_order(&c, pus);
 	set_theoretical(c.p);
 	*out = c.p;
 	c.p = NULL;

@@ -499,6 +499,7 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		TRY(get_string(&r, e, ctx, "method", f.method, sizeof(f.method), false));
 		TRY(get_string(&r, e, ctx, "impl", f.impl, sizeof(f.impl), false));
 		TRY(get_num(&r, e, ctx, "theoretical", &f.theoretical, false, false));
+		TRY(get_string(&r, e, ctx, "flag", f.flag, sizeof(f.flag), false));
 		OOM(rt_profile_add_flops(p, &f));
 	}
 
@@ -528,6 +529,7 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		TRY(get_num(&r, e, ctx, "median", &b.median, false, false));
 		TRY(get_num(&r, e, ctx, "spread", &b.spread, false, false));
 		TRY(get_int(&r, e, ctx, "working_set", &v, 1, INT64_MAX, true));
+		TRY(get_string(&r, e, ctx, "flag", b.flag, sizeof(b.flag), false));
 		b.working_set = (uint64_t)v;
 		OOM(rt_profile_add_bw(p, &b));
 	}
@@ -653,6 +655,10 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		put_str(fp, f->impl);
 		fprintf(fp, "; theoretical = ");
 		put_num(fp, f->theoretical);
+		if (f->flag[0]) {
+			fprintf(fp, "; flag = ");
+			put_str(fp, f->flag);
+		}
 		fprintf(fp, "; }");
 	}
 	fprintf(fp, "\n  );\n  bandwidth = (");
@@ -671,7 +677,12 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		put_num(fp, b->median);
 		fprintf(fp, "; spread = ");
 		put_num(fp, b->spread);
-		fprintf(fp, "; working_set = %" PRIu64 "L; }", b->working_set);
+		fprintf(fp, "; working_set = %" PRIu64 "L", b->working_set);
+		if (b->flag[0]) {
+			fprintf(fp, "; flag = ");
+			put_str(fp, b->flag);
+		}
+		fprintf(fp, "; }");
 	}
 	fprintf(fp, "\n  );\n");
 	if (p->ncurve) {
@@ -706,7 +717,8 @@ const struct rt_profile_flops *rt_profile_best_flops(const struct rt_profile *p,
 	for (size_t i = 0; i < p->nflops; i++) {
 		const struct rt_profile_flops *f = &p->flops[i];
 
-		if (strcmp(f->precision, precision) || (threads && f->threads != threads))
+		if (strcmp(f->precision, precision) || (threads && f->threads != threads) ||
+		    f->flag[0])
 			continue;
 		if (!best || f->gflops > best->gflops)
 			best = f;
@@ -722,7 +734,7 @@ const struct rt_profile_bw *rt_profile_best_bw(const struct rt_profile *p, const
 	for (size_t i = 0; i < p->nbw; i++) {
 		const struct rt_profile_bw *b = &p->bw[i];
 
-		if (strcmp(b->level, level) || (threads && b->threads != threads))
+		if (strcmp(b->level, level) || (threads && b->threads != threads) || b->flag[0])
 			continue;
 		if (!best || b->gbytes_per_s > best->gbytes_per_s)
 			best = b;
@@ -735,7 +747,7 @@ unsigned rt_profile_nearest_threads(const struct rt_profile *p, unsigned t)
 	unsigned best = 0;
 
 	for (size_t i = 0; i < p->nflops; i++)
-		if (p->flops[i].threads <= t && p->flops[i].threads > best)
+		if (p->flops[i].threads <= t && p->flops[i].threads > best && !p->flops[i].flag[0])
 			best = p->flops[i].threads;
 	return best;
 }

@@ -36,6 +36,8 @@ struct rt_profile_flops {
 	char impl[64];          /* the instruction, or oneDNN's implementation for matmul peaks */
 	double theoretical;     /* GFLOP/s: threads x clock x operations a core starts per cycle
 				 * (rt_cpu_ops_per_cycle); 0: none (oneDNN's rates) */
+	char flag[160];         /* "": trusted; else why it cannot be (measured twice, still
+				 * disturbed: "busy: ...", "below its 1-thread value ...") */
 };
 
 struct rt_profile_bw {
@@ -46,6 +48,7 @@ struct rt_profile_bw {
 	double gbytes_per_s;    /* best of the runs; bytes as the kernel moves them */
 	double median, spread;
 	uint64_t working_set;   /* bytes, all threads and arrays together */
+	char flag[160];         /* "": trusted; else why not (see rt_profile_flops) */
 };
 
 struct rt_profile_point {
@@ -105,14 +108,15 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
  * the same bits. */
 int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err *err);
 
-/* The highest FLOP ceiling of a precision at a thread count (0 threads: any), or NULL. */
+/* The highest FLOP ceiling of a precision at a thread count (0 threads: any), or NULL;
+ * flagged ceilings (disturbed, out of order) are never a bound. */
 const struct rt_profile_flops *rt_profile_best_flops(const struct rt_profile *p,
 						     const char *precision, unsigned threads);
 /* The highest bandwidth of a level at a thread count (0: any) over kernels, or NULL. */
 const struct rt_profile_bw *rt_profile_best_bw(const struct rt_profile *p, const char *level,
 					       unsigned threads);
-/* The largest thread count with a FLOP ceiling at or below t (0 if none): the ceilings a run
- * at t threads is held against when the profile did not measure t itself. */
+/* The largest thread count with an unflagged FLOP ceiling at or below t (0 if none): the
+ * ceilings a run at t threads is held against when the profile did not measure t itself. */
 unsigned rt_profile_nearest_threads(const struct rt_profile *p, unsigned t);
 
 /* Largest thread count any ceiling was measured with. */

@@ -187,6 +187,27 @@ else
 	skip "one CPU, or a sanitizer build: speeds say nothing"
 fi
 
+# a busy machine: a process spinning on the last CPU while the quick probe runs. The 1-thread
+# ceilings (first CPU) are clean; those that share the busy CPU are measured twice, then flagged
+# with a warning that names the cause, and never used as roofs
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+	last=$(($(nproc) - 1))
+	taskset -c $last sh -c 'while :; do :; done' &
+	spin=$!
+	sleep 0.3
+	"$probe" --quick --no-curve --no-lowp -t 1,$(nproc) -o "$dir/busy.cfg" >"$dir/busy.out" 2>"$dir/busy.err"
+	rc=$?
+	kill $spin
+	check "a busy machine: the probe still ends (exit $rc)" test "$rc" = 0
+	check "... says the CPU was busy before it started" grep -q "CPU $last was [0-9]*% busy with other work" "$dir/busy.err"
+	check "... flags the ceilings measured on it, naming the cause" grep -q "at $(nproc) threads .* is flagged: busy: measured twice" "$dir/busy.err"
+	check "... the profile records the flags" grep -q 'threads = '"$(nproc)"';.*flag = "busy' "$dir/busy.cfg"
+	check "... and no 1-thread ceiling is flagged" sh -c "! grep -q 'threads = 1;.*flag = ' '$dir/busy.cfg'"
+	check "... the table marks them" grep -q '[0-9]!' "$dir/busy.out"
+else
+	for k in 1 2 3 4 5 6; do skip "one CPU: nothing to share"; done
+fi
+
 # ---- 3. results that cannot be mixed up ----
 "$train" -m convnet -n 1 -w 0 -r 1 -c model --profile "$prof" --sweep threads=1 --out "$dir/base" \
 	>/dev/null 2>"$dir/mix.err"

@@ -102,8 +102,16 @@ int main(void)
 
 		rt_profile_add_cache(p, &c);
 		rt_profile_add_level(p, &l);
+		struct rt_profile_flops h = f;
+
+		f.theoretical = 3.0 / 7.0;
+		/* a third fp64 ceiling, higher but flagged: never a bound */
+		h.gflops = 99;
+		h.threads = 4;
+		snprintf(h.flag, sizeof(h.flag), "busy: measured twice, \"74%%\" of its time");
 		rt_profile_add_flops(p, &f);
 		rt_profile_add_flops(p, &g);
+		rt_profile_add_flops(p, &h);
 		rt_profile_add_bw(p, &b);
 		rt_profile_add_point(p, &pt1);
 		rt_profile_add_point(p, &pt2);
@@ -131,12 +139,18 @@ int main(void)
 		is_int((long long)q->cpu.memory, (long long)p->cpu.memory, "64-bit memory size");
 		ok(memcmp(&q->cpu.clock_ghz, &p->cpu.clock_ghz, sizeof(double)) == 0,
 		   "clock 0.1+0.2 to the bit");
-		is_int((long long)q->nflops, 2, "two FLOP ceilings");
-		ok(q->nflops == 2 && !memcmp(&q->flops[0].gflops, &p->flops[0].gflops, 8) &&
+		is_int((long long)q->nflops, 3, "three FLOP ceilings");
+		ok(q->nflops == 3 && !strcmp(q->flops[2].flag, p->flops[2].flag) &&
+		   !q->flops[0].flag[0], "a flag (with quotes) round-trips; unflagged stay so");
+		ok(q->nflops == 3 && !memcmp(&q->flops[0].theoretical, &p->flops[0].theoretical, 8),
+		   "theoretical 3/7 to the bit");
+		ok(rt_profile_nearest_threads(q, 8) == 2, "a thread count whose ceilings are all "
+		   "flagged is not the nearest measured");
+		ok(q->nflops == 3 && !memcmp(&q->flops[0].gflops, &p->flops[0].gflops, 8) &&
 		   !memcmp(&q->flops[0].median, &p->flops[0].median, 8) &&
 		   !memcmp(&q->flops[0].spread, &p->flops[0].spread, 8),
 		   "1/3, 2/7, 1e-300 to the bit");
-		is_str(q->nflops == 2 ? q->flops[1].impl : "", "brg:avx512_core_amx_bf16", "impl");
+		is_str(q->nflops == 3 ? q->flops[1].impl : "", "brg:avx512_core_amx_bf16", "impl");
 		ok(q->nbw == 1 && !memcmp(&q->bw[0].gbytes_per_s, &p->bw[0].gbytes_per_s, 8) &&
 		   !memcmp(&q->bw[0].median, &p->bw[0].median, 8) &&
 		   q->bw[0].working_set == 6442450944ULL, "bandwidth entry to the bit");
@@ -147,11 +161,11 @@ int main(void)
 		ok(q->ncaches == 1 && q->caches[0].size == 110100480 && q->caches[0].shared_by == 2,
 		   "caches");
 		ok(q->nnotes == 1 && !strcmp(q->notes[0], p->notes[0]), "notes");
-		ok(rt_profile_best_flops(q, "fp64", 0) == &q->flops[0], "best fp64");
+		ok(rt_profile_best_flops(q, "fp64", 0) == &q->flops[0], "best fp64: not the flagged 99");
 		ok(rt_profile_best_flops(q, "fp32", 0) == NULL, "no fp32");
 		ok(rt_profile_best_bw(q, "DRAM", 2) != NULL && !rt_profile_best_bw(q, "DRAM", 1),
 		   "best DRAM at 2 threads only");
-		is_int(rt_profile_max_threads(q), 2, "max threads");
+		is_int(rt_profile_max_threads(q), 4, "max threads");
 	}
 	rt_profile_destroy(q);
 	rt_profile_destroy(p);

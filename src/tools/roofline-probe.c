@@ -140,15 +140,15 @@ static void print_profile(const struct rt_profile *p)
 			continue;
 		printf("  %-6s %-22s %-15s", f->precision, f->isa, f->method);
 		for (size_t j = 0; j < nth; j++) {
-			double v = 0;
+			const struct rt_profile_flops *g = NULL;
 
 			for (size_t k = 0; k < p->nflops; k++)
 				if (p->flops[k].threads == th[j] &&
 				    !strcmp(p->flops[k].precision, f->precision) &&
 				    !strcmp(p->flops[k].isa, f->isa))
-					v = p->flops[k].gflops;
-			if (v)
-				printf(" %10.1f", v);
+					g = &p->flops[k];
+			if (g)
+				printf(" %9.1f%c", g->gflops, g->flag[0] ? '!' : ' ');
 			else
 				printf(" %10s", "-");
 		}
@@ -173,11 +173,18 @@ static void print_profile(const struct rt_profile *p)
 			for (size_t k = 0; k < p->nbw; k++)
 				if (p->bw[k].threads == th[j] && !strcmp(p->bw[k].level, b->level) &&
 				    !strcmp(p->bw[k].kernel, b->kernel))
-					printf(" %10.1f (%5.0f KiB)", p->bw[k].gbytes_per_s,
+					printf(" %9.1f%c(%5.0f KiB)", p->bw[k].gbytes_per_s,
+					       p->bw[k].flag[0] ? '!' : ' ',
 					       (double)p->bw[k].working_set / 1024);
 		}
 		printf("\n");
 	}
+	for (size_t i = 0; i < p->nflops; i++)
+		if (p->flops[i].flag[0]) {
+			printf("\n! flagged: measured twice and still disturbed or out of order (the "
+			       "warnings say why); not used as roofs\n");
+			break;
+		}
 	if (p->nlevels) {
 		printf("\nMemory levels: hwloc's size against the measured curve (one thread)\n");
 		for (size_t i = 0; i < p->nlevels; i++) {
