@@ -545,6 +545,7 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 	unsigned threads = 0, roof_threads = 0;
 	double gmin = INFINITY, imax = 0;
 	const char **names = NULL;
+	char (*labels)[168] = NULL;
 	struct rt_outfile of;
 	struct roofs r;
 	char title[512], prec[8] = "fp32";
@@ -564,14 +565,18 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 	if ((rc = collect_roofs_near(prof, threads, prec, &r, &roof_threads, err)))
 		return rc;
 	names = calloc(nl, sizeof(*names));
-	if (!names)
+	labels = calloc(nl, sizeof(*labels));
+	if (!names || !labels) {
+		free(names);
+		free(labels);
 		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
 	if ((rc = open_script(&of, outbase, err)))
 		goto out;
 	fprintf(of.fp, "# The layers of a configuration on the roofline of a node (%u thread%s)\n",
 		roof_threads, roof_threads > 1 ? "s" : "");
-	snprintf(title, sizeof(title), "Layers of %s on %s (forward + backward per iteration)",
-		 config, prof->host);
+	snprintf(title, sizeof(title), "Layers of %s on %s (forward + backward per iteration; "
+		 "[the memory level that holds its bytes])", config, prof->host);
 	write_head(of.fp, outbase, title, fmax(0.001, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
 		   4 * imax);
 	write_roof_functions(of.fp, &r);
@@ -580,8 +585,14 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 	nl = 0;
 	for (size_t i = 0; i < n; i++)
 		if (layer_point(&pts[i], config)) {
+			struct rt_bound b;
+
+			/* each layer says which memory level holds its bytes */
 			fprintf(of.fp, "%.6g %.6g\n", pts[i].intensity, pts[i].gflops);
-			names[nl++] = pts[i].name;
+			snprintf(labels[nl], sizeof(labels[nl]), "%.150s [%s]", pts[i].name,
+				 rt_point_bound(&pts[i], prof, &b) ? "?" : b.level);
+			names[nl] = labels[nl];
+			nl++;
 		}
 	fprintf(of.fp, "EOD\n");
 	write_label_array(of.fp, "N", 0, names, nl);
@@ -594,5 +605,6 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 	rc = finish(&of, outbase, err);
 out:
 	free(names);
+	free(labels);
 	return rc;
 }

@@ -762,3 +762,26 @@ unsigned rt_profile_max_threads(const struct rt_profile *p)
 		t = p->bw[i].threads > t ? p->bw[i].threads : t;
 	return t;
 }
+
+const char *rt_profile_holding_level(const struct rt_profile *p, double bytes, unsigned t)
+{
+	static const char *const names[] = { "L1", "L2", "L3", "L4", "L5" };
+
+	for (size_t i = 0; i < p->ncaches; i++) {
+		const struct rt_profile_cache *c = &p->caches[i];
+		uint64_t size = c->size;
+		unsigned share = c->shared_by ? c->shared_by : 1, inst, count = c->count ? c->count : 1;
+
+		if (c->level < 1 || c->level > 5)
+			continue;
+		for (size_t k = 0; k < p->nlevels; k++)
+			if (!strcmp(p->levels[k].level, names[c->level - 1]) &&
+			    p->levels[k].measured_size)
+				size = p->levels[k].measured_size;
+		inst = (t + share - 1) / share;
+		inst = inst < 1 ? 1 : inst > count ? count : inst;
+		if (bytes <= (double)size * inst)
+			return names[c->level - 1];
+	}
+	return "DRAM";
+}

@@ -119,6 +119,13 @@ const struct rt_profile_bw *rt_profile_best_bw(const struct rt_profile *p, const
  * ceilings a run at t threads is held against when the profile did not measure t itself. */
 unsigned rt_profile_nearest_threads(const struct rt_profile *p, unsigned t);
 
+/* The memory level that holds `bytes` at t threads (compact: one per core): the smallest
+ * level whose capacity holds it, capacity being where the measured curve says the level ends
+ * (hwloc's size when it was not measured) times the instances t threads use (a private cache
+ * each, a shared one once per shared_by cores). "DRAM" when none does, or the profile has no
+ * sizes. The name is static. */
+const char *rt_profile_holding_level(const struct rt_profile *p, double bytes, unsigned t);
+
 /* Largest thread count any ceiling was measured with. */
 unsigned rt_profile_max_threads(const struct rt_profile *p);
 

@@ -26,17 +26,24 @@ int rt_point_bound(const struct rt_point *p, const struct rt_profile *prof, stru
 {
 	unsigned t = rt_profile_nearest_threads(prof, p->threads);
 	const struct rt_profile_flops *f = t ? rt_profile_best_flops(prof, p->precision, t) : NULL;
-	const struct rt_profile_bw *m = t ? rt_profile_best_bw(prof, "DRAM", t) : NULL;
+	const char *level = rt_profile_holding_level(prof, p->bytes, t);
+	const struct rt_profile_bw *m = t ? rt_profile_best_bw(prof, level, t) : NULL;
 	double mem;
 
 	memset(b, 0, sizeof(*b));
+	if (!m && t) {
+		/* no trusted ceiling of that level: DRAM's, the lowest */
+		level = "DRAM";
+		m = rt_profile_best_bw(prof, level, t);
+	}
 	if (!f || !m)
 		return -ENOENT;
+	b->level = level;
 	mem = m->gbytes_per_s * p->intensity;
 	b->memory_bound = mem < f->gflops;
 	b->attainable = b->memory_bound ? mem : f->gflops;
 	if (b->memory_bound)
-		snprintf(b->ceiling, sizeof(b->ceiling), "DRAM %s %.1f GB/s", m->kernel,
+		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GB/s", m->level, m->kernel,
 			 m->gbytes_per_s);
 	else
 		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GFLOP/s", f->precision, f->isa,
@@ -490,8 +497,8 @@ int rt_report_summary(const char *path, const struct rt_point *pts, size_t n,
 		} else {
 			fprintf(fp, "no configuration succeeded\n");
 		}
-		fprintf(fp, "\n%-22s %10s %9s %10s %9s  %-34s %s\n", "configuration", "images/s",
-			"GFLOP/s", "FLOP/byte", "source", "bound by", "of bound");
+		fprintf(fp, "\n%-22s %10s %9s %10s %9s %7s  %-34s %s\n", "configuration", "images/s",
+			"GFLOP/s", "FLOP/byte", "source", "held in", "bound by", "of bound");
 		for (size_t i = 0; i < n; i++) {
 			const struct rt_point *p = &pts[i];
 			struct rt_bound b;
@@ -504,12 +511,12 @@ int rt_report_summary(const char *path, const struct rt_point *pts, size_t n,
 				continue;
 			}
 			if (prof && rt_point_bound(p, prof, &b) == 0)
-				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %9s  %-34s %5.1f%%\n", p->config,
-					p->images_per_s, p->gflops, p->intensity, p->source, b.ceiling,
-					100 * b.fraction);
+				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %9s %7s  %-34s %5.1f%%\n",
+					p->config, p->images_per_s, p->gflops, p->intensity, p->source,
+					b.level, b.ceiling, 100 * b.fraction);
 			else
-				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %9s  %-34s\n", p->config,
-					p->images_per_s, p->gflops, p->intensity, p->source,
+				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %9s %7s  %-34s\n", p->config,
+					p->images_per_s, p->gflops, p->intensity, p->source, "-",
 					"(no ceilings for it in the profile)");
 		}
 	}

@@ -40,15 +40,17 @@ void rt_point_derive(struct rt_point *p);
 
 struct rt_bound {
 	char ceiling[96];               /* "DRAM triad 21.4 GB/s" or "fp32 avx512 268.0 GFLOP/s" */
+	const char *level;              /* the memory level that holds the point's bytes */
 	double attainable;              /* GFLOP/s: min(peak, bandwidth x intensity) */
 	double fraction;                /* achieved / attainable */
 	bool memory_bound;
 };
 
 /* The roofline bound of a point from the profile's ceilings at its thread count (or the
- * nearest count measured below it): DRAM's best bandwidth (the compulsory bytes are counted
- * as if they came from memory) and the best FLOP ceiling of its precision. -ENOENT if the
- * profile lacks either. */
+ * nearest count measured below it): the best bandwidth of the memory level that holds its
+ * compulsory bytes (rt_profile_holding_level: a layer whose tensors fit in L2 is bounded by
+ * L2, not by DRAM; DRAM when no level holds them) and the best FLOP ceiling of its precision.
+ * -ENOENT if the profile lacks either. */
 int rt_point_bound(const struct rt_point *p, const struct rt_profile *prof, struct rt_bound *b);
 
 /* points.csv: the header line, a row per point (fields quoted where needed). */

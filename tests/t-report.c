@@ -97,6 +97,36 @@ int main(void)
 	p = pt("t4", 4, 0.1, 4e9, 2e9);
 	rt_point_bound(&p, prof, &b);
 	is_double(b.attainable, 60, 1e-15, "4 threads: the nearest measured count below (2)");
+	/* the level that holds a point's bytes bounds it: caches of 48 KiB and 2 MiB per core, a
+	 * 32 MiB L3 for both cores that the curve found ending at 16 MiB */
+	{
+		struct rt_profile_cache c1 = { 1, 48 << 10, 64, 1, 2 }, c2 = { 2, 2 << 20, 64, 1, 2 },
+					c3 = { 3, 32 << 20, 64, 2, 1 };
+		struct rt_profile_level l3 = { "L3", 32 << 20, 16 << 20, false };
+		struct rt_profile_bw b2 = { "L2", "load", "avx512", 2, 200, 0, 0, 1 << 20 };
+		struct rt_profile_bw b3 = { "L3", "copy", "avx512", 2, 100, 0, 0, 8 << 20 };
+		struct rt_point q = pt("t2", 2, 0.001, 1e5, 1 << 20);   /* 1 MiB, 0.095 FLOP/byte */
+
+		rt_profile_add_cache(prof, &c1);
+		rt_profile_add_cache(prof, &c2);
+		rt_profile_add_cache(prof, &c3);
+		rt_profile_add_level(prof, &l3);
+		rt_profile_add_bw(prof, &b2);
+		rt_profile_add_bw(prof, &b3);
+		is_str(rt_profile_holding_level(prof, 64 << 10, 2), "L1",
+		       "64 KiB at 2 threads: two 48 KiB L1s hold it");
+		is_str(rt_profile_holding_level(prof, 64 << 10, 1), "L2", "at 1 thread: one L1 does not");
+		is_str(rt_profile_holding_level(prof, 10 << 20, 2), "L3", "10 MiB: the L3's measured 16");
+		is_str(rt_profile_holding_level(prof, 20 << 20, 2), "DRAM",
+		       "20 MiB: DRAM (hwloc's 32 MiB L3 ends at 16 by the curve)");
+		is_int(rt_point_bound(&q, prof, &b), 0, "a 1 MiB layer's bound");
+		is_str(b.level, "L2", "held in L2 (2 x 2 MiB)");
+		is_str(b.ceiling, "L2 load 200.0 GB/s", "bounded by L2's bandwidth, not DRAM's");
+		is_double(b.attainable, 200.0 * 1e5 / (1 << 20), 1e-12, "200 GB/s x its intensity");
+		p = pt("t2", 2, 0.1, 4e9, 2e9);
+		rt_point_bound(&p, prof, &b);
+		is_str(b.level, "DRAM", "2 GB per iteration: DRAM");
+	}
 	snprintf(p.precision, sizeof(p.precision), "bf16");
 	ok(rt_point_bound(&p, prof, &b) == -ENOENT, "no bf16 ceiling: -ENOENT");
 
