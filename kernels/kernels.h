@@ -31,7 +31,7 @@ typedef void (*rt_flops_fn)(uint64_t iters, const void *init, double mul, double
  * RT_BW_ELEM_ALIGN) and returns a value that depends on every element read (load) or a[0]. */
 typedef double (*rt_bw_fn)(size_t n, uint64_t reps, double *a, double *b, double *c, double s);
 
-#define RT_BW_ELEM_ALIGN 64     /* elements: 512 bytes, a multiple of every unroll */
+#define RT_BW_ELEM_ALIGN 128    /* elements: 1 KiB, a multiple of every unroll (16 zmm) */
 
 struct rt_kernel {
 	const char *name;               /* "fma", "mul_add", "load", "copy", "triad", ... */
