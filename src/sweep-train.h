@@ -8,33 +8,9 @@
 #include <stdio.h>
 #include "err.h"
 #include "profile.h"
+#include "runrec.h"
+#include "spawn.h"
 #include "sweep.h"
-
-/* What a sweep measures, as run.cfg records it. The first part is the points' identity: every
- * run that adds points to one directory asks for the same. */
-struct rt_sweep_request {
-	char model[4096];               /* the model file's real path */
-	char data[4096];                /* synthetic, mnist:DIR, cifar10:DIR */
-	char counters[16];
-	char maxpool[16];               /* auto, onednn, split */
-	char lr[64];                    /* --lr as given ("" : the default) */
-	long batch;                     /* the default configuration's batch */
-	long iterations, warmup, repeat, seed;
-	bool per_layer;
-	char knobs[RT_KNOB_COUNT][1024];        /* "threads=1,2", in the order given */
-	size_t nknobs;
-	/* how it ran: may differ between the runs of one directory */
-	double timeout;
-	char profile[4096];
-};
-
-/* The request a results directory's run.cfg records. -ENOENT when DIR has no run.cfg;
- * -EINVAL naming FILE:LINE when it is not one, or records no request (an older rooftraj). */
-int rt_sweep_request_read(struct rt_sweep_request *r, const char *dir, struct rt_err *err);
-/* What differs between the points' identities of two requests, as "model: 'a' there, 'b'
- * asked; batch: 64 there, 32 asked" into buf; returns how many fields differ (0: the same). */
-int rt_sweep_request_diff(const struct rt_sweep_request *there,
-			  const struct rt_sweep_request *asked, char *buf, size_t size);
 
 struct rt_sweep_train_opts {
 	const char *self;               /* the roofline-train executable the children run */
@@ -71,18 +47,5 @@ int rt_sweep_train_prepare(const struct rt_sweep *s, const struct rt_sweep_train
  * the charts and run.cfg (status "complete"). -EINTR (with the resume hint) when interrupted. */
 int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o, FILE *also,
 		   struct rt_err *err);
-
-/* The machine profile a results directory's run.cfg names, into path. */
-int rt_results_profile(const char *dir, char *path, size_t size, struct rt_err *err);
-
-/* The child side: "rt-point" and "rt-memory" lines on stdout, parsed back by the parent.
- * Text fields are escaped (\t, \n, \\), so any name stays one field of one line. */
-void rt_sweep_emit_point(FILE *fp, const char *scope, const char *name, const char *stat,
-			 double seconds, double flops, double bytes, const char *source);
-void rt_sweep_emit_memory(FILE *fp, double weights, double activations, double gradients,
-			  double optimizer, double workspace, double peak_rss);
-void rt_sweep_emit_impl(FILE *fp, const char *impl);
-/* A layer with no work of its own (it runs inside the primitives named by where). */
-void rt_sweep_emit_fused(FILE *fp, const char *name, const char *where);
 
 #endif

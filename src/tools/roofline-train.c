@@ -11,9 +11,12 @@
 #include "probe.h"
 #include "profile.h"
 #include "sweep.h"
+#include "sweep-child.h"
+#include "sweep-mpi.h"
 #include "sweep-train.h"
 #include "topo.h"
 #include "train.h"
+#include "train-report.h"
 #include "util.h"
 
 #include <errno.h>
@@ -129,77 +132,6 @@ static int usage_error(const struct rt_err *err)
 	return 2;
 }
 
-static void mib(char *buf, size_t size, double bytes)
-{
-	snprintf(buf, size, "%.2f MiB", bytes / (1 << 20));
-}
-
-static void print_memory(const char *title, const struct rt_net_memory *mm, long rss)
-{
-	char a[6][32], t[32];
-
-	mib(a[0], 32, (double)mm->weights);
-	mib(a[1], 32, (double)mm->weight_grads);
-	mib(a[2], 32, (double)mm->optimizer);
-	mib(a[3], 32, (double)mm->activations);
-	mib(a[4], 32, (double)mm->activation_grads);
-	mib(a[5], 32, (double)mm->workspace);
-	mib(t, 32, (double)mm->total);
-	printf("%s\n  weights %s, weight gradients %s, optimizer state %s,\n"
-	       "  activations kept for backward %s, activation gradients %s, workspace %s;\n"
-	       "  total %s allocated; process peak RSS %.2f MiB\n", title, a[0], a[1], a[2], a[3],
-	       a[4], a[5], t, (double)rss / 1024);
-}
-
-static int describe(const struct rt_model *m, const struct rt_net_opts *no, struct rt_err *err)
-{
-	struct rt_layer_work *work;
-	struct rt_net *net = NULL;
-	struct rt_model_totals t;
-	struct rt_net_memory mm;
-	int rc;
-
-	rt_model_totals(m, no->batch, &t);
-	printf("%s (%s): input %ldx%ldx%ld, %ld classes, batch %ld, %s\n\n", m->name, m->path,
-	       m->input.c, m->input.h, m->input.w, m->classes, no->batch,
-	       rt_precision_name(no->precision));
-	printf("%3s %-24s %-12s %-16s %11s %13s %13s %12s %12s  %s\n", "#", "layer", "type",
-	       "output", "params", "fwd FLOP/img", "bwd FLOP/img", "act KiB", "alloc KiB",
-	       "runs as");
-	work = calloc(m->nlayers, sizeof(*work));
-	if (!work)
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	rt_model_layer_work(m, no->batch, NULL, NULL, work);
-	if ((rc = rt_net_create(&net, m, no, err))) {
-		free(work);
-		return rc;
-	}
-	for (size_t i = 0; i < m->nlayers; i++) {
-		const struct rt_layer_desc *L = &m->layers[i];
-		char shape[48];
-
-		rt_net_layer_memory(net, i, &mm);
-		snprintf(shape, sizeof(shape), "%ldx%ldx%ld", L->out.c, L->out.h, L->out.w);
-		printf("%3zu %-24.24s %-12s %-16s %11ld %13.0f %13.0f %12.1f %12.1f  %s%s\n", i + 1,
-		       L->name, rt_layer_type_name(L->type), shape, L->n.params, L->n.fwd_flops,
-		       L->n.bwd_data_flops + L->n.bwd_weights_flops,
-		       (no->precision == RT_PRECISION_BF16 ? 2.0 : 4.0) * (double)L->n.kept_elems *
-		       (double)no->batch / 1024,
-		       (double)mm.total / 1024, work[i].fused ? "fused: " : "",
-		       work[i].fused ? work[i].where : work[i].name);
-	}
-	free(work);
-	printf("\ntotals per iteration (batch %ld): %ld parameters; forward %.4g GFLOP, backward "
-	       "%.4g GFLOP, update %.4g GFLOP;\n  compulsory bytes: forward %.4g MB, backward "
-	       "%.4g MB, update %.4g MB\n", no->batch, t.params, t.fwd_flops / 1e9,
-	       t.bwd_flops / 1e9, t.update_flops / 1e9, t.fwd_bytes / 1e6, t.bwd_bytes / 1e6,
-	       t.update_bytes / 1e6);
-	rt_net_memory(net, &mm);
-	print_memory("\nmemory (as allocated, oneDNN layouts included)", &mm, rt_peak_rss_kib());
-	rt_net_destroy(net);
-	return 0;
-}
-
 struct progress_state {
 	bool on, tty;
 };
@@ -235,136 +167,6 @@ static int open_counters(const char *which, const struct rt_counter_backend **ba
 	return 0;
 }
 
-/* --emit-points: the child side of a sweep. Runs `repeat` measurements and prints the
- * median, min and max of each scope as rt-point lines. */
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static void emit_stats(FILE *out, const char *scope, const char *name, double *v, long r,
-		       double flops, double bytes, const char *source)
-{
-	qsort(v, (size_t)r, sizeof(*v), cmp_d);
-	rt_sweep_emit_point(out, scope, name, "median",
-			    r % 2 ? v[r / 2] : 0.5 * (v[r / 2 - 1] + v[r / 2]), flops, bytes, source);
-	rt_sweep_emit_point(out, scope, name, "min", v[0], flops, bytes, source);
-	rt_sweep_emit_point(out, scope, name, "max", v[r - 1], flops, bytes, source);
-}
-
-/* The measurements of one configuration as rt-point lines on out. Under MPI every rank runs
- * it (comm set) and the counts are the whole job's: every rank's shard, its own weights. */
-static int emit_points(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
-		       const char *data, const char *counters, long iters, long warmup,
-		       long repeat, bool per_layer, const struct rt_comm *comm,
-		       struct rt_err *failure)
-{
-	static const enum rt_phase phases[] = { RT_PHASE_FORWARD, RT_PHASE_BACKWARD,
-						RT_PHASE_COMM, RT_PHASE_UPDATE };
-	static const char *const phase_names[] = { "forward", "backward", "comm", "update" };
-	const int np = 4, first_layer = 1 + np;
-	const struct rt_counter_backend *backend = NULL;
-	struct rt_train_opts to = { .iterations = iters, .warmup = warmup, .data = data,
-				    .comm = comm };
-	struct rt_model_totals t;
-	struct rt_err err, why;
-	double *sec = calloc((size_t)repeat * ((size_t)first_layer + m->nlayers), sizeof(double));
-	struct rt_layer_work *work = calloc(m->nlayers, sizeof(*work));
-	const double ranks = comm ? comm->size : 1;
-	double flops = 0, bytes = 0, pf[4], pb[4];
-	const char *src = "model";
-	void *cctx = NULL;
-	int rc = 1;
-
-	if (!sec || !work) {
-		free(sec);
-		free(work);
-		return 1;
-	}
-	rt_model_totals(m, no->batch, &t);
-	pf[0] = t.fwd_flops * ranks;
-	pb[0] = t.fwd_bytes * ranks;
-	pf[1] = t.bwd_flops * ranks;
-	pb[1] = t.bwd_bytes * ranks;
-	pf[2] = pb[2] = 0;              /* the gradient sums: no FLOPs or memory bytes counted */
-	pf[3] = t.update_flops * ranks;
-	pb[3] = t.update_bytes * ranks;
-	if (open_counters(counters, &backend, &cctx, &why))
-		goto out;
-	to.counters = backend;
-	to.counters_ctx = cctx;
-	for (long r = 0; r < repeat; r++) {
-		struct rt_train_result res;
-
-		if (rt_train_run(m, no, &to, &res, &err)) {
-			if (comm && comm->size > 1)
-				fprintf(stderr, "%s: rank %d: %s\n", prog, comm->rank, err.msg);
-			else
-				fprintf(stderr, "%s: %s\n", prog, err.msg);
-			if (failure)
-				*failure = err;
-			goto out;
-		}
-		sec[r] = res.iter_seconds;
-		for (int p = 0; p < np; p++)
-			sec[(size_t)(p + 1) * (size_t)repeat + (size_t)r] = res.phase_seconds[phases[p]];
-		/* each layer's time where its primitives run: a fused relu's in its host's */
-		rt_model_layer_work(m, no->batch, res.layer_fwd, res.layer_bwd, work);
-		for (size_t l = 0; l < m->nlayers; l++)
-			sec[((size_t)first_layer + l) * (size_t)repeat + (size_t)r] =
-				work[l].fwd_seconds + work[l].bwd_seconds;
-		if (r == 0) {
-			if (backend && res.counts.flops_source != RT_SOURCE_NONE) {
-				flops = res.counts.flops / (double)iters;
-				src = rt_source_name(res.counts.flops_source);
-			} else {
-				flops = pf[0] + pf[1] + pf[3];
-			}
-			bytes = backend && res.counts.bytes_source != RT_SOURCE_NONE ?
-				res.counts.bytes / (double)iters : pb[0] + pb[1] + pb[3];
-			rt_sweep_emit_impl(out, res.impl);
-			rt_sweep_emit_memory(out, (double)res.mem.weights,
-					     (double)res.mem.activations,
-					     (double)(res.mem.weight_grads + res.mem.activation_grads),
-					     (double)res.mem.optimizer, (double)res.mem.workspace,
-					     (double)res.peak_rss_kib * 1024);
-		}
-		rt_train_result_fini(&res);
-	}
-	if (strcmp(src, "model")) {
-		double copy[100];
-
-		/* both recorded: the hardware's counts, then the model's */
-		memcpy(copy, sec, (size_t)repeat * sizeof(double));
-		emit_stats(out, "iteration", "iteration", copy, repeat, flops, bytes, src);
-	}
-	emit_stats(out, "iteration", "iteration", sec, repeat, pf[0] + pf[1] + pf[3],
-		   pb[0] + pb[1] + pb[3], "model");
-	for (int p = 0; p < np; p++)
-		if (phases[p] != RT_PHASE_COMM || ranks > 1)
-			emit_stats(out, "phase", phase_names[p], sec + (size_t)(p + 1) * (size_t)repeat,
-				   repeat, pf[p], pb[p], "model");
-	for (size_t l = 0; per_layer && l < m->nlayers; l++) {
-		const struct rt_layer_work *w = &work[l];
-
-		if (w->fused)
-			rt_sweep_emit_fused(out, m->layers[l].name, w->where);
-		else
-			emit_stats(out, "layer", w->name, sec + ((size_t)first_layer + l) *
-				   (size_t)repeat, repeat, (w->fwd_flops + w->bwd_flops) * ranks,
-				   (w->fwd_bytes + w->bwd_bytes) * ranks, "model");
-	}
-	rc = fflush(out) ? 1 : 0;
-out:
-	if (backend)
-		backend->close(cctx);
-	free(sec);
-	free(work);
-	return rc;
-}
-
 static void sweep_progress(void *ctx, size_t i, size_t n, const char *config, const char *result)
 {
 	const bool *on = ctx;
@@ -387,108 +189,12 @@ static void on_interrupt(int sig)
 	interrupted = 1;
 }
 
-/* Under MPI a sweep runs each configuration in this process on every rank: rank 0 drives
- * (rt_sweep_train with run_here) and broadcasts each configuration; the others follow. */
-struct here {
-	struct rt_model *m;
-	struct rt_net_opts no;
-	const char *data, *counters;
-	long iters, warmup, repeat;
-	bool per_layer;
-	struct rt_cluster *cl;
-	const struct rt_topo *topo;
-};
-
-struct order {
-	int stop;                       /* 1: the sweep is over */
-	unsigned threads;
-	long batch;
-	int precision;
-	int affinity;
-};
-
-/* The placement of a configuration in process (there is no child to give OMP_PLACES): this
- * rank's threads pinned to its share of the node's placement for all its ranks' threads
- * (compact, scatter), or back to the CPU set mpirun gave the rank (none). */
-static int place_threads(const struct here *h, const struct order *o, struct rt_err *err)
+/* A rank that measures a configuration without its placement says so. */
+static void mpi_warn(void *ctx, int rank, const char *msg)
 {
-	const unsigned all = o->threads * (unsigned)h->cl->node_size;
-	int *pus;
-	int rc;
-
-	if (o->affinity == RT_AFFINITY_NONE)
-		return rt_topo_pin_team(NULL, o->threads, err);
-	if (all > rt_topo_pus(h->topo))
-		return rt_err_set(err, -EINVAL, "%u ranks x %u threads: more than the node's %u "
-				  "processing units", h->cl->node_size, o->threads,
-				  rt_topo_pus(h->topo));
-	pus = calloc(all, sizeof(*pus));
-	if (!pus)
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	rc = rt_topo_placement(h->topo, (enum rt_affinity)o->affinity, all, pus, err);
-	if (!rc)
-		rc = rt_topo_pin_team(pus + (size_t)h->cl->node_rank * o->threads, o->threads, err);
-	free(pus);
-	return rc;
-}
-
-static int run_order(struct here *h, const struct order *o, FILE *out, struct rt_err *failure)
-{
-	struct rt_net_opts no = h->no;
-	struct rt_err err;
-
-	omp_set_num_threads((int)o->threads);
-	/* every rank must take part in the training: a placement that fails is a warning */
-	if (place_threads(h, o, &err))
-		fprintf(stderr, "%s: rank %d: warning: %s (measured without that placement)\n", prog,
-			h->cl->rank, err.msg);
-	rt_model_set_precision(h->m, (enum rt_precision)o->precision);
-	no.batch = o->batch;
-	no.precision = (enum rt_precision)o->precision;
-	return emit_points(out, h->m, &no, h->data, h->counters, h->iters, h->warmup, h->repeat,
-			   h->per_layer, h->cl->active ? &h->cl->comm : NULL, failure);
-}
-
-static int run_here(void *ctx, const struct rt_sweep_config *c, struct rt_child *ch,
-		    struct rt_err *err)
-{
-	struct here *h = ctx;
-	struct order o = { 0, c->threads, c->batch, c->precision, c->affinity };
-	struct rt_err failure = { 0 };
-	double t0 = rt_now();
-	FILE *out;
-	int rc;
-
-	memset(ch, 0, sizeof(*ch));
-	out = open_memstream(&ch->out, &ch->outlen);
-	if (!out)
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	rt_cluster_bcast(h->cl, &o, sizeof(o));
-	rc = run_order(h, &o, out, &failure);
-	fclose(out);
-	ch->seconds = rt_now() - t0;
-	ch->ok = rc == 0 && !interrupted;
-	snprintf(ch->reason, sizeof(ch->reason), "%.255s", interrupted ? "interrupted" :
-		 failure.msg[0] ? failure.msg : rc ? "training failed (see stderr)" : "");
-	return 0;
-}
-
-/* Ranks other than 0 during a sweep: run what rank 0 broadcasts until it says stop. */
-static int follow(struct here *h)
-{
-	for (;;) {
-		struct order o;
-		FILE *out;
-
-		rt_cluster_bcast(h->cl, &o, sizeof(o));
-		if (o.stop)
-			return 0;
-		out = fopen("/dev/null", "w");
-		if (!out)
-			rt_cluster_abort(h->cl, 1);
-		run_order(h, &o, out, NULL);
-		fclose(out);
-	}
+	(void)ctx;
+	fprintf(stderr, "%s: rank %d: warning: %s (measured without that placement)\n", prog, rank,
+		msg);
 }
 
 /* The command line, parsed. `given` has a bit for each option the user set: --resume takes
@@ -740,8 +446,8 @@ static int preflight(const struct cli *c, const struct rt_model *m, const char *
 	return 0;
 }
 
-static int run_sweep(struct here *h, const struct cli *c, const struct rt_topo *topo, long batch,
-		     int argc, char **argv)
+static int run_sweep(struct rt_sweep_mpi *h, const struct cli *c, const struct rt_topo *topo,
+		     long batch, int argc, char **argv)
 {
 	const struct rt_model *m = h->m;
 	const struct rt_cluster *cl = h->cl;
@@ -769,9 +475,11 @@ static int run_sweep(struct here *h, const struct cli *c, const struct rt_topo *
 		rt_sweep_config_name(&sw.configs[i]);
 	}
 	if (cl->rank != 0) {
-		rc = follow(h);
+		rc = rt_sweep_mpi_follow(h, &err);
+		if (rc)
+			fprintf(stderr, "%s: rank %d: %s\n", prog, cl->rank, err.msg);
 		rt_sweep_fini(&sw);
-		return rc;
+		return rc ? 1 : 0;
 	}
 	if (!strcmp(c->counters, "auto")) {
 		const struct rt_counter_backend *b = NULL;
@@ -823,7 +531,7 @@ static int run_sweep(struct here *h, const struct cli *c, const struct rt_topo *
 	so.progress_ctx = &progress_on;
 	so.ranks = (unsigned)cl->size;
 	if (cl->active) {
-		so.run = run_here;
+		so.run = rt_sweep_mpi_run;
 		so.run_ctx = h;
 	}
 	/* nothing is measured before every input and destination is known good */
@@ -870,104 +578,12 @@ static int run_sweep(struct here *h, const struct cli *c, const struct rt_topo *
 fail:
 	fprintf(stderr, "%s: %s\n", prog, err.msg);
 done:
-	if (cl->active) {
-		/* the followers wait for the next configuration: there is none */
-		struct order stop = { .stop = 1 };
-
-		rt_cluster_bcast(cl, &stop, sizeof(stop));
-	}
+	/* the followers wait for the next configuration: there is none */
+	if (cl->active)
+		rt_sweep_mpi_stop(h);
 	rt_profile_destroy(prof);
 	rt_sweep_fini(&sw);
 	return rc;
-}
-
-/* The report of one training run. */
-static void print_run(const struct cli *c, const struct rt_model *m, const struct rt_net_opts *no,
-		      const struct rt_cluster *cl, const struct rt_train_result *res, bool counted,
-		      const struct rt_err *why)
-{
-	struct rt_model_totals t;
-	double it = res->iter_seconds, flops;
-	const double ranks = cl->size;
-
-	rt_model_totals(m, no->batch, &t);
-	t.fwd_flops *= ranks;
-	t.bwd_flops *= ranks;
-	t.update_flops *= ranks;
-	flops = t.fwd_flops + t.bwd_flops + t.update_flops;
-	printf("%s: %s, batch %ld, %d threads, %s, %s\n", prog, m->name, no->batch,
-	       omp_get_max_threads(), rt_precision_name(no->precision), res->data_desc);
-	if (cl->active)
-		printf("  %d ranks on %d node%s, each its shard of a global batch of %ld; "
-		       "gradients summed with MPI_Iallreduce during backward\n", cl->size,
-		       cl->nodes, cl->nodes > 1 ? "s" : "", no->batch * cl->size);
-	printf("  precision %s", rt_precision_name(no->precision));
-	if (no->precision == RT_PRECISION_BF16) {
-		char label[64] = "";
-		struct rt_err e2;
-
-		rt_net_bf16_support(label, sizeof(label), &e2);
-		printf(" on %s", label);
-	}
-	printf("; heaviest layer runs oneDNN's %s\n", res->impl);
-	if (res->maxpool[0])
-		printf("  max pooling (--maxpool-impl %s): %s\n", rt_pool_impl_name(c->pool),
-		       res->maxpool);
-	printf("  images/s %.1f   (median iteration %.3f ms over %ld iterations after %ld "
-	       "warm-up)\n", res->images_per_s, it * 1e3, c->iters, c->warmup);
-	printf("  %-10s %10s %7s\n", "phase", "ms/iter", "share");
-	for (int p = 0; p < RT_PHASE_COUNT; p++)
-		if (p != RT_PHASE_COMM || cl->size > 1)
-			printf("  %-10s %10.3f %6.1f%%\n", rt_phase_name((enum rt_phase)p),
-			       res->phase_seconds[p] * 1e3,
-			       it > 0 ? 100 * res->phase_seconds[p] / it : 0);
-	printf("  time inside oneDNN primitives %.1f%% of the iteration, outside %.1f%%\n",
-	       100 * res->primitive_share, 100 * (1 - res->primitive_share));
-	printf("  loss %.4f -> %.4f, accuracy %.3f -> %.3f (first -> last iteration)\n",
-	       res->losses[0], res->losses[res->nlosses - 1], res->accuracies[0],
-	       res->accuracies[res->nlosses - 1]);
-	printf("  model counts per iteration: %.4g GFLOP (forward %.4g, backward %.4g, update "
-	       "%.4g): %.1f GFLOP/s\n", flops / 1e9, t.fwd_flops / 1e9, t.bwd_flops / 1e9,
-	       t.update_flops / 1e9, it > 0 ? flops / it / 1e9 : 0);
-	if (counted) {
-		const struct rt_counts *cnt = &res->counts;
-
-		printf("  counted over %ld iterations through PAPI: %.4g GFLOP (%s), %.4g GB (%s)"
-		       "; %.1f GFLOP/s, intensity %.2f FLOP/byte\n", c->iters, cnt->flops / 1e9,
-		       rt_source_name(cnt->flops_source), cnt->bytes / 1e9,
-		       rt_source_name(cnt->bytes_source),
-		       it > 0 ? cnt->flops / ((double)c->iters * it) / 1e9 : 0,
-		       cnt->bytes > 0 ? cnt->flops / cnt->bytes : 0);
-		printf("  counting took %.1f us, %.4f%% of the timed iterations\n",
-		       res->counting_seconds * 1e6,
-		       100 * res->counting_seconds / ((double)c->iters * it));
-		if (why->msg[0])
-			printf("  (hardware counters: %s; using the model counts)\n", why->msg);
-	}
-	print_memory("  memory:", &res->mem, res->peak_rss_kib);
-	if (c->per_layer) {
-		struct rt_layer_work *w = calloc(m->nlayers, sizeof(*w));
-
-		if (!w)
-			return;
-		/* where the primitives run it: a fused relu's work is its host's */
-		rt_model_layer_work(m, no->batch, res->layer_fwd, res->layer_bwd, w);
-		printf("\n  %3s %-24s %-12s %10s %10s %10s %10s\n", "#", "layer", "type",
-		       "fwd ms", "fwd GF/s", "bwd ms", "bwd GF/s");
-		for (size_t i = 0; i < m->nlayers; i++) {
-			if (w[i].fused) {
-				printf("  %3zu %-24.24s %-12s fused: %s\n", i + 1, m->layers[i].name,
-				       rt_layer_type_name(m->layers[i].type), w[i].where);
-				continue;
-			}
-			printf("  %3zu %-24.24s %-12s %10.3f %10.1f %10.3f %10.1f\n", i + 1,
-			       w[i].name, rt_layer_type_name(m->layers[i].type),
-			       w[i].fwd_seconds * 1e3, w[i].fwd_seconds > 0 ?
-			       w[i].fwd_flops / w[i].fwd_seconds / 1e9 : 0, w[i].bwd_seconds * 1e3,
-			       w[i].bwd_seconds > 0 ? w[i].bwd_flops / w[i].bwd_seconds / 1e9 : 0);
-		}
-		free(w);
-	}
 }
 
 /* One configuration trained here, its report printed (rank 0). */
@@ -1015,8 +631,15 @@ static int train_once(const struct cli *c, struct rt_model *m, const struct rt_n
 		fflush(stdout);
 		rt_cluster_barrier(cl);
 	}
-	if (cl->rank == 0)
-		print_run(c, m, no, cl, &res, backend != NULL, &why);
+	if (cl->rank == 0) {
+		const struct rt_train_report_opts ro = {
+			.prog = prog, .threads = omp_get_max_threads(), .iterations = c->iters,
+			.warmup = c->warmup, .ranks = cl->size, .nodes = cl->nodes, .pool = c->pool,
+			.counted = backend != NULL, .why = &why, .per_layer = c->per_layer,
+		};
+
+		rt_train_report(stdout, m, no, &res, &ro);
+	}
 	rc = 0;
 out:
 	if (backend)
@@ -1073,15 +696,25 @@ int main(int argc, char **argv)
 	no.lr = c.lr;
 	no.maxpool = c.pool;
 	if (c.nsweeps || c.resume) {
-		struct here h = { m, no, c.data, c.counters, c.iters, c.warmup, c.repeat,
-				  c.per_layer, &cl, topo };
+		struct rt_sweep_mpi h = {
+			.m = m, .no = no, .cl = &cl, .topo = topo, .warn = mpi_warn,
+			.measure = { .data = c.data, .counters = c.counters, .iterations = c.iters,
+				     .warmup = c.warmup, .repeat = c.repeat, .per_layer = c.per_layer },
+		};
 
 		rc = run_sweep(&h, &c, topo, c.batch ? c.batch : m->batch, argc, argv);
 	} else if (c.emit) {
-		rc = emit_points(stdout, m, &no, c.data, c.counters, c.iters, c.warmup, c.repeat,
-				 c.per_layer, NULL, NULL);
+		/* the child side of a sweep: the configuration's points on stdout */
+		const struct rt_sweep_measure mo = { .data = c.data, .counters = c.counters,
+						     .iterations = c.iters, .warmup = c.warmup,
+						     .repeat = c.repeat, .per_layer = c.per_layer };
+
+		rc = rt_sweep_child_measure(stdout, m, &no, &mo, &err);
+		if (rc)
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+		rc = rc ? 1 : 0;
 	} else if (c.describe) {
-		rc = describe(m, &no, &err);
+		rc = rt_train_describe(stdout, m, &no, &err);
 		if (rc)
 			fprintf(stderr, "%s: %s\n", prog, err.msg);
 		rc = rc ? 1 : 0;

@@ -1,0 +1,287 @@
+/* runrec.c: run.cfg: the request a results directory holds, read back and compared, and the
+ * record of how the sweep ran */
+#include "config.h"
+#include "runrec.h"
+#include "topo.h"
+#include "util.h"
+
+#include <errno.h>
+#include <libconfig.h>
+#include <oneapi/dnnl/dnnl.h>
+#include <papi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static int read_config(config_t *cfg, const char *path, struct rt_err *err)
+{
+	int rc;
+
+	config_init(cfg);
+	if ((rc = rt_check_regular(path, err)))
+		return rc;
+	if (config_read_file(cfg, path))
+		return 0;
+	if (config_error_type(cfg) == CONFIG_ERR_FILE_IO)
+		return access(path, F_OK) ? -ENOENT :
+		       rt_err_set(err, -EIO, "%s: cannot read: %s", path, strerror(errno));
+	return rt_err_set(err, -EINVAL, "%s:%d: %s", path, config_error_line(cfg),
+			  config_error_text(cfg));
+}
+
+static int get_str(const config_setting_t *g, const char *path, const char *name, char *buf,
+		   size_t size, struct rt_err *err)
+{
+	const char *v = NULL;
+
+	if (!config_setting_lookup_string(g, name, &v) || strlen(v) >= size)
+		return rt_err_set(err, -EINVAL, "%s:%d: request: '%s' must be a string", path,
+				  config_setting_source_line(g), name);
+	snprintf(buf, size, "%s", v);
+	return 0;
+}
+
+static int get_long(const config_setting_t *g, const char *path, const char *name, long *out,
+		    struct rt_err *err)
+{
+	long long v;
+
+	if (!config_setting_lookup_int64(g, name, &v) || v < 0 || v > 2147483647LL)
+		return rt_err_set(err, -EINVAL, "%s:%d: request: '%s' must be a whole number", path,
+				  config_setting_source_line(g), name);
+	*out = (long)v;
+	return 0;
+}
+
+int rt_sweep_request_read(struct rt_sweep_request *r, const char *dir, struct rt_err *err)
+{
+	char path[4200];
+	const config_setting_t *g, *knobs;
+	config_t cfg;
+	int rc, per_layer = 0;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(path, sizeof(path), "%s/run.cfg", dir);
+	if ((rc = read_config(&cfg, path, err)))
+		goto out;
+	g = config_lookup(&cfg, "run.request");
+	if (!g || config_setting_type(g) != CONFIG_TYPE_GROUP) {
+		rc = rt_err_set(err, -EINVAL, "%s: records no request (written by an older rooftraj)",
+				path);
+		goto out;
+	}
+	if ((rc = get_str(g, path, "model", r->model, sizeof(r->model), err)) ||
+	    (rc = get_str(g, path, "data", r->data, sizeof(r->data), err)) ||
+	    (rc = get_str(g, path, "counters", r->counters, sizeof(r->counters), err)) ||
+	    (rc = get_str(g, path, "maxpool", r->maxpool, sizeof(r->maxpool), err)) ||
+	    (rc = get_str(g, path, "lr", r->lr, sizeof(r->lr), err)) ||
+	    (rc = get_str(g, path, "profile", r->profile, sizeof(r->profile), err)) ||
+	    (rc = get_long(g, path, "batch", &r->batch, err)) ||
+	    (rc = get_long(g, path, "iterations", &r->iterations, err)) ||
+	    (rc = get_long(g, path, "warmup", &r->warmup, err)) ||
+	    (rc = get_long(g, path, "repeat", &r->repeat, err)) ||
+	    (rc = get_long(g, path, "seed", &r->seed, err)))
+		goto out;
+	if (!config_setting_lookup_bool(g, "per_layer", &per_layer) ||
+	    !config_setting_lookup_float(g, "timeout", &r->timeout)) {
+		rc = rt_err_set(err, -EINVAL, "%s:%d: request: 'per_layer' (true or false) and "
+				"'timeout' (seconds) are required", path, config_setting_source_line(g));
+		goto out;
+	}
+	r->per_layer = per_layer;
+	knobs = config_setting_get_member(g, "sweep");
+	if (!knobs || config_setting_type(knobs) != CONFIG_TYPE_ARRAY ||
+	    config_setting_length(knobs) > RT_KNOB_COUNT) {
+		rc = rt_err_set(err, -EINVAL, "%s:%d: request: 'sweep' must be an array of at most %d "
+				"strings", path, config_setting_source_line(g), RT_KNOB_COUNT);
+		goto out;
+	}
+	for (int i = 0; i < config_setting_length(knobs); i++) {
+		const char *v = config_setting_get_string_elem(knobs, i);
+
+		if (!v || strlen(v) >= sizeof(r->knobs[0])) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: request: 'sweep' must hold strings", path,
+					config_setting_source_line(knobs));
+			goto out;
+		}
+		snprintf(r->knobs[r->nknobs++], sizeof(r->knobs[0]), "%s", v);
+	}
+out:
+	config_destroy(&cfg);
+	return rc;
+}
+
+int rt_sweep_request_diff(const struct rt_sweep_request *there,
+			  const struct rt_sweep_request *asked, char *buf, size_t size)
+{
+	char a[RT_KNOB_COUNT * 1030] = "", b[RT_KNOB_COUNT * 1030] = "", num[2][32];
+	size_t len = 0;
+	int n = 0;
+	struct {
+		const char *name, *there, *asked;
+	} f[] = {
+		{ "model", there->model, asked->model },
+		{ "data", there->data, asked->data },
+		{ "counters", there->counters, asked->counters },
+		{ "maxpool-impl", there->maxpool, asked->maxpool },
+		{ "lr", *there->lr ? there->lr : "default", *asked->lr ? asked->lr : "default" },
+		{ "per-layer", there->per_layer ? "yes" : "no", asked->per_layer ? "yes" : "no" },
+		{ "sweep", a, b },
+	};
+	struct {
+		const char *name;
+		long there, asked;
+	} g[] = {
+		{ "batch", there->batch, asked->batch },
+		{ "iterations", there->iterations, asked->iterations },
+		{ "warmup", there->warmup, asked->warmup },
+		{ "repeat", there->repeat, asked->repeat },
+		{ "seed", there->seed, asked->seed },
+	};
+
+	for (size_t i = 0; i < there->nknobs; i++)
+		snprintf(a + strlen(a), sizeof(a) - strlen(a), "%s%s", i ? " " : "", there->knobs[i]);
+	for (size_t i = 0; i < asked->nknobs; i++)
+		snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s%s", i ? " " : "", asked->knobs[i]);
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (strcmp(f[i].there, f[i].asked)) {
+			if (len < size)
+				len += (size_t)snprintf(buf + len, size - len, "%s%s: '%.200s' there, "
+							"'%.200s' asked", n ? "; " : "", f[i].name,
+							f[i].there, f[i].asked);
+			n++;
+		}
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++)
+		if (g[i].there != g[i].asked) {
+			snprintf(num[0], sizeof(num[0]), "%ld", g[i].there);
+			snprintf(num[1], sizeof(num[1]), "%ld", g[i].asked);
+			if (len < size)
+				len += (size_t)snprintf(buf + len, size - len, "%s%s: %s there, %s asked",
+							n ? "; " : "", g[i].name, num[0], num[1]);
+			n++;
+		}
+	return n;
+}
+
+/* A libconfig string literal of s (escaped, cut to fit 8 KiB). */
+static void put_cfg(FILE *fp, const char *s)
+{
+	char e[8300];
+
+	fprintf(fp, "\"%s\"", rt_cfg_escape(e, sizeof(e), s));
+}
+
+/* INDENT NAME = "VALUE";\n */
+static void put_kv(FILE *fp, const char *indent, const char *name, const char *value)
+{
+	fprintf(fp, "%s%s = ", indent, name);
+	put_cfg(fp, value);
+	fputs(";\n", fp);
+}
+
+int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *err)
+{
+	const struct rt_sweep_request *r = o->req;
+	const char *started = o->started;
+	const bool complete = o->complete;
+	const dnnl_version_t *dv = dnnl_version();
+	char path[4200], ts[32], host[256] = "localhost", hw[32];
+	struct rt_outfile of;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/run.cfg", dir);
+	if ((rc = rt_outfile_open(&of, path, err)))
+		return rc;
+	rt_timestamp(ts, sizeof(ts));
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "localhost");
+	rt_topo_hwloc_version(hw, sizeof(hw));
+	fprintf(of.fp, "# how this sweep was run: enough to run it again (--resume DIR takes the "
+		"request from here)\nrun = {\n  tool = \"%s %s\";\n  status = \"%s\";\n"
+		"  started = \"%s\";\n", PACKAGE_NAME, PACKAGE_VERSION,
+		complete ? "complete" : "running", started);
+	if (complete)
+		fprintf(of.fp, "  finished = \"%s\";\n", ts);
+	put_kv(of.fp, "  ", "host", host);
+	put_kv(of.fp, "  ", "command", o->cmdline);
+	put_kv(of.fp, "  ", "profile", r->profile);
+	fprintf(of.fp, "  configurations = %zu;\n  ranks = %u;\n  request = {\n", o->configurations,
+		o->ranks ? o->ranks : 1);
+	put_kv(of.fp, "    ", "model", r->model);
+	put_kv(of.fp, "    ", "data", r->data);
+	put_kv(of.fp, "    ", "counters", r->counters);
+	put_kv(of.fp, "    ", "maxpool", r->maxpool);
+	put_kv(of.fp, "    ", "lr", r->lr);
+	fprintf(of.fp, "    batch = %ld; iterations = %ld; warmup = %ld; repeat = %ld; "
+		"seed = %ld;\n    per_layer = %s; timeout = %.6f;\n", r->batch, r->iterations,
+		r->warmup, r->repeat, r->seed, r->per_layer ? "true" : "false", r->timeout);
+	put_kv(of.fp, "    ", "profile", r->profile);
+	fprintf(of.fp, "    sweep = [");
+	for (size_t i = 0; i < r->nknobs; i++) {
+		fprintf(of.fp, "%s ", i ? "," : "");
+		put_cfg(of.fp, r->knobs[i]);
+	}
+	fprintf(of.fp, " ];\n  };\n  libraries = { onednn = \"%d.%d.%d\"; papi = \"%d.%d.%d.%d\"; "
+		"hwloc_api = \"%s\"; libconfig = \"%d.%d.%d\"; };\n", dv->major, dv->minor,
+		dv->patch, PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION),
+		PAPI_VERSION_REVISION(PAPI_VERSION), PAPI_VERSION_INCREMENT(PAPI_VERSION), hw,
+		LIBCONFIG_VER_MAJOR, LIBCONFIG_VER_MINOR, LIBCONFIG_VER_REVISION);
+	if (o->prof) {
+		const struct rt_profile *p = o->prof;
+
+		fprintf(of.fp, "  cpu = { model = ");
+		put_cfg(of.fp, p->cpu.model);
+		fprintf(of.fp, "; sockets = %u; cores = %u; pus = %u; numa_nodes = %u; "
+			"clock_ghz = %.3f; };\n  caches = [", p->cpu.sockets, p->cpu.cores, p->cpu.pus,
+			p->cpu.numa_nodes, p->cpu.clock_ghz);
+		for (size_t i = 0; i < p->ncaches; i++)
+			fprintf(of.fp, "%s \"L%d %llu bytes shared by %u cores\"", i ? "," : "",
+				p->caches[i].level, (unsigned long long)p->caches[i].size,
+				p->caches[i].shared_by);
+		fprintf(of.fp, " ];\n");
+	}
+	fprintf(of.fp, "  environment = [");
+	{
+		bool first = true;
+
+		for (char **ev = environ; *ev; ev++)
+			if (!strncmp(*ev, "OMP_", 4) || !strncmp(*ev, "DNNL_", 5) ||
+			    !strncmp(*ev, "KMP_", 4) || !strncmp(*ev, "GOMP_", 5)) {
+				fprintf(of.fp, "%s ", first ? "" : ",");
+				put_cfg(of.fp, *ev);
+				first = false;
+			}
+	}
+	fprintf(of.fp, " ];\n  # each configuration's child: OMP_NUM_THREADS, and OMP_PLACES=cores "
+		"with\n  # OMP_PROC_BIND=close (compact) or spread (scatter); none sets neither\n};\n");
+	return rt_outfile_commit(&of, err);
+}
+
+int rt_results_profile(const char *dir, char *path, size_t size, struct rt_err *err)
+{
+	char cfgpath[4200];
+	const char *prof = NULL;
+	config_t cfg;
+	int rc = 0;
+
+	snprintf(cfgpath, sizeof(cfgpath), "%s/run.cfg", dir);
+	config_init(&cfg);
+	if ((rc = rt_check_regular(cfgpath, err)))
+		;
+	else if (!config_read_file(&cfg, cfgpath))
+		rc = config_error_type(&cfg) == CONFIG_ERR_FILE_IO ?
+		     rt_err_set(err, -ENOENT, "%s: cannot read (give --profile)", cfgpath) :
+		     rt_err_set(err, -EINVAL, "%s:%d: %s", cfgpath, config_error_line(&cfg),
+				config_error_text(&cfg));
+	else if (!config_lookup_string(&cfg, "run.profile", &prof) || !*prof)
+		rc = rt_err_set(err, -EINVAL, "%s: no 'profile' in 'run' (give --profile)", cfgpath);
+	else
+		snprintf(path, size, "%s", prof);
+	config_destroy(&cfg);
+	return rc;
+}
