@@ -275,6 +275,37 @@ static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *e
 	return 0;
 }
 
+/* Run a FLOP job: per-thread scratch whose accumulators start at 1.0 (doubles for fp64, else
+ * the bits of 1.0f), timed, freed. */
+static int time_flops(struct job *j, bool fp64, struct rt_measurement *m, struct rt_err *err)
+{
+	int rc;
+
+	j->scratch = calloc(j->threads, SCRATCH_BYTES);
+	j->sink = calloc(j->threads, sizeof(*j->sink));
+	j->status = calloc(j->threads, sizeof(*j->status));
+	if (!j->scratch || !j->sink || !j->status) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned t = 0; t < j->threads; t++) {
+		unsigned char *s = j->scratch + (size_t)t * SCRATCH_BYTES;
+
+		if (fp64)
+			for (unsigned i = 0; i < SCRATCH_BYTES / 2 / sizeof(double); i++)
+				((double *)(void *)s)[i] = 1.0;
+		else
+			for (unsigned i = 0; i < SCRATCH_BYTES / 2 / sizeof(float); i++)
+				((float *)(void *)s)[i] = 1.0f;
+	}
+	rc = timed(j, m, err);
+out:
+	free(j->scratch);
+	free(j->sink);
+	free(j->status);
+	return rc;
+}
+
 int rt_kernel_measure_flops(const struct rt_kernel *k, unsigned threads, const int *pus,
 			    const struct rt_measure_opts *o, struct rt_measurement *m,
 			    struct rt_err *err)
@@ -286,38 +317,12 @@ int rt_kernel_measure_flops(const struct rt_kernel *k, unsigned threads, const i
 		 * and normal for any run length (no denormal slow paths) */
 		.mul = k->fused ? 1.0 - 0x1p-20 : 1.0, .add = 0x1p-20,
 	};
-	int rc;
 
 	if (k->kind != RT_KERNEL_FLOPS)
 		return rt_err_set(err, -EINVAL, "'%s' is not a FLOP kernel", k->name);
 	if (!rt_isa_supported(k->isa))
 		return rt_err_set(err, -ENOTSUP, "this CPU cannot run %s code", rt_isa_name(k->isa));
-	j.scratch = calloc(threads, SCRATCH_BYTES);
-	j.sink = calloc(threads, sizeof(*j.sink));
-	j.status = calloc(threads, sizeof(*j.status));
-	if (!j.scratch || !j.sink || !j.status) {
-		rc = rt_err_set(err, -ENOMEM, "out of memory");
-		goto out;
-	}
-	for (unsigned t = 0; t < threads; t++) {
-		if (k->prec == RT_FP64) {
-			double *in = (double *)(void *)(j.scratch + (size_t)t * SCRATCH_BYTES);
-
-			for (unsigned i = 0; i < SCRATCH_BYTES / 2 / sizeof(double); i++)
-				in[i] = 1.0;
-		} else {
-			float *in = (float *)(void *)(j.scratch + (size_t)t * SCRATCH_BYTES);
-
-			for (unsigned i = 0; i < SCRATCH_BYTES / 2 / sizeof(float); i++)
-				in[i] = 1.0f;
-		}
-	}
-	rc = timed(&j, m, err);
-out:
-	free(j.scratch);
-	free(j.sink);
-	free(j.status);
-	return rc;
+	return time_flops(&j, k->prec == RT_FP64, m, err);
 }
 
 int rt_kernel_measure_peak(const struct rt_peak_kernel *k, unsigned threads, const int *pus,
@@ -335,31 +340,12 @@ int rt_kernel_measure_peak(const struct rt_peak_kernel *k, unsigned threads, con
 		.k = &as_flops, .threads = threads, .pus = pus, .o = o,
 		.work_per_rep = (double)k->ops_per_iter * threads, .mul = 0x1p-10, .add = 0x1p-10,
 	};
-	int rc;
 
 	if (!k->supported())
 		return rt_err_set(err, -ENOTSUP, "this CPU cannot run %s (%s)", k->name, k->isa);
 	if ((size_t)k->chains * k->lanes * k->acc_bytes > SCRATCH_BYTES / 2)
 		return rt_err_set(err, -EINVAL, "%s: accumulators larger than the scratch", k->name);
-	j.scratch = calloc(threads, SCRATCH_BYTES);
-	j.sink = calloc(threads, sizeof(*j.sink));
-	j.status = calloc(threads, sizeof(*j.status));
-	if (!j.scratch || !j.sink || !j.status) {
-		rc = rt_err_set(err, -ENOMEM, "out of memory");
-		goto out;
-	}
-	for (unsigned t = 0; t < threads; t++) {
-		float *in = (float *)(void *)(j.scratch + (size_t)t * SCRATCH_BYTES);
-
-		for (unsigned i = 0; i < SCRATCH_BYTES / 2 / sizeof(float); i++)
-			in[i] = 1.0f;
-	}
-	rc = timed(&j, m, err);
-out:
-	free(j.scratch);
-	free(j.sink);
-	free(j.status);
-	return rc;
+	return time_flops(&j, false, m, err);
 }
 
 int rt_kernel_measure_bw(const struct rt_kernel *k, struct rt_arena *arena, size_t ws_per_thread,

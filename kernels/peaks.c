@@ -132,65 +132,49 @@ static void amx_config(struct tile_config *tc)
 #define AMX_STORE_C(i) _tile_stored(i, o + (i) * 256, 64);
 #define CH6(X) X(0) X(1) X(2) X(3) X(4) X(5)
 
-__attribute__((target("amx-tile,amx-bf16")))
-static void tdpbf16ps_amx(uint64_t iters, const void *init, double mul, double add, void *out)
+/* bf16 operands: the upper half of an fp32 (the values the tests use are exact in bf16) */
+static uint16_t to_bf16(double x)
 {
-	const float *in = init;
-	float *o = out;
-	uint16_t a[16 * 32], b[16 * 32];
-	struct tile_config tc;
-	union { float f; uint32_t u; } m = { (float)mul }, d = { (float)add };
+	union { float f; uint32_t u; } v = { (float)x };
 
-	/* bf16: the upper half of an fp32 (the values the tests use are exact in bf16) */
-	for (int i = 0; i < 16 * 32; i++) {
-		a[i] = (uint16_t)(m.u >> 16);
-		b[i] = (uint16_t)(d.u >> 16);
-	}
-	amx_config(&tc);
-	_tile_loadconfig(&tc);
-	CH6(AMX_LOAD_C)
-	_tile_loadd(6, a, 64);
-	_tile_loadd(7, b, 64);
-	for (uint64_t it = 0; it < iters; it++) {
-		_tile_dpbf16ps(0, 6, 7);
-		_tile_dpbf16ps(1, 6, 7);
-		_tile_dpbf16ps(2, 6, 7);
-		_tile_dpbf16ps(3, 6, 7);
-		_tile_dpbf16ps(4, 6, 7);
-		_tile_dpbf16ps(5, 6, 7);
-	}
-	CH6(AMX_STORE_C)
-	_tile_release();
+	return (uint16_t)(v.u >> 16);
 }
 
-__attribute__((target("amx-tile,amx-int8")))
-static void tdpbssd_amx(uint64_t iters, const void *init, double mul, double add, void *out)
-{
-	const int32_t *in = init;
-	int32_t *o = out;
-	int8_t a[16 * 64], b[16 * 64];
-	struct tile_config tc;
+/* 6 accumulator tiles C0..C5 += A (tile 6) . B (tile 7), every iteration; ET the operand
+ * type, CONV the conversion of m and a to it, TDP the instruction */
+#define DEFINE_AMX(fname, tgt, ET, CONV, TDP)                                                  \
+	__attribute__((target(tgt)))                                                            \
+	static void fname(uint64_t iters, const void *init, double mul, double add, void *out)  \
+	{                                                                                       \
+		const int32_t *in = init;                                                       \
+		int32_t *o = out;                                                               \
+		ET a[1024 / sizeof(ET)], b[1024 / sizeof(ET)];                                  \
+		struct tile_config tc;                                                          \
+                                                                                                \
+		for (size_t i = 0; i < 1024 / sizeof(ET); i++) {                                \
+			a[i] = CONV(mul);                                                       \
+			b[i] = CONV(add);                                                       \
+		}                                                                               \
+		amx_config(&tc);                                                                \
+		_tile_loadconfig(&tc);                                                          \
+		CH6(AMX_LOAD_C)                                                                 \
+		_tile_loadd(6, a, 64);                                                          \
+		_tile_loadd(7, b, 64);                                                          \
+		for (uint64_t it = 0; it < iters; it++) {                                       \
+			TDP(0, 6, 7);                                                           \
+			TDP(1, 6, 7);                                                           \
+			TDP(2, 6, 7);                                                           \
+			TDP(3, 6, 7);                                                           \
+			TDP(4, 6, 7);                                                           \
+			TDP(5, 6, 7);                                                           \
+		}                                                                               \
+		CH6(AMX_STORE_C)                                                                \
+		_tile_release();                                                                \
+	}
 
-	for (int i = 0; i < 16 * 64; i++) {
-		a[i] = (int8_t)mul;
-		b[i] = (int8_t)add;
-	}
-	amx_config(&tc);
-	_tile_loadconfig(&tc);
-	CH6(AMX_LOAD_C)
-	_tile_loadd(6, a, 64);
-	_tile_loadd(7, b, 64);
-	for (uint64_t it = 0; it < iters; it++) {
-		_tile_dpbssd(0, 6, 7);
-		_tile_dpbssd(1, 6, 7);
-		_tile_dpbssd(2, 6, 7);
-		_tile_dpbssd(3, 6, 7);
-		_tile_dpbssd(4, 6, 7);
-		_tile_dpbssd(5, 6, 7);
-	}
-	CH6(AMX_STORE_C)
-	_tile_release();
-}
+#define TO_S8(x) ((int8_t)(x))
+DEFINE_AMX(tdpbf16ps_amx, "amx-tile,amx-bf16", uint16_t, to_bf16, _tile_dpbf16ps)
+DEFINE_AMX(tdpbssd_amx, "amx-tile,amx-int8", int8_t, TO_S8, _tile_dpbssd)
 
 /* ---- which of them this CPU (and OS) runs ---- */
 static bool has_bf16(void)

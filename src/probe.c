@@ -284,6 +284,17 @@ static int record_levels(struct probe_ctx *c)
 	return 0;
 }
 
+/* A FLOP ceiling from its measurement (GFLOP/s: best, median; spread) into the profile. */
+static int add_flops(struct probe_ctx *c, struct rt_profile_flops *f, unsigned threads,
+		     const struct rt_measurement *m, struct rt_err *err)
+{
+	f->threads = threads;
+	f->gflops = m->best / 1e9;
+	f->median = m->median / 1e9;
+	f->spread = m->spread;
+	return rt_profile_add_flops(c->p, f) ? rt_err_set(err, -ENOMEM, "out of memory") : 0;
+}
+
 static int measure_flops(struct probe_ctx *c, unsigned threads, const int *pus,
 			 struct rt_err *err)
 {
@@ -310,12 +321,8 @@ static int measure_flops(struct probe_ctx *c, unsigned threads, const int *pus,
 			snprintf(f.isa, sizeof(f.isa), "%s", rt_isa_name(k->isa));
 			snprintf(f.method, sizeof(f.method), "%s",
 				 k->fused ? "fma-chains" : "mul-add-chains");
-			f.threads = threads;
-			f.gflops = m.best / 1e9;
-			f.median = m.median / 1e9;
-			f.spread = m.spread;
-			if (rt_profile_add_flops(c->p, &f))
-				return rt_err_set(err, -ENOMEM, "out of memory");
+			if ((rc = add_flops(c, &f, threads, &m, err)))
+				return rc;
 		}
 	}
 	return 0;
@@ -349,12 +356,8 @@ static int measure_peaks(struct probe_ctx *c, unsigned threads, const int *pus, 
 		snprintf(f.isa, sizeof(f.isa), "%s", k->isa);
 		snprintf(f.method, sizeof(f.method), "instruction");
 		snprintf(f.impl, sizeof(f.impl), "%s", k->name);
-		f.threads = threads;
-		f.gflops = m.best / 1e9;
-		f.median = m.median / 1e9;
-		f.spread = m.spread;
-		if (rt_profile_add_flops(c->p, &f))
-			return rt_err_set(err, -ENOMEM, "out of memory");
+		if ((rc = add_flops(c, &f, threads, &m, err)))
+			return rc;
 	}
 	return 0;
 }
