@@ -311,7 +311,7 @@ static void noise_image(const float *p, uint64_t key, long n, float *img)
 		noise_body(p, key, n, img);
 }
 
-int rt_data_next(struct rt_data *d, long n, float *images, int32_t *labels)
+void rt_data_next(struct rt_data *d, long n, float *images, int32_t *labels)
 {
 	if (d->kind == SYNTHETIC) {
 		const uint64_t first = (uint64_t)d->next;
@@ -320,7 +320,7 @@ int rt_data_next(struct rt_data *d, long n, float *images, int32_t *labels)
 		for (long i = 0; i < n; i++)
 			labels[i] = synthetic_image(d, first + (uint64_t)i, images + i * d->elems);
 		d->next += n;
-		return 0;
+		return;
 	}
 	for (long i = 0; i < n; i++) {
 		float *img = images + i * d->elems;
@@ -334,7 +334,6 @@ int rt_data_next(struct rt_data *d, long n, float *images, int32_t *labels)
 		labels[i] = d->labels[d->next];
 		d->next = (d->next + 1) % d->count;
 	}
-	return 0;
 }
 
 void rt_data_skip(struct rt_data *d, long n)

@@ -14,8 +14,9 @@ struct rt_data;
 int rt_data_open(struct rt_data **out, const char *spec, const struct rt_model *m, uint64_t seed,
 		 struct rt_err *err);
 void rt_data_destroy(struct rt_data *d);
-/* Fill a batch: n images in plain NCHW and their labels (wraps around a file's records). */
-int rt_data_next(struct rt_data *d, long n, float *images, int32_t *labels);
+/* Fill a batch: n images in plain NCHW and their labels (wraps around a file's records).
+ * Cannot fail: the source was read and checked when it was opened. */
+void rt_data_next(struct rt_data *d, long n, float *images, int32_t *labels);
 /* Skip n images of the stream (a data-parallel rank skips the other ranks' shards). */
 void rt_data_skip(struct rt_data *d, long n);
 /* "synthetic", "mnist (60000 images)", ... */

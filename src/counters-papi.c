@@ -107,11 +107,6 @@ static int hw_open(void **out, struct rt_err *err)
 		rc = rt_err_set(err, -EIO, "PAPI event set: %s", PAPI_strerror(rc));
 		goto fail;
 	}
-	/* count the threads the run starts later (OpenMP, oneDNN) too */
-	memset(&opt, 0, sizeof(opt));
-	opt.inherit.eventset = c->es;
-	opt.inherit.inherit = PAPI_INHERIT_ALL;
-	PAPI_set_opt(PAPI_INHERIT, &opt);
 	for (size_t i = 0; i < sizeof(flops) / sizeof(flops[0]); i++) {
 		int r = PAPI_add_named_event(c->es, flops[i]);
 
@@ -124,6 +119,16 @@ static int hw_open(void **out, struct rt_err *err)
 	}
 	if (!nflop) {
 		rc = rt_err_set(err, -ENOTSUP, "%s: %s", flops[0], PAPI_strerror(first_fail));
+		goto fail;
+	}
+	/* count the threads the run starts later (OpenMP, oneDNN) too; without it only this
+	 * thread would be counted, a fraction presented as the whole */
+	memset(&opt, 0, sizeof(opt));
+	opt.inherit.eventset = c->es;
+	opt.inherit.inherit = PAPI_INHERIT_ALL;
+	if ((rc = PAPI_set_opt(PAPI_INHERIT, &opt)) != PAPI_OK) {
+		rc = rt_err_set(err, -ENOTSUP, "PAPI_INHERIT: %s; the hardware counters would miss "
+				"the OpenMP threads", PAPI_strerror(rc));
 		goto fail;
 	}
 	if (!add(c, c->es, "PAPI_L3_TCM", c->names, &c->n))
