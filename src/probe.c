@@ -533,7 +533,8 @@ static int isa_rank(const char *isa)
 
 /* Measure a FLOP ceiling again (its kernel, on the compact placement of its thread count);
  * false when it has no kernel of ours (oneDNN's rates) or cannot be measured. */
-static bool remeasure_flops(const struct probe_ctx *c, struct rt_profile_flops *f, int *pus)
+static bool remeasure_flops(const struct probe_ctx *c, struct rt_profile_flops *f, int *pus,
+			    double *share)
 {
 	struct measure_call mc = { .threads = f->threads, .pus = pus };
 	struct rt_measurement m;
@@ -557,6 +558,7 @@ static bool remeasure_flops(const struct probe_ctx *c, struct rt_profile_flops *
 	if (rt_topo_placement(c->topo, RT_AFFINITY_COMPACT, f->threads, pus, &err) ||
 	    measure_checked(c, &mc, &m, flag, sizeof(flag), &err))
 		return false;
+	*share = m.cpu_share;
 	if (m.best / 1e9 > f->gflops) {
 		f->gflops = m.best / 1e9;
 		f->median = m.median / 1e9;
@@ -586,13 +588,19 @@ static void check_order(struct probe_ctx *c, int *pus)
 					isa_rank(f->isa) > isa_rank(g->isa) && isa_rank(g->isa) >= 0 &&
 					f->gflops < 0.9 * g->gflops;
 
+			double share = 0;
+
 			if (!fewer && !narrower)
 				continue;
-			if (remeasure_flops(c, f, pus) && f->gflops >= (fewer ? 0.95 : 0.9) * g->gflops)
+			if (remeasure_flops(c, f, pus, &share) &&
+			    f->gflops >= (fewer ? 0.95 : 0.9) * g->gflops)
 				continue;
+			/* the evidence, not a guess: whether the run had its cores to itself */
 			snprintf(f->flag, sizeof(f->flag), "measured twice, still below %s's %.1f "
-				 "GFLOP/s: the cores were not free", fewer ? "its 1-thread value" :
-				 g->isa, g->gflops);
+				 "GFLOP/s; %s", fewer ? "its 1-thread value" : g->isa, g->gflops,
+				 share <= 0 ? "it could not be measured again" : share < BUSY_SHARE ?
+				 "the cores were busy with another process" :
+				 "it had its cores (not a busy machine: the code or the CPU is slower)");
 		}
 		if (f->flag[0])
 			rt_profile_add_note(p, "%s %s at %u thread%s (%.1f GFLOP/s) is flagged: %s",
@@ -607,8 +615,8 @@ static void check_order(struct probe_ctx *c, int *pus)
 
 			if (b->threads > 1 && g->threads == 1 && !strcmp(g->level, b->level) &&
 			    !strcmp(g->kernel, b->kernel) && b->gbytes_per_s < 0.9 * g->gbytes_per_s)
-				snprintf(b->flag, sizeof(b->flag), "below its 1-thread value %.1f GB/s: "
-					 "the cores were not free", g->gbytes_per_s);
+				snprintf(b->flag, sizeof(b->flag), "below its 1-thread value %.1f GB/s",
+					 g->gbytes_per_s);
 		}
 		if (b->flag[0])
 			rt_profile_add_note(p, "%s %s at %u thread%s (%.1f GB/s) is flagged: %s",

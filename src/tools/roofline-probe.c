@@ -242,7 +242,10 @@ static int probe_node(const struct rt_topo *topo, struct rt_probe_opts *o, const
 			printf("chart:   %s.png, %s.svg (script %s)\n", outbase, outbase, chart);
 		else if (rc == -ENOENT && print)
 			printf("chart:   %s (note: %s)\n", chart, err->msg);
-		if (rc == -ENOENT)
+		else if (rc == -EINVAL)
+			/* the profile is written; every ceiling it could draw is flagged */
+			fprintf(stderr, "%s: warning: no chart: %s\n", prog, err->msg);
+		if (rc == -ENOENT || rc == -EINVAL)
 			rc = 0;
 	}
 out:
