@@ -1,0 +1,424 @@
+/* points.c: sweep points: their arithmetic and points.csv, written so that pandas and gnuplot
+ * read it as is, and read back with every number and name checked */
+#include "config.h"
+#include "points.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool rt_point_is_headline(const struct rt_point *p)
+{
+	return !strcmp(p->scope, "iteration") && !strcmp(p->stat, "median") &&
+	       !strcmp(p->status, "ok");
+}
+
+void rt_point_derive(struct rt_point *p)
+{
+	p->intensity = p->bytes > 0 ? p->flops / p->bytes : 0;
+	p->gflops = p->seconds > 0 ? p->flops / p->seconds / 1e9 : 0;
+	p->images_per_s = p->seconds > 0 && !strcmp(p->scope, "iteration") ?
+			  (double)p->batch / p->seconds : 0;
+}
+
+static const char *const columns =
+	"config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,"
+	"intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,"
+	"status,reason,impl";
+/* before the impl column (rooftraj 0.1): still read */
+#define COLUMNS_V1_LEN (sizeof("config,threads,batch,affinity,precision,ranks,scope,name,stat," \
+			       "seconds,flops,bytes,source,intensity,gflops,images_per_s,weights," \
+			       "activations,gradients,optimizer,workspace,peak_rss,status,reason") - 1)
+
+void rt_points_csv_header(FILE *fp)
+{
+	fprintf(fp, "%s\n", columns);
+}
+
+/* A CSV field: quoted when it holds a comma, a quote or leading/trailing blanks; control
+ * characters (which the model and profile readers refuse) become spaces, so that a row stays
+ * one line whatever it holds. */
+static void csv_str(FILE *fp, const char *s)
+{
+	const size_t len = strlen(s);
+	bool quote = strpbrk(s, ",\"") || (len && (s[0] == ' ' || s[len - 1] == ' '));
+
+	for (const char *c = s; *c && !quote; c++)
+		quote = (unsigned char)*c < 0x20 || *c == 0x7f;
+	if (!quote) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, fp);
+	}
+	fputc('"', fp);
+}
+
+void rt_points_csv_row(FILE *fp, const struct rt_point *p)
+{
+	csv_str(fp, p->config);
+	fprintf(fp, ",%u,%ld,", p->threads, p->batch);
+	csv_str(fp, p->affinity);
+	fputc(',', fp);
+	csv_str(fp, p->precision);
+	fprintf(fp, ",%u,", p->ranks);
+	csv_str(fp, p->scope);
+	fputc(',', fp);
+	csv_str(fp, p->name);
+	fputc(',', fp);
+	csv_str(fp, p->stat);
+	fprintf(fp, ",%.9g,%.17g,%.17g,", p->seconds, p->flops, p->bytes);
+	csv_str(fp, p->source);
+	fprintf(fp, ",%.6g,%.6g,%.6g,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,", p->intensity, p->gflops,
+		p->images_per_s, p->weights, p->activations, p->gradients, p->optimizer,
+		p->workspace, p->peak_rss);
+	csv_str(fp, p->status);
+	fputc(',', fp);
+	csv_str(fp, p->reason);
+	fputc(',', fp);
+	csv_str(fp, p->impl);
+	fputc('\n', fp);
+}
+
+/* Split one CSV line (no line end) into at most max fields, in place ("" quoting). Returns the
+ * count, or -1 when a quoted field does not close or text follows its closing quote. */
+static int split_csv(char *line, char **f, int max)
+{
+	int n = 0;
+	char *p = line, *w;
+
+	for (;;) {
+		if (n == max)
+			return max + 1;
+		f[n++] = w = p;
+		if (*p == '"') {
+			p++;
+			for (;;) {
+				if (!*p)
+					return -1;
+				if (*p == '"' && p[1] == '"') {
+					*w++ = '"';
+					p += 2;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					*w++ = *p++;
+				}
+			}
+			if (*p && *p != ',')
+				return -1;
+		} else {
+			while (*p && *p != ',')
+				p++;
+			w = p;
+		}
+		if (!*p) {
+			*w = '\0';
+			return n;
+		}
+		*w = '\0';
+		p++;
+	}
+}
+
+/* The reader's place, for its messages. */
+struct csv_at {
+	const char *path;
+	int line;
+	struct rt_err *err;
+};
+
+static int bad_field(const struct csv_at *at, const char *column, const char *value,
+		     const char *why)
+{
+	return rt_err_set(at->err, -EINVAL, "%s:%d: %s '%.60s' %s", at->path, at->line, column,
+			  value, why);
+}
+
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/* A whole number in min..max. */
+static int csv_ulong(const struct csv_at *at, const char *column, const char *s,
+		     unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return bad_field(at, column, s, "is not a whole number");
+	v = strtoul(s, &end, 10);
+	if (*end || errno)
+		return bad_field(at, column, s, "is not a whole number");
+	if (v < min || v > max) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "is not in %lu..%lu", min, max);
+		return bad_field(at, column, s, why);
+	}
+	*out = v;
+	return 0;
+}
+
+/* A finite number >= 0. */
+static int csv_double(const struct csv_at *at, const char *column, const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	if (!*s || *s == ' ')
+		return bad_field(at, column, s, "is not a number");
+	v = strtod(s, &end);
+	if (*end || errno == ERANGE)
+		return bad_field(at, column, s, "is not a number");
+	if (!isfinite(v) || v < 0)
+		return bad_field(at, column, s, "is not a finite number >= 0");
+	*out = v;
+	return 0;
+}
+
+/* One of a closed list of names, copied into buf. */
+static int csv_name(const struct csv_at *at, const char *column, const char *s,
+		    const char *const *names, size_t n, char *buf, size_t size)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, names[i])) {
+			snprintf(buf, size, "%s", s);
+			return 0;
+		}
+	return bad_field(at, column, s, "is not a known value");
+}
+
+/* Free text (no control characters) that fits its field. */
+static int csv_text(const struct csv_at *at, const char *column, const char *s, bool empty_ok,
+		    char *buf, size_t size)
+{
+	if ((!empty_ok && !*s) || has_control(s) || strlen(s) >= size)
+		return bad_field(at, column, s, !*s ? "is empty" : has_control(s) ?
+				 "holds a control character" : "is too long");
+	snprintf(buf, size, "%s", s);
+	return 0;
+}
+
+/* A derived column must be what its inputs give (the writer keeps 6 significant digits). */
+static int csv_derived(const struct csv_at *at, const char *column, double stored, double want)
+{
+	char got[32], why[96];
+
+	if (fabs(stored - want) <= 1e-5 * fabs(want) + 1e-300)
+		return 0;
+	snprintf(got, sizeof(got), "%g", stored);
+	snprintf(why, sizeof(why), "is not what the row's other columns give (%g)", want);
+	return bad_field(at, column, got, why);
+}
+
+#define TRY(x) do { if ((rc = (x))) return rc; } while (0)
+
+static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_point *p)
+{
+	static const char *const affinities[] = { "none", "compact", "scatter" };
+	static const char *const precisions[] = { "fp32", "bf16" };
+	static const char *const scopes[] = { "iteration", "phase", "layer" };
+	static const char *const stats[] = { "median", "min", "max" };
+	static const char *const sources[] = { "model", "hw", "hw-estimate" };
+	static const char *const statuses[] = { "ok", "failed", "fused" };
+	double stored[3];
+	unsigned long v;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	TRY(csv_text(at, "config", f[0], false, p->config, sizeof(p->config)));
+	TRY(csv_ulong(at, "threads", f[1], 1, 1 << 20, &v));
+	p->threads = (unsigned)v;
+	TRY(csv_ulong(at, "batch", f[2], 1, 1L << 30, &v));
+	p->batch = (long)v;
+	TRY(csv_name(at, "affinity", f[3], affinities, 3, p->affinity, sizeof(p->affinity)));
+	TRY(csv_name(at, "precision", f[4], precisions, 2, p->precision, sizeof(p->precision)));
+	TRY(csv_ulong(at, "ranks", f[5], 1, 1 << 24, &v));
+	p->ranks = (unsigned)v;
+	TRY(csv_name(at, "scope", f[6], scopes, 3, p->scope, sizeof(p->scope)));
+	TRY(csv_text(at, "name", f[7], false, p->name, sizeof(p->name)));
+	TRY(csv_name(at, "stat", f[8], stats, 3, p->stat, sizeof(p->stat)));
+	TRY(csv_double(at, "seconds", f[9], &p->seconds));
+	TRY(csv_double(at, "flops", f[10], &p->flops));
+	TRY(csv_double(at, "bytes", f[11], &p->bytes));
+	TRY(csv_name(at, "status", f[22], statuses, 3, p->status, sizeof(p->status)));
+	/* a failed configuration measured nothing: it has no source */
+	if (*f[12] || !strcmp(p->status, "ok"))
+		TRY(csv_name(at, "source", f[12], sources, 3, p->source, sizeof(p->source)));
+	TRY(csv_double(at, "intensity", f[13], &stored[0]));
+	TRY(csv_double(at, "gflops", f[14], &stored[1]));
+	TRY(csv_double(at, "images_per_s", f[15], &stored[2]));
+	TRY(csv_double(at, "weights", f[16], &p->weights));
+	TRY(csv_double(at, "activations", f[17], &p->activations));
+	TRY(csv_double(at, "gradients", f[18], &p->gradients));
+	TRY(csv_double(at, "optimizer", f[19], &p->optimizer));
+	TRY(csv_double(at, "workspace", f[20], &p->workspace));
+	TRY(csv_double(at, "peak_rss", f[21], &p->peak_rss));
+	TRY(csv_text(at, "reason", f[23], true, p->reason, sizeof(p->reason)));
+	if (ncols > 24)
+		TRY(csv_text(at, "impl", f[24], true, p->impl, sizeof(p->impl)));
+	if (!strcmp(p->status, "ok") && !(p->seconds > 0))
+		return bad_field(at, "seconds", f[9], "is not > 0 in a measured row");
+	rt_point_derive(p);
+	TRY(csv_derived(at, "intensity", stored[0], p->intensity));
+	TRY(csv_derived(at, "gflops", stored[1], p->gflops));
+	TRY(csv_derived(at, "images_per_s", stored[2], p->images_per_s));
+	return 0;
+}
+
+/* A row's identity: two rows of one file never share it. */
+static int cmp_identity(const struct rt_point *a, const struct rt_point *b)
+{
+	int c;
+
+	if ((c = strcmp(a->config, b->config)) || (c = strcmp(a->scope, b->scope)) ||
+	    (c = strcmp(a->name, b->name)) || (c = strcmp(a->stat, b->stat)))
+		return c;
+	return strcmp(a->source, b->source);
+}
+
+struct row_ref {
+	const struct rt_point *p;
+	int line;
+};
+
+static int cmp_row_ref(const void *a, const void *b)
+{
+	const struct row_ref *x = a, *y = b;
+	int c = cmp_identity(x->p, y->p);
+
+	return c ? c : x->line - y->line;
+}
+
+/* -EINVAL naming both lines when two rows describe the same measurement. */
+static int check_duplicates(const char *path, const struct rt_point *pts, const int *lines,
+			    size_t n, struct rt_err *err)
+{
+	struct row_ref *r = calloc(n ? n : 1, sizeof(*r));
+	int rc = 0;
+
+	if (!r)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct row_ref){ &pts[i], lines[i] };
+	qsort(r, n, sizeof(*r), cmp_row_ref);
+	for (size_t i = 1; i < n && !rc; i++)
+		if (!cmp_identity(r[i - 1].p, r[i].p))
+			rc = rt_err_set(err, -EINVAL, "%s:%d: the same configuration, scope, name and "
+					"statistic as line %d ('%s', %s %s, %s)", path, r[i].line,
+					r[i - 1].line, r[i].p->config, r[i].p->scope, r[i].p->name,
+					r[i].p->stat);
+	free(r);
+	return rc;
+}
+
+int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struct rt_err *err)
+{
+	struct csv_at at = { .path = path, .line = 0, .err = err };
+	char *line = NULL;
+	size_t linecap = 0, cap = 0;
+	int *lines = NULL;
+	int rc = 0, ncols = 25;
+	bool blank_seen = false;
+	ssize_t len;
+	FILE *fp;
+
+	*pts = NULL;
+	*n = 0;
+	if ((rc = rt_check_regular(path, err)))
+		return rc;
+	fp = fopen(path, "r");
+	if (!fp)
+		return errno == ENOENT ? 0 : rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
+	while ((len = getline(&line, &linecap, fp)) >= 0) {
+		char *f[32], *text = line;
+		int nf;
+
+		at.line++;
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len > 0 && line[len - 1] == '\r')   /* written on Windows */
+			line[--len] = '\0';
+		if (at.line == 1) {
+			if (!strncmp(text, "\xef\xbb\xbf", 3))  /* a byte-order mark */
+				text += 3;
+			if (!strcmp(text, columns)) {
+				ncols = 25;
+			} else if (strlen(text) == COLUMNS_V1_LEN && !strncmp(text, columns,
+									      COLUMNS_V1_LEN)) {
+				ncols = 24;
+			} else {
+				rc = rt_err_set(err, -EINVAL, "%s:1: not a rooftraj points.csv header",
+						path);
+				break;
+			}
+			continue;
+		}
+		if (!*text) {                           /* blank lines: only at the end */
+			blank_seen = true;
+			continue;
+		}
+		if (blank_seen) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: a row after a blank line", path,
+					at.line);
+			break;
+		}
+		nf = split_csv(text, f, 32);
+		if (nf < 0) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: a quoted field does not close", path,
+					at.line);
+			break;
+		}
+		if (nf != ncols) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: %d fields, a point has %d", path, at.line,
+					nf, ncols);
+			break;
+		}
+		if (*n == cap) {
+			size_t ncap = cap ? 2 * cap : 64;
+			struct rt_point *q = realloc(*pts, ncap * sizeof(**pts));
+			int *l = q ? realloc(lines, ncap * sizeof(*lines)) : NULL;
+
+			if (q)
+				*pts = q;
+			if (!q || !l) {
+				rc = rt_err_set(err, -ENOMEM, "out of memory");
+				break;
+			}
+			lines = l;
+			cap = ncap;
+		}
+		if ((rc = parse_point(&at, f, ncols, &(*pts)[*n])))
+			break;
+		lines[(*n)++] = at.line;
+	}
+	if (!rc && ferror(fp))
+		rc = rt_err_set(err, -EIO, "%s: read failed: %s", path, strerror(errno));
+	fclose(fp);
+	free(line);
+	if (!rc)
+		rc = check_duplicates(path, *pts, lines, *n, err);
+	free(lines);
+	if (rc) {
+		free(*pts);
+		*pts = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
