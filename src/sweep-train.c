@@ -4,11 +4,15 @@
 #include "sweep-train.h"
 #include "plot.h"
 #include "sweep-child.h"
+#include "counters.h"
+#include "data.h"
+#include "probe.h"
 #include "report.h"
 #include "topo.h"
 #include "util.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,5 +387,116 @@ out:
 	free(old);
 	free(all);
 	free(pts);
+	return rc;
+}
+
+/* Everything a sweep needs that can be wrong, checked before anything is measured: the data
+ * (opened once), the profile (read, or its destination writable for the quick probe). */
+static int preflight(const struct rt_sweep_run_opts *ro, const struct rt_sweep_request *req,
+		     bool *need_probe, struct rt_profile **prof, struct rt_err *err)
+{
+	const char *ppath = ro->profile_path;
+	struct rt_data *d = NULL;
+	int rc;
+
+	if ((rc = rt_data_open(&d, req->data, ro->m, (uint64_t)req->seed, err)))
+		return rc;
+	rt_data_destroy(d);
+	*need_probe = false;
+	if ((rc = rt_check_regular(ppath, err)))
+		return rc;
+	if (ro->profile_given || access(ppath, F_OK) == 0)
+		return rt_profile_load(prof, ppath, err);
+	{
+		/* the quick probe will write it: fail on an unwritable place now */
+		struct rt_outfile probe_file;
+
+		if ((rc = rt_outfile_open(&probe_file, ppath, err)))
+			return rc;
+		rt_outfile_abort(&probe_file);
+	}
+	*need_probe = true;
+	return 0;
+}
+
+static void say(const struct rt_sweep_run_opts *ro, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void say(const struct rt_sweep_run_opts *ro, const char *fmt, ...)
+{
+	char msg[1200];
+	va_list ap;
+
+	if (!ro->say)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ro->say(ro->say_ctx, msg);
+}
+
+int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
+		 struct rt_sweep_train_opts *o, FILE *also, char *dir, size_t size,
+		 struct rt_err *err)
+{
+	struct rt_profile *prof = NULL;
+	char final_dir[4096] = "", note[1024];
+	bool need_probe = false;
+	int rc;
+
+	if (!strcmp(o->req->counters, "auto")) {
+		const struct rt_counter_backend *b = NULL;
+		struct rt_err why = { 0 }, e2;
+		void *cctx = NULL;
+
+		/* said once here; every child falls back the same way */
+		if (rt_counters_open("auto", &b, &cctx, &why, &e2) == 0) {
+			if (why.msg[0])
+				say(ro, "hardware counters: %s; counting the model's FLOPs and bytes",
+				    why.msg);
+			b->close(cctx);
+		}
+	}
+	if (ro->resume) {
+		snprintf(dir, size, "%s", ro->resume);
+	} else if (ro->outdir) {
+		snprintf(dir, size, "%s", ro->outdir);
+	} else {
+		char ts[32];
+
+		rt_timestamp(ts, sizeof(ts));
+		snprintf(final_dir, sizeof(final_dir), "results/%s-%s", ro->m->name, ts);
+		snprintf(dir, size, "%s.partial", final_dir);
+	}
+	o->outdir = dir;
+	o->resume = ro->resume != NULL;
+	/* nothing is measured before every input and destination is known good */
+	if ((rc = preflight(ro, o->req, &need_probe, &prof, err)) ||
+	    (rc = rt_sweep_train_prepare(s, o, note, sizeof(note), err)))
+		goto out;
+	if (note[0])
+		say(ro, "%s", note);
+	if (need_probe) {
+		struct rt_probe_opts po = { .quick = true };
+
+		say(ro, "no profile for this host: running roofline-probe --quick into %s",
+		    ro->profile_path);
+		if ((rc = rt_probe_run(&prof, ro->topo, &po, err)) ||
+		    (rc = rt_profile_save(prof, ro->profile_path, err)))
+			goto out;
+	}
+	o->prof = prof;
+	if ((rc = rt_sweep_train(s, o, also, err)))
+		goto out;
+	if (final_dir[0]) {
+		if (rename(dir, final_dir)) {
+			rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", dir, final_dir,
+					strerror(errno));
+			goto out;
+		}
+		snprintf(dir, size, "%s", final_dir);
+	}
+out:
+	o->prof = NULL;
+	rt_profile_destroy(prof);
 	return rc;
 }

@@ -31,6 +31,25 @@ struct rt_sweep_train_opts {
 	unsigned ranks;                 /* recorded in run.cfg (0: 1) */
 };
 
+/* What roofline-train --sweep does (alone, or on rank 0): everything that can be wrong checked
+ * before anything is measured (the data, opened once; the profile, or the place the quick
+ * probe will write it; the results directory, rt_sweep_train_prepare), the quick probe when
+ * the default profile is missing, the sweep, and the directory named when it completes. */
+struct rt_sweep_run_opts {
+	const struct rt_model *m;
+	const struct rt_topo *topo;
+	bool profile_given;             /* --profile: it must exist */
+	const char *profile_path;       /* given, or this host's default (quick probe if missing) */
+	const char *outdir, *resume;    /* neither: results/MODEL-TIMESTAMP(.partial while running) */
+	void (*say)(void *ctx, const char *msg);        /* notes along the way (NULL: none) */
+	void *say_ctx;
+};
+/* o: the train options (self, req, retry, cmdline, progress, run); outdir, resume and prof
+ * are filled here. dir gets the results directory. */
+int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
+		 struct rt_sweep_train_opts *o, FILE *also, char *dir, size_t size,
+		 struct rt_err *err);
+
 /* Before anything is measured: the results directory. With resume it must hold run.cfg of
  * this request; otherwise it may be new, or hold the same request (more configurations are
  * added to it). A directory of another request, or points.csv without run.cfg, is an error

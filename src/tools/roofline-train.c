@@ -3,12 +3,10 @@
 #include "config.h"
 #include "cluster.h"
 #include "counters.h"
-#include "data.h"
 #include "err.h"
 #include "model.h"
 #include "net.h"
 #include "options.h"
-#include "probe.h"
 #include "profile.h"
 #include "sweep.h"
 #include "sweep-child.h"
@@ -187,6 +185,13 @@ static void on_interrupt(int sig)
 {
 	(void)sig;
 	interrupted = 1;
+}
+
+/* What a sweep says along the way (notes, the quick probe): on stderr. */
+static void say(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "%s: %s\n", prog, msg);
 }
 
 /* A rank that measures a configuration without its placement says so. */
@@ -418,34 +423,6 @@ static void build_request(struct rt_sweep_request *r, const struct cli *c,
 		snprintf(r->profile, sizeof(r->profile), "%s", ppath);
 }
 
-/* Everything a sweep needs that can be wrong, checked before anything is measured: the data
- * (opened once), the profile (read, or its destination writable for the quick probe). */
-static int preflight(const struct cli *c, const struct rt_model *m, const char *ppath,
-		     bool *need_probe, struct rt_profile **prof, struct rt_err *err)
-{
-	struct rt_data *d = NULL;
-	int rc;
-
-	if ((rc = rt_data_open(&d, c->data, m, (uint64_t)c->seed, err)))
-		return rc;
-	rt_data_destroy(d);
-	*need_probe = false;
-	if ((rc = rt_check_regular(ppath, err)))
-		return rc;
-	if (c->profile || access(ppath, F_OK) == 0)
-		return rt_profile_load(prof, ppath, err);
-	{
-		/* the quick probe will write it: fail on an unwritable place now */
-		struct rt_outfile probe_file;
-
-		if ((rc = rt_outfile_open(&probe_file, ppath, err)))
-			return rc;
-		rt_outfile_abort(&probe_file);
-	}
-	*need_probe = true;
-	return 0;
-}
-
 static int run_sweep(struct rt_sweep_mpi *h, const struct cli *c, const struct rt_topo *topo,
 		     long batch, int argc, char **argv)
 {
@@ -453,12 +430,11 @@ static int run_sweep(struct rt_sweep_mpi *h, const struct cli *c, const struct r
 	const struct rt_cluster *cl = h->cl;
 	struct rt_sweep sw = { 0 };
 	struct rt_sweep_train_opts so = { 0 };
+	struct rt_sweep_run_opts ro = { 0 };
 	struct rt_sweep_request req;
-	struct rt_profile *prof = NULL;
 	struct rt_err err = { 0 };
-	char self[4096], dir[4096], final_dir[4096] = "", ppath[4096], cmd[4096] = "";
-	char note[1024];
-	bool progress_on = c->verbose || isatty(STDERR_FILENO), need_probe = false;
+	char self[4096], dir[4096], ppath[4096], cmd[4096] = "";
+	bool progress_on = c->verbose || isatty(STDERR_FILENO);
 	ssize_t len;
 	int rc = 1;
 
@@ -504,28 +480,22 @@ static int run_sweep(struct rt_sweep_mpi *h, const struct cli *c, const struct r
 		snprintf(ppath, sizeof(ppath), "%s", c->profile);
 	else
 		rt_profile_default_path(ppath, sizeof(ppath));
-	if (c->resume) {
-		snprintf(dir, sizeof(dir), "%s", c->resume);
-	} else if (c->outdir) {
-		snprintf(dir, sizeof(dir), "%s", c->outdir);
-	} else {
-		char ts[32];
-
-		rt_timestamp(ts, sizeof(ts));
-		snprintf(final_dir, sizeof(final_dir), "results/%s-%s", m->name, ts);
-		snprintf(dir, sizeof(dir), "%s.partial", final_dir);
-	}
 	for (int i = 0; i < argc; i++) {
 		size_t l = strlen(cmd);
 
 		snprintf(cmd + l, sizeof(cmd) - l, "%s%s", i ? " " : "", argv[i]);
 	}
 	build_request(&req, c, m, &sw, batch, ppath);
+	ro.m = m;
+	ro.topo = topo;
+	ro.profile_given = c->profile != NULL;
+	ro.profile_path = ppath;
+	ro.outdir = c->outdir;
+	ro.resume = c->resume;
+	ro.say = say;
 	so.self = self;
 	so.req = &req;
 	so.retry = !c->no_retry;
-	so.outdir = dir;
-	so.resume = c->resume != NULL;
 	so.cmdline = cmd;
 	so.progress = sweep_progress;
 	so.progress_ctx = &progress_on;
@@ -534,21 +504,6 @@ static int run_sweep(struct rt_sweep_mpi *h, const struct cli *c, const struct r
 		so.run = rt_sweep_mpi_run;
 		so.run_ctx = h;
 	}
-	/* nothing is measured before every input and destination is known good */
-	if (preflight(c, m, ppath, &need_probe, &prof, &err) ||
-	    rt_sweep_train_prepare(&sw, &so, note, sizeof(note), &err))
-		goto fail;
-	if (note[0])
-		fprintf(stderr, "%s: %s\n", prog, note);
-	if (need_probe) {
-		struct rt_probe_opts po = { .quick = true };
-
-		fprintf(stderr, "%s: no profile for this host: running roofline-probe --quick into "
-			"%s\n", prog, ppath);
-		if (rt_probe_run(&prof, topo, &po, &err) || rt_profile_save(prof, ppath, &err))
-			goto fail;
-	}
-	so.prof = prof;
 	{
 		struct sigaction sa;
 
@@ -559,7 +514,7 @@ static int run_sweep(struct rt_sweep_mpi *h, const struct cli *c, const struct r
 		sigaction(SIGHUP, &sa, NULL);
 		rt_spawn_set_interrupt_flag((volatile int *)&interrupted);
 	}
-	if (rt_sweep_train(&sw, &so, stdout, &err)) {
+	if (rt_sweep_run(&sw, &ro, &so, stdout, dir, sizeof(dir), &err)) {
 		if (err.code == -EINTR) {
 			fprintf(stderr, "%s: %s\n", prog, err.msg);
 			rc = 130;
@@ -567,12 +522,7 @@ static int run_sweep(struct rt_sweep_mpi *h, const struct cli *c, const struct r
 		}
 		goto fail;
 	}
-	if (final_dir[0] && rename(dir, final_dir)) {
-		rt_err_set(&err, -errno, "%s: cannot rename to '%s': %s", dir, final_dir,
-			   strerror(errno));
-		goto fail;
-	}
-	printf("\nresults: %s (points.csv, summary.txt, run.cfg)\n", final_dir[0] ? final_dir : dir);
+	printf("\nresults: %s (points.csv, summary.txt, run.cfg)\n", dir);
 	rc = 0;
 	goto done;
 fail:
@@ -581,7 +531,6 @@ done:
 	/* the followers wait for the next configuration: there is none */
 	if (cl->active)
 		rt_sweep_mpi_stop(h);
-	rt_profile_destroy(prof);
 	rt_sweep_fini(&sw);
 	return rc;
 }
