@@ -183,8 +183,10 @@ int rt_cluster_init(struct rt_cluster *c, int *argc, char ***argv, struct rt_err
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	c->active = true;
 	c->mpi->world = MPI_COMM_WORLD;
-	/* errors come back as codes, to be reported with what was being done */
-	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	/* MPI's own handler stays: a failing call stops the whole job with MPI's message (a rank
+	 * that went on after a failed collective would compute on garbage or hang the others);
+	 * the return codes the code checks are for an errhandler a caller may set */
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 	MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &c->size);
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL,
