@@ -363,12 +363,17 @@ int rt_cluster_network(const struct rt_cluster *c, struct rt_network *net, struc
 		return 0;
 	node_of = calloc((size_t)c->size, sizeof(int));
 	buf = calloc(1, ar_sizes[6] > pp_sizes[7] ? ar_sizes[6] : pp_sizes[7]);
-	if (!node_of || !buf) {
-		free(node_of);
-		free(buf);
-		/* every rank must stop here alike: an abort says why */
-		fprintf(stderr, "rank %d: out of memory for the network measurement\n", c->rank);
-		rt_cluster_abort(c, 1);
+	{
+		/* every rank must stop here alike, or the others would wait in the collectives */
+		int ok = node_of && buf;
+
+		MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+		if (!ok) {
+			free(node_of);
+			free(buf);
+			return rt_err_set(err, -ENOMEM, "out of memory for the network measurement "
+					  "(on rank %d or another)", c->rank);
+		}
 	}
 	MPI_Allgather(&c->node, 1, MPI_INT, node_of, 1, MPI_INT, MPI_COMM_WORLD);
 	for (int r = 1; r < c->size && peer < 0; r++)
