@@ -232,7 +232,7 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 {
 	struct rt_cluster_stat *st = calloc(RT_CLUSTER_MAX_CEILINGS * 2, sizeof(*st));
 	struct rt_outfile of;
-	char ts[32], e[3][1100];
+	char ts[32];
 	size_t ns;
 	int rc;
 
@@ -249,19 +249,25 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 		"# mpirun)\ncluster = {\n  format = 1;\n  tool = \"%s %s\";\n  created = \"%s\";\n"
 		"  ranks = %d;\n  nodes = %zu;\n  threshold = %g;\n  node = (", PACKAGE_NAME,
 		PACKAGE_VERSION, ts, ranks, n, threshold);
-	for (size_t i = 0; i < n; i++)
-		fprintf(of.fp, "%s\n    { host = \"%s\"; status = \"%s\"; profile = \"%s\"; "
-			"threads = %u; }", i ? "," : "", rt_cfg_escape(e[0], sizeof(e[0]), nodes[i].host),
-			rt_cfg_escape(e[1], sizeof(e[1]), nodes[i].status),
-			rt_cfg_escape(e[2], sizeof(e[2]), nodes[i].profile), nodes[i].threads);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(of.fp, "%s\n    { host = ", i ? "," : "");
+		rt_cfg_put_str(of.fp, nodes[i].host);
+		fprintf(of.fp, "; status = ");
+		rt_cfg_put_str(of.fp, nodes[i].status);
+		fprintf(of.fp, "; profile = ");
+		rt_cfg_put_str(of.fp, nodes[i].profile);
+		fprintf(of.fp, "; threads = %u; }", nodes[i].threads);
+	}
 	fprintf(of.fp, " );\n  ceilings = (");
 	for (size_t s = 0; s < ns; s++) {
-		fprintf(of.fp, "%s\n    { name = \"%s\"; unit = \"%s\"; nodes = %zu; min = %.9g; "
-			"median = %.9g; max = %.9g; below = [", s ? "," : "", st[s].name,
-			unit(st[s].name), st[s].count, st[s].min, st[s].median, st[s].max);
-		for (size_t k = 0; k < st[s].nbelow; k++)
-			fprintf(of.fp, "%s \"%s\"", k ? "," : "",
-				rt_cfg_escape(e[0], sizeof(e[0]), nodes[st[s].below[k]].host));
+		fprintf(of.fp, "%s\n    { name = ", s ? "," : "");
+		rt_cfg_put_str(of.fp, st[s].name);
+		fprintf(of.fp, "; unit = \"%s\"; nodes = %zu; min = %.9g; median = %.9g; max = %.9g; "
+			"below = [", unit(st[s].name), st[s].count, st[s].min, st[s].median, st[s].max);
+		for (size_t k = 0; k < st[s].nbelow; k++) {
+			fprintf(of.fp, "%s ", k ? "," : "");
+			rt_cfg_put_str(of.fp, nodes[st[s].below[k]].host);
+		}
 		fprintf(of.fp, " ]; }");
 	}
 	fprintf(of.fp, " );\n  network = {\n    scope = \"%s\";\n    peer = %d;\n",

@@ -558,20 +558,6 @@ out:
 
 /* ---- writing ---- */
 
-static void put_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\x%02x", (unsigned char)*s);
-		else
-			fputc(*s, fp);
-	}
-	fputc('"', fp);
-}
-
 /* %.17g gives back the same double; keep a '.' so libconfig reads a float */
 static void put_num(FILE *fp, double v)
 {
@@ -597,19 +583,19 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		    " as the kernel\n# moves the bytes (copy counts read + write); working_set: "
 		    "bytes over all threads and arrays\nprofile = {\n");
 	fprintf(fp, "  format = %d;\n  host = ", p->format);
-	put_str(fp, p->host);
+	rt_cfg_put_str(fp, p->host);
 	fprintf(fp, ";\n  created = ");
-	put_str(fp, p->created);
+	rt_cfg_put_str(fp, p->created);
 	fprintf(fp, ";\n  tool = ");
-	put_str(fp, p->tool);
+	rt_cfg_put_str(fp, p->tool);
 	fprintf(fp, ";\n  cpu = {\n    model = ");
-	put_str(fp, p->cpu.model);
+	rt_cfg_put_str(fp, p->cpu.model);
 	fprintf(fp, ";\n    vendor = ");
-	put_str(fp, p->cpu.vendor);
+	rt_cfg_put_str(fp, p->cpu.vendor);
 	fprintf(fp, "; family = %d;\n    isa = [ ", p->cpu.family);
 	for (size_t i = 0; i < p->cpu.nisa; i++) {
 		fputs(i ? ", " : "", fp);
-		put_str(fp, p->cpu.isa[i]);
+		rt_cfg_put_str(fp, p->cpu.isa[i]);
 	}
 	fprintf(fp, " ];\n    sockets = %u; cores = %u; pus = %u; numa_nodes = %u;\n",
 		p->cpu.sockets, p->cpu.cores, p->cpu.pus, p->cpu.numa_nodes);
@@ -630,7 +616,7 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		const struct rt_profile_level *l = &p->levels[i];
 
 		fprintf(fp, "%s\n    { level = ", i ? "," : "");
-		put_str(fp, l->level);
+		rt_cfg_put_str(fp, l->level);
 		fprintf(fp, "; hwloc_size = %" PRIu64 "L; measured_size = %" PRIu64 "L; "
 			"agrees = %s; }", l->hwloc_size, l->measured_size,
 			l->agrees ? "true" : "false");
@@ -640,9 +626,9 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		const struct rt_profile_flops *f = &p->flops[i];
 
 		fprintf(fp, "%s\n    { precision = ", i ? "," : "");
-		put_str(fp, f->precision);
+		rt_cfg_put_str(fp, f->precision);
 		fprintf(fp, "; isa = ");
-		put_str(fp, f->isa);
+		rt_cfg_put_str(fp, f->isa);
 		fprintf(fp, "; threads = %u; gflops = ", f->threads);
 		put_num(fp, f->gflops);
 		fprintf(fp, "; median = ");
@@ -650,14 +636,14 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		fprintf(fp, "; spread = ");
 		put_num(fp, f->spread);
 		fprintf(fp, "; method = ");
-		put_str(fp, f->method);
+		rt_cfg_put_str(fp, f->method);
 		fprintf(fp, "; impl = ");
-		put_str(fp, f->impl);
+		rt_cfg_put_str(fp, f->impl);
 		fprintf(fp, "; theoretical = ");
 		put_num(fp, f->theoretical);
 		if (f->flag[0]) {
 			fprintf(fp, "; flag = ");
-			put_str(fp, f->flag);
+			rt_cfg_put_str(fp, f->flag);
 		}
 		fprintf(fp, "; }");
 	}
@@ -666,11 +652,11 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		const struct rt_profile_bw *b = &p->bw[i];
 
 		fprintf(fp, "%s\n    { level = ", i ? "," : "");
-		put_str(fp, b->level);
+		rt_cfg_put_str(fp, b->level);
 		fprintf(fp, "; kernel = ");
-		put_str(fp, b->kernel);
+		rt_cfg_put_str(fp, b->kernel);
 		fprintf(fp, "; isa = ");
-		put_str(fp, b->isa);
+		rt_cfg_put_str(fp, b->isa);
 		fprintf(fp, "; threads = %u; gbytes_per_s = ", b->threads);
 		put_num(fp, b->gbytes_per_s);
 		fprintf(fp, "; median = ");
@@ -680,16 +666,16 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		fprintf(fp, "; working_set = %" PRIu64 "L", b->working_set);
 		if (b->flag[0]) {
 			fprintf(fp, "; flag = ");
-			put_str(fp, b->flag);
+			rt_cfg_put_str(fp, b->flag);
 		}
 		fprintf(fp, "; }");
 	}
 	fprintf(fp, "\n  );\n");
 	if (p->ncurve) {
 		fprintf(fp, "  curve = {\n    kernel = ");
-		put_str(fp, p->curve_kernel);
+		rt_cfg_put_str(fp, p->curve_kernel);
 		fprintf(fp, "; isa = ");
-		put_str(fp, p->curve_isa);
+		rt_cfg_put_str(fp, p->curve_isa);
 		fprintf(fp, "; threads = %u;\n    working_set = [", p->curve_threads);
 		for (size_t i = 0; i < p->ncurve; i++)
 			fprintf(fp, "%s%" PRIu64 "L", i ? ", " : " ", p->curve[i].working_set);
@@ -703,7 +689,7 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 	fprintf(fp, "  notes = [");
 	for (size_t i = 0; i < p->nnotes; i++) {
 		fputs(i ? ",\n    " : " ", fp);
-		put_str(fp, p->notes[i]);
+		rt_cfg_put_str(fp, p->notes[i]);
 	}
 	fprintf(fp, " ];\n};\n");
 	return rt_outfile_commit(&of, err);

@@ -168,19 +168,11 @@ int rt_sweep_request_diff(const struct rt_sweep_request *there,
 	return n;
 }
 
-/* A libconfig string literal of s (escaped, cut to fit 8 KiB). */
-static void put_cfg(FILE *fp, const char *s)
-{
-	char e[8300];
-
-	fprintf(fp, "\"%s\"", rt_cfg_escape(e, sizeof(e), s));
-}
-
 /* INDENT NAME = "VALUE";\n */
 static void put_kv(FILE *fp, const char *indent, const char *name, const char *value)
 {
 	fprintf(fp, "%s%s = ", indent, name);
-	put_cfg(fp, value);
+	rt_cfg_put_str(fp, value);
 	fputs(";\n", fp);
 }
 
@@ -224,7 +216,7 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 	fprintf(of.fp, "    sweep = [");
 	for (size_t i = 0; i < r->nknobs; i++) {
 		fprintf(of.fp, "%s ", i ? "," : "");
-		put_cfg(of.fp, r->knobs[i]);
+		rt_cfg_put_str(of.fp, r->knobs[i]);
 	}
 	fprintf(of.fp, " ];\n  };\n  libraries = { onednn = \"%d.%d.%d\"; papi = \"%d.%d.%d.%d\"; "
 		"hwloc_api = \"%s\"; libconfig = \"%d.%d.%d\"; };\n", dv->major, dv->minor,
@@ -235,7 +227,7 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 		const struct rt_profile *p = o->prof;
 
 		fprintf(of.fp, "  cpu = { model = ");
-		put_cfg(of.fp, p->cpu.model);
+		rt_cfg_put_str(of.fp, p->cpu.model);
 		fprintf(of.fp, "; sockets = %u; cores = %u; pus = %u; numa_nodes = %u; "
 			"clock_ghz = %.3f; };\n  caches = [", p->cpu.sockets, p->cpu.cores, p->cpu.pus,
 			p->cpu.numa_nodes, p->cpu.clock_ghz);
@@ -253,7 +245,7 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 			if (!strncmp(*ev, "OMP_", 4) || !strncmp(*ev, "DNNL_", 5) ||
 			    !strncmp(*ev, "KMP_", 4) || !strncmp(*ev, "GOMP_", 5)) {
 				fprintf(of.fp, "%s ", first ? "" : ",");
-				put_cfg(of.fp, *ev);
+				rt_cfg_put_str(of.fp, *ev);
 				first = false;
 			}
 	}

@@ -171,17 +171,18 @@ unsigned long long rt_mem_available(void)
 	return kib * 1024;
 }
 
-const char *rt_cfg_escape(char *buf, size_t size, const char *s)
+void rt_cfg_put_str(FILE *fp, const char *s)
 {
-	size_t n = 0;
-
-	for (; s && *s && n + 2 < size; s++) {
+	fputc('"', fp);
+	for (; s && *s; s++) {
 		if (*s == '"' || *s == '\\')
-			buf[n++] = '\\';
-		buf[n++] = (unsigned char)*s < 0x20 ? ' ' : *s;
+			fprintf(fp, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			fprintf(fp, "\\x%02x", (unsigned char)*s);
+		else
+			fputc(*s, fp);
 	}
-	buf[n] = '\0';
-	return buf;
+	fputc('"', fp);
 }
 
 int rt_name_index(const char *const *names, int n, const char *s)

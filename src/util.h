@@ -42,9 +42,10 @@ int rt_check_regular(const char *path, struct rt_err *err);
 /* mkdir -p */
 int rt_mkdir_p(const char *dir, struct rt_err *err);
 
-/* s as the contents of a libconfig string literal in buf: quotes and backslashes escaped,
- * control characters as spaces, cut to fit. Returns buf. */
-const char *rt_cfg_escape(char *buf, size_t size, const char *s);
+/* s as a libconfig string literal ("..."): quotes and backslashes escaped, control characters
+ * as \xNN, so that libconfig reads back exactly s. The one escaper of every libconfig file
+ * rooftraj writes (profiles, run.cfg, the cluster profile). */
+void rt_cfg_put_str(FILE *fp, const char *s);
 
 /* Copy the directory part of path ("." if none) into buf. */
 void rt_dirname(char *buf, size_t size, const char *path);
