@@ -85,13 +85,6 @@ static void add_uncore(struct hw_ctx *c)
 
 static int hw_open(void **out, struct rt_err *err)
 {
-	static const char *const flops[] = {
-		"FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", "FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE",
-		"FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE", "FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE",
-		"FP_ARITH_INST_RETIRED:SCALAR_SINGLE", "FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE",
-		"FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE", "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE",
-		"RETIRED_SSE_AVX_FLOPS:ANY",
-	};
 	struct hw_ctx *c = calloc(1, sizeof(*c));
 	PAPI_option_t opt;
 	int rc, first_fail = PAPI_OK, nflop = 0;
@@ -107,18 +100,19 @@ static int hw_open(void **out, struct rt_err *err)
 		rc = rt_err_set(err, -EIO, "PAPI event set: %s", PAPI_strerror(rc));
 		goto fail;
 	}
-	for (size_t i = 0; i < sizeof(flops) / sizeof(flops[0]); i++) {
-		int r = PAPI_add_named_event(c->es, flops[i]);
+	for (size_t i = 0; rt_counters_flop_event(i); i++) {
+		int r = PAPI_add_named_event(c->es, rt_counters_flop_event(i));
 
 		if (r == PAPI_OK) {
-			snprintf(c->names[c->n++], 128, "%s", flops[i]);
+			snprintf(c->names[c->n++], 128, "%s", rt_counters_flop_event(i));
 			nflop++;
 		} else if (first_fail == PAPI_OK) {
 			first_fail = r;
 		}
 	}
 	if (!nflop) {
-		rc = rt_err_set(err, -ENOTSUP, "%s: %s", flops[0], PAPI_strerror(first_fail));
+		rc = rt_err_set(err, -ENOTSUP, "%s: %s", rt_counters_flop_event(0),
+				PAPI_strerror(first_fail));
 		goto fail;
 	}
 	/* count the threads the run starts later (OpenMP, oneDNN) too; without it only this

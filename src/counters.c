@@ -29,6 +29,11 @@ static const struct { const char *event; double weight; } flop_events[] = {
 	{ "RETIRED_SSE_AVX_FLOPS:ANY", 1 },     /* AMD Zen: already FLOPs */
 };
 
+const char *rt_counters_flop_event(size_t i)
+{
+	return i < sizeof(flop_events) / sizeof(flop_events[0]) ? flop_events[i].event : NULL;
+}
+
 int rt_counters_flops(const struct rt_event_value *ev, size_t n, double *flops)
 {
 	double sum = 0;

@@ -26,6 +26,11 @@ struct rt_event_value {
 	long long value;
 };
 
+/* The hardware FLOP events rooftraj knows (Intel FP_ARITH_INST_RETIRED.*, AMD
+ * RETIRED_SSE_AVX_FLOPS), the i-th, or NULL past the last: the one list the PAPI backend adds
+ * and rt_counters_flops weighs. */
+const char *rt_counters_flop_event(size_t i);
+
 /* FLOPs from floating-point retirement events: Intel FP_ARITH_INST_RETIRED.* weighted by
  * lanes (an FMA already counts twice), or AMD RETIRED_SSE_AVX_FLOPS. -ENOENT if none of them
  * is among ev[]. */
