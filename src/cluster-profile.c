@@ -2,6 +2,7 @@
  * nodes, the network measurements, written as one libconfig cluster profile */
 #include "config.h"
 #include "cluster-profile.h"
+#include "roofs.h"
 #include "util.h"
 
 #include <errno.h>
@@ -19,26 +20,26 @@ static void add(struct rt_cluster_node *n, const char *name, double v)
 
 void rt_cluster_node_from_profile(struct rt_cluster_node *n, const struct rt_profile *p)
 {
-	static const char *const levels[] = { "L1", "L2", "L3", "L4", "L5", "DRAM" };
 	const unsigned t = rt_profile_max_threads(p);
+	struct rt_roofs r;
 	char name[64];
 
 	n->threads = t;
 	n->nc = 0;
-	/* flagged ceilings (disturbed while measured) are never ranked */
-	for (size_t i = 0; i < p->nflops; i++)
-		if (p->flops[i].threads == t && !p->flops[i].flag[0]) {
-			snprintf(name, sizeof(name), "flops %s %s", p->flops[i].precision,
-				 p->flops[i].isa);
-			add(n, name, p->flops[i].gflops);
-		}
-	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
-		const struct rt_profile_bw *b = rt_profile_best_bw(p, levels[i], t);
+	/* the roofs at the node's largest thread count: flagged ceilings (disturbed while
+	 * measured) are no roofs and so are never ranked; theoretical peaks are not measured */
+	if (rt_roofs_at(&r, p, t, NULL) || r.threads != t)
+		return;
+	for (size_t i = 0; i < r.n; i++) {
+		const struct rt_roof *q = &r.roof[i];
 
-		if (b) {
-			snprintf(name, sizeof(name), "bw %s", levels[i]);
-			add(n, name, b->gbytes_per_s);
-		}
+		if (q->basis == RT_ROOF_THEORETICAL)
+			continue;
+		if (q->kind == RT_ROOF_FLOPS)
+			snprintf(name, sizeof(name), "flops %s %s", q->precision, q->what);
+		else
+			snprintf(name, sizeof(name), "bw %s", q->level);
+		add(n, name, q->value);
 	}
 }
 

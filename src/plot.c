@@ -3,6 +3,7 @@
 #include "plot.h"
 #include "util.h"
 #include "report.h"
+#include "roofs.h"
 #include "spawn.h"
 
 #include <errno.h>
@@ -47,87 +48,72 @@ static bool drawable(const struct rt_point *p)
 }
 
 struct roofs {
-	const struct rt_profile_bw *bw[6];
+	struct rt_roofs all;            /* the profile's roofs at the chart's thread count */
+	const struct rt_roof *bw[6];
 	size_t nbw;
-	const struct rt_profile_flops *fl[64];
+	const struct rt_roof *fl[RT_ROOFS_MAX];
 	size_t nfl;
-	const struct rt_profile_flops *th[8];   /* each precision's highest theoretical peak */
+	const struct rt_roof *th[8];    /* each drawn precision's theoretical peak */
 	size_t nth;
 	double pmax, pmin, bmax, bmin;
 };
 
-/* The roofs at a thread count: every FLOP ceiling (of the precisions named in prec, a
- * comma-separated list, when given) and each memory level's best bandwidth. */
+/* Whether s is in list, a comma-separated list (NULL: every name is). */
 static bool in_list(const char *list, const char *s)
 {
 	size_t len = strlen(s);
 
-	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+	if (!list)
+		return true;
+	for (const char *p = list; *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
 		if (!strncmp(p, s, len) && (p[len] == ',' || !p[len]))
 			return true;
+		if (!strchr(p, ','))
+			break;
+	}
 	return false;
 }
 
-static int collect_roofs(const struct rt_profile *p, unsigned threads, const char *prec,
-			 struct roofs *r, struct rt_err *err)
-{
-	static const char *const level_order[] = { "L1", "L2", "L3", "L4", "L5", "DRAM" };
-
-	memset(r, 0, sizeof(*r));
-	r->pmin = r->bmin = INFINITY;
-	for (size_t i = 0; i < 6; i++) {
-		const struct rt_profile_bw *b = rt_profile_best_bw(p, level_order[i], threads);
-
-		if (b && b->gbytes_per_s > 0 && b->gbytes_per_s <= AXIS_MAX) {
-			r->bw[r->nbw++] = b;
-			r->bmax = fmax(r->bmax, b->gbytes_per_s);
-			r->bmin = fmin(r->bmin, b->gbytes_per_s);
-		}
-	}
-	for (size_t i = 0; i < p->nflops && r->nfl < 64; i++)
-		if (p->flops[i].threads == threads && p->flops[i].gflops > 0 && !p->flops[i].flag[0] &&
-		    p->flops[i].gflops <= AXIS_MAX && (!prec || in_list(prec, p->flops[i].precision))) {
-			r->fl[r->nfl++] = &p->flops[i];
-			r->pmax = fmax(r->pmax, p->flops[i].gflops);
-			r->pmin = fmin(r->pmin, p->flops[i].gflops);
-		}
-	/* the theoretical peak of each precision drawn (the highest of its ISAs), dashed */
-	for (size_t i = 0; i < r->nfl; i++) {
-		const struct rt_profile_flops *f = r->fl[i];
-		size_t j;
-
-		if (!(f->theoretical > 0 && f->theoretical <= AXIS_MAX))
-			continue;
-		for (j = 0; j < r->nth && strcmp(r->th[j]->precision, f->precision); j++)
-			;
-		if (j == r->nth && r->nth < 8)
-			r->th[r->nth++] = f;
-		else if (j < r->nth && f->theoretical > r->th[j]->theoretical)
-			r->th[j] = f;
-	}
-	for (size_t j = 0; j < r->nth; j++)
-		r->pmax = fmax(r->pmax, r->th[j]->theoretical);
-	if (!r->nbw || !r->nfl)
-		return rt_err_set(err, -EINVAL, "profile has no %s ceilings at %u threads",
-				  r->nbw ? "FLOP" : "bandwidth", threads);
-	return 0;
-}
-
-/* The roofs at the most threads, at or below `threads`, where the profile has trusted
- * (unflagged) FLOP and bandwidth ceilings; *used gets that thread count. */
+/* The roofs to draw at the most threads, at or below `threads`, where the profile has trusted
+ * ceilings (rt_roofs_at): every FLOP roof of the precisions in prec (a comma-separated list;
+ * NULL: all), their theoretical peaks, each memory level's best bandwidth; *used gets that
+ * thread count. */
 static int collect_roofs_near(const struct rt_profile *p, unsigned threads, const char *prec,
 			      struct roofs *r, unsigned *used, struct rt_err *err)
 {
-	int rc = -EINVAL;
+	int rc;
 
-	for (unsigned t = rt_profile_nearest_threads(p, threads); t > 0;
-	     t = rt_profile_nearest_threads(p, t - 1)) {
-		*used = t;
-		if ((rc = collect_roofs(p, t, prec, r, err)) == 0)
-			return 0;
+	memset(r, 0, sizeof(*r));
+	r->pmin = r->bmin = INFINITY;
+	if ((rc = rt_roofs_at(&r->all, p, threads, err)))
+		return rc == -ENOENT ? rt_err_set(err, -EINVAL, "%s", err->msg) : rc;
+	*used = r->all.threads;
+	for (size_t i = 0; i < r->all.n; i++) {
+		const struct rt_roof *q = &r->all.roof[i];
+
+		if (q->value > AXIS_MAX)
+			continue;
+		if (q->kind == RT_ROOF_BANDWIDTH && r->nbw < 6) {
+			r->bw[r->nbw++] = q;
+			r->bmax = fmax(r->bmax, q->value);
+			r->bmin = fmin(r->bmin, q->value);
+		} else if (q->kind == RT_ROOF_FLOPS && in_list(prec, q->precision)) {
+			if (q->basis == RT_ROOF_THEORETICAL) {
+				if (r->nth < 8)
+					r->th[r->nth++] = q;
+				continue;
+			}
+			r->fl[r->nfl++] = q;
+			r->pmax = fmax(r->pmax, q->value);
+			r->pmin = fmin(r->pmin, q->value);
+		}
 	}
-	return rc ? rc : rt_err_set(err, -EINVAL, "profile has no trusted ceilings at %u "
-				    "threads or fewer", threads);
+	for (size_t j = 0; j < r->nth; j++)
+		r->pmax = fmax(r->pmax, r->th[j]->value);
+	if (!r->nbw || !r->nfl)
+		return rt_err_set(err, -EINVAL, "profile has no %s ceilings at %u threads",
+				  r->nbw ? "FLOP" : "bandwidth", *used);
+	return 0;
 }
 
 static void write_head(FILE *fp, const char *base, const char *title, double ymin, double ymax,
@@ -152,14 +138,14 @@ static void write_head(FILE *fp, const char *base, const char *title, double ymi
 static void write_roof_functions(FILE *fp, const struct roofs *r)
 {
 	for (size_t i = 0; i < r->nfl; i++)
-		fprintf(fp, "f%zu(x) = x >= %.6g / %.6g ? %.6g : 1/0\n", i, r->fl[i]->gflops, r->bmax,
-			r->fl[i]->gflops);
+		fprintf(fp, "f%zu(x) = x >= %.6g / %.6g ? %.6g : 1/0\n", i, r->fl[i]->value, r->bmax,
+			r->fl[i]->value);
 	for (size_t i = 0; i < r->nbw; i++)
 		fprintf(fp, "b%zu(x) = %.6g * x <= %.6g ? %.6g * x : 1/0\n", i,
-			r->bw[i]->gbytes_per_s, r->pmax, r->bw[i]->gbytes_per_s);
+			r->bw[i]->value, r->pmax, r->bw[i]->value);
 	for (size_t i = 0; i < r->nth; i++)
-		fprintf(fp, "t%zu(x) = x >= %.6g / %.6g ? %.6g : 1/0\n", i, r->th[i]->theoretical,
-			r->bmax, r->th[i]->theoretical);
+		fprintf(fp, "t%zu(x) = x >= %.6g / %.6g ? %.6g : 1/0\n", i, r->th[i]->value,
+			r->bmax, r->th[i]->value);
 }
 
 /* The roofs' titles as string variables R0, R1, ... (the plot macro holds no text). */
@@ -168,23 +154,23 @@ static void write_roof_titles(FILE *fp, const struct roofs *r)
 	char t[256];
 
 	for (size_t i = 0; i < r->nfl; i++) {
-		snprintf(t, sizeof(t), "%s %s%s: %.1f %s", r->fl[i]->precision, r->fl[i]->isa,
-			 strcmp(r->fl[i]->method, "onednn-matmul") ? "" : " (achievable by oneDNN)",
-			 r->fl[i]->gflops, strcmp(r->fl[i]->precision, "int8") ? "GFLOP/s" : "GOP/s");
+		snprintf(t, sizeof(t), "%s %s%s: %.1f %s", r->fl[i]->precision, r->fl[i]->what,
+			 r->fl[i]->basis == RT_ROOF_ACHIEVABLE ? " (achievable by oneDNN)" : "",
+			 r->fl[i]->value, strcmp(r->fl[i]->precision, "int8") ? "GFLOP/s" : "GOP/s");
 		fprintf(fp, "R%zu = ", i);
 		rt_plot_quote(fp, t);
 		fputc('\n', fp);
 	}
 	for (size_t i = 0; i < r->nbw; i++) {
-		snprintf(t, sizeof(t), "%s %s: %.1f GB/s", r->bw[i]->level, r->bw[i]->kernel,
-			 r->bw[i]->gbytes_per_s);
+		snprintf(t, sizeof(t), "%s %s: %.1f GB/s", r->bw[i]->level, r->bw[i]->what,
+			 r->bw[i]->value);
 		fprintf(fp, "R%zu = ", r->nfl + i);
 		rt_plot_quote(fp, t);
 		fputc('\n', fp);
 	}
 	for (size_t i = 0; i < r->nth; i++) {
 		snprintf(t, sizeof(t), "%s theoretical peak (%s): %.1f %s", r->th[i]->precision,
-			 r->th[i]->isa, r->th[i]->theoretical,
+			 r->th[i]->what, r->th[i]->value,
 			 strcmp(r->th[i]->precision, "int8") ? "GFLOP/s" : "GOP/s");
 		fprintf(fp, "R%zu = ", r->nfl + r->nbw + i);
 		rt_plot_quote(fp, t);

@@ -1,6 +1,7 @@
 /* report.c: the roofline bound of a point and summary.txt */
 #include "config.h"
 #include "report.h"
+#include "roofs.h"
 #include "util.h"
 
 #include <errno.h>
@@ -10,30 +11,22 @@
 
 int rt_point_bound(const struct rt_point *p, const struct rt_profile *prof, struct rt_bound *b)
 {
-	unsigned t = rt_profile_nearest_threads(prof, p->threads);
-	const struct rt_profile_flops *f = t ? rt_profile_best_flops(prof, p->precision, t) : NULL;
-	const char *level = rt_profile_holding_level(prof, p->bytes, t);
-	const struct rt_profile_bw *m = t ? rt_profile_best_bw(prof, level, t) : NULL;
-	double mem;
+	struct rt_roofs r;
+	struct rt_roof_bound rb;
 
 	memset(b, 0, sizeof(*b));
-	if (!m && t) {
-		/* no trusted ceiling of that level: DRAM's, the lowest */
-		level = "DRAM";
-		m = rt_profile_best_bw(prof, level, t);
-	}
-	if (!f || !m)
+	if (rt_roofs_at(&r, prof, p->threads, NULL) ||
+	    rt_roofs_bound(&r, p->precision, p->bytes, p->intensity, &rb))
 		return -ENOENT;
-	b->level = level;
-	mem = m->gbytes_per_s * p->intensity;
-	b->memory_bound = mem < f->gflops;
-	b->attainable = b->memory_bound ? mem : f->gflops;
-	if (b->memory_bound)
-		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GB/s", m->level, m->kernel,
-			 m->gbytes_per_s);
+	b->level = rb.level;
+	b->memory_bound = rb.memory_bound;
+	b->attainable = rb.attainable;
+	if (rb.memory_bound)
+		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GB/s", rb.roof->level,
+			 rb.roof->what, rb.roof->value);
 	else
-		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GFLOP/s", f->precision, f->isa,
-			 f->gflops);
+		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GFLOP/s", rb.roof->precision,
+			 rb.roof->what, rb.roof->value);
 	b->fraction = b->attainable > 0 ? p->gflops / b->attainable : 0;
 	return 0;
 }
