@@ -289,16 +289,14 @@ static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec,
 	}
 }
 
-static const char *const precision_names[RT_PRECISION_COUNT] = { "fp32", "bf16" };
-
 const char *rt_precision_name(enum rt_precision p)
 {
-	return (unsigned)p < RT_PRECISION_COUNT ? precision_names[p] : "unknown";
+	return (unsigned)p < RT_PRECISION_COUNT ? rt_vocab_train_precisions[p] : "unknown";
 }
 
 int rt_precision_parse(const char *s, enum rt_precision *p)
 {
-	const int i = rt_name_index(precision_names, RT_PRECISION_COUNT, s);
+	const int i = rt_vocab_index(rt_vocab_train_precisions, RT_PRECISION_COUNT, s);
 
 	if (i < 0)
 		return -EINVAL;

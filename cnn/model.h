@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "err.h"
+#include "vocab.h"
 
 #define RT_MODEL_MAX_LAYERS 4096
 #define RT_MODEL_NAME_MAX 64
@@ -16,10 +17,6 @@ enum rt_layer_type {
 	RT_LAYER_FC, RT_LAYER_DROPOUT, RT_LAYER_ADD, RT_LAYER_SOFTMAX_XENT, RT_LAYER_TYPE_COUNT,
 };
 
-/* The precision the trainer computes in. bf16: bf16 activations, weights and gradients for the
- * primitives, fp32 master weights, weight gradients, optimizer state and logits (oneDNN's
- * mixed-precision scheme). */
-enum rt_precision { RT_PRECISION_FP32, RT_PRECISION_BF16, RT_PRECISION_COUNT };
 
 /* "fp32", "bf16" */
 const char *rt_precision_name(enum rt_precision p);

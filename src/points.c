@@ -2,6 +2,7 @@
  * read it as is, and read back with every number and name checked */
 #include "config.h"
 #include "points.h"
+#include "vocab.h"
 #include "util.h"
 
 #include <errno.h>
@@ -230,8 +231,6 @@ static int csv_derived(const struct csv_at *at, const char *column, double store
 
 static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_point *p)
 {
-	static const char *const affinities[] = { "none", "compact", "scatter" };
-	static const char *const precisions[] = { "fp32", "bf16" };
 	static const char *const scopes[] = { "iteration", "phase", "layer" };
 	static const char *const stats[] = { "median", "min", "max" };
 	static const char *const sources[] = { "model", "hw", "hw-estimate" };
@@ -246,8 +245,10 @@ static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_p
 	p->threads = (unsigned)v;
 	TRY(csv_ulong(at, "batch", f[2], 1, 1L << 30, &v));
 	p->batch = (long)v;
-	TRY(csv_name(at, "affinity", f[3], affinities, 3, p->affinity, sizeof(p->affinity)));
-	TRY(csv_name(at, "precision", f[4], precisions, 2, p->precision, sizeof(p->precision)));
+	TRY(csv_name(at, "affinity", f[3], rt_vocab_affinities, RT_AFFINITY_COUNT, p->affinity,
+		     sizeof(p->affinity)));
+	TRY(csv_name(at, "precision", f[4], rt_vocab_train_precisions, RT_PRECISION_COUNT,
+		     p->precision, sizeof(p->precision)));
 	TRY(csv_ulong(at, "ranks", f[5], 1, 1 << 24, &v));
 	p->ranks = (unsigned)v;
 	TRY(csv_name(at, "scope", f[6], scopes, 3, p->scope, sizeof(p->scope)));

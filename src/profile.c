@@ -1,6 +1,7 @@
 /* profile.c: machine profile I/O: a strict libconfig reader and an exact (%.17g) writer */
 #include "config.h"
 #include "profile.h"
+#include "vocab.h"
 #include "util.h"
 
 #include <errno.h>
@@ -12,9 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const levels_known[] = { "L1", "L2", "L3", "L4", "L5", "DRAM" };
 static const char *const kernels_known[] = { "load", "copy", "triad", "copy_nt", "triad_nt" };
-static const char *const precisions_known[] = { "fp64", "fp32", "bf16", "fp16", "int8" };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -28,7 +27,7 @@ static bool in_set(const char *s, const char *const *set, size_t n)
 
 bool rt_profile_valid_level(const char *s)
 {
-	return in_set(s, levels_known, NELEM(levels_known));
+	return rt_vocab_index(rt_vocab_levels, RT_VOCAB_NLEVELS, s) >= 0;
 }
 
 bool rt_profile_valid_kernel(const char *s)
@@ -38,7 +37,7 @@ bool rt_profile_valid_kernel(const char *s)
 
 bool rt_profile_valid_precision(const char *s)
 {
-	return in_set(s, precisions_known, NELEM(precisions_known));
+	return rt_vocab_index(rt_vocab_precisions, RT_VOCAB_NPRECISIONS, s) >= 0;
 }
 
 int rt_profile_create(struct rt_profile **out, struct rt_err *err)

@@ -1,12 +1,11 @@
 /* roofs.c: a profile's trusted ceilings at a thread count as roofs, and the bound of a point */
 #include "config.h"
 #include "roofs.h"
+#include "vocab.h"
 
 #include <errno.h>
 #include <math.h>
 #include <string.h>
-
-static const char *const levels[] = { "L1", "L2", "L3", "L4", "L5", "DRAM" };
 
 static bool add(struct rt_roofs *r, struct rt_roof roof)
 {
@@ -51,8 +50,8 @@ static bool roofs_exactly(struct rt_roofs *r, const struct rt_profile *p, unsign
 			add(r, (struct rt_roof){ RT_ROOF_FLOPS, RT_ROOF_THEORETICAL, f->precision, "",
 						 f->isa, f->theoretical });
 	}
-	for (size_t l = 0; l < sizeof(levels) / sizeof(levels[0]); l++) {
-		const struct rt_profile_bw *b = rt_profile_best_bw(p, levels[l], t);
+	for (size_t l = 0; l < RT_VOCAB_NLEVELS; l++) {
+		const struct rt_profile_bw *b = rt_profile_best_bw(p, rt_vocab_levels[l], t);
 
 		if (b && b->gbytes_per_s > 0 && isfinite(b->gbytes_per_s))
 			nbw += add(r, (struct rt_roof){ RT_ROOF_BANDWIDTH, RT_ROOF_MEASURED, "",

@@ -72,10 +72,9 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 			break;
 		default: {
 			/* named values: each value is its index in names (the enums' order) */
-			static const char *const aff[] = { "none", "compact", "scatter" };
-			static const char *const prec[] = { "fp32", "bf16" };
-			const char *const *names = k == RT_KNOB_AFFINITY ? aff : prec;
-			const size_t nn = k == RT_KNOB_AFFINITY ? 3 : 2;
+			const char *const *names = k == RT_KNOB_AFFINITY ? rt_vocab_affinities :
+						   rt_vocab_train_precisions;
+			const size_t nn = k == RT_KNOB_AFFINITY ? RT_AFFINITY_COUNT : RT_PRECISION_COUNT;
 			unsigned mask = 0;
 
 			if (eq)
@@ -197,6 +196,7 @@ size_t rt_sweep_env(const struct rt_sweep_config *c, char env[3][64])
 		snprintf(env[2], 64, "OMP_PROC_BIND=spread");
 		break;
 	case RT_AFFINITY_NONE:
+	case RT_AFFINITY_COUNT:         /* not a placement: the runtime's */
 		snprintf(env[1], 64, "OMP_PLACES=");
 		snprintf(env[2], 64, "OMP_PROC_BIND=");
 		break;

@@ -289,26 +289,17 @@ out:
 
 const char *rt_affinity_name(enum rt_affinity aff)
 {
-	switch (aff) {
-	case RT_AFFINITY_COMPACT: return "compact";
-	case RT_AFFINITY_SCATTER: return "scatter";
-	case RT_AFFINITY_NONE: break;
-	}
-	return "none";
+	return (unsigned)aff < RT_AFFINITY_COUNT ? rt_vocab_affinities[aff] : "none";
 }
 
 int rt_affinity_parse(enum rt_affinity *aff, const char *name)
 {
-	static const enum rt_affinity all[] = {
-		RT_AFFINITY_NONE, RT_AFFINITY_COMPACT, RT_AFFINITY_SCATTER,
-	};
+	const int i = rt_vocab_index(rt_vocab_affinities, RT_AFFINITY_COUNT, name);
 
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		if (!strcmp(name, rt_affinity_name(all[i]))) {
-			*aff = all[i];
-			return 0;
-		}
-	return -EINVAL;
+	if (i < 0)
+		return -EINVAL;
+	*aff = (enum rt_affinity)i;
+	return 0;
 }
 
 void rt_topo_hwloc_version(char *buf, size_t size)

@@ -6,14 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "err.h"
+#include "vocab.h"
 
 #define RT_TOPO_MAX_CACHES 8
 
-enum rt_affinity {
-	RT_AFFINITY_NONE,       /* leave placement to the OS / OpenMP runtime */
-	RT_AFFINITY_COMPACT,    /* fill the cores of one cache/NUMA domain first */
-	RT_AFFINITY_SCATTER,    /* spread threads across packages, NUMA nodes and caches */
-};
 
 struct rt_cache_info {
 	int level;              /* 1, 2, 3, ... */

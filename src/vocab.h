@@ -1,0 +1,33 @@
+/* vocab.h: the words rooftraj's files share, each with one name table: the precisions a
+ * profile may name and the two the trainer computes in, the memory levels, the thread
+ * affinities. The bottom layer beside err and util: kernels/, cnn/ and src/ all read it. */
+#ifndef RT_VOCAB_H
+#define RT_VOCAB_H
+
+/* Every precision a ceiling may be measured in (profile.cfg, the roofs). */
+#define RT_VOCAB_NPRECISIONS 5
+extern const char *const rt_vocab_precisions[RT_VOCAB_NPRECISIONS]; /* fp64 fp32 bf16 fp16 int8 */
+
+/* The precision the trainer computes in. bf16: bf16 activations, weights and gradients for the
+ * primitives, fp32 master weights, weight gradients, optimizer state and logits (oneDNN's
+ * mixed-precision scheme). The names are rt_vocab_train_precisions[p]. */
+enum rt_precision { RT_PRECISION_FP32, RT_PRECISION_BF16, RT_PRECISION_COUNT };
+extern const char *const rt_vocab_train_precisions[RT_PRECISION_COUNT];     /* fp32 bf16 */
+
+/* Memory levels, innermost first. */
+#define RT_VOCAB_NLEVELS 6
+extern const char *const rt_vocab_levels[RT_VOCAB_NLEVELS];     /* L1 L2 L3 L4 L5 DRAM */
+
+/* How a configuration's threads are placed; the names are rt_vocab_affinities[a]. */
+enum rt_affinity {
+	RT_AFFINITY_NONE,       /* leave placement to the OS / OpenMP runtime */
+	RT_AFFINITY_COMPACT,    /* fill the cores of one cache/NUMA domain first */
+	RT_AFFINITY_SCATTER,    /* spread threads across packages, NUMA nodes and caches */
+	RT_AFFINITY_COUNT
+};
+extern const char *const rt_vocab_affinities[RT_AFFINITY_COUNT];  /* none compact scatter */
+
+/* The index of s in a name table of n entries, or -1. */
+int rt_vocab_index(const char *const *names, int n, const char *s);
+
+#endif
