@@ -45,7 +45,7 @@ const char *rt_pool_impl_name(enum rt_pool_impl p)
 
 int rt_pool_impl_parse(const char *s, enum rt_pool_impl *p)
 {
-	const int i = rt_name_index(pool_impl_names, RT_POOL_IMPL_COUNT, s);
+	const int i = rt_vocab_index(pool_impl_names, RT_POOL_IMPL_COUNT, s);
 
 	if (i < 0)
 		return -EINVAL;

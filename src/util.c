@@ -185,10 +185,3 @@ void rt_cfg_put_str(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-int rt_name_index(const char *const *names, int n, const char *s)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}

@@ -9,8 +9,6 @@
 
 /* Seconds on CLOCK_MONOTONIC. */
 double rt_now(void);
-/* The index of s in names[0..n-1], or -1. */
-int rt_name_index(const char *const *names, int n, const char *s);
 
 /* Median of v[0..n) (v is sorted in place); 0 when n == 0. */
 double rt_median(double *v, size_t n);

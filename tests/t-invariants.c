@@ -2,10 +2,12 @@
  * Usage: t-invariants PROFILE POINTS.CSV TOLERANCE. Each measured row (iteration, phase, layer;
  * every statistic) must stay below its precision's best FLOP ceiling at its thread count (the
  * nearest measured at or below it) and below the highest bandwidth roof (L1) times its
- * intensity, both times 1 + TOLERANCE; a fused layer's rows carry no rate. */
+ * intensity, both times 1 + TOLERANCE (the roofs of rt_roofs_at: the ones every reader
+ * uses); a fused layer's rows carry no rate. */
 #include "config.h"
 #include "profile.h"
-#include "report.h"
+#include "points.h"
+#include "roofs.h"
 #include "tap.h"
 
 #include <math.h>
@@ -31,10 +33,16 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct rt_point *p = &pts[i];
-		unsigned t = rt_profile_nearest_threads(prof, p->threads);
-		const struct rt_profile_flops *f = rt_profile_best_flops(prof, p->precision, t);
-		const struct rt_profile_bw *l1 = rt_profile_best_bw(prof, "L1", t);
+		struct rt_roofs r;
+		const struct rt_roof *f = NULL, *l1 = NULL;
+		unsigned t = 0;
 		double rp, rb;
+
+		if (rt_roofs_at(&r, prof, p->threads, NULL) == 0) {
+			f = rt_roofs_peak(&r, p->precision);
+			l1 = rt_roofs_bandwidth(&r, "L1");
+			t = r.threads;
+		}
 
 		if (!strcmp(p->status, "fused")) {
 			fused++;
@@ -45,18 +53,18 @@ int main(int argc, char **argv)
 		if (strcmp(p->status, "ok") || !f || !l1)
 			continue;
 		checked++;
-		rp = p->gflops / f->gflops;
-		rb = p->intensity > 0 ? p->gflops / (l1->gbytes_per_s * p->intensity) : 0;
+		rp = p->gflops / f->value;
+		rb = p->intensity > 0 ? p->gflops / (l1->value * p->intensity) : 0;
 		if (rp > 1 + tol) {
 			above_peak++;
 			printf("# %s %s %s %s: %.1f GFLOP/s above the %s %s peak %.1f at %u threads\n",
-			       p->config, p->scope, p->name, p->stat, p->gflops, f->precision, f->isa,
-			       f->gflops, t);
+			       p->config, p->scope, p->name, p->stat, p->gflops, f->precision, f->what,
+			       f->value, t);
 		}
 		if (rb > 1 + tol) {
 			above_bw++;
 			printf("# %s %s %s %s: %.1f GFLOP/s above L1 %.1f GB/s x %.3g FLOP/byte\n",
-			       p->config, p->scope, p->name, p->stat, p->gflops, l1->gbytes_per_s,
+			       p->config, p->scope, p->name, p->stat, p->gflops, l1->value,
 			       p->intensity);
 		}
 		worst_peak = fmax(worst_peak, rp);
