@@ -10,27 +10,13 @@
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-static void progress(const struct rt_probe_opts *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void progress(const struct rt_probe_opts *o, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	if (!o->progress)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	o->progress(o->progress_ctx, msg);
-}
+#define progress(o, ...) rt_say((o)->progress, (o)->progress_ctx, __VA_ARGS__)
 
 size_t rt_probe_default_threads(const struct rt_topo *topo, unsigned *list, size_t cap)
 {

@@ -12,7 +12,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -419,21 +418,6 @@ static int preflight(const struct rt_sweep_run_opts *ro, const struct rt_sweep_r
 	return 0;
 }
 
-static void say(const struct rt_sweep_run_opts *ro, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void say(const struct rt_sweep_run_opts *ro, const char *fmt, ...)
-{
-	char msg[1200];
-	va_list ap;
-
-	if (!ro->say)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	ro->say(ro->say_ctx, msg);
-}
-
 int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
 		 struct rt_sweep_train_opts *o, FILE *also, char *dir, size_t size,
 		 struct rt_err *err)
@@ -451,7 +435,7 @@ int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
 		/* said once here; every child falls back the same way */
 		if (rt_counters_open("auto", &b, &cctx, &why, &e2) == 0) {
 			if (why.msg[0])
-				say(ro, "hardware counters: %s; counting the model's FLOPs and bytes",
+				rt_say(ro->say, ro->say_ctx, "hardware counters: %s; counting the model's FLOPs and bytes",
 				    why.msg);
 			b->close(cctx);
 		}
@@ -474,11 +458,11 @@ int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
 	    (rc = rt_sweep_train_prepare(s, o, note, sizeof(note), err)))
 		goto out;
 	if (note[0])
-		say(ro, "%s", note);
+		rt_say(ro->say, ro->say_ctx, "%s", note);
 	if (need_probe) {
 		struct rt_probe_opts po = { .quick = true };
 
-		say(ro, "no profile for this host: running roofline-probe --quick into %s",
+		rt_say(ro->say, ro->say_ctx, "no profile for this host: running roofline-probe --quick into %s",
 		    ro->profile_path);
 		if ((rc = rt_probe_run(&prof, ro->topo, &po, err)) ||
 		    (rc = rt_profile_save(prof, ro->profile_path, err)))

@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,6 +23,19 @@ static int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+void rt_say(void (*fn)(void *ctx, const char *msg), void *ctx, const char *fmt, ...)
+{
+	char msg[1200];
+	va_list ap;
+
+	if (!fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fn(ctx, msg);
 }
 
 double rt_median(double *v, size_t n)

@@ -10,6 +10,11 @@
 /* Seconds on CLOCK_MONOTONIC. */
 double rt_now(void);
 
+/* Format a message and hand it to fn(ctx, msg) (nothing when fn is NULL): how the library
+ * says things (progress, notes) without printing. */
+void rt_say(void (*fn)(void *ctx, const char *msg), void *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Median of v[0..n) (v is sorted in place); 0 when n == 0. */
 double rt_median(double *v, size_t n);
 
