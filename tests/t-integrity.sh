@@ -10,14 +10,7 @@ probe="$top_builddir/src/roofline-probe"
 prof="$top_srcdir/machine-profiles/example-kvm-spr.cfg"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-integrity.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
-n=0
-check() { # description, then a command that must succeed
-	n=$((n + 1))
-	d=$1
-	shift
-	if "$@" >/dev/null 2>&1; then echo "ok $n - $d"; else echo "not ok $n - $d"; fi
-}
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+. "$top_srcdir/tests/tap.sh"
 common="-m lenet5 -n 1 -w 0 -r 1 -c model"
 # the tools run here: a payload that ran would leave ./pwned
 cd "$dir" || exit 1

@@ -7,7 +7,6 @@
 train="$top_builddir/src/roofline-train"
 probe="$top_builddir/src/roofline-probe"
 prof="$top_srcdir/machine-profiles/example-kvm-spr.cfg"
-n=0
 if ! grep -q '^#define HAVE_MPI 1' "$top_builddir/config.h" 2>/dev/null || ! command -v mpirun >/dev/null; then
 	echo "1..0 # SKIP built without MPI (./configure --with-mpi=yes; Debian: libopenmpi-dev openmpi-bin)"
 	exit 0
@@ -19,12 +18,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_va
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 export OMP_NUM_THREADS=1
 mpi() { timeout 300 mpirun --oversubscribe -n "$@"; }
-check() { # description, then a command that must succeed
-	n=$((n + 1))
-	d=$1
-	shift
-	if "$@" >/dev/null 2>&1; then echo "ok $n - $d"; else echo "not ok $n - $d"; fi
-}
+. "$top_srcdir/tests/tap.sh"
 
 # a model with dropout (each rank takes its slice of the masks) and no batch norm (statistics
 # are per rank by design)

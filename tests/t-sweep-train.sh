@@ -6,13 +6,7 @@ tool="$top_builddir/src/roofline-train"
 prof="$top_srcdir/machine-profiles/example-kvm-spr.cfg"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-sweep.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
-n=0
-check() { # description, then a command that must succeed
-	n=$((n + 1))
-	d=$1
-	shift
-	if "$@" >/dev/null 2>&1; then echo "ok $n - $d"; else echo "not ok $n - $d"; fi
-}
+. "$top_srcdir/tests/tap.sh"
 common="-m lenet5 -n 2 -w 1 -r 2 -c model --profile $prof"
 # AddressSanitizer reserves terabytes of address space: no memory limit can be set under it
 if ldd "$tool" 2>/dev/null | grep -q libasan; then
@@ -38,7 +32,7 @@ check "images/s = batch / seconds on the iteration rows" awk -F, 'NR > 1 && $7 =
 if [ "$big" = 60000 ]; then
 	check "the batch that does not fit is a failed row with its reason" grep -q '^t[0-9]*-b60000-none,.*,failed,.*out of memory\|^t[0-9]*-b60000-none,.*,failed,.*exit 1' "$csv"
 else
-	n=$((n + 1)); echo "ok $n # SKIP no memory limit under AddressSanitizer"
+	skip "no memory limit under AddressSanitizer"
 fi
 check "the summary names the best configuration and its speedup" grep -q 'speedup of the best' "$dir/a/summary.txt"
 check "the summary gives each point's bound" grep -q 'GFLOP/s .*%$\|GB/s .*%$' "$dir/a/summary.txt"
@@ -47,7 +41,7 @@ if command -v gnuplot >/dev/null; then
 	check "gnuplot accepts the trajectories script (PNG and SVG rendered)" test -s "$dir/a/trajectories.png" -a -s "$dir/a/trajectories.svg"
 	check "gnuplot exits 0 on it" sh -c "cd '$dir' && gnuplot -e \"outbase='$dir/again'\" '$dir/a/trajectories.gp'"
 else
-	n=$((n + 1)); echo "ok $n # SKIP gnuplot is not installed"
+	skip "gnuplot is not installed"
 fi
 check "run.cfg is libconfig: roofline-plot finds the profile in it" "$top_builddir/src/roofline-plot" -o "$dir/replot" "$dir/a"
 check "run.cfg records the command" grep -q "command = \".*--sweep batch=8,$big" "$dir/a/run.cfg"
@@ -149,7 +143,7 @@ if chattr +i "$dir/imm-probe" 2>/dev/null; then
 		check "unwritable $what mid-run: no temporary left behind" sh -c "! ls '$dir/imm-$what'/*.tmp >/dev/null 2>&1"
 	done
 else
-	n=$((n + 1)); echo "ok $n # SKIP chattr +i is not permitted here (no CAP_LINUX_IMMUTABLE)"
+	skip "chattr +i is not permitted here (no CAP_LINUX_IMMUTABLE)"
 fi
 
 # precision as a knob: fp32 and bf16 side by side, the bf16 roof drawn beside the fp32 ones
@@ -167,7 +161,7 @@ if "$top_builddir/src/roofline-train" -p bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >
 	check "the chart draws the bf16 roof beside the fp32 ones" sh -c "grep -q \"^R[0-9]* = 'bf16 \" '$dir/p/trajectories.gp' && grep -q \"^R[0-9]* = 'fp32 \" '$dir/p/trajectories.gp'"
 	check "the summary bounds bf16 points by the bf16 roof or the level that holds them" grep -q '^t1-b64-none-bf16 .* \(bf16 [a-z0-9_]* [0-9.]* GFLOP/s\|[LD][1-5R][A-Z]* [a-z_]* [0-9.]* GB/s\) ' "$dir/p/summary.txt"
 else
-	n=$((n + 1)); echo "ok $n # SKIP this CPU has no bf16 in oneDNN"
+	skip "this CPU has no bf16 in oneDNN"
 fi
 
 # bad sweeps
