@@ -278,12 +278,7 @@ for sig in KILL HUP; do
 	"$train" -m lenet5 -n 100000 -w 0 -r 1 -c model --profile "$prof" --sweep threads=1 \
 		--out "$dir/die-$sig" >/dev/null 2>&1 &
 	pid=$!
-	child=
-	for k in $(seq 300); do
-		child=$(pgrep -P $pid -f emit-points | head -n 1)
-		[ -n "$child" ] && break
-		sleep 0.05
-	done
+	child=$(sweep_child $pid)
 	kill -$sig $pid
 	wait $pid 2>/dev/null
 	gone=no

@@ -105,12 +105,7 @@ check "disk full: no summary.txt in place, the points kept" sh -c "test ! -e '$d
 "$tool" -m lenet5 -n 400 -w 0 -r 1 -c model --profile "$prof" --sweep batch=8,16 --out "$dir/kill" \
 	>/dev/null 2>"$dir/kill.err" &
 pid=$!
-child=
-for k in $(seq 300); do
-	child=$(pgrep -P $pid -f emit-points | head -n 1)
-	[ -n "$child" ] && break
-	sleep 0.05
-done
+child=$(sweep_child $pid)
 sleep 0.3
 [ -n "$child" ] && kill -KILL "$child"
 wait $pid
