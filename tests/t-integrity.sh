@@ -34,6 +34,9 @@ nothing_ran() { test ! -e "$dir/pwned" && test ! -s "$dir/tripwire.log"; }
 rendered() { # BASE: the chart's script, PNG and SVG are there, no temporary beside them
 	test -s "$1.gp" && test -s "$1.png" && test -s "$1.svg" && ! ls "$1".*tmp* >/dev/null 2>&1
 }
+check_rendered() { # DESCRIPTION BASE: rendered, or a skip without gnuplot
+	if $have_gnuplot; then check "$1" rendered "$2"; else skip "gnuplot is not installed"; fi
+}
 
 # ---- 1. no string reaches gnuplot as code ----
 "$train" $common --profile "$prof" --sweep threads=1 --out "$dir/base" >/dev/null 2>"$dir/base.err"
@@ -92,11 +95,7 @@ awk 'function rep(line, old, new,   i) {
        print }' "$prof" >"$hostile"
 check "the hostile profile is a valid profile (host with a newline, quotes, backquotes)" \
 	"$plot" -p "$hostile" -o "$dir/hp" "$dir/base"
-if $have_gnuplot; then
-	check "roofline-plot -p hostile: rendered" rendered "$dir/hp"
-else
-	skip "gnuplot is not installed"
-fi
+check_rendered "roofline-plot -p hostile: rendered" "$dir/hp"
 check "... nothing ran" nothing_ran
 "$train" $common --profile "$hostile" --sweep threads=1 --out "$dir/ht" >/dev/null 2>"$dir/ht.err"
 check "roofline-train --sweep --profile hostile: exit 0 (got $?)" test $? = 0
@@ -115,31 +114,19 @@ mkdir -p "$dir/co/machine-profiles"
 cp "$hostile" "$dir/co/machine-profiles/$(hostname).cfg"
 (cd "$dir/co" && "$train" $common --sweep threads=1 --out r >/dev/null 2>"$dir/co.err")
 check "the default profile of a checkout is hostile: exit 0 (got $?)" test $? = 0
-if $have_gnuplot; then
-	check "... rendered" rendered "$dir/co/r/trajectories"
-else
-	skip "gnuplot is not installed"
-fi
+check_rendered "... rendered" "$dir/co/r/trajectories"
 check "... nothing ran" nothing_ran
 
 # a quote in --out, and the probe's chart of a host named with a payload
 "$train" $common --profile "$prof" --sweep threads=1 --out "$dir/it's" >/dev/null 2>"$dir/q.err"
 check "--out \"it's\": exit 0 (got $?)" test $? = 0
-if $have_gnuplot; then
-	check "... its chart rendered" rendered "$dir/it's/trajectories"
-else
-	skip "gnuplot is not installed"
-fi
+check_rendered "... its chart rendered" "$dir/it's/trajectories"
 "$probe" --quick --no-curve --no-lowp -t 1 --host "n$bq'x" -o "$dir/probe.cfg" >/dev/null 2>"$dir/probe.err"
 rc=$?
 [ $rc = 0 ] || sed 's/^/# /' "$dir/probe.err"
 check "roofline-probe --host with a payload: exit 0 (got $rc)" test $rc = 0
 check "... nothing ran" nothing_ran
-if $have_gnuplot; then
-	check "... its chart rendered" rendered "$dir/probe-roofline"
-else
-	skip "gnuplot is not installed"
-fi
+check_rendered "... its chart rendered" "$dir/probe-roofline"
 
 # a failed re-render keeps the good chart: gnuplot that fails (GNUPLOT=false)
 cp "$dir/base/trajectories.gp" "$dir/good.gp"
@@ -262,11 +249,7 @@ check "1,403 layers per configuration: exit 0 (got $?)" test $? = 0
 check "... 3 rows of each layer in each configuration" awk -F, '$7 == "layer" { k[$1]++ } END { for (c in k) if (k[c] != 3 * 1403) exit 1; exit length(k) < 1 }' "$dir/deep/points.csv"
 check "... the last layers too" sh -c "grep -q ',layer,fc_out,median,' '$dir/deep/points.csv' && grep -q ',layer,loss,median,' '$dir/deep/points.csv'"
 check "... a name with a quote and a comma, quoted" grep -q ',layer,"fc""in,put",median,' "$dir/deep/points.csv"
-if $have_gnuplot; then
-	check "... the per-layer chart rendered" rendered "$dir/deep/layers"
-else
-	skip "gnuplot is not installed"
-fi
+check_rendered "... the per-layer chart rendered" "$dir/deep/layers"
 
 # points.csv without run.cfg is not a directory to add to
 mkdir -p "$dir/foreign" && cp "$dir/base/points.csv" "$dir/foreign/"
