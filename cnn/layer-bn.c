@@ -3,7 +3,16 @@
 #include "config.h"
 #include "net-internal.h"
 
+#include <errno.h>
+#include <stdlib.h>
+
 #define BN_EPS 1e-5f
+
+struct bn_state {
+	dnnl_memory_t mean, var;        /* the batch statistics forward writes, backward reads */
+	dnnl_memory_t dsrc;             /* a data gradient nobody reads: when the model input
+					 * feeds the layer (backward always writes one) */
+};
 
 static int bn_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
@@ -11,8 +20,11 @@ static int bn_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	dnnl_batch_normalization_desc_t bd;
 	dnnl_memory_desc_t w_plain;
 	dnnl_dims_t wd = { 2, L->d->in.c };
+	struct bn_state *s = rt_net_priv(L, sizeof(*s), err);
 	int rc;
 
+	if (!s)
+		return -ENOMEM;
 	L->out_md = *src;
 	if ((rc = rt_net_mem(n, L, &L->out, &L->out_md, CAT_ACT, err)))
 		return rc;
@@ -23,10 +35,10 @@ static int bn_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 			      err)))
 		return rc;
 	q = dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_dst_md, 1);
-	if ((rc = rt_net_mem(n, L, &L->mean, q, CAT_WORK, err)))
+	if ((rc = rt_net_mem(n, L, &s->mean, q, CAT_WORK, err)))
 		return rc;
 	q = dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_dst_md, 2);
-	if ((rc = rt_net_mem(n, L, &L->var, q, CAT_WORK, err)))
+	if ((rc = rt_net_mem(n, L, &s->var, q, CAT_WORK, err)))
 		return rc;
 	rt_net_plain_md(&w_plain, 2, wd);
 	q = dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_weights_md, 0);
@@ -34,7 +46,7 @@ static int bn_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 		return rc;
 	/* the backward primitive always writes a data gradient: give it somewhere to go when
 	 * the model input feeds the layer */
-	if (L->d->input < 0 && (rc = rt_net_mem(n, L, &L->ws, src, CAT_WORK, err)))
+	if (L->d->input < 0 && (rc = rt_net_mem(n, L, &s->dsrc, src, CAT_WORK, err)))
 		return rc;
 	DNNL_CHECK(dnnl_batch_normalization_backward_desc_init(&bd, dnnl_backward, &L->out_md, src,
 							       BN_EPS, dnnl_use_scaleshift),
@@ -45,10 +57,11 @@ static int bn_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 
 static int bn_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
+	const struct bn_state *s = L->priv;
 	dnnl_exec_arg_t a[5] = {
 		{ DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_DST, L->out },
-		{ DNNL_ARG_SCALE_SHIFT, L->w }, { DNNL_ARG_MEAN, L->mean },
-		{ DNNL_ARG_VARIANCE, L->var },
+		{ DNNL_ARG_SCALE_SHIFT, L->w }, { DNNL_ARG_MEAN, s->mean },
+		{ DNNL_ARG_VARIANCE, s->var },
 	};
 
 	return rt_net_exec(n, L, L->fwd, 5, a, err);
@@ -56,16 +69,31 @@ static int bn_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 
 static int bn_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
+	const struct bn_state *s = L->priv;
 	dnnl_exec_arg_t a[7] = {
-		{ DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_MEAN, L->mean },
-		{ DNNL_ARG_VARIANCE, L->var }, { DNNL_ARG_DIFF_DST, L->dout },
+		{ DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_MEAN, s->mean },
+		{ DNNL_ARG_VARIANCE, s->var }, { DNNL_ARG_DIFF_DST, L->dout },
 		{ DNNL_ARG_SCALE_SHIFT, L->w }, { DNNL_ARG_DIFF_SCALE_SHIFT, L->dw },
-		{ DNNL_ARG_DIFF_SRC, L->sink[0].dst ? L->sink[0].dst : L->ws },
+		{ DNNL_ARG_DIFF_SRC, L->sink[0].dst ? L->sink[0].dst : s->dsrc },
 	};
 
 	return rt_net_exec(n, L, L->bwd_d, 7, a, err);
 }
 
+static void bn_destroy(struct lrt *L)
+{
+	struct bn_state *s = L->priv;
+
+	if (!s)
+		return;
+	dnnl_memory_destroy(s->mean);
+	dnnl_memory_destroy(s->var);
+	dnnl_memory_destroy(s->dsrc);
+	free(s);
+	L->priv = NULL;
+}
+
 const struct rt_layer_ops rt_layer_bn_ops = {
 	.create = bn_create, .forward = bn_forward, .backward = bn_backward,
+	.destroy = bn_destroy,
 };

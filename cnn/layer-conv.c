@@ -5,7 +5,16 @@
 #include "net-internal.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* A convolution whose backward weights runs in fp32 (bwd_w_fp32, the first layer of a bf16
+ * run): the fp32 input and output gradient it reads, and the reorders that make them. */
+struct conv_state {
+	dnnl_memory_t src_w, dout_w;
+	dnnl_primitive_t src_w_reorder; /* model input -> src_w (the data phase) */
+	dnnl_primitive_t dout_w_cast;   /* dout -> dout_w */
+};
 
 static dnnl_memory_t src_mem(const struct rt_net *n, const struct lrt *L)
 {
@@ -275,10 +284,16 @@ static int conv_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 		const dnnl_memory_desc_t *d32 = dnnl_primitive_desc_query_md(best[2],
 								dnnl_query_diff_dst_md, 0);
 
-		if ((rc = rt_net_mem(n, L, &L->src_w, s32, CAT_WORK, err)) ||
-		    (rc = rt_net_reorder(n, L, rt_net_in_md(n, L), s32, &L->src_w_reorder, err)) ||
-		    (rc = rt_net_mem(n, L, &L->dout_w, d32, CAT_AGRADS, err)) ||
-		    (rc = rt_net_reorder(n, L, &L->out_md, d32, &L->dout_w_cast, err)))
+		struct conv_state *c = rt_net_priv(L, sizeof(*c), err);
+
+		if (!c) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		if ((rc = rt_net_mem(n, L, &c->src_w, s32, CAT_WORK, err)) ||
+		    (rc = rt_net_reorder(n, L, rt_net_in_md(n, L), s32, &c->src_w_reorder, err)) ||
+		    (rc = rt_net_mem(n, L, &c->dout_w, d32, CAT_AGRADS, err)) ||
+		    (rc = rt_net_reorder(n, L, &L->out_md, d32, &c->dout_w_cast, err)))
 			goto out;
 	}
 	w = *dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_weights_md, 0);
@@ -458,24 +473,49 @@ static int weighted_backward(struct rt_net *n, struct lrt *L, struct rt_err *err
 		}
 	}
 	{
+		const struct conv_state *c = L->priv;
 		dnnl_exec_arg_t a[4] = {
-			{ DNNL_ARG_SRC, L->src_w ? L->src_w : src_mem(n, L) },
-			{ DNNL_ARG_DIFF_DST, L->dout_w ? L->dout_w : L->dout },
+			{ DNNL_ARG_SRC, c ? c->src_w : src_mem(n, L) },
+			{ DNNL_ARG_DIFF_DST, c ? c->dout_w : L->dout },
 			{ DNNL_ARG_DIFF_WEIGHTS, L->dw }, { DNNL_ARG_DIFF_BIAS, L->db },
 		};
 
-		if (L->dout_w_cast) {
-			dnnl_exec_arg_t c[2] = { { DNNL_ARG_FROM, L->dout }, { DNNL_ARG_TO, L->dout_w } };
+		if (c) {
+			dnnl_exec_arg_t r[2] = { { DNNL_ARG_FROM, L->dout }, { DNNL_ARG_TO, c->dout_w } };
 
-			if ((rc = rt_net_exec(n, L, L->dout_w_cast, 2, c, err)))
+			if ((rc = rt_net_exec(n, L, c->dout_w_cast, 2, r, err)))
 				return rc;
 		}
 		return rt_net_exec(n, L, L->bwd_w, L->db ? 4 : 3, a, err);
 	}
 }
 
+/* The data phase: the model input in fp32 for backward weights. */
+static int conv_load(struct rt_net *n, struct lrt *L, struct rt_err *err)
+{
+	const struct conv_state *c = L->priv;
+	dnnl_exec_arg_t a[2] = { { DNNL_ARG_FROM, n->input }, { DNNL_ARG_TO, c ? c->src_w : NULL } };
+
+	return c ? rt_net_exec(n, L, c->src_w_reorder, 2, a, err) : 0;
+}
+
+static void conv_destroy(struct lrt *L)
+{
+	struct conv_state *c = L->priv;
+
+	if (!c)
+		return;
+	dnnl_memory_destroy(c->src_w);
+	dnnl_memory_destroy(c->dout_w);
+	dnnl_primitive_destroy(c->src_w_reorder);
+	dnnl_primitive_destroy(c->dout_w_cast);
+	free(c);
+	L->priv = NULL;
+}
+
 const struct rt_layer_ops rt_layer_conv_ops = {
 	.create = conv_create, .forward = weighted_forward, .backward = weighted_backward,
+	.load = conv_load, .destroy = conv_destroy,
 };
 
 const struct rt_layer_ops rt_layer_fc_ops = {

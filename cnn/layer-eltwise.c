@@ -3,6 +3,8 @@
 #include "config.h"
 #include "net-internal.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int same_shape_out(struct rt_net *n, struct lrt *L, struct rt_err *err)
@@ -77,22 +79,30 @@ const struct rt_layer_ops rt_layer_relu_ops = {
 	.create = relu_create, .forward = relu_forward, .backward = relu_backward,
 };
 
+struct dropout_state {
+	dnnl_memory_t mask;             /* kept for backward: an activation */
+	dnnl_memory_t mask_plain;       /* the mask in logical order, when the layout differs */
+	dnnl_primitive_t mask_reorder;  /* mask_plain -> mask */
+};
+
 static int dropout_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
+	struct dropout_state *s = rt_net_priv(L, sizeof(*s), err);
 	dnnl_binary_desc_t bd;
+	dnnl_memory_desc_t plain;
 	int rc;
 
-	dnnl_memory_desc_t plain;
-
+	if (!s)
+		return -ENOMEM;
 	if ((rc = same_shape_out(n, L, err)) ||
-	    (rc = rt_net_mem(n, L, &L->mask, &L->out_md, CAT_ACT, err)))
+	    (rc = rt_net_mem(n, L, &s->mask, &L->out_md, CAT_ACT, err)))
 		return rc;
 	/* the mask is drawn in logical (plain) order, so it does not depend on the layout
 	 * oneDNN chose; a reorder brings it to the activations' layout when that differs */
 	rt_net_act_plain_md(n, &plain, L->out_md.ndims, L->out_md.dims);
 	if (!dnnl_memory_desc_equal(&plain, &L->out_md) &&
-	    ((rc = rt_net_mem(n, L, &L->mask_plain, &plain, CAT_WORK, err)) ||
-	     (rc = rt_net_reorder(n, L, &plain, &L->out_md, &L->mask_reorder, err))))
+	    ((rc = rt_net_mem(n, L, &s->mask_plain, &plain, CAT_WORK, err)) ||
+	     (rc = rt_net_reorder(n, L, &plain, &L->out_md, &s->mask_reorder, err))))
 		return rc;
 	DNNL_CHECK(dnnl_binary_desc_init(&bd, dnnl_binary_mul, &L->out_md, &L->out_md, &L->out_md),
 		   "dropout descriptor");
@@ -121,15 +131,16 @@ static int dropout_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	/* a rank's images are its slice of the global batch: so is its part of the mask */
 	const uint64_t first = (uint64_t)n->o.rank * (uint64_t)cnt;
 	const uint16_t scale16 = rt_bf16(scale);
+	const struct dropout_state *s = L->priv;
 	void *m = NULL;
 	dnnl_exec_arg_t a[3] = {
-		{ DNNL_ARG_SRC_0, rt_net_in_mem(n, L) }, { DNNL_ARG_SRC_1, L->mask },
+		{ DNNL_ARG_SRC_0, rt_net_in_mem(n, L) }, { DNNL_ARG_SRC_1, s->mask },
 		{ DNNL_ARG_DST, L->out },
 	};
 
 	/* the mask in the activations' type (bf16: the scale rounded to bf16), in logical
 	 * order */
-	dnnl_memory_get_data_handle(L->mask_plain ? L->mask_plain : L->mask, &m);
+	dnnl_memory_get_data_handle(s->mask_plain ? s->mask_plain : s->mask, &m);
 	if (bf16) {
 		uint16_t *m16 = m;
 
@@ -143,9 +154,9 @@ static int dropout_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 		for (long i = 0; i < cnt; i++)
 			m32[i] = mix(key + first + (uint64_t)i) <= threshold ? scale : 0.0f;
 	}
-	if (L->mask_reorder) {
-		dnnl_exec_arg_t r[2] = { { DNNL_ARG_FROM, L->mask_plain }, { DNNL_ARG_TO, L->mask } };
-		int rc = rt_net_exec(n, L, L->mask_reorder, 2, r, err);
+	if (s->mask_reorder) {
+		dnnl_exec_arg_t r[2] = { { DNNL_ARG_FROM, s->mask_plain }, { DNNL_ARG_TO, s->mask } };
+		int rc = rt_net_exec(n, L, s->mask_reorder, 2, r, err);
 
 		if (rc)
 			return rc;
@@ -155,8 +166,9 @@ static int dropout_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 
 static int dropout_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
+	const struct dropout_state *s = L->priv;
 	dnnl_exec_arg_t a[3] = {
-		{ DNNL_ARG_SRC_0, L->dout }, { DNNL_ARG_SRC_1, L->mask },
+		{ DNNL_ARG_SRC_0, L->dout }, { DNNL_ARG_SRC_1, s->mask },
 		{ DNNL_ARG_DST, L->sink[0].dst },
 	};
 
@@ -165,6 +177,20 @@ static int dropout_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return rt_net_exec(n, L, L->bwd_d, 3, a, err);
 }
 
+static void dropout_destroy(struct lrt *L)
+{
+	struct dropout_state *s = L->priv;
+
+	if (!s)
+		return;
+	dnnl_memory_destroy(s->mask);
+	dnnl_memory_destroy(s->mask_plain);
+	dnnl_primitive_destroy(s->mask_reorder);
+	free(s);
+	L->priv = NULL;
+}
+
 const struct rt_layer_ops rt_layer_dropout_ops = {
 	.create = dropout_create, .forward = dropout_forward, .backward = dropout_backward,
+	.destroy = dropout_destroy,
 };

@@ -29,6 +29,21 @@
 
 #define SPLIT_MAX_SLOTS 16
 
+struct pool_split;
+
+/* A pooling layer's own state. */
+struct pool_state {
+	dnnl_memory_t ws;               /* the primitive's workspace (max: where the max was) */
+	dnnl_primitive_t relu_bwd;      /* max pool after a relu: the relu's backward */
+	dnnl_memory_t drelu;            /* and its result: our output gradient, selected */
+	struct pool_split *split;       /* max pool: the split implementation, when it exists */
+};
+
+static inline struct pool_state *P(const struct lrt *L)
+{
+	return L->priv;
+}
+
 struct pool_split {
 	int slots;
 	dnnl_primitive_t fwd;           /* pooling forward inference */
@@ -99,7 +114,7 @@ static dnnl_memory_desc_t slots_view(const dnnl_memory_desc_t *out, long k)
 }
 
 /* The split implementation's primitives, when the layer and oneDNN allow it; 0 with
- * L->split NULL when they do not. */
+ * P(L)->split NULL when they do not. */
 static int split_create(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *src,
 			struct rt_err *err)
 {
@@ -122,7 +137,7 @@ static int split_create(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_
 		return 0;
 	if (!(sp = calloc(1, sizeof(*sp))))
 		return rt_err_set(err, -ENOMEM, "out of memory");
-	L->split = sp;
+	P(L)->split = sp;
 	sp->slots = (int)(k * k);
 	sp->src6 = window_view(src, k);
 	sp->slots6 = slots_view(&L->out_md, k);
@@ -183,6 +198,9 @@ static int pool_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	dnnl_eltwise_desc_t ed;
 	int rc;
 
+	if (!rt_net_priv(L, sizeof(struct pool_state), err))
+		return -ENOMEM;
+
 	pr[0] = (d->out.h - 1) * d->stride + d->kernel - d->in.h - d->pad;
 	pr[1] = (d->out.w - 1) * d->stride + d->kernel - d->in.w - d->pad;
 	if (n->o.plain)
@@ -208,14 +226,14 @@ static int pool_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 		DNNL_CHECK(dnnl_eltwise_backward_desc_init(&ed, dnnl_eltwise_relu_use_dst_for_bwd,
 							   &L->out_md, &L->out_md, 0.f, 0.f),
 			   "relu backward descriptor");
-		if ((rc = rt_net_prim(n, L, &ed, NULL, &L->relu_bwd, NULL, "relu backward", err)) ||
-		    (rc = rt_net_mem(n, L, &L->drelu, &L->out_md, CAT_AGRADS, err)))
+		if ((rc = rt_net_prim(n, L, &ed, NULL, &P(L)->relu_bwd, NULL, "relu backward", err)) ||
+		    (rc = rt_net_mem(n, L, &P(L)->drelu, &L->out_md, CAT_AGRADS, err)))
 			return rc;
 	}
 	if ((rc = split_create(n, L, src, err)))
 		return rc;
-	if (L->split && L->split->slots) {
-		size_t need = (size_t)(L->split->slots + 1) * dnnl_memory_desc_get_size(&L->out_md);
+	if (P(L)->split && P(L)->split->slots) {
+		size_t need = (size_t)(P(L)->split->slots + 1) * dnnl_memory_desc_get_size(&L->out_md);
 
 		if (need > n->slot_bytes)
 			n->slot_bytes = need;
@@ -233,12 +251,12 @@ static int pool_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
 	dnnl_exec_arg_t a[3] = {
 		{ DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_DST, L->out },
-		{ DNNL_ARG_WORKSPACE, L->ws },
+		{ DNNL_ARG_WORKSPACE, P(L)->ws },
 	};
 
-	if (L->split && L->split->on)
-		return rt_net_exec(n, L, L->split->fwd, 2, a, err);
-	return rt_net_exec(n, L, L->fwd, L->ws ? 3 : 2, a, err);
+	if (P(L)->split && P(L)->split->on)
+		return rt_net_exec(n, L, P(L)->split->fwd, 2, a, err);
+	return rt_net_exec(n, L, L->fwd, P(L)->ws ? 3 : 2, a, err);
 }
 
 /* The window's positions s = 0..K-1 are gathered into slots 1..K; the gradient of position
@@ -248,7 +266,7 @@ static int pool_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
  * blocked layouts). */
 static int split_backward(struct rt_net *n, struct lrt *L, dnnl_memory_t dy, struct rt_err *err)
 {
-	struct pool_split *sp = L->split;
+	struct pool_split *sp = P(L)->split;
 	const int K = sp->slots;
 	dnnl_exec_arg_t g[2] = { { DNNL_ARG_FROM, sp->in6 }, { DNNL_ARG_TO, sp->gathered } };
 	int rc = rt_net_exec(n, L, sp->gather, 2, g, err);
@@ -281,25 +299,25 @@ static int pool_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
 	dnnl_memory_t dx = grad_target(n, L), dy = L->dout;
 	dnnl_exec_arg_t a[3] = {
-		{ DNNL_ARG_DIFF_DST, dy }, { DNNL_ARG_DIFF_SRC, dx }, { DNNL_ARG_WORKSPACE, L->ws },
+		{ DNNL_ARG_DIFF_DST, dy }, { DNNL_ARG_DIFF_SRC, dx }, { DNNL_ARG_WORKSPACE, P(L)->ws },
 	};
 	int rc;
 
 	if (!L->bwd_d || !dx)
 		return 0;
-	if (L->relu_bwd) {
+	if (P(L)->relu_bwd) {
 		dnnl_exec_arg_t r[3] = {
 			{ DNNL_ARG_DST, L->out }, { DNNL_ARG_DIFF_DST, dy },
-			{ DNNL_ARG_DIFF_SRC, L->drelu },
+			{ DNNL_ARG_DIFF_SRC, P(L)->drelu },
 		};
 
-		if ((rc = rt_net_exec(n, L, L->relu_bwd, 3, r, err)))
+		if ((rc = rt_net_exec(n, L, P(L)->relu_bwd, 3, r, err)))
 			return rc;
-		a[0].memory = dy = L->drelu;
+		a[0].memory = dy = P(L)->drelu;
 	}
-	if (L->split && L->split->on)
+	if (P(L)->split && P(L)->split->on)
 		return split_backward(n, L, dy, err);
-	return rt_net_exec(n, L, L->bwd_d, L->ws ? 3 : 2, a, err);
+	return rt_net_exec(n, L, L->bwd_d, P(L)->ws ? 3 : 2, a, err);
 }
 
 /* One forward and backward of the layer alone: *seconds. */
@@ -321,7 +339,7 @@ static int time_pass(struct rt_net *n, struct lrt *L, double *seconds, struct rt
  * when it is the one. */
 static int pool_finish(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {
-	struct pool_split *sp = L->split;
+	struct pool_split *sp = P(L)->split;
 	const dnnl_memory_desc_t *q = dnnl_primitive_desc_query_md(L->fwd_pd,
 								   dnnl_query_workspace_md, 0);
 	const bool need_ws = q && dnnl_memory_desc_get_size(q);
@@ -358,7 +376,7 @@ static int pool_finish(struct rt_net *n, struct lrt *L, struct rt_err *err)
 			double best[2] = { 1e30, 1e30 };
 
 			if (need_ws)
-				DNNL_CHECK(dnnl_memory_create(&L->ws, q, n->eng, h), "memory view");
+				DNNL_CHECK(dnnl_memory_create(&P(L)->ws, q, n->eng, h), "memory view");
 			if ((rc = rt_net_fill(n, L, rt_net_in_mem(n, L), 1, err)) ||
 			    (rc = rt_net_fill(n, L, L->dout, 2, err)))
 				return rc;
@@ -372,8 +390,8 @@ static int pool_finish(struct rt_net *n, struct lrt *L, struct rt_err *err)
 					if (rep && t < best[c])
 						best[c] = t;
 				}
-			dnnl_memory_destroy(L->ws);
-			L->ws = NULL;
+			dnnl_memory_destroy(P(L)->ws);
+			P(L)->ws = NULL;
 			sp->on = best[1] < best[0];
 		}
 		if (sp->on)
@@ -382,34 +400,41 @@ static int pool_finish(struct rt_net *n, struct lrt *L, struct rt_err *err)
 primitive:
 	if (sp)
 		sp->on = false;
-	return need_ws ? rt_net_mem(n, L, &L->ws, q, CAT_WORK, err) : 0;
+	return need_ws ? rt_net_mem(n, L, &P(L)->ws, q, CAT_WORK, err) : 0;
 }
 
 static void pool_destroy(struct lrt *L)
 {
-	struct pool_split *sp = L->split;
+	struct pool_state *ps = P(L);
+	struct pool_split *sp = ps ? ps->split : NULL;
 
-	if (!sp)
+	if (!ps)
 		return;
-	dnnl_primitive_destroy(sp->fwd);
-	dnnl_primitive_desc_destroy(sp->fwd_pd);
-	dnnl_primitive_destroy(sp->gather);
-	dnnl_primitive_destroy(sp->scatter);
-	dnnl_primitive_destroy(sp->pick);
-	dnnl_primitive_destroy(sp->rest);
-	dnnl_memory_destroy(sp->in6);
-	dnnl_memory_destroy(sp->gathered);
-	dnnl_memory_destroy(sp->scattered);
-	dnnl_memory_destroy(sp->d6);
-	for (int s = 0; s <= SPLIT_MAX_SLOTS; s++)
-		dnnl_memory_destroy(sp->q[s]);
-	free(sp);
-	L->split = NULL;
+	if (sp) {
+		dnnl_primitive_destroy(sp->fwd);
+		dnnl_primitive_desc_destroy(sp->fwd_pd);
+		dnnl_primitive_destroy(sp->gather);
+		dnnl_primitive_destroy(sp->scatter);
+		dnnl_primitive_destroy(sp->pick);
+		dnnl_primitive_destroy(sp->rest);
+		dnnl_memory_destroy(sp->in6);
+		dnnl_memory_destroy(sp->gathered);
+		dnnl_memory_destroy(sp->scattered);
+		dnnl_memory_destroy(sp->d6);
+		for (int s = 0; s <= SPLIT_MAX_SLOTS; s++)
+			dnnl_memory_destroy(sp->q[s]);
+		free(sp);
+	}
+	dnnl_memory_destroy(ps->ws);
+	dnnl_memory_destroy(ps->drelu);
+	dnnl_primitive_destroy(ps->relu_bwd);
+	free(ps);
+	L->priv = NULL;
 }
 
 static const char *pool_impl(const struct lrt *L)
 {
-	return L->split && L->split->on ? L->split->impl : NULL;
+	return P(L)->split && P(L)->split->on ? P(L)->split->impl : NULL;
 }
 
 const struct rt_layer_ops rt_layer_pool_ops = {

@@ -23,8 +23,11 @@ struct rt_layer_ops {
 	/* optional: once every layer exists, its gradients are routed and the shared buffers
 	 * (scratchpad, slots) are allocated */
 	int (*finish)(struct rt_net *n, struct lrt *L, struct rt_err *err);
-	/* optional: free what create and finish made beyond the fields rt_net_destroy knows */
+	/* optional: free the layer's private state (L->priv: what create and finish made
+	 * beyond the fields every layer has), the block included */
 	void (*destroy)(struct lrt *L);
+	/* optional: the data phase's share, once the model input is loaded */
+	int (*load)(struct rt_net *n, struct lrt *L, struct rt_err *err);
 	/* optional: the implementation that runs, when not the forward pd's */
 	const char *(*impl)(const struct lrt *L);
 };
@@ -65,17 +68,9 @@ struct lrt {
 	dnnl_primitive_t w_cast;        /* w -> wc, once per iteration before forward */
 	dnnl_memory_t w_bwd;            /* weights in backward data's layout, when it differs */
 	dnnl_primitive_t w_reorder;     /* w -> w_bwd, once per iteration before backward */
-	dnnl_memory_t ws, mean, var, mask;      /* pool workspace, BN statistics, dropout mask */
-	dnnl_memory_t mask_plain;       /* dropout: the mask in logical order, when the layout
-					 * differs */
-	dnnl_primitive_t mask_reorder;  /* mask_plain -> mask */
-	dnnl_memory_t src_w, dout_w;    /* conv with bwd_w_fp32: the fp32 input and output
-					 * gradient backward weights reads */
-	dnnl_primitive_t src_w_reorder; /* model input -> src_w (the data phase) */
-	dnnl_primitive_t dout_w_cast;   /* dout -> dout_w */
-	dnnl_primitive_t relu_bwd;      /* max pool: the backward of the relu before it */
-	dnnl_memory_t drelu;            /* and its result: our output gradient, selected */
-	struct pool_split *split;       /* max pool: the split implementation (layer-pool.c) */
+	void *priv;                     /* the layer type's own state (pool workspace, BN
+					 * statistics, dropout mask, ...): its layer-*.c
+					 * allocates it (rt_net_priv) and frees it (destroy) */
 	struct grad_sink sink[2];       /* [0] input, [1] add's second operand */
 	size_t nsinks;
 	int consumers;
@@ -118,7 +113,7 @@ struct rt_net {
 	void *grad_ctx;
 };
 
-/* ---- helpers in net.c ---- */
+/* ---- oneDNN helpers (net-dnnl.c) ---- */
 int rt_net_dnnl_fail(struct rt_err *err, dnnl_status_t st, const struct lrt *L, const char *what);
 #define DNNL_CHECK(call, what)                                                                 \
 	do {                                                                                    \
@@ -127,6 +122,9 @@ int rt_net_dnnl_fail(struct rt_err *err, dnnl_status_t st, const struct lrt *L, 
 			return rt_net_dnnl_fail(err, st_, L, what);                             \
 	} while (0)
 
+/* The layer's private state of size bytes, zeroed, made on the first call (the layer type's
+ * destroy frees it); NULL with err set when out of memory. */
+void *rt_net_priv(struct lrt *L, size_t size, struct rt_err *err);
 /* Allocate a memory for md counted in category cat of layer L (NULL: the net). */
 int rt_net_mem(struct rt_net *n, struct lrt *L, dnnl_memory_t *m, const dnnl_memory_desc_t *md,
 	       enum mem_cat cat, struct rt_err *err);
@@ -160,6 +158,23 @@ void rt_net_act_plain_md(const struct rt_net *n, dnnl_memory_desc_t *md, int ndi
  * from forward's. */
 int rt_net_weight_copies(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *fwd_w,
 			 const dnnl_memory_desc_t *bwd_w_md, struct rt_err *err);
+/* A one-off reorder between two memories, with oneDNN's own scratchpad (initialization and
+ * test access, outside the iteration loop). */
+int rt_net_reorder_now(struct rt_net *n, struct lrt *L, dnnl_memory_t from, dnnl_memory_t to,
+		       struct rt_err *err);
+/* Write plain fp32 values into a memory of any layout (through a reorder). */
+int rt_net_write_plain(struct rt_net *n, struct lrt *L, dnnl_memory_t dst,
+		       const dnnl_memory_desc_t *plain, const float *vals, struct rt_err *err);
+int rt_net_zero_mem(dnnl_memory_t m);
+/* xorshift64*: the net's only randomness, seeded, so two runs are identical */
+uint64_t rt_net_rng_next(uint64_t *s);
+
+/* ---- parameters and SGD (net-params.c) ---- */
+/* Reserve the three arenas' address space (bounded by the model's parameter count). */
+int rt_net_params_reserve(struct rt_net *n, struct rt_err *err);
+/* Once every layer has its parameters: the two SGD primitives over the arenas. */
+int rt_net_params_sgd(struct rt_net *n, struct rt_err *err);
+void rt_net_params_free(struct rt_net *n);
 /* fp32 to bf16 with round to nearest even (NaN stays NaN). */
 static inline uint16_t rt_bf16(float f)
 {
