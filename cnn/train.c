@@ -106,10 +106,10 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *net_opts,
 
 		if (it == o->warmup) {
 			rt_net_reset_seconds(net);
-			if (o->counters) {
+			if (o->meter) {
 				double c0 = rt_now();
 
-				if ((rc = o->counters->start(o->counters_ctx, err)))
+				if ((rc = o->meter->start(o->meter_ctx, err)))
 					goto out;
 				res->counting_seconds += rt_now() - c0;
 				counting = true;
@@ -144,10 +144,10 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *net_opts,
 			goto out;
 		res->nlosses = it + 1;
 		/* the model source: this iteration's exact counts, published through libsde */
-		if (timed && o->counters == &rt_counters_model) {
+		if (timed && o->meter && o->meter->iteration) {
 			double c0 = rt_now();
 
-			rt_counters_model_add(o->counters_ctx,
+			o->meter->iteration(o->meter_ctx,
 					      tot.fwd_flops + tot.bwd_flops + tot.update_flops,
 					      tot.fwd_bytes + tot.bwd_bytes + tot.update_bytes);
 			res->counting_seconds += rt_now() - c0;
@@ -169,7 +169,7 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *net_opts,
 		double c0 = rt_now();
 
 		counting = false;
-		if ((rc = o->counters->stop(o->counters_ctx, &res->counts, err)))
+		if ((rc = o->meter->stop(o->meter_ctx, &res->counts, err)))
 			goto out;
 		if (o->comm) {
 			/* the counts of the whole job */
@@ -205,7 +205,7 @@ out:
 	if (counting) {
 		struct rt_counts discard;
 
-		o->counters->stop(o->counters_ctx, &discard, NULL);
+		o->meter->stop(o->meter_ctx, &discard, NULL);
 	}
 	free(times);
 	free(phase);

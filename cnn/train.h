@@ -8,7 +8,8 @@
 #include "err.h"
 #include "model.h"
 #include "net.h"
-#include "counters.h"
+#include "comm.h"
+#include "meter.h"
 
 enum rt_phase { RT_PHASE_DATA, RT_PHASE_FORWARD, RT_PHASE_LOSS, RT_PHASE_BACKWARD,
 		RT_PHASE_COMM, RT_PHASE_UPDATE, RT_PHASE_COUNT };
@@ -16,31 +17,16 @@ enum rt_phase { RT_PHASE_DATA, RT_PHASE_FORWARD, RT_PHASE_LOSS, RT_PHASE_BACKWAR
 /* "data", "forward", "loss", "backward", "comm", "update" */
 const char *rt_phase_name(enum rt_phase p);
 
-/* Data parallelism across processes (src/cluster.c implements it with MPI): every rank trains
- * its shard of the global batch from the same initial weights, and the weight gradients are
- * summed over the ranks (started layer by layer during backward, finished in the comm phase),
- * so every rank applies the same update. */
-struct rt_comm {
-	int rank, size;
-	/* start summing a weight gradient over the ranks, in place */
-	int (*start)(void *ctx, float *grad, size_t count, struct rt_err *err);
-	/* finish every started sum */
-	int (*finish)(void *ctx, struct rt_err *err);
-	/* the sum of a value over the ranks: status agreement, counters */
-	double (*sum)(void *ctx, double v);
-	void *ctx;
-};
-
 struct rt_train_opts {
 	long iterations;                /* timed iterations */
 	long warmup;                    /* untimed iterations first */
 	const char *data;               /* "synthetic", "mnist:DIR", "cifar10:DIR" */
 	void (*progress)(void *ctx, long iter, long total, double loss);
 	void *progress_ctx;
-	/* counters over the timed iterations (NULL: none); the model backend gets the analytic
-	 * counts of each timed iteration */
-	const struct rt_counter_backend *counters;
-	void *counters_ctx;
+	/* what measures the timed iterations (NULL: nothing; src/counters.h's backends); its
+	 * iteration hook gets the analytic counts of each timed iteration */
+	const struct rt_meter *meter;
+	void *meter_ctx;
 	const struct rt_comm *comm;     /* NULL: one process */
 	bool digest;                    /* fill the result's digest of the final weights */
 };
@@ -56,7 +42,7 @@ struct rt_train_result {
 	long nlosses;
 	double *layer_fwd, *layer_bwd;  /* mean seconds per timed iteration */
 	double primitive_share;         /* time inside oneDNN primitives / iteration time (means) */
-	struct rt_counts counts;        /* over the timed iterations, when counters were given */
+	struct rt_counts counts;        /* over the timed iterations, when a meter was given */
 	double counting_seconds;        /* spent in the counter calls themselves */
 	size_t nlayers;
 	struct rt_net_memory mem;

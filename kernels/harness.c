@@ -3,8 +3,8 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "kernels.h"
-#include "../src/util.h"
-#include "../src/topo.h"
+#include "util.h"
+#include "topo.h"
 
 #include <errno.h>
 #include <omp.h>

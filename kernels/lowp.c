@@ -3,7 +3,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "kernels.h"
-#include "../src/util.h"
+#include "util.h"
 
 #include <errno.h>
 #include <oneapi/dnnl/dnnl.h>

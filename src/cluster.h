@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "err.h"
-#include "train.h"
+#include "comm.h"
 
 struct rt_cluster_mpi;
 

@@ -120,7 +120,10 @@ static int model_stop(void *p, struct rt_counts *out, struct rt_err *err)
 	return 0;
 }
 
-void rt_counters_model_add(void *p, double flops, double bytes)
+/* The producer side: the trainer's analytic counts of each timed iteration go to the SDE
+ * counters sde:::rooftraj::flops and ::bytes; the backend reads them back through PAPI like
+ * any other event. */
+static void model_iteration(void *p, double flops, double bytes)
 {
 	(void)p;
 	__atomic_fetch_add(&published.flops, llround(flops), __ATOMIC_RELAXED);
@@ -128,6 +131,7 @@ void rt_counters_model_add(void *p, double flops, double bytes)
 }
 
 const struct rt_counter_backend rt_counters_model = {
-	.name = "model", .open = model_open, .start = model_start, .stop = model_stop,
+	.name = "model", .open = model_open,
+	.meter = { .start = model_start, .iteration = model_iteration, .stop = model_stop },
 	.close = model_close,
 };

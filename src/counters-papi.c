@@ -177,5 +177,6 @@ static int hw_stop(void *p, struct rt_counts *out, struct rt_err *err)
 }
 
 const struct rt_counter_backend rt_counters_hw = {
-	.name = "hw", .open = hw_open, .start = hw_start, .stop = hw_stop, .close = hw_close,
+	.name = "hw", .open = hw_open, .meter = { .start = hw_start, .stop = hw_stop },
+	.close = hw_close,
 };

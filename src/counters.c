@@ -5,17 +5,6 @@
 #include <errno.h>
 #include <string.h>
 
-const char *rt_source_name(enum rt_source s)
-{
-	switch (s) {
-	case RT_SOURCE_HW: return "hw";
-	case RT_SOURCE_HW_ESTIMATE: return "hw-estimate";
-	case RT_SOURCE_MODEL: return "model";
-	case RT_SOURCE_NONE: break;
-	}
-	return "none";
-}
-
 /* FLOPs per counted instruction: lanes (FMAs are counted twice by the hardware itself) */
 static const struct { const char *event; double weight; } flop_events[] = {
 	{ "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", 1 },

@@ -7,18 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "err.h"
-
-/* Where a number came from. */
-enum rt_source { RT_SOURCE_NONE, RT_SOURCE_HW, RT_SOURCE_HW_ESTIMATE, RT_SOURCE_MODEL };
-/* "none", "hw", "hw-estimate", "model" */
-const char *rt_source_name(enum rt_source s);
-
-struct rt_counts {
-	double flops, bytes;
-	enum rt_source flops_source, bytes_source;
-	double cycles, instructions;    /* NAN when the CPU does not count them */
-	double task_clock_s;            /* perf::TASK-CLOCK in seconds, NAN if unavailable */
-};
+#include "meter.h"
 
 /* ---- pure arithmetic: raw event counts to FLOPs and bytes (tested without counters) ---- */
 struct rt_event_value {
@@ -45,17 +34,11 @@ struct rt_counter_backend {
 	const char *name;               /* "hw" or "model" */
 	/* -ENOTSUP with PAPI's own reason when the events do not exist here */
 	int (*open)(void **ctx, struct rt_err *err);
-	int (*start)(void *ctx, struct rt_err *err);
-	int (*stop)(void *ctx, struct rt_counts *out, struct rt_err *err);
+	struct rt_meter meter;          /* start, iteration (model only), stop: for the trainer */
 	void (*close)(void *ctx);
 };
 
 extern const struct rt_counter_backend rt_counters_hw, rt_counters_model;
-
-/* The model backend's producer side: the trainer adds its analytic counts of each iteration
- * to the SDE counters sde:::rooftraj::flops and sde:::rooftraj::bytes of an open model
- * context; the backend reads them back through PAPI like any other event. */
-void rt_counters_model_add(void *ctx, double flops, double bytes);
 
 /* Choose by name: "auto" (hw when it opens, else model, with why in err->msg), "hw", "model".
  * On success *backend and *ctx are set. */

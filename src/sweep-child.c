@@ -249,8 +249,8 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 		backend = NULL;
 		goto out;
 	}
-	to.counters = backend;
-	to.counters_ctx = cctx;
+	to.meter = &backend->meter;
+	to.meter_ctx = cctx;
 	for (long r = 0; r < repeat; r++) {
 		struct rt_train_result res;
 

@@ -11,6 +11,13 @@ const char *const rt_vocab_train_precisions[RT_PRECISION_COUNT] = { "fp32", "bf1
 const char *const rt_vocab_levels[RT_VOCAB_NLEVELS] = { "L1", "L2", "L3", "L4", "L5", "DRAM" };
 const char *const rt_vocab_affinities[RT_AFFINITY_COUNT] = { "none", "compact", "scatter" };
 
+const char *const rt_vocab_sources[RT_SOURCE_COUNT] = { "none", "hw", "hw-estimate", "model" };
+
+const char *rt_source_name(enum rt_source s)
+{
+	return (unsigned)s < RT_SOURCE_COUNT ? rt_vocab_sources[s] : "none";
+}
+
 int rt_vocab_index(const char *const *names, int n, const char *s)
 {
 	for (int i = 0; i < n; i++)

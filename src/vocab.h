@@ -1,6 +1,6 @@
 /* vocab.h: the words rooftraj's files share, each with one name table: the precisions a
  * profile may name and the two the trainer computes in, the memory levels, the thread
- * affinities. The bottom layer beside err and util: kernels/, cnn/ and src/ all read it. */
+ * affinities, the sources of counts. The bottom layer beside err and util: kernels/, cnn/ and src/ all read it. */
 #ifndef RT_VOCAB_H
 #define RT_VOCAB_H
 
@@ -26,6 +26,13 @@ enum rt_affinity {
 	RT_AFFINITY_COUNT
 };
 extern const char *const rt_vocab_affinities[RT_AFFINITY_COUNT];  /* none compact scatter */
+
+/* Where a number came from: a hardware counter, a hardware estimate (LLC misses for bytes),
+ * the trainer's exact analytic model. The names are rt_vocab_sources[s]. */
+enum rt_source { RT_SOURCE_NONE, RT_SOURCE_HW, RT_SOURCE_HW_ESTIMATE, RT_SOURCE_MODEL,
+		 RT_SOURCE_COUNT };
+extern const char *const rt_vocab_sources[RT_SOURCE_COUNT];  /* none hw hw-estimate model */
+const char *rt_source_name(enum rt_source s);
 
 /* The index of s in a name table of n entries, or -1. */
 int rt_vocab_index(const char *const *names, int n, const char *s);

@@ -65,11 +65,11 @@ int main(void)
 		if (!is_int(rc, 0, "model counters open (sde:::rooftraj::*)"))
 			printf("# %s\n", err.msg);
 		if (!rc) {
-			rt_counters_model_add(ctx, 5.0, 7.0);   /* before start: not counted */
-			rt_counters_model.start(ctx, &err);
-			rt_counters_model_add(ctx, 1.5e9, 3e8);
-			rt_counters_model_add(ctx, 1.5e9, 3e8);
-			is_int(rt_counters_model.stop(ctx, &c, &err), 0, "stop");
+			rt_counters_model.meter.iteration(ctx, 5.0, 7.0);   /* before start: not counted */
+			rt_counters_model.meter.start(ctx, &err);
+			rt_counters_model.meter.iteration(ctx, 1.5e9, 3e8);
+			rt_counters_model.meter.iteration(ctx, 1.5e9, 3e8);
+			is_int(rt_counters_model.meter.stop(ctx, &c, &err), 0, "stop");
 			is_double(c.flops, 3e9, 0, "FLOPs read through PAPI equal what was added");
 			is_double(c.bytes, 6e8, 0, "bytes too");
 			ok(c.flops_source == RT_SOURCE_MODEL && c.bytes_source == RT_SOURCE_MODEL,
@@ -92,10 +92,10 @@ int main(void)
 			struct rt_counts c;
 			volatile double x = 0;
 
-			rt_counters_hw.start(ctx, &err);
+			rt_counters_hw.meter.start(ctx, &err);
 			for (int i = 0; i < 1000000; i++)
 				x = x * 0.5 + 1.0;
-			rt_counters_hw.stop(ctx, &c, &err);
+			rt_counters_hw.meter.stop(ctx, &c, &err);
 			ok(c.flops_source == RT_SOURCE_HW && c.flops >= 2e6,
 			   "2e6 scalar FLOPs counted (%.0f)", c.flops);
 			rt_counters_hw.close(ctx);
@@ -132,8 +132,8 @@ int main(void)
 		}
 		rt_net_opts_default(&no, m);
 		no.batch = 16;
-		to.counters = &rt_counters_model;
-		to.counters_ctx = ctx;
+		to.meter = &rt_counters_model.meter;
+		to.meter_ctx = ctx;
 		if (!is_int(rt_train_run(m, &no, &to, &res, &err), 0, "lenet5 trains with counters"))
 			printf("# %s\n", err.msg);
 		rt_model_totals(m, no.batch, &t);

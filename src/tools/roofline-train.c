@@ -549,8 +549,8 @@ static int train_once(const struct cli *c, struct rt_model *m, const struct rt_n
 
 	if (open_counters(c->counters, &backend, &cctx, &why))
 		return 1;
-	to.counters = backend;
-	to.counters_ctx = cctx;
+	to.meter = &backend->meter;
+	to.meter_ctx = cctx;
 	ps.on = (ps.tty || c->verbose) && cl->rank == 0;
 	to.iterations = c->iters;
 	to.warmup = c->warmup;
