@@ -320,8 +320,8 @@ static long knob_value(const struct rt_point *p, int knob)
 	switch (knob) {
 	case 0: return (long)p->threads;
 	case 1: return p->batch;
-	case 2: return !strcmp(p->affinity, "none") ? 0 : !strcmp(p->affinity, "compact") ? 1 : 2;
-	case 3: return !strcmp(p->precision, "fp32") ? 0 : 1;
+	case 2: return (long)p->affinity;
+	case 3: return (long)p->precision;
 	default: return (long)p->ranks;
 	}
 }
@@ -362,20 +362,20 @@ static void series_key(const struct rt_point *p, int knob, char *buf, size_t siz
 	const char *run = p->run, *sep = *p->run ? ": " : "";
 
 	if (knob == 0)
-		snprintf(buf, size, "%s%sbatch %ld, %s, %s", run, sep, p->batch, p->affinity,
-			 p->precision);
+		snprintf(buf, size, "%s%sbatch %ld, %s, %s", run, sep, p->batch, rt_point_affinity_name(p),
+			 rt_point_precision_name(p));
 	else if (knob == 1)
-		snprintf(buf, size, "%s%s%u threads, %s, %s", run, sep, p->threads, p->affinity,
-			 p->precision);
+		snprintf(buf, size, "%s%s%u threads, %s, %s", run, sep, p->threads, rt_point_affinity_name(p),
+			 rt_point_precision_name(p));
 	else if (knob == 2)
 		snprintf(buf, size, "%s%s%u threads, batch %ld, %s", run, sep, p->threads, p->batch,
-			 p->precision);
+			 rt_point_precision_name(p));
 	else if (knob == 3)
 		snprintf(buf, size, "%s%s%u threads, batch %ld, %s", run, sep, p->threads, p->batch,
-			 p->affinity);
+			 rt_point_affinity_name(p));
 	else    /* over ranks: strong (same global batch) and weak scaling share a series */
 		snprintf(buf, size, "%s%s%u threads per rank, %s, %s", run, sep, p->threads,
-			 p->affinity, p->precision);
+			 rt_point_affinity_name(p), rt_point_precision_name(p));
 }
 
 static void knob_label(const struct rt_point *p, int knob, char *buf, size_t size)
@@ -385,9 +385,9 @@ static void knob_label(const struct rt_point *p, int knob, char *buf, size_t siz
 	else if (knob == 1)
 		snprintf(buf, size, "b%ld", p->batch);
 	else if (knob == 2)
-		snprintf(buf, size, "%s", p->affinity);
+		snprintf(buf, size, "%s", rt_point_affinity_name(p));
 	else if (knob == 3)
-		snprintf(buf, size, "%s", p->precision);
+		snprintf(buf, size, "%s", rt_point_precision_name(p));
 	else
 		snprintf(buf, size, "%ur b%ld", p->ranks, p->batch);
 }
@@ -449,10 +449,11 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 			vp[nv++] = &pts[i];
 			threads = pts[i].threads > threads ? pts[i].threads : threads;
 			/* the roofs of every precision the points ran in */
-			if (!in_list(precs, pts[i].precision) &&
-			    strlen(precs) + strlen(pts[i].precision) + 2 < sizeof(precs))
+			if (!in_list(precs, rt_point_precision_name(&pts[i])) &&
+			    strlen(precs) + strlen(rt_point_precision_name(&pts[i])) + 2 <
+			    sizeof(precs))
 				snprintf(precs + strlen(precs), sizeof(precs) - strlen(precs), "%s%s",
-					 *precs ? "," : "", pts[i].precision);
+					 *precs ? "," : "", rt_point_precision_name(&pts[i]));
 			gmin = fmin(gmin, pts[i].gflops);
 			imax = fmax(imax, pts[i].intensity);
 		}
@@ -521,8 +522,8 @@ out:
 
 static bool layer_point(const struct rt_point *p, const char *config)
 {
-	return !strcmp(p->config, config) && !strcmp(p->scope, "layer") &&
-	       !strcmp(p->stat, "median") && !strcmp(p->status, "ok") && drawable(p);
+	return !strcmp(p->config, config) && p->scope == RT_SCOPE_LAYER &&
+	       p->stat == RT_STAT_MEDIAN && p->status == RT_STATUS_OK && drawable(p);
 }
 
 int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
@@ -541,7 +542,7 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 	for (size_t i = 0; i < n; i++)
 		if (layer_point(&pts[i], config)) {
 			threads = pts[i].threads;
-			snprintf(prec, sizeof(prec), "%s", pts[i].precision);
+			snprintf(prec, sizeof(prec), "%s", rt_point_precision_name(&pts[i]));
 			gmin = fmin(gmin, pts[i].gflops);
 			imax = fmax(imax, pts[i].intensity);
 			nl++;

@@ -10,17 +10,57 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const rt_point_scopes[RT_SCOPE_COUNT] = { "iteration", "phase", "layer" };
+const char *const rt_point_stats[RT_STAT_COUNT] = { "median", "min", "max" };
+const char *const rt_point_statuses[RT_STATUS_COUNT] = { "ok", "failed", "fused" };
+
+/* names[v] when v is in range, else "?" (a struct filled by hand can hold anything) */
+static const char *name_of(const char *const *names, unsigned n, unsigned v)
+{
+	return v < n ? names[v] : "?";
+}
+
+const char *rt_point_scope_name(const struct rt_point *p)
+{
+	return name_of(rt_point_scopes, RT_SCOPE_COUNT, p->scope);
+}
+
+const char *rt_point_stat_name(const struct rt_point *p)
+{
+	return name_of(rt_point_stats, RT_STAT_COUNT, p->stat);
+}
+
+const char *rt_point_status_name(const struct rt_point *p)
+{
+	return name_of(rt_point_statuses, RT_STATUS_COUNT, p->status);
+}
+
+const char *rt_point_source_name(const struct rt_point *p)
+{
+	return p->source == RT_SOURCE_NONE ? "" : rt_source_name(p->source);
+}
+
+const char *rt_point_affinity_name(const struct rt_point *p)
+{
+	return name_of(rt_vocab_affinities, RT_AFFINITY_COUNT, p->affinity);
+}
+
+const char *rt_point_precision_name(const struct rt_point *p)
+{
+	return name_of(rt_vocab_train_precisions, RT_PRECISION_COUNT, p->precision);
+}
+
 bool rt_point_is_headline(const struct rt_point *p)
 {
-	return !strcmp(p->scope, "iteration") && !strcmp(p->stat, "median") &&
-	       !strcmp(p->status, "ok");
+	return p->scope == RT_SCOPE_ITERATION && p->stat == RT_STAT_MEDIAN &&
+	       p->status == RT_STATUS_OK;
 }
 
 void rt_point_derive(struct rt_point *p)
 {
 	p->intensity = p->bytes > 0 ? p->flops / p->bytes : 0;
 	p->gflops = p->seconds > 0 ? p->flops / p->seconds / 1e9 : 0;
-	p->images_per_s = p->seconds > 0 && !strcmp(p->scope, "iteration") ?
+	p->images_per_s = p->seconds > 0 && p->scope == RT_SCOPE_ITERATION ?
 			  (double)p->batch / p->seconds : 0;
 }
 
@@ -65,21 +105,21 @@ void rt_points_csv_row(FILE *fp, const struct rt_point *p)
 {
 	csv_str(fp, p->config);
 	fprintf(fp, ",%u,%ld,", p->threads, p->batch);
-	csv_str(fp, p->affinity);
+	csv_str(fp, rt_point_affinity_name(p));
 	fputc(',', fp);
-	csv_str(fp, p->precision);
+	csv_str(fp, rt_point_precision_name(p));
 	fprintf(fp, ",%u,", p->ranks);
-	csv_str(fp, p->scope);
+	csv_str(fp, rt_point_scope_name(p));
 	fputc(',', fp);
 	csv_str(fp, p->name);
 	fputc(',', fp);
-	csv_str(fp, p->stat);
+	csv_str(fp, rt_point_stat_name(p));
 	fprintf(fp, ",%.9g,%.17g,%.17g,", p->seconds, p->flops, p->bytes);
-	csv_str(fp, p->source);
+	csv_str(fp, rt_point_source_name(p));
 	fprintf(fp, ",%.6g,%.6g,%.6g,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,", p->intensity, p->gflops,
 		p->images_per_s, p->weights, p->activations, p->gradients, p->optimizer,
 		p->workspace, p->peak_rss);
-	csv_str(fp, p->status);
+	csv_str(fp, rt_point_status_name(p));
 	fputc(',', fp);
 	csv_str(fp, p->reason);
 	fputc(',', fp);
@@ -192,16 +232,16 @@ static int csv_double(const struct csv_at *at, const char *column, const char *s
 	return 0;
 }
 
-/* One of a closed list of names, copied into buf. */
+/* One of a closed list of names: its index. */
 static int csv_name(const struct csv_at *at, const char *column, const char *s,
-		    const char *const *names, size_t n, char *buf, size_t size)
+		    const char *const *names, int n, unsigned *out)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(s, names[i])) {
-			snprintf(buf, size, "%s", s);
-			return 0;
-		}
-	return bad_field(at, column, s, "is not a known value");
+	int i = rt_vocab_index(names, n, s);
+
+	if (i < 0)
+		return bad_field(at, column, s, "is not a known value");
+	*out = (unsigned)i;
+	return 0;
 }
 
 /* Free text (no control characters) that fits its field. */
@@ -231,12 +271,9 @@ static int csv_derived(const struct csv_at *at, const char *column, double store
 
 static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_point *p)
 {
-	static const char *const scopes[] = { "iteration", "phase", "layer" };
-	static const char *const stats[] = { "median", "min", "max" };
-	static const char *const sources[] = { "model", "hw", "hw-estimate" };
-	static const char *const statuses[] = { "ok", "failed", "fused" };
 	double stored[3];
 	unsigned long v;
+	unsigned e = 0;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
@@ -245,22 +282,28 @@ static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_p
 	p->threads = (unsigned)v;
 	TRY(csv_ulong(at, "batch", f[2], 1, 1L << 30, &v));
 	p->batch = (long)v;
-	TRY(csv_name(at, "affinity", f[3], rt_vocab_affinities, RT_AFFINITY_COUNT, p->affinity,
-		     sizeof(p->affinity)));
-	TRY(csv_name(at, "precision", f[4], rt_vocab_train_precisions, RT_PRECISION_COUNT,
-		     p->precision, sizeof(p->precision)));
+	TRY(csv_name(at, "affinity", f[3], rt_vocab_affinities, RT_AFFINITY_COUNT, &e));
+	p->affinity = (enum rt_affinity)e;
+	TRY(csv_name(at, "precision", f[4], rt_vocab_train_precisions, RT_PRECISION_COUNT, &e));
+	p->precision = (enum rt_precision)e;
 	TRY(csv_ulong(at, "ranks", f[5], 1, 1 << 24, &v));
 	p->ranks = (unsigned)v;
-	TRY(csv_name(at, "scope", f[6], scopes, 3, p->scope, sizeof(p->scope)));
+	TRY(csv_name(at, "scope", f[6], rt_point_scopes, RT_SCOPE_COUNT, &e));
+	p->scope = (enum rt_scope)e;
 	TRY(csv_text(at, "name", f[7], false, p->name, sizeof(p->name)));
-	TRY(csv_name(at, "stat", f[8], stats, 3, p->stat, sizeof(p->stat)));
+	TRY(csv_name(at, "stat", f[8], rt_point_stats, RT_STAT_COUNT, &e));
+	p->stat = (enum rt_stat)e;
 	TRY(csv_double(at, "seconds", f[9], &p->seconds));
 	TRY(csv_double(at, "flops", f[10], &p->flops));
 	TRY(csv_double(at, "bytes", f[11], &p->bytes));
-	TRY(csv_name(at, "status", f[22], statuses, 3, p->status, sizeof(p->status)));
-	/* a failed configuration measured nothing: it has no source */
-	if (*f[12] || !strcmp(p->status, "ok"))
-		TRY(csv_name(at, "source", f[12], sources, 3, p->source, sizeof(p->source)));
+	TRY(csv_name(at, "status", f[22], rt_point_statuses, RT_STATUS_COUNT, &e));
+	p->status = (enum rt_status)e;
+	/* a failed configuration measured nothing: it has no source ("none" is not a word of
+	 * the file: it is written empty) */
+	if (*f[12] || p->status == RT_STATUS_OK) {
+		TRY(csv_name(at, "source", f[12], rt_vocab_sources + 1, RT_SOURCE_COUNT - 1, &e));
+		p->source = (enum rt_source)(e + 1);
+	}
 	TRY(csv_double(at, "intensity", f[13], &stored[0]));
 	TRY(csv_double(at, "gflops", f[14], &stored[1]));
 	TRY(csv_double(at, "images_per_s", f[15], &stored[2]));
@@ -273,7 +316,7 @@ static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_p
 	TRY(csv_text(at, "reason", f[23], true, p->reason, sizeof(p->reason)));
 	if (ncols > 24)
 		TRY(csv_text(at, "impl", f[24], true, p->impl, sizeof(p->impl)));
-	if (!strcmp(p->status, "ok") && !(p->seconds > 0))
+	if (p->status == RT_STATUS_OK && !(p->seconds > 0))
 		return bad_field(at, "seconds", f[9], "is not > 0 in a measured row");
 	rt_point_derive(p);
 	TRY(csv_derived(at, "intensity", stored[0], p->intensity));
@@ -287,10 +330,10 @@ static int cmp_identity(const struct rt_point *a, const struct rt_point *b)
 {
 	int c;
 
-	if ((c = strcmp(a->config, b->config)) || (c = strcmp(a->scope, b->scope)) ||
-	    (c = strcmp(a->name, b->name)) || (c = strcmp(a->stat, b->stat)))
+	if ((c = strcmp(a->config, b->config)) || (c = (int)a->scope - (int)b->scope) ||
+	    (c = strcmp(a->name, b->name)) || (c = (int)a->stat - (int)b->stat))
 		return c;
-	return strcmp(a->source, b->source);
+	return (int)a->source - (int)b->source;
 }
 
 struct row_ref {
@@ -322,8 +365,8 @@ static int check_duplicates(const char *path, const struct rt_point *pts, const 
 		if (!cmp_identity(r[i - 1].p, r[i].p))
 			rc = rt_err_set(err, -EINVAL, "%s:%d: the same configuration, scope, name and "
 					"statistic as line %d ('%s', %s %s, %s)", path, r[i].line,
-					r[i - 1].line, r[i].p->config, r[i].p->scope, r[i].p->name,
-					r[i].p->stat);
+					r[i - 1].line, r[i].p->config, rt_point_scope_name(r[i].p),
+					r[i].p->name, rt_point_stat_name(r[i].p));
 	free(r);
 	return rc;
 }

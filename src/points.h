@@ -8,23 +8,34 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "err.h"
+#include "vocab.h"
+
+/* What a row measures, and how; each with its name table (the CSV's words). */
+enum rt_scope { RT_SCOPE_ITERATION, RT_SCOPE_PHASE, RT_SCOPE_LAYER, RT_SCOPE_COUNT };
+extern const char *const rt_point_scopes[RT_SCOPE_COUNT];        /* iteration phase layer */
+enum rt_stat { RT_STAT_MEDIAN, RT_STAT_MIN, RT_STAT_MAX, RT_STAT_COUNT };
+extern const char *const rt_point_stats[RT_STAT_COUNT];          /* median min max */
+/* ok: measured; failed: the configuration did not run (reason says why); fused: a layer run
+ * inside another's primitive, no rate of its own (reason says where) */
+enum rt_status { RT_STATUS_OK, RT_STATUS_FAILED, RT_STATUS_FUSED, RT_STATUS_COUNT };
+extern const char *const rt_point_statuses[RT_STATUS_COUNT];     /* ok failed fused */
 
 struct rt_point {
 	char config[64];
 	unsigned threads;
 	long batch;
-	char affinity[16], precision[8];
+	enum rt_affinity affinity;
+	enum rt_precision precision;
 	unsigned ranks;
-	char scope[16];                 /* iteration, phase, layer */
+	enum rt_scope scope;
 	char name[160];                 /* iteration; forward, backward, update; a layer's name
 					 * ("conv1+relu1": a host and the layer fused into it) */
-	char stat[8];                   /* median, min, max over the repetitions */
+	enum rt_stat stat;              /* over the repetitions */
 	double seconds, flops, bytes;   /* per iteration */
-	char source[16];                /* hw, hw-estimate, model */
+	enum rt_source source;          /* none (written empty) for a failed configuration */
 	double intensity, gflops, images_per_s;        /* derived */
 	double weights, activations, gradients, optimizer, workspace, peak_rss;   /* bytes */
-	char status[8];                 /* ok, failed, fused (a layer run inside another's
-					 * primitive: no rate; reason says where) */
+	enum rt_status status;
 	char reason[400];
 	char impl[64];                  /* oneDNN's implementation of the heaviest layer */
 	char run[64];                   /* not in the CSV: which results directory, for overlays */
@@ -33,6 +44,14 @@ struct rt_point {
 /* Whether a point is a configuration's headline: the whole iteration, the median of the
  * repetitions, measured (status ok). */
 bool rt_point_is_headline(const struct rt_point *p);
+
+/* The CSV's words for a point's fields. */
+const char *rt_point_scope_name(const struct rt_point *p);
+const char *rt_point_stat_name(const struct rt_point *p);
+const char *rt_point_status_name(const struct rt_point *p);
+const char *rt_point_source_name(const struct rt_point *p);     /* "" for none */
+const char *rt_point_affinity_name(const struct rt_point *p);
+const char *rt_point_precision_name(const struct rt_point *p);
 
 /* intensity = flops / bytes (FLOP/byte), gflops = flops / seconds / 1e9, images/s =
  * batch / seconds for the iteration scope (0 elsewhere); 0 where a divisor is 0. */

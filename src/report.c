@@ -16,7 +16,7 @@ int rt_point_bound(const struct rt_point *p, const struct rt_profile *prof, stru
 
 	memset(b, 0, sizeof(*b));
 	if (rt_roofs_at(&r, prof, p->threads, NULL) ||
-	    rt_roofs_bound(&r, p->precision, p->bytes, p->intensity, &rb))
+	    rt_roofs_bound(&r, rt_point_precision_name(p), p->bytes, p->intensity, &rb))
 		return -ENOENT;
 	b->level = rb.level;
 	b->memory_bound = rb.memory_bound;
@@ -64,7 +64,7 @@ int rt_report_summary(const char *path, const struct rt_point *pts, size_t n,
 			continue;
 		if (best) {
 			fprintf(fp, "best configuration: %s (%u threads, batch %ld, affinity %s): %.1f "
-				"images/s\n", best->config, best->threads, best->batch, best->affinity,
+				"images/s\n", best->config, best->threads, best->batch, rt_point_affinity_name(best),
 				best->images_per_s);
 			if (def)
 				fprintf(fp, "default configuration: %s: %.1f images/s; speedup of the "
@@ -83,20 +83,20 @@ int rt_report_summary(const char *path, const struct rt_point *pts, size_t n,
 			const struct rt_point *p = &pts[i];
 			struct rt_bound b;
 
-			if (strcmp(p->scope, "iteration") || (strcmp(p->stat, "median") &&
-							      strcmp(p->status, "failed")))
+			/* a failed configuration's one row is its iteration median */
+			if (p->scope != RT_SCOPE_ITERATION || p->stat != RT_STAT_MEDIAN)
 				continue;
-			if (strcmp(p->status, "ok")) {
+			if (p->status != RT_STATUS_OK) {
 				fprintf(fp, "%-22s failed: %s\n", p->config, p->reason);
 				continue;
 			}
 			if (prof && rt_point_bound(p, prof, &b) == 0)
 				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %9s %7s  %-34s %5.1f%%\n",
-					p->config, p->images_per_s, p->gflops, p->intensity, p->source,
-					b.level, b.ceiling, 100 * b.fraction);
+					p->config, p->images_per_s, p->gflops, p->intensity,
+					rt_point_source_name(p), b.level, b.ceiling, 100 * b.fraction);
 			else
 				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %9s %7s  %-34s\n", p->config,
-					p->images_per_s, p->gflops, p->intensity, p->source, "-",
+					p->images_per_s, p->gflops, p->intensity, rt_point_source_name(p), "-",
 					"(no ceilings for it in the profile)");
 		}
 	}

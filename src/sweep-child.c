@@ -99,8 +99,8 @@ void rt_sweep_config_point(struct rt_point *p, const struct rt_sweep_config *c)
 	p->threads = c->threads;
 	/* the global batch: every rank trains c->batch images of it */
 	p->batch = c->batch * (c->ranks > 1 ? (long)c->ranks : 1);
-	snprintf(p->affinity, sizeof(p->affinity), "%s", rt_affinity_name(c->affinity));
-	snprintf(p->precision, sizeof(p->precision), "%s", rt_precision_name(c->precision));
+	p->affinity = c->affinity;
+	p->precision = c->precision;
 	p->ranks = c->ranks > 1 ? c->ranks : 1;
 }
 
@@ -109,7 +109,7 @@ int rt_sweep_child_parse(char *out, const struct rt_sweep_config *c, struct rt_p
 {
 	double mem[6] = { 0 };
 	char impl[64] = "";
-	int n = 0, lineno = 0;
+	int n = 0, lineno = 0, scope, stat, source;
 	char *line, *next;
 
 	for (line = out; line && *line; line = next) {
@@ -141,27 +141,29 @@ int rt_sweep_child_parse(char *out, const struct rt_sweep_config *c, struct rt_p
 			if (nf == 3) {
 				/* a layer run inside other layers' primitives: one row of each
 				 * statistic, with no rate */
-				static const char *const stats[] = { "median", "min", "max" };
-
-				for (int k = 0; k < 3; k++, p++, n++) {
+				for (int k = 0; k < RT_STAT_COUNT; k++, p++, n++) {
 					rt_sweep_config_point(p, c);
-					snprintf(p->scope, sizeof(p->scope), "layer");
+					p->scope = RT_SCOPE_LAYER;
 					snprintf(p->name, sizeof(p->name), "%s", f[1]);
-					snprintf(p->stat, sizeof(p->stat), "%s", stats[k]);
-					snprintf(p->source, sizeof(p->source), "model");
-					snprintf(p->status, sizeof(p->status), "fused");
+					p->stat = (enum rt_stat)k;
+					p->source = RT_SOURCE_MODEL;
+					p->status = RT_STATUS_FUSED;
 					snprintf(p->reason, sizeof(p->reason), "%s", f[2]);
 				}
 				continue;
 			}
 			rt_sweep_config_point(p, c);
-			snprintf(p->scope, sizeof(p->scope), "%s", f[1]);
+			scope = rt_vocab_index(rt_point_scopes, RT_SCOPE_COUNT, f[1]);
+			stat = rt_vocab_index(rt_point_stats, RT_STAT_COUNT, f[3]);
+			source = rt_vocab_index(rt_vocab_sources, RT_SOURCE_COUNT, f[7]);
+			p->scope = (enum rt_scope)scope;
 			snprintf(p->name, sizeof(p->name), "%s", f[2]);
-			snprintf(p->stat, sizeof(p->stat), "%s", f[3]);
-			snprintf(p->source, sizeof(p->source), "%s", f[7]);
-			snprintf(p->status, sizeof(p->status), "ok");
+			p->stat = (enum rt_stat)stat;
+			p->source = (enum rt_source)source;
+			p->status = RT_STATUS_OK;
 			if (!number(f[4], &p->seconds) || !number(f[5], &p->flops) ||
-			    !number(f[6], &p->bytes) || !*f[1] || !*f[2]) {
+			    !number(f[6], &p->bytes) || scope < 0 || stat < 0 || source <= 0 ||
+			    !*f[2]) {
 				snprintf(why, whysize, "the child's output line %d is not a point",
 					 lineno);
 				return -1;

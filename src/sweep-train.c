@@ -165,7 +165,7 @@ static int prepare_points(const char *csv, bool retry, char *note, size_t notesi
 	if (*cut)
 		snprintf(drop[ndrop++], sizeof(drop[0]), "%s", cut);
 	for (size_t i = 0; retry && i < nrows; i++)
-		if (!strcmp(pts[i].status, "failed") && !in_names(drop, ndrop, pts[i].config)) {
+		if (pts[i].status == RT_STATUS_FAILED && !in_names(drop, ndrop, pts[i].config)) {
 			snprintf(drop[ndrop++], sizeof(drop[0]), "%s", pts[i].config);
 			nfailed++;
 		}
@@ -327,10 +327,10 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 				goto out;
 			}
 			rt_sweep_config_point(&pts[0], c);
-			snprintf(pts[0].scope, sizeof(pts[0].scope), "iteration");
+			pts[0].scope = RT_SCOPE_ITERATION;
 			snprintf(pts[0].name, sizeof(pts[0].name), "iteration");
-			snprintf(pts[0].stat, sizeof(pts[0].stat), "median");
-			snprintf(pts[0].status, sizeof(pts[0].status), "failed");
+			pts[0].stat = RT_STAT_MEDIAN;
+			pts[0].status = RT_STATUS_FAILED;
 			snprintf(pts[0].reason, sizeof(pts[0].reason), "%s", ch.ok ? why : ch.reason);
 			np = 1;
 		}
@@ -347,7 +347,7 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 			double left = (rt_now() - t_start) / (double)measured *
 				      (double)(s->nconfigs - i - 1);
 
-			if (!strcmp(pts[0].status, "ok"))
+			if (pts[0].status == RT_STATUS_OK)
 				snprintf(result, sizeof(result), "%.1f images/s, %.1f GFLOP/s (about %.0f s "
 					 "left)", pts[0].images_per_s, pts[0].gflops, left);
 			else

@@ -39,18 +39,18 @@ int main(int argc, char **argv)
 		double rp, rb;
 
 		if (rt_roofs_at(&r, prof, p->threads, NULL) == 0) {
-			f = rt_roofs_peak(&r, p->precision);
+			f = rt_roofs_peak(&r, rt_point_precision_name(p));
 			l1 = rt_roofs_bandwidth(&r, "L1");
 			t = r.threads;
 		}
 
-		if (!strcmp(p->status, "fused")) {
+		if (p->status == RT_STATUS_FUSED) {
 			fused++;
 			if (p->gflops != 0 || p->seconds != 0)
 				above_peak++;
 			continue;
 		}
-		if (strcmp(p->status, "ok") || !f || !l1)
+		if (p->status != RT_STATUS_OK || !f || !l1)
 			continue;
 		checked++;
 		rp = p->gflops / f->value;
@@ -58,13 +58,13 @@ int main(int argc, char **argv)
 		if (rp > 1 + tol) {
 			above_peak++;
 			printf("# %s %s %s %s: %.1f GFLOP/s above the %s %s peak %.1f at %u threads\n",
-			       p->config, p->scope, p->name, p->stat, p->gflops, f->precision, f->what,
+			       p->config, rt_point_scope_name(p), p->name, rt_point_stat_name(p), p->gflops, f->precision, f->what,
 			       f->value, t);
 		}
 		if (rb > 1 + tol) {
 			above_bw++;
 			printf("# %s %s %s %s: %.1f GFLOP/s above L1 %.1f GB/s x %.3g FLOP/byte\n",
-			       p->config, p->scope, p->name, p->stat, p->gflops, l1->value,
+			       p->config, rt_point_scope_name(p), p->name, rt_point_stat_name(p), p->gflops, l1->value,
 			       p->intensity);
 		}
 		worst_peak = fmax(worst_peak, rp);

@@ -93,11 +93,12 @@ int main(void)
 		struct rt_profile_cache c = { 3, 110100480, 64, 2, 1 };
 		struct rt_profile_level l = { "L3", 110100480, 67108864, false };
 		struct rt_profile_flops f = { "fp64", "avx512", 2, 1.0 / 3.0, 2.0 / 7.0, 1e-300,
-					      "fma-chains", "" };
+					      "fma-chains", "", 0, "" };
 		struct rt_profile_flops g = { "bf16", "avx512_core_amx_bf16", 1, 1360.0, 1359.5,
-					      0.25, "onednn-matmul", "brg:avx512_core_amx_bf16" };
+					      0.25, "onednn-matmul",
+					      "brg:avx512_core_amx_bf16", 0, "" };
 		struct rt_profile_bw b = { "DRAM", "triad_nt", "avx512", 2, 29.599999999999998,
-					   123456789.123456789, 0.0, 6442450944ULL };
+					   123456789.123456789, 0.0, 6442450944ULL, "" };
 		struct rt_profile_point pt1 = { 4096, 300.00000000000006 }, pt2 = { 1ULL << 33, 7.5 };
 
 		rt_profile_add_cache(p, &c);

@@ -17,14 +17,14 @@ static struct rt_point pt(const char *config, unsigned threads, double seconds, 
 	snprintf(p.config, sizeof(p.config), "%s", config);
 	p.threads = threads;
 	p.batch = 64;
-	snprintf(p.affinity, sizeof(p.affinity), "none");
-	snprintf(p.precision, sizeof(p.precision), "fp32");
+	p.affinity = RT_AFFINITY_NONE;
+	p.precision = RT_PRECISION_FP32;
 	p.ranks = 1;
-	snprintf(p.scope, sizeof(p.scope), "iteration");
+	p.scope = RT_SCOPE_ITERATION;
 	snprintf(p.name, sizeof(p.name), "iteration");
-	snprintf(p.stat, sizeof(p.stat), "median");
-	snprintf(p.source, sizeof(p.source), "model");
-	snprintf(p.status, sizeof(p.status), "ok");
+	p.stat = RT_STAT_MEDIAN;
+	p.source = RT_SOURCE_MODEL;
+	p.status = RT_STATUS_OK;
 	p.seconds = seconds;
 	p.flops = flops;
 	p.bytes = bytes;
@@ -48,7 +48,7 @@ int main(void)
 	{
 		struct rt_point q = p;
 
-		snprintf(q.scope, sizeof(q.scope), "phase");
+		q.scope = RT_SCOPE_PHASE;
 		rt_point_derive(&q);
 		is_double(q.images_per_s, 0, 0, "images/s only for the whole iteration");
 		q.bytes = 0;
@@ -60,14 +60,22 @@ int main(void)
 	/* a profile: fp32 peaks 100 (1 thread) and 180 (2), DRAM 20 and 30 GB/s */
 	rt_profile_create(&prof, &err);
 	{
-		struct rt_profile_flops f1 = { "fp32", "avx512", 1, 100, 0, 0, "fma-chains", "" };
-		struct rt_profile_flops f2 = { "fp32", "avx512", 2, 180, 0, 0, "fma-chains", "" };
-		struct rt_profile_flops f3 = { "fp32", "avx2", 2, 90, 0, 0, "fma-chains", "" };
-		struct rt_profile_flops f4 = { "fp64", "avx512", 2, 95, 0, 0, "fma-chains", "" };
-		struct rt_profile_bw d1 = { "DRAM", "triad", "avx512", 1, 20, 0, 0, 1 << 28 };
-		struct rt_profile_bw d2 = { "DRAM", "copy_nt", "avx512", 2, 30, 0, 0, 1 << 28 };
-		struct rt_profile_bw d3 = { "DRAM", "load", "avx512", 2, 28, 0, 0, 1 << 28 };
-		struct rt_profile_bw l1 = { "L1", "load", "avx512", 2, 400, 0, 0, 1 << 14 };
+		struct rt_profile_flops f1 = { .precision = "fp32", .isa = "avx512", .threads = 1,
+						 .gflops = 100, .method = "fma-chains" };
+		struct rt_profile_flops f2 = { .precision = "fp32", .isa = "avx512", .threads = 2,
+						 .gflops = 180, .method = "fma-chains" };
+		struct rt_profile_flops f3 = { .precision = "fp32", .isa = "avx2", .threads = 2,
+						 .gflops = 90, .method = "fma-chains" };
+		struct rt_profile_flops f4 = { .precision = "fp64", .isa = "avx512", .threads = 2,
+						 .gflops = 95, .method = "fma-chains" };
+		struct rt_profile_bw d1 = { .level = "DRAM", .kernel = "triad", .isa = "avx512",
+					     .threads = 1, .gbytes_per_s = 20, .working_set = 1 << 28 };
+		struct rt_profile_bw d2 = { .level = "DRAM", .kernel = "copy_nt", .isa = "avx512",
+					     .threads = 2, .gbytes_per_s = 30, .working_set = 1 << 28 };
+		struct rt_profile_bw d3 = { .level = "DRAM", .kernel = "load", .isa = "avx512",
+					     .threads = 2, .gbytes_per_s = 28, .working_set = 1 << 28 };
+		struct rt_profile_bw l1 = { .level = "L1", .kernel = "load", .isa = "avx512",
+					     .threads = 2, .gbytes_per_s = 400, .working_set = 1 << 14 };
 
 		rt_profile_add_flops(prof, &f1);
 		rt_profile_add_flops(prof, &f2);
@@ -103,8 +111,10 @@ int main(void)
 		struct rt_profile_cache c1 = { 1, 48 << 10, 64, 1, 2 }, c2 = { 2, 2 << 20, 64, 1, 2 },
 					c3 = { 3, 32 << 20, 64, 2, 1 };
 		struct rt_profile_level l3 = { "L3", 32 << 20, 16 << 20, false };
-		struct rt_profile_bw b2 = { "L2", "load", "avx512", 2, 200, 0, 0, 1 << 20 };
-		struct rt_profile_bw b3 = { "L3", "copy", "avx512", 2, 100, 0, 0, 8 << 20 };
+		struct rt_profile_bw b2 = { .level = "L2", .kernel = "load", .isa = "avx512",
+					     .threads = 2, .gbytes_per_s = 200, .working_set = 1 << 20 };
+		struct rt_profile_bw b3 = { .level = "L3", .kernel = "copy", .isa = "avx512",
+					     .threads = 2, .gbytes_per_s = 100, .working_set = 8 << 20 };
 		struct rt_point q = pt("t2", 2, 0.001, 1e5, 1 << 20);   /* 1 MiB, 0.095 FLOP/byte */
 
 		rt_profile_add_cache(prof, &c1);
@@ -127,7 +137,7 @@ int main(void)
 		rt_point_bound(&p, prof, &b);
 		is_str(b.level, "DRAM", "2 GB per iteration: DRAM");
 	}
-	snprintf(p.precision, sizeof(p.precision), "bf16");
+	p.precision = RT_PRECISION_BF16;
 	ok(rt_point_bound(&p, prof, &b) == -ENOENT, "no bf16 ceiling: -ENOENT");
 
 	/* points.csv round trip, quoting a reason with commas and quotes */
@@ -141,7 +151,8 @@ int main(void)
 				f = pt("t1-b64-none", 1, 0, 0, 0), *back = NULL;
 		size_t n = 0;
 
-		snprintf(f.status, sizeof(f.status), "failed");
+		f.status = RT_STATUS_FAILED;
+		f.source = RT_SOURCE_NONE;
 		snprintf(f.reason, sizeof(f.reason), "exit 1: layer 'conv1', \"out\" of memory");
 		a.weights = 5695016;
 		a.peak_rss = 180772864;
@@ -159,7 +170,11 @@ int main(void)
 			is_double(back[0].intensity, a.intensity, 1e-6, "intensity");
 			is_double(back[0].weights, 5695016, 0, "memory split");
 			is_str(back[1].reason, f.reason, "a reason with commas and quotes survives");
-			is_str(back[1].status, "failed", "status");
+			is_str(rt_point_status_name(&back[1]), "failed", "status");
+			is_str(rt_point_source_name(&back[1]), "", "a failed row has no source");
+			is_str(rt_point_source_name(&back[0]), "model", "source");
+			is_str(rt_point_affinity_name(&back[0]), "none", "affinity");
+			is_str(rt_point_precision_name(&back[0]), "fp32", "precision");
 			is_str(back[0].impl, "brgconv:avx512_core_amx_bf16", "oneDNN's implementation");
 		}
 		free(back);
