@@ -2,6 +2,7 @@
  * every error names FILE:LINE and is found before any tensor is allocated */
 #include "config.h"
 #include "model.h"
+#include "cfgread.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -35,68 +36,31 @@ void rt_model_destroy(struct rt_model *m)
 	free(m);
 }
 
-struct parse {
-	const char *path;
-	struct rt_err *err;
-};
-
-static int fail(const struct parse *ps, const config_setting_t *at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(const struct parse *ps, const config_setting_t *at, const char *fmt, ...)
+/* An optional integer member in [min, max]; absent: def. */
+static int int_member(const struct rt_cfg_reader *ps, const config_setting_t *g,
+		      const char *name, long def, long min, long max, long *out, const char *ctx)
 {
-	va_list ap;
-	int rc;
+	long long v = def;
+	int rc = rt_cfg_int(ps, g, ctx, name, &v, min, max, false);
 
-	va_start(ap, fmt);
-	rc = rt_err_vset_at(ps->err, -EINVAL, ps->path, at ? config_setting_source_line(at) : 1, "",
-			    fmt, ap);
-	va_end(ap);
+	*out = config_setting_get_member(g, name) ? (long)v : def;
 	return rc;
 }
 
-/* An optional integer member in [min, max]; absent: def. */
-static int int_member(const struct parse *ps, const config_setting_t *g, const char *name,
-		      long def, long min, long max, long *out, const char *ctx)
-{
-	const config_setting_t *s = config_setting_get_member(g, name);
-	long long v;
-
-	if (!s) {
-		*out = def;
-		return 0;
-	}
-	if (config_setting_type(s) == CONFIG_TYPE_INT)
-		v = config_setting_get_int(s);
-	else if (config_setting_type(s) == CONFIG_TYPE_INT64)
-		v = config_setting_get_int64(s);
-	else
-		return fail(ps, s, "%s: '%s' must be an integer", ctx, name);
-	if (v < min || v > max)
-		return fail(ps, s, "%s: '%s' = %lld is not in %ld..%ld", ctx, name, v, min, max);
-	*out = (long)v;
-	return 0;
-}
-
-static int req_int(const struct parse *ps, const config_setting_t *g, const char *name,
+static int req_int(const struct rt_cfg_reader *ps, const config_setting_t *g, const char *name,
 		   long min, long max, long *out, const char *ctx)
 {
-	if (!config_setting_get_member(g, name))
-		return fail(ps, g, "%s: missing '%s'", ctx, name);
-	return int_member(ps, g, name, 0, min, max, out, ctx);
+	long long v = 0;
+	int rc = rt_cfg_int(ps, g, ctx, name, &v, min, max, true);
+
+	*out = (long)v;
+	return rc;
 }
 
-static int str_member(const struct parse *ps, const config_setting_t *g, const char *name,
-		      const char **out, const char *ctx)
+static int str_member(const struct rt_cfg_reader *ps, const config_setting_t *g,
+		      const char *name, const char **out, const char *ctx)
 {
-	const config_setting_t *s = config_setting_get_member(g, name);
-
-	*out = NULL;
-	if (!s)
-		return 0;
-	if (config_setting_type(s) != CONFIG_TYPE_STRING)
-		return fail(ps, s, "%s: '%s' must be a string", ctx, name);
-	*out = config_setting_get_string(s);
-	return 0;
+	return rt_cfg_string_ref(ps, g, ctx, name, out);
 }
 
 /* Whether s holds a character below 0x20 or DEL: names go into CSV rows, a line protocol and
@@ -362,7 +326,7 @@ void rt_model_set_precision(struct rt_model *m, enum rt_precision p)
 
 /* The output height and width of a window (conv, pool) over the padded input, or the error
  * when the kernel does not fit. */
-static int window_shape(const struct parse *ps, const config_setting_t *g,
+static int window_shape(const struct rt_cfg_reader *ps, const config_setting_t *g,
 			struct rt_layer_desc *L, const char *ctx)
 {
 	char a[64];
@@ -372,12 +336,12 @@ static int window_shape(const struct parse *ps, const config_setting_t *g,
 	if (L->out.h && L->out.w)
 		return 0;
 	shape_str(a, sizeof(a), L->in);
-	return fail(ps, g, "%s: kernel %ld is larger than its %s input with padding %ld", ctx,
+	return rt_cfg_bad(ps, g, "", "%s: kernel %ld is larger than its %s input with padding %ld", ctx,
 		    L->kernel, a, L->pad);
 }
 
 /* 'bias': true (the default) or false. */
-static int bias_member(const struct parse *ps, const config_setting_t *g, bool *bias,
+static int bias_member(const struct rt_cfg_reader *ps, const config_setting_t *g, bool *bias,
 		       const char *ctx)
 {
 	const config_setting_t *s = config_setting_get_member(g, "bias");
@@ -386,12 +350,12 @@ static int bias_member(const struct parse *ps, const config_setting_t *g, bool *
 	if (!s)
 		return 0;
 	if (config_setting_type(s) != CONFIG_TYPE_BOOL)
-		return fail(ps, s, "%s: 'bias' must be true or false", ctx);
+		return rt_cfg_bad(ps, s, "", "%s: 'bias' must be true or false", ctx);
 	*bias = config_setting_get_bool(s);
 	return 0;
 }
 
-static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
+static int parse_layer(const struct rt_cfg_reader *ps, struct rt_model *m, size_t idx,
 		       const config_setting_t *g)
 {
 	struct rt_layer_desc *L = &m->layers[idx];
@@ -403,16 +367,16 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 	L->line = config_setting_source_line(g);
 	snprintf(ctx, sizeof(ctx), "layer %zu", idx + 1);
 	if (config_setting_type(g) != CONFIG_TYPE_GROUP)
-		return fail(ps, config_setting_parent(g), "%s must be a group { type = ...; }", ctx);
+		return rt_cfg_bad(ps, config_setting_parent(g), "", "%s must be a group { type = ...; }", ctx);
 	if ((rc = str_member(ps, g, "type", &type, ctx)))
 		return rc;
 	if (!type)
-		return fail(ps, g, "%s: missing 'type'", ctx);
+		return rt_cfg_bad(ps, g, "", "%s: missing 'type'", ctx);
 	for (t = 0; t < RT_LAYER_TYPE_COUNT; t++)
 		if (!strcmp(type, type_names[t]))
 			break;
 	if (t == RT_LAYER_TYPE_COUNT)
-		return fail(ps, config_setting_get_member(g, "type"), "%s: unknown layer type '%s' "
+		return rt_cfg_bad(ps, config_setting_get_member(g, "type"), "", "%s: unknown layer type '%s' "
 			    "(conv, relu, maxpool, avgpool, batchnorm, fc, dropout, add, "
 			    "softmax_xent)", ctx, type);
 	L->type = (enum rt_layer_type)t;
@@ -420,14 +384,14 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 		return rc;
 	if (name) {
 		if (!*name || strlen(name) >= RT_MODEL_NAME_MAX)
-			return fail(ps, config_setting_get_member(g, "name"),
+			return rt_cfg_bad(ps, config_setting_get_member(g, "name"), "",
 				    "%s: 'name' must have 1 to %d characters", ctx,
 				    RT_MODEL_NAME_MAX - 1);
 		if (has_control(name))
-			return fail(ps, config_setting_get_member(g, "name"),
+			return rt_cfg_bad(ps, config_setting_get_member(g, "name"), "",
 				    "%s: 'name' holds a control character (tab, newline, ...)", ctx);
 		if (find_layer(m, idx, name) >= 0)
-			return fail(ps, config_setting_get_member(g, "name"),
+			return rt_cfg_bad(ps, config_setting_get_member(g, "name"), "",
 				    "%s: name '%s' is already used by layer %d", ctx, name,
 				    find_layer(m, idx, name) + 1);
 		snprintf(L->name, sizeof(L->name), "%s", name);
@@ -443,12 +407,12 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 	if (input) {
 		L->input = find_layer(m, idx, input);
 		if (L->input < 0)
-			return fail(ps, config_setting_get_member(g, "input"),
+			return rt_cfg_bad(ps, config_setting_get_member(g, "input"), "",
 				    "%s: 'input' names '%s', which is not an earlier layer", ctx,
 				    input);
 	}
 	if (L->input >= 0 && m->layers[L->input].type == RT_LAYER_SOFTMAX_XENT)
-		return fail(ps, g, "%s: nothing can follow softmax_xent", ctx);
+		return rt_cfg_bad(ps, g, "", "%s: nothing can follow softmax_xent", ctx);
 	L->in = L->input < 0 ? m->input : m->layers[L->input].out;
 	/* a layer needs a data gradient unless the model input feeds it directly */
 	L->needs_bwd_data = L->input >= 0;
@@ -464,7 +428,7 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 		if ((rc = bias_member(ps, g, &L->bias, ctx)))
 			return rc;
 		if (L->in.c % L->groups || L->filters % L->groups)
-			return fail(ps, g, "%s: %ld groups do not divide %ld input channels and %ld "
+			return rt_cfg_bad(ps, g, "", "%s: %ld groups do not divide %ld input channels and %ld "
 				    "filters", ctx, L->groups, L->in.c, L->filters);
 		L->out.c = L->filters;
 		if ((rc = window_shape(ps, g, L, ctx)))
@@ -477,7 +441,7 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 		    (rc = int_member(ps, g, "pad", 0, 0, MAX_DIM, &L->pad, ctx)))
 			return rc;
 		if (L->pad >= L->kernel)
-			return fail(ps, g, "%s: padding %ld must be smaller than the kernel %ld", ctx,
+			return rt_cfg_bad(ps, g, "", "%s: padding %ld must be smaller than the kernel %ld", ctx,
 				    L->pad, L->kernel);
 		L->out.c = L->in.c;
 		if ((rc = window_shape(ps, g, L, ctx)))
@@ -490,7 +454,7 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 			return rc;
 		L->out = (struct rt_shape){ L->outputs, 1, 1 };
 		if ((double)rt_shape_elems(L->in) * (double)L->outputs > (double)MAX_ELEMS * 8)
-			return fail(ps, g, "%s: %ld x %ld weights (%.3g bytes) are too many", ctx,
+			return rt_cfg_bad(ps, g, "", "%s: %ld x %ld weights (%.3g bytes) are too many", ctx,
 				    rt_shape_elems(L->in), L->outputs,
 				    4.0 * (double)rt_shape_elems(L->in) * (double)L->outputs);
 		break;
@@ -504,9 +468,9 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 			else if (config_setting_type(s) == CONFIG_TYPE_INT)
 				L->rate = config_setting_get_int(s);
 			else
-				return fail(ps, s, "%s: 'rate' must be a number", ctx);
+				return rt_cfg_bad(ps, s, "", "%s: 'rate' must be a number", ctx);
 			if (!(L->rate >= 0 && L->rate < 1))
-				return fail(ps, s, "%s: 'rate' = %g is not in [0, 1)", ctx, L->rate);
+				return rt_cfg_bad(ps, s, "", "%s: 'rate' = %g is not in [0, 1)", ctx, L->rate);
 		}
 		L->out = L->in;
 		break;
@@ -515,13 +479,13 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 		if ((rc = str_member(ps, g, "from", &from, ctx)))
 			return rc;
 		if (!from)
-			return fail(ps, g, "%s: missing 'from' (the earlier layer it adds)", ctx);
+			return rt_cfg_bad(ps, g, "", "%s: missing 'from' (the earlier layer it adds)", ctx);
 		L->from = find_layer(m, idx, from);
 		if (L->from < 0)
-			return fail(ps, config_setting_get_member(g, "from"),
+			return rt_cfg_bad(ps, config_setting_get_member(g, "from"), "",
 				    "%s: 'from' names '%s', which is not an earlier layer", ctx, from);
 		if (L->from == L->input)
-			return fail(ps, config_setting_get_member(g, "from"),
+			return rt_cfg_bad(ps, config_setting_get_member(g, "from"), "",
 				    "%s: 'from' names its own input '%s'", ctx, from);
 		{
 			struct rt_shape o = m->layers[L->from].out;
@@ -529,7 +493,7 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 			if (o.c != L->in.c || o.h != L->in.h || o.w != L->in.w) {
 				shape_str(a, sizeof(a), L->in);
 				shape_str(b, sizeof(b), o);
-				return fail(ps, g, "%s: cannot add shapes %s and %s (from '%s')", ctx,
+				return rt_cfg_bad(ps, g, "", "%s: cannot add shapes %s and %s (from '%s')", ctx,
 					    a, b, from);
 			}
 		}
@@ -537,7 +501,7 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 		break;
 	case RT_LAYER_SOFTMAX_XENT:
 		if (rt_shape_elems(L->in) != m->classes)
-			return fail(ps, g, "%s: softmax_xent needs %ld inputs (the classes), not "
+			return rt_cfg_bad(ps, g, "", "%s: softmax_xent needs %ld inputs (the classes), not "
 				    "%ld", ctx, m->classes, rt_shape_elems(L->in));
 		L->out = L->in;
 		break;
@@ -549,34 +513,28 @@ static int parse_layer(const struct parse *ps, struct rt_model *m, size_t idx,
 		break;
 	}
 	if ((double)L->out.c * (double)L->out.h * (double)L->out.w > (double)MAX_ELEMS)
-		return fail(ps, g, "%s: output of %ld x %ld x %ld elements per image is too large",
+		return rt_cfg_bad(ps, g, "", "%s: output of %ld x %ld x %ld elements per image is too large",
 			    ctx, L->out.c, L->out.h, L->out.w);
 	return 0;
 }
 
 int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
 {
-	struct parse ps = { .path = path, .err = err };
+	struct rt_cfg_reader ps = { .path = path, .err = err };
 	const config_setting_t *root, *in, *layers;
 	struct rt_model *m = NULL;
 	const char *name = NULL;
 	config_t cfg;
 	int rc = 0, nl;
 
-	config_init(&cfg);
-	if ((rc = rt_check_regular(path, err)))
-		goto out;
-	if (!config_read_file(&cfg, path)) {
-		if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
-			rc = rt_err_set(err, -ENOENT, "%s: cannot read the model file", path);
-		else
-			rc = rt_err_set(err, -EINVAL, "%s:%d: %s", path, config_error_line(&cfg),
-					config_error_text(&cfg));
+	if ((rc = rt_cfg_read(&cfg, path, err))) {
+		if (rc == -ENOENT)
+			rt_err_set(err, rc, "%s: cannot read the model file: it does not exist", path);
 		goto out;
 	}
 	root = config_lookup(&cfg, "model");
 	if (!root || config_setting_type(root) != CONFIG_TYPE_GROUP) {
-		rc = fail(&ps, root, "no 'model' group: not a rooftraj model file");
+		rc = rt_cfg_bad(&ps, root, "", "no 'model' group: not a rooftraj model file");
 		goto out;
 	}
 	m = calloc(1, sizeof(*m));
@@ -588,7 +546,7 @@ int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
 	if ((rc = str_member(&ps, root, "name", &name, "model")))
 		goto out;
 	if (name && !valid_model_name(name)) {
-		rc = fail(&ps, config_setting_get_member(root, "name"), "model: name '%s' is not a "
+		rc = rt_cfg_bad(&ps, config_setting_get_member(root, "name"), "", "model: name '%s' is not a "
 			  "plain file name (letters, digits, '.', '_', '+', '-'; not starting with "
 			  "'.')", name);
 		goto out;
@@ -596,7 +554,8 @@ int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
 	snprintf(m->name, sizeof(m->name), "%s", name ? name : "model");
 	in = config_setting_get_member(root, "input");
 	if (!in || config_setting_type(in) != CONFIG_TYPE_ARRAY || config_setting_length(in) != 3) {
-		rc = fail(&ps, in ? in : root, "model: 'input' must be [ channels, height, width ]");
+		rc = rt_cfg_bad(&ps, in ? in : root, "",
+				"model: 'input' must be [ channels, height, width ]");
 		goto out;
 	}
 	{
@@ -606,12 +565,12 @@ int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
 			const config_setting_t *e = config_setting_get_elem(in, (unsigned)i);
 
 			if (config_setting_type(e) != CONFIG_TYPE_INT) {
-				rc = fail(&ps, in, "model: 'input' must hold integers");
+				rc = rt_cfg_bad(&ps, in, "", "model: 'input' must hold integers");
 				goto out;
 			}
 			dims[i] = config_setting_get_int(e);
 			if (dims[i] < 1 || dims[i] > MAX_DIM) {
-				rc = fail(&ps, in, "model: input %s = %ld is not in 1..%ld",
+				rc = rt_cfg_bad(&ps, in, "", "model: input %s = %ld is not in 1..%ld",
 					  i == 0 ? "channels" : i == 1 ? "height" : "width", dims[i],
 					  MAX_DIM);
 				goto out;
@@ -624,12 +583,13 @@ int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
 		goto out;
 	layers = config_setting_get_member(root, "layers");
 	if (!layers || config_setting_type(layers) != CONFIG_TYPE_LIST) {
-		rc = fail(&ps, layers ? layers : root, "model: 'layers' must be a list ( {...}, ... )");
+		rc = rt_cfg_bad(&ps, layers ? layers : root, "",
+				"model: 'layers' must be a list ( {...}, ... )");
 		goto out;
 	}
 	nl = config_setting_length(layers);
 	if (nl < 1 || nl > RT_MODEL_MAX_LAYERS) {
-		rc = fail(&ps, layers, "model: %d layers (1..%d allowed)", nl, RT_MODEL_MAX_LAYERS);
+		rc = rt_cfg_bad(&ps, layers, "", "model: %d layers (1..%d allowed)", nl, RT_MODEL_MAX_LAYERS);
 		goto out;
 	}
 	m->layers = calloc((size_t)nl, sizeof(*m->layers));
@@ -644,15 +604,15 @@ int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
 		m->nlayers = (size_t)i + 1;
 	}
 	if (m->layers[nl - 1].type != RT_LAYER_SOFTMAX_XENT) {
-		rc = fail(&ps, config_setting_get_elem(layers, (unsigned)nl - 1),
-			  "model: the last layer must be softmax_xent, not %s",
+		rc = rt_cfg_bad(&ps, config_setting_get_elem(layers, (unsigned)nl - 1), "",
+				"model: the last layer must be softmax_xent, not %s",
 			  rt_layer_type_name(m->layers[nl - 1].type));
 		goto out;
 	}
 	for (int i = 0; i + 1 < nl; i++)
 		if (m->layers[i].type == RT_LAYER_SOFTMAX_XENT) {
-			rc = fail(&ps, config_setting_get_elem(layers, (unsigned)i),
-				  "model: softmax_xent must be the last layer");
+			rc = rt_cfg_bad(&ps, config_setting_get_elem(layers, (unsigned)i), "",
+					"model: softmax_xent must be the last layer");
 			goto out;
 		}
 	mark_fused(m);

@@ -1,6 +1,7 @@
 /* profile.c: machine profile I/O: a strict libconfig reader and an exact (%.17g) writer */
 #include "config.h"
 #include "profile.h"
+#include "cfgread.h"
 #include "vocab.h"
 #include "util.h"
 
@@ -128,143 +129,6 @@ int rt_profile_add_note(struct rt_profile *p, const char *fmt, ...)
 	return 0;
 }
 
-/* ---- reading ---- */
-
-struct reader {
-	const char *path;
-	struct rt_err *err;
-};
-
-static int line_of(const config_setting_t *s)
-{
-	int line = s ? config_setting_source_line(s) : 0;
-
-	return line > 0 ? line : 1;
-}
-
-static int bad(const struct reader *r, const config_setting_t *at, const char *ctx,
-	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int bad(const struct reader *r, const config_setting_t *at, const char *ctx,
-	       const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = rt_err_vset_at(r->err, -EINVAL, r->path, line_of(at), ctx, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-static int get_string(const struct reader *r, const config_setting_t *grp, const char *ctx,
-		      const char *name, char *buf, size_t size, bool required)
-{
-	const config_setting_t *s = config_setting_get_member(grp, name);
-	const char *v;
-
-	if (!s) {
-		if (required)
-			return bad(r, grp, ctx, "missing '%s'", name);
-		buf[0] = '\0';
-		return 0;
-	}
-	if (config_setting_type(s) != CONFIG_TYPE_STRING)
-		return bad(r, s, ctx, "'%s' must be a string", name);
-	v = config_setting_get_string(s);
-	if (required && !*v)
-		return bad(r, s, ctx, "'%s' must not be empty", name);
-	if (strlen(v) >= size)
-		return bad(r, s, ctx, "'%s' is longer than %zu characters", name, size - 1);
-	snprintf(buf, size, "%s", v);
-	return 0;
-}
-
-static int get_int(const struct reader *r, const config_setting_t *grp, const char *ctx,
-		   const char *name, long long *out, long long min, long long max, bool required)
-{
-	const config_setting_t *s = config_setting_get_member(grp, name);
-	long long v;
-
-	if (!s) {
-		if (required)
-			return bad(r, grp, ctx, "missing '%s'", name);
-		*out = 0;
-		return 0;
-	}
-	if (config_setting_type(s) == CONFIG_TYPE_INT)
-		v = config_setting_get_int(s);
-	else if (config_setting_type(s) == CONFIG_TYPE_INT64)
-		v = config_setting_get_int64(s);
-	else
-		return bad(r, s, ctx, "'%s' must be an integer", name);
-	if (v < min || v > max)
-		return bad(r, s, ctx, "'%s' = %lld is not in %lld..%lld", name, v, min, max);
-	*out = v;
-	return 0;
-}
-
-/* A number (integer or float); positive: > 0, else >= 0. */
-static int get_num(const struct reader *r, const config_setting_t *grp, const char *ctx,
-		   const char *name, double *out, bool positive, bool required)
-{
-	const config_setting_t *s = config_setting_get_member(grp, name);
-	double v;
-
-	if (!s) {
-		if (required)
-			return bad(r, grp, ctx, "missing '%s'", name);
-		*out = 0;
-		return 0;
-	}
-	switch (config_setting_type(s)) {
-	case CONFIG_TYPE_FLOAT: v = config_setting_get_float(s); break;
-	case CONFIG_TYPE_INT: v = config_setting_get_int(s); break;
-	case CONFIG_TYPE_INT64: v = (double)config_setting_get_int64(s); break;
-	default: return bad(r, s, ctx, "'%s' must be a number", name);
-	}
-	if (!isfinite(v) || v < 0 || (positive && v == 0))
-		return bad(r, s, ctx, "'%s' must be a %s number", name,
-			   positive ? "positive" : "non-negative");
-	*out = v;
-	return 0;
-}
-
-static int get_bool(const struct reader *r, const config_setting_t *grp, const char *ctx,
-		    const char *name, bool *out)
-{
-	const config_setting_t *s = config_setting_get_member(grp, name);
-
-	*out = false;
-	if (!s)
-		return 0;
-	if (config_setting_type(s) != CONFIG_TYPE_BOOL)
-		return bad(r, s, ctx, "'%s' must be true or false", name);
-	*out = config_setting_get_bool(s);
-	return 0;
-}
-
-/* A list of groups (or an absent one when optional); *out NULL when absent. */
-static int get_list(const struct reader *r, const config_setting_t *grp, const char *name,
-		    const config_setting_t **out, bool required)
-{
-	const config_setting_t *s = config_setting_get_member(grp, name);
-
-	*out = NULL;
-	if (!s)
-		return required ? bad(r, grp, "", "missing '%s'", name) : 0;
-	if (config_setting_type(s) != CONFIG_TYPE_LIST)
-		return bad(r, s, "", "'%s' must be a list ( {...}, ... )", name);
-	for (int i = 0; i < config_setting_length(s); i++) {
-		const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
-
-		/* libconfig's line for a scalar element can be the next line: name the list's */
-		if (config_setting_type(e) != CONFIG_TYPE_GROUP)
-			return bad(r, s, "", "%s[%d] must be a group { ... }", name, i);
-	}
-	*out = s;
-	return 0;
-}
-
 #define TRY(x)                                                                                 \
 	do {                                                                                    \
 		rc = (x);                                                                       \
@@ -279,54 +143,55 @@ static int get_list(const struct reader *r, const config_setting_t *grp, const c
 		}                                                                               \
 	} while (0)
 
-static int read_cpu(const struct reader *r, const config_setting_t *root, struct rt_profile *p)
+static int read_cpu(const struct rt_cfg_reader *r, const config_setting_t *root,
+		    struct rt_profile *p)
 {
 	const config_setting_t *cpu = config_setting_get_member(root, "cpu"), *isa;
 	long long v = 0;
 	int rc;
 
 	if (!cpu)
-		return bad(r, root, "", "missing 'cpu'");
+		return rt_cfg_bad(r, root, "", "missing 'cpu'");
 	if (config_setting_type(cpu) != CONFIG_TYPE_GROUP)
-		return bad(r, cpu, "", "'cpu' must be a group { ... }");
-	rc = get_string(r, cpu, "cpu", "model", p->cpu.model, sizeof(p->cpu.model), true);
+		return rt_cfg_bad(r, cpu, "", "'cpu' must be a group { ... }");
+	rc = rt_cfg_string(r, cpu, "cpu", "model", p->cpu.model, sizeof(p->cpu.model), true);
 	if (!rc)
-		rc = get_string(r, cpu, "cpu", "vendor", p->cpu.vendor, sizeof(p->cpu.vendor),
+		rc = rt_cfg_string(r, cpu, "cpu", "vendor", p->cpu.vendor, sizeof(p->cpu.vendor),
 				false);
 	if (!rc)
-		rc = get_int(r, cpu, "cpu", "family", &v, 0, 1 << 16, false);
+		rc = rt_cfg_int(r, cpu, "cpu", "family", &v, 0, 1 << 16, false);
 	p->cpu.family = (int)v;
 	v = 0;
 	if (!rc)
-		rc = get_int(r, cpu, "cpu", "cores", &v, 1, 1 << 20, true);
+		rc = rt_cfg_int(r, cpu, "cpu", "cores", &v, 1, 1 << 20, true);
 	p->cpu.cores = (unsigned)v;
 	if (!rc)
-		rc = get_int(r, cpu, "cpu", "pus", &v, 1, 1 << 20, true);
+		rc = rt_cfg_int(r, cpu, "cpu", "pus", &v, 1, 1 << 20, true);
 	p->cpu.pus = (unsigned)v;
 	if (!rc)
-		rc = get_int(r, cpu, "cpu", "sockets", &v, 1, 1 << 16, true);
+		rc = rt_cfg_int(r, cpu, "cpu", "sockets", &v, 1, 1 << 16, true);
 	p->cpu.sockets = (unsigned)v;
 	if (!rc)
-		rc = get_int(r, cpu, "cpu", "numa_nodes", &v, 0, 1 << 16, false);
+		rc = rt_cfg_int(r, cpu, "cpu", "numa_nodes", &v, 0, 1 << 16, false);
 	p->cpu.numa_nodes = (unsigned)v;
 	if (!rc)
-		rc = get_num(r, cpu, "cpu", "clock_ghz", &p->cpu.clock_ghz, false, false);
+		rc = rt_cfg_num(r, cpu, "cpu", "clock_ghz", &p->cpu.clock_ghz, false, false);
 	if (!rc)
-		rc = get_int(r, cpu, "cpu", "memory", &v, 0, INT64_MAX, false);
+		rc = rt_cfg_int(r, cpu, "cpu", "memory", &v, 0, INT64_MAX, false);
 	p->cpu.memory = (uint64_t)v;
 	if (rc)
 		return rc;
 	isa = config_setting_get_member(cpu, "isa");
 	if (isa) {
 		if (config_setting_type(isa) != CONFIG_TYPE_ARRAY)
-			return bad(r, isa, "cpu", "'isa' must be an array of strings [ ... ]");
+			return rt_cfg_bad(r, isa, "cpu", "'isa' must be an array of strings [ ... ]");
 		for (int i = 0; i < config_setting_length(isa); i++) {
 			const config_setting_t *e = config_setting_get_elem(isa, (unsigned)i);
 
 			if (config_setting_type(e) != CONFIG_TYPE_STRING)
-				return bad(r, isa, "cpu", "'isa' must be an array of strings");
+				return rt_cfg_bad(r, isa, "cpu", "'isa' must be an array of strings");
 			if (p->cpu.nisa == RT_CPU_MAX_ISA)
-				return bad(r, isa, "cpu", "'isa' has more than %d entries",
+				return rt_cfg_bad(r, isa, "cpu", "'isa' has more than %d entries",
 					   RT_CPU_MAX_ISA);
 			snprintf(p->cpu.isa[p->cpu.nisa++], sizeof(p->cpu.isa[0]), "%s",
 				 config_setting_get_string(e));
@@ -335,7 +200,8 @@ static int read_cpu(const struct reader *r, const config_setting_t *root, struct
 	return 0;
 }
 
-static int read_curve(const struct reader *r, const config_setting_t *root, struct rt_profile *p)
+static int read_curve(const struct rt_cfg_reader *r, const config_setting_t *root,
+		      struct rt_profile *p)
 {
 	const config_setting_t *c = config_setting_get_member(root, "curve"), *ws, *bw;
 	long long v = 0;
@@ -344,24 +210,24 @@ static int read_curve(const struct reader *r, const config_setting_t *root, stru
 	if (!c)
 		return 0;
 	if (config_setting_type(c) != CONFIG_TYPE_GROUP)
-		return bad(r, c, "", "'curve' must be a group { ... }");
-	rc = get_string(r, c, "curve", "kernel", p->curve_kernel, sizeof(p->curve_kernel), true);
+		return rt_cfg_bad(r, c, "", "'curve' must be a group { ... }");
+	rc = rt_cfg_string(r, c, "curve", "kernel", p->curve_kernel, sizeof(p->curve_kernel), true);
 	if (!rc)
-		rc = get_string(r, c, "curve", "isa", p->curve_isa, sizeof(p->curve_isa), false);
+		rc = rt_cfg_string(r, c, "curve", "isa", p->curve_isa, sizeof(p->curve_isa), false);
 	if (!rc)
-		rc = get_int(r, c, "curve", "threads", &v, 1, 1 << 20, true);
+		rc = rt_cfg_int(r, c, "curve", "threads", &v, 1, 1 << 20, true);
 	if (rc)
 		return rc;
 	p->curve_threads = (unsigned)v;
 	ws = config_setting_get_member(c, "working_set");
 	bw = config_setting_get_member(c, "gbytes_per_s");
 	if (!ws || !bw)
-		return bad(r, c, "curve", "missing '%s'", ws ? "gbytes_per_s" : "working_set");
+		return rt_cfg_bad(r, c, "curve", "missing '%s'", ws ? "gbytes_per_s" : "working_set");
 	if (config_setting_type(ws) != CONFIG_TYPE_ARRAY ||
 	    config_setting_type(bw) != CONFIG_TYPE_ARRAY)
-		return bad(r, c, "curve", "'working_set' and 'gbytes_per_s' must be arrays");
+		return rt_cfg_bad(r, c, "curve", "'working_set' and 'gbytes_per_s' must be arrays");
 	if (config_setting_length(ws) != config_setting_length(bw))
-		return bad(r, bw, "curve", "'working_set' has %d values, 'gbytes_per_s' %d",
+		return rt_cfg_bad(r, bw, "curve", "'working_set' has %d values, 'gbytes_per_s' %d",
 			   config_setting_length(ws), config_setting_length(bw));
 	for (int i = 0; i < config_setting_length(ws); i++) {
 		const config_setting_t *a = config_setting_get_elem(ws, (unsigned)i);
@@ -373,15 +239,15 @@ static int read_curve(const struct reader *r, const config_setting_t *root, stru
 		else if (config_setting_type(a) == CONFIG_TYPE_INT)
 			pt.working_set = (uint64_t)config_setting_get_int(a);
 		else
-			return bad(r, ws, "curve", "working_set[%d] must be an integer", i);
+			return rt_cfg_bad(r, ws, "curve", "working_set[%d] must be an integer", i);
 		if (config_setting_type(b) == CONFIG_TYPE_FLOAT)
 			pt.gbytes_per_s = config_setting_get_float(b);
 		else if (config_setting_type(b) == CONFIG_TYPE_INT)
 			pt.gbytes_per_s = config_setting_get_int(b);
 		else
-			return bad(r, bw, "curve", "gbytes_per_s[%d] must be a number", i);
+			return rt_cfg_bad(r, bw, "curve", "gbytes_per_s[%d] must be a number", i);
 		if (!(pt.gbytes_per_s > 0) || !isfinite(pt.gbytes_per_s) || (long long)pt.working_set <= 0)
-			return bad(r, bw, "curve", "point %d must be positive", i);
+			return rt_cfg_bad(r, bw, "curve", "point %d must be positive", i);
 		if (rt_profile_add_point(p, &pt))
 			return rt_err_set(r->err, -ENOMEM, "out of memory");
 	}
@@ -399,7 +265,7 @@ void rt_profile_default_path(char *buf, size_t size)
 
 int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *err)
 {
-	struct reader r = { .path = path, .err = err };
+	struct rt_cfg_reader r = { .path = path, .err = err };
 	struct rt_profile *p = NULL;
 	const config_setting_t *root, *list;
 	config_t cfg;
@@ -407,128 +273,118 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 	long long v = 0;
 	int rc = 0;
 
-	config_init(&cfg);
-	if ((rc = rt_check_regular(path, err)))
+	if ((rc = rt_cfg_read(&cfg, path, err)))
 		goto out;
-	if (!config_read_file(&cfg, path)) {
-		if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
-			rc = rt_err_set(err, -ENOENT, "%s: cannot read: %s", path,
-					strerror(errno ? errno : ENOENT));
-		else
-			rc = rt_err_set(err, -EINVAL, "%s:%d: %s", path, config_error_line(&cfg),
-					config_error_text(&cfg));
-		goto out;
-	}
 	TRY(rt_profile_create(&p, err));
 	root = config_lookup(&cfg, "profile");
 	if (!root || config_setting_type(root) != CONFIG_TYPE_GROUP) {
-		rc = bad(&r, root, "", "no 'profile' group: not a rooftraj machine profile");
+		rc = rt_cfg_bad(&r, root, "", "no 'profile' group: not a rooftraj machine profile");
 		goto out;
 	}
-	TRY(get_int(&r, root, "", "format", &v, 1, INT32_MAX, true));
+	TRY(rt_cfg_int(&r, root, "", "format", &v, 1, INT32_MAX, true));
 	if (v != RT_PROFILE_FORMAT) {
-		rc = bad(&r, config_setting_get_member(root, "format"), "",
+		rc = rt_cfg_bad(&r, config_setting_get_member(root, "format"), "",
 			 "format %lld is not supported (this rooftraj reads format %d)", v,
 			 RT_PROFILE_FORMAT);
 		goto out;
 	}
-	TRY(get_string(&r, root, "", "host", p->host, sizeof(p->host), true));
-	TRY(get_string(&r, root, "", "created", p->created, sizeof(p->created), false));
-	TRY(get_string(&r, root, "", "tool", p->tool, sizeof(p->tool), false));
+	TRY(rt_cfg_string(&r, root, "", "host", p->host, sizeof(p->host), true));
+	TRY(rt_cfg_string(&r, root, "", "created", p->created, sizeof(p->created), false));
+	TRY(rt_cfg_string(&r, root, "", "tool", p->tool, sizeof(p->tool), false));
 	TRY(read_cpu(&r, root, p));
 
-	TRY(get_list(&r, root, "caches", &list, false));
+	TRY(rt_cfg_list(&r, root, "caches", &list, false));
 	for (int i = 0; list && i < config_setting_length(list); i++) {
 		const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
 		struct rt_profile_cache c = { 0 };
 
 		snprintf(ctx, sizeof(ctx), "caches[%d]", i);
-		TRY(get_int(&r, e, ctx, "level", &v, 1, 5, true));
+		TRY(rt_cfg_int(&r, e, ctx, "level", &v, 1, 5, true));
 		c.level = (int)v;
-		TRY(get_int(&r, e, ctx, "size", &v, 1, INT64_MAX, true));
+		TRY(rt_cfg_int(&r, e, ctx, "size", &v, 1, INT64_MAX, true));
 		c.size = (uint64_t)v;
-		TRY(get_int(&r, e, ctx, "line", &v, 0, 1 << 20, false));
+		TRY(rt_cfg_int(&r, e, ctx, "line", &v, 0, 1 << 20, false));
 		c.line = (unsigned)v;
-		TRY(get_int(&r, e, ctx, "shared_by", &v, 0, 1 << 20, false));
+		TRY(rt_cfg_int(&r, e, ctx, "shared_by", &v, 0, 1 << 20, false));
 		c.shared_by = (unsigned)v;
-		TRY(get_int(&r, e, ctx, "count", &v, 0, 1 << 20, false));
+		TRY(rt_cfg_int(&r, e, ctx, "count", &v, 0, 1 << 20, false));
 		c.count = (unsigned)v;
 		OOM(rt_profile_add_cache(p, &c));
 	}
 
-	TRY(get_list(&r, root, "levels", &list, false));
+	TRY(rt_cfg_list(&r, root, "levels", &list, false));
 	for (int i = 0; list && i < config_setting_length(list); i++) {
 		const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
 		struct rt_profile_level l = { 0 };
 
 		snprintf(ctx, sizeof(ctx), "levels[%d]", i);
-		TRY(get_string(&r, e, ctx, "level", l.level, sizeof(l.level), true));
+		TRY(rt_cfg_string(&r, e, ctx, "level", l.level, sizeof(l.level), true));
 		if (!rt_profile_valid_level(l.level)) {
-			rc = bad(&r, config_setting_get_member(e, "level"), ctx,
+			rc = rt_cfg_bad(&r, config_setting_get_member(e, "level"), ctx,
 				 "unknown level '%s' (L1..L5 or DRAM)", l.level);
 			goto out;
 		}
-		TRY(get_int(&r, e, ctx, "hwloc_size", &v, 0, INT64_MAX, false));
+		TRY(rt_cfg_int(&r, e, ctx, "hwloc_size", &v, 0, INT64_MAX, false));
 		l.hwloc_size = (uint64_t)v;
-		TRY(get_int(&r, e, ctx, "measured_size", &v, 0, INT64_MAX, false));
+		TRY(rt_cfg_int(&r, e, ctx, "measured_size", &v, 0, INT64_MAX, false));
 		l.measured_size = (uint64_t)v;
-		TRY(get_bool(&r, e, ctx, "agrees", &l.agrees));
+		TRY(rt_cfg_bool(&r, e, ctx, "agrees", &l.agrees));
 		OOM(rt_profile_add_level(p, &l));
 	}
 
-	TRY(get_list(&r, root, "flops", &list, true));
+	TRY(rt_cfg_list(&r, root, "flops", &list, true));
 	for (int i = 0; i < config_setting_length(list); i++) {
 		const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
 		struct rt_profile_flops f = { 0 };
 
 		snprintf(ctx, sizeof(ctx), "flops[%d]", i);
-		TRY(get_string(&r, e, ctx, "precision", f.precision, sizeof(f.precision), true));
+		TRY(rt_cfg_string(&r, e, ctx, "precision", f.precision, sizeof(f.precision), true));
 		if (!rt_profile_valid_precision(f.precision)) {
-			rc = bad(&r, config_setting_get_member(e, "precision"), ctx,
+			rc = rt_cfg_bad(&r, config_setting_get_member(e, "precision"), ctx,
 				 "unknown precision '%s' (fp64, fp32, bf16, fp16, int8)",
 				 f.precision);
 			goto out;
 		}
-		TRY(get_string(&r, e, ctx, "isa", f.isa, sizeof(f.isa), true));
-		TRY(get_int(&r, e, ctx, "threads", &v, 1, 1 << 20, true));
+		TRY(rt_cfg_string(&r, e, ctx, "isa", f.isa, sizeof(f.isa), true));
+		TRY(rt_cfg_int(&r, e, ctx, "threads", &v, 1, 1 << 20, true));
 		f.threads = (unsigned)v;
-		TRY(get_num(&r, e, ctx, "gflops", &f.gflops, true, true));
-		TRY(get_num(&r, e, ctx, "median", &f.median, false, false));
-		TRY(get_num(&r, e, ctx, "spread", &f.spread, false, false));
-		TRY(get_string(&r, e, ctx, "method", f.method, sizeof(f.method), false));
-		TRY(get_string(&r, e, ctx, "impl", f.impl, sizeof(f.impl), false));
-		TRY(get_num(&r, e, ctx, "theoretical", &f.theoretical, false, false));
-		TRY(get_string(&r, e, ctx, "flag", f.flag, sizeof(f.flag), false));
+		TRY(rt_cfg_num(&r, e, ctx, "gflops", &f.gflops, true, true));
+		TRY(rt_cfg_num(&r, e, ctx, "median", &f.median, false, false));
+		TRY(rt_cfg_num(&r, e, ctx, "spread", &f.spread, false, false));
+		TRY(rt_cfg_string(&r, e, ctx, "method", f.method, sizeof(f.method), false));
+		TRY(rt_cfg_string(&r, e, ctx, "impl", f.impl, sizeof(f.impl), false));
+		TRY(rt_cfg_num(&r, e, ctx, "theoretical", &f.theoretical, false, false));
+		TRY(rt_cfg_string(&r, e, ctx, "flag", f.flag, sizeof(f.flag), false));
 		OOM(rt_profile_add_flops(p, &f));
 	}
 
-	TRY(get_list(&r, root, "bandwidth", &list, true));
+	TRY(rt_cfg_list(&r, root, "bandwidth", &list, true));
 	for (int i = 0; i < config_setting_length(list); i++) {
 		const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
 		struct rt_profile_bw b = { 0 };
 
 		snprintf(ctx, sizeof(ctx), "bandwidth[%d]", i);
-		TRY(get_string(&r, e, ctx, "level", b.level, sizeof(b.level), true));
+		TRY(rt_cfg_string(&r, e, ctx, "level", b.level, sizeof(b.level), true));
 		if (!rt_profile_valid_level(b.level)) {
-			rc = bad(&r, config_setting_get_member(e, "level"), ctx,
+			rc = rt_cfg_bad(&r, config_setting_get_member(e, "level"), ctx,
 				 "unknown level '%s' (L1..L5 or DRAM)", b.level);
 			goto out;
 		}
-		TRY(get_string(&r, e, ctx, "kernel", b.kernel, sizeof(b.kernel), true));
+		TRY(rt_cfg_string(&r, e, ctx, "kernel", b.kernel, sizeof(b.kernel), true));
 		if (!rt_profile_valid_kernel(b.kernel)) {
-			rc = bad(&r, config_setting_get_member(e, "kernel"), ctx,
+			rc = rt_cfg_bad(&r, config_setting_get_member(e, "kernel"), ctx,
 				 "unknown kernel '%s' (load, copy, triad, copy_nt, triad_nt)",
 				 b.kernel);
 			goto out;
 		}
-		TRY(get_string(&r, e, ctx, "isa", b.isa, sizeof(b.isa), false));
-		TRY(get_int(&r, e, ctx, "threads", &v, 1, 1 << 20, true));
+		TRY(rt_cfg_string(&r, e, ctx, "isa", b.isa, sizeof(b.isa), false));
+		TRY(rt_cfg_int(&r, e, ctx, "threads", &v, 1, 1 << 20, true));
 		b.threads = (unsigned)v;
-		TRY(get_num(&r, e, ctx, "gbytes_per_s", &b.gbytes_per_s, true, true));
-		TRY(get_num(&r, e, ctx, "median", &b.median, false, false));
-		TRY(get_num(&r, e, ctx, "spread", &b.spread, false, false));
-		TRY(get_int(&r, e, ctx, "working_set", &v, 1, INT64_MAX, true));
-		TRY(get_string(&r, e, ctx, "flag", b.flag, sizeof(b.flag), false));
+		TRY(rt_cfg_num(&r, e, ctx, "gbytes_per_s", &b.gbytes_per_s, true, true));
+		TRY(rt_cfg_num(&r, e, ctx, "median", &b.median, false, false));
+		TRY(rt_cfg_num(&r, e, ctx, "spread", &b.spread, false, false));
+		TRY(rt_cfg_int(&r, e, ctx, "working_set", &v, 1, INT64_MAX, true));
+		TRY(rt_cfg_string(&r, e, ctx, "flag", b.flag, sizeof(b.flag), false));
 		b.working_set = (uint64_t)v;
 		OOM(rt_profile_add_bw(p, &b));
 	}
@@ -541,7 +397,7 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 
 			if (config_setting_type(notes) != CONFIG_TYPE_ARRAY ||
 			    config_setting_type(e) != CONFIG_TYPE_STRING) {
-				rc = bad(&r, notes, "", "'notes' must be an array of strings");
+				rc = rt_cfg_bad(&r, notes, "", "'notes' must be an array of strings");
 				goto out;
 			}
 			OOM(rt_profile_add_note(p, "%s", config_setting_get_string(e)));

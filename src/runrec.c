@@ -2,6 +2,7 @@
  * record of how the sweep ran */
 #include "config.h"
 #include "runrec.h"
+#include "cfgread.h"
 #include "topo.h"
 #include "util.h"
 
@@ -16,56 +17,28 @@
 
 extern char **environ;
 
-static int read_config(config_t *cfg, const char *path, struct rt_err *err)
+/* A whole-number member of the request, required. */
+static int get_long(const struct rt_cfg_reader *rd, const config_setting_t *g, const char *name,
+		    long *out)
 {
-	int rc;
+	long long v = 0;
+	int rc = rt_cfg_int(rd, g, "request", name, &v, 0, 2147483647LL, true);
 
-	config_init(cfg);
-	if ((rc = rt_check_regular(path, err)))
-		return rc;
-	if (config_read_file(cfg, path))
-		return 0;
-	if (config_error_type(cfg) == CONFIG_ERR_FILE_IO)
-		return access(path, F_OK) ? -ENOENT :
-		       rt_err_set(err, -EIO, "%s: cannot read: %s", path, strerror(errno));
-	return rt_err_set(err, -EINVAL, "%s:%d: %s", path, config_error_line(cfg),
-			  config_error_text(cfg));
-}
-
-static int get_str(const config_setting_t *g, const char *path, const char *name, char *buf,
-		   size_t size, struct rt_err *err)
-{
-	const char *v = NULL;
-
-	if (!config_setting_lookup_string(g, name, &v) || strlen(v) >= size)
-		return rt_err_set(err, -EINVAL, "%s:%d: request: '%s' must be a string", path,
-				  config_setting_source_line(g), name);
-	snprintf(buf, size, "%s", v);
-	return 0;
-}
-
-static int get_long(const config_setting_t *g, const char *path, const char *name, long *out,
-		    struct rt_err *err)
-{
-	long long v;
-
-	if (!config_setting_lookup_int64(g, name, &v) || v < 0 || v > 2147483647LL)
-		return rt_err_set(err, -EINVAL, "%s:%d: request: '%s' must be a whole number", path,
-				  config_setting_source_line(g), name);
 	*out = (long)v;
-	return 0;
+	return rc;
 }
 
 int rt_sweep_request_read(struct rt_sweep_request *r, const char *dir, struct rt_err *err)
 {
 	char path[4200];
 	const config_setting_t *g, *knobs;
+	const struct rt_cfg_reader rd = { .path = path, .err = err };
 	config_t cfg;
 	int rc, per_layer = 0;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(path, sizeof(path), "%s/run.cfg", dir);
-	if ((rc = read_config(&cfg, path, err)))
+	if ((rc = rt_cfg_read(&cfg, path, err)))
 		goto out;
 	g = config_lookup(&cfg, "run.request");
 	if (!g || config_setting_type(g) != CONFIG_TYPE_GROUP) {
@@ -73,17 +46,20 @@ int rt_sweep_request_read(struct rt_sweep_request *r, const char *dir, struct rt
 				path);
 		goto out;
 	}
-	if ((rc = get_str(g, path, "model", r->model, sizeof(r->model), err)) ||
-	    (rc = get_str(g, path, "data", r->data, sizeof(r->data), err)) ||
-	    (rc = get_str(g, path, "counters", r->counters, sizeof(r->counters), err)) ||
-	    (rc = get_str(g, path, "maxpool", r->maxpool, sizeof(r->maxpool), err)) ||
-	    (rc = get_str(g, path, "lr", r->lr, sizeof(r->lr), err)) ||
-	    (rc = get_str(g, path, "profile", r->profile, sizeof(r->profile), err)) ||
-	    (rc = get_long(g, path, "batch", &r->batch, err)) ||
-	    (rc = get_long(g, path, "iterations", &r->iterations, err)) ||
-	    (rc = get_long(g, path, "warmup", &r->warmup, err)) ||
-	    (rc = get_long(g, path, "repeat", &r->repeat, err)) ||
-	    (rc = get_long(g, path, "seed", &r->seed, err)))
+	if ((rc = rt_cfg_string(&rd, g, "request", "model", r->model, sizeof(r->model), true)) ||
+	    (rc = rt_cfg_string(&rd, g, "request", "data", r->data, sizeof(r->data), true)) ||
+	    (rc = rt_cfg_string(&rd, g, "request", "counters", r->counters, sizeof(r->counters),
+				true)) ||
+	    (rc = rt_cfg_string(&rd, g, "request", "maxpool", r->maxpool, sizeof(r->maxpool),
+				true)) ||
+	    (rc = rt_cfg_string(&rd, g, "request", "lr", r->lr, sizeof(r->lr), false)) ||
+	    (rc = rt_cfg_string(&rd, g, "request", "profile", r->profile, sizeof(r->profile),
+				false)) ||
+	    (rc = get_long(&rd, g, "batch", &r->batch)) ||
+	    (rc = get_long(&rd, g, "iterations", &r->iterations)) ||
+	    (rc = get_long(&rd, g, "warmup", &r->warmup)) ||
+	    (rc = get_long(&rd, g, "repeat", &r->repeat)) ||
+	    (rc = get_long(&rd, g, "seed", &r->seed)))
 		goto out;
 	if (!config_setting_lookup_bool(g, "per_layer", &per_layer) ||
 	    !config_setting_lookup_float(g, "timeout", &r->timeout)) {
@@ -262,14 +238,10 @@ int rt_results_profile(const char *dir, char *path, size_t size, struct rt_err *
 	int rc = 0;
 
 	snprintf(cfgpath, sizeof(cfgpath), "%s/run.cfg", dir);
-	config_init(&cfg);
-	if ((rc = rt_check_regular(cfgpath, err)))
+	if ((rc = rt_cfg_read(&cfg, cfgpath, err)) == -ENOENT || rc == -EIO)
+		rt_err_set(err, rc, "%s: cannot read (give --profile)", cfgpath);
+	else if (rc)
 		;
-	else if (!config_read_file(&cfg, cfgpath))
-		rc = config_error_type(&cfg) == CONFIG_ERR_FILE_IO ?
-		     rt_err_set(err, -ENOENT, "%s: cannot read (give --profile)", cfgpath) :
-		     rt_err_set(err, -EINVAL, "%s:%d: %s", cfgpath, config_error_line(&cfg),
-				config_error_text(&cfg));
 	else if (!config_lookup_string(&cfg, "run.profile", &prof) || !*prof)
 		rc = rt_err_set(err, -EINVAL, "%s: no 'profile' in 'run' (give --profile)", cfgpath);
 	else

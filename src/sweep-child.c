@@ -251,7 +251,7 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 		backend = NULL;
 		goto out;
 	}
-	to.meter = &backend->meter;
+	to.meter = backend ? &backend->meter : NULL;
 	to.meter_ctx = cctx;
 	for (long r = 0; r < repeat; r++) {
 		struct rt_train_result res;

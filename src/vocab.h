@@ -1,6 +1,7 @@
 /* vocab.h: the words rooftraj's files share, each with one name table: the precisions a
  * profile may name and the two the trainer computes in, the memory levels, the thread
- * affinities, the sources of counts. The bottom layer beside err and util: kernels/, cnn/ and src/ all read it. */
+ * affinities, the sources of counts. The bottom layer beside err and util: kernels/, cnn/
+ * and src/ all read it. */
 #ifndef RT_VOCAB_H
 #define RT_VOCAB_H
 

@@ -58,8 +58,8 @@ int main(int argc, char **argv)
 		if (rp > 1 + tol) {
 			above_peak++;
 			printf("# %s %s %s %s: %.1f GFLOP/s above the %s %s peak %.1f at %u threads\n",
-			       p->config, rt_point_scope_name(p), p->name, rt_point_stat_name(p), p->gflops, f->precision, f->what,
-			       f->value, t);
+			       p->config, rt_point_scope_name(p), p->name, rt_point_stat_name(p), p->gflops,
+			       f->precision, f->what, f->value, t);
 		}
 		if (rb > 1 + tol) {
 			above_bw++;

@@ -2,27 +2,18 @@
  * images/s, time per phase, loss, accuracy, exact model counts and the memory split */
 #include "config.h"
 #include "cluster.h"
-#include "counters.h"
 #include "err.h"
 #include "model.h"
-#include "net.h"
-#include "options.h"
-#include "profile.h"
-#include "sweep.h"
 #include "sweep-child.h"
 #include "sweep-mpi.h"
-#include "sweep-train.h"
 #include "topo.h"
-#include "train.h"
 #include "train-report.h"
-#include "util.h"
+#include "train-run.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
-#include <omp.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -130,13 +121,13 @@ static int usage_error(const struct rt_err *err)
 	return 2;
 }
 
-struct progress_state {
+struct progress {
 	bool on, tty;
 };
 
-static void on_progress(void *ctx, long iter, long total, double loss)
+static void on_iteration(void *ctx, long iter, long total, double loss)
 {
-	struct progress_state *ps = ctx;
+	const struct progress *ps = ctx;
 
 	if (!ps->on)
 		return;
@@ -148,53 +139,25 @@ static void on_progress(void *ctx, long iter, long total, double loss)
 		fprintf(stderr, "\r\033[K");
 }
 
-/* Open the counters the user asked for (none: no backend). */
-static int open_counters(const char *which, const struct rt_counter_backend **backend,
-			 void **ctx, struct rt_err *why)
+static void on_config(void *ctx, size_t i, size_t n, const char *config, const char *result)
 {
-	struct rt_err err;
+	const struct progress *ps = ctx;
 
-	*backend = NULL;
-	if (!strcmp(which, "none"))
-		return 0;
-	if (rt_counters_open(which, backend, ctx, why, &err)) {
-		*backend = NULL;
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
-		return 1;
-	}
-	return 0;
-}
-
-static void sweep_progress(void *ctx, size_t i, size_t n, const char *config, const char *result)
-{
-	const bool *on = ctx;
-
-	if (!*on)
+	if (!ps->on)
 		return;
 	if (result)
 		fprintf(stderr, "%s: configuration %zu of %zu, %s: %s\n", prog, i, n, config, result);
-	else if (isatty(STDERR_FILENO))
+	else if (ps->tty)
 		fprintf(stderr, "%s: configuration %zu of %zu, %s ...\n", prog, i, n, config);
 }
 
-static volatile sig_atomic_t interrupted;
-
-/* SIGINT, SIGTERM, SIGHUP: the sweep stops cleanly (the running child is killed) */
-
-static void on_interrupt(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-/* What a sweep says along the way (notes, the quick probe): on stderr. */
+/* Notes along the way, warnings of the ranks: on stderr. */
 static void say(void *ctx, const char *msg)
 {
 	(void)ctx;
 	fprintf(stderr, "%s: %s\n", prog, msg);
 }
 
-/* A rank that measures a configuration without its placement says so. */
 static void mpi_warn(void *ctx, int rank, const char *msg)
 {
 	(void)ctx;
@@ -202,24 +165,18 @@ static void mpi_warn(void *ctx, int rank, const char *msg)
 		msg);
 }
 
-/* The command line, parsed. `given` has a bit for each option the user set: --resume takes
- * the others from the results directory's run.cfg. */
-enum { G_MODEL = 1, G_BATCH = 2, G_ITERS = 4, G_WARMUP = 8, G_DATA = 16, G_SEED = 32,
-       G_LR = 64, G_MAXPOOL = 128, G_COUNTERS = 256, G_PER_LAYER = 512, G_REPEAT = 1024,
-       G_TIMEOUT = 2048, G_PROFILE = 4096, G_SWEEP = 8192 };
+/* SIGINT, SIGTERM, SIGHUP: a sweep stops cleanly (the running child is killed) */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
 
 struct cli {
-	const char *model, *data, *counters;
-	long batch, threads, iters, warmup, seed, repeat;
-	double lr, timeout;
-	enum rt_precision prec;
-	enum rt_pool_impl pool;
-	bool describe, verbose, per_layer, emit, digest, no_retry;
-	const char *sweeps[RT_KNOB_COUNT];
-	size_t nsweeps;
-	const char *outdir, *resume, *profile;
-	unsigned given;
-	struct rt_sweep_request record; /* --resume: what DIR/run.cfg asked */
+	struct rt_train_settings s;
+	bool describe, verbose, emit;
 };
 
 /* Parse the options into c: 0, or 2 (usage) / 1 with the message printed. */
@@ -233,86 +190,16 @@ static int parse_args(struct cli *c, int argc, char **argv, const struct rt_topo
 		int bad = 0;
 
 		switch (opt) {
-		case 'm': c->model = optarg; c->given |= G_MODEL; break;
-		case 'b':
-			bad = rt_opt_parse_long(&c->batch, "--batch", optarg, 1, 65536, &err);
-			c->given |= G_BATCH;
-			break;
-		case 't':
-			bad = rt_opt_parse_long(&c->threads, "--threads", optarg, 1,
-						(long)rt_topo_pus(topo), &err);
-			break;
-		case 'n':
-			bad = rt_opt_parse_long(&c->iters, "--iterations", optarg, 1, 1000000, &err);
-			c->given |= G_ITERS;
-			break;
-		case 'w':
-			bad = rt_opt_parse_long(&c->warmup, "--warmup", optarg, 0, 1000000, &err);
-			c->given |= G_WARMUP;
-			break;
-		case 'd': c->data = optarg; c->given |= G_DATA; break;
-		case 's':
-			bad = rt_opt_parse_long(&c->seed, "--seed", optarg, 0, 2147483647L, &err);
-			c->given |= G_SEED;
-			break;
-		case 'p':
-			if (rt_precision_parse(optarg, &c->prec))
-				bad = rt_err_set(&err, -EINVAL, "--precision: '%s' is not fp32 or "
-						 "bf16", optarg);
-			break;
-		case 'L':
-			bad = rt_opt_parse_double(&c->lr, "--lr", optarg, 0, 10, &err);
-			c->given |= G_LR;
-			break;
-		case 'M':
-			if (rt_pool_impl_parse(optarg, &c->pool))
-				bad = rt_err_set(&err, -EINVAL, "--maxpool-impl: '%s' is not auto, "
-						 "onednn or split", optarg);
-			c->given |= G_MAXPOOL;
-			break;
 		case 'D': c->describe = true; break;
-		case 'l': c->per_layer = true; c->given |= G_PER_LAYER; break;
-		case 'S':
-			if (c->nsweeps == RT_KNOB_COUNT)
-				bad = rt_err_set(&err, -EINVAL, "--sweep: at most %d knobs",
-						 RT_KNOB_COUNT);
-			else
-				c->sweeps[c->nsweeps++] = optarg;
-			c->given |= G_SWEEP;
-			break;
-		case 'r':
-			bad = rt_opt_parse_long(&c->repeat, "--repeat", optarg, 1, 100, &err);
-			c->given |= G_REPEAT;
-			break;
-		case 'o': bad = rt_opt_parse_path(&c->outdir, "--out", optarg, "directory", &err); break;
-		case 'R':
-			bad = rt_opt_parse_path(&c->resume, "--resume", optarg, "directory", &err);
-			break;
-		case 'N': c->no_retry = true; break;
-		case 'T':
-			bad = rt_opt_parse_double(&c->timeout, "--timeout", optarg, 1, 86400, &err);
-			c->given |= G_TIMEOUT;
-			break;
-		case 'P':
-			bad = rt_opt_parse_path(&c->profile, "--profile", optarg, "file", &err);
-			c->given |= G_PROFILE;
-			break;
 		case 'E': c->emit = true; break;
-		case 'G': c->digest = true; break;
-		case 'c':
-			c->counters = optarg;
-			c->given |= G_COUNTERS;
-			if (strcmp(optarg, "auto") && strcmp(optarg, "hw") && strcmp(optarg, "model") &&
-			    strcmp(optarg, "none"))
-				bad = rt_err_set(&err, -EINVAL, "--counters: '%s' is not auto, hw, "
-						 "model or none", optarg);
-			break;
 		case 'v': c->verbose = true; break;
 		case 'h': usage(stdout); return -1;
 		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); return -1;
-		default:
+		case '?':
 			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
 			return 2;
+		default:        /* the settings' own options */
+			bad = rt_train_settings_option(&c->s, opt, optarg, topo, &err);
 		}
 		if (bad)
 			return usage_error(&err);
@@ -321,287 +208,49 @@ static int parse_args(struct cli *c, int argc, char **argv, const struct rt_topo
 		rt_err_set(&err, -EINVAL, "unexpected argument '%s'", argv[optind]);
 		return usage_error(&err);
 	}
-	if (strcmp(c->data, "synthetic") && strncmp(c->data, "mnist:", 6) &&
-	    strncmp(c->data, "cifar10:", 8)) {
-		rt_err_set(&err, -EINVAL, "--data: '%s' is not synthetic, mnist:DIR or cifar10:DIR",
-			   c->data);
+	if (rt_train_settings_check(&c->s, &err))
 		return usage_error(&err);
-	}
-	if (c->outdir && c->resume) {
-		rt_err_set(&err, -EINVAL, "--resume: give either --out or --resume");
-		return usage_error(&err);
-	}
-	if (c->no_retry && !c->outdir && !c->resume) {
-		rt_err_set(&err, -EINVAL, "--no-retry: goes with --resume or --out");
-		return usage_error(&err);
-	}
 	return 0;
 }
 
-/* --resume DIR: every option the user did not give comes from DIR/run.cfg (a given one that
- * differs is named when the directory is checked). 0, or 1 with the message printed. */
-static int take_record(struct cli *c)
+/* A sweep (--sweep, --resume): its knobs, then the run; the results directory printed. */
+static int run_sweep(struct rt_sweep_mpi *h, const struct cli *c, long batch, int argc,
+		     char **argv)
 {
-	struct rt_sweep_request *r = &c->record;
-	struct rt_err err;
-	int rc = rt_sweep_request_read(r, c->resume, &err);
-
-	if (rc == -ENOENT)
-		rt_err_set(&err, rc, "--resume: %s: nothing to resume (no run.cfg there)", c->resume);
-	if (rc) {
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
-		return 1;
-	}
-	if (!(c->given & G_MODEL))
-		c->model = r->model;
-	if (!(c->given & G_DATA))
-		c->data = r->data;
-	if (!(c->given & G_COUNTERS))
-		c->counters = r->counters;
-	if (!(c->given & G_MAXPOOL) && rt_pool_impl_parse(r->maxpool, &c->pool)) {
-		fprintf(stderr, "%s: %s/run.cfg: unknown maxpool '%s'\n", prog, c->resume,
-			r->maxpool);
-		return 1;
-	}
-	if (!(c->given & G_LR) && *r->lr &&
-	    rt_opt_parse_double(&c->lr, "lr", r->lr, 0, 10, &err)) {
-		fprintf(stderr, "%s: %s/run.cfg: %s\n", prog, c->resume, err.msg);
-		return 1;
-	}
-	if (!(c->given & G_BATCH))
-		c->batch = r->batch;
-	if (!(c->given & G_ITERS))
-		c->iters = r->iterations;
-	if (!(c->given & G_WARMUP))
-		c->warmup = r->warmup;
-	if (!(c->given & G_REPEAT))
-		c->repeat = r->repeat;
-	if (!(c->given & G_SEED))
-		c->seed = r->seed;
-	if (!(c->given & G_PER_LAYER))
-		c->per_layer = r->per_layer;
-	if (!(c->given & G_TIMEOUT) && r->timeout >= 1)
-		c->timeout = r->timeout;
-	if (!(c->given & G_PROFILE) && *r->profile)
-		c->profile = r->profile;
-	if (!(c->given & G_SWEEP)) {
-		c->nsweeps = r->nknobs;
-		for (size_t i = 0; i < r->nknobs; i++)
-			c->sweeps[i] = r->knobs[i];
-	}
-	return 0;
-}
-
-/* The request the points of this sweep answer, as run.cfg records it. */
-static void build_request(struct rt_sweep_request *r, const struct cli *c,
-			  const struct rt_model *m, const struct rt_sweep *sw, long batch,
-			  const char *ppath)
-{
-	char cwd[4096];
-
-	memset(r, 0, sizeof(*r));
-	/* the children must find the same model file: its real path */
-	if (!realpath(m->path, r->model))
-		snprintf(r->model, sizeof(r->model), "%s", m->path);
-	snprintf(r->data, sizeof(r->data), "%s", c->data);
-	snprintf(r->counters, sizeof(r->counters), "%s", c->counters);
-	snprintf(r->maxpool, sizeof(r->maxpool), "%s", rt_pool_impl_name(c->pool));
-	snprintf(r->lr, sizeof(r->lr), "%.17g", c->lr);
-	r->batch = batch;
-	r->iterations = c->iters;
-	r->warmup = c->warmup;
-	r->repeat = c->repeat;
-	r->seed = c->seed;
-	r->per_layer = c->per_layer;
-	for (size_t k = 0; k < sw->nknobs; k++)
-		rt_sweep_knob_spec(sw, k, r->knobs[r->nknobs++], sizeof(r->knobs[0]));
-	r->timeout = c->timeout;
-	/* absolute: roofline-plot and --resume may run from another directory */
-	if (ppath[0] != '/' && getcwd(cwd, sizeof(cwd)))
-		snprintf(r->profile, sizeof(r->profile), "%.2000s/%.2000s", cwd, ppath);
-	else
-		snprintf(r->profile, sizeof(r->profile), "%s", ppath);
-}
-
-static int run_sweep(struct rt_sweep_mpi *h, const struct cli *c, const struct rt_topo *topo,
-		     long batch, int argc, char **argv)
-{
-	const struct rt_model *m = h->m;
-	const struct rt_cluster *cl = h->cl;
+	struct progress ps = { .tty = isatty(STDERR_FILENO) };
+	const struct rt_train_ui ui = { .say = say, .config = on_config, .ctx = &ps };
 	struct rt_sweep sw = { 0 };
-	struct rt_sweep_train_opts so = { 0 };
-	struct rt_sweep_run_opts ro = { 0 };
-	struct rt_sweep_request req;
 	struct rt_err err = { 0 };
-	char self[4096], dir[4096], ppath[4096], cmd[4096] = "";
-	bool progress_on = c->verbose || isatty(STDERR_FILENO);
-	ssize_t len;
-	int rc = 1;
+	char dir[4096], cmd[4096] = "";
+	struct sigaction sa = { .sa_handler = on_interrupt };
+	int rc;
 
-	for (size_t i = 0; i < c->nsweeps; i++)
-		if (rt_sweep_add(&sw, c->sweeps[i], topo, batch, &err)) {
+	ps.on = c->verbose || ps.tty;
+	for (size_t i = 0; i < c->s.nsweeps; i++)
+		if (rt_sweep_add(&sw, c->s.sweeps[i], h->topo, batch, &err)) {
 			rt_sweep_fini(&sw);
 			return usage_error(&err);
 		}
-	if (rt_sweep_expand(&sw, (unsigned)omp_get_max_threads(), batch, &err))
-		goto fail;
-	/* every configuration is trained by all the ranks together: it carries their count */
-	for (size_t i = 0; i < sw.nconfigs; i++) {
-		sw.configs[i].ranks = (unsigned)cl->size;
-		rt_sweep_config_name(&sw.configs[i]);
-	}
-	if (cl->rank != 0) {
-		rc = rt_sweep_mpi_follow(h, &err);
-		if (rc)
-			fprintf(stderr, "%s: rank %d: %s\n", prog, cl->rank, err.msg);
-		rt_sweep_fini(&sw);
-		return rc ? 1 : 0;
-	}
-	if (!strcmp(c->counters, "auto")) {
-		const struct rt_counter_backend *b = NULL;
-		struct rt_err why = { 0 };
-		void *cctx = NULL;
-
-		/* said once here; every child falls back the same way */
-		if (rt_counters_open("auto", &b, &cctx, &why, &err) == 0) {
-			if (why.msg[0])
-				fprintf(stderr, "%s: hardware counters: %s; counting the model's FLOPs "
-					"and bytes\n", prog, why.msg);
-			b->close(cctx);
-		}
-	}
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (len <= 0) {
-		rt_err_set(&err, -EIO, "cannot find my own executable");
-		goto fail;
-	}
-	self[len] = '\0';
-	if (c->profile)
-		snprintf(ppath, sizeof(ppath), "%s", c->profile);
-	else
-		rt_profile_default_path(ppath, sizeof(ppath));
-	for (int i = 0; i < argc; i++) {
-		size_t l = strlen(cmd);
-
-		snprintf(cmd + l, sizeof(cmd) - l, "%s%s", i ? " " : "", argv[i]);
-	}
-	build_request(&req, c, m, &sw, batch, ppath);
-	ro.m = m;
-	ro.topo = topo;
-	ro.profile_given = c->profile != NULL;
-	ro.profile_path = ppath;
-	ro.outdir = c->outdir;
-	ro.resume = c->resume;
-	ro.say = say;
-	so.self = self;
-	so.req = &req;
-	so.retry = !c->no_retry;
-	so.cmdline = cmd;
-	so.progress = sweep_progress;
-	so.progress_ctx = &progress_on;
-	so.ranks = (unsigned)cl->size;
-	if (cl->active) {
-		so.run = rt_sweep_mpi_run;
-		so.run_ctx = h;
-	}
-	{
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_interrupt;
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		sigaction(SIGHUP, &sa, NULL);
-		rt_spawn_set_interrupt_flag((volatile int *)&interrupted);
-	}
-	if (rt_sweep_run(&sw, &ro, &so, stdout, dir, sizeof(dir), &err)) {
-		if (err.code == -EINTR) {
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
-			rc = 130;
-			goto done;
-		}
-		goto fail;
-	}
-	printf("\nresults: %s (points.csv, summary.txt, run.cfg)\n", dir);
-	rc = 0;
-	goto done;
-fail:
-	fprintf(stderr, "%s: %s\n", prog, err.msg);
-done:
-	/* the followers wait for the next configuration: there is none */
-	if (cl->active)
-		rt_sweep_mpi_stop(h);
+	for (int i = 0; i < argc; i++)
+		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s", i ? " " : "", argv[i]);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	rt_spawn_set_interrupt_flag((volatile int *)&interrupted);
+	rc = rt_train_sweep(h, &c->s, &sw, batch, cmd, &ui, stdout, dir, sizeof(dir), &err);
 	rt_sweep_fini(&sw);
-	return rc;
-}
-
-/* One configuration trained here, its report printed (rank 0). */
-static int train_once(const struct cli *c, struct rt_model *m, const struct rt_net_opts *no,
-		      struct rt_cluster *cl)
-{
-	const struct rt_counter_backend *backend = NULL;
-	struct rt_train_opts to = { 0 };
-	struct rt_train_result res = { 0 };
-	struct progress_state ps = { .tty = isatty(STDERR_FILENO) };
-	struct rt_err err = { 0 }, why = { 0 };
-	void *cctx = NULL;
-	int rc = 1;
-
-	if (open_counters(c->counters, &backend, &cctx, &why))
-		return 1;
-	to.meter = &backend->meter;
-	to.meter_ctx = cctx;
-	ps.on = (ps.tty || c->verbose) && cl->rank == 0;
-	to.iterations = c->iters;
-	to.warmup = c->warmup;
-	to.data = c->data;
-	to.progress = on_progress;
-	to.progress_ctx = &ps;
-	to.comm = cl->active ? &cl->comm : NULL;
-	to.digest = c->digest;
-	if (rt_train_run(m, no, &to, &res, &err)) {
-		if (ps.on && ps.tty)
-			fputc('\n', stderr);
-		if (cl->active) {
-			/* the other ranks may wait on this one's gradients: stop the job */
-			fprintf(stderr, "%s: rank %d of %d: %s; stopping every rank\n", prog, cl->rank,
-				cl->size, err.msg);
-			rt_cluster_abort(cl, 1);
-		}
+	if (rc && h->cl->rank != 0)
+		fprintf(stderr, "%s: rank %d: %s\n", prog, h->cl->rank, err.msg);
+	else if (rc)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
-		goto out;
-	}
-	if (c->digest) {
-		/* every rank: data-parallel training keeps the weights identical on all of them */
-		if (cl->active)
-			printf("rank %d: ", cl->rank);
-		printf("weights digest %016llx sum %.9g norm %.9g\n", (unsigned long long)res.digest,
-		       res.weights_sum, res.weights_norm);
-		fflush(stdout);
-		rt_cluster_barrier(cl);
-	}
-	if (cl->rank == 0) {
-		const struct rt_train_report_opts ro = {
-			.prog = prog, .threads = omp_get_max_threads(), .iterations = c->iters,
-			.warmup = c->warmup, .ranks = cl->size, .nodes = cl->nodes, .pool = c->pool,
-			.counted = backend != NULL, .why = &why, .per_layer = c->per_layer,
-		};
-
-		rt_train_report(stdout, m, no, &res, &ro);
-	}
-	rc = 0;
-out:
-	if (backend)
-		backend->close(cctx);
-	rt_train_result_fini(&res);
-	return rc;
+	else if (h->cl->rank == 0)
+		printf("\nresults: %s (points.csv, summary.txt, run.cfg)\n", dir);
+	return rc == -EINTR ? 130 : rc ? 1 : 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct cli c = { .model = "convnet", .data = "synthetic", .counters = "auto", .iters = 20,
-			 .warmup = 3, .seed = 1, .repeat = 3, .lr = 0.01, .timeout = 600,
-			 .prec = RT_PRECISION_FP32, .pool = RT_POOL_AUTO };
+	struct cli c = { 0 };
 	struct rt_model *m = NULL;
 	struct rt_topo *topo = NULL;
 	struct rt_net_opts no;
@@ -609,67 +258,63 @@ int main(int argc, char **argv)
 	struct rt_cluster cl;
 	int rc = 1;
 
+	rt_train_settings_default(&c.s);
 	/* under mpirun: MPI, ranks and nodes; otherwise one process */
 	if (rt_cluster_init(&cl, &argc, &argv, &err)) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return 1;
 	}
-	if (rt_topo_create(&topo, NULL, &err)) {
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
-		rt_cluster_finalize(&cl);
-		return 1;
-	}
+	if (rt_topo_create(&topo, NULL, &err))
+		goto fail;
 	rc = parse_args(&c, argc, argv, topo);
 	if (rc) {
 		rc = rc < 0 ? 0 : rc;   /* --help, --version */
 		goto out;
 	}
-	rc = 1;
-	if (c.resume && take_record(&c))
-		goto out;
-	if (rt_model_open(&m, c.model, &err)) {
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
-		goto out;
-	}
-	/* all cores by default (under mpirun: this node's cores shared among its ranks); the
-	 * OpenMP runtime (and oneDNN on it) uses this many threads */
-	if (!c.threads)
-		c.threads = cl.node_size > 1 ? (long)rt_topo_cores(topo) / cl.node_size : 0;
-	omp_set_num_threads((int)(c.threads > 0 ? c.threads : (long)rt_topo_cores(topo)));
-	rt_model_set_precision(m, c.prec);
-	rt_net_opts_default(&no, m);
-	no.precision = c.prec;
-	if (c.batch)
-		no.batch = c.batch;
-	no.seed = (uint64_t)c.seed;
-	no.lr = c.lr;
-	no.maxpool = c.pool;
-	if (c.nsweeps || c.resume) {
+	if ((c.s.resume && rt_train_settings_resume(&c.s, &err)) ||
+	    rt_model_open(&m, c.s.model, &err))
+		goto fail;
+	rt_train_settings_apply(&c.s, m, topo, &cl, &no);
+	if (c.s.nsweeps || c.s.resume) {
 		struct rt_sweep_mpi h = {
 			.m = m, .no = no, .cl = &cl, .topo = topo, .warn = mpi_warn,
-			.measure = { .data = c.data, .counters = c.counters, .iterations = c.iters,
-				     .warmup = c.warmup, .repeat = c.repeat, .per_layer = c.per_layer },
+			.measure = { .data = c.s.data, .counters = c.s.counters,
+				     .iterations = c.s.iters, .warmup = c.s.warmup,
+				     .repeat = c.s.repeat, .per_layer = c.s.per_layer },
 		};
 
-		rc = run_sweep(&h, &c, topo, c.batch ? c.batch : m->batch, argc, argv);
-	} else if (c.emit) {
+		rc = run_sweep(&h, &c, c.s.batch ? c.s.batch : m->batch, argc, argv);
+		goto out;
+	}
+	if (c.emit) {
 		/* the child side of a sweep: the configuration's points on stdout */
-		const struct rt_sweep_measure mo = { .data = c.data, .counters = c.counters,
-						     .iterations = c.iters, .warmup = c.warmup,
-						     .repeat = c.repeat, .per_layer = c.per_layer };
+		const struct rt_sweep_measure mo = { .data = c.s.data, .counters = c.s.counters,
+						     .iterations = c.s.iters, .warmup = c.s.warmup,
+						     .repeat = c.s.repeat, .per_layer = c.s.per_layer };
 
 		rc = rt_sweep_child_measure(stdout, m, &no, &mo, &err);
-		if (rc)
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
-		rc = rc ? 1 : 0;
 	} else if (c.describe) {
 		rc = rt_train_describe(stdout, m, &no, &err);
-		if (rc)
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
-		rc = rc ? 1 : 0;
 	} else {
-		rc = train_once(&c, m, &no, &cl);
+		struct progress ps = { .tty = isatty(STDERR_FILENO) };
+		const struct rt_train_ui ui = { .say = say, .iteration = on_iteration, .ctx = &ps };
+
+		ps.on = (ps.tty || c.verbose) && cl.rank == 0;
+		rc = rt_train_single(&c.s, m, &no, &cl, &ui, prog, stdout, &err);
+		if (rc && ps.on && ps.tty)
+			fputc('\n', stderr);
+		if (rc && cl.active) {
+			/* the other ranks may wait on this one's gradients: stop the job */
+			fprintf(stderr, "%s: rank %d of %d: %s; stopping every rank\n", prog, cl.rank,
+				cl.size, err.msg);
+			rt_cluster_abort(&cl, 1);
+		}
 	}
+	if (!rc)
+		goto out;
+fail:
+	fprintf(stderr, "%s: %s\n", prog, err.msg);
+	rc = 1;
 out:
 	rt_model_destroy(m);
 	rt_topo_destroy(topo);
