@@ -518,7 +518,8 @@ static int parse_layer(const struct rt_cfg_reader *ps, struct rt_model *m, size_
 	return 0;
 }
 
-int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
+/* Load path; h, w > 0 replace the input's height and width (every shape follows). */
+static int load(struct rt_model **out, const char *path, long h, long w, struct rt_err *err)
 {
 	struct rt_cfg_reader ps = { .path = path, .err = err };
 	const config_setting_t *root, *in, *layers;
@@ -576,6 +577,10 @@ int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
 				goto out;
 			}
 		}
+		if (h > 0 && w > 0) {
+			dims[1] = h;
+			dims[2] = w;
+		}
 		m->input = (struct rt_shape){ dims[0], dims[1], dims[2] };
 	}
 	if ((rc = req_int(&ps, root, "classes", 2, MAX_DIM, &m->classes, "model")) ||
@@ -623,6 +628,31 @@ out:
 	rt_model_destroy(m);
 	config_destroy(&cfg);
 	return rc;
+}
+
+int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err)
+{
+	return load(out, path, 0, 0, err);
+}
+
+int rt_model_reshape(struct rt_model **m, long h, long w, struct rt_err *err)
+{
+	struct rt_model *r = NULL;
+	struct rt_err why;
+	int rc;
+
+	if (h < 1 || w < 1 || h > MAX_DIM || w > MAX_DIM)
+		return rt_err_set(err, -EINVAL, "input %ldx%ld: height and width must be in 1..%ld",
+				  h, w, MAX_DIM);
+	if (h == (*m)->input.h && w == (*m)->input.w)
+		return 0;
+	if ((rc = load(&r, (*m)->path, h, w, &why)))
+		return rt_err_set(err, rc, "input %ldx%ld does not fit model '%s': %s", h, w,
+				  (*m)->name, why.msg);
+	rt_model_set_precision(r, (*m)->precision);
+	rt_model_destroy(*m);
+	*m = r;
+	return 0;
 }
 
 int rt_model_open(struct rt_model **out, const char *name_or_path, struct rt_err *err)

@@ -95,6 +95,10 @@ int rt_model_load(struct rt_model **out, const char *path, struct rt_err *err);
  * source tree and the installed data directory) or a file path, then load it. */
 int rt_model_open(struct rt_model **out, const char *name_or_path, struct rt_err *err);
 void rt_model_destroy(struct rt_model *m);
+/* The same model on an input of h x w pixels (channels unchanged): every layer's shape
+ * follows, so the fully connected layers take the new flattened size. A size a layer cannot
+ * take is an error naming the layer (its FILE:LINE and why); *m is kept then. */
+int rt_model_reshape(struct rt_model **m, long h, long w, struct rt_err *err);
 
 /* Count the bytes again for a precision (FLOPs do not depend on it). bf16: activations and
  * their gradients 2 bytes; weights read as bf16 by the primitives, after a cast of the fp32

@@ -480,14 +480,76 @@ static void fill_memory(struct rt_net_memory *mem, const uint64_t *b)
 		mem->total += b[c];
 }
 
+static uint64_t mem_size(dnnl_memory_t m)
+{
+	const dnnl_memory_desc_t *md = NULL;
+
+	if (!m || dnnl_memory_get_memory_desc(m, &md) != dnnl_success)
+		return 0;
+	return dnnl_memory_desc_get_size(md);
+}
+
+static void *mem_handle(dnnl_memory_t m)
+{
+	void *h = NULL;
+
+	if (m)
+		dnnl_memory_get_data_handle(m, &h);
+	return h;
+}
+
+/* The forward-only footprint (struct rt_net_memory.inference). An output that is a view of
+ * its input (a relu fused into its convolution) is the producer's buffer: its readers keep
+ * that buffer alive. */
+static uint64_t inference_bytes(const struct rt_net *n)
+{
+	uint64_t fixed = mem_size(n->input) + n->scratch_bytes, peak = 0;
+	size_t *owner = calloc(n->nl ? n->nl : 1, sizeof(*owner));
+	size_t *last = calloc(n->nl ? n->nl : 1, sizeof(*last));
+
+	if (!owner || !last) {
+		free(owner);
+		free(last);
+		return 0;
+	}
+	for (size_t i = 0; i < n->nl; i++) {
+		const struct lrt *L = &n->L[i];
+		const int in = L->d->input;
+
+		/* the weights forward reads: the bf16 copy when there is one */
+		fixed += mem_size(L->wc ? L->wc : L->w) + mem_size(L->b);
+		owner[i] = in >= 0 && mem_handle(L->out) == mem_handle(n->L[in].out) ?
+			   owner[in] : i;
+		last[owner[i]] = i;
+		if (in >= 0)
+			last[owner[in]] = i;
+		if (L->d->type == RT_LAYER_ADD && L->d->from >= 0)
+			last[owner[L->d->from]] = i;
+	}
+	for (size_t i = 0; i < n->nl; i++) {
+		uint64_t live = 0;
+
+		/* at layer i: every buffer made at or before i and read at or after it */
+		for (size_t k = 0; k <= i; k++)
+			if (owner[k] == k && last[k] >= i)
+				live += mem_size(n->L[k].out);
+		peak = live > peak ? live : peak;
+	}
+	free(owner);
+	free(last);
+	return fixed + peak;
+}
+
 void rt_net_memory(const struct rt_net *n, struct rt_net_memory *mem)
 {
 	fill_memory(mem, n->bytes);
 	mem->allocated = n->allocated;
+	mem->inference = inference_bytes(n);
 }
 
 void rt_net_layer_memory(const struct rt_net *n, size_t i, struct rt_net_memory *mem)
 {
 	fill_memory(mem, n->L[i].bytes);
 	mem->allocated = mem->total;
+	mem->inference = 0;
 }

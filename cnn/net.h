@@ -103,6 +103,12 @@ double rt_net_primitive_seconds(const struct rt_net *n);
 struct rt_net_memory {
 	uint64_t weights, weight_grads, optimizer, activations, activation_grads, workspace;
 	uint64_t total, allocated;
+	/* What a forward-only (inference) pass of this net needs of the tensors it allocated:
+	 * the weights forward reads, the input, the activations alive at the busiest layer
+	 * (each output freed after its last reader, none kept for backward) and the
+	 * scratchpad; no gradients, no optimizer state. From the real tensors' sizes (oneDNN's
+	 * layouts, padding included), not from a formula. */
+	uint64_t inference;
 };
 void rt_net_memory(const struct rt_net *n, struct rt_net_memory *mem);
 /* Bytes layer i allocated for each category (workspace excludes the shared scratchpad). */

@@ -75,11 +75,12 @@ static bool in_list(const char *list, const char *s)
 }
 
 /* The roofs to draw at the most threads, at or below `threads`, where the profile has trusted
- * ceilings (rt_roofs_at): every FLOP roof of the precisions in prec (a comma-separated list;
- * NULL: all), their theoretical peaks, each memory level's best bandwidth; *used gets that
- * thread count. */
+ * ceilings (rt_roofs_at), of the precisions in prec (a comma-separated list; NULL: all): each
+ * memory level's best bandwidth, each precision's theoretical peak (dashed) and its best
+ * measured or achievable ceiling, or with all every FLOP ceiling of each ISA and method.
+ * *used gets that thread count. */
 static int collect_roofs_near(const struct rt_profile *p, unsigned threads, const char *prec,
-			      struct roofs *r, unsigned *used, struct rt_err *err)
+			      bool all, struct roofs *r, unsigned *used, struct rt_err *err)
 {
 	int rc;
 
@@ -103,6 +104,8 @@ static int collect_roofs_near(const struct rt_profile *p, unsigned threads, cons
 					r->th[r->nth++] = q;
 				continue;
 			}
+			if (!all && rt_roofs_peak(&r->all, q->precision) != q)
+				continue;
 			r->fl[r->nfl++] = q;
 			r->pmax = fmax(r->pmax, q->value);
 			r->pmin = fmin(r->pmin, q->value);
@@ -116,9 +119,229 @@ static int collect_roofs_near(const struct rt_profile *p, unsigned threads, cons
 	return 0;
 }
 
-static void write_head(FILE *fp, const char *base, const char *title, double ymin, double ymax,
-		       double xmax)
+/* ---- the canvas: where things land, so that labels can be placed where nothing is ---- */
+
+/* The pictures' size and the plot area's place in them (fixed: the label placement below
+ * computes in these pixels). */
+#define CANVAS_W 1400.0
+#define CANVAS_H 800.0
+#define AREA_L 0.07
+#define AREA_R 0.97
+#define AREA_B 0.15
+#define AREA_T 0.93
+/* sans 10 in pngcairo and svg at this size: about 7 px a character, 14 px a line */
+#define CHAR_W 6.6
+#define LINE_H 14.0
+
+struct box {
+	double x0, y0, x1, y1;          /* plot-area pixels, y up */
+};
+
+struct canvas {
+	double lx0, lx1, ly0, ly1;      /* the axes' ranges, log10 */
+	double w, h;                    /* the plot area, pixels */
+	struct box *boxes;              /* what is taken: markers and placed labels */
+	size_t nboxes, cap;
+	int tag;                        /* the next label's number */
+	bool oom;
+};
+
+static void canvas_init(struct canvas *c, double xmin, double xmax, double ymin, double ymax)
 {
+	memset(c, 0, sizeof(*c));
+	c->lx0 = log10(xmin);
+	c->lx1 = log10(xmax);
+	c->ly0 = log10(ymin);
+	c->ly1 = log10(ymax);
+	c->w = (AREA_R - AREA_L) * CANVAS_W;
+	c->h = (AREA_T - AREA_B) * CANVAS_H;
+	c->tag = 1;
+}
+
+static double px_x(const struct canvas *c, double x)
+{
+	return (log10(x) - c->lx0) / (c->lx1 - c->lx0) * c->w;
+}
+
+static double px_y(const struct canvas *c, double y)
+{
+	return (log10(y) - c->ly0) / (c->ly1 - c->ly0) * c->h;
+}
+
+static void take(struct canvas *c, struct box b)
+{
+	if (c->nboxes == c->cap) {
+		size_t ncap = c->cap ? 2 * c->cap : 64;
+		struct box *q = realloc(c->boxes, ncap * sizeof(*q));
+
+		if (!q) {
+			c->oom = true;
+			return;
+		}
+		c->boxes = q;
+		c->cap = ncap;
+	}
+	c->boxes[c->nboxes++] = b;
+}
+
+/* How much of b is taken or outside the plot area (pixels squared). */
+static double clash(const struct canvas *c, struct box b)
+{
+	double area = (b.x1 - b.x0) * (b.y1 - b.y0), inside, sum = 0;
+
+	inside = fmax(0, fmin(b.x1, c->w) - fmax(b.x0, 0)) *
+		 fmax(0, fmin(b.y1, c->h) - fmax(b.y0, 0));
+	sum += area - inside;
+	for (size_t i = 0; i < c->nboxes; i++) {
+		const struct box *o = &c->boxes[i];
+
+		sum += fmax(0, fmin(b.x1, o->x1) - fmax(b.x0, o->x0)) *
+		       fmax(0, fmin(b.y1, o->y1) - fmax(b.y0, o->y0));
+	}
+	return sum;
+}
+
+/* A label of text beside (X, Y), at the first of the candidate places where nothing else is
+ * (else where least is): dx, dy move the text's box from the anchor, in units of its width
+ * and height (0, 0: its lower left corner on the anchor). Written as a gnuplot label at
+ * graph coordinates. */
+static void place_label(FILE *fp, struct canvas *c, const char *text, double X, double Y,
+			const double (*cand)[2], size_t ncand, const char *style)
+{
+	const double w = CHAR_W * (double)strlen(text) + 4, h = LINE_H;
+	struct box best = { 0, 0, 0, 0 };
+	double least = INFINITY;
+
+	for (size_t i = 0; i < ncand && least > 0; i++) {
+		struct box b = { X + cand[i][0] * w, Y + cand[i][1] * h, 0, 0 };
+		double k;
+
+		b.x1 = b.x0 + w;
+		b.y1 = b.y0 + h;
+		k = clash(c, b);
+		if (k < least) {
+			least = k;
+			best = b;
+		}
+	}
+	take(c, best);
+	fprintf(fp, "set label %d ", c->tag++);
+	rt_plot_quote(fp, text);
+	fprintf(fp, " at graph %.5f, graph %.5f left noenhanced front %s\n", (best.x0 + 2) / c->w,
+		(best.y0 + h / 2) / c->h, style);
+}
+
+/* Candidate places of a point's label: right, left, above, below, then farther out. */
+static const double point_places[][2] = {
+	{ 0.02, 0.15 }, { 0.02, -1.15 }, { -1.02, 0.15 }, { -1.02, -1.15 }, { -0.5, 0.6 },
+	{ -0.5, -1.6 }, { 0.05, 1.2 }, { 0.05, -2.2 }, { -1.05, 1.2 }, { -1.05, -2.2 },
+	{ -0.5, 1.7 }, { -0.5, -2.7 }, { 0.3, 2.3 }, { 0.3, -3.3 }, { -1.3, 2.3 }, { -1.3, -3.3 },
+};
+#define NPOINT_PLACES (sizeof(point_places) / sizeof(point_places[0]))
+
+/* A marker at (x, y) data: its box is taken. */
+static void take_marker(struct canvas *c, double x, double y, double radius)
+{
+	const double X = px_x(c, x), Y = px_y(c, y);
+
+	take(c, (struct box){ X - radius, Y - radius, X + radius, Y + radius });
+}
+
+static void roof_name(char *t, size_t size, const struct rt_roof *q)
+{
+	const char *unit = strcmp(q->precision, "int8") ? "GFLOP/s" : "GOP/s";
+
+	if (q->kind == RT_ROOF_BANDWIDTH)
+		snprintf(t, size, "%s %s %.1f GB/s", q->level, q->what, q->value);
+	else if (q->basis == RT_ROOF_THEORETICAL)
+		snprintf(t, size, "%s theoretical peak (%s) %.1f %s", q->precision, q->what,
+			 q->value, unit);
+	else
+		snprintf(t, size, "%s %s%s %.1f %s", q->precision, q->what,
+			 q->basis == RT_ROOF_ACHIEVABLE ? " (oneDNN)" : "", q->value, unit);
+}
+
+/* The roofs' names on the chart beside their lines: flat roofs at their right end (above the
+ * line, else below, else farther left), slanted ones along the line, turned to its angle,
+ * where it runs through the lower part of the plot. */
+static void write_roof_labels(FILE *fp, struct canvas *c, const struct roofs *r)
+{
+	/* the screen angle of y = b x on these log axes */
+	const double ppd_x = c->w / (c->lx1 - c->lx0), ppd_y = c->h / (c->ly1 - c->ly0);
+	const double ang = atan2(ppd_y, ppd_x), deg = ang * 180 / M_PI;
+	const struct rt_roof *flat[RT_ROOFS_MAX + 8];
+	size_t nflat = 0;
+	char t[256];
+
+	for (size_t i = 0; i < r->nfl; i++)
+		flat[nflat++] = r->fl[i];
+	for (size_t i = 0; i < r->nth; i++)
+		flat[nflat++] = r->th[i];
+	/* the highest first: the top of the chart fills from the right */
+	for (size_t i = 1; i < nflat; i++)
+		for (size_t j = i; j > 0 && flat[j]->value > flat[j - 1]->value; j--) {
+			const struct rt_roof *q = flat[j];
+
+			flat[j] = flat[j - 1];
+			flat[j - 1] = q;
+		}
+	for (size_t i = 0; i < nflat; i++) {
+		static const double places[][2] = {
+			{ -1.0, 0.1 }, { -1.0, -1.1 }, { -2.05, 0.1 }, { -2.05, -1.1 },
+			{ -3.1, 0.1 }, { -3.1, -1.1 }, { -4.15, 0.1 }, { -4.15, -1.1 },
+		};
+
+		roof_name(t, sizeof(t), flat[i]);
+		place_label(fp, c, t, c->w - 4, px_y(c, flat[i]->value), places,
+			    sizeof(places) / sizeof(places[0]), "font \",9\"");
+	}
+	for (size_t i = 0; i < r->nbw; i++) {
+		const double w = CHAR_W * 0.9 * (strlen(r->bw[i]->level) + strlen(r->bw[i]->what) +
+						 16);
+		const double lb = log10(r->bw[i]->value);
+		double bestk = INFINITY, bx = 0, by = 0;
+		struct box best = { 0, 0, 0, 0 };
+
+		/* along the line, from low in the plot upwards: the first clear place */
+		for (double f = 0.04; f < 0.9 && bestk > 0; f += 0.05) {
+			const double Y = f * c->h, ly = c->ly0 + f * (c->ly1 - c->ly0);
+			const double X = (ly - lb - c->lx0) * ppd_x;   /* where b x = y */
+			struct box b;
+			double k;
+
+			if (X < 2 || ly > log10(r->pmax) - 0.1)
+				continue;
+			/* the text's box, turned: its bounding box, a little above the line */
+			b.x0 = X - sin(ang) * LINE_H * 0.9;
+			b.y0 = Y + cos(ang) * LINE_H * 0.2;
+			b.x1 = b.x0 + w * cos(ang) + LINE_H * sin(ang);
+			b.y1 = b.y0 + w * sin(ang) + LINE_H * cos(ang) * 0.8;
+			k = clash(c, b);
+			if (k < bestk) {
+				bestk = k;
+				best = b;
+				bx = X - sin(ang) * LINE_H * 0.75;
+				by = Y + cos(ang) * LINE_H * 0.75;
+			}
+		}
+		if (bestk == INFINITY)
+			continue;
+		take(c, best);
+		roof_name(t, sizeof(t), r->bw[i]);
+		fprintf(fp, "set label %d ", c->tag++);
+		rt_plot_quote(fp, t);
+		fprintf(fp, " at graph %.5f, graph %.5f left rotate by %.1f noenhanced front "
+			"font \",9\"\n", bx / c->w, by / c->h, deg);
+	}
+}
+
+static void write_head(FILE *fp, const char *base, const char *title, struct canvas *c,
+		       double ymin, double ymax, double xmax, bool key)
+{
+	const double xmin = 1.0 / 64;
+
+	xmax = xmax > 256 ? xmax : 256.0;
+	canvas_init(c, xmin, xmax, ymin, ymax);
 	/* gnuplot -e "outbase='NAME'" SCRIPT, gnuplot -c SCRIPT NAME, or the script's own name */
 	fprintf(fp, "if (!exists(\"outbase\")) outbase = (ARGC > 0 ? ARG1 : ");
 	rt_plot_quote(fp, base);
@@ -127,11 +350,15 @@ static void write_head(FILE *fp, const char *base, const char *title, double ymi
 	fprintf(fp, " noenhanced\n"
 		    "set logscale xy 10\n"
 		    "set xrange [%g:%g]\nset yrange [%g:%g]\n"
+		    "set lmargin at screen %.2f\nset rmargin at screen %.2f\n"
+		    "set bmargin at screen %.2f\nset tmargin at screen %.2f\n"
 		    "set xlabel \"Arithmetic intensity (FLOP/byte)\"\n"
 		    "set ylabel \"Performance (GFLOP/s)\"\n"
-		    "set grid xtics ytics mxtics mytics lc rgb \"#dddddd\"\n"
-		    "set key outside right top noenhanced\n"
-		    "set samples 500\n", 1.0 / 64, xmax > 256 ? xmax : 256.0, ymin, ymax);
+		    "set grid xtics ytics mxtics mytics lc rgb \"#e4e4e4\"\n"
+		    "%s"
+		    "set samples 1000\n", xmin, xmax, ymin, ymax, AREA_L, AREA_R, AREA_B, AREA_T,
+		    key ? "set key at screen 0.5, screen 0.015 center bottom horizontal noenhanced "
+			  "maxrows 2 spacing 1.2 samplen 3\n" : "unset key\n");
 }
 
 /* Flat roofs start where they meet the highest bandwidth; slanted roofs stop at the top. */
@@ -148,59 +375,29 @@ static void write_roof_functions(FILE *fp, const struct roofs *r)
 			r->bmax, r->th[i]->value);
 }
 
-/* The roofs' titles as string variables R0, R1, ... (the plot macro holds no text). */
-static void write_roof_titles(FILE *fp, const struct roofs *r)
-{
-	char t[256];
-
-	for (size_t i = 0; i < r->nfl; i++) {
-		snprintf(t, sizeof(t), "%s %s%s: %.1f %s", r->fl[i]->precision, r->fl[i]->what,
-			 r->fl[i]->basis == RT_ROOF_ACHIEVABLE ? " (achievable by oneDNN)" : "",
-			 r->fl[i]->value, strcmp(r->fl[i]->precision, "int8") ? "GFLOP/s" : "GOP/s");
-		fprintf(fp, "R%zu = ", i);
-		rt_plot_quote(fp, t);
-		fputc('\n', fp);
-	}
-	for (size_t i = 0; i < r->nbw; i++) {
-		snprintf(t, sizeof(t), "%s %s: %.1f GB/s", r->bw[i]->level, r->bw[i]->what,
-			 r->bw[i]->value);
-		fprintf(fp, "R%zu = ", r->nfl + i);
-		rt_plot_quote(fp, t);
-		fputc('\n', fp);
-	}
-	for (size_t i = 0; i < r->nth; i++) {
-		snprintf(t, sizeof(t), "%s theoretical peak (%s): %.1f %s", r->th[i]->precision,
-			 r->th[i]->what, r->th[i]->value,
-			 strcmp(r->th[i]->precision, "int8") ? "GFLOP/s" : "GOP/s");
-		fprintf(fp, "R%zu = ", r->nfl + r->nbw + i);
-		rt_plot_quote(fp, t);
-		fputc('\n', fp);
-	}
-}
-
-/* The plot clauses of the roofs (inside the plot_roofline string: no quotes at all). */
+/* The plot clauses of the roofs (inside the plot_roofline string: no quotes at all); their
+ * names are labels on the chart, not in the key. */
 static void write_roof_clauses(FILE *fp, const struct roofs *r)
 {
 	for (size_t i = 0; i < r->nfl; i++)
-		fprintf(fp, "%sf%zu(x) lw 2 dt %d lc rgb \"%s\" title R%zu", i ? ", " : "", i,
-			strcmp(r->fl[i]->precision, "fp64") ? 1 : 2, roof_colors[i % NCOLORS], i);
+		fprintf(fp, "%sf%zu(x) lw 2 dt %d lc rgb \"%s\" notitle", i ? ", " : "", i,
+			strcmp(r->fl[i]->precision, "fp64") ? 1 : 2, roof_colors[i % NCOLORS]);
 	for (size_t i = 0; i < r->nbw; i++)
-		fprintf(fp, ", b%zu(x) lw 3 lc rgb \"%s\" title R%zu", i,
-			roof_colors[(r->nfl + i) % NCOLORS], r->nfl + i);
+		fprintf(fp, ", b%zu(x) lw 3 lc rgb \"%s\" notitle", i,
+			roof_colors[(r->nfl + i) % NCOLORS]);
 	for (size_t i = 0; i < r->nth; i++)
-		fprintf(fp, ", t%zu(x) lw 1 dt 3 lc rgb \"#444444\" title R%zu", i,
-			r->nfl + r->nbw + i);
+		fprintf(fp, ", t%zu(x) lw 1.5 dt 2 lc rgb \"#555555\" notitle", i);
 }
 
 static void write_tail(FILE *fp)
 {
-	fprintf(fp, "set terminal pngcairo size 1400,800 font \"sans,10\"\n"
+	fprintf(fp, "set terminal pngcairo size %.0f,%.0f font \"sans,10\"\n"
 		    "set output outbase.\".png\"\n"
 		    "eval plot_roofline\n"
-		    "set terminal svg size 1400,800 dynamic font \"sans,10\"\n"
+		    "set terminal svg size %.0f,%.0f font \"sans,10\"\n"
 		    "set output outbase.\".svg\"\n"
 		    "eval plot_roofline\n"
-		    "unset output\n");
+		    "unset output\n", CANVAS_W, CANVAS_H, CANVAS_W, CANVAS_H);
 }
 
 static const char *gnuplot_prog(void)
@@ -221,7 +418,7 @@ bool rt_plot_have_gnuplot(void)
  * temporary names, and only then move the script and the pictures into place: a chart that
  * fails leaves the previous one whole. Without gnuplot the script alone is committed and the
  * answer is -ENOENT (a note for the caller, not a failure). */
-static int finish(struct rt_outfile *of, const char *outbase, struct rt_err *err)
+int rt_plot_finish(struct rt_outfile *of, const char *outbase, struct rt_err *err)
 {
 	static const char *const exts[] = { ".png", ".svg" };
 	char prog[4096], tmpbase[4200];
@@ -273,7 +470,7 @@ static int finish(struct rt_outfile *of, const char *outbase, struct rt_err *err
 	return rt_outfile_rename(of, err);
 }
 
-static int open_script(struct rt_outfile *of, const char *outbase, struct rt_err *err)
+int rt_plot_open(struct rt_outfile *of, const char *outbase, struct rt_err *err)
 {
 	char path[4200];
 
@@ -282,39 +479,46 @@ static int open_script(struct rt_outfile *of, const char *outbase, struct rt_err
 	return rt_outfile_open(of, path, err);
 }
 
-int rt_plot_roofline(const struct rt_profile *p, unsigned threads, const char *outbase,
-		     struct rt_err *err)
+int rt_plot_roofline(const struct rt_profile *p, unsigned threads, bool all_roofs,
+		     const char *outbase, struct rt_err *err)
 {
+	struct canvas c;
 	struct roofs r;
 	struct rt_outfile of;
 	char title[512];
 	int rc;
 
 	/* the most threads with trusted (unflagged) ceilings */
-	if ((rc = collect_roofs_near(p, threads ? threads : rt_profile_max_threads(p), NULL, &r,
-				     &threads, err)))
+	if ((rc = collect_roofs_near(p, threads ? threads : rt_profile_max_threads(p), NULL,
+				     all_roofs, &r, &threads, err)))
 		return rc;
-	if ((rc = open_script(&of, outbase, err)))
+	if ((rc = rt_plot_open(&of, outbase, err)))
 		return rc;
 	fprintf(of.fp, "# Roofline of a node at %u thread%s, from its rooftraj machine profile.\n"
 		"# Render: gnuplot -c SCRIPT OUTBASE (writes OUTBASE.png and OUTBASE.svg;\n"
 		"#   without OUTBASE, the script's own name without .gp)\n",
 		threads, threads > 1 ? "s" : "");
-	snprintf(title, sizeof(title), "Roofline of %s (%s), %u thread%s", p->host, p->cpu.model,
-		 threads, threads > 1 ? "s" : "");
-	write_head(of.fp, outbase, title, fmax(0.01, fmin(r.pmin / 4, r.bmin / 64)), r.pmax * 3,
-		   256);
+	snprintf(title, sizeof(title), "Roofline of %s (%s), %u thread%s%s", p->host, p->cpu.model,
+		 threads, threads > 1 ? "s" : "", all_roofs ? "" : ": each precision's peak, "
+		 "each memory level's best bandwidth, theoretical peaks dashed");
+	write_head(of.fp, outbase, title, &c, fmax(0.01, fmin(r.pmin / 4, r.bmin / 64)),
+		   r.pmax * 3, 256, false);
 	write_roof_functions(of.fp, &r);
-	write_roof_titles(of.fp, &r);
+	write_roof_labels(of.fp, &c, &r);
 	fprintf(of.fp, "plot_roofline = 'plot ");
 	write_roof_clauses(of.fp, &r);
 	fprintf(of.fp, "'\n");
 	write_tail(of.fp);
-	return finish(&of, outbase, err);
+	free(c.boxes);
+	return rt_plot_finish(&of, outbase, err);
 }
 
 /* The knobs a trajectory can run along: 0 threads, 1 batch, 2 affinity, 3 precision,
- * 4 ranks. A point's value of each, as a number that orders it along the knob. */
+ * 4 ranks, 5 input. A point's value of each, as a number that orders it along the knob. */
+#define NKNOBS 6
+static const char *const knob_names[NKNOBS] = { "threads", "batch", "affinity", "precision",
+						"ranks", "input size" };
+
 static long knob_value(const struct rt_point *p, int knob)
 {
 	switch (knob) {
@@ -322,6 +526,7 @@ static long knob_value(const struct rt_point *p, int knob)
 	case 1: return p->batch;
 	case 2: return (long)p->affinity;
 	case 3: return (long)p->precision;
+	case 5: return p->input_h * p->input_w;
 	default: return (long)p->ranks;
 	}
 }
@@ -340,8 +545,8 @@ static int trajectory_knob(const struct rt_point *const *v, size_t n, long *scra
 	size_t best = 0;
 	int knob = 0;
 
-	for (int o = 0; o < 5; o++) {
-		const int k = (o + 4) % 5;
+	for (int o = 0; o < NKNOBS; o++) {
+		const int k = o == 0 ? 4 : o < 5 ? o - 1 : 5;
 		size_t distinct = 0;
 
 		for (size_t i = 0; i < n; i++)
@@ -362,17 +567,22 @@ static void series_key(const struct rt_point *p, int knob, char *buf, size_t siz
 	const char *run = p->run, *sep = *p->run ? ": " : "";
 
 	if (knob == 0)
-		snprintf(buf, size, "%s%sbatch %ld, %s, %s", run, sep, p->batch, rt_point_affinity_name(p),
-			 rt_point_precision_name(p));
+		snprintf(buf, size, "%s%sbatch %ld, %s, %s", run, sep, p->batch,
+			 rt_point_affinity_name(p), rt_point_precision_name(p));
 	else if (knob == 1)
-		snprintf(buf, size, "%s%s%u threads, %s, %s", run, sep, p->threads, rt_point_affinity_name(p),
-			 rt_point_precision_name(p));
+		snprintf(buf, size, "%s%s%u threads, %s, %s", run, sep, p->threads,
+			 rt_point_affinity_name(p), rt_point_precision_name(p));
 	else if (knob == 2)
 		snprintf(buf, size, "%s%s%u threads, batch %ld, %s", run, sep, p->threads, p->batch,
 			 rt_point_precision_name(p));
 	else if (knob == 3)
 		snprintf(buf, size, "%s%s%u threads, batch %ld, %s", run, sep, p->threads, p->batch,
 			 rt_point_affinity_name(p));
+	else if (knob == 5)
+		snprintf(buf, size, "%s%s%u threads, batch %ld, %s, %s", run, sep, p->threads,
+			 p->batch, rt_point_affinity_name(p), rt_point_precision_name(p));
+	if (knob != 5 && p->input_h && strlen(buf) + 24 < size)
+		snprintf(buf + strlen(buf), size - strlen(buf), ", %ldx%ld", p->input_h, p->input_w);
 	else    /* over ranks: strong (same global batch) and weak scaling share a series */
 		snprintf(buf, size, "%s%s%u threads per rank, %s, %s", run, sep, p->threads,
 			 rt_point_affinity_name(p), rt_point_precision_name(p));
@@ -388,6 +598,8 @@ static void knob_label(const struct rt_point *p, int knob, char *buf, size_t siz
 		snprintf(buf, size, "%s", rt_point_affinity_name(p));
 	else if (knob == 3)
 		snprintf(buf, size, "%s", rt_point_precision_name(p));
+	else if (knob == 5)
+		snprintf(buf, size, "%ldx%ld", p->input_h, p->input_w);
 	else
 		snprintf(buf, size, "%ur b%ld", p->ranks, p->batch);
 }
@@ -409,51 +621,37 @@ static int cmp_traj(const void *a, const void *b)
 
 
 
-/* One array of labels: NAME[n] = ['...', ...] (gnuplot 5.2 and later). */
-static void write_label_array(FILE *fp, const char *name, size_t idx, const char *const *labels,
-			      size_t n)
-{
-	fprintf(fp, "array %s%zu[%zu] = [", name, idx, n);
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			fputs(", ", fp);
-		rt_plot_quote(fp, labels[i]);
-	}
-	fputs("]\n", fp);
-}
-
 int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
-			 const char *title_what, const char *outbase, struct rt_err *err)
+			 const char *title_what, bool all_roofs, const char *outbase,
+			 struct rt_err *err)
 {
 	struct traj_point *v = calloc(n ? n : 1, sizeof(*v));
 	long *scratch = calloc(n ? n : 1, sizeof(*scratch));
-	char (*labels)[32] = calloc(n ? n : 1, sizeof(*labels));
-	const char **lp = calloc(n ? n : 1, sizeof(*lp));
 	const struct rt_point **vp = calloc(n ? n : 1, sizeof(*vp));
 	unsigned threads = 0, roof_threads = 0;
-	char precs[64] = "";
-	double imax = 0;
-	double gmin = INFINITY;
+	char precs[64] = "", label[64];
+	double imax = 0, gmin = INFINITY;
+	struct canvas c = { 0 };
 	struct rt_outfile of;
 	struct roofs r;
 	char title[512];
 	size_t nv = 0, ns = 0;
 	int rc = 0, knob;
 
-	if (!v || !scratch || !labels || !lp || !vp) {
+	if (!v || !scratch || !vp) {
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (rt_point_is_headline(&pts[i]) && drawable(&pts[i])) {
+			const char *prec = rt_point_precision_name(&pts[i]);
+
 			vp[nv++] = &pts[i];
 			threads = pts[i].threads > threads ? pts[i].threads : threads;
 			/* the roofs of every precision the points ran in */
-			if (!in_list(precs, rt_point_precision_name(&pts[i])) &&
-			    strlen(precs) + strlen(rt_point_precision_name(&pts[i])) + 2 <
-			    sizeof(precs))
+			if (!in_list(precs, prec) && strlen(precs) + strlen(prec) + 2 < sizeof(precs))
 				snprintf(precs + strlen(precs), sizeof(precs) - strlen(precs), "%s%s",
-					 *precs ? "," : "", rt_point_precision_name(&pts[i]));
+					 *precs ? "," : "", prec);
 			gmin = fmin(gmin, pts[i].gflops);
 			imax = fmax(imax, pts[i].intensity);
 		}
@@ -463,7 +661,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 	}
 	/* the roofs of the most threads any point used (or the most the profile measured
 	 * below that) */
-	if ((rc = collect_roofs_near(prof, threads, precs, &r, &roof_threads, err)))
+	if ((rc = collect_roofs_near(prof, threads, precs, all_roofs, &r, &roof_threads, err)))
 		goto out;
 	knob = trajectory_knob(vp, nv, scratch);
 	/* sort by series, then by the knob's value */
@@ -473,23 +671,28 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 		v[i].order = knob_value(vp[i], knob);
 	}
 	qsort(v, nv, sizeof(*v), cmp_traj);
-	if ((rc = open_script(&of, outbase, err)))
+	if ((rc = rt_plot_open(&of, outbase, err)))
 		goto out;
 	fprintf(of.fp, "# Roofline trajectories under the roofs of a node at %u thread%s.\n"
 		"# Render: gnuplot -c SCRIPT OUTBASE (writes OUTBASE.png and OUTBASE.svg)\n",
 		roof_threads, roof_threads > 1 ? "s" : "");
 	snprintf(title, sizeof(title), "%s on %s: trajectories as %s varies (roofs at %u thread%s)",
-		 title_what, prof->host, knob == 0 ? "threads" : knob == 1 ? "batch" :
-		 knob == 2 ? "affinity" : knob == 3 ? "precision" : "ranks",
-		 roof_threads, roof_threads > 1 ? "s" : "");
-	write_head(of.fp, outbase, title, fmax(0.01, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
-		   4 * imax);
+		 title_what, prof->host, knob_names[knob], roof_threads,
+		 roof_threads > 1 ? "s" : "");
+	write_head(of.fp, outbase, title, &c, fmax(0.01, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
+		   4 * imax, true);
 	write_roof_functions(of.fp, &r);
-	write_roof_titles(of.fp, &r);
-	/* one data block per series (numbers only), its title S<i> and its labels L<i>[] */
+	/* the points' places first, then the roofs' names, then the points' labels */
+	for (size_t i = 0; i < nv; i++)
+		take_marker(&c, v[i].p->intensity, v[i].p->gflops, 6);
+	write_roof_labels(of.fp, &c, &r);
+	for (size_t i = 0; i < nv; i++) {
+		knob_label(v[i].p, knob, label, sizeof(label));
+		place_label(of.fp, &c, label, px_x(&c, v[i].p->intensity), px_y(&c, v[i].p->gflops),
+			    point_places, NPOINT_PLACES, "");
+	}
+	/* one data block per series (numbers only) and its title S<i> */
 	for (size_t i = 0, first = 0; i < nv; i++) {
-		knob_label(v[i].p, knob, labels[i], sizeof(labels[i]));
-		lp[i] = labels[i];
 		if (i + 1 < nv && !strcmp(v[i + 1].key, v[i].key))
 			continue;
 		fprintf(of.fp, "$s%zu << EOD\n", ns);
@@ -498,24 +701,26 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 		fprintf(of.fp, "EOD\nS%zu = ", ns);
 		rt_plot_quote(of.fp, v[i].key);
 		fputc('\n', of.fp);
-		write_label_array(of.fp, "L", ns, lp + first, i - first + 1);
 		ns++;
 		first = i + 1;
 	}
 	fprintf(of.fp, "plot_roofline = 'plot ");
 	write_roof_clauses(of.fp, &r);
-	for (size_t s = 0; s < ns; s++)
+	for (size_t k = 0; k < ns; k++)
 		fprintf(of.fp, ", $s%zu using 1:2 with linespoints lw 2 pt 7 ps 1.2 lc rgb \"%s\" "
-			"title S%zu, $s%zu using 1:2:(L%zu[int(column(0)) + 1]) with labels "
-			"noenhanced offset 0.8,0.8 notitle", s, roof_colors[(s + 3) % NCOLORS], s, s, s);
+			"title S%zu", k, roof_colors[(k + 3) % NCOLORS], k);
 	fprintf(of.fp, "'\n");
 	write_tail(of.fp);
-	rc = finish(&of, outbase, err);
+	if (c.oom) {
+		rt_outfile_abort(&of);
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+	} else {
+		rc = rt_plot_finish(&of, outbase, err);
+	}
 out:
+	free(c.boxes);
 	free(v);
 	free(scratch);
-	free(labels);
-	free(lp);
 	free(vp);
 	return rc;
 }
@@ -526,16 +731,23 @@ static bool layer_point(const struct rt_point *p, const char *config)
 	       p->stat == RT_STAT_MEDIAN && p->status == RT_STATUS_OK && drawable(p);
 }
 
-int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
-		   const char *config, const char *outbase, struct rt_err *err)
+/* A layer's share of its configuration's iteration, 0..1. */
+static double layer_share(const struct rt_point *layer, const struct rt_point *iteration)
 {
+	return iteration && iteration->seconds > 0 ? fmin(1, layer->seconds / iteration->seconds) :
+	       0;
+}
+
+int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
+		   const char *config, bool all_roofs, const char *outbase, struct rt_err *err)
+{
+	const struct rt_point *it = rt_points_headline(pts, n, config);
 	unsigned threads = 0, roof_threads = 0;
 	double gmin = INFINITY, imax = 0;
-	const char **names = NULL;
-	char (*labels)[168] = NULL;
+	struct canvas c = { 0 };
 	struct rt_outfile of;
 	struct roofs r;
-	char title[512], prec[8] = "fp32";
+	char title[512], prec[8] = "fp32", label[200];
 	size_t nl = 0;
 	int rc;
 
@@ -549,49 +761,56 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 		}
 	if (!nl)
 		return rt_err_set(err, -ENOENT, "no per-layer points for %s", config);
-	if ((rc = collect_roofs_near(prof, threads, prec, &r, &roof_threads, err)))
+	if ((rc = collect_roofs_near(prof, threads, prec, all_roofs, &r, &roof_threads, err)))
 		return rc;
-	names = calloc(nl, sizeof(*names));
-	labels = calloc(nl, sizeof(*labels));
-	if (!names || !labels) {
-		free(names);
-		free(labels);
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	}
-	if ((rc = open_script(&of, outbase, err)))
-		goto out;
-	fprintf(of.fp, "# The layers of a configuration on the roofline of a node (%u thread%s)\n",
+	if ((rc = rt_plot_open(&of, outbase, err)))
+		return rc;
+	fprintf(of.fp, "# The layers of a configuration on the roofline of a node (%u thread%s)\n"
+		"# data: intensity, GFLOP/s, point size (from the layer's share of the iteration)\n",
 		roof_threads, roof_threads > 1 ? "s" : "");
-	snprintf(title, sizeof(title), "Layers of %s on %s (forward + backward per iteration; "
-		 "[the memory level that holds its bytes])", config, prof->host);
-	write_head(of.fp, outbase, title, fmax(0.001, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
-		   4 * imax);
+	snprintf(title, sizeof(title), "Layers of %s on %s: forward + backward per iteration, "
+		 "dot area ~ share of the iteration, [the memory level that holds its bytes]",
+		 config, prof->host);
+	write_head(of.fp, outbase, title, &c, fmax(0.001, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
+		   4 * imax, true);
 	write_roof_functions(of.fp, &r);
-	write_roof_titles(of.fp, &r);
 	fprintf(of.fp, "$layers << EOD\n");
-	nl = 0;
 	for (size_t i = 0; i < n; i++)
 		if (layer_point(&pts[i], config)) {
-			struct rt_bound b;
+			const double ps = 0.6 + 4.0 * sqrt(layer_share(&pts[i], it));
 
-			/* each layer says which memory level holds its bytes */
-			fprintf(of.fp, "%.6g %.6g\n", pts[i].intensity, pts[i].gflops);
-			snprintf(labels[nl], sizeof(labels[nl]), "%.150s [%s]", pts[i].name,
-				 rt_point_bound(&pts[i], prof, &b) ? "?" : b.level);
-			names[nl] = labels[nl];
-			nl++;
+			fprintf(of.fp, "%.6g %.6g %.3f\n", pts[i].intensity, pts[i].gflops, ps);
+			take_marker(&c, pts[i].intensity, pts[i].gflops, 4.5 * ps);
 		}
 	fprintf(of.fp, "EOD\n");
-	write_label_array(of.fp, "N", 0, names, nl);
+	write_roof_labels(of.fp, &c, &r);
+	/* the heaviest layers' labels first: they get the best places */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++) {
+			struct rt_bound b;
+			double share;
+
+			if (!layer_point(&pts[i], config))
+				continue;
+			share = layer_share(&pts[i], it);
+			if ((share >= 0.05) != (pass == 0))
+				continue;
+			snprintf(label, sizeof(label), "%.150s [%s] %.0f%%", pts[i].name,
+				 rt_point_bound(&pts[i], prof, &b) ? "?" : b.level, 100 * share);
+			place_label(of.fp, &c, label, px_x(&c, pts[i].intensity),
+				    px_y(&c, pts[i].gflops), point_places, NPOINT_PLACES,
+				    "font \",9\"");
+		}
 	fprintf(of.fp, "plot_roofline = 'plot ");
 	write_roof_clauses(of.fp, &r);
-	fprintf(of.fp, ", $layers using 1:2 with points pt 7 ps 1.3 lc rgb \"#000000\" title "
-		"\"layers\", $layers using 1:2:(N0[int(column(0)) + 1]) with labels noenhanced "
-		"offset 0.8,0.6 font \",8\" notitle'\n");
+	fprintf(of.fp, ", $layers using 1:2:3 with points pt 7 ps variable lc rgb \"#1f3b73\" "
+		"title \"layers\"'\n");
 	write_tail(of.fp);
-	rc = finish(&of, outbase, err);
-out:
-	free(names);
-	free(labels);
-	return rc;
+	if (c.oom) {
+		rt_outfile_abort(&of);
+		free(c.boxes);
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	free(c.boxes);
+	return rt_plot_finish(&of, outbase, err);
 }

@@ -20,11 +20,15 @@ void rt_plot_quote(FILE *fp, const char *s);
  * Returns 0; -ENOENT (a note) when gnuplot is missing and only the script was written; -EINTR
  * when the rendering was interrupted; another negative errno with err filled. */
 
-/* The profile's roofline at a thread count (0: the largest with unflagged ceilings; flagged
- * ones are never drawn): every FLOP ceiling as
- * a flat roof, every memory level's best bandwidth as a slanted roof, labelled. */
-int rt_plot_roofline(const struct rt_profile *p, unsigned threads, const char *outbase,
-		     struct rt_err *err);
+/* The roofs each roofline chart draws, each named on the chart beside its line (the key holds
+ * only the points' series): every memory level's best bandwidth as a slanted roof, each
+ * precision's theoretical peak dashed and its best measured (or oneDNN-achievable) ceiling as
+ * a flat roof; all_roofs adds every other FLOP ceiling (each ISA, each method). Flagged
+ * ceilings are never drawn. Point labels are placed where they overlap nothing. */
+
+/* The profile's roofline at a thread count (0: the largest with unflagged ceilings). */
+int rt_plot_roofline(const struct rt_profile *p, unsigned threads, bool all_roofs,
+		     const char *outbase, struct rt_err *err);
 
 struct rt_point;
 
@@ -32,12 +36,21 @@ struct rt_point;
  * used, and the successful iteration points (median) as trajectories along the knob with the
  * most values (one series for each value of the other knobs), each labelled with its value. */
 int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
-			 const char *title_what, const char *outbase, struct rt_err *err);
+			 const char *title_what, bool all_roofs, const char *outbase,
+			 struct rt_err *err);
 
 /* The per-layer chart of one configuration: each layer's forward + backward point (median),
- * labelled with its name, under its precision's roofs. -ENOENT when it has no layer points. */
+ * its dot's area following its share of the iteration (as Intel Advisor does), labelled with
+ * its name, the level that holds its bytes and its share, under its precision's roofs.
+ * -ENOENT when it has no layer points. */
 int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
-		   const char *config, const char *outbase, struct rt_err *err);
+		   const char *config, bool all_roofs, const char *outbase, struct rt_err *err);
+
+/* For the other charts' writers (charts.c): OUTBASE.gp opened under its temporary name, and
+ * finished (rendered, then moved into place; -ENOENT without gnuplot) as above. */
+struct rt_outfile;
+int rt_plot_open(struct rt_outfile *of, const char *outbase, struct rt_err *err);
+int rt_plot_finish(struct rt_outfile *of, const char *outbase, struct rt_err *err);
 
 /* Whether a gnuplot program can be run (RT_GNUPLOT, or $GNUPLOT when set). */
 bool rt_plot_have_gnuplot(void);

@@ -56,6 +56,35 @@ bool rt_point_is_headline(const struct rt_point *p)
 	       p->status == RT_STATUS_OK;
 }
 
+const struct rt_point *rt_points_headline(const struct rt_point *pts, size_t n,
+					  const char *config)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pts[i].config, config) && rt_point_is_headline(&pts[i]))
+			return &pts[i];
+	return NULL;
+}
+
+const struct rt_point *rt_points_best(const struct rt_point *pts, size_t n,
+				      const char *default_config)
+{
+	const struct rt_point *def = default_config ? rt_points_headline(pts, n, default_config) :
+				     NULL, *best = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rt_point *p = &pts[i];
+
+		if (!rt_point_is_headline(p))
+			continue;
+		if (def && def->input_h && p->input_h &&
+		    (p->input_h != def->input_h || p->input_w != def->input_w))
+			continue;
+		if (!best || p->images_per_s > best->images_per_s)
+			best = p;
+	}
+	return best;
+}
+
 void rt_point_derive(struct rt_point *p)
 {
 	p->intensity = p->bytes > 0 ? p->flops / p->bytes : 0;
@@ -67,11 +96,31 @@ void rt_point_derive(struct rt_point *p)
 static const char *const columns =
 	"config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,"
 	"intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,"
-	"status,reason,impl";
-/* before the impl column (rooftraj 0.1): still read */
-#define COLUMNS_V1_LEN (sizeof("config,threads,batch,affinity,precision,ranks,scope,name,stat," \
-			       "seconds,flops,bytes,source,intensity,gflops,images_per_s,weights," \
-			       "activations,gradients,optimizer,workspace,peak_rss,status,reason") - 1)
+	"status,reason,impl,input_h,input_w,weight_gradients,activation_gradients,inference";
+#define NCOLUMNS RT_POINTS_CSV_COLUMNS
+/* the columns of earlier files, still read: a prefix of today's (rooftraj 0.1: up to reason;
+ * 0.2: up to impl) */
+static const int earlier_columns[] = { 24, 25 };
+
+int rt_points_csv_columns(const char *header)
+{
+	int n = 1;
+
+	for (const char *c = header; *c; c++)
+		n += *c == ',';
+	if (!strcmp(header, columns))
+		return NCOLUMNS;
+	for (size_t i = 0; i < sizeof(earlier_columns) / sizeof(earlier_columns[0]); i++) {
+		const char *end = columns;
+
+		for (int k = 0; k < earlier_columns[i]; k++)
+			end = strchr(end, ',') + 1;
+		if (n == earlier_columns[i] && !strncmp(header, columns, (size_t)(end - columns - 1)) &&
+		    strlen(header) == (size_t)(end - columns - 1))
+			return n;
+	}
+	return 0;
+}
 
 void rt_points_csv_header(FILE *fp)
 {
@@ -124,6 +173,16 @@ void rt_points_csv_row(FILE *fp, const struct rt_point *p)
 	csv_str(fp, p->reason);
 	fputc(',', fp);
 	csv_str(fp, p->impl);
+	fprintf(fp, ",%ld,%ld", p->input_h, p->input_w);
+	{
+		const double v[3] = { p->weight_gradients, p->activation_gradients, p->inference };
+
+		for (int k = 0; k < 3; k++)
+			if (isnan(v[k]))
+				fputc(',', fp);
+			else
+				fprintf(fp, ",%.0f", v[k]);
+	}
 	fputc('\n', fp);
 }
 
@@ -316,6 +375,24 @@ static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_p
 	TRY(csv_text(at, "reason", f[23], true, p->reason, sizeof(p->reason)));
 	if (ncols > 24)
 		TRY(csv_text(at, "impl", f[24], true, p->impl, sizeof(p->impl)));
+	p->weight_gradients = p->activation_gradients = p->inference = NAN;
+	if (ncols > 25) {
+		const char *const names[3] = { "weight_gradients", "activation_gradients",
+					       "inference" };
+		double *out[3] = { &p->weight_gradients, &p->activation_gradients, &p->inference };
+
+		TRY(csv_ulong(at, "input_h", f[25], 0, 1 << 20, &v));
+		p->input_h = (long)v;
+		TRY(csv_ulong(at, "input_w", f[26], 0, 1 << 20, &v));
+		p->input_w = (long)v;
+		for (int k = 0; k < 3; k++)
+			if (*f[27 + k])         /* empty: not recorded */
+				TRY(csv_double(at, names[k], f[27 + k], out[k]));
+		if (!isnan(p->weight_gradients) && !isnan(p->activation_gradients) &&
+		    p->weight_gradients + p->activation_gradients != p->gradients)
+			return bad_field(at, "gradients", f[18], "is not weight_gradients + "
+					 "activation_gradients");
+	}
 	if (p->status == RT_STATUS_OK && !(p->seconds > 0))
 		return bad_field(at, "seconds", f[9], "is not > 0 in a measured row");
 	rt_point_derive(p);
@@ -377,7 +454,7 @@ int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struc
 	char *line = NULL;
 	size_t linecap = 0, cap = 0;
 	int *lines = NULL;
-	int rc = 0, ncols = 25;
+	int rc = 0, ncols = NCOLUMNS;
 	bool blank_seen = false;
 	ssize_t len;
 	FILE *fp;
@@ -401,12 +478,8 @@ int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struc
 		if (at.line == 1) {
 			if (!strncmp(text, "\xef\xbb\xbf", 3))  /* a byte-order mark */
 				text += 3;
-			if (!strcmp(text, columns)) {
-				ncols = 25;
-			} else if (strlen(text) == COLUMNS_V1_LEN && !strncmp(text, columns,
-									      COLUMNS_V1_LEN)) {
-				ncols = 24;
-			} else {
+			ncols = rt_points_csv_columns(text);
+			if (!ncols) {
 				rc = rt_err_set(err, -EINVAL, "%s:1: not a rooftraj points.csv header",
 						path);
 				break;

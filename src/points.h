@@ -38,6 +38,11 @@ struct rt_point {
 	enum rt_status status;
 	char reason[400];
 	char impl[64];                  /* oneDNN's implementation of the heaviest layer */
+	long input_h, input_w;          /* the input's height and width (0: not recorded) */
+	/* gradients split into the weights' and the activations' (their sum); the bytes a
+	 * forward-only pass needs (struct rt_net_memory.inference). NAN: not recorded (a
+	 * points.csv of rooftraj 0.2 or earlier); written as an empty field. */
+	double weight_gradients, activation_gradients, inference;
 	char run[64];                   /* not in the CSV: which results directory, for overlays */
 };
 
@@ -53,10 +58,22 @@ const char *rt_point_source_name(const struct rt_point *p);     /* "" for none *
 const char *rt_point_affinity_name(const struct rt_point *p);
 const char *rt_point_precision_name(const struct rt_point *p);
 
+/* The headline of config, or NULL. */
+const struct rt_point *rt_points_headline(const struct rt_point *pts, size_t n,
+					  const char *config);
+/* The best configuration's headline: the most images/s among the configurations that do the
+ * default's work (its input: a smaller image is not a speedup); NULL when none succeeded. */
+const struct rt_point *rt_points_best(const struct rt_point *pts, size_t n,
+				      const char *default_config);
+
 /* intensity = flops / bytes (FLOP/byte), gflops = flops / seconds / 1e9, images/s =
  * batch / seconds for the iteration scope (0 elsewhere); 0 where a divisor is 0. */
 void rt_point_derive(struct rt_point *p);
 
+/* The number of columns of a points.csv header this version reads (today's, or an earlier
+ * version's prefix of it), or 0. */
+int rt_points_csv_columns(const char *header);
+#define RT_POINTS_CSV_COLUMNS 30        /* today's */
 /* points.csv: the header line, a row per point (fields quoted where needed). */
 void rt_points_csv_header(FILE *fp);
 void rt_points_csv_row(FILE *fp, const struct rt_point *p);

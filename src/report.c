@@ -31,20 +31,12 @@ int rt_point_bound(const struct rt_point *p, const struct rt_profile *prof, stru
 	return 0;
 }
 
-static const struct rt_point *iteration_median(const struct rt_point *pts, size_t n,
-					       const char *config)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(pts[i].config, config) && rt_point_is_headline(&pts[i]))
-			return &pts[i];
-	return NULL;
-}
-
 int rt_report_summary(const char *path, const struct rt_point *pts, size_t n,
 		      const char *default_config, const struct rt_profile *prof, FILE *also,
 		      struct rt_err *err)
 {
-	const struct rt_point *best = NULL, *def = iteration_median(pts, n, default_config);
+	const struct rt_point *best = rt_points_best(pts, n, default_config),
+			      *def = rt_points_headline(pts, n, default_config);
 	struct rt_outfile of;
 	FILE *outs[2];
 	int rc = rt_outfile_open(&of, path, err);
@@ -53,10 +45,6 @@ int rt_report_summary(const char *path, const struct rt_point *pts, size_t n,
 		return rc;
 	outs[0] = of.fp;
 	outs[1] = also;
-	for (size_t i = 0; i < n; i++)
-		if (rt_point_is_headline(&pts[i]) &&
-		    (!best || pts[i].images_per_s > best->images_per_s))
-			best = &pts[i];
 	for (int o = 0; o < 2; o++) {
 		FILE *fp = outs[o];
 

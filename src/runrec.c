@@ -53,6 +53,8 @@ int rt_sweep_request_read(struct rt_sweep_request *r, const char *dir, struct rt
 	    (rc = rt_cfg_string(&rd, g, "request", "maxpool", r->maxpool, sizeof(r->maxpool),
 				true)) ||
 	    (rc = rt_cfg_string(&rd, g, "request", "lr", r->lr, sizeof(r->lr), false)) ||
+	    (rc = rt_cfg_string(&rd, g, "request", "input", r->input, sizeof(r->input),
+				false)) ||
 	    (rc = rt_cfg_string(&rd, g, "request", "profile", r->profile, sizeof(r->profile),
 				false)) ||
 	    (rc = get_long(&rd, g, "batch", &r->batch)) ||
@@ -104,6 +106,8 @@ int rt_sweep_request_diff(const struct rt_sweep_request *there,
 		{ "counters", there->counters, asked->counters },
 		{ "maxpool-impl", there->maxpool, asked->maxpool },
 		{ "lr", *there->lr ? there->lr : "default", *asked->lr ? asked->lr : "default" },
+		{ "input", *there->input ? there->input : "the model's",
+		  *asked->input ? asked->input : "the model's" },
 		{ "per-layer", there->per_layer ? "yes" : "no", asked->per_layer ? "yes" : "no" },
 		{ "sweep", a, b },
 	};
@@ -178,6 +182,8 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 	put_kv(of.fp, "  ", "host", host);
 	put_kv(of.fp, "  ", "command", o->cmdline);
 	put_kv(of.fp, "  ", "profile", r->profile);
+	if (o->default_config)
+		put_kv(of.fp, "  ", "default", o->default_config);
 	fprintf(of.fp, "  configurations = %zu;\n  ranks = %u;\n  request = {\n", o->configurations,
 		o->ranks ? o->ranks : 1);
 	put_kv(of.fp, "    ", "model", r->model);
@@ -185,6 +191,7 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 	put_kv(of.fp, "    ", "counters", r->counters);
 	put_kv(of.fp, "    ", "maxpool", r->maxpool);
 	put_kv(of.fp, "    ", "lr", r->lr);
+	put_kv(of.fp, "    ", "input", r->input);
 	fprintf(of.fp, "    batch = %ld; iterations = %ld; warmup = %ld; repeat = %ld; "
 		"seed = %ld;\n    per_layer = %s; timeout = %.6f;\n", r->batch, r->iterations,
 		r->warmup, r->repeat, r->seed, r->per_layer ? "true" : "false", r->timeout);
@@ -228,6 +235,21 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 	fprintf(of.fp, " ];\n  # each configuration's child: OMP_NUM_THREADS, and OMP_PLACES=cores "
 		"with\n  # OMP_PROC_BIND=close (compact) or spread (scatter); none sets neither\n};\n");
 	return rt_outfile_commit(&of, err);
+}
+
+void rt_results_default(const char *dir, char *name, size_t size)
+{
+	char cfgpath[4200];
+	const char *v = NULL;
+	struct rt_err ignored;
+	config_t cfg;
+
+	snprintf(cfgpath, sizeof(cfgpath), "%s/run.cfg", dir);
+	name[0] = '\0';
+	/* an unreadable record is reported by whoever reads it for the profile */
+	if (!rt_cfg_read(&cfg, cfgpath, &ignored) && config_lookup_string(&cfg, "run.default", &v))
+		snprintf(name, size, "%s", v);
+	config_destroy(&cfg);
 }
 
 int rt_results_profile(const char *dir, char *path, size_t size, struct rt_err *err)

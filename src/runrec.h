@@ -18,6 +18,7 @@ struct rt_sweep_request {
 	char counters[16];
 	char maxpool[16];               /* auto, onednn, split */
 	char lr[64];                    /* --lr as given ("" : the default) */
+	char input[32];                 /* --input as "HxW" ("": the model's) */
 	long batch;                     /* the default configuration's batch */
 	long iterations, warmup, repeat, seed;
 	bool per_layer;
@@ -45,6 +46,7 @@ struct rt_runrec {
 	const struct rt_profile *prof;  /* its CPU and caches are recorded (may be NULL) */
 	const char *started;            /* ISO 8601 */
 	bool complete;                  /* status "complete" (with the finish time) or "running" */
+	const char *default_config;     /* the reference configuration's name (NULL: unknown) */
 };
 
 /* Write DIR/run.cfg atomically. */
@@ -52,5 +54,8 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *rec, struct rt_err 
 
 /* The machine profile a results directory's run.cfg names, into path. */
 int rt_results_profile(const char *dir, char *path, size_t size, struct rt_err *err);
+/* The default configuration's name a results directory's run.cfg records, into name; "" when
+ * it records none (rooftraj 0.2) or has no run.cfg. */
+void rt_results_default(const char *dir, char *name, size_t size);
 
 #endif

@@ -37,11 +37,14 @@ static void emit_point(FILE *fp, const char *scope, const char *name, const char
 	fputc('\n', fp);
 }
 
-static void emit_memory(FILE *fp, double weights, double activations, double gradients,
-			  double optimizer, double workspace, double peak_rss)
+/* The memory split as allocated, the process's peak RSS and the forward-only footprint. */
+static void emit_memory(FILE *fp, const struct rt_net_memory *mem, long peak_rss_kib)
 {
-	fprintf(fp, "rt-memory\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\n", weights, activations,
-		gradients, optimizer, workspace, peak_rss);
+	fprintf(fp, "rt-memory\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%.0f\t%llu\n",
+		(unsigned long long)mem->weights, (unsigned long long)mem->activations,
+		(unsigned long long)mem->weight_grads, (unsigned long long)mem->activation_grads,
+		(unsigned long long)mem->optimizer, (unsigned long long)mem->workspace,
+		(double)peak_rss_kib * 1024, (unsigned long long)mem->inference);
 }
 
 static void emit_impl(FILE *fp, const char *impl)
@@ -95,6 +98,7 @@ static bool number(const char *s, double *v)
 void rt_sweep_config_point(struct rt_point *p, const struct rt_sweep_config *c)
 {
 	memset(p, 0, sizeof(*p));
+	p->weight_gradients = p->activation_gradients = p->inference = NAN;
 	snprintf(p->config, sizeof(p->config), "%s", c->name);
 	p->threads = c->threads;
 	/* the global batch: every rank trains c->batch images of it */
@@ -102,12 +106,14 @@ void rt_sweep_config_point(struct rt_point *p, const struct rt_sweep_config *c)
 	p->affinity = c->affinity;
 	p->precision = c->precision;
 	p->ranks = c->ranks > 1 ? c->ranks : 1;
+	p->input_h = c->input_h;
+	p->input_w = c->input_w;
 }
 
 int rt_sweep_child_parse(char *out, const struct rt_sweep_config *c, struct rt_point **pts,
 		       size_t *cap, char *why, size_t whysize)
 {
-	double mem[6] = { 0 };
+	double mem[8] = { 0 }, input[2] = { 0 };
 	char impl[64] = "";
 	int n = 0, lineno = 0, scope, stat, source;
 	char *line, *next;
@@ -171,8 +177,15 @@ int rt_sweep_child_parse(char *out, const struct rt_sweep_config *c, struct rt_p
 			n++;
 		} else if (!strcmp(f[0], "rt-impl") && nf == 2) {
 			snprintf(impl, sizeof(impl), "%s", f[1]);
-		} else if (!strcmp(f[0], "rt-memory") && nf == 7) {
-			for (int k = 0; k < 6; k++)
+		} else if (!strcmp(f[0], "rt-input") && nf == 3) {
+			for (int k = 0; k < 2; k++)
+				if (!number(f[k + 1], &input[k]) || input[k] < 1) {
+					snprintf(why, whysize, "the child's output line %d is not an "
+						 "input size", lineno);
+					return -1;
+				}
+		} else if (!strcmp(f[0], "rt-memory") && nf == 9) {
+			for (int k = 0; k < 8; k++)
 				if (!number(f[k + 1], &mem[k])) {
 					snprintf(why, whysize, "the child's output line %d is not a "
 						 "memory record", lineno);
@@ -189,10 +202,15 @@ int rt_sweep_child_parse(char *out, const struct rt_sweep_config *c, struct rt_p
 
 		p->weights = mem[0];
 		p->activations = mem[1];
-		p->gradients = mem[2];
-		p->optimizer = mem[3];
-		p->workspace = mem[4];
-		p->peak_rss = mem[5];
+		p->weight_gradients = mem[2];
+		p->activation_gradients = mem[3];
+		p->gradients = mem[2] + mem[3];
+		p->optimizer = mem[4];
+		p->workspace = mem[5];
+		p->peak_rss = mem[6];
+		p->inference = mem[7];
+		p->input_h = (long)input[0];
+		p->input_w = (long)input[1];
 		snprintf(p->impl, sizeof(p->impl), "%s", impl);
 		rt_point_derive(p);
 	}
@@ -215,10 +233,7 @@ static void emit_stats(FILE *out, const char *scope, const char *name, double *v
 int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
 			   const struct rt_sweep_measure *o, struct rt_err *err)
 {
-	static const enum rt_phase phases[] = { RT_PHASE_FORWARD, RT_PHASE_BACKWARD,
-						RT_PHASE_COMM, RT_PHASE_UPDATE };
-	static const char *const phase_names[] = { "forward", "backward", "comm", "update" };
-	const int np = 4, first_layer = 1 + np;
+	const int np = RT_PHASE_COUNT, first_layer = 1 + np;
 	const long repeat = o->repeat, iters = o->iterations;
 	const struct rt_counter_backend *backend = NULL;
 	struct rt_train_opts to = { .iterations = iters, .warmup = o->warmup, .data = o->data,
@@ -229,7 +244,7 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 	double *copy = calloc((size_t)repeat, sizeof(double));
 	struct rt_layer_work *work = calloc(m->nlayers, sizeof(*work));
 	const double ranks = o->comm ? o->comm->size : 1;
-	double flops = 0, bytes = 0, pf[4], pb[4];
+	double flops = 0, bytes = 0, pf[RT_PHASE_COUNT] = { 0 }, pb[RT_PHASE_COUNT] = { 0 };
 	const char *src = "model";
 	void *cctx = NULL;
 	int rc = 0;
@@ -239,13 +254,14 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 		goto out;
 	}
 	rt_model_totals(m, no->batch, &t);
-	pf[0] = t.fwd_flops * ranks;
-	pb[0] = t.fwd_bytes * ranks;
-	pf[1] = t.bwd_flops * ranks;
-	pb[1] = t.bwd_bytes * ranks;
-	pf[2] = pb[2] = 0;              /* the gradient sums: no FLOPs or memory bytes counted */
-	pf[3] = t.update_flops * ranks;
-	pb[3] = t.update_bytes * ranks;
+	/* the model's work by phase: the loss layer's is forward's; loading the batch, reading
+	 * the loss and summing the gradients over the ranks count no FLOPs or memory bytes */
+	pf[RT_PHASE_FORWARD] = t.fwd_flops * ranks;
+	pb[RT_PHASE_FORWARD] = t.fwd_bytes * ranks;
+	pf[RT_PHASE_BACKWARD] = t.bwd_flops * ranks;
+	pb[RT_PHASE_BACKWARD] = t.bwd_bytes * ranks;
+	pf[RT_PHASE_UPDATE] = t.update_flops * ranks;
+	pb[RT_PHASE_UPDATE] = t.update_bytes * ranks;
 	if (strcmp(o->counters, "none") &&
 	    (rc = rt_counters_open(o->counters, &backend, &cctx, &why, err))) {
 		backend = NULL;
@@ -260,7 +276,7 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 			goto out;
 		sec[r] = res.iter_seconds;
 		for (int p = 0; p < np; p++)
-			sec[(size_t)(p + 1) * (size_t)repeat + (size_t)r] = res.phase_seconds[phases[p]];
+			sec[(size_t)(p + 1) * (size_t)repeat + (size_t)r] = res.phase_seconds[p];
 		/* each layer's time where its primitives run: a fused relu's in its host's */
 		rt_model_layer_work(m, no->batch, res.layer_fwd, res.layer_bwd, work);
 		for (size_t l = 0; l < m->nlayers; l++)
@@ -271,15 +287,15 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 				flops = res.counts.flops / (double)iters;
 				src = rt_source_name(res.counts.flops_source);
 			} else {
-				flops = pf[0] + pf[1] + pf[3];
+				flops = pf[RT_PHASE_FORWARD] + pf[RT_PHASE_BACKWARD] +
+					pf[RT_PHASE_UPDATE];
 			}
 			bytes = backend && res.counts.bytes_source != RT_SOURCE_NONE ?
-				res.counts.bytes / (double)iters : pb[0] + pb[1] + pb[3];
+				res.counts.bytes / (double)iters :
+				pb[RT_PHASE_FORWARD] + pb[RT_PHASE_BACKWARD] + pb[RT_PHASE_UPDATE];
 			emit_impl(out, res.impl);
-			emit_memory(out, (double)res.mem.weights, (double)res.mem.activations,
-				    (double)(res.mem.weight_grads + res.mem.activation_grads),
-				    (double)res.mem.optimizer, (double)res.mem.workspace,
-				    (double)res.peak_rss_kib * 1024);
+			fprintf(out, "rt-input\t%ld\t%ld\n", m->input.h, m->input.w);
+			emit_memory(out, &res.mem, res.peak_rss_kib);
 		}
 		rt_train_result_fini(&res);
 	}
@@ -288,12 +304,15 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 		memcpy(copy, sec, (size_t)repeat * sizeof(double));
 		emit_stats(out, "iteration", "iteration", copy, repeat, flops, bytes, src);
 	}
-	emit_stats(out, "iteration", "iteration", sec, repeat, pf[0] + pf[1] + pf[3],
-		   pb[0] + pb[1] + pb[3], "model");
+	emit_stats(out, "iteration", "iteration", sec, repeat,
+		   pf[RT_PHASE_FORWARD] + pf[RT_PHASE_BACKWARD] + pf[RT_PHASE_UPDATE],
+		   pb[RT_PHASE_FORWARD] + pb[RT_PHASE_BACKWARD] + pb[RT_PHASE_UPDATE], "model");
+	/* every phase (comm under MPI only): the time an iteration spends in each */
 	for (int p = 0; p < np; p++)
-		if (phases[p] != RT_PHASE_COMM || ranks > 1)
-			emit_stats(out, "phase", phase_names[p], sec + (size_t)(p + 1) * (size_t)repeat,
-				   repeat, pf[p], pb[p], "model");
+		if (p != RT_PHASE_COMM || ranks > 1)
+			emit_stats(out, "phase", rt_phase_name((enum rt_phase)p),
+				   sec + (size_t)(p + 1) * (size_t)repeat, repeat, pf[p], pb[p],
+				   "model");
 	for (size_t l = 0; o->per_layer && l < m->nlayers; l++) {
 		const struct rt_layer_work *w = &work[l];
 
@@ -316,7 +335,7 @@ out:
 }
 
 void rt_sweep_child_argv(const char *self, const struct rt_sweep_request *r,
-			 const struct rt_sweep_config *c, char a[6][32], char *argv[40])
+			 const struct rt_sweep_config *c, char a[7][32], char *argv[40])
 {
 	int na = 0;
 
@@ -326,6 +345,7 @@ void rt_sweep_child_argv(const char *self, const struct rt_sweep_request *r,
 	snprintf(a[3], 32, "%ld", r->warmup);
 	snprintf(a[4], 32, "%ld", r->repeat);
 	snprintf(a[5], 32, "%ld", r->seed);
+	snprintf(a[6], 32, "%ldx%ld", c->input_h, c->input_w);
 	argv[na++] = (char *)self;
 	argv[na++] = "--model";
 	argv[na++] = (char *)r->model;
@@ -352,6 +372,10 @@ void rt_sweep_child_argv(const char *self, const struct rt_sweep_request *r,
 	if (*r->lr) {
 		argv[na++] = "--lr";
 		argv[na++] = (char *)r->lr;
+	}
+	if (c->input_h > 0) {
+		argv[na++] = "--input";
+		argv[na++] = a[6];
 	}
 	argv[na++] = "--emit-points";
 	if (r->per_layer)

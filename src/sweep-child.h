@@ -33,7 +33,7 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 /* The command line of the child for configuration c of request r, run from `self`: argv
  * (NULL-terminated, at most 40 entries) points into a and r. */
 void rt_sweep_child_argv(const char *self, const struct rt_sweep_request *r,
-			 const struct rt_sweep_config *c, char a[6][32], char *argv[40]);
+			 const struct rt_sweep_config *c, char a[7][32], char *argv[40]);
 
 /* Parse a child's output (modified in place) into *pts, grown as needed (caller frees). Lines
  * that are not the protocol's (a library's own output on stdout) are passed over; a protocol

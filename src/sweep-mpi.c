@@ -18,6 +18,7 @@ struct order {
 	long batch;
 	int precision;
 	int affinity;
+	long input_h, input_w;
 };
 
 /* The placement of a configuration in process (there is no child to give OMP_PLACES): this
@@ -55,10 +56,24 @@ static int run_order(struct rt_sweep_mpi *h, const struct order *o, FILE *out, s
 	/* every rank must take part in the training: a placement that fails is a warning */
 	if (place_threads(h, o, &perr) && h->warn)
 		h->warn(h->warn_ctx, h->cl->rank, perr.msg);
-	rt_model_set_precision(h->m, (enum rt_precision)o->precision);
 	no.batch = o->batch;
 	no.precision = (enum rt_precision)o->precision;
 	mo.comm = h->cl->active ? &h->cl->comm : NULL;
+	if (o->input_h > 0 && (o->input_h != h->m->input.h || o->input_w != h->m->input.w)) {
+		/* another input: the same model file, reshaped, for this configuration */
+		struct rt_model *m = NULL;
+		int rc = rt_model_load(&m, h->m->path, err);
+
+		if (!rc)
+			rc = rt_model_reshape(&m, o->input_h, o->input_w, err);
+		if (!rc) {
+			rt_model_set_precision(m, no.precision);
+			rc = rt_sweep_child_measure(out, m, &no, &mo, err);
+		}
+		rt_model_destroy(m);
+		return rc;
+	}
+	rt_model_set_precision(h->m, (enum rt_precision)o->precision);
 	return rt_sweep_child_measure(out, h->m, &no, &mo, err);
 }
 
@@ -66,7 +81,8 @@ int rt_sweep_mpi_run(void *ctx, const struct rt_sweep_config *c, struct rt_child
 		     struct rt_err *err)
 {
 	struct rt_sweep_mpi *h = ctx;
-	struct order o = { 0, c->threads, c->batch, c->precision, c->affinity };
+	struct order o = { 0, c->threads, c->batch, c->precision, c->affinity, c->input_h,
+			   c->input_w };
 	struct rt_err failure = { 0 };
 	double t0 = rt_now();
 	FILE *out;

@@ -8,6 +8,7 @@
 #include "data.h"
 #include "probe.h"
 #include "report.h"
+#include "views.h"
 #include "topo.h"
 #include "util.h"
 
@@ -29,47 +30,6 @@ static bool done_before(const struct rt_point *pts, size_t n, const char *config
 
 /* ---- the results directory before a run ---- */
 
-/* The whole of a file (NUL-terminated; caller frees), or NULL with err set. */
-static char *slurp_file(const char *path, size_t *len, struct rt_err *err)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0;
-
-	*len = 0;
-	if (!fp) {
-		rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		size_t got;
-
-		if (*len + 65536 + 1 > cap) {
-			char *q = realloc(buf, cap = 2 * cap + 65536 + 1);
-
-			if (!q) {
-				rt_err_set(err, -ENOMEM, "out of memory");
-				goto fail;
-			}
-			buf = q;
-		}
-		got = fread(buf + *len, 1, cap - *len - 1, fp);
-		*len += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(fp)) {
-		rt_err_set(err, -EIO, "%s: read failed", path);
-		goto fail;
-	}
-	fclose(fp);
-	buf[*len] = '\0';
-	return buf;
-fail:
-	fclose(fp);
-	free(buf);
-	return NULL;
-}
 
 /* The first field of a CSV row (config names need no quoting) into buf; false when the line
  * holds no comma (cut inside its first field). */
@@ -109,7 +69,7 @@ static int prepare_points(const char *csv, bool retry, char *note, size_t notesi
 		return rc;
 	if (access(csv, F_OK))
 		return 0;
-	if (!(text = slurp_file(csv, &len, err)))
+	if (!(text = rt_slurp(csv, &len, err)))
 		return err->code;
 	if (len && text[len - 1] != '\n') {
 		/* the cut line, and the configuration it belongs to */
@@ -176,6 +136,32 @@ static int prepare_points(const char *csv, bool retry, char *note, size_t notesi
 			 "(--no-retry keeps %s)", l ? "; " : "", nfailed, nfailed > 1 ? "s" : "",
 			 nfailed > 1 ? "them" : "it");
 	}
+	{
+		/* a file of an earlier rooftraj: its rows again, in today's columns (the new ones
+		 * empty), so that new rows can be appended to it */
+		char *eol = strchr(text, '\n');
+		bool upgrade;
+
+		if (eol)
+			*eol = '\0';
+		upgrade = *text && rt_points_csv_columns(text) != RT_POINTS_CSV_COLUMNS;
+		if (eol)
+			*eol = '\n';
+		if (upgrade) {
+			size_t l = strlen(note);
+
+			snprintf(note + l, notesize - l, "%s%s: written by an earlier rooftraj: "
+				 "rewritten with today's columns", l ? "; " : "", csv);
+			if ((rc = rt_outfile_open(&of, csv, err)))
+				goto out;
+			rt_points_csv_header(of.fp);
+			for (size_t i = 0; i < nrows; i++)
+				if (!in_names(drop, ndrop, pts[i].config))
+					rt_points_csv_row(of.fp, &pts[i]);
+			rc = rt_outfile_commit(&of, err);
+			goto out;
+		}
+	}
 	if (!ndrop && !note[0])
 		goto out;
 	if ((rc = rt_outfile_open(&of, csv, err)))
@@ -202,7 +188,8 @@ int rt_sweep_train_prepare(const struct rt_sweep *s, const struct rt_sweep_train
 {
 	struct rt_sweep_request there;
 	struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline, .configurations = s->nconfigs,
-				 .ranks = o->ranks, .prof = o->prof };
+				 .ranks = o->ranks, .prof = o->prof,
+				 .default_config = s->configs[0].name };
 	char csv[4200], started[32], diff[2048];
 	struct stat st;
 	int rc;
@@ -234,39 +221,29 @@ int rt_sweep_train_prepare(const struct rt_sweep *s, const struct rt_sweep_train
 	return prepare_points(csv, o->retry, note, notesize, err);
 }
 
-/* The charts of a finished sweep. A missing gnuplot is a note (the scripts are there). */
-static int draw_charts(const struct rt_sweep_train_opts *o, const struct rt_point *all,
-		       size_t nall, FILE *also, struct rt_err *err)
+static void note_to(void *ctx, const char *msg)
 {
-	char outbase[4200], what[256];
-	const char *slash = strrchr(o->req->model, '/');
-	int rc;
+	if (ctx)
+		fprintf(ctx, "note: %s\n", msg);
+}
 
-	snprintf(outbase, sizeof(outbase), "%s/trajectories", o->outdir);
+/* The charts and report.html of a finished sweep (views.h). A missing gnuplot is a note (the
+ * scripts are there). */
+static int draw_charts(const struct rt_sweep *s, const struct rt_sweep_train_opts *o,
+		       const struct rt_point *all, size_t nall, FILE *also, struct rt_err *err)
+{
+	char what[256];
+	const char *slash = strrchr(o->req->model, '/');
+	struct rt_views_opts vo = { .dir = o->outdir, .what = what,
+				    .default_config = s->configs[0].name, .prof = o->prof,
+				    .say = note_to, .say_ctx = also };
+
 	snprintf(what, sizeof(what), "%.200s", slash ? slash + 1 : o->req->model);
 	if (strlen(what) > 4 && !strcmp(what + strlen(what) - 4, ".cfg"))
 		what[strlen(what) - 4] = '\0';
-	rc = rt_plot_trajectories(o->prof, all, nall, what, outbase, err);
-	if (rc == -ENOENT) {
-		if (also)
-			fprintf(also, "\nnote: %s\n", err->msg);
-		rc = 0;
-	}
-	if (rc || !o->req->per_layer)
-		return rc;
-	{
-		/* the best configuration's layers */
-		const struct rt_point *best = NULL;
-
-		for (size_t i = 0; i < nall; i++)
-			if (rt_point_is_headline(&all[i]) &&
-			    (!best || all[i].images_per_s > best->images_per_s))
-				best = &all[i];
-		snprintf(outbase, sizeof(outbase), "%s/layers", o->outdir);
-		if (best)
-			rc = rt_plot_layers(o->prof, all, nall, best->config, outbase, err);
-	}
-	return rc == -ENOENT ? 0 : rc;
+	if (also)
+		fputc('\n', also);
+	return rt_views_write(&vo, all, nall, err);
 }
 
 int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o, FILE *also,
@@ -294,7 +271,7 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 		rt_points_csv_header(fp);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct rt_sweep_config *c = &s->configs[i];
-		char env[3][64], a[6][32], result[300], why[256] = "";
+		char env[3][64], a[7][32], result[300], why[256] = "";
 		char *argv[40];
 		struct rt_child ch;
 		int np;
@@ -367,15 +344,17 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 	if ((rc = rt_points_csv_read(csv, &all, &nall, err)) ||
 	    (rc = rt_report_summary(summary, all, nall, s->configs[0].name, o->prof, also, err)))
 		goto out;
-	if (o->prof && (rc = draw_charts(o, all, nall, also, err)))
-		goto out;
 	{
 		const struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline,
 					       .configurations = s->nconfigs, .ranks = o->ranks,
-					       .prof = o->prof, .started = started, .complete = true };
+					       .prof = o->prof, .started = started, .complete = true,
+					       .default_config = s->configs[0].name };
 
-		rc = rt_runrec_write(o->outdir, &rec, err);
+		/* the record first: report.html shows it */
+		if ((rc = rt_runrec_write(o->outdir, &rec, err)))
+			goto out;
 	}
+	rc = draw_charts(s, o, all, nall, also, err);
 out:
 	if (fp)
 		fclose(fp);

@@ -11,7 +11,28 @@
 #include <string.h>
 
 static const char *const knob_names[RT_KNOB_COUNT] = { "threads", "batch", "affinity",
-						       "precision" };
+						       "precision", "input" };
+
+#define RT_INPUT_MAX 16384
+
+int rt_sweep_parse_input(const char *s, long *h, long *w, const char *opt, struct rt_err *err)
+{
+	char *end;
+	long a, b;
+
+	errno = 0;
+	a = strtol(s, &end, 10);
+	b = a;
+	if (*end == 'x' && end > s && end[1] >= '0' && end[1] <= '9')
+		b = strtol(end + 1, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || a < 1 || b < 1 || a > RT_INPUT_MAX ||
+	    b > RT_INPUT_MAX)
+		return rt_err_set(err, -EINVAL, "%s: '%s' is not an input size (HEIGHTxWIDTH or "
+				  "one number for a square, each in 1..%d)", opt, s, RT_INPUT_MAX);
+	*h = a;
+	*w = b;
+	return 0;
+}
 
 int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *topo,
 		 long model_batch, struct rt_err *err)
@@ -25,7 +46,7 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 			break;
 	if (k == RT_KNOB_COUNT)
 		return rt_err_set(err, -EINVAL, "--sweep: unknown knob '%.*s' (threads, batch, "
-				  "affinity, precision)", (int)klen, spec);
+				  "affinity, precision, input)", (int)klen, spec);
 	for (size_t i = 0; i < s->nknobs; i++)
 		if (s->knobs[i].knob == (enum rt_knob)k)
 			return rt_err_set(err, -EINVAL, "--sweep: knob '%s' given twice",
@@ -70,6 +91,27 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 				}
 			}
 			break;
+		case RT_KNOB_INPUT: {
+			char buf[1024], *tok, *save = NULL;
+
+			if (!eq)
+				return rt_err_set(err, -EINVAL, "%s: give the sizes (input=32,64 or "
+						  "input=32x64,...)", opt);
+			snprintf(buf, sizeof(buf), "%s", eq + 1);
+			for (tok = strtok_r(buf, ",", &save); tok && !rc;
+			     tok = strtok_r(NULL, ",", &save)) {
+				long h, w;
+
+				if (kn->n == RT_SWEEP_MAX_VALUES)
+					return rt_err_set(err, -EINVAL, "%s: at most %d sizes", opt,
+							  RT_SWEEP_MAX_VALUES);
+				if (!(rc = rt_sweep_parse_input(tok, &h, &w, opt, err)))
+					kn->values[kn->n++] = RT_INPUT_VALUE(h, w);
+			}
+			if (!rc && !kn->n)
+				rc = rt_err_set(err, -EINVAL, "%s: the list is empty", opt);
+			break;
+		}
 		default: {
 			/* named values: each value is its index in names (the enums' order) */
 			const char *const *names = k == RT_KNOB_AFFINITY ? rt_vocab_affinities :
@@ -117,27 +159,36 @@ void rt_sweep_knob_spec(const struct rt_sweep *s, size_t k, char *buf, size_t si
 		else if (knob == RT_KNOB_PRECISION)
 			len += (size_t)snprintf(buf + len, size - len, "%s%s", sep,
 						rt_precision_name((enum rt_precision)v));
+		else if (knob == RT_KNOB_INPUT)
+			len += (size_t)snprintf(buf + len, size - len, "%s%ldx%ld", sep,
+						RT_INPUT_H(v), RT_INPUT_W(v));
 		else
 			len += (size_t)snprintf(buf + len, size - len, "%s%ld", sep, v);
 	}
 }
 
-void rt_sweep_config_name(struct rt_sweep_config *c)
+void rt_sweep_config_name(struct rt_sweep_config *c, long base_h, long base_w)
 {
-	char r[16] = "";
+	char r[16] = "", in[48] = "";
 
 	if (c->ranks > 1)
 		snprintf(r, sizeof(r), "-r%u", c->ranks);
-	snprintf(c->name, sizeof(c->name), "t%u-b%ld-%s%s%s%s", c->threads, c->batch,
+	if (base_h && c->input_h && (c->input_h != base_h || c->input_w != base_w)) {
+		if (c->input_h == c->input_w)
+			snprintf(in, sizeof(in), "-i%ld", c->input_h);
+		else
+			snprintf(in, sizeof(in), "-i%ldx%ld", c->input_h, c->input_w);
+	}
+	snprintf(c->name, sizeof(c->name), "t%u-b%ld-%s%s%s%s%s", c->threads, c->batch,
 		 rt_affinity_name(c->affinity), c->precision == RT_PRECISION_FP32 ? "" : "-",
-		 c->precision == RT_PRECISION_FP32 ? "" : rt_precision_name(c->precision), r);
+		 c->precision == RT_PRECISION_FP32 ? "" : rt_precision_name(c->precision), in, r);
 }
 
 int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_batch,
 		    struct rt_err *err)
 {
 	struct rt_sweep_config def = { default_threads, model_batch, RT_AFFINITY_NONE,
-				       RT_PRECISION_FP32, 1, true, "" };
+				       RT_PRECISION_FP32, 1, s->input_h, s->input_w, true, "" };
 	size_t total = 1, idx[RT_KNOB_COUNT] = { 0 };
 
 	for (size_t k = 0; k < s->nknobs; k++)
@@ -146,7 +197,7 @@ int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_bat
 	s->configs = calloc(total + 1, sizeof(*s->configs));
 	if (!s->configs)
 		return rt_err_set(err, -ENOMEM, "out of memory");
-	rt_sweep_config_name(&def);
+	rt_sweep_config_name(&def, s->input_h, s->input_w);
 	s->configs[0] = def;
 	s->nconfigs = 1;
 	for (size_t i = 0; i < total; i++) {
@@ -160,10 +211,14 @@ int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_bat
 			case RT_KNOB_THREADS: c.threads = (unsigned)v; break;
 			case RT_KNOB_BATCH: c.batch = v; break;
 			case RT_KNOB_AFFINITY: c.affinity = (enum rt_affinity)v; break;
+			case RT_KNOB_INPUT:
+				c.input_h = RT_INPUT_H(v);
+				c.input_w = RT_INPUT_W(v);
+				break;
 			default: c.precision = (enum rt_precision)v; break;
 			}
 		}
-		rt_sweep_config_name(&c);
+		rt_sweep_config_name(&c, s->input_h, s->input_w);
 		if (strcmp(c.name, def.name))
 			s->configs[s->nconfigs++] = c;
 		/* odometer: the last knob varies fastest */

@@ -76,6 +76,9 @@ int rt_train_settings_option(struct rt_train_settings *s, int key, const char *a
 		s->given |= RT_GIVEN_PROFILE;
 		return rt_opt_parse_path(&s->profile, "--profile", arg, "file", err);
 	case 'G': s->digest = true; return 0;
+	case 'I':
+		s->given |= RT_GIVEN_INPUT;
+		return rt_sweep_parse_input(arg, &s->input_h, &s->input_w, "--input", err);
 	case 'c':
 		s->counters = arg;
 		s->given |= RT_GIVEN_COUNTERS;
@@ -138,6 +141,9 @@ int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err)
 		s->per_layer = r->per_layer;
 	if (!(g & RT_GIVEN_TIMEOUT) && r->timeout >= 1)
 		s->timeout = r->timeout;
+	if (!(g & RT_GIVEN_INPUT) && *r->input &&
+	    rt_sweep_parse_input(r->input, &s->input_h, &s->input_w, "input", &bad))
+		return rt_err_set(err, -EINVAL, "%s/run.cfg: %s", s->resume, bad.msg);
 	if (!(g & RT_GIVEN_PROFILE) && *r->profile)
 		s->profile = r->profile;
 	if (!(g & RT_GIVEN_SWEEP)) {
@@ -148,12 +154,17 @@ int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err)
 	return 0;
 }
 
-void rt_train_settings_apply(const struct rt_train_settings *s, struct rt_model *m,
-			     const struct rt_topo *topo, const struct rt_cluster *cl,
-			     struct rt_net_opts *no)
+int rt_train_settings_apply(const struct rt_train_settings *s, struct rt_model **mp,
+			    const struct rt_topo *topo, const struct rt_cluster *cl,
+			    struct rt_net_opts *no, struct rt_err *err)
 {
 	long threads = s->threads;
+	struct rt_model *m;
+	int rc;
 
+	if (s->input_h && (rc = rt_model_reshape(mp, s->input_h, s->input_w, err)))
+		return rc;
+	m = *mp;
 	if (!threads)
 		threads = cl->node_size > 1 ? (long)rt_topo_cores(topo) / cl->node_size : 0;
 	omp_set_num_threads((int)(threads > 0 ? threads : (long)rt_topo_cores(topo)));
@@ -165,6 +176,7 @@ void rt_train_settings_apply(const struct rt_train_settings *s, struct rt_model 
 	no->seed = (uint64_t)s->seed;
 	no->lr = s->lr;
 	no->maxpool = s->pool;
+	return 0;
 }
 
 void rt_train_settings_request(struct rt_sweep_request *r, const struct rt_train_settings *s,
@@ -181,6 +193,8 @@ void rt_train_settings_request(struct rt_sweep_request *r, const struct rt_train
 	snprintf(r->counters, sizeof(r->counters), "%s", s->counters);
 	snprintf(r->maxpool, sizeof(r->maxpool), "%s", rt_pool_impl_name(s->pool));
 	snprintf(r->lr, sizeof(r->lr), "%.17g", s->lr);
+	if (s->input_h)
+		snprintf(r->input, sizeof(r->input), "%ldx%ld", s->input_h, s->input_w);
 	r->batch = batch;
 	r->iterations = s->iters;
 	r->warmup = s->warmup;
@@ -225,12 +239,14 @@ int rt_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s,
 	ssize_t len;
 	int rc;
 
+	sw->input_h = h->m->input.h;
+	sw->input_w = h->m->input.w;
 	if ((rc = rt_sweep_expand(sw, (unsigned)omp_get_max_threads(), batch, err)))
 		goto done;
 	/* every configuration is trained by all the ranks together: it carries their count */
 	for (size_t i = 0; i < sw->nconfigs; i++) {
 		sw->configs[i].ranks = (unsigned)cl->size;
-		rt_sweep_config_name(&sw->configs[i]);
+		rt_sweep_config_name(&sw->configs[i], sw->input_h, sw->input_w);
 	}
 	if (cl->rank != 0)
 		return rt_sweep_mpi_follow(h, err);

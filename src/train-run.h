@@ -22,11 +22,13 @@ enum {
 	RT_GIVEN_DATA = 16, RT_GIVEN_SEED = 32, RT_GIVEN_LR = 64, RT_GIVEN_MAXPOOL = 128,
 	RT_GIVEN_COUNTERS = 256, RT_GIVEN_PER_LAYER = 512, RT_GIVEN_REPEAT = 1024,
 	RT_GIVEN_TIMEOUT = 2048, RT_GIVEN_PROFILE = 4096, RT_GIVEN_SWEEP = 8192,
+	RT_GIVEN_INPUT = 16384,
 };
 
 struct rt_train_settings {
 	const char *model, *data, *counters;    /* counters: auto, hw, model, none */
 	long batch;                     /* 0: the model's */
+	long input_h, input_w;          /* 0: the model's */
 	long threads;                   /* 0: all cores (under mpirun: the node's, shared) */
 	long iters, warmup, seed, repeat;
 	double lr, timeout;
@@ -44,7 +46,7 @@ struct rt_train_settings {
 void rt_train_settings_default(struct rt_train_settings *s);
 
 /* One option of roofline-train's that sets a setting, by its short letter (m b t n w d s p
- * L M l S r o R N T P G c: see roofline-train(1)), its argument checked: -EINVAL naming the
+ * L M l S r o R N T P G c I: see roofline-train(1)), its argument checked: -EINVAL naming the
  * option when it is not right, -ENOENT for a letter that is not a setting's. */
 int rt_train_settings_option(struct rt_train_settings *s, int key, const char *arg,
 			     const struct rt_topo *topo, struct rt_err *err);
@@ -56,11 +58,12 @@ int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *er
  * that differs is named when the directory is checked). */
 int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err);
 
-/* The OpenMP threads of one rank (settings, else all cores, or under mpirun this node's
- * cores shared among its ranks), set for the runtime; and the net's options. */
-void rt_train_settings_apply(const struct rt_train_settings *s, struct rt_model *m,
-			     const struct rt_topo *topo, const struct rt_cluster *cl,
-			     struct rt_net_opts *no);
+/* The model on the settings' input (--input: rt_model_reshape, which may refuse it), the
+ * OpenMP threads of one rank (settings, else all cores, or under mpirun this node's cores
+ * shared among its ranks), set for the runtime; and the net's options. */
+int rt_train_settings_apply(const struct rt_train_settings *s, struct rt_model **m,
+			    const struct rt_topo *topo, const struct rt_cluster *cl,
+			    struct rt_net_opts *no, struct rt_err *err);
 
 /* The run.cfg request of a sweep of these settings (the model and the profile as absolute
  * paths: the children, roofline-plot and --resume may run elsewhere). */

@@ -199,3 +199,43 @@ void rt_cfg_put_str(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+char *rt_slurp(const char *path, size_t *len, struct rt_err *err)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0;
+
+	*len = 0;
+	if (!fp) {
+		rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+
+		if (*len + 65536 + 1 > cap) {
+			char *q = realloc(buf, cap = 2 * cap + 65536 + 1);
+
+			if (!q) {
+				rt_err_set(err, -ENOMEM, "out of memory");
+				goto fail;
+			}
+			buf = q;
+		}
+		got = fread(buf + *len, 1, cap - *len - 1, fp);
+		*len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		rt_err_set(err, -EIO, "%s: read failed", path);
+		goto fail;
+	}
+	fclose(fp);
+	buf[*len] = '\0';
+	return buf;
+fail:
+	fclose(fp);
+	free(buf);
+	return NULL;
+}

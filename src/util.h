@@ -10,6 +10,10 @@
 /* Seconds on CLOCK_MONOTONIC. */
 double rt_now(void);
 
+/* The whole of a file (NUL-terminated, *len bytes before the NUL; caller frees), or NULL
+ * with err set. */
+char *rt_slurp(const char *path, size_t *len, struct rt_err *err);
+
 /* Format a message and hand it to fn(ctx, msg) (nothing when fn is NULL): how the library
  * says things (progress, notes) without printing. */
 void rt_say(void (*fn)(void *ctx, const char *msg), void *ctx, const char *fmt, ...)

@@ -6,27 +6,58 @@
 #include "profile.h"
 #include "report.h"
 #include "sweep-train.h"
+#include "runrec.h"
+#include "views.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *prog = "roofline-plot";
+
+static void say(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "%s: note: %s\n", prog, msg);
+}
+
+/* The model's name a results directory's run.cfg records (its file's base name), or the
+ * directory's. */
+static void model_name(char *buf, size_t size, const char *dir)
+{
+	struct rt_sweep_request r;
+	struct rt_err err;
+	const char *slash;
+
+	if (rt_sweep_request_read(&r, dir, &err)) {
+		snprintf(buf, size, "%s", dir);
+		return;
+	}
+	slash = strrchr(r.model, '/');
+	snprintf(buf, size, "%.200s", slash ? slash + 1 : r.model);
+	if (strlen(buf) > 4 && !strcmp(buf + strlen(buf) - 4, ".cfg"))
+		buf[strlen(buf) - 4] = '\0';
+}
 
 static void usage(FILE *fp)
 {
 	fprintf(fp,
 "Usage: %s [OPTION]... DIR...\n"
-"Draw the roofline trajectories of saved sweep results (roofline-train --sweep) again: with\n"
-"one results directory its chart is rewritten in place, with several they are overlaid in one\n"
-"chart, each series named after its directory. Writes the gnuplot script and, when gnuplot is\n"
-"installed, renders it to PNG and SVG.\n"
+"Draw saved sweep results (roofline-train --sweep) again. With one results directory every\n"
+"view is rewritten in place: the charts (trajectories, phases, memory, memory-input, layers,\n"
+"layers-time) and report.html, the page that holds them all. With several directories, or\n"
+"with --output, their trajectories are overlaid in one chart, each series named after its\n"
+"directory. Writes the gnuplot scripts and, when gnuplot is installed, renders them to PNG\n"
+"and SVG.\n"
 "\n"
 "  -p, --profile=FILE  machine profile for the roofs (default: the one DIR/run.cfg names)\n"
-"  -o, --output=BASE   write BASE.gp, BASE.png and BASE.svg (default: DIR/trajectories with\n"
-"                      one directory, ./overlay with several)\n"
+"  -o, --output=BASE   overlay the trajectories into BASE.gp, BASE.png and BASE.svg (default\n"
+"                      with several directories: ./overlay)\n"
+"      --all-roofs     draw every FLOP ceiling (each ISA and method), not only each\n"
+"                      precision's peak and theoretical peak\n"
 "  -h, --help          show this help and exit\n"
 "  -V, --version       show the version and exit\n"
 "\n"
@@ -38,6 +69,7 @@ static void usage(FILE *fp)
 static const struct option long_opts[] = {
 	{ "profile", required_argument, NULL, 'p' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "all-roofs", no_argument, NULL, 'A' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -81,6 +113,7 @@ static void run_label(char *buf, size_t size, char **argv, int first, int d)
 int main(int argc, char **argv)
 {
 	const char *profile_arg = NULL, *output = NULL;
+	bool all_roofs = false;
 	struct rt_profile *prof = NULL;
 	struct rt_point *all = NULL;
 	size_t nall = 0;
@@ -92,6 +125,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'p': profile_arg = optarg; break;
 		case 'o': output = optarg; break;
+		case 'A': all_roofs = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); return 0;
 		default:
@@ -148,15 +182,31 @@ int main(int argc, char **argv)
 		goto fail;
 	if (rt_profile_load(&prof, ppath, &err))
 		goto fail;
-	if (output)
-		snprintf(base, sizeof(base), "%s", output);
-	else if (argc - optind == 1)
-		snprintf(base, sizeof(base), "%s/trajectories", argv[optind]);
-	else
-		snprintf(base, sizeof(base), "overlay");
+	if (!output && argc - optind == 1) {
+		/* one directory: every view again, report.html last */
+		char def[64], what[256];
+		struct rt_views_opts vo = { .dir = argv[optind], .what = what,
+					    .default_config = def, .prof = prof,
+					    .all_roofs = all_roofs, .say = say };
+
+		rt_results_default(argv[optind], def, sizeof(def));
+		model_name(what, sizeof(what), argv[optind]);
+		if (rt_views_write(&vo, all, nall, &err))
+			goto fail;
+		for (size_t k = 0; k < RT_VIEWS_NCHARTS; k++) {
+			snprintf(gp, sizeof(gp), "%s/%s.gp", argv[optind], rt_views_charts[k]);
+			if (!access(gp, F_OK))
+				printf("chart: %s/%s.{gp,png,svg}\n", argv[optind],
+				       rt_views_charts[k]);
+		}
+		printf("page:  %s/report.html\n", argv[optind]);
+		rc = 0;
+		goto out;
+	}
+	snprintf(base, sizeof(base), "%s", output ? output : "overlay");
 	snprintf(gp, sizeof(gp), "%s.gp", base);
-	rc = rt_plot_trajectories(prof, all, nall, argc - optind > 1 ? "overlay" : "sweep", base,
-				  &err);
+	rc = rt_plot_trajectories(prof, all, nall, argc - optind > 1 ? "overlay" : "sweep",
+				  all_roofs, base, &err);
 	if (rc == 0)
 		printf("chart: %s.png, %s.svg (script %s)\n", base, base, gp);
 	else if (rc == -ENOENT)

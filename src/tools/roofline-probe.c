@@ -9,6 +9,7 @@
 #include "probe.h"
 #include "profile.h"
 #include "topo.h"
+#include "views.h"
 #include "util.h"
 
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 static const char *prog = "roofline-probe";
+static bool all_roofs;         /* --all-roofs */
 
 static void usage(FILE *fp)
 {
@@ -37,6 +39,8 @@ static void usage(FILE *fp)
 "      --no-curve        skip the curve and trust hwloc's cache sizes\n"
 "      --no-lowp         skip the oneDNN matmul peaks\n"
 "      --no-chart        do not write the roofline chart\n"
+"      --all-roofs       draw every FLOP ceiling (each ISA and method), not only each\n"
+"                        precision's peak and theoretical peak\n"
 "      --host=NAME       host name recorded in the profile and used in the default path\n"
 "\n"
 "Under mpirun (a build with MPI), every node is probed once: its first rank measures with\n"
@@ -62,7 +66,8 @@ static void usage(FILE *fp)
 		prog, prog, prog, prog);
 }
 
-enum { OPT_NO_CURVE = 256, OPT_NO_LOWP, OPT_NO_CHART, OPT_HOST, OPT_CLUSTER, OPT_THRESHOLD };
+enum { OPT_NO_CURVE = 256, OPT_NO_LOWP, OPT_NO_CHART, OPT_HOST, OPT_CLUSTER, OPT_THRESHOLD,
+       OPT_ALL_ROOFS };
 
 static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -72,6 +77,7 @@ static const struct option long_opts[] = {
 	{ "no-curve", no_argument, NULL, OPT_NO_CURVE },
 	{ "no-lowp", no_argument, NULL, OPT_NO_LOWP },
 	{ "no-chart", no_argument, NULL, OPT_NO_CHART },
+	{ "all-roofs", no_argument, NULL, OPT_ALL_ROOFS },
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "cluster", required_argument, NULL, OPT_CLUSTER },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
@@ -237,7 +243,7 @@ static int probe_node(const struct rt_topo *topo, struct rt_probe_opts *o, const
 		printf("\nprofile: %s   (probe took %.1f s)\n", path, rt_now() - ps->start);
 	}
 	if (chart_on) {
-		rc = rt_plot_roofline(p, 0, outbase, err);
+		rc = rt_plot_roofline(p, 0, all_roofs, outbase, err);
 		if (rc == 0 && print)
 			printf("chart:   %s.png, %s.svg (script %s)\n", outbase, outbase, chart);
 		else if (rc == -ENOENT && print)
@@ -247,6 +253,19 @@ static int probe_node(const struct rt_topo *topo, struct rt_probe_opts *o, const
 			fprintf(stderr, "%s: warning: no chart: %s\n", prog, err->msg);
 		if (rc == -ENOENT || rc == -EINVAL)
 			rc = 0;
+	}
+	if (!rc) {
+		/* the node's page: its ceilings and its chart, one file */
+		char html[4300], svg[4300];
+
+		snprintf(html, sizeof(html), "%.4200s", path);
+		if (strlen(html) > 4 && !strcmp(html + strlen(html) - 4, ".cfg"))
+			html[strlen(html) - 4] = '\0';
+		strncat(html, "-report.html", sizeof(html) - strlen(html) - 1);
+		snprintf(svg, sizeof(svg), "%.4200s.svg", outbase);
+		rc = rt_views_node_page(p, chart_on && !access(svg, F_OK) ? svg : NULL, html, err);
+		if (!rc && print)
+			printf("page:    %s\n", html);
 	}
 out:
 	if (rc)
@@ -372,6 +391,7 @@ int main(int argc, char **argv)
 		case OPT_NO_CURVE: o.no_curve = true; break;
 		case OPT_NO_LOWP: o.no_lowp = true; break;
 		case OPT_NO_CHART: chart_on = false; break;
+		case OPT_ALL_ROOFS: all_roofs = true; break;
 		case OPT_HOST: host_opt = optarg; break;
 		case OPT_CLUSTER:
 			bad = rt_opt_parse_path(&cluster_path, "--cluster", optarg, "file", &err);

@@ -32,6 +32,9 @@ static void usage(FILE *fp)
 "  -m, --model=NAME|FILE  model: lenet5, convnet (default), alexnet, vgg16, resnet18, or a\n"
 "                         model file (see cnn/README)\n"
 "  -b, --batch=N          images per iteration, 1..65536 (default: the model's)\n"
+"      --input=HxW        the input's height and width (one number: a square), 1..16384\n"
+"                         (default: the model's); every shape follows, the fully\n"
+"                         connected layers take the new flattened size\n"
 "  -t, --threads=N        OpenMP threads, 1..processing units (default: all cores)\n"
 "  -n, --iterations=N     timed iterations, 1..1000000 (default 20)\n"
 "  -w, --warmup=N         untimed iterations first, 0..1000000 (default 3)\n"
@@ -54,8 +57,10 @@ static void usage(FILE *fp)
 "                         rank under mpirun): equal runs have equal digests\n"
 "\n"
 "Sweeps (each configuration in a fresh child process, results in a directory):\n"
-"  -S, --sweep=KNOB[=LIST] sweep threads, batch, affinity (compact, scatter, none) or\n"
-"                         precision (fp32, bf16); repeat for a grid. Default lists:\n"
+"  -S, --sweep=KNOB[=LIST] sweep threads, batch, affinity (compact, scatter, none),\n"
+"                         precision (fp32, bf16) or input (input=32,64,128 or HxW\n"
+"                         sizes: the memory chart then runs over the input's pixel\n"
+"                         area); repeat for a grid. Default lists:\n"
 "                         threads 1, powers of two, all cores; batch the model's /4, /2,\n"
 "                         x1, x2; affinity all three; precision both. The default\n"
 "                         configuration (all cores, the runtime's placement, the model's\n"
@@ -109,6 +114,7 @@ static const struct option long_opts[] = {
 	{ "profile", required_argument, NULL, 'P' },
 	{ "emit-points", no_argument, NULL, 'E' },
 	{ "digest", no_argument, NULL, 'G' },
+	{ "input", required_argument, NULL, 'I' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -274,7 +280,8 @@ int main(int argc, char **argv)
 	if ((c.s.resume && rt_train_settings_resume(&c.s, &err)) ||
 	    rt_model_open(&m, c.s.model, &err))
 		goto fail;
-	rt_train_settings_apply(&c.s, m, topo, &cl, &no);
+	if (rt_train_settings_apply(&c.s, &m, topo, &cl, &no, &err))
+		goto fail;
 	if (c.s.nsweeps || c.s.resume) {
 		struct rt_sweep_mpi h = {
 			.m = m, .no = no, .cl = &cl, .topo = topo, .warn = mpi_warn,
