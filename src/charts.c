@@ -337,7 +337,7 @@ int rt_chart_memory_input(const struct rt_point *pts, size_t n, const char *titl
 		"set ylabel \"MiB\"\nset y2label \"training / inference\"\n"
 		"set logscale x 2\nset logscale y 10\nset y2range [0:*]\nset ytics nomirror\n"
 		"set y2tics\nset grid xtics ytics lc rgb \"#e4e4e4\"\n"
-		"set key inside left top noenhanced box opaque\n");
+		"set key inside right bottom noenhanced box\nset offsets graph 0.04, graph 0.04, 0, 0\n");
 	for (size_t i = 0; i < nb; i++) {
 		snprintf(sizes[i], sizeof(sizes[i]), "%ldx%ld", v[i]->input_h, v[i]->input_w);
 		names[i] = sizes[i];

@@ -201,7 +201,7 @@ check "--out with other knobs: exit 1, the knobs named" grep -q "sweep: 'threads
 
 # --resume takes the request from run.cfg: an interrupted 3-configuration sweep
 "$train" $common --profile "$prof" --sweep batch=4,8 --out "$dir/res" >/dev/null 2>&1
-head -n 13 "$dir/res/points.csv" >"$dir/keep" && cp "$dir/keep" "$dir/res/points.csv"
+head -n 19 "$dir/res/points.csv" >"$dir/keep" && cp "$dir/keep" "$dir/res/points.csv"
 "$train" --resume "$dir/res" -v >"$dir/res.out" 2>"$dir/res.err"
 check "--resume with no other option: exit 0 (got $?)" test $? = 0
 check "... the grid from run.cfg: 3 configurations" awk -F, 'NR > 1 { k[$1] } END { exit length(k) != 3 }' "$dir/res/points.csv"
@@ -215,7 +215,7 @@ check "... and creates nothing" test ! -e "$dir/nowhere"
 
 # a failed configuration is retried, unless --no-retry
 awk -F, -v OFS=, 'NR == 1 || $1 != "t'"$(nproc)"'-b4-none" { print }' "$dir/res/points.csv" >"$dir/keep"
-printf 't%s-b4-none,%s,4,none,fp32,1,iteration,iteration,median,0,0,0,,0,0,0,0,0,0,0,0,0,failed,exit 1: boom,\n' \
+printf 't%s-b4-none,%s,4,none,fp32,1,iteration,iteration,median,0,0,0,,0,0,0,0,0,0,0,0,0,failed,exit 1: boom,,0,0,,,\n' \
 	"$(nproc)" "$(nproc)" >>"$dir/keep"
 cp "$dir/keep" "$dir/res/points.csv"
 "$train" --resume "$dir/res" --no-retry >/dev/null 2>&1
@@ -226,12 +226,12 @@ check "... says so" grep -q "1 failed configuration measured again" "$dir/retry.
 check "... and the row is gone, the configuration measured" sh -c "! grep -q ',failed,' '$dir/res/points.csv' && grep -q '^t$(nproc)-b4-none,.*,ok,' '$dir/res/points.csv'"
 
 # a last line cut short (no newline): repaired before training, the file reads afterwards
-head -n 20 "$dir/res/points.csv" >"$dir/keep" && printf 't%s-b8-none,%s,8,no' "$(nproc)" "$(nproc)" >>"$dir/keep"
+head -n 26 "$dir/res/points.csv" >"$dir/keep" && printf 't%s-b8-none,%s,8,no' "$(nproc)" "$(nproc)" >>"$dir/keep"
 cp "$dir/keep" "$dir/res/points.csv"
 "$train" --resume "$dir/res" >/dev/null 2>"$dir/cut.err"
 check "--resume after a cut last line: exit 0 (got $?)" test $? = 0
 check "... says which configuration is measured again" grep -q "cut short while written: configuration 't$(nproc)-b8-none'" "$dir/cut.err"
-check "... every configuration whole (12 rows each)" awk -F, 'NR > 1 { if (NF != 25) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 12) exit 1; exit length(k) != 3 }' "$dir/res/points.csv"
+check "... every configuration whole (18 rows each)" awk -F, 'NR > 1 { if (NF != 30) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; exit length(k) != 3 }' "$dir/res/points.csv"
 check "... and roofline-plot reads it" "$plot" -p "$prof" -o "$dir/cutplot" "$dir/res"
 
 # a model of 1,403 layers, one named with a quote and a comma: every layer's rows kept (more

@@ -227,7 +227,7 @@ int main(void)
 		fputs("t3,oops\n", fp);
 		fclose(fp);
 		ok(rt_points_csv_read(path, &back, &n, &err) == -EINVAL &&
-		   strstr(err.msg, ":4: 2 fields, a point has 25"),
+		   strstr(err.msg, ":4: 2 fields, a point has 30"),
 		   "a short line is named: %s", err.msg);
 	}
 	{

@@ -91,6 +91,26 @@ int main(void)
 	names(&s, "t4-b32-none* t4-b32-none-bf16");
 	rt_sweep_fini(&s);
 
+	/* input: sizes as height x width (one number: a square); a configuration on another
+	 * input than the run's says so in its name, the run's own input keeps the plain name */
+	memset(&s, 0, sizeof(s));
+	is_int(rt_sweep_add(&s, "input=32,64x48,16", t, 64, &err), 0, "input: a list");
+	ok(s.knobs[0].n == 3 && RT_INPUT_H(s.knobs[0].values[1]) == 64 &&
+	   RT_INPUT_W(s.knobs[0].values[1]) == 48 && RT_INPUT_H(s.knobs[0].values[0]) == 32 &&
+	   RT_INPUT_W(s.knobs[0].values[0]) == 32, "32 is 32x32; 64x48 is height 64, width 48");
+	{
+		char spec[128];
+
+		rt_sweep_knob_spec(&s, 0, spec, sizeof(spec));
+		is_str(spec, "input=32x32,64x48,16x16", "the canonical form");
+	}
+	s.input_h = s.input_w = 32;
+	rt_sweep_expand(&s, 2, 64, &err);
+	names(&s, "t2-b64-none* t2-b64-none-i64x48 t2-b64-none-i16");
+	ok(s.configs[0].input_h == 32 && s.configs[1].input_h == 64 && s.configs[1].input_w == 48 &&
+	   s.configs[2].input_w == 16, "each configuration carries its input");
+	rt_sweep_fini(&s);
+
 	{
 		static const struct { const char *spec, *msg; } bad[] = {
 			{ "precision=fp16", "--sweep precision: unknown value 'fp16' (one of: fp32, "
@@ -104,7 +124,11 @@ int main(void)
 			{ "batch=", "--sweep batch: the list is empty" },
 			{ "affinity=spread", "--sweep affinity: unknown value 'spread'" },
 			{ "cores=2", "--sweep: unknown knob 'cores' (threads, batch, affinity, "
-			  "precision)" },
+			  "precision, input)" },
+			{ "input", "--sweep input: give the sizes" },
+			{ "input=0", "--sweep input: '0' is not an input size" },
+			{ "input=32x", "--sweep input: '32x' is not an input size" },
+			{ "input=16385", "--sweep input: '16385' is not an input size" },
 			{ "", "--sweep: unknown knob ''" },
 		};
 
