@@ -100,5 +100,5 @@ start=$(date +%s)
 wait $job
 rc=$?
 check "killing rank 1 ($victim) mid-sweep stops the run: exit $rc in $(( $(date +%s) - start )) s" test -n "$victim" -a "$rc" != 0 -a $(( $(date +%s) - start )) -lt 60
-check "the finished configurations are whole (15 rows each: iteration and 4 phases x 3)" awk -F, 'NR > 1 { if (NF != 25) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 15) exit 1 } exit n < 1 }' "$dir/k/points.csv"
+check "the finished configurations are whole (21 rows each: iteration and 6 phases x 3)" awk -F, 'NR > 1 { if (NF != 30) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }' "$dir/k/points.csv"
 echo "1..$n"
