@@ -10,36 +10,73 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void add(struct rt_cluster_node *n, const char *name, double v)
+const char *rt_cluster_statistic_name(enum rt_cluster_statistic s)
 {
-	if (n->nc < RT_CLUSTER_MAX_CEILINGS) {
-		snprintf(n->c[n->nc].name, sizeof(n->c[n->nc].name), "%.47s", name);
-		n->c[n->nc++].value = v;
-	}
+	static const char *const names[RT_CLUSTER_NSTATISTICS] = { "best", "median",
+								   "sustained" };
+
+	return (unsigned)s < RT_CLUSTER_NSTATISTICS ? names[s] : "?";
+}
+
+static struct rt_cluster_ceiling *find_ceiling(const struct rt_cluster_node *n,
+					       const char *name)
+{
+	for (size_t k = 0; k < n->nc; k++)
+		if (!strcmp(n->c[k].name, name))
+			return (struct rt_cluster_ceiling *)&n->c[k];
+	return NULL;
+}
+
+/* Add or improve a ceiling: a trusted value beats a flagged one, then the higher wins. */
+static void offer(struct rt_cluster_node *n, const char *name, double best, double median,
+		  double spread, const char *flag)
+{
+	struct rt_cluster_ceiling *c = find_ceiling(n, name);
+
+	if (c && ((!*flag && c->flag[0]) || (!*flag == !c->flag[0] && best > c->value)))
+		;       /* replace below */
+	else if (c)
+		return;
+	else if (n->nc < RT_CLUSTER_MAX_CEILINGS)
+		c = &n->c[n->nc++];
+	else
+		return;
+	snprintf(c->name, sizeof(c->name), "%.47s", name);
+	c->value = best;
+	c->median = median;
+	c->spread = spread;
+	c->sustained = NAN;
+	snprintf(c->flag, sizeof(c->flag), "%s", flag);
 }
 
 void rt_cluster_node_from_profile(struct rt_cluster_node *n, const struct rt_profile *p)
 {
 	const unsigned t = rt_profile_max_threads(p);
-	struct rt_roofs r;
 	char name[64];
 
 	n->threads = t;
 	n->nc = 0;
-	/* the roofs at the node's largest thread count: flagged ceilings (disturbed while
-	 * measured) are no roofs and so are never ranked; theoretical peaks are not measured */
-	if (rt_roofs_at(&r, p, t, NULL) || r.threads != t)
-		return;
-	for (size_t i = 0; i < r.n; i++) {
-		const struct rt_roof *q = &r.roof[i];
+	for (size_t i = 0; i < p->nflops; i++) {
+		const struct rt_profile_flops *f = &p->flops[i];
 
-		if (q->basis == RT_ROOF_THEORETICAL)
+		if (f->threads != t)
 			continue;
-		if (q->kind == RT_ROOF_FLOPS)
-			snprintf(name, sizeof(name), "flops %s %s", q->precision, q->what);
-		else
-			snprintf(name, sizeof(name), "bw %s", q->level);
-		add(n, name, q->value);
+		snprintf(name, sizeof(name), "flops %s %s", f->precision, f->isa);
+		offer(n, name, f->gflops, f->median, f->spread, f->flag);
+	}
+	for (size_t i = 0; i < p->nbw; i++) {
+		const struct rt_profile_bw *b = &p->bw[i];
+
+		if (b->threads != t)
+			continue;
+		snprintf(name, sizeof(name), "bw %s", b->level);
+		offer(n, name, b->gbytes_per_s, b->median, b->spread, b->flag);
+	}
+	for (size_t i = 0; i < p->nsustained; i++) {
+		struct rt_cluster_ceiling *c = find_ceiling(n, p->sustained[i].name);
+
+		if (c && p->sustained[i].threads == t)
+			c->sustained = p->sustained[i].value;
 	}
 }
 
@@ -67,8 +104,17 @@ char *rt_cluster_node_encode(const struct rt_cluster_node *n)
 	fprintf(fp, "host\t%s\nstatus\t%s\nprofile\t%s\nthreads\t%u\n", f[0], f[1], f[2],
 		n->threads);
 	for (size_t i = 0; i < n->nc; i++) {
-		clean(f[0], sizeof(f[0]), n->c[i].name);
-		fprintf(fp, "ceiling\t%s\t%.17g\n", f[0], n->c[i].value);
+		const struct rt_cluster_ceiling *c = &n->c[i];
+
+		clean(f[0], sizeof(f[0]), c->name);
+		clean(f[1], sizeof(f[1]), c->flag);
+		fprintf(fp, "ceiling\t%s\t%.17g\t%.17g\t%.17g\t", f[0], c->value, c->median,
+			c->spread);
+		if (isnan(c->sustained))
+			fputc('-', fp);
+		else
+			fprintf(fp, "%.17g", c->sustained);
+		fprintf(fp, "\t%s\n", f[1]);
 	}
 	if (fclose(fp)) {
 		free(buf);
@@ -114,34 +160,55 @@ int rt_cluster_node_decode(const char *text, struct rt_cluster_node *n, struct r
 				rc = rt_err_set(err, -EINVAL, "node record line %d: threads '%s'",
 						lineno, tab);
 		} else if (!strcmp(line, "ceiling")) {
-			char *v = strchr(tab, '\t');
-			double x;
+			/* NAME, best, then (rooftraj 0.3) median, spread, sustained ("-": none) and
+			 * the flag */
+			char *fld[6] = { tab };
+			int nf = 1;
+			double x[4] = { 0, 0, 0, NAN };
+			struct rt_cluster_ceiling *c;
 
-			if (!v) {
-				rc = rt_err_set(err, -EINVAL, "node record line %d: no value", lineno);
+			for (char *q = strchr(tab, '\t'); q && nf < 6; q = strchr(q, '\t')) {
+				*q++ = '\0';
+				fld[nf++] = q;
+			}
+			if (nf != 2 && nf != 6) {
+				rc = rt_err_set(err, -EINVAL, "node record line %d: %d fields in a "
+						"ceiling (2 or 6)", lineno, nf);
 				break;
 			}
-			*v++ = '\0';
 			if (!*tab || strlen(tab) >= sizeof(n->c[0].name)) {
 				rc = rt_err_set(err, -EINVAL, "node record line %d: a ceiling name of "
 						"%zu characters (1..%zu)", lineno, strlen(tab),
 						sizeof(n->c[0].name) - 1);
 				break;
 			}
-			for (size_t k = 0; k < n->nc; k++)
-				if (!strcmp(n->c[k].name, tab)) {
-					rc = rt_err_set(err, -EINVAL, "node record line %d: ceiling '%s' "
-							"twice", lineno, tab);
-					break;
-				}
+			if (find_ceiling(n, tab)) {
+				rc = rt_err_set(err, -EINVAL, "node record line %d: ceiling '%s' "
+						"twice", lineno, tab);
+				break;
+			}
+			for (int k = 1; k < nf - (nf == 6) && !rc; k++) {
+				if (k == 4 && !strcmp(fld[k], "-"))
+					continue;
+				x[k - 1] = strtod(fld[k], &end);
+				if (end == fld[k] || *end || !isfinite(x[k - 1]) || x[k - 1] < 0)
+					rc = rt_err_set(err, -EINVAL, "node record line %d: value '%s'",
+							lineno, fld[k]);
+			}
 			if (rc)
 				break;
-			x = strtod(v, &end);
-			if (end == v || *end || !isfinite(x) || x < 0)
-				rc = rt_err_set(err, -EINVAL, "node record line %d: value '%s'",
-						lineno, v);
-			else
-				add(n, tab, x);
+			if (n->nc == RT_CLUSTER_MAX_CEILINGS) {
+				rc = rt_err_set(err, -EINVAL, "node record line %d: more than %d "
+						"ceilings", lineno, RT_CLUSTER_MAX_CEILINGS);
+				break;
+			}
+			c = &n->c[n->nc++];
+			snprintf(c->name, sizeof(c->name), "%s", tab);
+			c->value = x[0];
+			c->median = x[1];
+			c->spread = x[2];
+			c->sustained = x[3];
+			snprintf(c->flag, sizeof(c->flag), "%s", nf == 6 ? fld[5] : "");
 		} else {
 			rc = rt_err_set(err, -EINVAL, "node record line %d: unknown field '%s'",
 					lineno, line);
@@ -160,7 +227,47 @@ static int cmp_d(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-size_t rt_cluster_stats(const struct rt_cluster_node *nodes, size_t n, double threshold,
+/* A trusted ceiling's statistic, or NAN. */
+static double stat_of(const struct rt_cluster_ceiling *c, enum rt_cluster_statistic st)
+{
+	if (!c)
+		return NAN;
+	if (st == RT_CLUSTER_SUSTAINED)
+		return c->sustained;    /* what a user gets: never flagged */
+	if (c->flag[0])
+		return NAN;
+	return st == RT_CLUSTER_BEST ? c->value : c->median > 0 ? c->median : NAN;
+}
+
+/* The reference value of a ceiling's statistic: the reference node's, else the best node's
+ * (the median of the nodes' from 5 nodes up); NAN when none. */
+static double reference_of(const struct rt_cluster_node *nodes, size_t n,
+			   const struct rt_cluster_reference *ref, const char *name,
+			   enum rt_cluster_statistic st)
+{
+	double *v, r = NAN;
+	size_t k = 0;
+
+	if (ref && ref->node)
+		return stat_of(find_ceiling(ref->node, name), st);
+	if (!(v = calloc(n ? n : 1, sizeof(*v))))
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		double x = stat_of(find_ceiling(&nodes[i], name), st);
+
+		if (!isnan(x))
+			v[k++] = x;
+	}
+	if (k) {
+		qsort(v, k, sizeof(*v), cmp_d);
+		r = n < 5 ? v[k - 1] : k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+	}
+	free(v);
+	return r;
+}
+
+size_t rt_cluster_stats(const struct rt_cluster_node *nodes, size_t n,
+			const struct rt_cluster_reference *ref, double threshold,
 			struct rt_cluster_stat *out, size_t cap)
 {
 	size_t ns = 0;
@@ -179,23 +286,20 @@ size_t rt_cluster_stats(const struct rt_cluster_node *nodes, size_t n, double th
 			}
 		}
 	for (size_t s = 0; s < ns; s++) {
-		double *v = calloc(n ? n : 1, sizeof(double)), *at = calloc(n ? n : 1, sizeof(double));
+		double *v = calloc(n ? n : 1, sizeof(double));
 		size_t cnt = 0;
 
-		if (!v || !at) {
-			free(v);
-			free(at);
+		out[s].reference = reference_of(nodes, n, ref, out[s].name, RT_CLUSTER_BEST);
+		if (!v)
 			continue;
-		}
 		for (size_t i = 0; i < n; i++) {
-			at[i] = NAN;
-			/* one value per node: the first of that name */
-			for (size_t k = 0; k < nodes[i].nc; k++)
-				if (!strcmp(nodes[i].c[k].name, out[s].name)) {
-					v[cnt++] = nodes[i].c[k].value;
-					at[i] = nodes[i].c[k].value;
-					break;
-				}
+			double x = stat_of(find_ceiling(&nodes[i], out[s].name), RT_CLUSTER_BEST);
+
+			if (isnan(x))
+				continue;
+			v[cnt++] = x;
+			if (x < (1 - threshold) * out[s].reference && out[s].nbelow < 64)
+				out[s].below[out[s].nbelow++] = i;
 		}
 		out[s].count = cnt;
 		if (cnt) {
@@ -203,14 +307,36 @@ size_t rt_cluster_stats(const struct rt_cluster_node *nodes, size_t n, double th
 			out[s].min = v[0];
 			out[s].max = v[cnt - 1];
 			out[s].median = cnt % 2 ? v[cnt / 2] : 0.5 * (v[cnt / 2 - 1] + v[cnt / 2]);
-			for (size_t i = 0; i < n && out[s].nbelow < 64; i++)
-				if (!isnan(at[i]) && at[i] < (1 - threshold) * out[s].median)
-					out[s].below[out[s].nbelow++] = i;
 		}
 		free(v);
-		free(at);
 	}
 	return ns;
+}
+
+size_t rt_cluster_judge(const struct rt_cluster_node *nodes, size_t n,
+			const struct rt_cluster_reference *ref, double threshold,
+			struct rt_cluster_finding *out, size_t cap)
+{
+	size_t nf = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < nodes[i].nc; k++)
+			for (int st = 0; st < RT_CLUSTER_NSTATISTICS; st++) {
+				const struct rt_cluster_ceiling *c = &nodes[i].c[k];
+				const double x = stat_of(c, (enum rt_cluster_statistic)st);
+				const double r = reference_of(nodes, n, ref, c->name,
+							      (enum rt_cluster_statistic)st);
+
+				if (isnan(x) || isnan(r) || !(x < (1 - threshold) * r) || nf == cap)
+					continue;
+				out[nf].node = i;
+				snprintf(out[nf].ceiling, sizeof(out[nf].ceiling), "%s", c->name);
+				out[nf].statistic = (enum rt_cluster_statistic)st;
+				out[nf].value = x;
+				out[nf].reference = r;
+				nf++;
+			}
+	return nf;
 }
 
 static const char *unit(const char *name)
@@ -227,29 +353,45 @@ static void write_points(FILE *fp, const char *key, const struct rt_net_point *p
 	fprintf(fp, " );\n");
 }
 
-int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nodes, size_t n,
-			     int ranks, double threshold, const struct rt_network *net, FILE *also,
-			     struct rt_err *err)
+static const char *reference_name(const struct rt_cluster_reference *ref, size_t n)
 {
-	struct rt_cluster_stat *st = calloc(RT_CLUSTER_MAX_CEILINGS * 2, sizeof(*st));
+	if (ref && ref->node)
+		return ref->what ? ref->what : ref->node->host;
+	return n < 5 ? "the best node" : "the median of the nodes";
+}
+
+int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nodes, size_t n,
+			     int ranks, const struct rt_cluster_reference *ref, double threshold,
+			     const struct rt_network *net, FILE *also, struct rt_err *err)
+{
+	const size_t cap = RT_CLUSTER_MAX_CEILINGS * 2, fcap = 64 * RT_CLUSTER_NSTATISTICS *
+			   RT_CLUSTER_MAX_CEILINGS;
+	struct rt_cluster_stat *st = calloc(cap, sizeof(*st));
+	struct rt_cluster_finding *fd = calloc(fcap, sizeof(*fd));
 	struct rt_outfile of;
 	char ts[32];
-	size_t ns;
+	size_t ns, nf, ndist = 0;
 	int rc;
 
-	if (!st)
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	ns = rt_cluster_stats(nodes, n, threshold, st, RT_CLUSTER_MAX_CEILINGS * 2);
-	if ((rc = rt_outfile_open(&of, path, err))) {
+	if (!st || !fd) {
 		free(st);
-		return rc;
+		free(fd);
+		return rt_err_set(err, -ENOMEM, "out of memory");
 	}
+	ns = rt_cluster_stats(nodes, n, ref, threshold, st, cap);
+	nf = rt_cluster_judge(nodes, n, ref, threshold, fd, fcap);
+	if ((rc = rt_outfile_open(&of, path, err)))
+		goto out;
 	rt_timestamp(ts, sizeof(ts));
 	fprintf(of.fp, "# rooftraj cluster profile: every node's ceilings, their spread, the nodes\n"
-		"# more than threshold below the median, and the network (roofline-probe under\n"
-		"# mpirun)\ncluster = {\n  format = 1;\n  tool = \"%s %s\";\n  created = \"%s\";\n"
-		"  ranks = %d;\n  nodes = %zu;\n  threshold = %g;\n  node = (", PACKAGE_NAME,
-		PACKAGE_VERSION, ts, ranks, n, threshold);
+		"# more than threshold below the reference on a ceiling's best run, median or\n"
+		"# sustained run (findings), the ceilings disturbed while measured (never ranked),\n"
+		"# and the network (roofline-probe under mpirun)\ncluster = {\n  format = 2;\n"
+		"  tool = \"%s %s\";\n  created = \"%s\";\n  ranks = %d;\n  nodes = %zu;\n"
+		"  threshold = %g;\n  reference = ", PACKAGE_NAME, PACKAGE_VERSION, ts, ranks, n,
+		threshold);
+	rt_cfg_put_str(of.fp, reference_name(ref, n));
+	fprintf(of.fp, ";\n  node = (");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(of.fp, "%s\n    { host = ", i ? "," : "");
 		rt_cfg_put_str(of.fp, nodes[i].host);
@@ -258,55 +400,95 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 		fprintf(of.fp, "; profile = ");
 		rt_cfg_put_str(of.fp, nodes[i].profile);
 		fprintf(of.fp, "; threads = %u; }", nodes[i].threads);
+		for (size_t k = 0; k < nodes[i].nc; k++)
+			ndist += nodes[i].c[k].flag[0] != '\0';
 	}
 	fprintf(of.fp, " );\n  ceilings = (");
 	for (size_t s = 0; s < ns; s++) {
 		fprintf(of.fp, "%s\n    { name = ", s ? "," : "");
 		rt_cfg_put_str(of.fp, st[s].name);
 		fprintf(of.fp, "; unit = \"%s\"; nodes = %zu; min = %.9g; median = %.9g; max = %.9g; "
-			"below = [", unit(st[s].name), st[s].count, st[s].min, st[s].median, st[s].max);
+			"reference = %.9g; below = [", unit(st[s].name), st[s].count, st[s].min,
+			st[s].median, st[s].max, isnan(st[s].reference) ? 0 : st[s].reference);
 		for (size_t k = 0; k < st[s].nbelow; k++) {
 			fprintf(of.fp, "%s ", k ? "," : "");
 			rt_cfg_put_str(of.fp, nodes[st[s].below[k]].host);
 		}
 		fprintf(of.fp, " ]; }");
 	}
-	fprintf(of.fp, " );\n  network = {\n    scope = \"%s\";\n    peer = %d;\n",
+	fprintf(of.fp, " );\n  findings = (");
+	for (size_t i = 0; i < nf; i++) {
+		fprintf(of.fp, "%s\n    { host = ", i ? "," : "");
+		rt_cfg_put_str(of.fp, nodes[fd[i].node].host);
+		fprintf(of.fp, "; ceiling = ");
+		rt_cfg_put_str(of.fp, fd[i].ceiling);
+		fprintf(of.fp, "; statistic = \"%s\"; value = %.9g; reference = %.9g; ratio = %.6f; }",
+			rt_cluster_statistic_name(fd[i].statistic), fd[i].value, fd[i].reference,
+			fd[i].value / fd[i].reference);
+	}
+	fprintf(of.fp, " );\n  disturbed = (");
+	for (size_t i = 0, k0 = 0; i < n; i++)
+		for (size_t k = 0; k < nodes[i].nc; k++) {
+			if (!nodes[i].c[k].flag[0])
+				continue;
+			fprintf(of.fp, "%s\n    { host = ", k0++ ? "," : "");
+			rt_cfg_put_str(of.fp, nodes[i].host);
+			fprintf(of.fp, "; ceiling = ");
+			rt_cfg_put_str(of.fp, nodes[i].c[k].name);
+			fprintf(of.fp, "; flag = ");
+			rt_cfg_put_str(of.fp, nodes[i].c[k].flag);
+			fprintf(of.fp, "; }");
+		}
+	fprintf(of.fp, " );\n  network = {\n    scope = \"%s\";\n    peer = %d;\n    transport = ",
 		net ? net->scope : "", net ? net->peer : -1);
+	rt_cfg_put_str(of.fp, net ? net->transport : "");
+	fprintf(of.fp, ";\n");
 	write_points(of.fp, "pingpong", net ? net->pingpong : NULL, net ? net->npingpong : 0);
 	write_points(of.fp, "allreduce", net ? net->allreduce : NULL, net ? net->nallreduce : 0);
 	fprintf(of.fp, "  };\n};\n");
 	rc = rt_outfile_commit(&of, err);
 	if (!rc && also) {
-		size_t sick = 0;
-
-		fprintf(also, "\ncluster: %zu node%s, %d rank%s\n", n, n == 1 ? "" : "s", ranks,
-			ranks == 1 ? "" : "s");
+		fprintf(also, "\ncluster: %zu node%s, %d rank%s; reference: %s\n", n, n == 1 ? "" : "s",
+			ranks, ranks == 1 ? "" : "s", reference_name(ref, n));
 		for (size_t i = 0; i < n; i++)
 			fprintf(also, "  %-24s %s\n", nodes[i].host, nodes[i].status);
-		fprintf(also, "\n%-28s %12s %12s %12s  %s\n", "ceiling", "min", "median", "max",
-			"below the median by more than the threshold");
-		for (size_t s = 0; s < ns; s++) {
-			fprintf(also, "%-28s %12.1f %12.1f %12.1f ", st[s].name, st[s].min,
-				st[s].median, st[s].max);
-			for (size_t k = 0; k < st[s].nbelow; k++)
-				fprintf(also, " %s", nodes[st[s].below[k]].host);
-			fprintf(also, "\n");
-			sick += st[s].nbelow;
+		fprintf(also, "\n%-28s %12s %12s %12s %12s\n", "ceiling (best runs)", "min", "median",
+			"max", "reference");
+		for (size_t s = 0; s < ns; s++)
+			fprintf(also, "%-28s %12.1f %12.1f %12.1f %12.1f\n", st[s].name, st[s].min,
+				st[s].median, st[s].max, st[s].reference);
+		if (nf) {
+			fprintf(also, "\nbelow the reference by more than %.0f%%:\n", threshold * 100);
+			for (size_t i = 0; i < nf; i++)
+				fprintf(also, "  %-16s %-26s %-9s %10.1f %s = %3.0f%% of %.1f\n",
+					nodes[fd[i].node].host, fd[i].ceiling,
+					rt_cluster_statistic_name(fd[i].statistic), fd[i].value,
+					unit(fd[i].ceiling), 100 * fd[i].value / fd[i].reference,
+					fd[i].reference);
+		} else {
+			fprintf(also, "no node is more than %.0f%% below the reference on a best run, "
+				"a median or a sustained run\n", threshold * 100);
 		}
-		if (!sick)
-			fprintf(also, "no node is more than %.0f%% below the median\n",
-				threshold * 100);
+		if (ndist) {
+			fprintf(also, "\ndisturbed while measured (reported, not ranked):\n");
+			for (size_t i = 0; i < n; i++)
+				for (size_t k = 0; k < nodes[i].nc; k++)
+					if (nodes[i].c[k].flag[0])
+						fprintf(also, "  %-16s %-26s %s\n", nodes[i].host,
+							nodes[i].c[k].name, nodes[i].c[k].flag);
+		}
 		if (net && net->npingpong) {
-			fprintf(also, "\nnetwork (%s, rank 0 <-> rank %d): ping-pong latency %.2f us, "
+			fprintf(also, "\nnetwork (%s, rank 0 <-> rank %d, %s): ping-pong latency %.2f us, "
 				"bandwidth %.2f GB/s at %zu bytes; allreduce %.2f GB/s at %zu bytes\n",
-				net->scope, net->peer, net->pingpong[0].seconds * 1e6,
+				net->scope, net->peer, net->transport, net->pingpong[0].seconds * 1e6,
 				net->pingpong[net->npingpong - 1].gbytes_per_s,
 				net->pingpong[net->npingpong - 1].bytes,
 				net->allreduce[net->nallreduce - 1].gbytes_per_s,
 				net->allreduce[net->nallreduce - 1].bytes);
 		}
 	}
+out:
 	free(st);
+	free(fd);
 	return rc;
 }

@@ -380,6 +380,19 @@ int rt_cluster_network(const struct rt_cluster *c, struct rt_network *net, struc
 		if (node_of[r] != node_of[0])
 			peer = r;
 	snprintf(net->scope, sizeof(net->scope), peer < 0 ? "intra-node" : "inter-node");
+	{
+		/* what carries it, as Open MPI was told (its own choice otherwise) */
+		const char *pml = getenv("OMPI_MCA_pml"), *btl = getenv("OMPI_MCA_btl");
+
+		if ((pml && *pml) || (btl && *btl))
+			snprintf(net->transport, sizeof(net->transport), "%s%.50s%s%s%.50s",
+				 pml && *pml ? "pml " : "", pml && *pml ? pml : "",
+				 pml && *pml && btl && *btl ? ", " : "", btl && *btl ? "btl " : "",
+				 btl && *btl ? btl : "");
+		else
+			snprintf(net->transport, sizeof(net->transport), "Open MPI's choice (no pml "
+				 "or btl set)");
+	}
 	if (peer < 0)
 		peer = 1;
 	net->peer = peer;

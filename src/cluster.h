@@ -61,6 +61,8 @@ struct rt_net_point {
 };
 struct rt_network {
 	char scope[32];                 /* "inter-node", "intra-node" or "" when one rank */
+	char transport[128];            /* what carried it, as Open MPI was told: "btl
+					 * self,tcp", "pml ucx", or "Open MPI's choice" */
 	int peer;                       /* the ping-pong partner of rank 0 */
 	struct rt_net_point pingpong[16], allreduce[16];
 	size_t npingpong, nallreduce;

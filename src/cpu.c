@@ -109,6 +109,87 @@ int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err)
 }
 
 
+/* The path of this process's cgroup for the controller (v1: a line "N:...,cpu,...:/path";
+ * v2: "0::/path"), appended to root; false when there is none. */
+static bool cgroup_dir(char *buf, size_t size, bool *v2)
+{
+	FILE *fp = fopen("/proc/self/cgroup", "r");
+	char line[1024];
+	bool found = false;
+
+	if (!fp)
+		return false;
+	while (!found && fgets(line, sizeof(line), fp)) {
+		char *a = strchr(line, ':'), *b = a ? strchr(a + 1, ':') : NULL, *nl;
+
+		if (!b)
+			continue;
+		if ((nl = strchr(b, '\n')))
+			*nl = '\0';
+		*b = '\0';
+		for (char *tok = a + 1, *save = NULL, *t; (t = strtok_r(tok, ",", &save));
+		     tok = NULL)
+			if (!strcmp(t, "cpu")) {
+				snprintf(buf, size, "/sys/fs/cgroup/cpu%s", b + 1);
+				*v2 = false;
+				found = true;
+			}
+		if (!found && a == line + 1 && line[0] == '0' && !a[1]) {
+			snprintf(buf, size, "/sys/fs/cgroup%s", b + 1);
+			*v2 = true;
+			/* a v1 cpu line later in the file wins */
+		}
+	}
+	fclose(fp);
+	return found || *v2;
+}
+
+static bool read_text(const char *path, char *buf, size_t size)
+{
+	FILE *fp = fopen(path, "r");
+	size_t n;
+
+	if (!fp)
+		return false;
+	n = fread(buf, 1, size - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return n > 0;
+}
+
+int rt_cpu_quota(double *cores, double *period_s, unsigned long long *throttled)
+{
+	char dir[1100], path[1200], text[512];
+	bool v2 = false;
+	double quota = -1, period = 0;
+	const char *t;
+
+	*throttled = 0;
+	if (!cgroup_dir(dir, sizeof(dir), &v2))
+		return -ENOENT;
+	if (v2) {
+		snprintf(path, sizeof(path), "%s/cpu.max", dir);
+		if (!read_text(path, text, sizeof(text)) || !strncmp(text, "max", 3) ||
+		    sscanf(text, "%lf %lf", &quota, &period) != 2)
+			return -ENOENT;
+	} else {
+		snprintf(path, sizeof(path), "%s/cpu.cfs_quota_us", dir);
+		if (!read_text(path, text, sizeof(text)) || sscanf(text, "%lf", &quota) != 1)
+			return -ENOENT;
+		snprintf(path, sizeof(path), "%s/cpu.cfs_period_us", dir);
+		if (!read_text(path, text, sizeof(text)) || sscanf(text, "%lf", &period) != 1)
+			return -ENOENT;
+	}
+	if (quota <= 0 || period <= 0)
+		return -ENOENT;
+	*cores = quota / period;
+	*period_s = period * 1e-6;
+	snprintf(path, sizeof(path), "%s/cpu.stat", dir);
+	if (read_text(path, text, sizeof(text)) && (t = strstr(text, "nr_throttled ")))
+		*throttled = strtoull(t + 13, NULL, 10);
+	return 0;
+}
+
 double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512, const char *precision,
 			    const char *isa, const char *method)
 {

@@ -101,12 +101,34 @@ static int measure_once(const struct probe_ctx *c, const struct measure_call *mc
 
 /* Measure; a run another process disturbed (it got less than BUSY_SHARE of its cores' time)
  * is made again, the undisturbed (or better) one kept; disturbed both times, flag says so. */
+/* Why runs did not get their cores: the process's CPU quota (a cgroup held it back: the
+ * throttled periods grew, or the quota is below the threads) or, else, another process. */
+static void disturbed(char *flag, size_t size, double a, double b, unsigned threads,
+		      unsigned long long throttled_before)
+{
+	double cores, period;
+	unsigned long long throttled;
+
+	if (!rt_cpu_quota(&cores, &period, &throttled) &&
+	    (throttled > throttled_before || cores < threads))
+		snprintf(flag, size, "throttled: measured twice, the runs got %.0f%% and %.0f%% of "
+			 "their cores' time (the cgroup's CPU quota: %.2f cores per %.0f ms)",
+			 100 * a, 100 * b, cores, period * 1e3);
+	else
+		snprintf(flag, size, "busy: measured twice, the runs got %.0f%% and %.0f%% of their "
+			 "cores' time (another process ran on them)", 100 * a, 100 * b);
+}
+
 static int measure_checked(const struct probe_ctx *c, const struct measure_call *mc,
 			   struct rt_measurement *m, char *flag, size_t flagsize, struct rt_err *err)
 {
 	struct rt_measurement again;
-	int rc = measure_once(c, mc, m, err);
+	double cores, period;
+	unsigned long long throttled = 0;
+	int rc;
 
+	(void)rt_cpu_quota(&cores, &period, &throttled);        /* none: throttled stays 0 */
+	rc = measure_once(c, mc, m, err);
 	flag[0] = '\0';
 	if (rc || m->cpu_share >= BUSY_SHARE)
 		return rc;
@@ -117,13 +139,9 @@ static int measure_checked(const struct probe_ctx *c, const struct measure_call 
 
 		*m = again;
 		if (m->cpu_share < BUSY_SHARE)
-			snprintf(flag, flagsize, "busy: measured twice, the runs got %.0f%% and %.0f%% "
-				 "of their cores' time (another process ran on them)", 100 * first,
-				 100 * again.cpu_share);
+			disturbed(flag, flagsize, first, again.cpu_share, mc->threads, throttled);
 	} else {
-		snprintf(flag, flagsize, "busy: measured twice, the runs got %.0f%% and %.0f%% of "
-			 "their cores' time (another process ran on them)", 100 * m->cpu_share,
-			 100 * again.cpu_share);
+		disturbed(flag, flagsize, m->cpu_share, again.cpu_share, mc->threads, throttled);
 	}
 	return 0;
 }
@@ -628,6 +646,86 @@ static void set_theoretical(struct rt_profile *p)
 	}
 }
 
+/* One run of at least `seconds`: the average rate of a kernel over that long. */
+static void sustained_opts(struct rt_measure_opts *o, double seconds)
+{
+	*o = (struct rt_measure_opts){ .min_run_seconds = seconds, .min_runs = 1, .max_runs = 1,
+				       .stable_tol = 1, .budget_seconds = 0 };
+}
+
+static int add_sustained(struct probe_ctx *c, const char *name, const char *kernel,
+			 unsigned threads, double value, struct rt_err *err)
+{
+	struct rt_profile_sustained su = { .threads = threads, .value = value };
+
+	snprintf(su.name, sizeof(su.name), "%s", name);
+	snprintf(su.kernel, sizeof(su.kernel), "%s", kernel);
+	su.seconds = c->o->sustain_seconds;     /* the run lasted at least this long */
+	return rt_profile_add_sustained(c->p, &su) ? rt_err_set(err, -ENOMEM, "out of memory") : 0;
+}
+
+/* The headline ceilings again, each as one long run at the most threads: the fp64 and fp32
+ * peaks (the ISA of the best kernel ceiling) and DRAM's bandwidth (its best kernel). */
+static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *pus,
+			     struct rt_err *err)
+{
+	struct rt_measure_opts o;
+	int rc = 0;
+
+	sustained_opts(&o, c->o->sustain_seconds);
+	for (int prec = 0; prec < RT_PREC_COUNT && !rc; prec++) {
+		const struct rt_profile_flops *best = NULL;
+		const struct rt_kernel *k = NULL;
+		struct rt_measurement m;
+		char name[48];
+
+		for (size_t i = 0; i < c->p->nflops; i++) {
+			const struct rt_profile_flops *f = &c->p->flops[i];
+
+			if (f->threads == threads && !strcmp(f->precision, rt_prec_name(prec)) &&
+			    strstr(f->method, "chains") && !strstr(f->method, "instruction") &&
+			    (!best || f->gflops > best->gflops))
+				best = f;
+		}
+		for (int isa = 0; best && isa < RT_ISA_COUNT; isa++)
+			if (!strcmp(rt_isa_name((enum rt_isa)isa), best->isa))
+				k = rt_kernel_flops((enum rt_isa)isa, (enum rt_prec)prec);
+		if (!k)
+			continue;
+		progress(c->o, "sustained %s %s, %u thread%s, %.0f s", best->precision, best->isa,
+			 threads, threads > 1 ? "s" : "", c->o->sustain_seconds);
+		if ((rc = rt_kernel_measure_flops(k, threads, pus, &o, &m, err)))
+			break;
+		snprintf(name, sizeof(name), "flops %s %s", best->precision, best->isa);
+		rc = add_sustained(c, name, k->name, threads, m.best / 1e9, err);
+	}
+	if (!rc) {
+		const struct rt_profile_bw *best = NULL;
+		const struct rt_kernel *k;
+		struct rt_arena *arena = NULL;
+		struct rt_measurement m;
+		uint64_t ws = rt_levels_working_set(c->levels, c->ncaches, c->ncaches) / threads;
+
+		ws &= ~(uint64_t)4095;
+		for (size_t i = 0; i < c->p->nbw; i++)
+			if (c->p->bw[i].threads == threads && !strcmp(c->p->bw[i].level, "DRAM") &&
+			    (!best || c->p->bw[i].gbytes_per_s > best->gbytes_per_s))
+				best = &c->p->bw[i];
+		k = best ? rt_kernel_bw(best->kernel, c->bw_isa) : NULL;
+		if (!k)
+			return 0;
+		progress(c->o, "sustained DRAM %s, %u thread%s, %.0f s", best->kernel, threads,
+			 threads > 1 ? "s" : "", c->o->sustain_seconds);
+		if ((rc = rt_arena_create(&arena, threads, pus, ws + 4096, err)))
+			return rc;
+		rc = rt_kernel_measure_bw(k, arena, ws, &o, &m, err);
+		rt_arena_destroy(arena);
+		if (!rc)
+			rc = add_sustained(c, "bw DRAM", k->name, threads, m.best / 1e9, err);
+	}
+	return rc;
+}
+
 static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 		     const struct rt_probe_opts *o, struct rt_err *err)
 {
@@ -688,6 +786,17 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 			rc = measure_bandwidth(&c, threads[i], pus, err);
 		if (!rc && !o->no_lowp)
 			rc = measure_lowp(&c, threads[i], pus, i == 0, err);
+		if (rc)
+			goto out;
+	}
+	if (o->sustain_seconds > 0) {
+		unsigned most = threads[0];
+
+		for (size_t i = 1; i < nthreads; i++)
+			most = threads[i] > most ? threads[i] : most;
+		rc = rt_topo_placement(topo, RT_AFFINITY_COMPACT, most, pus, err);
+		if (!rc)
+			rc = measure_sustained(&c, most, pus, err);
 		if (rc)
 			goto out;
 	}

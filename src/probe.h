@@ -23,6 +23,9 @@ struct rt_probe_opts {
 	bool no_curve;                  /* skip the curve: levels from hwloc alone */
 	bool no_lowp;                   /* skip the oneDNN matmul peaks */
 	const char *host;               /* NULL: gethostname() */
+	double sustain_seconds;         /* > 0: a sustained run of this length of each headline
+					 * ceiling (fp64, fp32 peaks; DRAM bandwidth) at the most
+					 * threads, into the profile's sustained list */
 	rt_progress_fn progress;
 	void *progress_ctx;
 };

@@ -61,6 +61,7 @@ void rt_profile_destroy(struct rt_profile *p)
 	free(p->flops);
 	free(p->bw);
 	free(p->curve);
+	free(p->sustained);
 	free(p->notes);
 	free(p);
 }
@@ -114,6 +115,11 @@ int rt_profile_add_bw(struct rt_profile *p, const struct rt_profile_bw *b)
 int rt_profile_add_point(struct rt_profile *p, const struct rt_profile_point *pt)
 {
 	PUSH_COPY(p, curve, ncurve, curve_cap, pt);
+}
+
+int rt_profile_add_sustained(struct rt_profile *p, const struct rt_profile_sustained *s)
+{
+	PUSH_COPY(p, sustained, nsustained, sustained_cap, s);
 }
 
 int rt_profile_add_note(struct rt_profile *p, const char *fmt, ...)
@@ -389,6 +395,20 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		OOM(rt_profile_add_bw(p, &b));
 	}
 	TRY(read_curve(&r, root, p));
+	TRY(rt_cfg_list(&r, root, "sustained", &list, false));
+	for (int i = 0; list && i < config_setting_length(list); i++) {
+		const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+		struct rt_profile_sustained su = { 0 };
+
+		snprintf(ctx, sizeof(ctx), "sustained[%d]", i);
+		TRY(rt_cfg_string(&r, e, ctx, "name", su.name, sizeof(su.name), true));
+		TRY(rt_cfg_string(&r, e, ctx, "kernel", su.kernel, sizeof(su.kernel), true));
+		TRY(rt_cfg_int(&r, e, ctx, "threads", &v, 1, 1 << 20, true));
+		su.threads = (unsigned)v;
+		TRY(rt_cfg_num(&r, e, ctx, "value", &su.value, true, true));
+		TRY(rt_cfg_num(&r, e, ctx, "seconds", &su.seconds, true, true));
+		OOM(rt_profile_add_sustained(p, &su));
+	}
 	{
 		const config_setting_t *notes = config_setting_get_member(root, "notes");
 
@@ -526,6 +546,23 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		fprintf(fp, "; }");
 	}
 	fprintf(fp, "\n  );\n");
+	if (p->nsustained) {
+		fprintf(fp, "  sustained = (");
+		for (size_t i = 0; i < p->nsustained; i++) {
+			const struct rt_profile_sustained *su = &p->sustained[i];
+
+			fprintf(fp, "%s\n    { name = ", i ? "," : "");
+			rt_cfg_put_str(fp, su->name);
+			fprintf(fp, "; kernel = ");
+			rt_cfg_put_str(fp, su->kernel);
+			fprintf(fp, "; threads = %u; value = ", su->threads);
+			put_num(fp, su->value);
+			fprintf(fp, "; seconds = ");
+			put_num(fp, su->seconds);
+			fprintf(fp, "; }");
+		}
+		fprintf(fp, "\n  );\n");
+	}
 	if (p->ncurve) {
 		fprintf(fp, "  curve = {\n    kernel = ");
 		rt_cfg_put_str(fp, p->curve_kernel);

@@ -51,6 +51,17 @@ struct rt_profile_bw {
 	char flag[160];         /* "": trusted; else why not (see rt_profile_flops) */
 };
 
+/* A sustained run of a headline ceiling: the same kernel for seconds, one run, its average
+ * rate: what a user gets over time, a CPU quota or thermal throttling included (the best of
+ * short runs can fit between a quota's pauses). Never flagged: it is what it is. */
+struct rt_profile_sustained {
+	char name[48];          /* "flops fp64 avx512", "bw DRAM" (a cluster ceiling's name) */
+	char kernel[16];        /* the kernel: fma, mul_add, or a bandwidth kernel */
+	unsigned threads;
+	double value;           /* GFLOP/s or GB/s over the run */
+	double seconds;         /* the run lasted at least this long */
+};
+
 struct rt_profile_point {
 	uint64_t working_set;
 	double gbytes_per_s;
@@ -81,6 +92,8 @@ struct rt_profile {
 	size_t ncurve, curve_cap;
 	char curve_kernel[16], curve_isa[16];
 	unsigned curve_threads;
+	struct rt_profile_sustained *sustained;
+	size_t nsustained, sustained_cap;
 	char (*notes)[256];             /* what the probe warned about */
 	size_t nnotes, notes_cap;
 };
@@ -95,6 +108,7 @@ int rt_profile_add_level(struct rt_profile *p, const struct rt_profile_level *l)
 int rt_profile_add_flops(struct rt_profile *p, const struct rt_profile_flops *f);
 int rt_profile_add_bw(struct rt_profile *p, const struct rt_profile_bw *b);
 int rt_profile_add_point(struct rt_profile *p, const struct rt_profile_point *pt);
+int rt_profile_add_sustained(struct rt_profile *p, const struct rt_profile_sustained *s);
 int rt_profile_add_note(struct rt_profile *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

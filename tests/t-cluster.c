@@ -1,5 +1,7 @@
 /* t-cluster: the cluster profile without MPI: node records round-trip through their text,
- * min / median / max per ceiling, the sick node named, the file read back with libconfig */
+ * min / median / max per ceiling, the sick node named against the best node, a reference node
+ * or the median of 5 nodes, on best runs, medians and sustained runs, disturbed ceilings
+ * reported and never ranked, the file read back with libconfig */
 #include "config.h"
 #include "tap.h"
 #include "cluster-profile.h"
@@ -21,8 +23,12 @@ static void node(struct rt_cluster_node *n, const char *host, double fp32, doubl
 	n->threads = 2;
 	snprintf(n->c[0].name, sizeof(n->c[0].name), "flops fp32 avx512");
 	n->c[0].value = fp32;
+	n->c[0].median = fp32 * 0.99;
+	n->c[0].sustained = NAN;
 	snprintf(n->c[1].name, sizeof(n->c[1].name), "bw DRAM");
 	n->c[1].value = dram;
+	n->c[1].median = dram * 0.98;
+	n->c[1].sustained = dram * 0.97;
 	n->nc = 2;
 }
 
@@ -48,7 +54,15 @@ int main(void)
 	is_str(back.host, "n3", "host");
 	is_int(back.nc, 2, "two ceilings");
 	is_double(back.c[0].value, 200, 0, "values exact (%%.17g)");
+	is_double(back.c[0].median, 198, 0, "the median");
+	ok(isnan(back.c[0].sustained), "no sustained run stays none");
+	is_double(back.c[1].sustained, 30.5 * 0.97, 0, "a sustained run");
 	free(text);
+	ok(rt_cluster_node_decode("host\tx\nceiling\tbw DRAM\t30\n", &back, &err) == 0 &&
+	   back.c[0].value == 30 && isnan(back.c[0].sustained) && !back.c[0].flag[0],
+	   "a record of rooftraj 0.2 (name and value) still reads");
+	ok(rt_cluster_node_decode("host\tx\nceiling\tbw DRAM\t30\t29\n", &back, &err) == -EINVAL &&
+	   strstr(err.msg, "line 2: 3 fields"), "a ceiling of 3 fields is refused: %s", err.msg);
 	ok(rt_cluster_node_decode("host\tx\nceiling\tflops\tnan\n", &back, &err) == -EINVAL &&
 	   strstr(err.msg, "line 2"), "a bad value is refused with its line: %s", err.msg);
 	ok(rt_cluster_node_decode("status\tok\n", &back, &err) == -EINVAL,
@@ -75,15 +89,55 @@ int main(void)
 		}
 	}
 
-	ns = rt_cluster_stats(nodes, 4, 0.10, st, 8);
+	ns = rt_cluster_stats(nodes, 4, NULL, 0.10, st, 8);
 	is_int(ns, 2, "two ceilings over the nodes");
 	is_double(st[0].min, 200, 0, "fp32 min");
 	is_double(st[0].median, 252.5, 1e-12, "fp32 median of 200, 250, 255, 260");
 	is_double(st[0].max, 260, 0, "fp32 max");
-	ok(st[0].nbelow == 1 && st[0].below[0] == 2, "n3 is more than 10%% below the median");
-	is_int(st[1].nbelow, 0, "no node far below the DRAM median");
-	ns = rt_cluster_stats(nodes, 4, 0.25, st, 8);
-	is_int(st[0].nbelow, 0, "at 25%% nobody is named");
+	is_double(st[0].reference, 260, 0, "4 nodes: the reference is the best node's");
+	ok(st[0].nbelow == 1 && st[0].below[0] == 2, "n3 is more than 10%% below the best node");
+	is_int(st[1].nbelow, 0, "no node far below the best DRAM node");
+	ns = rt_cluster_stats(nodes, 4, NULL, 0.25, st, 8);
+	is_int(st[0].nbelow, 0, "at 25%% nobody is named (200 is 77%% of 260)");
+	{
+		struct rt_cluster_finding f[16];
+		struct rt_cluster_node five[5], ref;
+		const struct rt_cluster_reference by_ref = { &ref, "acceptance.cfg" };
+		size_t nf = rt_cluster_judge(nodes, 4, NULL, 0.10, f, 16);
+
+		/* n3: its best run and its median, 200 and 198 against 260 and 257.4 */
+		ok(nf == 2 && f[0].node == 2 && f[0].statistic == RT_CLUSTER_BEST &&
+		   f[0].value == 200 && f[0].reference == 260 && f[1].statistic == RT_CLUSTER_MEDIAN &&
+		   fabs(f[1].reference - 257.4) < 1e-9, "n3 is found on its best run and its median");
+		/* a node slow only part of the time: its best runs fine, its sustained run not */
+		nodes[1].c[1].sustained = 12.0;
+		nf = rt_cluster_judge(nodes, 4, NULL, 0.10, f, 16);
+		ok(nf == 3 && f[0].node == 1 && f[0].statistic == RT_CLUSTER_SUSTAINED &&
+		   f[0].value == 12.0 && fabs(f[0].reference - 30.5 * 0.97) < 1e-9,
+		   "n2's sustained DRAM run (12 of 29.6 GB/s) is found");
+		/* a disturbed ceiling is reported, never ranked nor a reference */
+		snprintf(nodes[1].c[0].flag, sizeof(nodes[1].c[0].flag), "busy: measured twice");
+		nodes[1].c[0].value = 100;
+		nf = rt_cluster_judge(nodes, 4, NULL, 0.10, f, 16);
+		ok(nf == 3 && f[1].node == 2 && f[1].reference == 255,
+		   "a flagged ceiling is not judged, and the reference is the best trusted node");
+		nodes[1].c[0].flag[0] = '\0';
+		nodes[1].c[0].value = 260;
+		nodes[1].c[1].sustained = 31 * 0.97;
+		/* against a reference node: everyone below its 300 fp32 by more than 10% */
+		node(&ref, "acceptance", 300, 31);
+		nf = rt_cluster_judge(nodes, 4, &by_ref, 0.10, f, 16);
+		ok(nf == 8, "against a 300 GFLOP/s reference every node's fp32 best and median "
+		   "are found (%zu findings)", nf);
+		ns = rt_cluster_stats(nodes, 4, &by_ref, 0.10, st, 8);
+		ok(st[0].reference == 300 && st[0].nbelow == 4, "the stats hold the reference's 300");
+		/* 5 nodes: the median of the nodes; a single fast node sets no standard */
+		for (int i = 0; i < 5; i++)
+			node(&five[i], "n", i == 4 ? 400 : 250 + i, 30);
+		ns = rt_cluster_stats(five, 5, NULL, 0.10, st, 8);
+		ok(st[0].reference == 252 && st[0].nbelow == 0,
+		   "5 nodes: the reference is their median (252), nobody below it by 10%%");
+	}
 
 	memset(&net, 0, sizeof(net));
 	snprintf(net.scope, sizeof(net.scope), "inter-node");
@@ -95,7 +149,8 @@ int main(void)
 	if (!mkdtemp(path))
 		return 1;
 	snprintf(file, sizeof(file), "%s/cluster.cfg", path);
-	is_int(rt_cluster_profile_write(file, nodes, 4, 8, 0.10, &net, NULL, &err), 0,
+	snprintf(net.transport, sizeof(net.transport), "btl self,tcp");
+	is_int(rt_cluster_profile_write(file, nodes, 4, 8, NULL, 0.10, &net, NULL, &err), 0,
 	       "cluster profile written");
 	{
 		config_t cfg;
@@ -115,12 +170,19 @@ int main(void)
 		   !strcmp(s, "n3"), "the sick node by name");
 		ok(config_lookup_string(&cfg, "cluster.network.scope", &s) &&
 		   !strcmp(s, "inter-node"), "the network's scope");
+		ok(config_lookup_string(&cfg, "cluster.network.transport", &s) &&
+		   !strcmp(s, "btl self,tcp"), "the transport");
+		ok(config_lookup_string(&cfg, "cluster.reference", &s) &&
+		   !strcmp(s, "the best node"), "the reference named");
+		ok(config_lookup_string(&cfg, "cluster.findings.[0].host", &s) && !strcmp(s, "n3") &&
+		   config_lookup_float(&cfg, "cluster.findings.[0].ratio", &d) &&
+		   fabs(d - 200.0 / 260) < 1e-6, "the finding with its ratio");
 		ok(config_lookup_float(&cfg, "cluster.network.allreduce.[0].gbytes_per_s", &d) &&
 		   fabs(d - 2.048) < 1e-9, "allreduce bandwidth");
 		config_destroy(&cfg);
 	}
 	ok(access(file, F_OK) == 0 && 1 &&
-	   rt_cluster_profile_write("/dev/null/x.cfg", nodes, 4, 8, 0.1, &net, NULL,
+	   rt_cluster_profile_write("/dev/null/x.cfg", nodes, 4, 8, NULL, 0.1, &net, NULL,
 				    &err) != 0 && strstr(err.msg, "/dev/null"),
 	   "an unwritable path is an error naming it: %s", err.msg);
 	unlink(file);

@@ -48,8 +48,15 @@ static void usage(FILE *fp)
 "rank 0 and another node (ping-pong latency and bandwidth, allreduce over all ranks) is\n"
 "measured, and rank 0 writes the cluster profile:\n"
 "      --cluster=FILE    cluster profile path (default: machine-profiles/cluster.cfg)\n"
-"      --threshold=PCT   a node more than PCT%% below the median of a ceiling is named\n"
+"      --threshold=PCT   a node more than PCT%% below the reference on a ceiling's best\n"
+"                        run, median or sustained run is named, with the figures\n"
 "                        (default 10)\n"
+"      --reference=FILE  a known-good node's profile (an acceptance run) to hold every\n"
+"                        node against (default: the best node for each ceiling; from 5\n"
+"                        nodes up, the median of the nodes)\n"
+"      --sustain=S       a run of S seconds of each headline ceiling (fp64 and fp32 peaks,\n"
+"                        DRAM bandwidth) beside the best of short runs: a node slow only\n"
+"                        part of the time is found (default 1 under mpirun, 0 alone)\n"
 "  Each node writes its own profile: machine-profiles/HOST.cfg, or --output with %%h for\n"
 "  the host name (required with several nodes).\n"
 "  -v, --verbose         report progress on stderr even when it is not a terminal\n"
@@ -67,7 +74,7 @@ static void usage(FILE *fp)
 }
 
 enum { OPT_NO_CURVE = 256, OPT_NO_LOWP, OPT_NO_CHART, OPT_HOST, OPT_CLUSTER, OPT_THRESHOLD,
-       OPT_ALL_ROOFS };
+       OPT_ALL_ROOFS, OPT_REFERENCE, OPT_SUSTAIN };
 
 static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -81,6 +88,8 @@ static const struct option long_opts[] = {
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "cluster", required_argument, NULL, OPT_CLUSTER },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "reference", required_argument, NULL, OPT_REFERENCE },
+	{ "sustain", required_argument, NULL, OPT_SUSTAIN },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -296,7 +305,8 @@ static void expand_host(char *dst, size_t size, const char *tmpl, const char *ho
 /* Under mpirun: each node probed by its first rank, the network, the cluster profile. */
 static int probe_cluster(const struct rt_cluster *cl, const struct rt_topo *topo,
 			 struct rt_probe_opts *o, const char *path, const char *cluster_path,
-			 double threshold, bool chart_on, struct progress_state *ps)
+			 double threshold, bool chart_on, struct progress_state *ps,
+			 const struct rt_profile *refp, const char *ref_path)
 {
 	struct rt_cluster_node me;
 	struct rt_network net;
@@ -342,8 +352,17 @@ static int probe_cluster(const struct rt_cluster *cl, const struct rt_topo *topo
 			}
 		for (int i = 0; nodes && i < cl->nodes; i++)
 			failed += strcmp(nodes[i].status, "ok") != 0;
+		struct rt_cluster_node refnode = { 0 };
+		struct rt_cluster_reference ref = { .node = refp ? &refnode : NULL,
+						     .what = ref_path };
+
+		if (refp) {
+			snprintf(refnode.host, sizeof(refnode.host), "%s", refp->host);
+			rt_cluster_node_from_profile(&refnode, refp);
+		}
 		if (!nodes || rt_cluster_profile_write(cluster_path, nodes, (size_t)cl->nodes,
-						       cl->size, threshold, &net, stdout, &err)) {
+						       cl->size, &ref, threshold, &net, stdout,
+						       &err)) {
 			fprintf(stderr, "%s: %s\n", prog, nodes ? err.msg : "out of memory");
 			status = 1;
 		} else {
@@ -373,6 +392,8 @@ int main(int argc, char **argv)
 	const char *threads_arg = NULL, *isa_arg = NULL;
 	char path[4096];
 	bool chart_on = true, verbose = false;
+	const char *reference = NULL;
+	bool sustain_given = false;
 	double threshold = 10;
 	int c, rc = 1;
 
@@ -398,6 +419,14 @@ int main(int argc, char **argv)
 			break;
 		case OPT_THRESHOLD:
 			bad = rt_opt_parse_double(&threshold, "--threshold", optarg, 0, 100, &err);
+			break;
+		case OPT_REFERENCE:
+			bad = rt_opt_parse_path(&reference, "--reference", optarg, "file", &err);
+			break;
+		case OPT_SUSTAIN:
+			bad = rt_opt_parse_double(&o.sustain_seconds, "--sustain", optarg, 0, 3600,
+						  &err);
+			sustain_given = true;
 			break;
 		case 'v': verbose = true; break;
 		case 'h': usage(stdout); rc = 0; goto out;
@@ -477,7 +506,18 @@ int main(int argc, char **argv)
 	o.progress = on_progress;
 	o.progress_ctx = &ps;
 	if (cl.active) {
-		rc = probe_cluster(&cl, topo, &o, path, cluster_path, threshold / 100, chart_on, &ps);
+		struct rt_profile *refp = NULL;
+
+		/* the reference is read before anything is measured: a bad one fails at once */
+		if (reference && cl.rank == 0 && rt_profile_load(&refp, reference, &err)) {
+			fprintf(stderr, "%s: --reference: %s\n", prog, err.msg);
+			rt_cluster_abort(&cl, 1);
+		}
+		if (!sustain_given)
+			o.sustain_seconds = 1;
+		rc = probe_cluster(&cl, topo, &o, path, cluster_path, threshold / 100, chart_on, &ps,
+				   refp, reference);
+		rt_profile_destroy(refp);
 		goto out;
 	}
 	if (probe_node(topo, &o, path, chart_on, true, &ps, &p, &err)) {
