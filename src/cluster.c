@@ -258,6 +258,25 @@ void rt_cluster_node_sync(const struct rt_cluster *c)
 	}
 }
 
+void rt_cluster_sync_idle(const struct rt_cluster *c, bool working)
+{
+	MPI_Request req;
+	int done = 0;
+
+	if (!c->active)
+		return;
+	MPI_Ibarrier(MPI_COMM_WORLD, &req);
+	if (working) {
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
+		return;
+	}
+	while (!done) {
+		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (!done)
+			usleep(20000);
+	}
+}
+
 double rt_cluster_sum(const struct rt_cluster *c, double v)
 {
 	double r = v;
@@ -462,6 +481,12 @@ void rt_cluster_barrier(const struct rt_cluster *c)
 void rt_cluster_node_sync(const struct rt_cluster *c)
 {
 	(void)c;
+}
+
+void rt_cluster_sync_idle(const struct rt_cluster *c, bool working)
+{
+	(void)c;
+	(void)working;
 }
 
 double rt_cluster_sum(const struct rt_cluster *c, double v)

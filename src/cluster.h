@@ -38,6 +38,9 @@ void rt_cluster_abort(const struct rt_cluster *c, int code) __attribute__((noret
 /* The ranks of a node meet: the leader (node_rank 0) waits normally; the others wait idle
  * (sleeping between polls), so a measurement on the node is not disturbed by them. */
 void rt_cluster_node_sync(const struct rt_cluster *c);
+/* Every rank of the job meets; `working` ranks wait normally, the others poll and sleep (they
+ * leave the CPU to whoever measures: one node's turn at a time). */
+void rt_cluster_sync_idle(const struct rt_cluster *c, bool working);
 
 /* Collectives over the job (identity when not active). */
 void rt_cluster_barrier(const struct rt_cluster *c);

@@ -57,6 +57,9 @@ static void usage(FILE *fp)
 "      --sustain=S       a run of S seconds of each headline ceiling (fp64 and fp32 peaks,\n"
 "                        DRAM bandwidth) beside the best of short runs: a node slow only\n"
 "                        part of the time is found (default 1 under mpirun, 0 alone)\n"
+"      --one-at-a-time   the nodes are probed in turn, the others waiting idle: for nodes\n"
+"                        that share something (a rehearsal on one machine, blades on one\n"
+"                        power or cooling budget)\n"
 "  Each node writes its own profile: machine-profiles/HOST.cfg, or --output with %%h for\n"
 "  the host name (required with several nodes).\n"
 "  -v, --verbose         report progress on stderr even when it is not a terminal\n"
@@ -74,7 +77,7 @@ static void usage(FILE *fp)
 }
 
 enum { OPT_NO_CURVE = 256, OPT_NO_LOWP, OPT_NO_CHART, OPT_HOST, OPT_CLUSTER, OPT_THRESHOLD,
-       OPT_ALL_ROOFS, OPT_REFERENCE, OPT_SUSTAIN };
+       OPT_ALL_ROOFS, OPT_REFERENCE, OPT_SUSTAIN, OPT_ONE_AT_A_TIME };
 
 static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -90,6 +93,7 @@ static const struct option long_opts[] = {
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "reference", required_argument, NULL, OPT_REFERENCE },
 	{ "sustain", required_argument, NULL, OPT_SUSTAIN },
+	{ "one-at-a-time", no_argument, NULL, OPT_ONE_AT_A_TIME },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -306,7 +310,7 @@ static void expand_host(char *dst, size_t size, const char *tmpl, const char *ho
 static int probe_cluster(const struct rt_cluster *cl, const struct rt_topo *topo,
 			 struct rt_probe_opts *o, const char *path, const char *cluster_path,
 			 double threshold, bool chart_on, struct progress_state *ps,
-			 const struct rt_profile *refp, const char *ref_path)
+			 const struct rt_profile *refp, const char *ref_path, bool one_at_a_time)
 {
 	struct rt_cluster_node me;
 	struct rt_network net;
@@ -317,10 +321,16 @@ static int probe_cluster(const struct rt_cluster *cl, const struct rt_topo *topo
 	memset(&me, 0, sizeof(me));
 	snprintf(me.host, sizeof(me.host), "%s", o->host ? o->host : cl->host);
 	snprintf(me.profile, sizeof(me.profile), "%.1023s", path);
-	if (cl->node_rank == 0) {
+	for (int turn = 0; turn < (one_at_a_time ? cl->nodes : 1); turn++) {
 		struct rt_profile *p = NULL;
 		const char *inject = getenv("ROOFTRAJ_PROBE_FAIL");
+		const bool mine = cl->node_rank == 0 && (!one_at_a_time || cl->node == turn);
 
+		if (!mine) {
+			if (one_at_a_time)
+				rt_cluster_sync_idle(cl, false);
+			continue;
+		}
 		ps->on = ps->on && cl->rank == 0;
 		if (inject && *inject && atoi(inject) == cl->node)
 			rt_err_set(&err, -EIO, "probe failed (ROOFTRAJ_PROBE_FAIL=%s)", inject);
@@ -332,6 +342,8 @@ static int probe_cluster(const struct rt_cluster *cl, const struct rt_topo *topo
 				err.msg);
 		rt_profile_destroy(p);
 		text = rt_cluster_node_encode(&me);
+		if (one_at_a_time)
+			rt_cluster_sync_idle(cl, true);
 	}
 	/* the node's other ranks wait idle while it is measured */
 	rt_cluster_node_sync(cl);
@@ -393,7 +405,7 @@ int main(int argc, char **argv)
 	char path[4096];
 	bool chart_on = true, verbose = false;
 	const char *reference = NULL;
-	bool sustain_given = false;
+	bool sustain_given = false, one_at_a_time = false;
 	double threshold = 10;
 	int c, rc = 1;
 
@@ -423,6 +435,7 @@ int main(int argc, char **argv)
 		case OPT_REFERENCE:
 			bad = rt_opt_parse_path(&reference, "--reference", optarg, "file", &err);
 			break;
+		case OPT_ONE_AT_A_TIME: one_at_a_time = true; break;
 		case OPT_SUSTAIN:
 			bad = rt_opt_parse_double(&o.sustain_seconds, "--sustain", optarg, 0, 3600,
 						  &err);
@@ -516,7 +529,7 @@ int main(int argc, char **argv)
 		if (!sustain_given)
 			o.sustain_seconds = 1;
 		rc = probe_cluster(&cl, topo, &o, path, cluster_path, threshold / 100, chart_on, &ps,
-				   refp, reference);
+				   refp, reference, one_at_a_time);
 		rt_profile_destroy(refp);
 		goto out;
 	}

@@ -1,0 +1,122 @@
+#!/bin/sh
+# t-rehearsal.sh: rooftraj's multi-node paths on simulated nodes (tests/cluster-rehearsal.sh:
+# a host name and a cpuset of one core each, a real Open MPI over TCP): per-node profiles and a
+# cluster profile that flags nobody; a node throttled to 40% of its core by its cgroup (the
+# kernel's default 100 ms period) found, and only it, on its headline FLOP and bandwidth
+# ceilings, against the best node and against a reference profile; data-parallel training
+# across the nodes equal to one process on the global batch, bit-identical on both; a node
+# killed with SIGKILL mid-sweep stopping the job in bounded time with the finished
+# configurations intact, and --resume continuing. Skipped, with why, without root, MPI or the
+# cgroup v1 cpuset and cpu hierarchies.
+train="$top_builddir/src/roofline-train"
+probe="$top_builddir/src/roofline-probe"
+prof="$top_srcdir/machine-profiles/example-kvm-spr.cfg"
+rehearse="$top_srcdir/tests/cluster-rehearsal.sh"
+. "$top_srcdir/tests/tap.sh"
+if ! grep -q '^#define HAVE_MPI 1' "$top_builddir/config.h" 2>/dev/null; then
+	echo "1..0 # SKIP built without MPI"
+	exit 0
+fi
+if [ "$(nproc --all)" -lt 2 ]; then
+	echo "1..0 # SKIP two simulated nodes need two CPUs"
+	exit 0
+fi
+why=$("$rehearse" -k 2>&1 >/dev/null)
+if [ $? = 77 ]; then
+	echo "1..0 # SKIP ${why#*: }"
+	exit 0
+fi
+dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-rehearsal.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+export OMP_NUM_THREADS=1
+cd "$dir" || exit 1
+run() { timeout 400 "$rehearse" "$@"; }
+# in turn (the simulated nodes share the machine's caches and memory) and on hwloc's level sizes
+# (the curve's L1 end wanders in this VM, and the L1 working set with it). The threshold is
+# 35%: this VM's two vCPUs differ from run to run by up to 30% on a median (measured: fp64
+# median 41 against 58 GFLOP/s, L3 59 against 72 GB/s, both nodes healthy), which the
+# default 10% rightly reports; a node held to 40% of its core is 60% below.
+probe_opts="-i avx512 --no-lowp --no-chart --no-curve -t 1 --sustain 1 --one-at-a-time --threshold 35"
+
+# two healthy nodes, one core each
+run -n 2 -- "$probe" $probe_opts -o "$dir/ok/%h.cfg" --cluster "$dir/ok/cluster.cfg" \
+	>"$dir/ok.out" 2>"$dir/ok.err"
+check "2 simulated nodes: the cluster probe exits 0 (got $?)" test $? = 0
+check "... each node wrote its profile under its own name" test -s "$dir/ok/nodea.cfg" -a -s "$dir/ok/nodeb.cfg"
+check "... each with sustained runs of its headline ceilings" sh -c "grep -q 'name = \"flops fp64 avx512\"' '$dir/ok/nodea.cfg' && grep -q 'name = \"bw DRAM\"' '$dir/ok/nodeb.cfg'"
+check "... the cluster profile lists both" sh -c "grep -q 'host = \"nodea\"' '$dir/ok/cluster.cfg' && grep -q 'host = \"nodeb\"' '$dir/ok/cluster.cfg'"
+check "... nobody is flagged" grep -q '^  findings = ( );' "$dir/ok/cluster.cfg"
+sed -n '/^below the reference/,/^$/p' "$dir/ok.out" | sed 's/^/# /'
+check "... and the figures say so" grep -q '^no node is more than 35% below the reference' "$dir/ok.out"
+check "... the network between them: inter-node, over TCP" sh -c "grep -q 'scope = \"inter-node\"' '$dir/ok/cluster.cfg' && grep -q 'transport = \"btl self,tcp\"' '$dir/ok/cluster.cfg'"
+
+# nodeb throttled to 40% of its core, in periods of 100 ms: the best of short runs fits in the
+# unthrottled part; the sustained runs do not
+run -n 2 -t nodeb:40 -- "$probe" $probe_opts -o "$dir/th/%h.cfg" --cluster "$dir/th/cluster.cfg" \
+	>"$dir/th.out" 2>"$dir/th.err"
+check "nodeb throttled to 40%: the cluster probe exits 0 (got $?)" test $? = 0
+for c in "flops fp64 avx512" "flops fp32 avx512" "bw DRAM"; do
+	check "... nodeb found on '$c' (sustained), at about 40% of the best node" awk -v c="$c" '
+		$0 ~ "host = \"nodeb\"; ceiling = \"" c "\"; statistic = \"sustained\"" {
+			match($0, /ratio = [0-9.]+/); r = substr($0, RSTART + 8, RLENGTH - 8)
+			if (r > 0.25 && r < 0.6) ok = 1 }
+		END { exit !ok }' "$dir/th/cluster.cfg"
+done
+check "... and nodea is not" sh -c "! grep -q 'host = \"nodea\"; ceiling' '$dir/th/cluster.cfg' || ! sed -n '/findings = (/,/);/p' '$dir/th/cluster.cfg' | grep -q nodea"
+check "... its disturbed ceilings are reported as throttled by the CPU quota, not ranked" grep -q 'host = "nodeb"; ceiling = "flops fp64 avx512"; flag = "throttled: .*CPU quota: 0.40 cores per 100 ms' "$dir/th/cluster.cfg"
+run -n 2 -t nodeb:40 -- "$probe" $probe_opts --reference "$dir/ok/nodea.cfg" -o "$dir/rf/%h.cfg" \
+	--cluster "$dir/rf/cluster.cfg" >"$dir/rf.out" 2>"$dir/rf.err"
+check "--reference a healthy node's profile: exit 0 (got $?)" test $? = 0
+check "... the reference named" grep -q "reference = \"$dir/ok/nodea.cfg\"" "$dir/rf/cluster.cfg"
+check "... nodeb found against it on its sustained fp64 and DRAM runs" sh -c "grep -q 'host = \"nodeb\"; ceiling = \"flops fp64 avx512\"; statistic = \"sustained\"' '$dir/rf/cluster.cfg' && grep -q 'host = \"nodeb\"; ceiling = \"bw DRAM\"; statistic = \"sustained\"' '$dir/rf/cluster.cfg'"
+check "... with the figures in the summary" grep -q '^  nodeb  *flops fp64 avx512  *sustained  *[0-9.]* GFLOP/s = *[0-9]*% of [0-9.]*' "$dir/rf.out"
+
+# data-parallel training across the two nodes over TCP
+cat >"$dir/m.cfg" <<'EOF'
+model = { name = "dp"; input = [ 1, 12, 12 ]; classes = 10; batch = 32;
+  layers = ( { type = "conv"; filters = 8; kernel = 3; pad = 1; }, { type = "relu"; },
+             { type = "maxpool"; kernel = 2; }, { type = "fc"; outputs = 32; },
+             { type = "dropout"; rate = 0.25; }, { type = "relu"; },
+             { type = "fc"; outputs = 10; }, { type = "softmax_xent"; } ); };
+EOF
+common="-m $dir/m.cfg -n 6 -w 0 -t 1 -c none --digest"
+run -n 2 -- "$train" $common -b 16 >"$dir/dp.out" 2>"$dir/dp.err"
+check "training across 2 nodes exits 0 (got $?)" test $? = 0
+check "... the run says 2 ranks on 2 nodes" grep -q "2 ranks on 2 nodes" "$dir/dp.out"
+"$train" $common -b 32 >"$dir/one.out" 2>&1
+h0=$(awk '/^rank 0: weights digest/ { print $5 }' "$dir/dp.out")
+h1=$(awk '/^rank 1: weights digest/ { print $5 }' "$dir/dp.out")
+check "... bit-identical weights on both nodes ($h0 $h1)" test -n "$h0" -a "$h0" = "$h1"
+check "... the weights of one process on the global batch (sum and norm within 1e-5)" awk '
+	FNR == NR && /^weights digest/ { s1 = $5; n1 = $7 }
+	FNR != NR && /^rank 0: weights digest/ { s2 = $7; n2 = $9 }
+	END { d = s1 - s2; if (d < 0) d = -d; e = n1 - n2; if (e < 0) e = -e;
+	      exit !(n1 > 0 && d <= 1e-5 * n1 && e <= 1e-5 * n1) }' "$dir/one.out" "$dir/dp.out"
+
+# a node killed with SIGKILL mid-sweep: every process of nodeb's cgroup
+run -n 2 -- "$train" -m lenet5 -n 300 -w 0 -r 1 -c model --profile "$prof" \
+	--sweep batch=8,16,32,48 --out "$dir/k" >"$dir/k.out" 2>"$dir/k.err" &
+job=$!
+cg=
+for k in $(seq 900); do
+	if [ -f "$dir/k/points.csv" ] && [ "$(wc -l <"$dir/k/points.csv")" -gt 1 ]; then
+		cg=$(ls -d /sys/fs/cgroup/cpuset/rooftraj-rehearsal-*/nodeb 2>/dev/null | head -n 1)
+		break
+	fi
+	sleep 0.1
+done
+start=$(date +%s)
+[ -n "$cg" ] && kill -9 $(cat "$cg/tasks") 2>/dev/null
+wait $job
+rc=$?
+took=$(( $(date +%s) - start ))
+check "nodeb killed mid-sweep: the job stops (exit $rc) within 60 s ($took s)" test -n "$cg" -a "$rc" != 0 -a "$took" -lt 60
+check "... the finished configurations are whole (21 rows each)" awk -F, 'NR > 1 { if (NF != 30) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }' "$dir/k/points.csv"
+before=$(awk -F, 'NR > 1 { k[$1] } END { print length(k) }' "$dir/k/points.csv")
+run -n 2 -- "$train" --resume "$dir/k" >"$dir/r.out" 2>"$dir/r.err"
+check "--resume on the two nodes continues: exit 0 (got $?)" test $? = 0
+check "... every configuration measured once, those before kept ($before before)" awk -F, -v b="$before" '
+	NR > 1 { if (NF != 30) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n != 5 || b < 1 }' "$dir/k/points.csv"
+check "... nothing of the rehearsal is left behind" sh -c "! ls -d /sys/fs/cgroup/cpuset/rooftraj-rehearsal-* 2>/dev/null"
+echo "1..$n"
