@@ -647,7 +647,8 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 			const char *prec = rt_point_precision_name(&pts[i]);
 
 			vp[nv++] = &pts[i];
-			threads = pts[i].threads > threads ? pts[i].threads : threads;
+			threads = rt_point_threads(&pts[i]) > threads ? rt_point_threads(&pts[i]) :
+				  threads;
 			/* the roofs of every precision the points ran in */
 			if (!in_list(precs, prec) && strlen(precs) + strlen(prec) + 2 < sizeof(precs))
 				snprintf(precs + strlen(precs), sizeof(precs) - strlen(precs), "%s%s",
@@ -753,7 +754,7 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 
 	for (size_t i = 0; i < n; i++)
 		if (layer_point(&pts[i], config)) {
-			threads = pts[i].threads;
+			threads = rt_point_threads(&pts[i]);
 			snprintf(prec, sizeof(prec), "%s", rt_point_precision_name(&pts[i]));
 			gmin = fmin(gmin, pts[i].gflops);
 			imax = fmax(imax, pts[i].intensity);

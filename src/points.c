@@ -50,6 +50,11 @@ const char *rt_point_precision_name(const struct rt_point *p)
 	return name_of(rt_vocab_train_precisions, RT_PRECISION_COUNT, p->precision);
 }
 
+unsigned rt_point_threads(const struct rt_point *p)
+{
+	return p->threads * (p->ranks > 1 ? p->ranks : 1);
+}
+
 bool rt_point_is_headline(const struct rt_point *p)
 {
 	return p->scope == RT_SCOPE_ITERATION && p->stat == RT_STAT_MEDIAN &&

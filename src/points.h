@@ -50,6 +50,10 @@ struct rt_point {
  * repetitions, measured (status ok). */
 bool rt_point_is_headline(const struct rt_point *p);
 
+/* The threads a point's work ran on: threads per rank x ranks (its counts are the job's).
+ * The roofs a point is held against are those of this many threads. */
+unsigned rt_point_threads(const struct rt_point *p);
+
 /* The CSV's words for a point's fields. */
 const char *rt_point_scope_name(const struct rt_point *p);
 const char *rt_point_stat_name(const struct rt_point *p);

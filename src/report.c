@@ -15,7 +15,7 @@ int rt_point_bound(const struct rt_point *p, const struct rt_profile *prof, stru
 	struct rt_roof_bound rb;
 
 	memset(b, 0, sizeof(*b));
-	if (rt_roofs_at(&r, prof, p->threads, NULL) ||
+	if (rt_roofs_at(&r, prof, rt_point_threads(p), NULL) ||
 	    rt_roofs_bound(&r, rt_point_precision_name(p), p->bytes, p->intensity, &rb))
 		return -ENOENT;
 	b->level = rb.level;

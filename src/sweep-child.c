@@ -377,6 +377,11 @@ void rt_sweep_child_argv(const char *self, const struct rt_sweep_request *r,
 		argv[na++] = "--input";
 		argv[na++] = a[6];
 	}
+	if (c->ranks > 1) {
+		/* each rank pins its own threads to its share of the node */
+		argv[na++] = "--affinity";
+		argv[na++] = (char *)rt_affinity_name(c->affinity);
+	}
 	argv[na++] = "--emit-points";
 	if (r->per_layer)
 		argv[na++] = "--per-layer";

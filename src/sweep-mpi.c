@@ -21,29 +21,34 @@ struct order {
 	long input_h, input_w;
 };
 
-/* The placement of a configuration in process (there is no child to give OMP_PLACES): this
- * rank's threads pinned to its share of the node's placement for all its ranks' threads
- * (compact, scatter), or back to the CPU set mpirun gave the rank (none). */
-static int place_threads(const struct rt_sweep_mpi *h, const struct order *o, struct rt_err *err)
+int rt_sweep_mpi_place(const struct rt_cluster *cl, const struct rt_topo *topo,
+		       enum rt_affinity aff, unsigned threads, struct rt_err *err)
 {
-	const unsigned all = o->threads * (unsigned)h->cl->node_size;
+	const unsigned ranks = cl->active ? (unsigned)cl->node_size : 1;
+	const unsigned all = threads * ranks;
 	int *pus;
 	int rc;
 
-	if (o->affinity == RT_AFFINITY_NONE)
-		return rt_topo_pin_team(NULL, o->threads, err);
-	if (all > rt_topo_pus(h->topo))
+	if (aff == RT_AFFINITY_NONE)
+		return rt_topo_pin_team(NULL, threads, err);
+	if (all > rt_topo_pus(topo))
 		return rt_err_set(err, -EINVAL, "%u ranks x %u threads: more than the node's %u "
-				  "processing units", h->cl->node_size, o->threads,
-				  rt_topo_pus(h->topo));
+				  "processing units", ranks, threads, rt_topo_pus(topo));
 	pus = calloc(all, sizeof(*pus));
 	if (!pus)
 		return rt_err_set(err, -ENOMEM, "out of memory");
-	rc = rt_topo_placement(h->topo, (enum rt_affinity)o->affinity, all, pus, err);
+	rc = rt_topo_placement(topo, aff, all, pus, err);
 	if (!rc)
-		rc = rt_topo_pin_team(pus + (size_t)h->cl->node_rank * o->threads, o->threads, err);
+		rc = rt_topo_pin_team(pus + (size_t)(cl->active ? cl->node_rank : 0) * threads,
+				      threads, err);
 	free(pus);
 	return rc;
+}
+
+/* The placement of a configuration in process (there is no child to give OMP_PLACES). */
+static int place_threads(const struct rt_sweep_mpi *h, const struct order *o, struct rt_err *err)
+{
+	return rt_sweep_mpi_place(h->cl, h->topo, (enum rt_affinity)o->affinity, o->threads, err);
 }
 
 static int run_order(struct rt_sweep_mpi *h, const struct order *o, FILE *out, struct rt_err *err)

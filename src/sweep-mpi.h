@@ -24,6 +24,12 @@ struct rt_sweep_mpi {
 	void *warn_ctx;
 };
 
+/* This rank's threads pinned to its share of the node's placement for all its ranks' threads
+ * (compact, scatter; one process: the placement itself), or back to the CPU set the process
+ * was given (none). */
+int rt_sweep_mpi_place(const struct rt_cluster *cl, const struct rt_topo *topo,
+		       enum rt_affinity aff, unsigned threads, struct rt_err *err);
+
 /* Rank 0's runner for rt_sweep_train: broadcast the configuration, measure it here with every
  * rank, and fill ch as a child's run would (ok, reason, the protocol's lines in ch->out). */
 int rt_sweep_mpi_run(void *ctx, const struct rt_sweep_config *c, struct rt_child *ch,

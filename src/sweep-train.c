@@ -271,8 +271,8 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 		rt_points_csv_header(fp);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct rt_sweep_config *c = &s->configs[i];
-		char env[3][64], a[7][32], result[300], why[256] = "";
-		char *argv[40];
+		char env[3][64], a[7][32], result[300], why[256] = "", nr[16];
+		char *argv[40], *launch[80];
 		struct rt_child ch;
 		int np;
 
@@ -286,8 +286,28 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 		if (o->progress)
 			o->progress(o->progress_ctx, i + 1, s->nconfigs, c->name, NULL);
 		rt_sweep_env(c, env);
+		if (c->ranks > 1 && !o->run) {
+			/* several ranks: through the MPI launcher, which the timeout kills with
+			 * its ranks (one process group) */
+			size_t k = 0;
+
+			if (!o->mpirun) {
+				rc = rt_err_set(err, -EINVAL, "%s: %u ranks and no MPI launcher", c->name,
+						c->ranks);
+				goto out;
+			}
+			for (; o->mpirun[k] && k < 30; k++)
+				launch[k] = o->mpirun[k];
+			snprintf(nr, sizeof(nr), "%u", c->ranks);
+			launch[k++] = "-n";
+			launch[k++] = nr;
+			for (size_t j = 0; argv[j] && k + 1 < sizeof(launch) / sizeof(launch[0]); j++)
+				launch[k++] = argv[j];
+			launch[k] = NULL;
+		}
 		if ((rc = o->run ? o->run(o->run_ctx, c, &ch, err) :
-			  rt_spawn_run(argv, env, 3, o->req->timeout, &ch, err)))
+			  rt_spawn_run(c->ranks > 1 ? launch : argv, env, 3, o->req->timeout, &ch,
+				       err)))
 			goto out;
 		if (!ch.ok && !strcmp(ch.reason, "interrupted")) {
 			/* not a result: the configuration stays unmeasured for --resume */

@@ -29,6 +29,9 @@ struct rt_sweep_train_opts {
 		   struct rt_err *err);
 	void *run_ctx;
 	unsigned ranks;                 /* recorded in run.cfg (0: 1) */
+	/* the MPI launcher for configurations of several ranks: its words (argv[0] a path),
+	 * "-n R" and the child's command line follow (NULL: none may have several) */
+	char *const *mpirun;
 };
 
 /* What roofline-train --sweep does (alone, or on rank 0): everything that can be wrong checked

@@ -11,7 +11,7 @@
 #include <string.h>
 
 static const char *const knob_names[RT_KNOB_COUNT] = { "threads", "batch", "affinity",
-						       "precision", "input" };
+						       "precision", "input", "ranks" };
 
 #define RT_INPUT_MAX 16384
 
@@ -46,7 +46,7 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 			break;
 	if (k == RT_KNOB_COUNT)
 		return rt_err_set(err, -EINVAL, "--sweep: unknown knob '%.*s' (threads, batch, "
-				  "affinity, precision, input)", (int)klen, spec);
+				  "affinity, precision, input, ranks)", (int)klen, spec);
 	for (size_t i = 0; i < s->nknobs; i++)
 		if (s->knobs[i].knob == (enum rt_knob)k)
 			return rt_err_set(err, -EINVAL, "--sweep: knob '%s' given twice",
@@ -65,6 +65,18 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 			return rt_err_set(err, -EINVAL, "%s: the list is empty", opt);
 		switch (k) {
 		case RT_KNOB_THREADS:
+			if (eq) {
+				rc = rt_opt_parse_long_list(kn->values, &kn->n, RT_SWEEP_MAX_VALUES, opt,
+							    eq + 1, 1, (long)rt_topo_pus(topo), err);
+			} else {
+				unsigned list[RT_SWEEP_MAX_VALUES];
+
+				kn->n = rt_probe_default_threads(topo, list, RT_SWEEP_MAX_VALUES);
+				for (size_t i = 0; i < kn->n; i++)
+					kn->values[i] = list[i];
+			}
+			break;
+		case RT_KNOB_RANKS:
 			if (eq) {
 				rc = rt_opt_parse_long_list(kn->values, &kn->n, RT_SWEEP_MAX_VALUES, opt,
 							    eq + 1, 1, (long)rt_topo_pus(topo), err);
@@ -190,9 +202,12 @@ int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_bat
 	struct rt_sweep_config def = { default_threads, model_batch, RT_AFFINITY_NONE,
 				       RT_PRECISION_FP32, 1, s->input_h, s->input_w, true, "" };
 	size_t total = 1, idx[RT_KNOB_COUNT] = { 0 };
+	bool threads_swept = false;
 
-	for (size_t k = 0; k < s->nknobs; k++)
+	for (size_t k = 0; k < s->nknobs; k++) {
 		total *= s->knobs[k].n;
+		threads_swept = threads_swept || s->knobs[k].knob == RT_KNOB_THREADS;
+	}
 	free(s->configs);
 	s->configs = calloc(total + 1, sizeof(*s->configs));
 	if (!s->configs)
@@ -215,8 +230,22 @@ int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_bat
 				c.input_h = RT_INPUT_H(v);
 				c.input_w = RT_INPUT_W(v);
 				break;
+			case RT_KNOB_RANKS: c.ranks = (unsigned)v; break;
 			default: c.precision = (enum rt_precision)v; break;
 			}
+		}
+		if (c.ranks > 1) {
+			/* r ranks share the node: its cores and the global batch */
+			if (!threads_swept)
+				c.threads = default_threads / c.ranks ? default_threads / c.ranks : 1;
+			if (c.batch % (long)c.ranks) {
+				free(s->configs);
+				s->configs = NULL;
+				s->nconfigs = 0;
+				return rt_err_set(err, -EINVAL, "--sweep ranks: %u ranks do not split "
+						  "the batch of %ld images evenly", c.ranks, c.batch);
+			}
+			c.batch /= (long)c.ranks;
 		}
 		rt_sweep_config_name(&c, s->input_h, s->input_w);
 		if (strcmp(c.name, def.name))
@@ -241,7 +270,9 @@ void rt_sweep_fini(struct rt_sweep *s)
 size_t rt_sweep_env(const struct rt_sweep_config *c, char env[3][64])
 {
 	snprintf(env[0], 64, "OMP_NUM_THREADS=%u", c->threads);
-	switch (c->affinity) {
+	/* several ranks: each pins its threads to its share (--affinity), OMP_PLACES would put
+	 * every rank on the same cores */
+	switch (c->ranks > 1 ? RT_AFFINITY_NONE : c->affinity) {
 	case RT_AFFINITY_COMPACT:
 		snprintf(env[1], 64, "OMP_PLACES=cores");
 		snprintf(env[2], 64, "OMP_PROC_BIND=close");

@@ -11,7 +11,7 @@
 #include "topo.h"
 
 enum rt_knob { RT_KNOB_THREADS, RT_KNOB_BATCH, RT_KNOB_AFFINITY, RT_KNOB_PRECISION,
-	       RT_KNOB_INPUT, RT_KNOB_COUNT };
+	       RT_KNOB_INPUT, RT_KNOB_RANKS, RT_KNOB_COUNT };
 
 /* An input size as a knob's value: height and width in one long. */
 #define RT_INPUT_VALUE(h, w) (((long)(h) << 20) | (long)(w))
@@ -51,12 +51,16 @@ struct rt_sweep {
 /* Add a knob from "KNOB" (its default list) or "KNOB=LIST". Defaults: threads 1, powers of
  * two, all cores; batch the model's /4, /2, x1, x2; affinity none, compact, scatter;
  * precision fp32, bf16; input has none (input=32,64 or input=32x64,...: height x width, a
- * single number a square). Each knob once; values checked (threads 1..PUs, batch 1..65536,
- * input 1..16384). */
+ * single number a square); ranks 1, powers of two, all cores (MPI ranks rooftraj launches
+ * itself, sharing the node's cores and the global batch). Each knob once; values checked
+ * (threads 1..PUs, batch 1..65536, input 1..16384, ranks 1..PUs). */
 int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *topo,
 		 long model_batch, struct rt_err *err);
 /* Expand the grid (knobs not swept keep the default's value); the default configuration
- * comes first, marked is_default, whether or not the grid holds it. */
+ * comes first, marked is_default, whether or not the grid holds it. With ranks swept (strong
+ * scaling: r ranks share the cores and the global batch), a configuration of r ranks gets
+ * default_threads / r threads per rank unless threads are swept too, and the global batch
+ * split r ways (its batch is per rank); a batch that r does not divide is an error. */
 int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_batch,
 		    struct rt_err *err);
 void rt_sweep_fini(struct rt_sweep *s);
@@ -70,7 +74,7 @@ int rt_sweep_parse_input(const char *s, long *h, long *w, const char *opt, struc
 
 /* The environment a configuration's child gets: OMP_NUM_THREADS, and OMP_PLACES=cores with
  * OMP_PROC_BIND=close (compact) or spread (scatter); none leaves placement to the runtime
- * (both unset). Fills up to 3 "NAME=VALUE" strings (NAME= means unset). */
+ * (both unset), as do several ranks (each pins its own threads: roofline-train --affinity). Fills up to 3 "NAME=VALUE" strings (NAME= means unset). */
 size_t rt_sweep_env(const struct rt_sweep_config *c, char env[3][64]);
 
 #endif

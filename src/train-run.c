@@ -9,6 +9,7 @@
 #include "train.h"
 #include "train-report.h"
 #include "util.h"
+#include "vocab.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -76,6 +77,21 @@ int rt_train_settings_option(struct rt_train_settings *s, int key, const char *a
 		s->given |= RT_GIVEN_PROFILE;
 		return rt_opt_parse_path(&s->profile, "--profile", arg, "file", err);
 	case 'G': s->digest = true; return 0;
+	case 'F': {
+		int a = rt_vocab_index(rt_vocab_affinities, RT_AFFINITY_COUNT, arg);
+
+		s->given |= RT_GIVEN_AFFINITY;
+		if (a < 0)
+			return rt_err_set(err, -EINVAL, "--affinity: '%s' is not none, compact or "
+					  "scatter", arg);
+		s->affinity = (enum rt_affinity)a;
+		return 0;
+	}
+	case 'U':
+		if (!*arg || strspn(arg, " ") == strlen(arg))
+			return rt_err_set(err, -EINVAL, "--mpirun: the command is empty");
+		s->mpirun = arg;
+		return 0;
 	case 'I':
 		s->given |= RT_GIVEN_INPUT;
 		return rt_sweep_parse_input(arg, &s->input_h, &s->input_w, "--input", err);
@@ -168,6 +184,9 @@ int rt_train_settings_apply(const struct rt_train_settings *s, struct rt_model *
 	if (!threads)
 		threads = cl->node_size > 1 ? (long)rt_topo_cores(topo) / cl->node_size : 0;
 	omp_set_num_threads((int)(threads > 0 ? threads : (long)rt_topo_cores(topo)));
+	if ((s->given & RT_GIVEN_AFFINITY) &&
+	    (rc = rt_sweep_mpi_place(cl, topo, s->affinity, (unsigned)omp_get_max_threads(), err)))
+		return rc;
 	rt_model_set_precision(m, s->prec);
 	rt_net_opts_default(no, m);
 	no->precision = s->prec;
@@ -226,6 +245,33 @@ static void say_counter_fallback(const struct rt_train_ui *ui)
 	}
 }
 
+/* The MPI launcher's words: --mpirun, $ROOFTRAJ_MPIRUN, or mpirun --bind-to none (and
+ * --allow-run-as-root as root: Open MPI refuses root otherwise), its program found in $PATH. */
+static int mpi_launcher(const struct rt_train_settings *s, char *buf, char **argv,
+			struct rt_err *err)
+{
+	static char path[PATH_MAX];
+	const char *env = getenv("ROOFTRAJ_MPIRUN");
+	const char *cmd = s->mpirun ? s->mpirun : env && *env ? env : NULL;
+	size_t n = 0;
+	char *save = NULL;
+
+	if (cmd)
+		snprintf(buf, 1024, "%s", cmd);
+	else
+		snprintf(buf, 1024, "mpirun --bind-to none%s",
+			 geteuid() == 0 ? " --allow-run-as-root" : "");
+	for (char *w = strtok_r(buf, " \t", &save); w && n < 30; w = strtok_r(NULL, " \t", &save))
+		argv[n++] = w;
+	argv[n] = NULL;
+	if (!n || !rt_spawn_which(argv[0], path, sizeof(path)))
+		return rt_err_set(err, -ENOENT, "--sweep ranks: the MPI launcher '%s' is not found "
+				  "(--mpirun, ROOFTRAJ_MPIRUN; Debian: openmpi-bin)",
+				  n ? argv[0] : "");
+	argv[0] = path;
+	return 0;
+}
+
 int rt_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s,
 		   struct rt_sweep *sw, long batch, const char *cmdline,
 		   const struct rt_train_ui *ui, FILE *out, char *dir, size_t size,
@@ -235,7 +281,8 @@ int rt_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s,
 	struct rt_sweep_train_opts so = { 0 };
 	struct rt_sweep_run_opts ro = { 0 };
 	struct rt_sweep_request req;
-	char self[PATH_MAX], ppath[4096];
+	char self[PATH_MAX], ppath[4096], words[1024];
+	char *launcher[32] = { NULL };
 	ssize_t len;
 	int rc;
 
@@ -243,13 +290,23 @@ int rt_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s,
 	sw->input_w = h->m->input.w;
 	if ((rc = rt_sweep_expand(sw, (unsigned)omp_get_max_threads(), batch, err)))
 		goto done;
-	/* every configuration is trained by all the ranks together: it carries their count */
-	for (size_t i = 0; i < sw->nconfigs; i++) {
+	/* under mpirun every configuration is trained by all the ranks together: it carries
+	 * their count */
+	for (size_t i = 0; cl->active && i < sw->nconfigs; i++) {
 		sw->configs[i].ranks = (unsigned)cl->size;
 		rt_sweep_config_name(&sw->configs[i], sw->input_h, sw->input_w);
 	}
 	if (cl->rank != 0)
 		return rt_sweep_mpi_follow(h, err);
+	for (size_t i = 0; i < sw->nknobs; i++)
+		if (sw->knobs[i].knob == RT_KNOB_RANKS && cl->active) {
+			rc = rt_err_set(err, -EINVAL, "--sweep ranks: run it without mpirun (rooftraj "
+					"launches mpirun for each rank count itself)");
+			goto done;
+		}
+	for (size_t i = 0; i < sw->nconfigs && !launcher[0]; i++)
+		if (sw->configs[i].ranks > 1 && (rc = mpi_launcher(s, words, launcher, err)))
+			goto done;
 	if (!strcmp(s->counters, "auto"))
 		say_counter_fallback(ui);
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -278,6 +335,7 @@ int rt_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s,
 	so.progress = ui->config;
 	so.progress_ctx = ui->ctx;
 	so.ranks = (unsigned)cl->size;
+	so.mpirun = launcher[0] ? launcher : NULL;
 	if (cl->active) {
 		so.run = rt_sweep_mpi_run;
 		so.run_ctx = h;

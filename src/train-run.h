@@ -22,7 +22,7 @@ enum {
 	RT_GIVEN_DATA = 16, RT_GIVEN_SEED = 32, RT_GIVEN_LR = 64, RT_GIVEN_MAXPOOL = 128,
 	RT_GIVEN_COUNTERS = 256, RT_GIVEN_PER_LAYER = 512, RT_GIVEN_REPEAT = 1024,
 	RT_GIVEN_TIMEOUT = 2048, RT_GIVEN_PROFILE = 4096, RT_GIVEN_SWEEP = 8192,
-	RT_GIVEN_INPUT = 16384,
+	RT_GIVEN_INPUT = 16384, RT_GIVEN_AFFINITY = 32768,
 };
 
 struct rt_train_settings {
@@ -34,6 +34,9 @@ struct rt_train_settings {
 	double lr, timeout;
 	enum rt_precision prec;
 	enum rt_pool_impl pool;
+	enum rt_affinity affinity;      /* --affinity: pinned by rooftraj (none: the runtime's) */
+	const char *mpirun;             /* --mpirun, $ROOFTRAJ_MPIRUN, or "mpirun --bind-to none"
+					 * (--allow-run-as-root as root): --sweep ranks launches it */
 	bool per_layer, digest, no_retry;
 	const char *sweeps[RT_KNOB_COUNT];      /* --sweep specs, as given */
 	size_t nsweeps;
@@ -46,7 +49,7 @@ struct rt_train_settings {
 void rt_train_settings_default(struct rt_train_settings *s);
 
 /* One option of roofline-train's that sets a setting, by its short letter (m b t n w d s p
- * L M l S r o R N T P G c I: see roofline-train(1)), its argument checked: -EINVAL naming the
+ * L M l S r o R N T P G c I F U: see roofline-train(1)), its argument checked: -EINVAL naming the
  * option when it is not right, -ENOENT for a letter that is not a setting's. */
 int rt_train_settings_option(struct rt_train_settings *s, int key, const char *arg,
 			     const struct rt_topo *topo, struct rt_err *err);
@@ -60,7 +63,8 @@ int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err);
 
 /* The model on the settings' input (--input: rt_model_reshape, which may refuse it), the
  * OpenMP threads of one rank (settings, else all cores, or under mpirun this node's cores
- * shared among its ranks), set for the runtime; and the net's options. */
+ * shared among its ranks), set for the runtime and pinned as --affinity asks (under mpirun:
+ * each rank to its share of the node); and the net's options. */
 int rt_train_settings_apply(const struct rt_train_settings *s, struct rt_model **m,
 			    const struct rt_topo *topo, const struct rt_cluster *cl,
 			    struct rt_net_opts *no, struct rt_err *err);

@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 		unsigned t = 0;
 		double rp, rb;
 
-		if (rt_roofs_at(&r, prof, p->threads, NULL) == 0) {
+		if (rt_roofs_at(&r, prof, rt_point_threads(p), NULL) == 0) {
 			f = rt_roofs_peak(&r, rt_point_precision_name(p));
 			l1 = rt_roofs_bandwidth(&r, "L1");
 			t = r.threads;

@@ -101,4 +101,24 @@ wait $job
 rc=$?
 check "killing rank 1 ($victim) mid-sweep stops the run: exit $rc in $(( $(date +%s) - start )) s" test -n "$victim" -a "$rc" != 0 -a $(( $(date +%s) - start )) -lt 60
 check "the finished configurations are whole (21 rows each: iteration and 6 phases x 3)" awk -F, 'NR > 1 { if (NF != 30) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }' "$dir/k/points.csv"
+# ranks as a knob: rooftraj launches mpirun for each rank count, the node's cores and the global
+# batch shared among the ranks (r1 x t2 against r2 x t1 here)
+"$train" -m lenet5 -n 3 -w 0 -r 1 -c model --profile "$prof" --sweep ranks=1,2 --out "$dir/rk" \
+	>"$dir/rk.out" 2>"$dir/rk.err"
+check "--sweep ranks=1,2 (no mpirun around it) exits 0 (got $?)" test $? = 0
+check "... two configurations, 1 and 2 ranks, the same global batch, the cores shared" awk -F, '
+	NR > 1 && $7 == "iteration" && $9 == "median" && $23 == "ok" { t[$6] = $2; b[$6] = $3; k++ }
+	END { exit !(k == 2 && (1 in t) && (2 in t) && b[1] == b[2] &&
+		     (t[2] == int(t[1] / 2) || (t[1] == 1 && t[2] == 1))) }' "$dir/rk/points.csv"
+check "... the 2-rank configuration named -r2, its batch per rank in the name" grep -q '^t[0-9]*-b32-none-r2,' "$dir/rk/points.csv"
+check "... a comm phase for the 2 ranks only" sh -c "grep -q '^t[0-9]*-b32-none-r2,.*,phase,comm,median,' '$dir/rk/points.csv' && ! grep -q '^t[0-9]*-b64-none,.*,phase,comm,' '$dir/rk/points.csv'"
+check "... the trajectory runs along the ranks" grep -q 'trajectories as ranks varies' "$dir/rk/trajectories.gp"
+check "... run.cfg records the knob for --resume" grep -q '"ranks=1,2"' "$dir/rk/run.cfg"
+"$train" -m lenet5 -n 3 -w 0 -r 1 -c model --profile "$prof" --sweep ranks=1,2 --mpirun /nonexistent/mpirun \
+	--out "$dir/rk2" >/dev/null 2>"$dir/rk2.err"
+check "--mpirun that does not exist: exit 1 (got $?), named" grep -q "the MPI launcher '/nonexistent/mpirun' is not found" "$dir/rk2.err"
+check "... before anything was measured" test ! -e "$dir/rk2/points.csv"
+mpi 2 "$train" -m lenet5 -n 3 -w 0 -r 1 -c model --profile "$prof" --sweep ranks=1,2 --out "$dir/rk3" \
+	>/dev/null 2>"$dir/rk3.err"
+check "--sweep ranks under mpirun: refused, said why" grep -q "run it without mpirun" "$dir/rk3.err"
 echo "1..$n"

@@ -36,6 +36,8 @@ static void usage(FILE *fp)
 "                         (default: the model's); every shape follows, the fully\n"
 "                         connected layers take the new flattened size\n"
 "  -t, --threads=N        OpenMP threads, 1..processing units (default: all cores)\n"
+"      --affinity=A       pin the threads: compact, scatter, or none (default: the runtime's\n"
+"                         placement); under mpirun each rank to its share of the node\n"
 "  -n, --iterations=N     timed iterations, 1..1000000 (default 20)\n"
 "  -w, --warmup=N         untimed iterations first, 0..1000000 (default 3)\n"
 "  -d, --data=SPEC        synthetic (default), mnist:DIR or cifar10:DIR\n"
@@ -60,12 +62,16 @@ static void usage(FILE *fp)
 "  -S, --sweep=KNOB[=LIST] sweep threads, batch, affinity (compact, scatter, none),\n"
 "                         precision (fp32, bf16) or input (input=32,64,128 or HxW\n"
 "                         sizes: the memory chart then runs over the input's pixel\n"
-"                         area); repeat for a grid. Default lists:\n"
+"                         area) or ranks (ranks=1,2: rooftraj launches mpirun with that\n"
+"                         many ranks, each with the node's cores / ranks threads and its\n"
+"                         share of the global batch); repeat for a grid. Default lists:\n"
 "                         threads 1, powers of two, all cores; batch the model's /4, /2,\n"
 "                         x1, x2; affinity all three; precision both. The default\n"
 "                         configuration (all cores, the runtime's placement, the model's\n"
 "                         batch, fp32) is always measured as the reference\n"
 "  -r, --repeat=N         repetitions of each measurement, 1..100 (default 3)\n"
+"      --mpirun=CMD       the MPI launcher of --sweep ranks, words split on blanks\n"
+"                         (default: $ROOFTRAJ_MPIRUN, else mpirun --bind-to none)\n"
 "  -o, --out=DIR          results directory (default: results/MODEL-TIMESTAMP, named when\n"
 "                         the sweep completes); one that holds a sweep must hold the\n"
 "                         same request (configurations not measured yet are added)\n"
@@ -115,6 +121,8 @@ static const struct option long_opts[] = {
 	{ "emit-points", no_argument, NULL, 'E' },
 	{ "digest", no_argument, NULL, 'G' },
 	{ "input", required_argument, NULL, 'I' },
+	{ "affinity", required_argument, NULL, 'F' },
+	{ "mpirun", required_argument, NULL, 'U' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -297,9 +305,15 @@ int main(int argc, char **argv)
 		/* the child side of a sweep: the configuration's points on stdout */
 		const struct rt_sweep_measure mo = { .data = c.s.data, .counters = c.s.counters,
 						     .iterations = c.s.iters, .warmup = c.s.warmup,
-						     .repeat = c.s.repeat, .per_layer = c.s.per_layer };
+						     .repeat = c.s.repeat, .per_layer = c.s.per_layer,
+						     .comm = cl.active ? &cl.comm : NULL };
+		/* under mpirun (--sweep ranks): the ranks train together, rank 0 reports */
+		FILE *out = cl.rank == 0 ? stdout : fopen("/dev/null", "w");
 
-		rc = rt_sweep_child_measure(stdout, m, &no, &mo, &err);
+		rc = out ? rt_sweep_child_measure(out, m, &no, &mo, &err) :
+		     rt_err_set(&err, -errno, "/dev/null: %s", strerror(errno));
+		if (out && out != stdout)
+			fclose(out);
 	} else if (c.describe) {
 		rc = rt_train_describe(stdout, m, &no, &err);
 	} else {
