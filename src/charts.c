@@ -94,6 +94,47 @@ static const struct rt_point *find(const struct rt_point *pts, size_t n, const c
 	return NULL;
 }
 
+/* A bar chart's start: the configurations it draws (in rt_charts_order, those keep()
+ * accepts) into v, *nb of them (-ENODATA with `none` when there is none); the script opened,
+ * its comment, its head and the configurations' names as the array C. */
+static int bars_begin(struct rt_outfile *of, const struct rt_point *pts, size_t n,
+		      const struct rt_point **v, size_t *nb,
+		      bool (*keep)(const struct rt_point *pts, size_t n, const struct rt_point *p),
+		      const char *none, const char *outbase, const char *comment,
+		      const char *title, const char *ylabel, struct rt_err *err)
+{
+	const char **names = calloc(n ? n : 1, sizeof(*names));
+	size_t nv = rt_charts_order(pts, n, v);
+	int rc;
+
+	*nb = 0;
+	if (!names)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < nv; i++)
+		if (keep(pts, n, v[i]))
+			v[(*nb)++] = v[i];
+	if (!*nb) {
+		free(names);
+		return rt_err_set(err, -ENODATA, "%s", none);
+	}
+	if ((rc = rt_plot_open(of, outbase, err))) {
+		free(names);
+		return rc;
+	}
+	fputs(comment, of->fp);
+	bar_head(of->fp, outbase, title, ylabel);
+	for (size_t i = 0; i < *nb; i++)
+		names[i] = v[i]->config;
+	text_array(of->fp, "C", names, *nb);
+	free(names);
+	return 0;
+}
+
+static bool has_phases(const struct rt_point *pts, size_t n, const struct rt_point *p)
+{
+	return find(pts, n, p->config, RT_SCOPE_PHASE, "forward") != NULL;
+}
+
 /* The sum of v[0..k). */
 static double cum(const double *v, size_t k)
 {
@@ -113,38 +154,24 @@ int rt_chart_phases(const struct rt_point *pts, size_t n, const char *title_what
 					      "#6a3d9a", "#33a02c" };
 	const size_t np = sizeof(phases) / sizeof(phases[0]);
 	const struct rt_point **v = calloc(n ? n : 1, sizeof(*v));
-	const char **names = calloc(n ? n : 1, sizeof(*names));
 	struct rt_outfile of;
 	char title[400];
 	bool ran[8] = { false };
-	size_t nv, nb = 0;
+	size_t nb = 0;
 	int rc;
 
-	if (!v || !names) {
-		rc = rt_err_set(err, -ENOMEM, "out of memory");
-		goto out;
-	}
-	nv = rt_charts_order(pts, n, v);
-	for (size_t i = 0; i < nv; i++)
-		if (find(pts, n, v[i]->config, RT_SCOPE_PHASE, "forward"))
-			v[nb++] = v[i];
-	if (!nb) {
-		rc = rt_err_set(err, -ENODATA, "no configuration has phase points");
-		goto out;
-	}
-	if ((rc = rt_plot_open(&of, outbase, err)))
-		goto out;
-	fprintf(of.fp, "# Time per iteration by phase, one stacked bar per configuration.\n"
-		"# $phases: a row per configuration: the milliseconds of data forward loss backward "
-		"comm update\n#   (medians of the repetitions; 0 where a phase did not run), "
-		"their sum, each segment's\n#   middle (for its label), each phase's share of "
-		"the sum\n");
+	if (!v)
+		return rt_err_set(err, -ENOMEM, "out of memory");
 	snprintf(title, sizeof(title), "%s: time per iteration by phase (ms, medians; the "
 		 "share of each phase where it is 5%% or more)", title_what);
-	bar_head(of.fp, outbase, title, "milliseconds per iteration");
-	for (size_t i = 0; i < nb; i++)
-		names[i] = v[i]->config;
-	text_array(of.fp, "C", names, nb);
+	if ((rc = bars_begin(&of, pts, n, v, &nb, has_phases, "no configuration has phase "
+			     "points", outbase, "# Time per iteration by phase, one stacked bar per "
+			     "configuration.\n# $phases: a row per configuration: the milliseconds "
+			     "of data forward loss backward comm update\n#   (medians of the "
+			     "repetitions; 0 where a phase did not run), their sum, each segment's\n"
+			     "#   middle (for its label), each phase's share of the sum\n", title,
+			     "milliseconds per iteration", err)))
+		goto out;
 	fprintf(of.fp, "$phases << EOD\n");
 	for (size_t i = 0; i < nb; i++) {
 		double ms[8] = { 0 }, sum = 0;
@@ -187,7 +214,6 @@ int rt_chart_phases(const struct rt_point *pts, size_t n, const char *title_what
 	rc = rt_plot_finish(&of, outbase, err);
 out:
 	free(v);
-	free(names);
 	return rc;
 }
 
@@ -195,6 +221,13 @@ out:
 static bool has_split(const struct rt_point *p)
 {
 	return !isnan(p->weight_gradients) && !isnan(p->activation_gradients);
+}
+
+static bool keep_split(const struct rt_point *pts, size_t n, const struct rt_point *p)
+{
+	(void)pts;
+	(void)n;
+	return has_split(p);
 }
 
 int rt_chart_memory(const struct rt_point *pts, size_t n, const char *title_what,
@@ -206,37 +239,23 @@ int rt_chart_memory(const struct rt_point *pts, size_t n, const char *title_what
 	static const char *const colors[] = { "#1f78b4", "#a6cee3", "#b2df8a", "#e31a1c",
 					      "#fb9a99", "#fdbf6f" };
 	const struct rt_point **v = calloc(n ? n : 1, sizeof(*v));
-	const char **names = calloc(n ? n : 1, sizeof(*names));
 	struct rt_outfile of;
 	char title[400];
-	size_t nv, nb = 0;
+	size_t nb = 0;
 	int rc;
 
-	if (!v || !names) {
-		rc = rt_err_set(err, -ENOMEM, "out of memory");
-		goto out;
-	}
-	nv = rt_charts_order(pts, n, v);
-	for (size_t i = 0; i < nv; i++)
-		if (has_split(v[i]))
-			v[nb++] = v[i];
-	if (!nb) {
-		rc = rt_err_set(err, -ENODATA, "no configuration records the memory split (a "
-				"points.csv of an earlier rooftraj: measure it again)");
-		goto out;
-	}
-	if ((rc = rt_plot_open(&of, outbase, err)))
-		goto out;
-	fprintf(of.fp, "# Memory of each configuration as the net allocated it, one stacked bar "
-		"each.\n# $memory: a row per configuration: MiB of weights, weight gradients, "
-		"optimizer state,\n#   activations kept, activation gradients, workspace; their sum "
-		"(the allocated total); peak RSS\n");
+	if (!v)
+		return rt_err_set(err, -ENOMEM, "out of memory");
 	snprintf(title, sizeof(title), "%s: memory by what it holds (MiB as allocated, oneDNN "
 		 "layouts included; x: the process's peak RSS)", title_what);
-	bar_head(of.fp, outbase, title, "MiB");
-	for (size_t i = 0; i < nb; i++)
-		names[i] = v[i]->config;
-	text_array(of.fp, "C", names, nb);
+	if ((rc = bars_begin(&of, pts, n, v, &nb, keep_split, "no configuration records the "
+			     "memory split (a points.csv of an earlier rooftraj: measure it again)",
+			     outbase, "# Memory of each configuration as the net allocated it, one "
+			     "stacked bar each.\n# $memory: a row per configuration: MiB of weights, "
+			     "weight gradients, optimizer state,\n#   activations kept, activation "
+			     "gradients, workspace; their sum (the allocated total); peak RSS\n",
+			     title, "MiB", err)))
+		goto out;
 	fprintf(of.fp, "$memory << EOD\n");
 	for (size_t i = 0; i < nb; i++) {
 		const struct rt_point *p = v[i];
@@ -263,7 +282,6 @@ int rt_chart_memory(const struct rt_point *pts, size_t n, const char *title_what
 	rc = rt_plot_finish(&of, outbase, err);
 out:
 	free(v);
-	free(names);
 	return rc;
 }
 

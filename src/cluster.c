@@ -236,18 +236,15 @@ void rt_cluster_barrier(const struct rt_cluster *c)
 		MPI_Barrier(MPI_COMM_WORLD);
 }
 
-void rt_cluster_node_sync(const struct rt_cluster *c)
+/* One nonblocking barrier on comm: `working` ranks wait for it, the others poll and sleep
+ * (MPI_Barrier would spin on a core a measurement uses). */
+static void idle_barrier(MPI_Comm comm, bool working)
 {
 	MPI_Request req;
 	int done = 0;
 
-	if (!c->active)
-		return;
-	/* one nonblocking barrier on every rank (a blocking one would not match it); the
-	 * leader waits for it, the others poll and sleep: MPI_Barrier would spin on a core the
-	 * leader's measurement uses */
-	MPI_Ibarrier(c->mpi->node, &req);
-	if (c->node_rank == 0) {
+	MPI_Ibarrier(comm, &req);
+	if (working) {
 		MPI_Wait(&req, MPI_STATUS_IGNORE);
 		return;
 	}
@@ -258,23 +255,17 @@ void rt_cluster_node_sync(const struct rt_cluster *c)
 	}
 }
 
+void rt_cluster_node_sync(const struct rt_cluster *c)
+{
+	/* the node's leader measures; its other ranks wait idle */
+	if (c->active)
+		idle_barrier(c->mpi->node, c->node_rank == 0);
+}
+
 void rt_cluster_sync_idle(const struct rt_cluster *c, bool working)
 {
-	MPI_Request req;
-	int done = 0;
-
-	if (!c->active)
-		return;
-	MPI_Ibarrier(MPI_COMM_WORLD, &req);
-	if (working) {
-		MPI_Wait(&req, MPI_STATUS_IGNORE);
-		return;
-	}
-	while (!done) {
-		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-		if (!done)
-			usleep(20000);
-	}
+	if (c->active)
+		idle_barrier(MPI_COMM_WORLD, working);
 }
 
 double rt_cluster_sum(const struct rt_cluster *c, double v)

@@ -65,18 +65,7 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 			return rt_err_set(err, -EINVAL, "%s: the list is empty", opt);
 		switch (k) {
 		case RT_KNOB_THREADS:
-			if (eq) {
-				rc = rt_opt_parse_long_list(kn->values, &kn->n, RT_SWEEP_MAX_VALUES, opt,
-							    eq + 1, 1, (long)rt_topo_pus(topo), err);
-			} else {
-				unsigned list[RT_SWEEP_MAX_VALUES];
-
-				kn->n = rt_probe_default_threads(topo, list, RT_SWEEP_MAX_VALUES);
-				for (size_t i = 0; i < kn->n; i++)
-					kn->values[i] = list[i];
-			}
-			break;
-		case RT_KNOB_RANKS:
+		case RT_KNOB_RANKS:     /* the same counts: 1, powers of two, all cores */
 			if (eq) {
 				rc = rt_opt_parse_long_list(kn->values, &kn->n, RT_SWEEP_MAX_VALUES, opt,
 							    eq + 1, 1, (long)rt_topo_pus(topo), err);

@@ -73,14 +73,8 @@ check "... nodeb found against it on its sustained fp64 and DRAM runs" sh -c "gr
 check "... with the figures in the summary" grep -q '^  nodeb  *flops fp64 avx512  *sustained  *[0-9.]* GFLOP/s = *[0-9]*% of [0-9.]*' "$dir/rf.out"
 
 # data-parallel training across the two nodes over TCP
-cat >"$dir/m.cfg" <<'EOF'
-model = { name = "dp"; input = [ 1, 12, 12 ]; classes = 10; batch = 32;
-  layers = ( { type = "conv"; filters = 8; kernel = 3; pad = 1; }, { type = "relu"; },
-             { type = "maxpool"; kernel = 2; }, { type = "fc"; outputs = 32; },
-             { type = "dropout"; rate = 0.25; }, { type = "relu"; },
-             { type = "fc"; outputs = 10; }, { type = "softmax_xent"; } ); };
-EOF
-common="-m $dir/m.cfg -n 6 -w 0 -t 1 -c none --digest"
+# tests/data/dp.cfg: dropout (sliced per rank), no batch norm (per-rank statistics)
+common="-m $top_srcdir/tests/data/dp.cfg -n 6 -w 0 -t 1 -c none --digest"
 run -n 2 -- "$train" $common -b 16 >"$dir/dp.out" 2>"$dir/dp.err"
 check "training across 2 nodes exits 0 (got $?)" test $? = 0
 check "... the run says 2 ranks on 2 nodes" grep -q "2 ranks on 2 nodes" "$dir/dp.out"
@@ -88,11 +82,7 @@ check "... the run says 2 ranks on 2 nodes" grep -q "2 ranks on 2 nodes" "$dir/d
 h0=$(awk '/^rank 0: weights digest/ { print $5 }' "$dir/dp.out")
 h1=$(awk '/^rank 1: weights digest/ { print $5 }' "$dir/dp.out")
 check "... bit-identical weights on both nodes ($h0 $h1)" test -n "$h0" -a "$h0" = "$h1"
-check "... the weights of one process on the global batch (sum and norm within 1e-5)" awk '
-	FNR == NR && /^weights digest/ { s1 = $5; n1 = $7 }
-	FNR != NR && /^rank 0: weights digest/ { s2 = $7; n2 = $9 }
-	END { d = s1 - s2; if (d < 0) d = -d; e = n1 - n2; if (e < 0) e = -e;
-	      exit !(n1 > 0 && d <= 1e-5 * n1 && e <= 1e-5 * n1) }' "$dir/one.out" "$dir/dp.out"
+check "... the weights of one process on the global batch (sum and norm within 1e-5)" same_weights "$dir/one.out" "$dir/dp.out"
 
 # a node killed with SIGKILL mid-sweep: every process of nodeb's cgroup
 run -n 2 -- "$train" -m lenet5 -n 300 -w 0 -r 1 -c model --profile "$prof" \

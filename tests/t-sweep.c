@@ -111,6 +111,31 @@ int main(void)
 	   s.configs[2].input_w == 16, "each configuration carries its input");
 	rt_sweep_fini(&s);
 
+	/* ranks: strong scaling on one node: r ranks share the cores and the global batch */
+	memset(&s, 0, sizeof(s));
+	is_int(rt_sweep_add(&s, "ranks", t, 64, &err), 0, "ranks: default list");
+	ok(s.knobs[0].n == 4 && s.knobs[0].values[1] == 2 && s.knobs[0].values[3] == 8,
+	   "1, 2, 4, all 8 cores");
+	rt_sweep_fini(&s);
+	memset(&s, 0, sizeof(s));
+	rt_sweep_add(&s, "ranks=1,2,4", t, 64, &err);
+	is_int(rt_sweep_expand(&s, 8, 64, &err), 0, "expand ranks");
+	names(&s, "t8-b64-none* t4-b32-none-r2 t2-b16-none-r4");
+	ok(s.configs[1].ranks == 2 && s.configs[2].ranks == 4 && s.configs[2].threads == 2 &&
+	   s.configs[2].batch == 16, "4 ranks: 2 threads and 16 images each (8 cores, batch 64)");
+	rt_sweep_fini(&s);
+	memset(&s, 0, sizeof(s));
+	rt_sweep_add(&s, "ranks=2", t, 64, &err);
+	rt_sweep_add(&s, "threads=1,4", t, 64, &err);
+	rt_sweep_expand(&s, 8, 64, &err);
+	names(&s, "t8-b64-none* t1-b32-none-r2 t4-b32-none-r2");
+	rt_sweep_fini(&s);
+	memset(&s, 0, sizeof(s));
+	rt_sweep_add(&s, "ranks=3", t, 64, &err);
+	ok(rt_sweep_expand(&s, 8, 64, &err) == -EINVAL && strstr(err.msg, "3 ranks do not split "
+	   "the batch of 64 images evenly"), "a batch 3 ranks cannot split: %s", err.msg);
+	rt_sweep_fini(&s);
+
 	{
 		static const struct { const char *spec, *msg; } bad[] = {
 			{ "precision=fp16", "--sweep precision: unknown value 'fp16' (one of: fp32, "
@@ -124,7 +149,8 @@ int main(void)
 			{ "batch=", "--sweep batch: the list is empty" },
 			{ "affinity=spread", "--sweep affinity: unknown value 'spread'" },
 			{ "cores=2", "--sweep: unknown knob 'cores' (threads, batch, affinity, "
-			  "precision, input)" },
+			  "precision, input, ranks)" },
+			{ "ranks=0", "--sweep ranks: '0' is not in 1..16" },
 			{ "input", "--sweep input: give the sizes" },
 			{ "input=0", "--sweep input: '0' is not an input size" },
 			{ "input=32x", "--sweep input: '32x' is not an input size" },

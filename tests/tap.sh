@@ -21,3 +21,12 @@ sweep_child() {
 		sleep 0.05
 	done
 }
+# same_weights ONE MANY: the weights digest of one process (ONE: "weights digest H sum S
+# norm N") and rank 0's of a data-parallel run (MANY: "rank 0: weights digest ...") agree in
+# sum and norm within 1e-5 of the norm.
+same_weights() {
+	awk 'FNR == NR && /^weights digest/ { s1 = $5; n1 = $7 }
+	     FNR != NR && /^rank 0: weights digest/ { s2 = $7; n2 = $9 }
+	     END { d = s1 - s2; if (d < 0) d = -d; e = n1 - n2; if (e < 0) e = -e;
+		   exit !(n1 > 0 && d <= 1e-5 * n1 && e <= 1e-5 * n1) }' "$1" "$2"
+}
