@@ -581,11 +581,12 @@ static void series_key(const struct rt_point *p, int knob, char *buf, size_t siz
 	else if (knob == 5)
 		snprintf(buf, size, "%s%s%u threads, batch %ld, %s, %s", run, sep, p->threads,
 			 p->batch, rt_point_affinity_name(p), rt_point_precision_name(p));
-	if (knob != 5 && p->input_h && strlen(buf) + 24 < size)
-		snprintf(buf + strlen(buf), size - strlen(buf), ", %ldx%ld", p->input_h, p->input_w);
 	else    /* over ranks: strong (same global batch) and weak scaling share a series */
 		snprintf(buf, size, "%s%s%u threads per rank, %s, %s", run, sep, p->threads,
 			 rt_point_affinity_name(p), rt_point_precision_name(p));
+	/* the input, when it is not the knob: configurations on other inputs are other series */
+	if (knob != 5 && p->input_h && strlen(buf) + 24 < size)
+		snprintf(buf + strlen(buf), size - strlen(buf), ", %ldx%ld", p->input_h, p->input_w);
 }
 
 static void knob_label(const struct rt_point *p, int knob, char *buf, size_t size)

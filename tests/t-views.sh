@@ -84,6 +84,9 @@ else
 	skip "python3 is not installed"
 	skip "python3 is not installed"
 fi
+check "trajectories.gp: the series of a batch sweep: threads, affinity, precision and input" grep -q "^S0 = '[0-9]* threads, none, fp32, 28x28'$" "$dir/b/trajectories.gp"
+"$plot" -p "$prof" -o "$dir/old" "$top_srcdir/tests/data/results-lenet5" >/dev/null 2>&1
+check "... and of a points.csv that records no input" grep -q "^S0 = '[0-9]* threads, none, fp32'$" "$dir/old.gp"
 check "trajectories.gp: the roofs are named on the chart, not in the key" sh -c "
 	grep -q \"^set label [0-9]* 'DRAM \" '$dir/b/trajectories.gp' &&
 	grep -q ' rotate by ' '$dir/b/trajectories.gp' && ! grep -q 'title R[0-9]' '$dir/b/trajectories.gp'"
@@ -131,6 +134,7 @@ check "memory-input.gp: inference is the CSV's, training its allocated total" sh
 	awk '{ printf \"%.6f %.6f\\n\", \$2, \$3 }' '$dir/mi.dat' | sort -g | diff - '$dir/mi.csv'"
 check "the best configuration is chosen among the default's input (a smaller image is no speedup)" grep -q '^best configuration: t[0-9]*-b2-none ' "$dir/in/summary.txt"
 check "the trajectory runs along the input size" grep -q 'trajectories as input size varies' "$dir/in/trajectories.gp"
+check "... one series: threads, batch, affinity, precision" grep -q "^S0 = '[0-9]* threads, batch 2, none, fp32'$" "$dir/in/trajectories.gp"
 
 # report.html: well-formed, every chart inline, nothing fetched, rendered by Chromium
 if $have_python; then
