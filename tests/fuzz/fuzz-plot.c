@@ -4,6 +4,7 @@
  * gnuplot with the tripwire preloaded: a script that tries to run a command, or that gnuplot
  * rejects, is a crash. Inputs are refused or charted, nothing in between. */
 #include "config.h"
+#include "charts.h"
 #include "plot.h"
 #include "profile.h"
 #include "report.h"
@@ -67,16 +68,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	snprintf(base, sizeof(base), "%s/chart", fuzz_dir);
-	rc = rt_plot_trajectories(prof, pts, n, "fuzz", base, &err);
+	rc = rt_plot_trajectories(prof, pts, n, "fuzz", false, base, &err);
 	check_chart(rc, &err);
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(pts[i].scope, "layer")) {
+		if (pts[i].scope == RT_SCOPE_LAYER) {
 			snprintf(base, sizeof(base), "%s/layers", fuzz_dir);
-			rc = rt_plot_layers(prof, pts, n, pts[i].config, base, &err);
+			rc = rt_plot_layers(prof, pts, n, pts[i].config, true, base, &err);
 			check_chart(rc == -ENOENT ? 0 : rc, &err);
+			snprintf(base, sizeof(base), "%s/layers-time", fuzz_dir);
+			rc = rt_chart_layers_time(prof, pts, n, pts[i].config, base, &err);
+			check_chart(rc == -ENODATA ? 0 : rc, &err);
 			break;
 		}
-	rc = rt_plot_roofline(prof, 0, base, &err);
+	snprintf(base, sizeof(base), "%s/phases", fuzz_dir);
+	rc = rt_chart_phases(pts, n, "fuzz", base, &err);
+	check_chart(rc == -ENODATA ? 0 : rc, &err);
+	snprintf(base, sizeof(base), "%s/memory", fuzz_dir);
+	rc = rt_chart_memory(pts, n, "fuzz", base, &err);
+	check_chart(rc == -ENODATA ? 0 : rc, &err);
+	snprintf(base, sizeof(base), "%s/memory-input", fuzz_dir);
+	rc = rt_chart_memory_input(pts, n, "fuzz", base, &err);
+	check_chart(rc == -ENODATA ? 0 : rc, &err);
+	snprintf(base, sizeof(base), "%s/roofline", fuzz_dir);
+	rc = rt_plot_roofline(prof, 0, false, base, &err);
 	check_chart(rc, &err);
 	free(pts);
 	rt_profile_destroy(prof);
