@@ -96,6 +96,7 @@ trap 'exit 130' INT TERM HUP
 
 mems=$(cat /sys/fs/cgroup/cpuset/cpuset.mems)
 mkdir "/sys/fs/cgroup/cpuset/$base" "/sys/fs/cgroup/cpu/$base" || exit 1
+echo "rehearsal: cgroups $base (cpuset, cpu)" >&2
 cat /sys/fs/cgroup/cpuset/cpuset.cpus >"/sys/fs/cgroup/cpuset/$base/cpuset.cpus"
 echo "$mems" >"/sys/fs/cgroup/cpuset/$base/cpuset.mems"
 i=0

@@ -86,7 +86,7 @@ else
 fi
 check "trajectories.gp: the series of a batch sweep: threads, affinity, precision and input" grep -q "^S0 = '[0-9]* threads, none, fp32, 28x28'$" "$dir/b/trajectories.gp"
 "$plot" -p "$prof" -o "$dir/old" "$top_srcdir/tests/data/results-lenet5" >/dev/null 2>&1
-check "... and of a points.csv that records no input" grep -q "^S0 = '[0-9]* threads, none, fp32'$" "$dir/old.gp"
+check "... and of a points.csv that records no input (a threads sweep at batch 16)" grep -q "^S0 = 'batch 16, none, fp32'$" "$dir/old.gp"
 check "trajectories.gp: the roofs are named on the chart, not in the key" sh -c "
 	grep -q \"^set label [0-9]* 'DRAM \" '$dir/b/trajectories.gp' &&
 	grep -q ' rotate by ' '$dir/b/trajectories.gp' && ! grep -q 'title R[0-9]' '$dir/b/trajectories.gp'"
