@@ -112,4 +112,5 @@ check "... every configuration measured once, those before kept ($before before)
 bases=$(sed -n 's/^rehearsal: cgroups \([^ ]*\) .*/\1/p' "$dir"/*.err "$dir"/*.out 2>/dev/null | sort -u | tr '\n' ' ')
 check "... nothing of the $(echo $bases | wc -w) rehearsals is left behind" sh -c "
 	test -n '$bases' && for b in $bases; do test ! -e /sys/fs/cgroup/cpuset/\$b -a ! -e /sys/fs/cgroup/cpu/\$b || exit 1; done"
+grep -h 'could not be removed' "$dir"/*.err 2>/dev/null | sed 's/^/# /'
 echo "1..$n"
