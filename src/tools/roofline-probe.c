@@ -1,7 +1,7 @@
 /* roofline-probe: characterize this node and write its machine profile and roofline chart */
 #include "config.h"
 #include "cluster.h"
-#include "cluster-profile.h"
+#include "cluster-probe.h"
 #include "err.h"
 #include "kernels.h"
 #include "options.h"
@@ -306,90 +306,27 @@ static void expand_host(char *dst, size_t size, const char *tmpl, const char *ho
 	dst[n] = '\0';
 }
 
-/* Under mpirun: each node probed by its first rank, the network, the cluster profile. */
-static int probe_cluster(const struct rt_cluster *cl, const struct rt_topo *topo,
-			 struct rt_probe_opts *o, const char *path, const char *cluster_path,
-			 double threshold, bool chart_on, struct progress_state *ps,
-			 const struct rt_profile *refp, const char *ref_path, bool one_at_a_time)
+/* The cluster probe's callback: this node, as probe_node prints it. */
+struct node_ctx {
+	const struct rt_topo *topo;
+	struct rt_probe_opts *o;
+	const char *path;
+	bool chart_on;
+	struct progress_state *ps;
+};
+
+static int probe_this_node(void *ctx, bool report, struct rt_profile **p, struct rt_err *err)
 {
-	struct rt_cluster_node me;
-	struct rt_network net;
-	struct rt_err err = { 0 };
-	char *all = NULL, *text = NULL;
-	int status = 0, failed = 0;
+	struct node_ctx *nc = ctx;
 
-	memset(&me, 0, sizeof(me));
-	snprintf(me.host, sizeof(me.host), "%s", o->host ? o->host : cl->host);
-	snprintf(me.profile, sizeof(me.profile), "%.1023s", path);
-	for (int turn = 0; turn < (one_at_a_time ? cl->nodes : 1); turn++) {
-		struct rt_profile *p = NULL;
-		const char *inject = getenv("ROOFTRAJ_PROBE_FAIL");
-		const bool mine = cl->node_rank == 0 && (!one_at_a_time || cl->node == turn);
+	nc->ps->on = nc->ps->on && report;
+	return probe_node(nc->topo, nc->o, nc->path, nc->chart_on, report, nc->ps, p, err);
+}
 
-		if (!mine) {
-			if (one_at_a_time)
-				rt_cluster_sync_idle(cl, false);
-			continue;
-		}
-		ps->on = ps->on && cl->rank == 0;
-		if (inject && *inject && atoi(inject) == cl->node)
-			rt_err_set(&err, -EIO, "probe failed (ROOFTRAJ_PROBE_FAIL=%s)", inject);
-		else if (!probe_node(topo, o, path, chart_on, cl->rank == 0, ps, &p, &err))
-			rt_cluster_node_from_profile(&me, p);
-		snprintf(me.status, sizeof(me.status), "%.255s", err.msg[0] ? err.msg : "ok");
-		if (err.msg[0])
-			fprintf(stderr, "%s: node %s (rank %d): %s\n", prog, me.host, cl->rank,
-				err.msg);
-		rt_profile_destroy(p);
-		text = rt_cluster_node_encode(&me);
-		if (one_at_a_time)
-			rt_cluster_sync_idle(cl, true);
-	}
-	/* the node's other ranks wait idle while it is measured */
-	rt_cluster_node_sync(cl);
-	if (rt_cluster_gather_leaders(cl, text, cl->rank == 0 ? &all : NULL, &err))
-		status = 1;
-	free(text);
-	if (rt_cluster_network(cl, &net, &err))
-		status = 1;
-	if (cl->rank == 0 && all) {
-		struct rt_cluster_node *nodes = calloc((size_t)cl->nodes, sizeof(*nodes));
-		const char *rec = all;
-
-		for (int i = 0; nodes && i < cl->nodes; i++, rec += strlen(rec) + 1)
-			if (rt_cluster_node_decode(rec, &nodes[i], &err)) {
-				snprintf(nodes[i].host, sizeof(nodes[i].host), "node %d", i);
-				snprintf(nodes[i].status, sizeof(nodes[i].status), "bad record: %.200s",
-					 err.msg);
-			}
-		for (int i = 0; nodes && i < cl->nodes; i++)
-			failed += strcmp(nodes[i].status, "ok") != 0;
-		struct rt_cluster_node refnode = { 0 };
-		struct rt_cluster_reference ref = { .node = refp ? &refnode : NULL,
-						     .what = ref_path };
-
-		if (refp) {
-			snprintf(refnode.host, sizeof(refnode.host), "%s", refp->host);
-			rt_cluster_node_from_profile(&refnode, refp);
-		}
-		if (!nodes || rt_cluster_profile_write(cluster_path, nodes, (size_t)cl->nodes,
-						       cl->size, &ref, threshold, &net, stdout,
-						       &err)) {
-			fprintf(stderr, "%s: %s\n", prog, nodes ? err.msg : "out of memory");
-			status = 1;
-		} else {
-			printf("cluster profile: %s\n", cluster_path);
-		}
-		if (failed) {
-			fprintf(stderr, "%s: %d of %d node%s could not be probed (see the cluster "
-				"profile)\n", prog, failed, cl->nodes, cl->nodes > 1 ? "s" : "");
-			status = 1;
-		}
-		free(nodes);
-	}
-	free(all);
-	/* every rank exits with rank 0's verdict */
-	return rt_cluster_max(cl, status) > 0 ? 1 : 0;
+static void say_rank(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "%s: %s\n", prog, msg);
 }
 
 int main(int argc, char **argv)
@@ -528,8 +465,18 @@ int main(int argc, char **argv)
 		}
 		if (!sustain_given)
 			o.sustain_seconds = 1;
-		rc = probe_cluster(&cl, topo, &o, path, cluster_path, threshold / 100, chart_on, &ps,
-				   refp, reference, one_at_a_time);
+		{
+			struct node_ctx nc = { topo, &o, path, chart_on, &ps };
+			const struct rt_cluster_probe_opts co = {
+				.host = o.host, .path = path, .cluster_path = cluster_path,
+				.threshold = threshold / 100, .one_at_a_time = one_at_a_time,
+				.reference = refp, .reference_path = reference,
+				.probe_node = probe_this_node, .ctx = &nc, .say = say_rank,
+				.out = stdout,
+			};
+
+			rc = rt_cluster_probe(&cl, &co);
+		}
 		rt_profile_destroy(refp);
 		goto out;
 	}
