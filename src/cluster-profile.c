@@ -176,6 +176,12 @@ int rt_cluster_node_decode(const char *text, struct rt_cluster_node *n, struct r
 						"ceiling (2 or 6)", lineno, nf);
 				break;
 			}
+			/* the flag is the last field: a tab in it is one the encoder never wrote */
+			if (nf == 6 && strchr(fld[5], '\t')) {
+				rc = rt_err_set(err, -EINVAL, "node record line %d: a tab inside the "
+						"flag of '%s'", lineno, tab);
+				break;
+			}
 			if (!*tab || strlen(tab) >= sizeof(n->c[0].name)) {
 				rc = rt_err_set(err, -EINVAL, "node record line %d: a ceiling name of "
 						"%zu characters (1..%zu)", lineno, strlen(tab),

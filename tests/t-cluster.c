@@ -73,10 +73,11 @@ int main(void)
 	{
 		static const char *const regressions[] = { "cluster-tab-in-host.txt",
 							   "cluster-ceiling-twice.txt",
-							   "cluster-long-name.txt" };
+							   "cluster-long-name.txt",
+							   "cluster-tab-in-flag.txt" };
 		const char *top = getenv("top_srcdir");
 
-		for (size_t i = 0; i < 3; i++) {
+		for (size_t i = 0; i < sizeof(regressions) / sizeof(regressions[0]); i++) {
 			char f[4096], buf[8192];
 			bool read;
 
