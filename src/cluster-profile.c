@@ -323,15 +323,40 @@ size_t rt_cluster_judge(const struct rt_cluster_node *nodes, size_t n,
 			const struct rt_cluster_reference *ref, double threshold,
 			struct rt_cluster_finding *out, size_t cap)
 {
+	/* each ceiling's references once (each is a sort over the nodes), by its first node */
+	double (*refs)[RT_CLUSTER_NSTATISTICS] = calloc(n * RT_CLUSTER_MAX_CEILINGS + 1,
+							sizeof(*refs));
 	size_t nf = 0;
 
+	if (!refs)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < nodes[i].nc; k++) {
+			size_t j = 0, kk = 0;
+
+			/* the first node that has this ceiling computed its references */
+			while (j < i && !(find_ceiling(&nodes[j], nodes[i].c[k].name)))
+				j++;
+			if (j < i) {
+				const struct rt_cluster_ceiling *first = find_ceiling(&nodes[j],
+										       nodes[i].c[k].name);
+
+				kk = (size_t)(first - nodes[j].c);
+				memcpy(refs[i * RT_CLUSTER_MAX_CEILINGS + k],
+				       refs[j * RT_CLUSTER_MAX_CEILINGS + kk], sizeof(*refs));
+				continue;
+			}
+			for (int st = 0; st < RT_CLUSTER_NSTATISTICS; st++)
+				refs[i * RT_CLUSTER_MAX_CEILINGS + k][st] =
+					reference_of(nodes, n, ref, nodes[i].c[k].name,
+						     (enum rt_cluster_statistic)st);
+		}
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < nodes[i].nc; k++)
 			for (int st = 0; st < RT_CLUSTER_NSTATISTICS; st++) {
 				const struct rt_cluster_ceiling *c = &nodes[i].c[k];
 				const double x = stat_of(c, (enum rt_cluster_statistic)st);
-				const double r = reference_of(nodes, n, ref, c->name,
-							      (enum rt_cluster_statistic)st);
+				const double r = refs[i * RT_CLUSTER_MAX_CEILINGS + k][st];
 
 				if (isnan(x) || isnan(r) || !(x < (1 - threshold) * r) || nf == cap)
 					continue;
@@ -342,6 +367,7 @@ size_t rt_cluster_judge(const struct rt_cluster_node *nodes, size_t n,
 				out[nf].reference = r;
 				nf++;
 			}
+	free(refs);
 	return nf;
 }
 

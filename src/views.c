@@ -194,7 +194,7 @@ static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
 			p->intensity, rt_point_source_name(p), bound ? b.level : "-");
 		if (bound)
 			esc(fp, b.ceiling);
-		fprintf(fp, "</td><td>%s%.1f%%</td>", "", bound ? 100 * b.fraction : 0);
+		fprintf(fp, "</td><td>%.1f%%</td>", bound ? 100 * b.fraction : 0);
 		mib(fp, p->weights + p->activations + p->gradients + p->optimizer + p->workspace);
 		mib(fp, p->inference);
 		mib(fp, p->peak_rss);
@@ -217,10 +217,9 @@ static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
 }
 
 static int write_page(const struct rt_views_opts *o, const struct rt_point *pts, size_t n,
-		      const char *def_name, struct rt_err *err)
+		      const char *def_name, const struct rt_point *best, struct rt_err *err)
 {
-	const struct rt_point *best = rt_points_best(pts, n, def_name),
-			      *def = rt_points_headline(pts, n, def_name);
+	const struct rt_point *def = rt_points_headline(pts, n, def_name);
 	struct rt_outfile of;
 	char path[4200], title[400];
 	int rc;
@@ -327,7 +326,7 @@ int rt_views_write(const struct rt_views_opts *o, const struct rt_point *pts, si
 			continue;
 		outcome(o, rc, &e, chart, &first, err, &no_gnuplot);
 	}
-	rc = write_page(o, pts, n, def_name, &e);
+	rc = write_page(o, pts, n, def_name, best, &e);
 	if (rc && !first) {
 		first = rc;
 		*err = e;
