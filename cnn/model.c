@@ -168,6 +168,7 @@ static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec,
 		       (double)valid_taps(L->out.w, L->in.w, L->kernel, L->stride, L->pad);
 		n->params = L->filters * (L->in.c / L->groups) * L->kernel * L->kernel +
 			    (L->bias ? L->filters : 0);
+		n->macs = macs;
 		n->fwd_flops = 2 * macs + (L->bias ? (double)L->filters * L->out.h * L->out.w : 0);
 		n->bwd_data_flops = L->needs_bwd_data ? 2 * macs : 0;
 		n->bwd_weights_flops = n->fwd_flops;
@@ -180,6 +181,7 @@ static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec,
 		break;
 	case RT_LAYER_FC:
 		n->params = (long)(ie * (double)L->outputs) + (L->bias ? L->outputs : 0);
+		n->macs = ie * (double)L->outputs;
 		n->fwd_flops = 2 * ie * (double)L->outputs + (L->bias ? (double)L->outputs : 0);
 		n->bwd_data_flops = L->needs_bwd_data ? 2 * ie * (double)L->outputs : 0;
 		n->bwd_weights_flops = n->fwd_flops;
@@ -392,11 +394,18 @@ static int parse_layer(const struct rt_cfg_reader *ps, struct rt_model *m, size_
 				    "%s: 'name' holds a control character (tab, newline, ...)", ctx);
 		if (find_layer(m, idx, name) >= 0)
 			return rt_cfg_bad(ps, config_setting_get_member(g, "name"), "",
-				    "%s: name '%s' is already used by layer %d", ctx, name,
-				    find_layer(m, idx, name) + 1);
+				    "%s: name '%s' is already used by layer %d%s", ctx, name,
+				    find_layer(m, idx, name) + 1,
+				    m->layers[find_layer(m, idx, name)].auto_name ?
+				    " (its automatic name: it has no 'name')" : "");
 		snprintf(L->name, sizeof(L->name), "%s", name);
 	} else {
+		/* TYPE and its place; a name an earlier layer took gets -2, -3, ...: names are
+		 * unique (they name rows of points.csv) */
 		snprintf(L->name, sizeof(L->name), "%s%zu", type, idx + 1);
+		for (int k = 2; find_layer(m, idx, L->name) >= 0; k++)
+			snprintf(L->name, sizeof(L->name), "%s%zu-%d", type, idx + 1, k);
+		L->auto_name = true;
 	}
 	snprintf(ctx, sizeof(ctx), "layer %zu (%s)", idx + 1, L->name);
 
@@ -672,6 +681,23 @@ int rt_model_open(struct rt_model **out, const char *name_or_path, struct rt_err
 	}
 	return rt_err_set(err, -ENOENT, "no model '%s' (shipped: lenet5, convnet, alexnet, vgg16, "
 			  "resnet18; or give a file path)", name_or_path);
+}
+
+double rt_model_published_macs(const struct rt_model *m)
+{
+	double macs = 0;
+
+	for (size_t i = 0; i < m->nlayers; i++) {
+		const struct rt_layer_desc *L = &m->layers[i];
+
+		if (L->type == RT_LAYER_CONV)
+			macs += (double)L->filters * (double)L->out.h * (double)L->out.w *
+				(double)(L->in.c / (L->groups > 0 ? L->groups : 1)) *
+				(double)L->kernel * (double)L->kernel;
+		else if (L->type == RT_LAYER_FC)
+			macs += (double)rt_shape_elems(L->in) * (double)L->outputs;
+	}
+	return macs;
 }
 
 void rt_model_totals(const struct rt_model *m, long n, struct rt_model_totals *t)

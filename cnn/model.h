@@ -44,12 +44,14 @@ struct rt_layer_counts {
 	double fwd_bytes, bwd_data_bytes, bwd_weights_bytes;
 	double fwd_wbytes, bwd_data_wbytes, bwd_weights_wbytes;
 	long params;                    /* weights + biases (BN: scale and shift) */
+	double macs;                    /* conv, fc: forward multiply-adds executed (real input) */
 	long kept_elems;                /* per image: output plus masks kept for backward */
 };
 
 struct rt_layer_desc {
 	enum rt_layer_type type;
 	char name[RT_MODEL_NAME_MAX];
+	bool auto_name;                 /* the file gave none: TYPE and its place ("relu2") */
 	int line;                       /* in the model file */
 	int input;                      /* index of the layer feeding it; -1: the model input */
 	int from;                       /* add: the other operand's layer index */
@@ -113,6 +115,15 @@ struct rt_model_totals {
 	long params, kept_elems, act_elems;             /* elems per image; act: every output */
 };
 void rt_model_totals(const struct rt_model *m, long n, struct rt_model_totals *t);
+
+/* The forward multiply-accumulates of one image as the published tables count them
+ * (torchvision's model documentation, the papers): each convolution's filters x output
+ * height x width x input channels per group x kernel height x width, the padding included
+ * (every output position's whole window), plus each fully connected layer's inputs x
+ * outputs; no bias, no other layer. VGG-16 at 224x224: 15.47 G. The points use the executed
+ * count instead (rt_model_totals: the multiply-adds on real input, x2 FLOPs, and every
+ * layer's work). */
+double rt_model_published_macs(const struct rt_model *m);
 
 /* The work of each layer where its primitives run it, for a batch of n: a layer whose work
  * runs inside another layer's primitive (a fused relu's forward in its convolution's epilogue,

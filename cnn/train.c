@@ -6,6 +6,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,7 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *net_opts,
 	struct rt_net *net = NULL;
 	struct rt_model_totals tot;
 	bool counting = false;
-	double *times = NULL, *phase = NULL;
+	double *times = NULL, *phase = NULL, cpu0 = 0, delay0 = 0, cpu_run0 = 0, wall0 = 0;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -106,6 +107,8 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *net_opts,
 
 		if (it == o->warmup) {
 			rt_net_reset_seconds(net);
+			rt_process_cpu(&cpu0, &cpu_run0, &delay0);
+			wall0 = rt_now();
 			if (o->meter) {
 				double c0 = rt_now();
 
@@ -177,6 +180,15 @@ int rt_train_run(const struct rt_model *m, const struct rt_net_opts *net_opts,
 			res->counts.bytes = o->comm->sum(o->comm->ctx, res->counts.bytes);
 		}
 		res->counting_seconds += rt_now() - c0;
+	}
+	{
+		double cpu1, run1, delay1, wall = rt_now() - wall0;
+
+		rt_process_cpu(&cpu1, &run1, &delay1);
+		res->threads = (unsigned)omp_get_max_threads();
+		res->cpu_share = wall > 0 ? (cpu1 - cpu0) / (wall * res->threads) : 1;
+		res->run_delay_share = run1 - cpu_run0 + delay1 - delay0 > 0 ?
+				       (delay1 - delay0) / (run1 - cpu_run0 + delay1 - delay0) : 0;
 	}
 	res->iter_seconds = rt_median(times, (size_t)o->iterations);
 	for (int p = 0; p < RT_PHASE_COUNT; p++)

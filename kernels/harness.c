@@ -188,21 +188,58 @@ static void run_timed(const struct job *j, int tid, uint64_t reps, double *t0)
 #pragma omp barrier
 }
 
-/* CPU time of the whole process (every thread), seconds. */
-static double process_cpu_seconds(void)
+void rt_run_snap(struct rt_run_snap *s)
 {
-	struct timespec ts;
+	rt_process_cpu(&s->cpu, &s->run, &s->delay);
+	s->wall = rt_now();
+}
 
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+double rt_run_waited(const struct rt_run_snap *a, const struct rt_run_snap *b, unsigned threads)
+{
+	const double dt = b->wall - a->wall;
+
+	return dt > 0 && threads ? (b->delay - a->delay) / (dt * threads) : 0;
+}
+
+void rt_measurement_of_runs(struct rt_measurement *m, const double *rates, const double *waited,
+			    unsigned nruns, double overall_share)
+{
+	double kept[MAX_RUNS], w[MAX_RUNS];
+	unsigned nk = 0;
+
+	m->disturbed_runs = 0;
+	for (unsigned r = 0; r < nruns && r < MAX_RUNS; r++) {
+		w[r] = waited[r];
+		if (waited[r] > RT_RUN_WAIT_MAX)
+			m->disturbed_runs++;
+		else
+			kept[nk++] = rates[r];
+	}
+	if (!nk)                /* every run disturbed: the figures are theirs, and flagged */
+		for (unsigned r = 0; r < nruns && r < MAX_RUNS; r++)
+			kept[nk++] = rates[r];
+	qsort(kept, nk, sizeof(*kept), cmp_desc);
+	m->best = kept[0];
+	m->spread = kept[0] - kept[nk - 1];
+	m->median = rt_median(kept, nk);       /* sorts ascending in place */
+	m->spread = m->median > 0 ? m->spread / m->median : 0;
+	m->runs = nruns;
+	m->cpu_share = overall_share;
+	/* most runs waited: the time another process (or a quota) took, run by run */
+	if (2 * m->disturbed_runs >= nruns && nruns) {
+		double share = 1 - rt_median(w, nruns);
+
+		if (share < m->cpu_share)
+			m->cpu_share = share;
+	}
 }
 
 static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *err)
 {
-	const double cpu0 = process_cpu_seconds();
 	const struct rt_measure_opts *o = j->o;
 	unsigned max_runs = o->max_runs < MAX_RUNS ? o->max_runs : MAX_RUNS, nruns = 0;
-	double rates[MAX_RUNS], start = rt_now(), t0 = 0;
+	double rates[MAX_RUNS], waited[MAX_RUNS], start = rt_now(), t0 = 0;
+	struct rt_run_snap first, before, after;
 	uint64_t reps = 1;
 	bool calibrated = false, done = false;
 
@@ -233,12 +270,19 @@ static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *e
 			}
 #pragma omp barrier
 		}
+#pragma omp master
+		rt_run_snap(&first);
 		while (!done) {
+#pragma omp master
+			rt_run_snap(&before);
 			run_timed(j, tid, reps, &t0);
 #pragma omp master
 			{
 				double now = rt_now(), dt = now - t0;
 
+				/* every thread is past the barrier, running: its schedstat is current */
+				rt_run_snap(&after);
+				waited[nruns] = rt_run_waited(&before, &after, j->threads);
 				rates[nruns++] = j->work_per_rep * (double)reps / (dt > 0 ? dt : 1e-9);
 				if (nruns >= max_runs ||
 				    (nruns >= o->min_runs &&
@@ -256,21 +300,14 @@ static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *e
 					  "cannot pin thread %u to its processing unit",
 					  j->status[t] == -EAGAIN ? j->threads : t);
 	{
-		double sorted[MAX_RUNS];
+		/* threads spinning at a barrier count too: only time taken by someone else
+		 * lowers the share */
+		const double wall = after.wall - first.wall;
 
-		memcpy(sorted, rates, nruns * sizeof(*sorted));
-		qsort(sorted, nruns, sizeof(*sorted), cmp_desc);
-		m->best = sorted[0];
-		m->spread = sorted[0] - sorted[nruns - 1];
-		m->median = rt_median(sorted, nruns);   /* sorts ascending in place */
-		m->spread = m->median > 0 ? m->spread / m->median : 0;
-		m->runs = nruns;
+		rt_measurement_of_runs(m, rates, waited, nruns, wall > 0 ?
+				       (after.cpu - first.cpu) / (wall * j->threads) : 1);
 		m->reps = reps;
 		m->seconds = rt_now() - start;
-		/* threads spinning at a barrier count too: only time taken by someone else
-		 * lowers it */
-		m->cpu_share = m->seconds > 0 ? (process_cpu_seconds() - cpu0) /
-						(m->seconds * j->threads) : 1;
 	}
 	return 0;
 }

@@ -107,9 +107,33 @@ struct rt_measurement {
 	uint64_t reps;                  /* iterations or sweeps per run */
 	double seconds;                 /* wall time spent, calibration included */
 	double cpu_share;               /* the process's CPU time over threads x wall time while
-					 * measuring: below about 0.9, another process took the
-					 * cores' time (a busy machine) */
+					 * measuring, or, where most runs waited for a CPU (the
+					 * threads' schedstat run delay), the runs' median share:
+					 * below about 0.9, another process (or a CPU quota) took
+					 * the cores' time */
+	unsigned disturbed_runs;        /* timed runs whose threads waited for a CPU more than
+					 * RT_RUN_WAIT_MAX of their time: left out of best, median
+					 * and spread (unless every run was) */
 };
+
+/* A timed run whose threads spent more than this share of threads x its wall time waiting
+ * for a CPU (run delay) was disturbed. */
+#define RT_RUN_WAIT_MAX 0.1
+
+/* What a run's threads got: take a snapshot before and after (the process's CPU time, its
+ * threads' run time and run delay, the clock). */
+struct rt_run_snap {
+	double cpu, run, delay, wall;
+};
+void rt_run_snap(struct rt_run_snap *s);
+/* The share of threads x wall time between two snapshots the threads waited for a CPU (0
+ * where the kernel has no schedstat). */
+double rt_run_waited(const struct rt_run_snap *a, const struct rt_run_snap *b, unsigned threads);
+/* The figures of a measurement from its runs' rates and waits, the best, median and spread
+ * over the undisturbed runs (all of them when every run was disturbed), and cpu_share:
+ * overall, the process's CPU time over threads x wall time from first to last. */
+void rt_measurement_of_runs(struct rt_measurement *m, const double *rates, const double *waited,
+			    unsigned nruns, double overall_share);
 
 /* Per-thread buffers, allocated once (mmap, untouched) and first-touched by the thread, pinned,
  * that will use them. pus: OS PU index per thread or NULL / -1 for no binding. */
@@ -147,6 +171,8 @@ enum rt_matmul_type { RT_MM_F32, RT_MM_BF16, RT_MM_F16, RT_MM_INT8, RT_MM_COUNT 
 struct rt_matmul_result {
 	double gflops;                  /* GFLOP/s (GOP/s for int8), best of runs */
 	double median, spread;
+	double cpu_share;               /* as struct rt_measurement's */
+	unsigned disturbed_runs;
 	char impl[128];                 /* oneDNN's implementation name, "brg:avx512_core_amx" */
 };
 

@@ -8,15 +8,22 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int rt_cfg_read(config_t *cfg, const char *path, struct rt_err *err)
 {
+	struct stat st;
 	int rc;
 
 	config_init(cfg);
 	if ((rc = rt_check_regular(path, err)))
 		return rc;
+	/* every file rooftraj reads this way is small: a huge one is never read whole */
+	if (!stat(path, &st) && st.st_size > RT_CFG_MAX_BYTES)
+		return rt_err_set(err, -EFBIG, "%s: %lld bytes, larger than any rooftraj file "
+				  "(%d MiB at most): not read", path, (long long)st.st_size,
+				  RT_CFG_MAX_BYTES >> 20);
 	if (config_read_file(cfg, path))
 		return 0;
 	if (config_error_type(cfg) == CONFIG_ERR_FILE_IO) {
@@ -118,6 +125,21 @@ int rt_cfg_num(const struct rt_cfg_reader *r, const config_setting_t *grp, const
 		return rt_cfg_bad(r, s, ctx, "'%s' must be a %s number", name,
 			   positive ? "positive" : "non-negative");
 	*out = v;
+	return 0;
+}
+
+int rt_cfg_rate(const struct rt_cfg_reader *r, const config_setting_t *grp, const char *ctx,
+		const char *name, double *out, double min, double max, const char *unit,
+		bool required)
+{
+	const config_setting_t *s = config_setting_get_member(grp, name);
+	int rc = rt_cfg_num(r, grp, ctx, name, out, required, required);
+
+	if (rc || !s || (!required && *out == 0))
+		return rc;
+	if (*out < min || *out > max)
+		return rt_cfg_bad(r, s, ctx, "'%s' %g %s is not a rate a node can have (%g..%g)",
+				  name, *out, unit, min, max);
 	return 0;
 }
 

@@ -18,6 +18,8 @@ struct rt_cfg_reader {
 /* config_init and read path (refused when not a regular file): -ENOENT when it does not
  * exist, -EIO when it cannot be read, -EINVAL with FILE:LINE when it does not parse. The
  * caller config_destroys cfg in every case. */
+/* The largest file rt_cfg_read reads (profiles, model files, run.cfg are kilobytes). */
+#define RT_CFG_MAX_BYTES (16 << 20)
 int rt_cfg_read(config_t *cfg, const char *path, struct rt_err *err);
 
 /* -EINVAL: "PATH:LINE: ctx: message" (the line of at, or 1). */
@@ -35,6 +37,11 @@ int rt_cfg_int(const struct rt_cfg_reader *r, const config_setting_t *grp, const
 /* A number (integer or float); positive: > 0, else >= 0. */
 int rt_cfg_num(const struct rt_cfg_reader *r, const config_setting_t *grp, const char *ctx,
 	       const char *name, double *out, bool positive, bool required);
+/* A rate (GFLOP/s, GB/s) that a node can have: a number in min..max (0 when absent and not
+ * required); 1e308 or 1e-300 is a corrupt file, named with its FILE:LINE. */
+int rt_cfg_rate(const struct rt_cfg_reader *r, const config_setting_t *grp, const char *ctx,
+		const char *name, double *out, double min, double max, const char *unit,
+		bool required);
 int rt_cfg_bool(const struct rt_cfg_reader *r, const config_setting_t *grp, const char *ctx,
 		const char *name, bool *out);
 /* A list of groups; *out NULL when an optional one is absent. */

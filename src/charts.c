@@ -83,15 +83,10 @@ static void bar_tail(FILE *fp, const char *plot_var)
 		    "unset output\n", plot_var, plot_var);
 }
 
-static const struct rt_point *find(const struct rt_point *pts, size_t n, const char *config,
+static const struct rt_point *find(const struct rt_points_index *ix, const char *config,
 				   enum rt_scope scope, const char *name)
 {
-	for (size_t i = 0; i < n; i++)
-		if (pts[i].scope == scope && pts[i].stat == RT_STAT_MEDIAN &&
-		    pts[i].status == RT_STATUS_OK && !strcmp(pts[i].config, config) &&
-		    !strcmp(pts[i].name, name))
-			return &pts[i];
-	return NULL;
+	return rt_points_index_find(ix, config, scope, name, RT_STAT_MEDIAN, RT_STATUS_OK);
 }
 
 /* A bar chart's start: the configurations it draws (in rt_charts_order, those keep()
@@ -99,7 +94,8 @@ static const struct rt_point *find(const struct rt_point *pts, size_t n, const c
  * its comment, its head and the configurations' names as the array C. */
 static int bars_begin(struct rt_outfile *of, const struct rt_point *pts, size_t n,
 		      const struct rt_point **v, size_t *nb,
-		      bool (*keep)(const struct rt_point *pts, size_t n, const struct rt_point *p),
+		      const struct rt_points_index *ix,
+		      bool (*keep)(const struct rt_points_index *ix, const struct rt_point *p),
 		      const char *none, const char *outbase, const char *comment,
 		      const char *title, const char *ylabel, struct rt_err *err)
 {
@@ -111,7 +107,7 @@ static int bars_begin(struct rt_outfile *of, const struct rt_point *pts, size_t 
 	if (!names)
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < nv; i++)
-		if (keep(pts, n, v[i]))
+		if (keep(ix, v[i]))
 			v[(*nb)++] = v[i];
 	if (!*nb) {
 		free(names);
@@ -130,9 +126,9 @@ static int bars_begin(struct rt_outfile *of, const struct rt_point *pts, size_t 
 	return 0;
 }
 
-static bool has_phases(const struct rt_point *pts, size_t n, const struct rt_point *p)
+static bool has_phases(const struct rt_points_index *ix, const struct rt_point *p)
 {
-	return find(pts, n, p->config, RT_SCOPE_PHASE, "forward") != NULL;
+	return find(ix, p->config, RT_SCOPE_PHASE, "forward") != NULL;
 }
 
 /* The sum of v[0..k). */
@@ -154,6 +150,7 @@ int rt_chart_phases(const struct rt_point *pts, size_t n, const char *title_what
 					      "#6a3d9a", "#33a02c" };
 	const size_t np = sizeof(phases) / sizeof(phases[0]);
 	const struct rt_point **v = calloc(n ? n : 1, sizeof(*v));
+	struct rt_points_index ix = { 0 };
 	struct rt_outfile of;
 	char title[400];
 	bool ran[8] = { false };
@@ -162,9 +159,11 @@ int rt_chart_phases(const struct rt_point *pts, size_t n, const char *title_what
 
 	if (!v)
 		return rt_err_set(err, -ENOMEM, "out of memory");
+	if ((rc = rt_points_index_build(&ix, pts, n, err)))
+		goto out;
 	snprintf(title, sizeof(title), "%s: time per iteration by phase (ms, medians; the "
 		 "share of each phase where it is 5%% or more)", title_what);
-	if ((rc = bars_begin(&of, pts, n, v, &nb, has_phases, "no configuration has phase "
+	if ((rc = bars_begin(&of, pts, n, v, &nb, &ix, has_phases, "no configuration has phase "
 			     "points", outbase, "# Time per iteration by phase, one stacked bar per "
 			     "configuration.\n# $phases: a row per configuration: the milliseconds "
 			     "of data forward loss backward comm update\n#   (medians of the "
@@ -178,11 +177,10 @@ int rt_chart_phases(const struct rt_point *pts, size_t n, const char *title_what
 
 		/* a phase no configuration ran (comm without MPI) stays out of the key */
 		for (size_t k = 0; k < np; k++)
-			ran[k] = ran[k] || find(pts, n, v[i]->config, RT_SCOPE_PHASE, phases[k]);
+			ran[k] = ran[k] || find(&ix, v[i]->config, RT_SCOPE_PHASE, phases[k]);
 
 		for (size_t k = 0; k < np; k++) {
-			const struct rt_point *q = find(pts, n, v[i]->config, RT_SCOPE_PHASE,
-							phases[k]);
+			const struct rt_point *q = find(&ix, v[i]->config, RT_SCOPE_PHASE, phases[k]);
 
 			ms[k] = q ? q->seconds * 1e3 : 0;
 			sum += ms[k];
@@ -213,6 +211,7 @@ int rt_chart_phases(const struct rt_point *pts, size_t n, const char *title_what
 	bar_tail(of.fp, "plot_bars");
 	rc = rt_plot_finish(&of, outbase, err);
 out:
+	rt_points_index_free(&ix);
 	free(v);
 	return rc;
 }
@@ -223,10 +222,9 @@ static bool has_split(const struct rt_point *p)
 	return !isnan(p->weight_gradients) && !isnan(p->activation_gradients);
 }
 
-static bool keep_split(const struct rt_point *pts, size_t n, const struct rt_point *p)
+static bool keep_split(const struct rt_points_index *ix, const struct rt_point *p)
 {
-	(void)pts;
-	(void)n;
+	(void)ix;
 	return has_split(p);
 }
 
@@ -248,7 +246,7 @@ int rt_chart_memory(const struct rt_point *pts, size_t n, const char *title_what
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	snprintf(title, sizeof(title), "%s: memory by what it holds (MiB as allocated, oneDNN "
 		 "layouts included; x: the process's peak RSS)", title_what);
-	if ((rc = bars_begin(&of, pts, n, v, &nb, keep_split, "no configuration records the "
+	if ((rc = bars_begin(&of, pts, n, v, &nb, NULL, keep_split, "no configuration records the "
 			     "memory split (a points.csv of an earlier rooftraj: measure it again)",
 			     outbase, "# Memory of each configuration as the net allocated it, one "
 			     "stacked bar each.\n# $memory: a row per configuration: MiB of weights, "
@@ -292,6 +290,20 @@ static bool same_but_input(const struct rt_point *a, const struct rt_point *b)
 	       a->precision == b->precision && a->ranks == b->ranks;
 }
 
+/* By the knobs but the input, then by the configuration's name. */
+static int cmp_but_input(const void *x, const void *y)
+{
+	const struct rt_point *a = *(const struct rt_point *const *)x,
+			      *b = *(const struct rt_point *const *)y;
+	const long ka[5] = { a->threads, a->batch, a->affinity, a->precision, a->ranks },
+		   kb[5] = { b->threads, b->batch, b->affinity, b->precision, b->ranks };
+
+	for (int k = 0; k < 5; k++)
+		if (ka[k] != kb[k])
+			return (ka[k] > kb[k]) - (ka[k] < kb[k]);
+	return strcmp(a->config, b->config);
+}
+
 static int cmp_area(const void *a, const void *b)
 {
 	const struct rt_point *x = *(const struct rt_point *const *)a,
@@ -316,18 +328,21 @@ int rt_chart_memory_input(const struct rt_point *pts, size_t n, const char *titl
 		goto out;
 	}
 	nv = rt_charts_order(pts, n, v);
-	/* the configuration whose input varies the most: its sizes */
-	for (size_t i = 0; i < nv; i++) {
-		size_t k = 0;
-
-		for (size_t j = 0; j < nv; j++)
-			k += v[j]->input_h > 0 && has_split(v[j]) && !isnan(v[j]->inference) &&
-			     same_but_input(v[i], v[j]);
-		if (k > best) {
-			best = k;
+	/* the configuration whose input varies the most: its sizes (the candidates grouped by
+	 * their other knobs, the largest group) */
+	for (size_t i = 0; i < nv; i++)
+		if (v[i]->input_h > 0 && has_split(v[i]) && !isnan(v[i]->inference))
+			v[nb++] = v[i];
+	qsort(v, nb, sizeof(*v), cmp_but_input);
+	for (size_t i = 0, j; i < nb; i = j) {
+		for (j = i + 1; j < nb && same_but_input(v[i], v[j]); j++)
+			;
+		if (j - i > best) {
+			best = j - i;
 			ref = v[i];
 		}
 	}
+	nb = 0;
 	if (best < 2) {
 		rc = rt_err_set(err, -ENODATA, "the points hold one input size");
 		goto out;

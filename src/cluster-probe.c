@@ -8,12 +8,66 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The reference's ceilings at the thread count the nodes were measured at (the most common
+ * among the nodes probed): a profile measured at several counts is compared at the matching
+ * one, and note says so; -ENOENT with note saying why when it holds no trusted ceiling there. */
+static int reference_at_nodes(const struct rt_profile *refp, const char *path,
+			      const struct rt_cluster_node *nodes, size_t n,
+			      struct rt_cluster_node *out, char *note, size_t size)
+{
+	unsigned t = 0, distinct[64];
+	size_t best = 0, nd = 0;
+	char have[256] = "";
+
+	/* the nodes' thread count: the most common among those probed */
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+
+		if (strcmp(nodes[i].status, "ok"))
+			continue;
+		for (size_t j = 0; j < n; j++)
+			k += !strcmp(nodes[j].status, "ok") && nodes[j].threads == nodes[i].threads;
+		if (k > best) {
+			best = k;
+			t = nodes[i].threads;
+		}
+	}
+	/* the counts the reference was measured at */
+	for (size_t i = 0; i < refp->nflops + refp->nbw; i++) {
+		const unsigned c = i < refp->nflops ? refp->flops[i].threads :
+				   refp->bw[i - refp->nflops].threads;
+		size_t j = 0;
+
+		while (j < nd && distinct[j] != c)
+			j++;
+		if (j == nd && nd < 64) {
+			distinct[nd++] = c;
+			snprintf(have + strlen(have), sizeof(have) - strlen(have), " %u", c);
+		}
+	}
+	memset(out, 0, sizeof(*out));
+	snprintf(out->host, sizeof(out->host), "%s", refp->host);
+	snprintf(out->status, sizeof(out->status), "ok");
+	rt_cluster_node_from_profile(out, refp, t ? t : rt_profile_max_threads(refp));
+	if (!rt_cluster_node_usable(out)) {
+		snprintf(note, size, "%s holds no trusted ceiling at %u thread%s, the nodes' count "
+			 "(it was measured at:%s): the nodes are judged against each other", path,
+			 out->threads, out->threads > 1 ? "s" : "", have);
+		return -ENOENT;
+	}
+	if (nd > 1)
+		snprintf(note, size, "%s compared at %u thread%s, the nodes' count (it was measured "
+			 "at:%s)", path, out->threads, out->threads > 1 ? "s" : "", have);
+	return 0;
+}
+
 int rt_cluster_probe(const struct rt_cluster *cl, const struct rt_cluster_probe_opts *o)
 {
 	const bool one_at_a_time = o->one_at_a_time;
 	struct rt_cluster_node me, refnode = { 0 };
-	const struct rt_cluster_reference ref = { .node = o->reference ? &refnode : NULL,
-						  .what = o->reference_path };
+	struct rt_cluster_reference ref = { .node = o->reference ? &refnode : NULL,
+					    .what = o->reference_path };
+	char refnote[512] = "";
 	struct rt_network net;
 	struct rt_err err = { 0 };
 	char *all = NULL, *text = NULL;
@@ -35,7 +89,7 @@ int rt_cluster_probe(const struct rt_cluster *cl, const struct rt_cluster_probe_
 		if (inject && *inject && atoi(inject) == cl->node)
 			rt_err_set(&err, -EIO, "probe failed (ROOFTRAJ_PROBE_FAIL=%s)", inject);
 		else if (!o->probe_node(o->ctx, cl->rank == 0, &p, &err))
-			rt_cluster_node_from_profile(&me, p);
+			rt_cluster_node_from_profile(&me, p, 0);
 		snprintf(me.status, sizeof(me.status), "%.255s", err.msg[0] ? err.msg : "ok");
 		if (err.msg[0])
 			rt_say(o->say, o->ctx, "node %s (rank %d): %s", me.host, cl->rank, err.msg);
@@ -63,10 +117,16 @@ int rt_cluster_probe(const struct rt_cluster *cl, const struct rt_cluster_probe_
 			}
 		for (int i = 0; nodes && i < cl->nodes; i++)
 			failed += strcmp(nodes[i].status, "ok") != 0;
-		if (o->reference) {
-			snprintf(refnode.host, sizeof(refnode.host), "%s", o->reference->host);
-			rt_cluster_node_from_profile(&refnode, o->reference);
+		if (o->reference && nodes &&
+		    reference_at_nodes(o->reference, o->reference_path, nodes, (size_t)cl->nodes,
+				       &refnode, refnote, sizeof(refnote))) {
+			/* no ceiling of the reference can be held against the nodes: judged
+			 * against each other, and the run fails with why */
+			rt_say(o->say, o->ctx, "--reference: %s", refnote);
+			ref.node = NULL;
+			status = 1;
 		}
+		ref.note = refnote[0] ? refnote : NULL;
 		if (!nodes || rt_cluster_profile_write(o->cluster_path, nodes, (size_t)cl->nodes,
 						       cl->size, &ref, o->threshold, &net, o->out,
 						       &err)) {

@@ -49,9 +49,19 @@ static void offer(struct rt_cluster_node *n, const char *name, double best, doub
 	snprintf(c->flag, sizeof(c->flag), "%s", flag);
 }
 
-void rt_cluster_node_from_profile(struct rt_cluster_node *n, const struct rt_profile *p)
+size_t rt_cluster_node_usable(const struct rt_cluster_node *n)
 {
-	const unsigned t = rt_profile_max_threads(p);
+	size_t k = 0;
+
+	for (size_t i = 0; i < n->nc; i++)
+		k += !n->c[i].flag[0] && n->c[i].value > 0;
+	return k;
+}
+
+void rt_cluster_node_from_profile(struct rt_cluster_node *n, const struct rt_profile *p,
+				  unsigned threads)
+{
+	const unsigned t = threads ? threads : rt_profile_max_threads(p);
 	char name[64];
 
 	n->threads = t;
@@ -73,10 +83,15 @@ void rt_cluster_node_from_profile(struct rt_cluster_node *n, const struct rt_pro
 		offer(n, name, b->gbytes_per_s, b->median, b->spread, b->flag);
 	}
 	for (size_t i = 0; i < p->nsustained; i++) {
-		struct rt_cluster_ceiling *c = find_ceiling(n, p->sustained[i].name);
+		const struct rt_profile_sustained *su = &p->sustained[i];
+		struct rt_cluster_ceiling *c = find_ceiling(n, su->name);
 
-		if (c && p->sustained[i].threads == t)
-			c->sustained = p->sustained[i].value;
+		if (!c || su->threads != t)
+			continue;
+		if (!su->flag[0])
+			c->sustained = su->value;
+		else if (!c->flag[0])   /* another process took the node's cores: not ranked */
+			snprintf(c->flag, sizeof(c->flag), "sustained run %.140s", su->flag);
 	}
 }
 
@@ -197,7 +212,10 @@ int rt_cluster_node_decode(const char *text, struct rt_cluster_node *n, struct r
 				if (k == 4 && !strcmp(fld[k], "-"))
 					continue;
 				x[k - 1] = strtod(fld[k], &end);
-				if (end == fld[k] || *end || !isfinite(x[k - 1]) || x[k - 1] < 0)
+				/* a rate a node can have (the spread, k == 3, is a fraction) */
+				if (end == fld[k] || *end || !isfinite(x[k - 1]) || x[k - 1] < 0 ||
+				    (k != 3 && x[k - 1] > RT_PROFILE_RATE_MAX) ||
+				    (k != 3 && x[k - 1] > 0 && x[k - 1] < RT_PROFILE_RATE_MIN))
 					rc = rt_err_set(err, -EINVAL, "node record line %d: value '%s'",
 							lineno, fld[k]);
 			}
@@ -423,7 +441,14 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 		"  threshold = %g;\n  reference = ", PACKAGE_NAME, PACKAGE_VERSION, ts, ranks, n,
 		threshold);
 	rt_cfg_put_str(of.fp, reference_name(ref, n));
-	fprintf(of.fp, ";\n  node = (");
+	/* the thread count the reference's ceilings were taken at: the nodes' */
+	fprintf(of.fp, ";\n  reference_threads = %u;\n", ref && ref->node ? ref->node->threads : 0);
+	if (ref && ref->note) {
+		fprintf(of.fp, "  reference_note = ");
+		rt_cfg_put_str(of.fp, ref->note);
+		fprintf(of.fp, ";\n");
+	}
+	fprintf(of.fp, "  node = (");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(of.fp, "%s\n    { host = ", i ? "," : "");
 		rt_cfg_put_str(of.fp, nodes[i].host);
@@ -480,8 +505,14 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 	fprintf(of.fp, "  };\n};\n");
 	rc = rt_outfile_commit(&of, err);
 	if (!rc && also) {
-		fprintf(also, "\ncluster: %zu node%s, %d rank%s; reference: %s\n", n, n == 1 ? "" : "s",
+		fprintf(also, "\ncluster: %zu node%s, %d rank%s; reference: %s", n, n == 1 ? "" : "s",
 			ranks, ranks == 1 ? "" : "s", reference_name(ref, n));
+		if (ref && ref->node)
+			fprintf(also, " at %u thread%s", ref->node->threads,
+				ref->node->threads > 1 ? "s" : "");
+		fprintf(also, "\n");
+		if (ref && ref->note)
+			fprintf(also, "  (%s)\n", ref->note);
 		for (size_t i = 0; i < n; i++)
 			fprintf(also, "  %-24s %s\n", nodes[i].host, nodes[i].status);
 		fprintf(also, "\n%-28s %12s %12s %12s %12s\n", "ceiling (best runs)", "min", "median",

@@ -32,11 +32,14 @@ struct rt_cluster_node {
 	size_t nc;
 };
 
-/* A node's ceilings from its profile, at its largest thread count: every FLOP ceiling
- * (precision and ISA; a trusted one before a flagged one) and each memory level's best
- * bandwidth (its best trusted kernel; flagged only when all are), with the sustained runs the
- * profile holds. */
-void rt_cluster_node_from_profile(struct rt_cluster_node *n, const struct rt_profile *p);
+/* A node's ceilings from its profile, at `threads` (0: its largest thread count): every FLOP
+ * ceiling (precision and ISA; a trusted one before a flagged one) and each memory level's
+ * best bandwidth (its best trusted kernel; flagged only when all are), with the sustained
+ * runs the profile holds at that count. */
+void rt_cluster_node_from_profile(struct rt_cluster_node *n, const struct rt_profile *p,
+				  unsigned threads);
+/* The ceilings of a node that can be a reference: trusted, measured. */
+size_t rt_cluster_node_usable(const struct rt_cluster_node *n);
 
 /* One line of text per field, for the gather to rank 0, and back. -EINVAL on a malformed
  * text. The encoded text is malloc'd (caller frees). */
@@ -53,8 +56,10 @@ const char *rt_cluster_statistic_name(enum rt_cluster_statistic s);
  * per ceiling and statistic the best node's value, or from 5 nodes up the median of the
  * nodes'. Disturbed (flagged) ceilings are never a reference nor held against one. */
 struct rt_cluster_reference {
-	const struct rt_cluster_node *node;     /* NULL: from the nodes themselves */
+	const struct rt_cluster_node *node;     /* NULL: from the nodes themselves; its
+						 * ceilings at the nodes' thread count */
 	const char *what;               /* for the reports: the reference profile's path */
+	const char *note;               /* how it was taken (NULL: nothing to say) */
 };
 
 /* Per ceiling over the nodes that have it trusted: min, median, max of the best runs, the

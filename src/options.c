@@ -46,6 +46,15 @@ int rt_opt_parse_double(double *out, const char *opt, const char *arg, double mi
 	return 0;
 }
 
+static int split_list(char *buf, size_t bufsz, char **items, size_t cap, const char *opt,
+		      const char *arg, struct rt_err *err);
+
+int rt_opt_split_list(char *buf, size_t bufsz, char **items, size_t cap, const char *opt,
+		      const char *arg, struct rt_err *err)
+{
+	return split_list(buf, bufsz, items, cap, opt, arg, err);
+}
+
 /* Split arg at commas into a writable copy; returns the number of items or a negative error. */
 static int split_list(char *buf, size_t bufsz, char **items, size_t cap, const char *opt,
 		      const char *arg, struct rt_err *err)

@@ -17,6 +17,11 @@ int rt_opt_parse_long(long *out, const char *opt, const char *arg, long min, lon
 int rt_opt_parse_double(double *out, const char *opt, const char *arg, double min, double max,
 			struct rt_err *err);
 
+/* Split a comma-separated list into a writable copy (buf): items[0..return), at most cap;
+ * an empty list, an empty item or more than cap items are errors naming opt. */
+int rt_opt_split_list(char *buf, size_t bufsz, char **items, size_t cap, const char *opt,
+		      const char *arg, struct rt_err *err);
+
 /* Parse a comma-separated list of integers in [min, max] into out[0..*n); at most cap values,
  * no empty items, no duplicates. */
 int rt_opt_parse_long_list(long *out, size_t *n, size_t cap, const char *opt, const char *arg,

@@ -113,9 +113,13 @@ static int collect_roofs_near(const struct rt_profile *p, unsigned threads, cons
 	}
 	for (size_t j = 0; j < r->nth; j++)
 		r->pmax = fmax(r->pmax, r->th[j]->value);
-	if (!r->nbw || !r->nfl)
-		return rt_err_set(err, -EINVAL, "profile has no %s ceilings at %u threads",
-				  r->nbw ? "FLOP" : "bandwidth", *used);
+	if (!r->nbw)
+		return rt_err_set(err, -EINVAL, "the profile has no trusted bandwidth ceiling at "
+				  "%u thread%s", *used, *used > 1 ? "s" : "");
+	if (!r->nfl)
+		return rt_err_set(err, -EINVAL, "the profile has no trusted FLOP ceiling of %s at "
+				  "%u thread%s (its other precisions' are not these points' roofs)",
+				  prec ? prec : "any precision", *used, *used > 1 ? "s" : "");
 	return 0;
 }
 
@@ -137,14 +141,34 @@ struct box {
 	double x0, y0, x1, y1;          /* plot-area pixels, y up */
 };
 
+/* What is taken is also filed by grid cell, so that a label looks only at the boxes near it:
+ * placing labels stays linear in the points. A box is filed in every cell it overlaps;
+ * cells past the plot area's edges hold what lies beyond them. */
+#define CELL_PX 40.0
+#define GRID_X 40
+#define GRID_Y 24
+
+struct cell {
+	size_t *idx;
+	size_t n, cap;
+};
+
 struct canvas {
 	double lx0, lx1, ly0, ly1;      /* the axes' ranges, log10 */
 	double w, h;                    /* the plot area, pixels */
 	struct box *boxes;              /* what is taken: markers and placed labels */
 	size_t nboxes, cap;
+	struct cell grid[GRID_X][GRID_Y];
+	unsigned stamp;                 /* visit marks: a box in several cells counts once */
+	unsigned *seen;
 	int tag;                        /* the next label's number */
+	int labels;                     /* labels placed beside points so far */
 	bool oom;
 };
+
+/* At most this many points get a label on one chart: past it a chart holds too many points
+ * for labels to be read, and placing them would cost more than drawing. */
+#define MAX_POINT_LABELS 120
 
 static void canvas_init(struct canvas *c, double xmin, double xmax, double ymin, double ymax)
 {
@@ -168,36 +192,80 @@ static double px_y(const struct canvas *c, double y)
 	return (log10(y) - c->ly0) / (c->ly1 - c->ly0) * c->h;
 }
 
+static int cell_of(double v, int n)
+{
+	double k = floor(v / CELL_PX) + 1;      /* cell 0: everything below 0 */
+
+	return k < 0 ? 0 : k >= n ? n - 1 : (int)k;
+}
+
+static void canvas_free(struct canvas *c)
+{
+	for (int i = 0; i < GRID_X; i++)
+		for (int j = 0; j < GRID_Y; j++)
+			free(c->grid[i][j].idx);
+	free(c->boxes);
+	free(c->seen);
+}
+
 static void take(struct canvas *c, struct box b)
 {
 	if (c->nboxes == c->cap) {
 		size_t ncap = c->cap ? 2 * c->cap : 64;
 		struct box *q = realloc(c->boxes, ncap * sizeof(*q));
+		unsigned *s = q ? realloc(c->seen, ncap * sizeof(*s)) : NULL;
 
-		if (!q) {
+		if (q)
+			c->boxes = q;
+		if (!q || !s) {
 			c->oom = true;
 			return;
 		}
-		c->boxes = q;
+		c->seen = s;
 		c->cap = ncap;
 	}
+	for (int i = cell_of(b.x0, GRID_X); i <= cell_of(b.x1, GRID_X); i++)
+		for (int j = cell_of(b.y0, GRID_Y); j <= cell_of(b.y1, GRID_Y); j++) {
+			struct cell *cl = &c->grid[i][j];
+
+			if (cl->n == cl->cap) {
+				size_t ncap = cl->cap ? 2 * cl->cap : 16;
+				size_t *q = realloc(cl->idx, ncap * sizeof(*q));
+
+				if (!q) {
+					c->oom = true;
+					return;
+				}
+				cl->idx = q;
+				cl->cap = ncap;
+			}
+			cl->idx[cl->n++] = c->nboxes;
+		}
+	c->seen[c->nboxes] = 0;
 	c->boxes[c->nboxes++] = b;
 }
 
 /* How much of b is taken or outside the plot area (pixels squared). */
-static double clash(const struct canvas *c, struct box b)
+static double clash(struct canvas *c, struct box b)
 {
 	double area = (b.x1 - b.x0) * (b.y1 - b.y0), inside, sum = 0;
 
 	inside = fmax(0, fmin(b.x1, c->w) - fmax(b.x0, 0)) *
 		 fmax(0, fmin(b.y1, c->h) - fmax(b.y0, 0));
 	sum += area - inside;
-	for (size_t i = 0; i < c->nboxes; i++) {
-		const struct box *o = &c->boxes[i];
+	c->stamp++;
+	for (int i = cell_of(b.x0, GRID_X); i <= cell_of(b.x1, GRID_X); i++)
+		for (int j = cell_of(b.y0, GRID_Y); j <= cell_of(b.y1, GRID_Y); j++)
+			for (size_t k = 0; k < c->grid[i][j].n; k++) {
+				const size_t bi = c->grid[i][j].idx[k];
+				const struct box *o = &c->boxes[bi];
 
-		sum += fmax(0, fmin(b.x1, o->x1) - fmax(b.x0, o->x0)) *
-		       fmax(0, fmin(b.y1, o->y1) - fmax(b.y0, o->y0));
-	}
+				if (c->seen[bi] == c->stamp)
+					continue;
+				c->seen[bi] = c->stamp;
+				sum += fmax(0, fmin(b.x1, o->x1) - fmax(b.x0, o->x0)) *
+				       fmax(0, fmin(b.y1, o->y1) - fmax(b.y0, o->y0));
+			}
 	return sum;
 }
 
@@ -414,15 +482,52 @@ bool rt_plot_have_gnuplot(void)
 	return rt_spawn_which(gnuplot_prog(), buf, sizeof(buf));
 }
 
-/* Close the script written under its temporary name, render it to OUTBASE.png/.svg through
- * temporary names, and only then move the script and the pictures into place: a chart that
- * fails leaves the previous one whole. Without gnuplot the script alone is committed and the
- * answer is -ENOENT (a note for the caller, not a failure). */
+/* Whether a rendered picture is whole: a PNG that starts with its signature and ends with its
+ * IEND chunk, an SVG whose last element closes </svg>. gnuplot can exit 0 on a full disk and
+ * leave an empty or a cut file. */
+static bool picture_complete(const char *path, bool png)
+{
+	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	static const unsigned char iend[12] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60,
+						 0x82 };
+	unsigned char head[8], tail[64];
+	FILE *fp = fopen(path, "rbe");
+	long size;
+	size_t got, end;
+	bool ok = false;
+
+	if (!fp)
+		return false;
+	if (!fseek(fp, 0, SEEK_END) && (size = ftell(fp)) > 0 && !fseek(fp, 0, SEEK_SET) &&
+	    fread(head, 1, sizeof(head), fp) == sizeof(head) &&
+	    !fseek(fp, size > (long)sizeof(tail) ? size - (long)sizeof(tail) : 0, SEEK_SET)) {
+		got = fread(tail, 1, sizeof(tail), fp);
+		if (png) {
+			ok = !memcmp(head, sig, sizeof(sig)) && got >= sizeof(iend) &&
+			     !memcmp(tail + got - sizeof(iend), iend, sizeof(iend));
+		} else {
+			for (end = got; end > 0 && (tail[end - 1] == '\n' || tail[end - 1] == ' ' ||
+						    tail[end - 1] == '\r' || tail[end - 1] == '\t'); )
+				end--;
+			ok = end >= 6 && !memcmp(tail + end - 6, "</svg>", 6);
+		}
+	}
+	fclose(fp);
+	return ok;
+}
+
+/* Close the script written under its temporary name, render it to OUTBASE.png/.svg in a
+ * private directory of our own beside them (mkdtemp: nothing planted there can redirect
+ * gnuplot's writes), check that both pictures are whole, and only then move the pictures
+ * and the script into place: a chart that fails leaves the previous one whole. Without
+ * gnuplot the script alone is committed and the answer is -ENOENT (a note for the caller,
+ * not a failure). */
 int rt_plot_finish(struct rt_outfile *of, const char *outbase, struct rt_err *err)
 {
 	static const char *const exts[] = { ".png", ".svg" };
-	char prog[4096], tmpbase[4200];
-	struct rt_child ch;
+	char prog[4096], dir[4096], tmpdir[4200], tmpbase[4300];
+	struct rt_child ch = { 0 };
+	bool rendered[2] = { false, false };
 	int rc;
 
 	if (!rt_spawn_which(gnuplot_prog(), prog, sizeof(prog))) {
@@ -433,36 +538,54 @@ int rt_plot_finish(struct rt_outfile *of, const char *outbase, struct rt_err *er
 	}
 	if ((rc = rt_outfile_close(of, err)))
 		return rc;
-	snprintf(tmpbase, sizeof(tmpbase), "%s.tmp", outbase);
+	rt_dirname(dir, sizeof(dir), outbase);
+	snprintf(tmpdir, sizeof(tmpdir), "%s/.rooftraj-chart-XXXXXX", dir);
+	if (!mkdtemp(tmpdir)) {
+		rc = rt_err_set(err, -errno, "%s: cannot create: %s", tmpdir, strerror(errno));
+		unlink(of->tmp);
+		return rc;
+	}
+	snprintf(tmpbase, sizeof(tmpbase), "%s/chart", tmpdir);
 	{
 		/* the output name goes in as ARG1, a string gnuplot never parses */
 		char *argv[] = { prog, "-c", of->tmp, tmpbase, NULL };
 
 		rc = rt_spawn_run(argv, NULL, 0, 300, &ch, err);
 	}
-	if (rc) {
-		unlink(of->tmp);
-		return rc;
-	}
 	free(ch.out);
-	for (size_t i = 0; i < 2; i++) {
-		char from[4300], to[4300];
+	if (!rc && !ch.ok)
+		rc = !strcmp(ch.reason, "interrupted") ?
+		     rt_err_set(err, -EINTR, "interrupted while gnuplot drew '%s'", of->path) :
+		     rt_err_set(err, -EIO, "gnuplot failed on '%s' (the previous chart is kept): %s",
+				of->path, ch.reason);
+	for (size_t i = 0; i < 2 && !rc; i++) {
+		char from[4400], to[4300];
 
 		snprintf(from, sizeof(from), "%s%s", tmpbase, exts[i]);
 		snprintf(to, sizeof(to), "%s%s", outbase, exts[i]);
-		if (!ch.ok)
-			unlink(from);
-		else if (!rc && rename(from, to))
+		if (!picture_complete(from, i == 0))
+			rc = rt_err_set(err, -EIO, "%s: gnuplot's %s is missing or incomplete (a full "
+					"disk?): the previous chart is kept", to, i ? "SVG" : "PNG");
+	}
+	for (size_t i = 0; i < 2 && !rc; i++) {
+		char from[4400], to[4300];
+
+		snprintf(from, sizeof(from), "%s%s", tmpbase, exts[i]);
+		snprintf(to, sizeof(to), "%s%s", outbase, exts[i]);
+		if (rename(from, to))
 			rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", from, to,
 					strerror(errno));
+		else
+			rendered[i] = true;
 	}
-	if (!ch.ok) {
-		unlink(of->tmp);
-		if (!strcmp(ch.reason, "interrupted"))
-			return rt_err_set(err, -EINTR, "interrupted while gnuplot drew '%s'", of->path);
-		return rt_err_set(err, -EIO, "gnuplot failed on '%s' (the previous chart is kept): "
-				  "%s", of->path, ch.reason);
+	for (size_t i = 0; i < 2; i++) {
+		char from[4400];
+
+		snprintf(from, sizeof(from), "%s%s", tmpbase, exts[i]);
+		if (!rendered[i])
+			unlink(from);
 	}
+	rmdir(tmpdir);
 	if (rc) {
 		unlink(of->tmp);
 		return rc;
@@ -509,7 +632,7 @@ int rt_plot_roofline(const struct rt_profile *p, unsigned threads, bool all_roof
 	write_roof_clauses(of.fp, &r);
 	fprintf(of.fp, "'\n");
 	write_tail(of.fp);
-	free(c.boxes);
+	canvas_free(&c);
 	return rt_plot_finish(&of, outbase, err);
 }
 
@@ -628,6 +751,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 {
 	struct traj_point *v = calloc(n ? n : 1, sizeof(*v));
 	long *scratch = calloc(n ? n : 1, sizeof(*scratch));
+	struct rt_points_index ix = { 0 };
 	const struct rt_point **vp = calloc(n ? n : 1, sizeof(*vp));
 	unsigned threads = 0, roof_threads = 0;
 	char precs[64] = "", label[64];
@@ -643,6 +767,8 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	if ((rc = rt_points_index_build(&ix, pts, n, err)))
+		goto out;
 	for (size_t i = 0; i < n; i++)
 		if (rt_point_is_headline(&pts[i]) && drawable(&pts[i])) {
 			const char *prec = rt_point_precision_name(&pts[i]);
@@ -688,18 +814,28 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 	for (size_t i = 0; i < nv; i++)
 		take_marker(&c, v[i].p->intensity, v[i].p->gflops, 6);
 	write_roof_labels(of.fp, &c, &r);
-	for (size_t i = 0; i < nv; i++) {
+	for (size_t i = 0; i < nv && c.labels++ < MAX_POINT_LABELS; i++) {
 		knob_label(v[i].p, knob, label, sizeof(label));
 		place_label(of.fp, &c, label, px_x(&c, v[i].p->intensity), px_y(&c, v[i].p->gflops),
 			    point_places, NPOINT_PLACES, "");
 	}
-	/* one data block per series (numbers only) and its title S<i> */
+	if (nv > MAX_POINT_LABELS)
+		fprintf(of.fp, "# %zu points: the first %d are labelled\n", nv, MAX_POINT_LABELS);
+	/* one data block per series (intensity, GFLOP/s, and its range over the runs: the
+	 * slowest and the fastest) and its title S<i> */
 	for (size_t i = 0, first = 0; i < nv; i++) {
 		if (i + 1 < nv && !strcmp(v[i + 1].key, v[i].key))
 			continue;
 		fprintf(of.fp, "$s%zu << EOD\n", ns);
-		for (size_t j = first; j <= i; j++)
-			fprintf(of.fp, "%.6g %.6g\n", v[j].p->intensity, v[j].p->gflops);
+		for (size_t j = first; j <= i; j++) {
+			const struct rt_point *p = v[j].p,
+				*mn = rt_points_stat_of(&ix, pts, n, p, RT_STAT_MIN),
+				*mx = rt_points_stat_of(&ix, pts, n, p, RT_STAT_MAX);
+			const double lo = mx && mx->seconds > 0 ? p->flops / mx->seconds / 1e9 : p->gflops,
+				     hi = mn && mn->seconds > 0 ? p->flops / mn->seconds / 1e9 : p->gflops;
+
+			fprintf(of.fp, "%.6g %.6g %.6g %.6g\n", p->intensity, p->gflops, lo, hi);
+		}
 		fprintf(of.fp, "EOD\nS%zu = ", ns);
 		rt_plot_quote(of.fp, v[i].key);
 		fputc('\n', of.fp);
@@ -710,7 +846,9 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 	write_roof_clauses(of.fp, &r);
 	for (size_t k = 0; k < ns; k++)
 		fprintf(of.fp, ", $s%zu using 1:2 with linespoints lw 2 pt 7 ps 1.2 lc rgb \"%s\" "
-			"title S%zu", k, roof_colors[(k + 3) % NCOLORS], k);
+			"title S%zu, $s%zu using 1:2:3:4 with yerrorbars pt 7 ps 0 lw 1.5 lc rgb \"%s\" "
+			"notitle", k, roof_colors[(k + 3) % NCOLORS], k, k,
+			roof_colors[(k + 3) % NCOLORS]);
 	fprintf(of.fp, "'\n");
 	write_tail(of.fp);
 	if (c.oom) {
@@ -720,7 +858,8 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 		rc = rt_plot_finish(&of, outbase, err);
 	}
 out:
-	free(c.boxes);
+	canvas_free(&c);
+	rt_points_index_free(&ix);
 	free(v);
 	free(scratch);
 	free(vp);
@@ -799,9 +938,10 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 				continue;
 			snprintf(label, sizeof(label), "%.150s [%s] %.0f%%", pts[i].name,
 				 rt_point_bound(&pts[i], prof, &b) ? "?" : b.level, 100 * share);
-			place_label(of.fp, &c, label, px_x(&c, pts[i].intensity),
-				    px_y(&c, pts[i].gflops), point_places, NPOINT_PLACES,
-				    "font \",9\"");
+			if (c.labels++ < MAX_POINT_LABELS)
+				place_label(of.fp, &c, label, px_x(&c, pts[i].intensity),
+					    px_y(&c, pts[i].gflops), point_places, NPOINT_PLACES,
+					    "font \",9\"");
 		}
 	fprintf(of.fp, "plot_roofline = 'plot ");
 	write_roof_clauses(of.fp, &r);
@@ -810,9 +950,9 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 	write_tail(of.fp);
 	if (c.oom) {
 		rt_outfile_abort(&of);
-		free(c.boxes);
+		canvas_free(&c);
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	}
-	free(c.boxes);
+	canvas_free(&c);
 	return rt_plot_finish(&of, outbase, err);
 }

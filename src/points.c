@@ -12,7 +12,7 @@
 
 const char *const rt_point_scopes[RT_SCOPE_COUNT] = { "iteration", "phase", "layer" };
 const char *const rt_point_stats[RT_STAT_COUNT] = { "median", "min", "max" };
-const char *const rt_point_statuses[RT_STATUS_COUNT] = { "ok", "failed", "fused" };
+const char *const rt_point_statuses[RT_STATUS_COUNT] = { "ok", "failed", "fused", "disturbed" };
 
 /* names[v] when v is in range, else "?" (a struct filled by hand can hold anything) */
 static const char *name_of(const char *const *names, unsigned n, unsigned v)
@@ -90,6 +90,188 @@ const struct rt_point *rt_points_best(const struct rt_point *pts, size_t n,
 	return best;
 }
 
+static int cmp_key(const struct rt_point *a, const char *config, enum rt_scope scope,
+		   const char *name, enum rt_stat stat)
+{
+	int c;
+
+	if ((c = strcmp(a->config, config)) || (c = (int)a->scope - (int)scope) ||
+	    (c = strcmp(a->name, name)))
+		return c;
+	return (int)a->stat - (int)stat;
+}
+
+static int cmp_index(const void *x, const void *y)
+{
+	const struct rt_point *a = *(const struct rt_point *const *)x,
+			      *b = *(const struct rt_point *const *)y;
+	int c = cmp_key(a, b->config, b->scope, b->name, b->stat);
+
+	/* equal keys keep the file's order */
+	return c ? c : (a > b) - (a < b);
+}
+
+int rt_points_index_build(struct rt_points_index *ix, const struct rt_point *pts, size_t n,
+			  struct rt_err *err)
+{
+	ix->n = 0;
+	if (!(ix->v = calloc(n ? n : 1, sizeof(*ix->v))))
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		ix->v[i] = &pts[i];
+	qsort(ix->v, n, sizeof(*ix->v), cmp_index);
+	ix->n = n;
+	return 0;
+}
+
+void rt_points_index_free(struct rt_points_index *ix)
+{
+	free(ix->v);
+	ix->v = NULL;
+	ix->n = 0;
+}
+
+const struct rt_point *rt_points_index_find(const struct rt_points_index *ix, const char *config,
+					    enum rt_scope scope, const char *name,
+					    enum rt_stat stat, enum rt_status status)
+{
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_key(ix->v[mid], config, scope, name, stat) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < ix->n && !cmp_key(ix->v[lo], config, scope, name, stat); lo++)
+		if (status == RT_STATUS_COUNT || ix->v[lo]->status == status)
+			return ix->v[lo];
+	return NULL;
+}
+
+const struct rt_point *rt_points_stat_of(const struct rt_points_index *ix,
+					 const struct rt_point *pts, size_t n,
+					 const struct rt_point *like, enum rt_stat stat)
+{
+	if (ix) {
+		size_t lo = 0, hi = ix->n;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_key(ix->v[mid], like->config, like->scope, like->name, stat) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < ix->n && !cmp_key(ix->v[lo], like->config, like->scope, like->name,
+					       stat); lo++)
+			if (ix->v[lo]->source == like->source && ix->v[lo]->status == like->status)
+				return ix->v[lo];
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct rt_point *p = &pts[i];
+
+		if (p->stat == stat && p->scope == like->scope && p->source == like->source &&
+		    p->status == like->status && !strcmp(p->name, like->name) &&
+		    !strcmp(p->config, like->config))
+			return p;
+	}
+	return NULL;
+}
+
+/* A headline's images/s over its runs: from its max row (the slowest) to its min row. */
+static void range_of(const struct rt_point *pts, size_t n, const struct rt_point *h, double *lo,
+		     double *hi)
+{
+	const struct rt_point *mn = rt_points_stat_of(NULL, pts, n, h, RT_STAT_MIN),
+			      *mx = rt_points_stat_of(NULL, pts, n, h, RT_STAT_MAX);
+
+	*lo = mx && mx->seconds > 0 ? (double)h->batch / mx->seconds : h->images_per_s;
+	*hi = mn && mn->seconds > 0 ? (double)h->batch / mn->seconds : h->images_per_s;
+}
+
+void rt_points_verdict(const struct rt_point *pts, size_t n, const char *default_config,
+		       struct rt_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v->disturbed += pts[i].scope == RT_SCOPE_ITERATION && pts[i].stat == RT_STAT_MEDIAN &&
+				pts[i].status == RT_STATUS_DISTURBED &&
+				pts[i].source == RT_SOURCE_MODEL;
+	v->best = rt_points_best(pts, n, default_config);
+	v->def = default_config ? rt_points_headline(pts, n, default_config) : NULL;
+	if (!v->best) {
+		v->kind = RT_VERDICT_NONE;
+		return;
+	}
+	range_of(pts, n, v->best, &v->best_lo, &v->best_hi);
+	v->processes = v->best->processes ? v->best->processes : 1;
+	if (!v->def) {
+		v->kind = RT_VERDICT_NO_DEFAULT;
+		return;
+	}
+	range_of(pts, n, v->def, &v->def_lo, &v->def_hi);
+	v->speedup = v->def->images_per_s > 0 ? v->best->images_per_s / v->def->images_per_s : 0;
+	if (v->best == v->def || !strcmp(v->best->config, v->def->config) || v->speedup <= 1)
+		v->kind = RT_VERDICT_DEFAULT_BEST;
+	else if (v->best_lo >= v->best_hi && v->def_lo >= v->def_hi)
+		v->kind = RT_VERDICT_ONE_RUN;
+	else if (v->best_lo > v->def_hi)
+		v->kind = RT_VERDICT_FASTER;
+	else
+		v->kind = RT_VERDICT_NOISE;
+}
+
+void rt_points_verdict_text(const struct rt_verdict *v, char *buf, size_t size)
+{
+	char over[64];
+
+	if (v->processes > 1)
+		snprintf(over, sizeof(over), "over %u fresh processes", v->processes);
+	else
+		snprintf(over, sizeof(over), "over the runs of one process");
+	switch (v->kind) {
+	case RT_VERDICT_NONE:
+		snprintf(buf, size, v->disturbed ? "no configuration was measured undisturbed" :
+			 "no configuration succeeded");
+		break;
+	case RT_VERDICT_NO_DEFAULT:
+		snprintf(buf, size, "best configuration: %s, %.1f images/s; the default has no "
+			 "undisturbed measurement to compare it with", v->best->config,
+			 v->best->images_per_s);
+		break;
+	case RT_VERDICT_DEFAULT_BEST:
+		snprintf(buf, size, "the default configuration, %s, is the best measured: %.1f "
+			 "images/s (%.1f..%.1f %s)", v->def->config, v->def->images_per_s, v->def_lo,
+			 v->def_hi, over);
+		break;
+	case RT_VERDICT_FASTER:
+		snprintf(buf, size, "best configuration: %s, %.1f images/s (%.1f..%.1f %s); the "
+			 "default %s %.1f images/s (%.1f..%.1f): speedup of the best %.2fx, outside "
+			 "both ranges", v->best->config, v->best->images_per_s, v->best_lo,
+			 v->best_hi, over, v->def->config, v->def->images_per_s, v->def_lo,
+			 v->def_hi, v->speedup);
+		break;
+	case RT_VERDICT_NOISE:
+		snprintf(buf, size, "no configuration is measurably faster than the default: the "
+			 "fastest, %s, ran %.1f images/s (%.1f..%.1f %s), the default %s %.1f "
+			 "(%.1f..%.1f); the ranges overlap", v->best->config, v->best->images_per_s,
+			 v->best_lo, v->best_hi, over, v->def->config, v->def->images_per_s,
+			 v->def_lo, v->def_hi);
+		break;
+	case RT_VERDICT_ONE_RUN:
+		snprintf(buf, size, "best configuration: %s, %.1f images/s; the default %s %.1f "
+			 "images/s: speedup of the best %.2fx from one run of each, the spread "
+			 "between runs is not known (-r 3 measures it)", v->best->config,
+			 v->best->images_per_s, v->def->config, v->def->images_per_s, v->speedup);
+		break;
+	}
+}
+
 void rt_point_derive(struct rt_point *p)
 {
 	p->intensity = p->bytes > 0 ? p->flops / p->bytes : 0;
@@ -101,11 +283,12 @@ void rt_point_derive(struct rt_point *p)
 static const char *const columns =
 	"config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,"
 	"intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,"
-	"status,reason,impl,input_h,input_w,weight_gradients,activation_gradients,inference";
+	"status,reason,impl,input_h,input_w,weight_gradients,activation_gradients,inference,processes,"
+	"cpu_share";
 #define NCOLUMNS RT_POINTS_CSV_COLUMNS
 /* the columns of earlier files, still read: a prefix of today's (rooftraj 0.1: up to reason;
- * 0.2: up to impl) */
-static const int earlier_columns[] = { 24, 25 };
+ * 0.2: up to impl; 0.3: up to inference) */
+static const int earlier_columns[] = { 24, 25, 30 };
 
 int rt_points_csv_columns(const char *header)
 {
@@ -188,7 +371,14 @@ void rt_points_csv_row(FILE *fp, const struct rt_point *p)
 			else
 				fprintf(fp, ",%.0f", v[k]);
 	}
-	fputc('\n', fp);
+	if (p->processes)
+		fprintf(fp, ",%u", p->processes);
+	else
+		fputc(',', fp);
+	if (isnan(p->cpu_share))
+		fputs(",\n", fp);
+	else
+		fprintf(fp, ",%.3f\n", p->cpu_share);
 }
 
 /* Split one CSV line (no line end) into at most max fields, in place ("" quoting). Returns the
@@ -398,7 +588,19 @@ static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_p
 			return bad_field(at, "gradients", f[18], "is not weight_gradients + "
 					 "activation_gradients");
 	}
-	if (p->status == RT_STATUS_OK && !(p->seconds > 0))
+	p->cpu_share = NAN;
+	if (ncols > 30) {
+		if (*f[30]) {
+			TRY(csv_ulong(at, "processes", f[30], 1, 1000, &v));
+			p->processes = (unsigned)v;
+		}
+		if (*f[31]) {
+			TRY(csv_double(at, "cpu_share", f[31], &p->cpu_share));
+			if (p->cpu_share > 2)
+				return bad_field(at, "cpu_share", f[31], "is not a share (0..2)");
+		}
+	}
+	if ((p->status == RT_STATUS_OK || p->status == RT_STATUS_DISTURBED) && !(p->seconds > 0))
 		return bad_field(at, "seconds", f[9], "is not > 0 in a measured row");
 	rt_point_derive(p);
 	TRY(csv_derived(at, "intensity", stored[0], p->intensity));
@@ -453,40 +655,48 @@ static int check_duplicates(const char *path, const struct rt_point *pts, const 
 	return rc;
 }
 
-int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struct rt_err *err)
+int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_points_file *f,
+		       struct rt_err *err)
 {
-	struct csv_at at = { .path = path, .line = 0, .err = err };
+	struct csv_at at = { .path = name, .line = 0, .err = err };
 	char *line = NULL;
-	size_t linecap = 0, cap = 0;
+	size_t linecap = 0, cap = 0, len;
 	int *lines = NULL;
-	int rc = 0, ncols = NCOLUMNS;
-	bool blank_seen = false;
-	ssize_t len;
-	FILE *fp;
+	int rc = 0, r;
+	bool blank_seen = false, ended;
 
-	*pts = NULL;
-	*n = 0;
-	if ((rc = rt_check_regular(path, err)))
-		return rc;
-	fp = fopen(path, "r");
-	if (!fp)
-		return errno == ENOENT ? 0 : rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
-	while ((len = getline(&line, &linecap, fp)) >= 0) {
-		char *f[32], *text = line;
+	memset(f, 0, sizeof(*f));
+	f->columns = NCOLUMNS;
+	while ((r = rt_read_line(fp, &line, &linecap, RT_POINTS_CSV_LINE_MAX, &len, &ended)) > 0 ||
+	       r == -E2BIG) {
+		char *fld[40], *text = line;
 		int nf;
 
 		at.line++;
-		if (len > 0 && line[len - 1] == '\n')
-			line[--len] = '\0';
+		if (r == -E2BIG) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: a line longer than %d bytes: not a row",
+					name, at.line, RT_POINTS_CSV_LINE_MAX - 1);
+			break;
+		}
+		if (!ended && allow_cut) {
+			/* cut short while written: its configuration is incomplete */
+			char *comma = strchr(text, ',');
+
+			f->cut = true;
+			if (at.line > 1 && comma)
+				snprintf(f->cut_config, sizeof(f->cut_config), "%.*s",
+					 (int)(comma - text) < 63 ? (int)(comma - text) : 63, text);
+			break;
+		}
 		if (len > 0 && line[len - 1] == '\r')   /* written on Windows */
 			line[--len] = '\0';
 		if (at.line == 1) {
 			if (!strncmp(text, "\xef\xbb\xbf", 3))  /* a byte-order mark */
 				text += 3;
-			ncols = rt_points_csv_columns(text);
-			if (!ncols) {
+			f->columns = rt_points_csv_columns(text);
+			if (!f->columns) {
 				rc = rt_err_set(err, -EINVAL, "%s:1: not a rooftraj points.csv header",
-						path);
+						name);
 				break;
 			}
 			continue;
@@ -496,28 +706,28 @@ int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struc
 			continue;
 		}
 		if (blank_seen) {
-			rc = rt_err_set(err, -EINVAL, "%s:%d: a row after a blank line", path,
+			rc = rt_err_set(err, -EINVAL, "%s:%d: a row after a blank line", name,
 					at.line);
 			break;
 		}
-		nf = split_csv(text, f, 32);
+		nf = split_csv(text, fld, 40);
 		if (nf < 0) {
-			rc = rt_err_set(err, -EINVAL, "%s:%d: a quoted field does not close", path,
+			rc = rt_err_set(err, -EINVAL, "%s:%d: a quoted field does not close", name,
 					at.line);
 			break;
 		}
-		if (nf != ncols) {
-			rc = rt_err_set(err, -EINVAL, "%s:%d: %d fields, a point has %d", path, at.line,
-					nf, ncols);
+		if (nf != f->columns) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: %d fields, a point has %d", name, at.line,
+					nf, f->columns);
 			break;
 		}
-		if (*n == cap) {
+		if (f->n == cap) {
 			size_t ncap = cap ? 2 * cap : 64;
-			struct rt_point *q = realloc(*pts, ncap * sizeof(**pts));
+			struct rt_point *q = realloc(f->pts, ncap * sizeof(*f->pts));
 			int *l = q ? realloc(lines, ncap * sizeof(*lines)) : NULL;
 
 			if (q)
-				*pts = q;
+				f->pts = q;
 			if (!q || !l) {
 				rc = rt_err_set(err, -ENOMEM, "out of memory");
 				break;
@@ -525,22 +735,70 @@ int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struc
 			lines = l;
 			cap = ncap;
 		}
-		if ((rc = parse_point(&at, f, ncols, &(*pts)[*n])))
+		if ((rc = parse_point(&at, fld, f->columns, &f->pts[f->n])))
 			break;
-		lines[(*n)++] = at.line;
+		lines[f->n++] = at.line;
 	}
-	if (!rc && ferror(fp))
-		rc = rt_err_set(err, -EIO, "%s: read failed: %s", path, strerror(errno));
-	fclose(fp);
+	if (!rc && r == -ENOMEM)
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+	else if (!rc && r == -EIO)
+		rc = rt_err_set(err, -EIO, "%s: read failed: %s", name, strerror(errno));
 	free(line);
 	if (!rc)
-		rc = check_duplicates(path, *pts, lines, *n, err);
+		rc = check_duplicates(name, f->pts, lines, f->n, err);
 	free(lines);
 	if (rc) {
-		free(*pts);
-		*pts = NULL;
-		*n = 0;
+		free(f->pts);
+		memset(f, 0, sizeof(*f));
 	}
 	return rc;
 }
 
+int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struct rt_err *err)
+{
+	struct rt_points_file f;
+	FILE *fp;
+	int rc;
+
+	*pts = NULL;
+	*n = 0;
+	if ((rc = rt_check_regular(path, err)))
+		return rc;
+	fp = fopen(path, "re");
+	if (!fp)
+		return errno == ENOENT ? 0 : rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
+	rc = rt_points_csv_load(fp, path, false, &f, err);
+	fclose(fp);
+	if (!rc) {
+		*pts = f.pts;
+		*n = f.n;
+	}
+	return rc;
+}
+
+bool rt_points_config_complete(const struct rt_point *pts, size_t n, const char *config)
+{
+	for (size_t i = n; i-- > 0; )
+		if (!strcmp(pts[i].config, config))
+			return pts[i].scope == RT_SCOPE_ITERATION && pts[i].stat == RT_STAT_MEDIAN;
+	return false;
+}
+
+static int block_rank(const struct rt_point *p)
+{
+	if (p->scope != RT_SCOPE_ITERATION || p->stat != RT_STAT_MEDIAN)
+		return 0;
+	return p->source == RT_SOURCE_MODEL ? 2 : 1;
+}
+
+void rt_points_order_block(struct rt_point *pts, size_t n)
+{
+	/* a stable partition by rank: few rows, insertion is enough */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && block_rank(&pts[j - 1]) > block_rank(&pts[j]); j--) {
+			struct rt_point t = pts[j - 1];
+
+			pts[j - 1] = pts[j];
+			pts[j] = t;
+		}
+}

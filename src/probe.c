@@ -87,11 +87,26 @@ struct measure_call {
 	size_t ws;
 	unsigned threads;
 	const int *pus;
+	/* a oneDNN matmul of this type (mm_res: its implementation), when mm_res is set */
+	enum rt_matmul_type mm;
+	struct rt_matmul_result *mm_res;
 };
 
 static int measure_once(const struct probe_ctx *c, const struct measure_call *mc,
 			struct rt_measurement *m, struct rt_err *err)
 {
+	if (mc->mm_res) {
+		int rc = rt_kernel_matmul_peak(mc->mm, mc->threads, mc->pus, c->o->quick, mc->mm_res,
+					       err);
+
+		memset(m, 0, sizeof(*m));
+		m->best = mc->mm_res->gflops * 1e9;
+		m->median = mc->mm_res->median * 1e9;
+		m->spread = mc->mm_res->spread;
+		m->cpu_share = mc->mm_res->cpu_share;
+		m->disturbed_runs = mc->mm_res->disturbed_runs;
+		return rc;
+	}
 	if (mc->pk)
 		return rt_kernel_measure_peak(mc->pk, mc->threads, mc->pus, &c->mopts, m, err);
 	if (mc->arena)
@@ -372,14 +387,20 @@ static int measure_lowp(struct probe_ctx *c, unsigned threads, const int *pus, b
 	for (int t = 0; t < RT_MM_COUNT; t++) {
 		struct rt_profile_flops f = { 0 };
 		struct rt_matmul_result res;
+		struct rt_measurement m;
 		struct rt_err e2;
 		const char *colon;
 		int rc;
 
 		progress(c->o, "oneDNN %s matmul, %u thread%s", rt_matmul_type_name(t), threads,
 			 threads > 1 ? "s" : "");
-		rc = rt_kernel_matmul_peak((enum rt_matmul_type)t, threads, pus, c->o->quick, &res,
-					   &e2);
+		{
+			/* checked like every ceiling: a run another process disturbed is made again */
+			const struct measure_call mc = { .threads = threads, .pus = pus,
+							 .mm = (enum rt_matmul_type)t, .mm_res = &res };
+
+			rc = measure_checked(c, &mc, &m, f.flag, sizeof(f.flag), &e2);
+		}
 		if (rc == -ENOTSUP) {
 			/* not a failure: this CPU (or this oneDNN) simply has no such roof */
 			if (first)
@@ -396,12 +417,8 @@ static int measure_lowp(struct probe_ctx *c, unsigned threads, const int *pus, b
 		snprintf(f.isa, sizeof(f.isa), "%.31s", colon ? colon + 1 : res.impl);
 		snprintf(f.method, sizeof(f.method), "onednn-matmul");
 		snprintf(f.impl, sizeof(f.impl), "%.63s", res.impl);
-		f.threads = threads;
-		f.gflops = res.gflops;
-		f.median = res.median;
-		f.spread = res.spread;
-		if (rt_profile_add_flops(c->p, &f))
-			return rt_err_set(err, -ENOMEM, "out of memory");
+		if ((rc = add_flops(c, &f, threads, &m, err)))
+			return rc;
 	}
 	return 0;
 }
@@ -653,14 +670,37 @@ static void sustained_opts(struct rt_measure_opts *o, double seconds)
 				       .stable_tol = 1, .budget_seconds = 0 };
 }
 
-static int add_sustained(struct probe_ctx *c, const char *name, const char *kernel,
-			 unsigned threads, double value, struct rt_err *err)
+/* A sustained run that did not get its cores: flagged when another process took them (the
+ * node's own CPU quota is the node's limit: a finding, not a flag). */
+static void sustained_flag(char *flag, size_t size, const struct rt_measurement *m,
+			   unsigned threads, unsigned long long throttled_before)
 {
-	struct rt_profile_sustained su = { .threads = threads, .value = value };
+	double cores, period;
+	unsigned long long throttled = 0;
+
+	flag[0] = '\0';
+	if (m->cpu_share >= BUSY_SHARE)
+		return;
+	if (!rt_cpu_quota(&cores, &period, &throttled) &&
+	    (throttled > throttled_before || cores < threads))
+		return;
+	snprintf(flag, size, "busy: the run got %.0f%% of its cores' time (another process ran on "
+		 "them)", 100 * m->cpu_share);
+}
+
+static int add_sustained(struct probe_ctx *c, const char *name, const char *kernel,
+			 unsigned threads, const struct rt_measurement *m,
+			 unsigned long long throttled_before, struct rt_err *err)
+{
+	struct rt_profile_sustained su = { .threads = threads, .value = m->best / 1e9 };
 
 	snprintf(su.name, sizeof(su.name), "%s", name);
 	snprintf(su.kernel, sizeof(su.kernel), "%s", kernel);
 	su.seconds = c->o->sustain_seconds;     /* the run lasted at least this long */
+	sustained_flag(su.flag, sizeof(su.flag), m, threads, throttled_before);
+	if (su.flag[0])
+		rt_profile_add_note(c->p, "sustained %s at %u thread%s is flagged: %s", name, threads,
+				    threads > 1 ? "s" : "", su.flag);
 	return rt_profile_add_sustained(c->p, &su) ? rt_err_set(err, -ENOMEM, "out of memory") : 0;
 }
 
@@ -670,6 +710,8 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 			     struct rt_err *err)
 {
 	struct rt_measure_opts o;
+	unsigned long long throttled = 0;
+	double cores, period;
 	int rc = 0;
 
 	sustained_opts(&o, c->o->sustain_seconds);
@@ -694,10 +736,11 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 			continue;
 		progress(c->o, "sustained %s %s, %u thread%s, %.0f s", best->precision, best->isa,
 			 threads, threads > 1 ? "s" : "", c->o->sustain_seconds);
+		(void)rt_cpu_quota(&cores, &period, &throttled);
 		if ((rc = rt_kernel_measure_flops(k, threads, pus, &o, &m, err)))
 			break;
 		snprintf(name, sizeof(name), "flops %s %s", best->precision, best->isa);
-		rc = add_sustained(c, name, k->name, threads, m.best / 1e9, err);
+		rc = add_sustained(c, name, k->name, threads, &m, throttled, err);
 	}
 	if (!rc) {
 		const struct rt_profile_bw *best = NULL;
@@ -718,10 +761,11 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 			 threads > 1 ? "s" : "", c->o->sustain_seconds);
 		if ((rc = rt_arena_create(&arena, threads, pus, ws + 4096, err)))
 			return rc;
+		(void)rt_cpu_quota(&cores, &period, &throttled);
 		rc = rt_kernel_measure_bw(k, arena, ws, &o, &m, err);
 		rt_arena_destroy(arena);
 		if (!rc)
-			rc = add_sustained(c, "bw DRAM", k->name, threads, m.best / 1e9, err);
+			rc = add_sustained(c, "bw DRAM", k->name, threads, &m, throttled, err);
 	}
 	return rc;
 }

@@ -260,13 +260,23 @@ static int read_curve(const struct rt_cfg_reader *r, const config_setting_t *roo
 	return 0;
 }
 
-void rt_profile_default_path(char *buf, size_t size)
+bool rt_profile_default_path(char *buf, size_t size, const char *host, char *note,
+			     size_t notesize)
 {
-	char host[256] = "localhost";
+	char name[256] = "localhost", safe[256];
+	bool same;
 
-	if (gethostname(host, sizeof(host) - 1) || !*host)
-		snprintf(host, sizeof(host), "localhost");
-	snprintf(buf, size, "machine-profiles/%s.cfg", host);
+	if (host)
+		snprintf(name, sizeof(name), "%s", host);
+	else if (gethostname(name, sizeof(name) - 1) || !*name)
+		snprintf(name, sizeof(name), "localhost");
+	same = rt_safe_name_map(safe, sizeof(safe), name);
+	snprintf(buf, size, "machine-profiles/%s.cfg", safe);
+	if (!same && note) {
+		snprintf(note, notesize, "the host name is not a safe file name (letters, digits, "
+			 "'.', '_', '-', not starting with '.'): the profile is %s", buf);
+	}
+	return same;
 }
 
 int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *err)
@@ -354,13 +364,27 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		TRY(rt_cfg_string(&r, e, ctx, "isa", f.isa, sizeof(f.isa), true));
 		TRY(rt_cfg_int(&r, e, ctx, "threads", &v, 1, 1 << 20, true));
 		f.threads = (unsigned)v;
-		TRY(rt_cfg_num(&r, e, ctx, "gflops", &f.gflops, true, true));
-		TRY(rt_cfg_num(&r, e, ctx, "median", &f.median, false, false));
+		TRY(rt_cfg_rate(&r, e, ctx, "gflops", &f.gflops, RT_PROFILE_RATE_MIN,
+				RT_PROFILE_RATE_MAX, "GFLOP/s", true));
+		TRY(rt_cfg_rate(&r, e, ctx, "median", &f.median, RT_PROFILE_RATE_MIN,
+				RT_PROFILE_RATE_MAX, "GFLOP/s", false));
 		TRY(rt_cfg_num(&r, e, ctx, "spread", &f.spread, false, false));
 		TRY(rt_cfg_string(&r, e, ctx, "method", f.method, sizeof(f.method), false));
 		TRY(rt_cfg_string(&r, e, ctx, "impl", f.impl, sizeof(f.impl), false));
-		TRY(rt_cfg_num(&r, e, ctx, "theoretical", &f.theoretical, false, false));
+		TRY(rt_cfg_rate(&r, e, ctx, "theoretical", &f.theoretical, RT_PROFILE_RATE_MIN,
+				RT_PROFILE_RATE_MAX, "GFLOP/s", false));
 		TRY(rt_cfg_string(&r, e, ctx, "flag", f.flag, sizeof(f.flag), false));
+		if (f.median > f.gflops * (1 + 1e-9)) {
+			rc = rt_cfg_bad(&r, config_setting_get_member(e, "median"), ctx, "'median' %g "
+					"is above the best run %g: not a measurement", f.median,
+					f.gflops);
+			goto out;
+		}
+		/* no machine runs above what its cores can start: that ceiling is not believed */
+		if (f.theoretical > 0 && f.gflops > f.theoretical * 1.0001 && !f.flag[0])
+			snprintf(f.flag, sizeof(f.flag), "above its theoretical peak %.1f GFLOP/s (line "
+				 "%d): the clock or the peak is wrong", f.theoretical,
+				 config_setting_source_line(e));
 		OOM(rt_profile_add_flops(p, &f));
 	}
 
@@ -386,8 +410,16 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		TRY(rt_cfg_string(&r, e, ctx, "isa", b.isa, sizeof(b.isa), false));
 		TRY(rt_cfg_int(&r, e, ctx, "threads", &v, 1, 1 << 20, true));
 		b.threads = (unsigned)v;
-		TRY(rt_cfg_num(&r, e, ctx, "gbytes_per_s", &b.gbytes_per_s, true, true));
-		TRY(rt_cfg_num(&r, e, ctx, "median", &b.median, false, false));
+		TRY(rt_cfg_rate(&r, e, ctx, "gbytes_per_s", &b.gbytes_per_s, RT_PROFILE_RATE_MIN,
+				RT_PROFILE_RATE_MAX, "GB/s", true));
+		TRY(rt_cfg_rate(&r, e, ctx, "median", &b.median, RT_PROFILE_RATE_MIN,
+				RT_PROFILE_RATE_MAX, "GB/s", false));
+		if (b.median > b.gbytes_per_s * (1 + 1e-9)) {
+			rc = rt_cfg_bad(&r, config_setting_get_member(e, "median"), ctx, "'median' %g "
+					"is above the best run %g: not a measurement", b.median,
+					b.gbytes_per_s);
+			goto out;
+		}
 		TRY(rt_cfg_num(&r, e, ctx, "spread", &b.spread, false, false));
 		TRY(rt_cfg_int(&r, e, ctx, "working_set", &v, 1, INT64_MAX, true));
 		TRY(rt_cfg_string(&r, e, ctx, "flag", b.flag, sizeof(b.flag), false));
@@ -405,8 +437,11 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		TRY(rt_cfg_string(&r, e, ctx, "kernel", su.kernel, sizeof(su.kernel), true));
 		TRY(rt_cfg_int(&r, e, ctx, "threads", &v, 1, 1 << 20, true));
 		su.threads = (unsigned)v;
-		TRY(rt_cfg_num(&r, e, ctx, "value", &su.value, true, true));
+		TRY(rt_cfg_rate(&r, e, ctx, "value", &su.value, RT_PROFILE_RATE_MIN,
+				RT_PROFILE_RATE_MAX, strncmp(su.name, "bw ", 3) ? "GFLOP/s" : "GB/s",
+				true));
 		TRY(rt_cfg_num(&r, e, ctx, "seconds", &su.seconds, true, true));
+		TRY(rt_cfg_string(&r, e, ctx, "flag", su.flag, sizeof(su.flag), false));
 		OOM(rt_profile_add_sustained(p, &su));
 	}
 	{
@@ -559,6 +594,10 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 			put_num(fp, su->value);
 			fprintf(fp, "; seconds = ");
 			put_num(fp, su->seconds);
+			if (su->flag[0]) {
+				fprintf(fp, "; flag = ");
+				rt_cfg_put_str(fp, su->flag);
+			}
 			fprintf(fp, "; }");
 		}
 		fprintf(fp, "\n  );\n");

@@ -25,6 +25,11 @@ struct rt_profile_level {
 	bool agrees;            /* measured within a factor 2 of hwloc's size */
 };
 
+/* What a node's ceilings can be, GFLOP/s (GOP/s) or GB/s: from 1 MFLOP/s to 10 PFLOP/s; a
+ * profile outside is corrupt (its FILE:LINE named). */
+#define RT_PROFILE_RATE_MIN 1e-3
+#define RT_PROFILE_RATE_MAX 1e7
+
 struct rt_profile_flops {
 	char precision[8];      /* fp64 fp32 bf16 fp16 int8 */
 	char isa[32];           /* scalar sse avx2 avx512 for kernels; amx, ... for matmul */
@@ -53,13 +58,15 @@ struct rt_profile_bw {
 
 /* A sustained run of a headline ceiling: the same kernel for seconds, one run, its average
  * rate: what a user gets over time, a CPU quota or thermal throttling included (the best of
- * short runs can fit between a quota's pauses). Never flagged: it is what it is. */
+ * short runs can fit between a quota's pauses): the node's own limits are what it is. Only
+ * another process taking its cores' time flags it (busy: not the node's figure). */
 struct rt_profile_sustained {
 	char name[48];          /* "flops fp64 avx512", "bw DRAM" (a cluster ceiling's name) */
 	char kernel[16];        /* the kernel: fma, mul_add, or a bandwidth kernel */
 	unsigned threads;
 	double value;           /* GFLOP/s or GB/s over the run */
 	double seconds;         /* the run lasted at least this long */
+	char flag[160];         /* "": the node's; else why not ("busy: ...") */
 };
 
 struct rt_profile_point {
@@ -112,9 +119,12 @@ int rt_profile_add_sustained(struct rt_profile *p, const struct rt_profile_susta
 int rt_profile_add_note(struct rt_profile *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* This host's default profile path: machine-profiles/HOST.cfg (relative to the current
- * directory). */
-void rt_profile_default_path(char *buf, size_t size);
+/* A host's default profile path: machine-profiles/HOST.cfg (relative to the current
+ * directory), HOST the host name (NULL: this host's) as a safe file name (rt_safe_name_map:
+ * never a path, a '/' or a leading '.'). False when the name had to be mapped: note then says
+ * so (NULL: not said). */
+bool rt_profile_default_path(char *buf, size_t size, const char *host, char *note,
+			     size_t notesize);
 
 /* Read a profile; every malformed entry is an error "FILE:LINE: what is wrong". */
 int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *err);

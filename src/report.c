@@ -35,14 +35,16 @@ int rt_report_summary(const char *path, const struct rt_point *pts, size_t n,
 		      const char *default_config, const struct rt_profile *prof, FILE *also,
 		      struct rt_err *err)
 {
-	const struct rt_point *best = rt_points_best(pts, n, default_config),
-			      *def = rt_points_headline(pts, n, default_config);
+	struct rt_verdict v;
 	struct rt_outfile of;
+	char verdict[1024];
 	FILE *outs[2];
 	int rc = rt_outfile_open(&of, path, err);
 
 	if (rc)
 		return rc;
+	rt_points_verdict(pts, n, default_config, &v);
+	rt_points_verdict_text(&v, verdict, sizeof(verdict));
 	outs[0] = of.fp;
 	outs[1] = also;
 	for (int o = 0; o < 2; o++) {
@@ -50,21 +52,11 @@ int rt_report_summary(const char *path, const struct rt_point *pts, size_t n,
 
 		if (!fp)
 			continue;
-		if (best) {
-			fprintf(fp, "best configuration: %s (%u threads, batch %ld, affinity %s): %.1f "
-				"images/s\n", best->config, best->threads, best->batch, rt_point_affinity_name(best),
-				best->images_per_s);
-			if (def)
-				fprintf(fp, "default configuration: %s: %.1f images/s; speedup of the "
-					"best %.2fx\n", def->config, def->images_per_s,
-					def->images_per_s > 0 ? best->images_per_s / def->images_per_s :
-					0);
-			else
-				fprintf(fp, "default configuration %s: no successful measurement\n",
-					default_config);
-		} else {
-			fprintf(fp, "no configuration succeeded\n");
-		}
+		fprintf(fp, "%s\n", verdict);
+		if (v.disturbed)
+			fprintf(fp, "%zu configuration%s did not get %s cores (another process or a CPU "
+				"quota): marked disturbed below, never compared\n", v.disturbed,
+				v.disturbed > 1 ? "s" : "", v.disturbed > 1 ? "their" : "its");
 		fprintf(fp, "\n%-22s %10s %9s %10s %9s %7s  %-34s %s\n", "configuration", "images/s",
 			"GFLOP/s", "FLOP/byte", "source", "held in", "bound by", "of bound");
 		for (size_t i = 0; i < n; i++) {
@@ -74,8 +66,14 @@ int rt_report_summary(const char *path, const struct rt_point *pts, size_t n,
 			/* a failed configuration's one row is its iteration median */
 			if (p->scope != RT_SCOPE_ITERATION || p->stat != RT_STAT_MEDIAN)
 				continue;
-			if (p->status != RT_STATUS_OK) {
+			if (p->status == RT_STATUS_FAILED) {
 				fprintf(fp, "%-22s failed: %s\n", p->config, p->reason);
+				continue;
+			}
+			if (p->status == RT_STATUS_DISTURBED) {
+				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %9s disturbed: %s\n", p->config,
+					p->images_per_s, p->gflops, p->intensity, rt_point_source_name(p),
+					p->reason);
 				continue;
 			}
 			if (prof && rt_point_bound(p, prof, &b) == 0)

@@ -70,8 +70,25 @@ int rt_roofs_at(struct rt_roofs *r, const struct rt_profile *p, unsigned threads
 		if (roofs_exactly(r, p, t))
 			return 0;
 	r->n = 0;
-	return rt_err_set(err, -ENOENT, "the profile has no trusted FLOP and bandwidth ceilings at "
-			  "%u threads or fewer", threads);
+	{
+		/* why: none at all, or every one flagged */
+		size_t nf = 0, nb = 0, ff = 0, fb = 0;
+
+		for (size_t i = 0; i < p->nflops; i++)
+			if (p->flops[i].threads <= threads) {
+				nf++;
+				ff += p->flops[i].flag[0] != '\0';
+			}
+		for (size_t i = 0; i < p->nbw; i++)
+			if (p->bw[i].threads <= threads) {
+				nb++;
+				fb += p->bw[i].flag[0] != '\0';
+			}
+		return rt_err_set(err, -ENOENT, "the profile has no trusted FLOP and bandwidth "
+				  "ceilings at %u threads or fewer (%zu FLOP ceilings, %zu of them "
+				  "flagged; %zu bandwidth ceilings, %zu flagged)", threads, nf, ff, nb,
+				  fb);
+	}
 }
 
 static const struct rt_roof *best(const struct rt_roofs *r, enum rt_roof_kind kind,

@@ -226,7 +226,9 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 
 		for (char **ev = environ; *ev; ev++)
 			if (!strncmp(*ev, "OMP_", 4) || !strncmp(*ev, "DNNL_", 5) ||
-			    !strncmp(*ev, "KMP_", 4) || !strncmp(*ev, "GOMP_", 5)) {
+			    !strncmp(*ev, "ONEDNN_", 7) || !strncmp(*ev, "KMP_", 4) ||
+			    !strncmp(*ev, "GOMP_", 5) || !strncmp(*ev, "MKL_", 4) ||
+			    !strncmp(*ev, "OPENBLAS_", 9)) {
 				fprintf(of.fp, "%s ", first ? "" : ",");
 				rt_cfg_put_str(of.fp, *ev);
 				first = false;

@@ -154,6 +154,11 @@ static void drain(struct pollfd *fds, int *open_fds, struct rt_child *c, size_t 
 			continue;
 		}
 		if (i == 0) {
+			if (c->outlen + (size_t)n > RT_SPAWN_MAX_OUTPUT) {
+				/* more than any measurement prints: the rest is read, not kept */
+				c->truncated = true;
+				continue;
+			}
 			if (c->outlen + (size_t)n + 1 > *cap) {
 				char *q = realloc(c->out, *cap * 2 + (size_t)n);
 
@@ -273,6 +278,9 @@ int rt_spawn_run(char *const argv[], char env[][64], size_t nenv, double timeout
 		else if (WIFEXITED(status) && WEXITSTATUS(status))
 			snprintf(c->reason, sizeof(c->reason), "exit %d%s%.200s", WEXITSTATUS(status),
 				 *line ? ": " : "", line);
+		else if (c->truncated)
+			snprintf(c->reason, sizeof(c->reason), "its output passed %d MiB: not read",
+				 RT_SPAWN_MAX_OUTPUT >> 20);
 		else
 			c->ok = true;
 	}

@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include "err.h"
 
+/* The most standard output a child may print: past it the rest is read and dropped, and the
+ * child is not ok. */
+#define RT_SPAWN_MAX_OUTPUT (256 << 20)
+
 /* What a child did. */
 struct rt_child {
 	bool ok;                        /* exited 0 within the time limit */
@@ -15,6 +19,7 @@ struct rt_child {
 					 * timeout, "interrupted", "cannot run PROG: ..." */
 	char *out;                      /* its standard output (caller frees) */
 	size_t outlen;
+	bool truncated;                 /* it printed more than RT_SPAWN_MAX_OUTPUT: not ok */
 	double seconds;
 };
 

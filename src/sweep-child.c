@@ -3,6 +3,7 @@
 #include "config.h"
 #include "sweep-child.h"
 #include "counters.h"
+#include "cpu.h"
 #include "topo.h"
 #include "util.h"
 
@@ -12,93 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void put_field(FILE *fp, const char *s)
-{
-	fputc('\t', fp);
-	for (; *s; s++)
-		switch (*s) {
-		case '\t': fputs("\\t", fp); break;
-		case '\n': fputs("\\n", fp); break;
-		case '\r': fputs("\\r", fp); break;
-		case '\\': fputs("\\\\", fp); break;
-		default: fputc(*s, fp);
-		}
-}
-
-static void emit_point(FILE *fp, const char *scope, const char *name, const char *stat,
-			 double seconds, double flops, double bytes, const char *source)
-{
-	fputs("rt-point", fp);
-	put_field(fp, scope);
-	put_field(fp, name);
-	put_field(fp, stat);
-	fprintf(fp, "\t%.9g\t%.17g\t%.17g", seconds, flops, bytes);
-	put_field(fp, source);
-	fputc('\n', fp);
-}
-
-/* The memory split as allocated, the process's peak RSS and the forward-only footprint. */
-static void emit_memory(FILE *fp, const struct rt_net_memory *mem, long peak_rss_kib)
-{
-	fprintf(fp, "rt-memory\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%.0f\t%llu\n",
-		(unsigned long long)mem->weights, (unsigned long long)mem->activations,
-		(unsigned long long)mem->weight_grads, (unsigned long long)mem->activation_grads,
-		(unsigned long long)mem->optimizer, (unsigned long long)mem->workspace,
-		(double)peak_rss_kib * 1024, (unsigned long long)mem->inference);
-}
-
-static void emit_impl(FILE *fp, const char *impl)
-{
-	fputs("rt-impl", fp);
-	put_field(fp, impl);
-	fputc('\n', fp);
-}
-
-static void emit_fused(FILE *fp, const char *name, const char *where)
-{
-	fputs("rt-fused", fp);
-	put_field(fp, name);
-	put_field(fp, where);
-	fputc('\n', fp);
-}
-
-/* Split a line in place at tabs (empty fields kept), undoing put_field's escapes. */
-static int split_fields(char *line, char **f, int max)
-{
-	int n = 0;
-	char *r = line, *w = line;
-
-	f[n++] = w;
-	for (; *r; r++) {
-		if (*r == '\t') {
-			*w++ = '\0';
-			if (n == max)
-				return max + 1;
-			f[n++] = w;
-		} else if (*r == '\\' && r[1]) {
-			r++;
-			*w++ = *r == 't' ? '\t' : *r == 'n' ? '\n' : *r == 'r' ? '\r' : *r;
-		} else {
-			*w++ = *r;
-		}
-	}
-	*w = '\0';
-	return n;
-}
-
-static bool number(const char *s, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = *s ? strtod(s, &end) : -1;
-	return *s && !*end && !errno && isfinite(*v) && *v >= 0;
-}
-
 void rt_sweep_config_point(struct rt_point *p, const struct rt_sweep_config *c)
 {
 	memset(p, 0, sizeof(*p));
-	p->weight_gradients = p->activation_gradients = p->inference = NAN;
+	p->weight_gradients = p->activation_gradients = p->inference = p->cpu_share = NAN;
 	snprintf(p->config, sizeof(p->config), "%s", c->name);
 	p->threads = c->threads;
 	/* the global batch: every rank trains c->batch images of it */
@@ -110,124 +28,141 @@ void rt_sweep_config_point(struct rt_point *p, const struct rt_sweep_config *c)
 	p->input_w = c->input_w;
 }
 
-int rt_sweep_child_parse(char *out, const struct rt_sweep_config *c, struct rt_point **pts,
-		       size_t *cap, char *why, size_t whysize)
+/* The header line the child's rows follow. */
+static const char *find_header(const char *out)
 {
-	double mem[8] = { 0 }, input[2] = { 0 };
-	char impl[64] = "";
-	int n = 0, lineno = 0, scope, stat, source;
-	char *line, *next;
+	static char header[1024];
+	FILE *mem = fmemopen(header, sizeof(header), "w");
+	const char *p = out;
+	size_t hl;
 
-	for (line = out; line && *line; line = next) {
-		char *f[10];
-		int nf;
+	if (!mem)
+		return NULL;
+	rt_points_csv_header(mem);
+	fclose(mem);
+	hl = strlen(header);
+	for (; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, header, hl))
+			return p;
+	return NULL;
+}
 
-		lineno++;
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (strncmp(line, "rt-", 3))
-			continue;
-		nf = split_fields(line, f, 9);
-		if ((!strcmp(f[0], "rt-point") && nf == 8) || (!strcmp(f[0], "rt-fused") && nf == 3)) {
-			struct rt_point *p;
+int rt_sweep_child_parse(const char *out, size_t len, const struct rt_sweep_config *c,
+			 struct rt_point **pts, size_t *n, char *why, size_t whysize)
+{
+	const char *start = find_header(out);
+	struct rt_points_file f;
+	struct rt_err err;
+	FILE *fp;
+	int rc;
 
-			if ((size_t)n + 3 > *cap) {
-				size_t ncap = *cap ? 2 * *cap : 256;
-				struct rt_point *q = realloc(*pts, ncap * sizeof(*q));
-
-				if (!q) {
-					snprintf(why, whysize, "out of memory for the child's points");
-					return -1;
-				}
-				*pts = q;
-				*cap = ncap;
-			}
-			p = &(*pts)[n];
-			if (nf == 3) {
-				/* a layer run inside other layers' primitives: one row of each
-				 * statistic, with no rate */
-				for (int k = 0; k < RT_STAT_COUNT; k++, p++, n++) {
-					rt_sweep_config_point(p, c);
-					p->scope = RT_SCOPE_LAYER;
-					snprintf(p->name, sizeof(p->name), "%s", f[1]);
-					p->stat = (enum rt_stat)k;
-					p->source = RT_SOURCE_MODEL;
-					p->status = RT_STATUS_FUSED;
-					snprintf(p->reason, sizeof(p->reason), "%s", f[2]);
-				}
-				continue;
-			}
-			rt_sweep_config_point(p, c);
-			scope = rt_vocab_index(rt_point_scopes, RT_SCOPE_COUNT, f[1]);
-			stat = rt_vocab_index(rt_point_stats, RT_STAT_COUNT, f[3]);
-			source = rt_vocab_index(rt_vocab_sources, RT_SOURCE_COUNT, f[7]);
-			p->scope = (enum rt_scope)scope;
-			snprintf(p->name, sizeof(p->name), "%s", f[2]);
-			p->stat = (enum rt_stat)stat;
-			p->source = (enum rt_source)source;
-			p->status = RT_STATUS_OK;
-			if (!number(f[4], &p->seconds) || !number(f[5], &p->flops) ||
-			    !number(f[6], &p->bytes) || scope < 0 || stat < 0 || source <= 0 ||
-			    !*f[2]) {
-				snprintf(why, whysize, "the child's output line %d is not a point",
-					 lineno);
-				return -1;
-			}
-			n++;
-		} else if (!strcmp(f[0], "rt-impl") && nf == 2) {
-			snprintf(impl, sizeof(impl), "%s", f[1]);
-		} else if (!strcmp(f[0], "rt-input") && nf == 3) {
-			for (int k = 0; k < 2; k++)
-				if (!number(f[k + 1], &input[k]) || input[k] < 1) {
-					snprintf(why, whysize, "the child's output line %d is not an "
-						 "input size", lineno);
-					return -1;
-				}
-		} else if (!strcmp(f[0], "rt-memory") && nf == 9) {
-			for (int k = 0; k < 8; k++)
-				if (!number(f[k + 1], &mem[k])) {
-					snprintf(why, whysize, "the child's output line %d is not a "
-						 "memory record", lineno);
-					return -1;
-				}
-		} else {
-			snprintf(why, whysize, "the child's output line %d is not of the protocol",
-				 lineno);
-			return -1;
-		}
+	*pts = NULL;
+	*n = 0;
+	if (!start) {
+		snprintf(why, whysize, "the child printed no points");
+		return -1;
 	}
-	for (int i = 0; i < n; i++) {
-		struct rt_point *p = &(*pts)[i];
+	fp = fmemopen((void *)start, len - (size_t)(start - out), "r");
+	if (!fp) {
+		snprintf(why, whysize, "out of memory for the child's points");
+		return -1;
+	}
+	rc = rt_points_csv_load(fp, "the child's points", false, &f, &err);
+	fclose(fp);
+	if (rc || !f.n) {
+		snprintf(why, whysize, "%s", rc ? err.msg : "the child printed no points");
+		return -1;
+	}
+	/* the configuration is the parent's to name: its knobs, as the sweep set them */
+	for (size_t i = 0; i < f.n; i++) {
+		struct rt_point *p = &f.pts[i], id;
 
-		p->weights = mem[0];
-		p->activations = mem[1];
-		p->weight_gradients = mem[2];
-		p->activation_gradients = mem[3];
-		p->gradients = mem[2] + mem[3];
-		p->optimizer = mem[4];
-		p->workspace = mem[5];
-		p->peak_rss = mem[6];
-		p->inference = mem[7];
-		p->input_h = (long)input[0];
-		p->input_w = (long)input[1];
-		snprintf(p->impl, sizeof(p->impl), "%s", impl);
+		rt_sweep_config_point(&id, c);
+		snprintf(p->config, sizeof(p->config), "%s", id.config);
+		p->threads = id.threads;
+		p->batch = id.batch;
+		p->affinity = id.affinity;
+		p->precision = id.precision;
+		p->ranks = id.ranks;
 		rt_point_derive(p);
 	}
-	if (!n)
-		snprintf(why, whysize, "the child printed no points");
-	return n ? n : -1;
+	*pts = f.pts;
+	*n = f.n;
+	return 0;
+}
+
+/* A row of the child's: its identity as the child sees it (the parent names the
+ * configuration), the memory split and the rest of a point. */
+struct child_rows {
+	FILE *out;
+	struct rt_point base;
+	double delay_share;             /* of the run with the lowest CPU share */
+};
+
+/* Whether the runs got their cores: below RT_SWEEP_BUSY_SHARE of their threads' time, with
+ * the threads waiting for a CPU (the run delay; a thread that sleeps by itself does not
+ * wait), the configuration's rows say it was disturbed, and by what: the process's CPU quota
+ * (its cgroup throttled it, or allows fewer cores than threads) or another process. */
+static void check_cores(struct child_rows *cr, unsigned long long throttled_before)
+{
+	struct rt_point *b = &cr->base;
+	unsigned long long throttled = 0;
+	double cores, period;
+	const bool quota = !rt_cpu_quota(&cores, &period, &throttled);
+
+	if (!(b->cpu_share < RT_SWEEP_BUSY_SHARE) || !(cr->delay_share > RT_SWEEP_WAIT_SHARE))
+		return;
+	b->status = RT_STATUS_DISTURBED;
+	if (quota && (throttled > throttled_before || cores < b->threads))
+		snprintf(b->reason, sizeof(b->reason), "throttled: its runs got %.0f%% of their %u "
+			 "thread%s' time, %.0f%% of it spent waiting for a CPU (the cgroup's CPU quota: "
+			 "%.2f cores per %.0f ms)", 100 * b->cpu_share, b->threads,
+			 b->threads > 1 ? "s" : "", 100 * cr->delay_share, cores, period * 1e3);
+	else
+		snprintf(b->reason, sizeof(b->reason), "busy: its runs got %.0f%% of their %u "
+			 "thread%s' time, %.0f%% of it spent waiting for a CPU (another process ran "
+			 "on its cores)", 100 * b->cpu_share, b->threads, b->threads > 1 ? "s" : "",
+			 100 * cr->delay_share);
 }
 
 /* The median, min and max of r runs' seconds (v is sorted). */
-static void emit_stats(FILE *out, const char *scope, const char *name, double *v, long r,
-		       double flops, double bytes, const char *source)
+static void emit_stats(struct child_rows *cr, enum rt_scope scope, const char *name, double *v,
+		       long r, double flops, double bytes, enum rt_source source)
 {
 	const double median = rt_median(v, (size_t)r);  /* sorts v ascending */
+	const double sec[RT_STAT_COUNT] = { median, v[0], v[r - 1] };
 
-	emit_point(out, scope, name, "median", median, flops, bytes, source);
-	emit_point(out, scope, name, "min", v[0], flops, bytes, source);
-	emit_point(out, scope, name, "max", v[r - 1], flops, bytes, source);
+	for (int k = 0; k < RT_STAT_COUNT; k++) {
+		struct rt_point p = cr->base;
+
+		p.scope = scope;
+		snprintf(p.name, sizeof(p.name), "%s", name);
+		p.stat = (enum rt_stat)k;
+		p.seconds = sec[k];
+		p.flops = flops;
+		p.bytes = bytes;
+		p.source = source;
+		rt_point_derive(&p);
+		rt_points_csv_row(cr->out, &p);
+	}
+}
+
+/* A layer run inside other layers' primitives: one row of each statistic, with no rate. */
+static void emit_fused(struct child_rows *cr, const char *name, const char *where)
+{
+	for (int k = 0; k < RT_STAT_COUNT; k++) {
+		struct rt_point p = cr->base;
+
+		p.scope = RT_SCOPE_LAYER;
+		snprintf(p.name, sizeof(p.name), "%s", name);
+		p.stat = (enum rt_stat)k;
+		p.source = RT_SOURCE_MODEL;
+		p.status = RT_STATUS_FUSED;
+		p.cpu_share = NAN;
+		snprintf(p.reason, sizeof(p.reason), "%s", where);
+		rt_point_derive(&p);
+		rt_points_csv_row(cr->out, &p);
+	}
 }
 
 int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
@@ -245,7 +180,10 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 	struct rt_layer_work *work = calloc(m->nlayers, sizeof(*work));
 	const double ranks = o->comm ? o->comm->size : 1;
 	double flops = 0, bytes = 0, pf[RT_PHASE_COUNT] = { 0 }, pb[RT_PHASE_COUNT] = { 0 };
-	const char *src = "model";
+	enum rt_source src = RT_SOURCE_MODEL;
+	struct child_rows cr = { .out = out };
+	unsigned long long throttled = 0;
+	double cores, period;
 	void *cctx = NULL;
 	int rc = 0;
 
@@ -269,6 +207,17 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 	}
 	to.meter = backend ? &backend->meter : NULL;
 	to.meter_ctx = cctx;
+	/* who the child is, as far as it knows: the parent names the configuration */
+	snprintf(cr.base.config, sizeof(cr.base.config), "child");
+	cr.base.batch = no->batch * (long)ranks;
+	cr.base.ranks = (unsigned)ranks;
+	cr.base.precision = no->precision;
+	cr.base.processes = 1;
+	cr.base.cpu_share = 2;
+	cr.base.input_h = m->input.h;
+	cr.base.input_w = m->input.w;
+	cr.base.weight_gradients = cr.base.activation_gradients = cr.base.inference = NAN;
+	(void)rt_cpu_quota(&cores, &period, &throttled);        /* none: throttled stays 0 */
 	for (long r = 0; r < repeat; r++) {
 		struct rt_train_result res;
 
@@ -282,10 +231,17 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 		for (size_t l = 0; l < m->nlayers; l++)
 			sec[((size_t)first_layer + l) * (size_t)repeat + (size_t)r] =
 				work[l].fwd_seconds + work[l].bwd_seconds;
+		/* the lowest share of its cores' time any run got */
+		if (res.cpu_share < cr.base.cpu_share) {
+			cr.base.cpu_share = res.cpu_share;
+			cr.delay_share = res.run_delay_share;
+		}
 		if (r == 0) {
+			const struct rt_net_memory *mem = &res.mem;
+
 			if (backend && res.counts.flops_source != RT_SOURCE_NONE) {
 				flops = res.counts.flops / (double)iters;
-				src = rt_source_name(res.counts.flops_source);
+				src = res.counts.flops_source;
 			} else {
 				flops = pf[RT_PHASE_FORWARD] + pf[RT_PHASE_BACKWARD] +
 					pf[RT_PHASE_UPDATE];
@@ -293,36 +249,47 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 			bytes = backend && res.counts.bytes_source != RT_SOURCE_NONE ?
 				res.counts.bytes / (double)iters :
 				pb[RT_PHASE_FORWARD] + pb[RT_PHASE_BACKWARD] + pb[RT_PHASE_UPDATE];
-			emit_impl(out, res.impl);
-			fprintf(out, "rt-input\t%ld\t%ld\n", m->input.h, m->input.w);
-			emit_memory(out, &res.mem, res.peak_rss_kib);
+			cr.base.threads = res.threads;
+			snprintf(cr.base.impl, sizeof(cr.base.impl), "%s", res.impl);
+			cr.base.weights = (double)mem->weights;
+			cr.base.activations = (double)mem->activations;
+			cr.base.weight_gradients = (double)mem->weight_grads;
+			cr.base.activation_gradients = (double)mem->activation_grads;
+			cr.base.gradients = (double)mem->weight_grads + (double)mem->activation_grads;
+			cr.base.optimizer = (double)mem->optimizer;
+			cr.base.workspace = (double)mem->workspace;
+			cr.base.peak_rss = (double)res.peak_rss_kib * 1024;
+			cr.base.inference = (double)mem->inference;
 		}
 		rt_train_result_fini(&res);
 	}
-	if (strcmp(src, "model")) {
+	check_cores(&cr, throttled);
+	rt_points_csv_header(out);
+	if (src != RT_SOURCE_MODEL) {
 		/* both recorded: the hardware's counts, then the model's */
 		memcpy(copy, sec, (size_t)repeat * sizeof(double));
-		emit_stats(out, "iteration", "iteration", copy, repeat, flops, bytes, src);
+		emit_stats(&cr, RT_SCOPE_ITERATION, "iteration", copy, repeat, flops, bytes, src);
 	}
-	emit_stats(out, "iteration", "iteration", sec, repeat,
-		   pf[RT_PHASE_FORWARD] + pf[RT_PHASE_BACKWARD] + pf[RT_PHASE_UPDATE],
-		   pb[RT_PHASE_FORWARD] + pb[RT_PHASE_BACKWARD] + pb[RT_PHASE_UPDATE], "model");
 	/* every phase (comm under MPI only): the time an iteration spends in each */
 	for (int p = 0; p < np; p++)
 		if (p != RT_PHASE_COMM || ranks > 1)
-			emit_stats(out, "phase", rt_phase_name((enum rt_phase)p),
+			emit_stats(&cr, RT_SCOPE_PHASE, rt_phase_name((enum rt_phase)p),
 				   sec + (size_t)(p + 1) * (size_t)repeat, repeat, pf[p], pb[p],
-				   "model");
+				   RT_SOURCE_MODEL);
 	for (size_t l = 0; o->per_layer && l < m->nlayers; l++) {
 		const struct rt_layer_work *w = &work[l];
 
 		if (w->fused)
-			emit_fused(out, m->layers[l].name, w->where);
+			emit_fused(&cr, m->layers[l].name, w->where);
 		else
-			emit_stats(out, "layer", w->name, sec + ((size_t)first_layer + l) *
+			emit_stats(&cr, RT_SCOPE_LAYER, w->name, sec + ((size_t)first_layer + l) *
 				   (size_t)repeat, repeat, (w->fwd_flops + w->bwd_flops) * ranks,
-				   (w->fwd_bytes + w->bwd_bytes) * ranks, "model");
+				   (w->fwd_bytes + w->bwd_bytes) * ranks, RT_SOURCE_MODEL);
 	}
+	emit_stats(&cr, RT_SCOPE_ITERATION, "iteration", sec, repeat,
+		   pf[RT_PHASE_FORWARD] + pf[RT_PHASE_BACKWARD] + pf[RT_PHASE_UPDATE],
+		   pb[RT_PHASE_FORWARD] + pb[RT_PHASE_BACKWARD] + pb[RT_PHASE_UPDATE],
+		   RT_SOURCE_MODEL);
 	if (fflush(out) || ferror(out))
 		rc = rt_err_set(err, -EIO, "writing the points: %s", strerror(errno ? errno : EIO));
 out:
@@ -335,7 +302,7 @@ out:
 }
 
 void rt_sweep_child_argv(const char *self, const struct rt_sweep_request *r,
-			 const struct rt_sweep_config *c, char a[7][32], char *argv[40])
+			 const struct rt_sweep_config *c, long repeat, char a[7][32], char *argv[40])
 {
 	int na = 0;
 
@@ -343,7 +310,7 @@ void rt_sweep_child_argv(const char *self, const struct rt_sweep_request *r,
 	snprintf(a[1], 32, "%u", c->threads);
 	snprintf(a[2], 32, "%ld", r->iterations);
 	snprintf(a[3], 32, "%ld", r->warmup);
-	snprintf(a[4], 32, "%ld", r->repeat);
+	snprintf(a[4], 32, "%ld", repeat);
 	snprintf(a[5], 32, "%ld", r->seed);
 	snprintf(a[6], 32, "%ldx%ld", c->input_h, c->input_w);
 	argv[na++] = (char *)self;

@@ -13,6 +13,9 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,19 +33,6 @@ static bool done_before(const struct rt_point *pts, size_t n, const char *config
 
 /* ---- the results directory before a run ---- */
 
-
-/* The first field of a CSV row (config names need no quoting) into buf; false when the line
- * holds no comma (cut inside its first field). */
-static bool row_config(const char *line, char *buf, size_t size)
-{
-	const char *comma = strchr(line, ',');
-
-	if (!comma)
-		return false;
-	snprintf(buf, size, "%.*s", (int)(comma - line), line);
-	return true;
-}
-
 static bool in_names(char (*names)[64], size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++)
@@ -51,150 +41,108 @@ static bool in_names(char (*names)[64], size_t n, const char *s)
 	return false;
 }
 
-/* Repair points.csv: a last line without its newline was cut short while written (the
- * configuration it belongs to is incomplete: its rows go, it runs again); with retry, the
- * rows of failed configurations go too. Rewritten atomically; an unreadable file is an error
- * and is left as it is. */
+static void add_note(char *note, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void add_note(char *note, size_t size, const char *fmt, ...)
+{
+	size_t l = strlen(note);
+	va_list ap;
+
+	if (l && l + 2 < size)
+		l += (size_t)snprintf(note + l, size - l, "; ");
+	va_start(ap, fmt);
+	vsnprintf(note + l, size - l, fmt, ap);
+	va_end(ap);
+}
+
+/* Repair points.csv before measuring: a last line without its newline was cut short while
+ * written, and a configuration whose rows do not end with its iteration median was cut at a
+ * line boundary (rt_points_config_complete): their rows go, they are measured again; with
+ * retry, the rows of failed configurations go too; a file of an earlier rooftraj is rewritten
+ * in today's columns. Rewritten atomically from the points read; an unreadable file is an
+ * error and is left as it is. */
 static int prepare_points(const char *csv, bool retry, char *note, size_t notesize,
 			  struct rt_err *err)
 {
-	char (*drop)[64] = NULL, cut[64] = "";
-	size_t len = 0, ndrop = 0, nfailed = 0, nrows = 0;
-	struct rt_point *pts = NULL;
-	char *text = NULL;
+	char (*drop)[64] = NULL;
+	size_t ndrop = 0, nfailed = 0, ncut = 0;
+	struct rt_points_file f = { 0 };
 	struct rt_outfile of;
+	bool upgrade;
+	FILE *fp;
 	int rc = 0;
 
 	if ((rc = rt_check_regular(csv, err)))
 		return rc;
-	if (access(csv, F_OK))
-		return 0;
-	if (!(text = rt_slurp(csv, &len, err)))
-		return err->code;
-	if (len && text[len - 1] != '\n') {
-		/* the cut line, and the configuration it belongs to */
-		char *last = strrchr(text, '\n');
-		char prev[64] = "";
-
-		if (!last) {
-			/* a cut header: nothing was measured yet */
-			text[0] = '\0';
-			len = 0;
-		} else {
-			char *start = last + 1, *p = last;
-
-			while (p > text && p[-1] != '\n')
-				p--;
-			if (p > text)   /* the line before the cut one, unless it is the header */
-				row_config(p, prev, sizeof(prev));
-			if (!row_config(start, cut, sizeof(cut)) || !*cut)
-				snprintf(cut, sizeof(cut), "%s", prev);
-			*start = '\0';
-			len = (size_t)(start - text);
-		}
-		snprintf(note, notesize, "%s: its last line was cut short while written: "
-			 "configuration '%s' is measured again", csv, *cut ? cut : "(none)");
-	}
-	/* what is left must read as points */
-	{
-		struct rt_outfile probe;
-		size_t n = 0;
-
-		if ((rc = rt_outfile_open(&probe, csv, err)))
-			goto out;
-		fputs(text, probe.fp);
-		if ((rc = rt_outfile_close(&probe, err)))
-			goto out;
-		rc = rt_points_csv_read(probe.tmp, &pts, &n, err);
-		unlink(probe.tmp);
-		if (rc) {
-			/* name the file the user has, not the temporary copy */
-			char msg[sizeof(err->msg)];
-
-			snprintf(msg, sizeof(msg), "%s", err->msg + strlen(probe.tmp));
-			rt_err_set(err, rc, "%s%s", csv, msg);
-			goto out;
-		}
-		nrows = n;
-	}
-	drop = calloc(nrows + 1, sizeof(*drop));
-	if (!drop) {
+	if (!(fp = fopen(csv, "re")))
+		return errno == ENOENT ? 0 : rt_err_set(err, -errno, "%s: %s", csv, strerror(errno));
+	rc = rt_points_csv_load(fp, csv, true, &f, err);
+	fclose(fp);
+	if (rc)
+		return rc;
+	if (!(drop = calloc(f.n + 2, sizeof(*drop)))) {
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	if (*cut)
-		snprintf(drop[ndrop++], sizeof(drop[0]), "%s", cut);
-	for (size_t i = 0; retry && i < nrows; i++)
-		if (pts[i].status == RT_STATUS_FAILED && !in_names(drop, ndrop, pts[i].config)) {
-			snprintf(drop[ndrop++], sizeof(drop[0]), "%s", pts[i].config);
+	if (f.cut) {
+		add_note(note, notesize, "%s: its last line was cut short while written: "
+			 "configuration '%s' is measured again", csv,
+			 *f.cut_config ? f.cut_config : "(none)");
+		if (*f.cut_config)
+			snprintf(drop[ndrop++], sizeof(drop[0]), "%s", f.cut_config);
+	}
+	for (size_t i = 0; i < f.n; i++) {
+		const char *c = f.pts[i].config;
+
+		if (in_names(drop, ndrop, c))
+			continue;
+		if (f.columns == RT_POINTS_CSV_COLUMNS && !rt_points_config_complete(f.pts, f.n, c)) {
+			snprintf(drop[ndrop++], sizeof(drop[0]), "%s", c);
+			add_note(note, notesize, "%s: configuration '%s' has only some of its rows "
+				 "(cut while written): measured again", csv, c);
+			ncut++;
+		} else if (retry && f.pts[i].status == RT_STATUS_FAILED) {
+			snprintf(drop[ndrop++], sizeof(drop[0]), "%s", c);
 			nfailed++;
 		}
-	if (nfailed) {
-		size_t l = strlen(note);
-
-		snprintf(note + l, notesize - l, "%s%zu failed configuration%s measured again "
-			 "(--no-retry keeps %s)", l ? "; " : "", nfailed, nfailed > 1 ? "s" : "",
-			 nfailed > 1 ? "them" : "it");
 	}
-	{
-		/* a file of an earlier rooftraj: its rows again, in today's columns (the new ones
-		 * empty), so that new rows can be appended to it */
-		char *eol = strchr(text, '\n');
-		bool upgrade;
-
-		if (eol)
-			*eol = '\0';
-		upgrade = *text && rt_points_csv_columns(text) != RT_POINTS_CSV_COLUMNS;
-		if (eol)
-			*eol = '\n';
-		if (upgrade) {
-			size_t l = strlen(note);
-
-			snprintf(note + l, notesize - l, "%s%s: written by an earlier rooftraj: "
-				 "rewritten with today's columns", l ? "; " : "", csv);
-			if ((rc = rt_outfile_open(&of, csv, err)))
-				goto out;
-			rt_points_csv_header(of.fp);
-			for (size_t i = 0; i < nrows; i++)
-				if (!in_names(drop, ndrop, pts[i].config))
-					rt_points_csv_row(of.fp, &pts[i]);
-			rc = rt_outfile_commit(&of, err);
-			goto out;
-		}
-	}
-	if (!ndrop && !note[0])
+	if (nfailed)
+		add_note(note, notesize, "%zu failed configuration%s measured again (--no-retry "
+			 "keeps %s)", nfailed, nfailed > 1 ? "s" : "", nfailed > 1 ? "them" : "it");
+	upgrade = f.columns != RT_POINTS_CSV_COLUMNS;
+	if (upgrade)
+		add_note(note, notesize, "%s: written by an earlier rooftraj: rewritten with "
+			 "today's columns", csv);
+	if (!ndrop && !upgrade && !f.cut)
 		goto out;
 	if ((rc = rt_outfile_open(&of, csv, err)))
 		goto out;
-	for (char *line = text, *next; *line; line = next) {
-		char cfg[64];
-
-		next = strchr(line, '\n');
-		next = next ? next + 1 : line + strlen(line);
-		if (line != text && row_config(line, cfg, sizeof(cfg)) && in_names(drop, ndrop, cfg))
-			continue;
-		fwrite(line, 1, (size_t)(next - line), of.fp);
+	rt_points_csv_header(of.fp);
+	for (size_t i = 0, j; i < f.n; i = j) {
+		/* a configuration's block; an earlier rooftraj's in today's order */
+		for (j = i + 1; j < f.n && !strcmp(f.pts[j].config, f.pts[i].config); j++)
+			;
+		if (upgrade)
+			rt_points_order_block(f.pts + i, j - i);
+		for (size_t k = i; k < j; k++)
+			if (!in_names(drop, ndrop, f.pts[k].config))
+				rt_points_csv_row(of.fp, &f.pts[k]);
 	}
 	rc = rt_outfile_commit(&of, err);
 out:
 	free(drop);
-	free(pts);
-	free(text);
+	free(f.pts);
 	return rc;
 }
 
-int rt_sweep_train_prepare(const struct rt_sweep *s, const struct rt_sweep_train_opts *o,
-			   char *note, size_t notesize, struct rt_err *err)
+/* Whether outdir may take this request: new, or holding the same request (resume: it must). */
+static int request_fits(const struct rt_sweep_train_opts *o, struct rt_err *err)
 {
 	struct rt_sweep_request there;
-	struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline, .configurations = s->nconfigs,
-				 .ranks = o->ranks, .prof = o->prof,
-				 .default_config = s->configs[0].name };
-	char csv[4200], started[32], diff[2048];
+	char csv[4200], diff[2048];
 	struct stat st;
 	int rc;
 
-	note[0] = '\0';
 	snprintf(csv, sizeof(csv), "%s/points.csv", o->outdir);
 	rc = rt_sweep_request_read(&there, o->outdir, err);
 	if (rc == -ENOENT) {
@@ -204,13 +152,28 @@ int rt_sweep_train_prepare(const struct rt_sweep *s, const struct rt_sweep_train
 		if (!stat(csv, &st))
 			return rt_err_set(err, -EEXIST, "%s holds points.csv but no run.cfg: not a "
 					  "sweep this one can add to (give another --out)", o->outdir);
-	} else if (rc) {
+		return 0;
+	}
+	if (rc)
 		return rc;
-	} else if (rt_sweep_request_diff(&there, o->req, diff, sizeof(diff))) {
+	if (rt_sweep_request_diff(&there, o->req, diff, sizeof(diff)))
 		return rt_err_set(err, -EEXIST, "%s holds another sweep (%s); give another --out%s",
 				  o->outdir, diff, o->resume ? "" : ", or --resume it");
-	}
-	if ((rc = rt_mkdir_p(o->outdir, err)))
+	return 0;
+}
+
+int rt_sweep_train_prepare(const struct rt_sweep *s, const struct rt_sweep_train_opts *o,
+			   char *note, size_t notesize, struct rt_err *err)
+{
+	struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline, .configurations = s->nconfigs,
+				 .ranks = o->ranks, .prof = o->prof,
+				 .default_config = s->configs[0].name };
+	char csv[4200], started[32];
+	int rc;
+
+	note[0] = '\0';
+	snprintf(csv, sizeof(csv), "%s/points.csv", o->outdir);
+	if ((rc = request_fits(o, err)) || (rc = rt_mkdir_p(o->outdir, err)))
 		return rc;
 	/* run.cfg first: the directory says what it holds before anything is measured (and
 	 * an unwritable one fails here) */
@@ -246,15 +209,280 @@ static int draw_charts(const struct rt_sweep *s, const struct rt_sweep_train_opt
 	return rt_views_write(&vo, all, nall, err);
 }
 
+/* ---- measuring a configuration ---- */
+
+/* One process's points of a configuration (a child, or the ranks' own run under MPI). */
+struct proc {
+	struct rt_point *pts;
+	size_t n;
+};
+
+static bool proc_disturbed(const struct proc *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->pts[i].status == RT_STATUS_DISTURBED)
+			return true;
+	return false;
+}
+
+/* Run configuration c once: 0 with its points in *pr, or 0 with pr->n == 0 and why (it
+ * failed); -EINTR when interrupted; another error when nothing can run. */
+static int run_once(const struct rt_sweep_train_opts *o, const struct rt_sweep_config *c,
+		    struct proc *pr, char *why, size_t whysize, struct rt_err *err)
+{
+	/* fresh processes repeat the measurement (one run each); under MPI the ranks repeat it
+	 * in their own processes */
+	const long repeat = o->run ? o->req->repeat : 1;
+	char env[3][64], a[7][32], nr[16];
+	char *argv[40], *launch[80];
+	struct rt_child ch;
+	int rc;
+
+	memset(pr, 0, sizeof(*pr));
+	rt_sweep_child_argv(o->self, o->req, c, repeat, a, argv);
+	rt_sweep_env(c, env);
+	if (c->ranks > 1 && !o->run) {
+		/* several ranks: through the MPI launcher, which the timeout kills with its ranks
+		 * (one process group) */
+		size_t k = 0;
+
+		if (!o->mpirun)
+			return rt_err_set(err, -EINVAL, "%s: %u ranks and no MPI launcher", c->name,
+					  c->ranks);
+		for (; o->mpirun[k] && k < 30; k++)
+			launch[k] = o->mpirun[k];
+		snprintf(nr, sizeof(nr), "%u", c->ranks);
+		launch[k++] = "-n";
+		launch[k++] = nr;
+		for (size_t j = 0; argv[j] && k + 1 < sizeof(launch) / sizeof(launch[0]); j++)
+			launch[k++] = argv[j];
+		launch[k] = NULL;
+	}
+	if ((rc = o->run ? o->run(o->run_ctx, c, &ch, err) :
+		  rt_spawn_run(c->ranks > 1 ? launch : argv, env, 3, o->req->timeout, &ch, err)))
+		return rc;
+	if (!ch.ok && !strcmp(ch.reason, "interrupted")) {
+		free(ch.out);
+		return -EINTR;
+	}
+	if (!ch.ok)
+		snprintf(why, whysize, "%s", ch.reason);
+	else if (rt_sweep_child_parse(ch.out, ch.outlen, c, &pr->pts, &pr->n, why, whysize))
+		pr->n = 0;
+	free(ch.out);
+	return 0;
+}
+
+static int cmp_seconds(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The configuration's points over its processes: for each row of the first, the median of
+ * the processes' medians, the lowest of their minima, the highest of their maxima; the
+ * lowest CPU share any got, the most memory any held; `processes` says how many. */
+static void aggregate(const struct proc *procs, size_t nproc, struct rt_point *out)
+{
+	const struct proc *first = &procs[0];
+	double *v = calloc(nproc, sizeof(*v));
+
+	for (size_t i = 0; i < first->n; i++) {
+		struct rt_point *p = &out[i];
+
+		*p = first->pts[i];
+		p->processes = (unsigned)nproc * (first->pts[i].processes ? first->pts[i].processes : 1);
+		if (!v || nproc < 2)
+			continue;
+		for (size_t k = 0; k < nproc; k++) {
+			const struct rt_point *q = NULL;
+
+			for (size_t j = 0; j < procs[k].n && !q; j++)
+				if (procs[k].pts[j].scope == p->scope && procs[k].pts[j].stat == p->stat &&
+				    procs[k].pts[j].source == p->source &&
+				    !strcmp(procs[k].pts[j].name, p->name))
+					q = &procs[k].pts[j];
+			v[k] = q ? q->seconds : p->seconds;
+			if (q && (isnan(p->cpu_share) || q->cpu_share < p->cpu_share))
+				p->cpu_share = q->cpu_share;
+			if (q && q->peak_rss > p->peak_rss)
+				p->peak_rss = q->peak_rss;
+		}
+		qsort(v, nproc, sizeof(*v), cmp_seconds);
+		p->seconds = p->stat == RT_STAT_MIN ? v[0] : p->stat == RT_STAT_MAX ? v[nproc - 1] :
+			     nproc % 2 ? v[nproc / 2] : 0.5 * (v[nproc / 2 - 1] + v[nproc / 2]);
+		if (p->status == RT_STATUS_FUSED)
+			p->seconds = 0;
+		rt_point_derive(p);
+	}
+	free(v);
+}
+
+/* A failed configuration: one row, its iteration median, with the reason. */
+static void failed_row(struct rt_point *p, const struct rt_sweep_config *c, const char *why)
+{
+	rt_sweep_config_point(p, c);
+	p->scope = RT_SCOPE_ITERATION;
+	snprintf(p->name, sizeof(p->name), "iteration");
+	p->stat = RT_STAT_MEDIAN;
+	p->status = RT_STATUS_FAILED;
+	snprintf(p->reason, sizeof(p->reason), "%s", why);
+}
+
+/* Measure configuration c in `nproc` fresh processes (each one whose runs did not get their
+ * cores measured once more), into *rows (caller frees): the aggregate, or a failed row. */
+static int measure_config(const struct rt_sweep_train_opts *o, const struct rt_sweep_config *c,
+			  size_t idx, size_t nconfigs, struct rt_point **rows, size_t *nrows,
+			  struct rt_err *err)
+{
+	const size_t nproc = o->run ? 1 : (size_t)o->req->repeat;
+	struct proc *procs = calloc(nproc, sizeof(*procs)), *clean = NULL;
+	size_t done = 0, nclean = 0;
+	char why[400] = "";
+	int rc = 0;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (!procs)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	for (size_t k = 0; k < nproc; k++) {
+		struct proc again;
+
+		if (nproc > 1 && o->progress) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "process %zu of %zu", k + 1, nproc);
+			o->progress(o->progress_ctx, idx + 1, nconfigs, c->name, what);
+		}
+		if ((rc = run_once(o, c, &procs[k], why, sizeof(why), err)))
+			goto out;
+		done = k + 1;
+		if (!procs[k].n)
+			break;          /* it failed: the configuration fails */
+		if (!proc_disturbed(&procs[k]))
+			continue;
+		/* another process took its cores: measured again, the undisturbed run kept */
+		if (o->progress)
+			o->progress(o->progress_ctx, idx + 1, nconfigs, c->name,
+				    "disturbed: measured again");
+		if ((rc = run_once(o, c, &again, why, sizeof(why), err)))
+			goto out;
+		if (again.n && !proc_disturbed(&again)) {
+			free(procs[k].pts);
+			procs[k] = again;
+		} else {
+			free(again.pts);
+		}
+	}
+	if (!(*rows = calloc(procs[0].n ? procs[0].n : 1, sizeof(**rows)))) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	if (!procs[done - 1].n) {
+		failed_row(*rows, c, why);
+		*nrows = 1;
+		goto out;
+	}
+	/* the undisturbed processes make the figure; when none was, all of them (disturbed) */
+	if (!(clean = calloc(nproc, sizeof(*clean)))) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < nproc; k++)
+		if (!proc_disturbed(&procs[k]))
+			clean[nclean++] = procs[k];
+	if (nclean)
+		aggregate(clean, nclean, *rows);
+	else
+		aggregate(procs, nproc, *rows);
+	*nrows = procs[0].n;
+	rt_points_order_block(*rows, *nrows);
+out:
+	for (size_t k = 0; k < nproc; k++)
+		free(procs[k].pts);
+	free(procs);
+	free(clean);
+	if (rc) {
+		free(*rows);
+		*rows = NULL;
+		*nrows = 0;
+	}
+	return rc;
+}
+
+/* Append a configuration's rows to points.csv in one write: a crash leaves whole lines, and a
+ * configuration's rows end with its iteration median (rt_points_config_complete tells a cut
+ * one). points.csv is opened without following a link. */
+static int append_rows(const char *csv, const struct rt_point *rows, size_t n, struct rt_err *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int fd, rc = 0;
+	struct stat st;
+
+	if (!mem)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	fd = open(csv, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		fclose(mem);
+		free(buf);
+		return rt_err_set(err, -errno, "%s: %s", csv, errno == ELOOP ?
+				  "a symbolic link: not written through" : strerror(errno));
+	}
+	if (!fstat(fd, &st) && st.st_size == 0)
+		rt_points_csv_header(mem);
+	for (size_t i = 0; i < n; i++)
+		rt_points_csv_row(mem, &rows[i]);
+	if (fclose(mem)) {
+		close(fd);
+		free(buf);
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	{
+		off_t before = lseek(fd, 0, SEEK_END);
+		size_t off = 0;
+
+		while (off < len) {
+			ssize_t w = write(fd, buf + off, len - off);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				rc = rt_err_set(err, -(errno ? errno : EIO), "%s: write failed: %s", csv,
+						strerror(errno ? errno : EIO));
+				/* no half configuration stays behind */
+				if (before >= 0 && ftruncate(fd, before))
+					rt_err_set(err, rc, "%s: write failed and the partial rows could "
+						   "not be taken back: %s", csv, strerror(errno));
+				break;
+			}
+			off += (size_t)w;
+		}
+	}
+	if (close(fd) && !rc)
+		rc = rt_err_set(err, -errno, "%s: close failed: %s", csv, strerror(errno));
+	free(buf);
+	return rc;
+}
+
+static bool any_succeeded(const struct rt_point *pts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pts[i].scope == RT_SCOPE_ITERATION && pts[i].status != RT_STATUS_FAILED)
+			return true;
+	return false;
+}
+
 int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o, FILE *also,
 		   struct rt_err *err)
 {
 	char csv[4200], summary[4200], started[32];
-	struct rt_point *old = NULL, *all = NULL, *pts = NULL;
-	size_t nold = 0, nall = 0, cap = 0, measured = 0;
+	struct rt_point *old = NULL, *all = NULL, *rows = NULL;
+	size_t nold = 0, nall = 0, nrows = 0, measured = 0;
 	double t_start = rt_now();
 	bool all_measured = false;
-	FILE *fp = NULL;
 	int rc;
 
 	rt_timestamp(started, sizeof(started));
@@ -262,19 +490,9 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 	snprintf(summary, sizeof(summary), "%s/summary.txt", o->outdir);
 	if ((rc = rt_points_csv_read(csv, &old, &nold, err)))
 		return rc;
-	fp = fopen(csv, "a");
-	if (!fp) {
-		rc = rt_err_set(err, -errno, "%s: %s", csv, strerror(errno));
-		goto out;
-	}
-	if (ftell(fp) == 0)
-		rt_points_csv_header(fp);
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct rt_sweep_config *c = &s->configs[i];
-		char env[3][64], a[7][32], result[300], why[256] = "", nr[16];
-		char *argv[40], *launch[80];
-		struct rt_child ch;
-		int np;
+		char result[300];
 
 		if (done_before(old, nold, c->name)) {
 			if (o->progress)
@@ -282,84 +500,38 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 					    "measured before (resumed)");
 			continue;
 		}
-		rt_sweep_child_argv(o->self, o->req, c, a, argv);
 		if (o->progress)
 			o->progress(o->progress_ctx, i + 1, s->nconfigs, c->name, NULL);
-		rt_sweep_env(c, env);
-		if (c->ranks > 1 && !o->run) {
-			/* several ranks: through the MPI launcher, which the timeout kills with
-			 * its ranks (one process group) */
-			size_t k = 0;
-
-			if (!o->mpirun) {
-				rc = rt_err_set(err, -EINVAL, "%s: %u ranks and no MPI launcher", c->name,
-						c->ranks);
-				goto out;
-			}
-			for (; o->mpirun[k] && k < 30; k++)
-				launch[k] = o->mpirun[k];
-			snprintf(nr, sizeof(nr), "%u", c->ranks);
-			launch[k++] = "-n";
-			launch[k++] = nr;
-			for (size_t j = 0; argv[j] && k + 1 < sizeof(launch) / sizeof(launch[0]); j++)
-				launch[k++] = argv[j];
-			launch[k] = NULL;
-		}
-		if ((rc = o->run ? o->run(o->run_ctx, c, &ch, err) :
-			  rt_spawn_run(c->ranks > 1 ? launch : argv, env, 3, o->req->timeout, &ch,
-				       err)))
-			goto out;
-		if (!ch.ok && !strcmp(ch.reason, "interrupted")) {
+		rc = measure_config(o, c, i, s->nconfigs, &rows, &nrows, err);
+		if (rc == -EINTR) {
 			/* not a result: the configuration stays unmeasured for --resume */
-			free(ch.out);
 			rc = rt_err_set(err, -EINTR, "interrupted: the %zu configurations finished are "
 					"in %s; --resume %s continues", measured, csv, o->outdir);
 			goto out;
 		}
-		np = ch.ok ? rt_sweep_child_parse(ch.out, c, &pts, &cap, why, sizeof(why)) : -1;
-		free(ch.out);
-		if (np < 0) {
-			if (!cap && !(pts = calloc(cap = 1, sizeof(*pts)))) {
-				rc = rt_err_set(err, -ENOMEM, "out of memory");
-				goto out;
-			}
-			rt_sweep_config_point(&pts[0], c);
-			pts[0].scope = RT_SCOPE_ITERATION;
-			snprintf(pts[0].name, sizeof(pts[0].name), "iteration");
-			pts[0].stat = RT_STAT_MEDIAN;
-			pts[0].status = RT_STATUS_FAILED;
-			snprintf(pts[0].reason, sizeof(pts[0].reason), "%s", ch.ok ? why : ch.reason);
-			np = 1;
-		}
-		for (int k = 0; k < np; k++)
-			rt_points_csv_row(fp, &pts[k]);
 		/* each configuration lands on disk as it finishes: an interrupted sweep keeps it */
-		if (fflush(fp) || ferror(fp)) {
-			rc = rt_err_set(err, -EIO, "%s: write failed: %s", csv, strerror(errno));
+		if (rc || (rc = append_rows(csv, rows, nrows, err)))
 			goto out;
-		}
 		measured++;
 		{
 			/* time left: the mean so far times the configurations to go */
+			const struct rt_point *h = &rows[nrows - 1];
 			double left = (rt_now() - t_start) / (double)measured *
 				      (double)(s->nconfigs - i - 1);
 
-			if (pts[0].status == RT_STATUS_OK)
-				snprintf(result, sizeof(result), "%.1f images/s, %.1f GFLOP/s (about %.0f s "
-					 "left)", pts[0].images_per_s, pts[0].gflops, left);
-			else
+			if (h->status == RT_STATUS_FAILED)
 				snprintf(result, sizeof(result), "failed: %.200s (about %.0f s left)",
-					 pts[0].reason, left);
+					 h->reason, left);
+			else
+				snprintf(result, sizeof(result), "%.1f images/s, %.1f GFLOP/s%s (about "
+					 "%.0f s left)", h->images_per_s, h->gflops,
+					 h->status == RT_STATUS_DISTURBED ? ", disturbed" : "", left);
 		}
+		free(rows);
+		rows = NULL;
 		if (o->progress)
 			o->progress(o->progress_ctx, i + 1, s->nconfigs, c->name, result);
 	}
-	if (fclose(fp)) {
-		fp = NULL;
-		rc = rt_err_set(err, -EIO, "%s: close failed: %s", csv, strerror(errno));
-		goto out;
-	}
-	fp = NULL;
 	all_measured = true;
 	if ((rc = rt_points_csv_read(csv, &all, &nall, err)) ||
 	    (rc = rt_report_summary(summary, all, nall, s->configs[0].name, o->prof, also, err)))
@@ -374,17 +546,19 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 		if ((rc = rt_runrec_write(o->outdir, &rec, err)))
 			goto out;
 	}
-	rc = draw_charts(s, o, all, nall, also, err);
+	if ((rc = draw_charts(s, o, all, nall, also, err)))
+		goto out;
+	if (!any_succeeded(all, nall))
+		rc = rt_err_set(err, -ECANCELED, "every configuration failed (their reasons are in "
+				"%s)", summary);
 out:
-	if (fp)
-		fclose(fp);
 	/* Ctrl-C while the summary or the charts were made: every point is in points.csv */
 	if (rc && all_measured && rt_spawn_interrupted())
 		rc = rt_err_set(err, -EINTR, "interrupted while the charts were drawn: every "
 				"configuration is in %s; --resume %s draws them", csv, o->outdir);
 	free(old);
 	free(all);
-	free(pts);
+	free(rows);
 	return rc;
 }
 
@@ -417,12 +591,68 @@ static int preflight(const struct rt_sweep_run_opts *ro, const struct rt_sweep_r
 	return 0;
 }
 
+/* A new results directory of its own for a default sweep: DIR.partial created here (mkdir
+ * is exclusive), DIR-2, DIR-3, ... when another sweep took the name in the same second, and
+ * never a name whose complete directory exists. */
+static int new_partial_dir(const char *base, char *final_dir, size_t fsize, char *dir,
+			   size_t size, struct rt_err *err)
+{
+	int rc;
+
+	if ((rc = rt_mkdir_p("results", err)))
+		return rc;
+	for (int k = 1; k < 1000; k++) {
+		struct stat st;
+
+		if (k == 1)
+			snprintf(final_dir, fsize, "%s", base);
+		else
+			snprintf(final_dir, fsize, "%s-%d", base, k);
+		snprintf(dir, size, "%s.partial", final_dir);
+		if (!stat(final_dir, &st))
+			continue;
+		if (!mkdir(dir, 0777))
+			return 0;
+		if (errno != EEXIST)
+			return rt_err_set(err, -errno, "%s: cannot create directory: %s", dir,
+					  strerror(errno));
+	}
+	return rt_err_set(err, -EEXIST, "%s: no free name for the results", base);
+}
+
+/* A completed DIR.partial takes its name DIR (DIR-2, ... when that exists: nothing is
+ * replaced); dir gets the name it has. */
+static int finish_partial(char *dir, size_t size, struct rt_err *err)
+{
+	const size_t len = strlen(dir), sl = strlen(".partial");
+	char base[4096], to[4200];
+	int rc = 0;
+
+	if (len <= sl || strcmp(dir + len - sl, ".partial"))
+		return 0;
+	snprintf(base, sizeof(base), "%.*s", (int)(len - sl), dir);
+	for (int k = 1; k < 1000; k++) {
+		if (k == 1)
+			snprintf(to, sizeof(to), "%s", base);
+		else
+			snprintf(to, sizeof(to), "%s-%d", base, k);
+		rc = rt_rename_noreplace(dir, to);
+		if (rc != -EEXIST)
+			break;
+	}
+	if (rc)
+		return rt_err_set(err, rc, "%s: cannot rename to '%s': %s", dir, to, strerror(-rc));
+	snprintf(dir, size, "%s", to);
+	return 0;
+}
+
 int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
 		 struct rt_sweep_train_opts *o, FILE *also, char *dir, size_t size,
 		 struct rt_err *err)
 {
 	struct rt_profile *prof = NULL;
-	char final_dir[4096] = "", note[1024];
+	struct rt_dirlock lock = { -1 };
+	char final_dir[4096] = "", note[2048];
 	bool need_probe = false;
 	int rc;
 
@@ -439,21 +669,28 @@ int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
 			b->close(cctx);
 		}
 	}
+	o->resume = ro->resume != NULL;
+	o->outdir = dir;
+	/* nothing is measured before every input and destination is known good */
+	if ((rc = preflight(ro, o->req, &need_probe, &prof, err)))
+		goto out;
 	if (ro->resume) {
 		snprintf(dir, size, "%s", ro->resume);
 	} else if (ro->outdir) {
 		snprintf(dir, size, "%s", ro->outdir);
 	} else {
-		char ts[32];
+		char ts[32], base[300];
 
 		rt_timestamp(ts, sizeof(ts));
-		snprintf(final_dir, sizeof(final_dir), "results/%s-%s", ro->m->name, ts);
-		snprintf(dir, size, "%s.partial", final_dir);
+		snprintf(base, sizeof(base), "results/%.200s-%s", ro->m->name, ts);
+		if ((rc = new_partial_dir(base, final_dir, sizeof(final_dir), dir, size, err)))
+			goto out;
 	}
-	o->outdir = dir;
-	o->resume = ro->resume != NULL;
-	/* nothing is measured before every input and destination is known good */
-	if ((rc = preflight(ro, o->req, &need_probe, &prof, err)) ||
+	/* one writer per directory, from before its first file to the end; a directory that
+	 * cannot take this request is refused before anything is written into it */
+	if ((rc = request_fits(o, err)) || (!ro->resume && (rc = rt_mkdir_p(dir, err))))
+		goto out;
+	if ((rc = rt_dirlock_take(&lock, dir, o->cmdline, err)) ||
 	    (rc = rt_sweep_train_prepare(s, o, note, sizeof(note), err)))
 		goto out;
 	if (note[0])
@@ -468,17 +705,20 @@ int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
 			goto out;
 	}
 	o->prof = prof;
-	if ((rc = rt_sweep_train(s, o, also, err)))
-		goto out;
-	if (final_dir[0]) {
-		if (rename(dir, final_dir)) {
-			rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", dir, final_dir,
-					strerror(errno));
-			goto out;
+	rc = rt_sweep_train(s, o, also, err);
+	/* a sweep that ran to its end (every configuration failed is an end too) leaves
+	 * .partial behind, a resumed one as well */
+	if ((!rc || rc == -ECANCELED) && (final_dir[0] || ro->resume)) {
+		struct rt_err e2;
+		int rc2 = finish_partial(dir, size, &e2);
+
+		if (rc2 && !rc) {
+			rc = rc2;
+			*err = e2;
 		}
-		snprintf(dir, size, "%s", final_dir);
 	}
 out:
+	rt_dirlock_release(&lock);
 	o->prof = NULL;
 	rt_profile_destroy(prof);
 	return rc;

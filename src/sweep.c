@@ -93,24 +93,28 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 			}
 			break;
 		case RT_KNOB_INPUT: {
-			char buf[1024], *tok, *save = NULL;
+			/* the same list rules as the other knobs: no empty item, no size twice */
+			char buf[1024], *items[RT_SWEEP_MAX_VALUES];
+			int cnt;
 
 			if (!eq)
 				return rt_err_set(err, -EINVAL, "%s: give the sizes (input=32,64 or "
 						  "input=32x64,...)", opt);
-			snprintf(buf, sizeof(buf), "%s", eq + 1);
-			for (tok = strtok_r(buf, ",", &save); tok && !rc;
-			     tok = strtok_r(NULL, ",", &save)) {
+			cnt = rt_opt_split_list(buf, sizeof(buf), items, RT_SWEEP_MAX_VALUES, opt,
+						eq + 1, err);
+			if (cnt < 0)
+				return cnt;
+			for (int i = 0; i < cnt && !rc; i++) {
 				long h, w;
 
-				if (kn->n == RT_SWEEP_MAX_VALUES)
-					return rt_err_set(err, -EINVAL, "%s: at most %d sizes", opt,
-							  RT_SWEEP_MAX_VALUES);
-				if (!(rc = rt_sweep_parse_input(tok, &h, &w, opt, err)))
-					kn->values[kn->n++] = RT_INPUT_VALUE(h, w);
+				if ((rc = rt_sweep_parse_input(items[i], &h, &w, opt, err)))
+					break;
+				for (size_t j = 0; j < kn->n; j++)
+					if (kn->values[j] == RT_INPUT_VALUE(h, w))
+						return rt_err_set(err, -EINVAL, "%s: '%s' appears twice "
+								  "(as %ldx%ld)", opt, items[i], h, w);
+				kn->values[kn->n++] = RT_INPUT_VALUE(h, w);
 			}
-			if (!rc && !kn->n)
-				rc = rt_err_set(err, -EINVAL, "%s: the list is empty", opt);
 			break;
 		}
 		default: {

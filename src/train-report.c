@@ -73,6 +73,19 @@ int rt_train_describe(FILE *out, const struct rt_model *m, const struct rt_net_o
 	       "%.4g MB, update %.4g MB\n", no->batch, t.params, t.fwd_flops / 1e9,
 	       t.bwd_flops / 1e9, t.update_flops / 1e9, t.fwd_bytes / 1e6, t.bwd_bytes / 1e6,
 	       t.update_bytes / 1e6);
+	{
+		/* the two conventions side by side: the tables people compare with, and what the
+		 * primitives execute (what the points use) */
+		double exec_macs = 0;
+
+		for (size_t i = 0; i < m->nlayers; i++)
+			exec_macs += m->layers[i].n.macs;
+		fprintf(out, "  forward MACs per image as published (padding included): %.0f (%.4g G)\n"
+			"  forward MACs per image executed (conv and fc, on real input only; the points "
+			"count these, x2 FLOPs, and every layer): %.0f (%.4g G)\n",
+			rt_model_published_macs(m), rt_model_published_macs(m) / 1e9, exec_macs,
+			exec_macs / 1e9);
+	}
 	rt_net_memory(net, &mm);
 	print_memory(out, "\nmemory (as allocated, oneDNN layouts included)", &mm, rt_peak_rss_kib());
 	rt_net_destroy(net);
@@ -119,6 +132,9 @@ void rt_train_report(FILE *out, const struct rt_model *m, const struct rt_net_op
 			       it > 0 ? 100 * res->phase_seconds[p] / it : 0);
 	fprintf(out, "  time inside oneDNN primitives %.1f%% of the iteration, outside %.1f%%\n",
 	       100 * res->primitive_share, 100 * (1 - res->primitive_share));
+	fprintf(out, "  cores: the timed iterations got %.0f%% of %u thread%s' time (%.1f%% of "
+		"their runnable time waiting for a CPU)\n", 100 * res->cpu_share, res->threads,
+		res->threads > 1 ? "s" : "", 100 * res->run_delay_share);
 	fprintf(out, "  loss %.4f -> %.4f, accuracy %.3f -> %.3f (first -> last iteration)\n",
 	       res->losses[0], res->losses[res->nlosses - 1], res->accuracies[0],
 	       res->accuracies[res->nlosses - 1]);

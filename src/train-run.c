@@ -281,7 +281,7 @@ int rt_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s,
 	struct rt_sweep_train_opts so = { 0 };
 	struct rt_sweep_run_opts ro = { 0 };
 	struct rt_sweep_request req;
-	char self[PATH_MAX], ppath[4096], words[1024];
+	char self[PATH_MAX], ppath[4096], words[1024], note[512];
 	char *launcher[32] = { NULL };
 	ssize_t len;
 	int rc;
@@ -317,8 +317,8 @@ int rt_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s,
 	self[len] = '\0';
 	if (s->profile)
 		snprintf(ppath, sizeof(ppath), "%s", s->profile);
-	else
-		rt_profile_default_path(ppath, sizeof(ppath));
+	else if (!rt_profile_default_path(ppath, sizeof(ppath), NULL, note, sizeof(note)))
+		ui->say(ui->ctx, note);
 	rt_train_settings_request(&req, s, h->m, sw, batch, ppath);
 	ro.m = h->m;
 	ro.topo = h->topo;

@@ -4,6 +4,7 @@
 #include "charts.h"
 #include "plot.h"
 #include "report.h"
+#include "svg.h"
 #include "util.h"
 
 #include <errno.h>
@@ -78,62 +79,40 @@ static void page_tail(FILE *fp)
 	fputs(". Every chart is inlined; the page loads nothing else.</p>\n</body>\n</html>\n", fp);
 }
 
-/* An SVG file inlined: its prolog dropped, its ids (and the references to them) prefixed so
- * that several charts on one page keep their own. 0 when it was there. */
+/* An SVG file inlined, made safe (svg.h): 0 when it was there and held a chart. */
 static int inline_svg(FILE *fp, const char *path, const char *prefix)
 {
 	struct rt_err err;
 	size_t len;
-	char *s = rt_slurp(path, &len, &err), *p;
+	char *s = rt_slurp_max(path, &len, (size_t)64 << 20, &err);
+	int rc;
 
 	if (!s)
 		return -1;
-	p = strstr(s, "<svg");
-	if (!p) {
-		free(s);
-		return -1;
-	}
-	while (*p) {
-		static const char *const keys[] = { "id='", "id=\"", "href='#", "href=\"#",
-						    "url(#" };
-		size_t k, kl = 0;
-
-		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-			kl = strlen(keys[k]);
-			/* an attribute's start: after a blank or a colon (xlink:href) */
-			if (!strncmp(p, keys[k], kl) && (k == 4 || p == s || p[-1] == ' ' ||
-							 p[-1] == ':' || p[-1] == '\t' ||
-							 p[-1] == '\n'))
-				break;
-		}
-		if (k < sizeof(keys) / sizeof(keys[0])) {
-			fwrite(p, 1, kl, fp);
-			fputs(prefix, fp);
-			p += kl;
-		} else {
-			fputc(*p++, fp);
-		}
-	}
+	rc = rt_svg_inline(fp, s, prefix);
 	free(s);
-	return 0;
+	return rc;
 }
 
-static void figure(FILE *fp, const char *dir, size_t k)
+/* A chart this run drew (rendered, or its script written without gnuplot): what lies in the
+ * directory from another run is never shown. */
+static void figure(FILE *fp, const char *dir, size_t k, bool rendered)
 {
-	char svg[4200], gp[4200], prefix[16];
+	char svg[4200], prefix[16];
 
 	snprintf(svg, sizeof(svg), "%s/%s.svg", dir, rt_views_charts[k]);
-	snprintf(gp, sizeof(gp), "%s/%s.gp", dir, rt_views_charts[k]);
 	snprintf(prefix, sizeof(prefix), "c%zu_", k);
-	if (access(gp, F_OK) && access(svg, F_OK))
-		return;
 	fprintf(fp, "<figure id=\"%s\">\n<figcaption>", rt_views_charts[k]);
 	esc(fp, chart_titles[k]);
 	fputs("</figcaption>\n", fp);
-	if (inline_svg(fp, svg, prefix)) {
+	if (!rendered) {
 		fputs("<p class=\"note\">Not rendered here (gnuplot is not installed): ", fp);
 		esc(fp, rt_views_charts[k]);
 		fputs(".gp renders it (gnuplot -c SCRIPT).</p>\n", fp);
+	} else if (inline_svg(fp, svg, prefix)) {
+		fputs("<p class=\"note\">Too large to inline (over 64 MiB): see ", fp);
+		esc(fp, rt_views_charts[k]);
+		fputs(".svg and .png beside this page.</p>\n", fp);
 	}
 	fputs("\n</figure>\n", fp);
 }
@@ -204,11 +183,15 @@ static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		const struct rt_point *p = &pts[i];
 
-		if (p->status != RT_STATUS_FAILED || p->scope != RT_SCOPE_ITERATION)
+		if ((p->status != RT_STATUS_FAILED && p->status != RT_STATUS_DISTURBED) ||
+		    p->scope != RT_SCOPE_ITERATION || p->stat != RT_STAT_MEDIAN ||
+		    (p->status == RT_STATUS_DISTURBED && p->source != RT_SOURCE_MODEL))
 			continue;
 		fputs("<tr class=\"failed\"><td class=\"l\">", fp);
 		esc(fp, p->config);
-		fputs("</td><td class=\"l\" colspan=\"16\">failed: ", fp);
+		fprintf(fp, "</td><td class=\"l\" colspan=\"16\">%s: ", rt_point_status_name(p));
+		if (p->status == RT_STATUS_DISTURBED)
+			fprintf(fp, "%.1f images/s; ", p->images_per_s);
 		esc(fp, p->reason);
 		fputs("</td></tr>\n", fp);
 	}
@@ -216,10 +199,11 @@ static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
 	free(v);
 }
 
+/* drawn[k]: 0 not drawn this run, 1 its script written (no gnuplot), 2 rendered */
 static int write_page(const struct rt_views_opts *o, const struct rt_point *pts, size_t n,
-		      const char *def_name, const struct rt_point *best, struct rt_err *err)
+		      const char *def_name, const struct rt_point *best, const int *drawn,
+		      struct rt_err *err)
 {
-	const struct rt_point *def = rt_points_headline(pts, n, def_name);
 	struct rt_outfile of;
 	char path[4200], title[400];
 	int rc;
@@ -230,37 +214,32 @@ static int write_page(const struct rt_views_opts *o, const struct rt_point *pts,
 	snprintf(title, sizeof(title), "rooftraj: %s on %s", o->what,
 		 o->prof ? o->prof->host : "this node");
 	page_head(of.fp, title);
-	fputs("<p class=\"big\">", of.fp);
-	if (best) {
-		fputs("Best configuration: <b>", of.fp);
-		esc(of.fp, best->config);
-		fprintf(of.fp, "</b> (%u threads, batch %ld, affinity %s, %s): %.1f images/s",
-			best->threads, best->batch, rt_point_affinity_name(best),
-			rt_point_precision_name(best), best->images_per_s);
-		if (def && def->images_per_s > 0) {
-			fputs(", <b>", of.fp);
-			fprintf(of.fp, "%.2fx</b> the default configuration (", best->images_per_s /
-				def->images_per_s);
-			esc(of.fp, def->config);
-			fprintf(of.fp, ": %.1f images/s)", def->images_per_s);
-		}
+	{
+		/* the summary's words: a speedup only when it is outside the noise */
+		struct rt_verdict v;
+		char verdict[1024];
+
+		rt_points_verdict(pts, n, def_name, &v);
+		rt_points_verdict_text(&v, verdict, sizeof(verdict));
+		fputs("<p class=\"big\">", of.fp);
+		esc(of.fp, verdict);
 		fputs(".", of.fp);
-	} else {
-		fputs("No configuration succeeded.", of.fp);
+		if (v.disturbed)
+			fprintf(of.fp, " %zu configuration%s did not get %s cores and %s marked "
+				"disturbed, never compared.", v.disturbed, v.disturbed > 1 ? "s" : "",
+				v.disturbed > 1 ? "their" : "its", v.disturbed > 1 ? "are" : "is");
 	}
 	fputs("</p>\n<p class=\"note\">Charts: ", of.fp);
 	for (size_t k = 0; k < RT_VIEWS_NCHARTS; k++) {
-		char gp[4200];
-
-		snprintf(gp, sizeof(gp), "%s/%s.gp", o->dir, rt_views_charts[k]);
-		if (!access(gp, F_OK))
+		if (drawn[k])
 			fprintf(of.fp, "<a href=\"#%s\">%s</a> ", rt_views_charts[k],
 				rt_views_charts[k]);
 	}
 	fputs("</p>\n", of.fp);
 	config_table(of.fp, pts, n, o->prof, best);
 	for (size_t k = 0; k < RT_VIEWS_NCHARTS; k++)
-		figure(of.fp, o->dir, k);
+		if (drawn[k])
+			figure(of.fp, o->dir, k, drawn[k] == 2);
 	snprintf(path, sizeof(path), "%s/summary.txt", o->dir);
 	pre_file(of.fp, path, "Summary (summary.txt)");
 	snprintf(path, sizeof(path), "%s/run.cfg", o->dir);
@@ -297,7 +276,7 @@ int rt_views_write(const struct rt_views_opts *o, const struct rt_point *pts, si
 	char base[4200];
 	struct rt_err e;
 	bool no_gnuplot = false;
-	int first = 0, rc;
+	int first = 0, rc, drawn[RT_VIEWS_NCHARTS] = { 0 };
 
 	for (size_t k = 0; k < RT_VIEWS_NCHARTS && first != -EINTR; k++) {
 		const char *chart = rt_views_charts[k];
@@ -324,9 +303,10 @@ int rt_views_write(const struct rt_views_opts *o, const struct rt_point *pts, si
 		if ((rc == -ENOENT || rc == -ENODATA) && !strncmp(chart, "layers", 6) &&
 		    !strstr(e.msg, "gnuplot"))
 			continue;
+		drawn[k] = rc == 0 ? 2 : rc == -ENOENT && strstr(e.msg, "gnuplot") ? 1 : 0;
 		outcome(o, rc, &e, chart, &first, err, &no_gnuplot);
 	}
-	rc = write_page(o, pts, n, def_name, best, &e);
+	rc = write_page(o, pts, n, def_name, best, drawn, &e);
 	if (rc && !first) {
 		first = rc;
 		*err = e;

@@ -38,12 +38,22 @@ EOF
 sed 's/name = "LeNet-5";/name = "..\/..\/x";/; s/^\( *name = \)"lenet5";/\1"..\/..\/x";/' \
 	"$top_srcdir/cnn/models/lenet5.cfg" >"$FIX/dotdot.cfg"
 sed '0,/name = "conv1"/s//name = "conv\\t1"/' "$top_srcdir/cnn/models/lenet5.cfg" >"$FIX/tab-layer.cfg"
+# a named layer takes the automatic name of a later unnamed one, or the reverse
+printf '%s\n' 'model = { name = "autoname"; input = [ 1, 8, 8 ]; classes = 2; batch = 4; layers = (' \
+	'{ type = "conv"; filters = 4; kernel = 3; }, { type = "relu"; name = "relu3"; },' \
+	'{ type = "relu"; }, { type = "fc"; outputs = 2; }, { type = "softmax_xent"; } ); };' \
+	>"$FIX/autoname.cfg"
+printf '%s\n' 'model = { name = "autoname"; input = [ 1, 8, 8 ]; classes = 2; batch = 4; layers = (' \
+	'{ type = "conv"; filters = 4; kernel = 3; }, { type = "relu"; },' \
+	'{ type = "relu"; name = "relu2"; }, { type = "fc"; outputs = 2; }, { type = "softmax_xent"; } ); };' \
+	>"$FIX/autoname2.cfg"
 
 # Files a row left in its directory that it should not have: every file but its own out and
 # err when it failed, any temporary when it succeeded. Prints them; fails when there are any.
 stray() { # DIR EXIT
 	if [ "$2" = 0 ]; then
-		find "$1" -name '*.tmp' -o -name '*.tmp.*' | sed "s|^$1/||"
+		find "$1" -name '*.tmp' -o -name '*.tmp.*' -o -name '.rooftraj-chart-*' |
+			sed "s|^$1/||"
 	else
 		find "$1" -mindepth 1 ! -name out ! -name err | sed "s|^$1/||"
 	fi | grep . && return 1

@@ -122,11 +122,31 @@ check "... nothing ran" nothing_ran
 check "--out \"it's\": exit 0 (got $?)" test $? = 0
 check_rendered "... its chart rendered" "$dir/it's/trajectories"
 "$probe" --quick --no-curve --no-lowp -t 1 --host "n$bq'x" -o "$dir/probe.cfg" >/dev/null 2>"$dir/probe.err"
-rc=$?
-[ $rc = 0 ] || sed 's/^/# /' "$dir/probe.err"
-check "roofline-probe --host with a payload: exit 0 (got $rc)" test $rc = 0
-check "... nothing ran" nothing_ran
-check_rendered "... its chart rendered" "$dir/probe-roofline"
+check "roofline-probe --host with a payload: refused, exit 2 (got $?)" grep -q "^roofline-probe: --host: .* is not a host name" "$dir/probe.err"
+check "... nothing ran, nothing written" sh -c "test ! -e '$dir/probe.cfg'" && nothing_ran
+"$probe" --quick --host .. >/dev/null 2>"$dir/dotdot.err"
+check "--host ..: refused (exit $?)" grep -q "^roofline-probe: --host: '\.\.' is not a host name" "$dir/dotdot.err"
+# a host whose own name is hostile (a UTS namespace: root): the profile named by a safe
+# mapping of it under machine-profiles/, nothing written elsewhere, the name itself recorded
+# and charted (through the tripwire), nothing run
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
+	mkdir -p "$dir/uts/a/b/c"
+	(cd "$dir/uts/a/b/c" && unshare --uts sh -c "printf '%s' \"../../../x\$1\" >/proc/sys/kernel/hostname && exec \"\$2\" --quick --no-curve --no-lowp -t 1" sh "$bq'" "$probe") \
+		>"$dir/uts.out" 2>"$dir/uts.err"
+	rc=$?
+	[ $rc = 0 ] || sed 's/^/# /' "$dir/uts.err"
+	check "a host named '../../../x\`...\`': the probe exits 0 (got $rc)" test $rc = 0
+	check "... its profile is machine-profiles/ + a safe name, said in a note" sh -c "
+		ls '$dir/uts/a/b/c/machine-profiles/' | grep -qxF '_._.._.._x_touch_pwned__.cfg' &&
+		grep -q 'note: the host name is not a safe file name' '$dir/uts.err'"
+	check "... nothing written outside the directory it ran in" sh -c "
+		test -z \"\$(find '$dir/uts' -newer '$dir/uts.out' -o -type f ! -path '*/a/b/c/*' | grep -v '^$dir/uts/a/b/c')\""
+	check "... the host's real name recorded in the profile" grep -q 'host = "\.\./\.\./\.\./x`touch pwned`'"'"'";' "$dir/uts/a/b/c/machine-profiles/_._.._.._x_touch_pwned__.cfg"
+	check_rendered "... its chart rendered" "$dir/uts/a/b/c/machine-profiles/_._.._.._x_touch_pwned__-roofline"
+	check "... nothing ran" nothing_ran
+else
+	skip "a hostile host name needs root (a UTS namespace)"
+fi
 
 # a failed re-render keeps the good chart: gnuplot that fails (GNUPLOT=false)
 cp "$dir/base/trajectories.gp" "$dir/good.gp"
@@ -161,8 +181,8 @@ if [ "$ncpu" -ge 2 ] && ! ldd "$train" 2>/dev/null | grep -q libasan; then
 	rm -rf "$dir/qp/machine-profiles"
 	(cd "$dir/qp" && "$train" -m lenet5 -n 200 -w 5 -r 3 -c model --sweep threads=$ncpu --out a >/dev/null 2>&1)
 	(cd "$dir/qp" && "$train" -m lenet5 -n 200 -w 5 -r 3 -c model --sweep threads=$ncpu --out b >/dev/null 2>&1)
-	ia=$(awk -F, '$7 == "iteration" && $9 == "median" && NR == 2 { print $16 }' "$dir/qp/a/points.csv")
-	ib=$(awk -F, '$7 == "iteration" && $9 == "median" && NR == 2 { print $16 }' "$dir/qp/b/points.csv")
+	ia=$(awk -F, '$7 == "iteration" && $9 == "median" { print $16; exit }' "$dir/qp/a/points.csv")
+	ib=$(awk -F, '$7 == "iteration" && $9 == "median" { print $16; exit }' "$dir/qp/b/points.csv")
 	check "the run that probed first ($ia images/s) and the next ($ib) agree within 2x" \
 		awk -v a="$ia" -v b="$ib" 'BEGIN { exit !(a > 0 && b > 0 && a / b > 0.5 && a / b < 2) }'
 else
@@ -215,7 +235,7 @@ check "... and creates nothing" test ! -e "$dir/nowhere"
 
 # a failed configuration is retried, unless --no-retry
 awk -F, -v OFS=, 'NR == 1 || $1 != "t'"$(nproc)"'-b4-none" { print }' "$dir/res/points.csv" >"$dir/keep"
-printf 't%s-b4-none,%s,4,none,fp32,1,iteration,iteration,median,0,0,0,,0,0,0,0,0,0,0,0,0,failed,exit 1: boom,,0,0,,,\n' \
+printf 't%s-b4-none,%s,4,none,fp32,1,iteration,iteration,median,0,0,0,,0,0,0,0,0,0,0,0,0,failed,exit 1: boom,,0,0,,,,,\n' \
 	"$(nproc)" "$(nproc)" >>"$dir/keep"
 cp "$dir/keep" "$dir/res/points.csv"
 "$train" --resume "$dir/res" --no-retry >/dev/null 2>&1
@@ -231,7 +251,7 @@ cp "$dir/keep" "$dir/res/points.csv"
 "$train" --resume "$dir/res" >/dev/null 2>"$dir/cut.err"
 check "--resume after a cut last line: exit 0 (got $?)" test $? = 0
 check "... says which configuration is measured again" grep -q "cut short while written: configuration 't$(nproc)-b8-none'" "$dir/cut.err"
-check "... every configuration whole (18 rows each)" awk -F, 'NR > 1 { if (NF != 30) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; exit length(k) != 3 }' "$dir/res/points.csv"
+check "... every configuration whole (18 rows each)" awk -F, 'NR > 1 { if (NF != 32) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; exit length(k) != 3 }' "$dir/res/points.csv"
 check "... and roofline-plot reads it" "$plot" -p "$prof" -o "$dir/cutplot" "$dir/res"
 
 # a model of 1,403 layers, one named with a quote and a comma: every layer's rows kept (more

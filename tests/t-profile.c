@@ -98,7 +98,7 @@ int main(void)
 					      0.25, "onednn-matmul",
 					      "brg:avx512_core_amx_bf16", 0, "" };
 		struct rt_profile_bw b = { "DRAM", "triad_nt", "avx512", 2, 29.599999999999998,
-					   123456789.123456789, 0.0, 6442450944ULL, "" };
+					   12.3456789123456789, 0.0, 6442450944ULL, "" };
 		struct rt_profile_point pt1 = { 4096, 300.00000000000006 }, pt2 = { 1ULL << 33, 7.5 };
 
 		rt_profile_add_cache(p, &c);
@@ -211,6 +211,15 @@ int main(void)
 			  " working_set = 1; }", 10, "'level' must be a string" },
 			/* libconfig places a scalar list element on the line after it: name the list */
 			{ "    \"L2\"", 8, "bandwidth[1] must be a group" },
+			/* impossible rates: a corrupt file, never a 300-digit percentage */
+			{ "    { level = \"L2\"; kernel = \"load\"; threads = 1; gbytes_per_s = 1e308;"
+			  " working_set = 1; }", 10, "'gbytes_per_s' 1e+308 GB/s is not a rate a node can "
+			  "have" },
+			{ "    { level = \"L2\"; kernel = \"load\"; threads = 1; gbytes_per_s = 1e-300;"
+			  " working_set = 1; }", 10, "'gbytes_per_s' 1e-300 GB/s is not a rate a node can "
+			  "have" },
+			{ "    { level = \"L2\"; kernel = \"load\"; threads = 1; gbytes_per_s = 9.0; "
+			  "median = 12.0; working_set = 1; }", 10, "'median' 12 is above the best run 9" },
 		};
 
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -234,6 +243,10 @@ int main(void)
 			  "\"fp32\"; isa = \"x\"; threads = 1; }\n  );\n"
 			  "  bandwidth = ( );\n};\n", 6, "flops[0]: missing 'gflops'" },
 			{ "profile = {\n  format = 1;\n  host = 7;\n};\n", 3, "'host' must be a string" },
+			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
+			  "cores = 1; pus = 1; sockets = 1; };\n  flops = (\n    { precision = "
+			  "\"fp32\"; isa = \"x\"; threads = 1;\n      gflops = 1e308; }\n  );\n"
+			  "  bandwidth = ( );\n};\n", 7, "'gflops' 1e+308 GFLOP/s is not a rate" },
 		};
 
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -263,6 +276,22 @@ int main(void)
 		ok(q && q->nflops >= 16 && q->nbw >= 28 && q->ncurve > 50 && q->nlevels == 4,
 		   "example profile is complete");
 		ok(q && rt_profile_best_flops(q, "bf16", 1), "example has a bf16 roof");
+		rt_profile_destroy(q);
+		q = NULL;
+	}
+	/* a ceiling above its own theoretical peak is flagged when read: never a roof */
+	{
+		const char *text = "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = "
+				   "\"m\"; cores = 1; pus = 1; sockets = 1; };\n  flops = (\n"
+				   "    { precision = \"fp32\"; isa = \"avx2\"; threads = 1; gflops = "
+				   "50.0; theoretical = 40.0; }\n  );\n  bandwidth = ( );\n};\n";
+
+		q = NULL;
+		rc = rt_profile_load(&q, write_tmp("above.cfg", text), &err);
+		ok(rc == 0 && q && q->nflops == 1 &&
+		   strstr(q->flops[0].flag, "above its theoretical peak 40.0 GFLOP/s (line 6)"),
+		   "a ceiling above its theoretical peak is flagged: '%s'", q ? q->flops[0].flag : "");
+		ok(q && !rt_profile_best_flops(q, "fp32", 1), "... and is no roof");
 		rt_profile_destroy(q);
 		q = NULL;
 	}

@@ -51,6 +51,21 @@ sed -n '/^below the reference/,/^$/p' "$dir/ok.out" | sed 's/^/# /'
 check "... and the figures say so" grep -q '^no node is more than 35% below the reference' "$dir/ok.out"
 check "... the network between them: inter-node, over TCP" sh -c "grep -q 'scope = \"inter-node\"' '$dir/ok/cluster.cfg' && grep -q 'transport = \"btl self,tcp\"' '$dir/ok/cluster.cfg'"
 
+# the same healthy pair with another process spinning on nodeb's core: nodeb's ceilings are
+# disturbed (reported with the cause, never ranked), and nobody is called sick
+taskset -c 1 sh -c 'while :; do :; done' &
+spin=$!
+run -n 2 -- "$probe" $probe_opts -o "$dir/busy/%h.cfg" --cluster "$dir/busy/cluster.cfg" \
+	>"$dir/busy.out" 2>"$dir/busy.err"
+rc=$?
+kill $spin
+wait $spin 2>/dev/null
+check "a busy process on nodeb's core: the cluster probe exits 0 (got $rc)" test $rc = 0
+sed -n '/^below the reference/,/^$/p' "$dir/busy.out" | sed 's/^/# /'
+check "... nobody is ranked below the reference" grep -q '^  findings = ( );' "$dir/busy/cluster.cfg"
+check "... nodeb's ceilings are reported disturbed by another process" grep -q 'host = "nodeb"; ceiling = "flops fp64 avx512"; flag = "[a-z ]*busy: ' "$dir/busy/cluster.cfg"
+check "... and nodea's are not" sh -c "! grep -q 'host = \"nodea\"; ceiling = .*; flag = ' '$dir/busy/cluster.cfg'"
+
 # nodeb throttled to 40% of its core, in periods of 100 ms: the best of short runs fits in the
 # unthrottled part; the sustained runs do not
 run -n 2 -t nodeb:40 -- "$probe" $probe_opts -o "$dir/th/%h.cfg" --cluster "$dir/th/cluster.cfg" \
@@ -102,12 +117,12 @@ wait $job
 rc=$?
 took=$(( $(date +%s) - start ))
 check "nodeb killed mid-sweep: the job stops (exit $rc) within 60 s ($took s)" test -n "$cg" -a "$rc" != 0 -a "$took" -lt 60
-check "... the finished configurations are whole (21 rows each)" awk -F, 'NR > 1 { if (NF != 30) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }' "$dir/k/points.csv"
+check "... the finished configurations are whole (21 rows each)" awk -F, 'NR > 1 { if (NF != 32) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }' "$dir/k/points.csv"
 before=$(awk -F, 'NR > 1 { k[$1] } END { print length(k) }' "$dir/k/points.csv")
 run -n 2 -- "$train" --resume "$dir/k" >"$dir/r.out" 2>"$dir/r.err"
 check "--resume on the two nodes continues: exit 0 (got $?)" test $? = 0
 check "... every configuration measured once, those before kept ($before before)" awk -F, -v b="$before" '
-	NR > 1 { if (NF != 30) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n != 5 || b < 1 }' "$dir/k/points.csv"
+	NR > 1 { if (NF != 32) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n != 5 || b < 1 }' "$dir/k/points.csv"
 # every rehearsal above said which cgroups it made: none is left
 bases=$(sed -n 's/^rehearsal: cgroups \([^ ]*\) .*/\1/p' "$dir"/*.err "$dir"/*.out 2>/dev/null | sort -u | tr '\n' ' ')
 check "... nothing of the $(echo $bases | wc -w) rehearsals is left behind" sh -c "

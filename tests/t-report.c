@@ -227,8 +227,124 @@ int main(void)
 		fputs("t3,oops\n", fp);
 		fclose(fp);
 		ok(rt_points_csv_read(path, &back, &n, &err) == -EINVAL &&
-		   strstr(err.msg, ":4: 2 fields, a point has 30"),
+		   strstr(err.msg, ":4: 2 fields, a point has 32"),
 		   "a short line is named: %s", err.msg);
+	}
+	/* a line of a gigabyte is refused without being held in memory */
+	{
+		FILE *fp = fopen(path, "w");
+		struct rt_point *back = NULL;
+		size_t n = 0;
+
+		rt_points_csv_header(fp);
+		for (int k = 0; k < 200000; k++)
+			fputs("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			      "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", fp);
+		fputs("\n", fp);
+		fclose(fp);
+		ok(rt_points_csv_read(path, &back, &n, &err) == -EINVAL &&
+		   strstr(err.msg, ":2: a line longer than 65535 bytes"), "a 25 MB line: %s",
+		   err.msg);
+	}
+	/* the verdict: a speedup only outside the runs' ranges; disturbed rows never compared */
+	{
+		struct rt_point v[12];
+		struct rt_verdict vd;
+		char text[1024];
+		const double sec[4][3] = {
+			/* median, min, max seconds of a 64-image batch */
+			{ 0.100, 0.098, 0.102 },        /* default: 627.5..653.1 images/s */
+			{ 0.080, 0.079, 0.081 },        /* 790..810: measurably faster */
+			{ 0.099, 0.090, 0.104 },        /* 615..711: inside the default's range */
+			{ 0.050, 0.050, 0.050 },        /* the fastest, but disturbed */
+		};
+		const char *names[4] = { "t2-b64-none", "t1-b64-none", "t2-b64-compact",
+					 "t2-b64-scatter" };
+
+		for (int c = 0; c < 4; c++)
+			for (int k = 0; k < 3; k++) {
+				struct rt_point *q = &v[3 * c + k];
+
+				*q = pt(names[c], 2, sec[c][k], 4e9, 2e9);
+				q->stat = (enum rt_stat)k;
+				q->processes = 3;
+				q->status = c == 3 ? RT_STATUS_DISTURBED : RT_STATUS_OK;
+			}
+		rt_points_verdict(v, 12, "t2-b64-none", &vd);
+		rt_points_verdict_text(&vd, text, sizeof(text));
+		ok(vd.kind == RT_VERDICT_FASTER && !strcmp(vd.best->config, "t1-b64-none") &&
+		   vd.disturbed == 1, "outside the ranges: a finding (%s)", text);
+		ok(strstr(text, "speedup of the best 1.25x, outside both ranges") &&
+		   strstr(text, "over 3 fresh processes"), "... said with the ranges");
+		/* without t1: the best is inside the default's range */
+		memmove(v + 3, v + 6, 6 * sizeof(v[0]));
+		rt_points_verdict(v, 9, "t2-b64-none", &vd);
+		rt_points_verdict_text(&vd, text, sizeof(text));
+		ok(vd.kind == RT_VERDICT_NOISE && !strstr(text, "speedup"),
+		   "inside the noise: no speedup claimed (%s)", text);
+		ok(strstr(text, "no configuration is measurably faster than the default"),
+		   "... the summary says so");
+		/* one run each: no spread to tell it from the noise */
+		for (int k = 0; k < 6; k++) {
+			v[k].seconds = v[k - k % 3].seconds;
+			rt_point_derive(&v[k]);
+		}
+		v[3].seconds = v[4].seconds = v[5].seconds = 0.08;
+		for (int k = 3; k < 6; k++)
+			rt_point_derive(&v[k]);
+		rt_points_verdict(v, 6, "t2-b64-none", &vd);
+		rt_points_verdict_text(&vd, text, sizeof(text));
+		ok(vd.kind == RT_VERDICT_ONE_RUN && strstr(text, "spread between runs is not known"),
+		   "one run each: said (%s)", text);
+		/* only the disturbed one faster: the default is the best measured */
+		v[3].status = v[4].status = v[5].status = RT_STATUS_DISTURBED;
+		rt_points_verdict(v, 6, "t2-b64-none", &vd);
+		ok(vd.kind == RT_VERDICT_DEFAULT_BEST, "a disturbed configuration is never the best");
+		v[0].status = v[1].status = v[2].status = RT_STATUS_DISTURBED;
+		rt_points_verdict(v, 6, "t2-b64-none", &vd);
+		ok(vd.kind == RT_VERDICT_NONE, "nothing undisturbed: no verdict");
+	}
+	/* a configuration's rows end with its iteration median: a cut one is told apart */
+	{
+		struct rt_point v[4];
+
+		v[0] = pt("a", 1, 0.1, 1, 1);
+		v[1] = v[0];
+		v[1].scope = RT_SCOPE_PHASE;
+		snprintf(v[1].name, sizeof(v[1].name), "forward");
+		v[2] = v[0];
+		v[2].stat = RT_STAT_MAX;
+		v[3] = v[1];
+		v[3].stat = RT_STAT_MIN;
+		rt_points_order_block(v, 4);
+		ok(v[3].scope == RT_SCOPE_ITERATION && v[3].stat == RT_STAT_MEDIAN &&
+		   v[0].scope == RT_SCOPE_PHASE && v[1].stat == RT_STAT_MAX,
+		   "the iteration median last, the others in their order");
+		ok(rt_points_config_complete(v, 4, "a"), "complete rows");
+		ok(!rt_points_config_complete(v, 3, "a"), "rows cut at a line boundary: incomplete");
+		ok(!rt_points_config_complete(v, 4, "b"), "no rows: not complete");
+	}
+	/* the index finds what a scan finds */
+	{
+		struct rt_point v[6];
+		struct rt_points_index ix;
+
+		for (int k = 0; k < 6; k++) {
+			v[k] = pt(k % 2 ? "b" : "a", 1, 0.1 + k, 1, 1);
+			v[k].stat = (enum rt_stat)(k / 2);
+		}
+		v[4].status = RT_STATUS_FAILED;
+		is_int(rt_points_index_build(&ix, v, 6, &err), 0, "index built");
+		ok(rt_points_index_find(&ix, "b", RT_SCOPE_ITERATION, "iteration", RT_STAT_MIN,
+					RT_STATUS_OK) == &v[3], "found by its identity");
+		ok(!rt_points_index_find(&ix, "a", RT_SCOPE_ITERATION, "iteration", RT_STAT_MAX,
+					 RT_STATUS_OK) &&
+		   rt_points_index_find(&ix, "a", RT_SCOPE_ITERATION, "iteration", RT_STAT_MAX,
+					RT_STATUS_COUNT) == &v[4], "and by its status");
+		ok(rt_points_stat_of(&ix, v, 6, &v[1], RT_STAT_MAX) == &v[5] &&
+		   rt_points_stat_of(NULL, v, 6, &v[1], RT_STAT_MAX) == &v[5],
+		   "a headline's max row, indexed or scanned");
+		rt_points_index_free(&ix);
 	}
 	{
 		char cmd[128];

@@ -13,9 +13,9 @@ skip() {
 	echo "ok $n # SKIP $1"
 }
 # sweep_child PID: the pid of the configuration child (roofline-train --emit-points) a sweep
-# started, waited for up to 15 s; empty when there is none.
+# started, waited for up to 60 s; empty when there is none.
 sweep_child() {
-	for _k in $(seq 300); do
+	for _k in $(seq 1200); do
 		_c=$(pgrep -P "$1" -f emit-points | head -n 1)
 		[ -n "$_c" ] && { echo "$_c"; return 0; }
 		sleep 0.05

@@ -7,6 +7,7 @@
 #include "report.h"
 #include "sweep-train.h"
 #include "runrec.h"
+#include "util.h"
 #include "views.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *prog = "roofline-plot";
@@ -115,6 +117,7 @@ int main(int argc, char **argv)
 	const char *profile_arg = NULL, *output = NULL;
 	bool all_roofs = false;
 	struct rt_profile *prof = NULL;
+	struct rt_dirlock lock = { -1 };
 	struct rt_point *all = NULL;
 	size_t nall = 0;
 	struct rt_err err = { 0 };
@@ -147,14 +150,39 @@ int main(int argc, char **argv)
 		char csv[4200];
 		struct rt_point *pts = NULL;
 		char label[64];
+		struct stat st;
 		size_t n = 0;
 
+		if (!*argv[d]) {
+			rt_err_set(&err, -EINVAL, "'': not a results directory (the name is empty)");
+			goto fail;
+		}
+		if (stat(argv[d], &st)) {
+			rt_err_set(&err, -errno, "%s: %s", argv[d], strerror(errno));
+			goto fail;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			rt_err_set(&err, -ENOTDIR, "%s: not a directory (give a results directory)",
+				   argv[d]);
+			goto fail;
+		}
 		snprintf(csv, sizeof(csv), "%s/points.csv", argv[d]);
+		if (access(csv, F_OK)) {
+			rt_err_set(&err, -ENOENT, "%s: no points.csv: not a results directory", argv[d]);
+			goto fail;
+		}
 		if (rt_points_csv_read(csv, &pts, &n, &err))
 			goto fail;
 		if (!n) {
-			rt_err_set(&err, -ENOENT, "%s: no points (is it a results directory?)", csv);
+			rt_err_set(&err, -ENOENT, "%s: no points yet (a sweep that has not finished a "
+				   "configuration)", csv);
 			goto fail;
+		}
+		if (argc - optind == 1) {
+			/* one directory: its points as read */
+			all = pts;
+			nall = n;
+			continue;
 		}
 		{
 			struct rt_point *q = realloc(all, (nall + n) * sizeof(*all));
@@ -166,12 +194,10 @@ int main(int argc, char **argv)
 			}
 			all = q;
 		}
-		if (argc - optind > 1)
-			run_label(label, sizeof(label), argv, optind, d);
+		run_label(label, sizeof(label), argv, optind, d);
 		for (size_t i = 0; i < n; i++) {
 			all[nall] = pts[i];
-			if (argc - optind > 1)
-				snprintf(all[nall].run, sizeof(all[nall].run), "%s", label);
+			snprintf(all[nall].run, sizeof(all[nall].run), "%s", label);
 			nall++;
 		}
 		free(pts);
@@ -183,12 +209,15 @@ int main(int argc, char **argv)
 	if (rt_profile_load(&prof, ppath, &err))
 		goto fail;
 	if (!output && argc - optind == 1) {
-		/* one directory: every view again, report.html last */
+		/* one directory: every view again, report.html last, as its one writer */
 		char def[64], what[256];
 		struct rt_views_opts vo = { .dir = argv[optind], .what = what,
 					    .default_config = def, .prof = prof,
 					    .all_roofs = all_roofs, .say = say };
 
+		/* rewritten in place: as the directory's one writer */
+		if (rt_dirlock_take(&lock, argv[optind], "roofline-plot", &err))
+			goto fail;
 		rt_results_default(argv[optind], def, sizeof(def));
 		model_name(what, sizeof(what), argv[optind]);
 		if (rt_views_write(&vo, all, nall, &err))
@@ -203,7 +232,17 @@ int main(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	snprintf(base, sizeof(base), "%s", output ? output : "overlay");
+	{
+		/* a directory given as the output: the overlay goes into it */
+		struct stat st;
+		const char *o = output ? output : "overlay";
+		const size_t len = strlen(o);
+
+		if (o[len - 1] == '/' || (!stat(o, &st) && S_ISDIR(st.st_mode)))
+			snprintf(base, sizeof(base), "%s%soverlay", o, o[len - 1] == '/' ? "" : "/");
+		else
+			snprintf(base, sizeof(base), "%s", o);
+	}
 	snprintf(gp, sizeof(gp), "%s.gp", base);
 	rc = rt_plot_trajectories(prof, all, nall, argc - optind > 1 ? "overlay" : "sweep",
 				  all_roofs, base, &err);
@@ -219,6 +258,7 @@ fail:
 	fprintf(stderr, "%s: %s\n", prog, err.msg);
 	rc = 1;
 out:
+	rt_dirlock_release(&lock);
 	rt_profile_destroy(prof);
 	free(all);
 	return rc;

@@ -225,6 +225,7 @@ static int probe_node(const struct rt_topo *topo, struct rt_probe_opts *o, const
 {
 	char chart[4200], outbase[4200];
 	struct rt_profile *p = NULL;
+	bool drawn = false;
 	int rc;
 
 	/* fail on an unwritable destination now, not after the measurements */
@@ -257,6 +258,7 @@ static int probe_node(const struct rt_topo *topo, struct rt_probe_opts *o, const
 	}
 	if (chart_on) {
 		rc = rt_plot_roofline(p, 0, all_roofs, outbase, err);
+		drawn = rc == 0;
 		if (rc == 0 && print)
 			printf("chart:   %s.png, %s.svg (script %s)\n", outbase, outbase, chart);
 		else if (rc == -ENOENT && print)
@@ -276,7 +278,8 @@ static int probe_node(const struct rt_topo *topo, struct rt_probe_opts *o, const
 			html[strlen(html) - 4] = '\0';
 		strncat(html, "-report.html", sizeof(html) - strlen(html) - 1);
 		snprintf(svg, sizeof(svg), "%.4200s.svg", outbase);
-		rc = rt_views_node_page(p, chart_on && !access(svg, F_OK) ? svg : NULL, html, err);
+		/* the chart this run drew, never one lying there from another */
+		rc = rt_views_node_page(p, drawn ? svg : NULL, html, err);
 		if (!rc && print)
 			printf("page:    %s\n", html);
 	}
@@ -286,6 +289,18 @@ out:
 	else
 		*out = p;
 	return rc;
+}
+
+/* Whether a reference profile holds a ceiling a node can be held against: trusted, not 0. */
+static bool reference_usable(const struct rt_profile *p)
+{
+	for (size_t i = 0; i < p->nflops; i++)
+		if (!p->flops[i].flag[0] && p->flops[i].gflops > 0)
+			return true;
+	for (size_t i = 0; i < p->nbw; i++)
+		if (!p->bw[i].flag[0] && p->bw[i].gbytes_per_s > 0)
+			return true;
+	return false;
 }
 
 /* Replace each %h of a path template with the host name. */
@@ -396,8 +411,9 @@ int main(int argc, char **argv)
 		rc = usage_error(&err);
 		goto out;
 	}
-	if (host_opt && (!*host_opt || strchr(host_opt, '/'))) {
-		rt_err_set(&err, -EINVAL, "--host: '%s' is not a host name", host_opt);
+	if (host_opt && !rt_safe_name(host_opt)) {
+		rt_err_set(&err, -EINVAL, "--host: '%s' is not a host name (1 to 255 letters, digits, "
+			   "'.', '_' and '-', not starting with '.')", host_opt);
 		rc = usage_error(&err);
 		goto out;
 	}
@@ -440,17 +456,19 @@ int main(int argc, char **argv)
 				goto out;
 			}
 	}
-	if (output) {
-		expand_host(path, sizeof(path), output, host_opt ? host_opt : cl.host);
-	} else {
-		char host[256];
+	{
+		/* the host's name in a file name: a safe one, mapped with a note if need be */
+		char safe[256], note[512];
 
-		if (host_opt)
-			snprintf(host, sizeof(host), "%s", host_opt);
-		else if (gethostname(host, sizeof(host)))
-			snprintf(host, sizeof(host), "localhost");
-		host[sizeof(host) - 1] = '\0';
-		snprintf(path, sizeof(path), "machine-profiles/%s.cfg", host);
+		if (!rt_safe_name_map(safe, sizeof(safe), host_opt ? host_opt : cl.host) && output &&
+		    strstr(output, "%h"))
+			fprintf(stderr, "%s: note: the host name '%s' is not a safe file name: %%h is "
+				"'%s'\n", prog, cl.host, safe);
+		if (output)
+			expand_host(path, sizeof(path), output, safe);
+		else if (!rt_profile_default_path(path, sizeof(path), host_opt ? host_opt : cl.host,
+						  note, sizeof(note)))
+			fprintf(stderr, "%s: note: %s\n", prog, note);
 	}
 	ps.on = ps.tty || verbose;
 	o.progress = on_progress;
@@ -461,6 +479,11 @@ int main(int argc, char **argv)
 		/* the reference is read before anything is measured: a bad one fails at once */
 		if (reference && cl.rank == 0 && rt_profile_load(&refp, reference, &err)) {
 			fprintf(stderr, "%s: --reference: %s\n", prog, err.msg);
+			rt_cluster_abort(&cl, 1);
+		}
+		if (refp && !reference_usable(refp)) {
+			fprintf(stderr, "%s: --reference: %s: no usable ceiling (every one is flagged "
+				"or zero): nothing to hold the nodes against\n", prog, reference);
 			rt_cluster_abort(&cl, 1);
 		}
 		if (!sustain_given)

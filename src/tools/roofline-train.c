@@ -257,7 +257,7 @@ static int run_sweep(struct rt_sweep_mpi *h, const struct cli *c, long batch, in
 		fprintf(stderr, "%s: rank %d: %s\n", prog, h->cl->rank, err.msg);
 	else if (rc)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
-	else if (h->cl->rank == 0)
+	if ((!rc || rc == -ECANCELED) && h->cl->rank == 0)
 		printf("\nresults: %s (points.csv, summary.txt, run.cfg)\n", dir);
 	return rc == -EINTR ? 130 : rc ? 1 : 0;
 }
