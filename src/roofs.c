@@ -123,10 +123,24 @@ const struct rt_roof *rt_roofs_bandwidth(const struct rt_roofs *r, const char *l
 	return best(r, RT_ROOF_BANDWIDTH, false, level);
 }
 
+const struct rt_roof *rt_roofs_ceiling(const struct rt_roofs *r, const char *precision)
+{
+	const struct rt_roof *b = NULL;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rt_roof *q = &r->roof[i];
+
+		if (q->kind == RT_ROOF_FLOPS && q->basis == RT_ROOF_MEASURED &&
+		    !strcmp(q->precision, precision) && (!b || q->value > b->value))
+			b = q;
+	}
+	return b ? b : rt_roofs_theoretical(r, precision);
+}
+
 int rt_roofs_bound(const struct rt_roofs *r, const char *precision, double bytes,
 		   double intensity, struct rt_roof_bound *b)
 {
-	const struct rt_roof *peak = rt_roofs_peak(r, precision), *bw;
+	const struct rt_roof *peak = rt_roofs_ceiling(r, precision), *bw;
 	const char *level = rt_profile_holding_level(r->prof, bytes, r->threads);
 	double mem;
 

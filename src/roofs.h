@@ -45,6 +45,11 @@ int rt_roofs_at(struct rt_roofs *r, const struct rt_profile *p, unsigned threads
 /* The best measured or achievable FLOP roof of a precision (never a theoretical one), or
  * NULL. */
 const struct rt_roof *rt_roofs_peak(const struct rt_roofs *r, const char *precision);
+/* The FLOP roof that bounds a precision's work: its best measured ceiling (a kernel's or an
+ * instruction's chains: nothing in that precision runs faster), else its theoretical peak;
+ * never an achievable rate alone (oneDNN's matmul is a rate, not a limit: a convolution can
+ * run faster). NULL when there is neither. */
+const struct rt_roof *rt_roofs_ceiling(const struct rt_roofs *r, const char *precision);
 /* The theoretical peak of a precision, or NULL. */
 const struct rt_roof *rt_roofs_theoretical(const struct rt_roofs *r, const char *precision);
 /* The bandwidth roof of a level, or NULL. */
@@ -53,7 +58,7 @@ const struct rt_roof *rt_roofs_bandwidth(const struct rt_roofs *r, const char *l
 /* The roofline bound of a point of `precision` with `bytes` compulsory bytes and intensity
  * FLOP/byte: the bandwidth of the memory level that holds the bytes at the roofs' thread count
  * (rt_profile_holding_level; DRAM when that level has no trusted roof) x the intensity, or the
- * precision's peak, whichever is lower. */
+ * precision's ceiling (rt_roofs_ceiling), whichever is lower. */
 struct rt_roof_bound {
 	const struct rt_roof *roof;     /* the one that bounds it */
 	const char *level;              /* the level that holds its bytes */

@@ -39,7 +39,7 @@ int main(int argc, char **argv)
 		double rp, rb;
 
 		if (rt_roofs_at(&r, prof, rt_point_threads(p), NULL) == 0) {
-			f = rt_roofs_peak(&r, rt_point_precision_name(p));
+			f = rt_roofs_ceiling(&r, rt_point_precision_name(p));
 			l1 = rt_roofs_bandwidth(&r, "L1");
 			t = r.threads;
 		}
