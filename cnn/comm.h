@@ -6,7 +6,7 @@
 #define RT_COMM_H
 
 #include <stddef.h>
-#include "err.h"
+#include "base/err.h"
 
 struct rt_comm {
 	int rank, size;

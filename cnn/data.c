@@ -2,8 +2,8 @@
  * and readers for MNIST idx files and CIFAR-10 binary batches that reject truncated or foreign
  * files with the file name and what is wrong */
 #include "config.h"
-#include "data.h"
-#include "util.h"
+#include "cnn/data.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdio.h>

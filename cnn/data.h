@@ -4,8 +4,8 @@
 #define RT_DATA_H
 
 #include <stdint.h>
-#include "err.h"
-#include "model.h"
+#include "base/err.h"
+#include "cnn/model.h"
 
 struct rt_data;
 

@@ -1,7 +1,7 @@
 /* layer-add.c: residual add (oneDNN binary add of the layer's input and an earlier layer's
  * output); its backward passes the gradient to both operands, which net.c routes */
 #include "config.h"
-#include "net-internal.h"
+#include "cnn/net-internal.h"
 
 static int add_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 {

@@ -1,7 +1,7 @@
 /* layer-bn.c: batch normalization in training mode (batch statistics) with a learned scale and
  * shift; one backward primitive gives the data and the scale/shift gradients */
 #include "config.h"
-#include "net-internal.h"
+#include "cnn/net-internal.h"
 
 #include <errno.h>
 #include <stdlib.h>

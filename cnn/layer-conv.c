@@ -2,7 +2,7 @@
  * data (skipped when the model input feeds the layer) and backward weights, with oneDNN's
  * layouts (format_tag_any) and a reorder only for the model input */
 #include "config.h"
-#include "net-internal.h"
+#include "cnn/net-internal.h"
 
 #include <errno.h>
 #include <stdlib.h>

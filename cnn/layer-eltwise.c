@@ -1,7 +1,7 @@
 /* layer-eltwise.c: ReLU (oneDNN eltwise) and dropout (a oneDNN binary multiply by a scaled
  * Bernoulli mask drawn from a seeded counter-based hash, so runs are reproducible) */
 #include "config.h"
-#include "net-internal.h"
+#include "cnn/net-internal.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* layer-loss.c: softmax (oneDNN) and cross-entropy against the labels; its backward writes the
  * gradient with respect to the logits, (softmax - one_hot) / batch */
 #include "config.h"
-#include "net-internal.h"
+#include "cnn/net-internal.h"
 
 #include <errno.h>
 #include <math.h>

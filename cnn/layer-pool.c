@@ -19,8 +19,8 @@
  * the relu's select (gradient where the output is positive) on the pool's output gradient,
  * before routing; the result goes straight to the relu's input gradient. */
 #include "config.h"
-#include "net-internal.h"
-#include "util.h"
+#include "cnn/net-internal.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* model.c: model files (libconfig) to layer descriptions with shapes and exact analytic counts;
  * every error names FILE:LINE and is found before any tensor is allocated */
 #include "config.h"
-#include "model.h"
-#include "cfgread.h"
-#include "util.h"
+#include "cnn/model.h"
+#include "base/cfgread.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <errno.h>

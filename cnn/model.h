@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "err.h"
-#include "vocab.h"
+#include "base/err.h"
+#include "base/vocab.h"
 
 #define RT_MODEL_MAX_LAYERS 4096
 #define RT_MODEL_NAME_MAX 64

@@ -1,8 +1,8 @@
 /* net-dnnl.c: the oneDNN helpers every layer file and net.c share: memories counted by
  * category, primitives with the user scratchpad, reorders, execution with timing, test fills */
 #include "config.h"
-#include "net-internal.h"
-#include "util.h"
+#include "cnn/net-internal.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* net-inspect.c: reading a net from outside, for tests and the --digest of runs: parameters
  * and gradients by index, activations, the implementations oneDNN chose, a weight digest */
 #include "config.h"
-#include "net-internal.h"
-#include "util.h"
+#include "cnn/net-internal.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

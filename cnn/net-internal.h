@@ -5,7 +5,7 @@
 #include <oneapi/dnnl/dnnl.h>
 #include <oneapi/dnnl/dnnl_debug.h>
 #include <stdint.h>
-#include "net.h"
+#include "cnn/net.h"
 
 enum mem_cat { CAT_WEIGHTS, CAT_WGRADS, CAT_OPT, CAT_ACT, CAT_AGRADS, CAT_WORK, CAT_COUNT };
 

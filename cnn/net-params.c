@@ -1,8 +1,8 @@
 /* net-params.c: the parameter arenas (weights, gradients, momentum at the same offsets),
  * their initialization, the weight copies per precision, and SGD over the whole model */
 #include "config.h"
-#include "net-internal.h"
-#include "util.h"
+#include "cnn/net-internal.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <math.h>

@@ -3,8 +3,8 @@
  * helpers are in net-dnnl.c, the parameters and SGD in net-params.c, test access in
  * net-inspect.c, each layer type in its layer-*.c) */
 #include "config.h"
-#include "net-internal.h"
-#include "util.h"
+#include "cnn/net-internal.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <math.h>

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "err.h"
-#include "model.h"
+#include "base/err.h"
+#include "cnn/model.h"
 
 struct rt_net;
 

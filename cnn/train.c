@@ -1,9 +1,9 @@
 /* train.c: the training loop: data, forward, loss, backward, update, each timed per iteration,
  * with no allocation inside the loop */
 #include "config.h"
-#include "train.h"
-#include "data.h"
-#include "util.h"
+#include "cnn/train.h"
+#include "cnn/data.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <omp.h>

@@ -5,11 +5,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "err.h"
-#include "model.h"
-#include "net.h"
-#include "comm.h"
-#include "meter.h"
+#include "base/err.h"
+#include "cnn/model.h"
+#include "cnn/net.h"
+#include "cnn/comm.h"
+#include "base/meter.h"
 
 enum rt_phase { RT_PHASE_DATA, RT_PHASE_FORWARD, RT_PHASE_LOSS, RT_PHASE_BACKWARD,
 		RT_PHASE_COMM, RT_PHASE_UPDATE, RT_PHASE_COUNT };

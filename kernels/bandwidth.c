@@ -2,7 +2,7 @@
  * the kernel table and ISA helpers. A compiler barrier after every sweep keeps each sweep real;
  * -fno-tree-loop-distribute-patterns keeps copy from becoming memcpy. */
 #include "config.h"
-#include "kernels.h"
+#include "kernels/kernels.h"
 
 #include <errno.h>
 #include <immintrin.h>

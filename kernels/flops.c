@@ -1,7 +1,7 @@
 /* flops.c: peak FLOP kernels: independent FMA (or mul and add) chains per ISA and precision.
  * Compiled with -ffp-contract=off -fno-tree-vectorize so the code is exactly the intrinsics. */
 #include "config.h"
-#include "kernels.h"
+#include "kernels/kernels.h"
 
 #include <immintrin.h>
 #include <string.h>

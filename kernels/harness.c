@@ -2,9 +2,9 @@
  * calibrate the repetitions to a minimum run time, then repeat until the best runs agree. */
 #define _GNU_SOURCE
 #include "config.h"
-#include "kernels.h"
-#include "util.h"
-#include "topo.h"
+#include "kernels/kernels.h"
+#include "base/util.h"
+#include "machine/topo.h"
 
 #include <errno.h>
 #include <omp.h>

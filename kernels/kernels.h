@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "err.h"
+#include "base/err.h"
 
 enum rt_isa { RT_ISA_SCALAR, RT_ISA_SSE, RT_ISA_AVX2, RT_ISA_AVX512, RT_ISA_COUNT };
 enum rt_prec { RT_FP64, RT_FP32, RT_PREC_COUNT };

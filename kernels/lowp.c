@@ -2,8 +2,8 @@
  * labelled with the implementation oneDNN picked (AMX, AVX512-BF16, VNNI, ...). */
 #define _GNU_SOURCE
 #include "config.h"
-#include "kernels.h"
-#include "util.h"
+#include "kernels/kernels.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <oneapi/dnnl/dnnl.h>

@@ -6,7 +6,7 @@
  * tests/t-kernels replays each kernel against a scalar model. */
 #define _GNU_SOURCE
 #include "config.h"
-#include "kernels.h"
+#include "kernels/kernels.h"
 
 #include <immintrin.h>
 #include <stdlib.h>

@@ -3,9 +3,9 @@
  * fp32 accuracy, byte counts by element size, and the memory split with the smaller tensors */
 #include "config.h"
 #include "tap.h"
-#include "model.h"
-#include "net.h"
-#include "train.h"
+#include "cnn/model.h"
+#include "cnn/net.h"
+#include "cnn/train.h"
 
 #include <math.h>
 #include <omp.h>

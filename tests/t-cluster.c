@@ -4,7 +4,7 @@
  * reported and never ranked, the file read back with libconfig */
 #include "config.h"
 #include "tap.h"
-#include "cluster-profile.h"
+#include "cluster/cluster-profile.h"
 
 #include <errno.h>
 #include <libconfig.h>

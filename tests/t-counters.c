@@ -2,10 +2,10 @@
  * read back through PAPI's software-defined events, the hw backend where it exists (a SKIP
  * with PAPI's reason where it does not), and the trainer's counts equal to its analytic ones */
 #include "config.h"
-#include "counters.h"
-#include "model.h"
-#include "net.h"
-#include "train.h"
+#include "counters/counters.h"
+#include "cnn/model.h"
+#include "cnn/net.h"
+#include "cnn/train.h"
 #include "tap.h"
 
 #include <errno.h>

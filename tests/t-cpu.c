@@ -1,7 +1,7 @@
 /* t-cpu.c: /proc/cpuinfo parsing (vendor, family, the ISA flags that matter) and the
  * operations per cycle behind each theoretical peak, against hand-computed values */
 #include "config.h"
-#include "cpu.h"
+#include "machine/cpu.h"
 #include "tap.h"
 
 #include <errno.h>

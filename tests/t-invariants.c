@@ -5,9 +5,9 @@
  * intensity, both times 1 + TOLERANCE (the roofs of rt_roofs_at: the ones every reader
  * uses); a fused layer's rows carry no rate. */
 #include "config.h"
-#include "profile.h"
-#include "points.h"
-#include "roofs.h"
+#include "node/profile.h"
+#include "results/points.h"
+#include "node/roofs.h"
 #include "tap.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
  * kernels' read and written arrays are found by perturbing inputs and comparing outputs, and must
  * match the declared bytes per element. */
 #include "config.h"
-#include "kernels.h"
+#include "kernels/kernels.h"
 #include "tap.h"
 
 #include <errno.h>

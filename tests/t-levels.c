@@ -1,7 +1,7 @@
 /* t-levels.c: boundary and plateau detection on synthetic bandwidth curves, including the
  * virtual machine whose hwloc L3 is far larger than where bandwidth really falls */
 #include "config.h"
-#include "levels.h"
+#include "node/levels.h"
 #include "tap.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* t-model.c: shipped models' shapes, parameter and FLOP counts against values computed by
  * hand here, and every bad model file rejected with its line number before allocation */
 #include "config.h"
-#include "model.h"
+#include "cnn/model.h"
 #include "tap.h"
 
 #include <errno.h>

@@ -2,11 +2,11 @@
  * differences on tiny nets, training that learns and repeats bit for bit, memory accounting
  * that adds up, and data readers that reject bad files */
 #include "config.h"
-#include "data.h"
-#include "model.h"
-#include "net.h"
-#include "train.h"
-#include "util.h"
+#include "cnn/data.h"
+#include "cnn/model.h"
+#include "cnn/net.h"
+#include "cnn/train.h"
+#include "base/util.h"
 #include "tap.h"
 
 #include <errno.h>

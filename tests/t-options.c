@@ -1,6 +1,6 @@
 /* t-options.c: strict parsing of numbers, lists, names and sizes */
 #include "config.h"
-#include "options.h"
+#include "base/options.h"
 #include "tap.h"
 
 #include <errno.h>

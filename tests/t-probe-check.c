@@ -1,10 +1,10 @@
 /* t-probe-check.c: checks a profile written by `roofline-probe --quick` for completeness and
  * self-consistency. Usage: t-probe-check PROFILE EXIT_CODE STDOUT_FILE CHART_BASE */
 #include "config.h"
-#include "cpu.h"
-#include "kernels.h"
-#include "plot.h"
-#include "profile.h"
+#include "machine/cpu.h"
+#include "kernels/kernels.h"
+#include "results/plot.h"
+#include "node/profile.h"
 #include "tap.h"
 
 #include <math.h>

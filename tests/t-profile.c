@@ -1,7 +1,7 @@
 /* t-profile.c: machine profiles round-trip to the bit, and every malformed profile is rejected
  * with its file, line and what is wrong */
 #include "config.h"
-#include "profile.h"
+#include "node/profile.h"
 #include "tap.h"
 
 #include <errno.h>

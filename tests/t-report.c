@@ -1,8 +1,8 @@
 /* t-report.c: point arithmetic (intensity, GFLOP/s, images/s), the roofline bound of a point
  * against hand-computed values, points.csv round trip with quoting, and the summary */
 #include "config.h"
-#include "profile.h"
-#include "report.h"
+#include "node/profile.h"
+#include "results/summary.h"
 #include "tap.h"
 
 #include <errno.h>

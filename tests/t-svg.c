@@ -1,7 +1,7 @@
 /* t-svg.c: an SVG inlined into a page keeps what a chart draws and nothing that runs, loads or
  * reaches outside it: scripts, event handlers, external references, foreign content */
 #include "config.h"
-#include "svg.h"
+#include "results/svg.h"
 #include "tap.h"
 
 #include <stdlib.h>

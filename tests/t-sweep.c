@@ -1,8 +1,8 @@
 /* t-sweep.c: sweep knobs and grids (every bad knob and list), the environment of each
  * configuration, and child processes that exit, crash, hang or are missing */
 #include "config.h"
-#include "sweep.h"
-#include "topo.h"
+#include "sweep/sweep.h"
+#include "machine/topo.h"
 #include "tap.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* t-topo.c: topology queries, working-set sizing and placement on synthetic and saved
  * topologies, so the results do not depend on the machine running the test */
 #include "config.h"
-#include "topo.h"
+#include "machine/topo.h"
 #include "tap.h"
 
 #include <errno.h>

@@ -1,14 +1,14 @@
 /* roofline-plot: re-render the roofline trajectories of saved sweep results, one directory or
  * several overlaid */
 #include "config.h"
-#include "err.h"
-#include "plot.h"
-#include "profile.h"
-#include "report.h"
-#include "sweep-train.h"
-#include "runrec.h"
-#include "util.h"
-#include "views.h"
+#include "base/err.h"
+#include "results/plot.h"
+#include "node/profile.h"
+#include "results/summary.h"
+#include "sweep/sweep-train.h"
+#include "sweep/runrec.h"
+#include "base/util.h"
+#include "results/views.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -1,16 +1,16 @@
 /* roofline-probe: characterize this node and write its machine profile and roofline chart */
 #include "config.h"
-#include "cluster.h"
-#include "cluster-probe.h"
-#include "err.h"
-#include "kernels.h"
-#include "options.h"
-#include "plot.h"
-#include "probe.h"
-#include "profile.h"
-#include "topo.h"
-#include "views.h"
-#include "util.h"
+#include "cluster/cluster.h"
+#include "cluster/cluster-probe.h"
+#include "base/err.h"
+#include "kernels/kernels.h"
+#include "base/options.h"
+#include "results/plot.h"
+#include "node/probe.h"
+#include "node/profile.h"
+#include "machine/topo.h"
+#include "results/views.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -1,14 +1,14 @@
 /* roofline-train: train one configuration of a CNN built from oneDNN primitives and report
  * images/s, time per phase, loss, accuracy, exact model counts and the memory split */
 #include "config.h"
-#include "cluster.h"
-#include "err.h"
-#include "model.h"
-#include "sweep-child.h"
-#include "sweep-mpi.h"
-#include "topo.h"
-#include "train-report.h"
-#include "train-run.h"
+#include "cluster/cluster.h"
+#include "base/err.h"
+#include "cnn/model.h"
+#include "sweep/sweep-child.h"
+#include "sweep/sweep-mpi.h"
+#include "machine/topo.h"
+#include "run/train-print.h"
+#include "run/train-run.h"
 
 #include <errno.h>
 #include <getopt.h>

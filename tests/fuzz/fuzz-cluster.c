@@ -1,7 +1,7 @@
 /* fuzz-cluster.c: the node records rank 0 gathers for the cluster profile: decode, summarize,
  * and a record that decodes must encode and decode to the same node */
 #include "config.h"
-#include "cluster-profile.h"
+#include "cluster/cluster-profile.h"
 
 #include <math.h>
 #include "fuzz.h"

@@ -1,7 +1,7 @@
 /* fuzz-data.c: MNIST idx files and CIFAR-10 batches: the first byte picks the format, the rest
  * is split into the files the reader opens */
 #include "config.h"
-#include "data.h"
+#include "cnn/data.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,6 +1,6 @@
 /* fuzz-model.c: model files: any input is a model or an error, never a crash */
 #include "config.h"
-#include "model.h"
+#include "cnn/model.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

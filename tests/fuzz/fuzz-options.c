@@ -1,6 +1,6 @@
 /* fuzz-options.c: the command-line value parsers on any string */
 #include "config.h"
-#include "options.h"
+#include "base/options.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -4,10 +4,10 @@
  * gnuplot with the tripwire preloaded: a script that tries to run a command, or that gnuplot
  * rejects, is a crash. Inputs are refused or charted, nothing in between. */
 #include "config.h"
-#include "charts.h"
-#include "plot.h"
-#include "profile.h"
-#include "report.h"
+#include "results/charts.h"
+#include "results/plot.h"
+#include "node/profile.h"
+#include "results/summary.h"
 #include "fuzz.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* fuzz-points.c: points.csv as roofline-plot and --resume read it */
 #include "config.h"
-#include "points.h"
+#include "results/points.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,6 +1,6 @@
 /* fuzz-profile.c: machine profiles: a profile that loads also saves and loads again, equal */
 #include "config.h"
-#include "profile.h"
+#include "node/profile.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,7 +1,7 @@
 /* fuzz-svg.c: any text inlined as a chart: never a crash, and nothing that runs or loads
  * survives (no script element, no event attribute, no reference outside the chart) */
 #include "config.h"
-#include "svg.h"
+#include "results/svg.h"
 #include "fuzz.h"
 
 #include <strings.h>

@@ -1,0 +1,448 @@
+/* util.c: clocks, medians and atomic (temporary file + rename) output */
+#define _GNU_SOURCE
+#include "config.h"
+#include "base/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+double rt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void rt_process_cpu(double *cpu, double *run, double *delay)
+{
+	struct timespec ts;
+	DIR *d;
+	struct dirent *e;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	*cpu = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+	*run = *delay = 0;
+	if (!(d = opendir("/proc/self/task")))
+		return;
+	while ((e = readdir(d))) {
+		char path[300];
+		unsigned long long r = 0, w = 0;
+		FILE *fp;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", e->d_name);
+		if (!(fp = fopen(path, "re")))
+			continue;
+		if (fscanf(fp, "%llu %llu", &r, &w) == 2) {
+			*run += 1e-9 * (double)r;
+			*delay += 1e-9 * (double)w;
+		}
+		fclose(fp);
+	}
+	closedir(d);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void rt_say(void (*fn)(void *ctx, const char *msg), void *ctx, const char *fmt, ...)
+{
+	char msg[1200];
+	va_list ap;
+
+	if (!fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fn(ctx, msg);
+}
+
+double rt_median(double *v, size_t n)
+{
+	if (!n)
+		return 0.0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void rt_dirname(char *buf, size_t size, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(buf, size, ".");
+	else if (slash == path)
+		snprintf(buf, size, "/");
+	else
+		snprintf(buf, size, "%.*s", (int)(slash - path), path);
+}
+
+int rt_check_regular(const char *path, struct rt_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return 0;
+	if (S_ISREG(st.st_mode))
+		return 0;
+	return rt_err_set(err, -EINVAL, "%s: not a regular file (%s)", path,
+			  S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" :
+			  S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" :
+			  S_ISSOCK(st.st_mode) ? "a socket" : "not a file");
+}
+
+int rt_mkdir_p(const char *dir, struct rt_err *err)
+{
+	char buf[4096];
+	size_t len;
+
+	if (strlen(dir) >= sizeof(buf))
+		return rt_err_set(err, -ENAMETOOLONG, "%s: path is too long", dir);
+	snprintf(buf, sizeof(buf), "%s", dir);
+	len = strlen(buf);
+	for (size_t i = 1; i <= len; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return rt_err_set(err, -errno, "%s: cannot create directory: %s", buf,
+					  strerror(errno));
+		if (i < len)
+			buf[i] = '/';
+	}
+	return 0;
+}
+
+/* The permissions a new file gets: 0666 less this process's umask (read from
+ * /proc/self/status, so that no other thread sees a changed umask; 022 when the kernel does
+ * not say). */
+static mode_t file_mode(void)
+{
+	char line[128];
+	unsigned int mask = 022;
+	FILE *fp = fopen("/proc/self/status", "re");
+
+	if (fp) {
+		while (fgets(line, sizeof(line), fp))
+			if (sscanf(line, "Umask: %o", &mask) == 1)
+				break;
+		fclose(fp);
+	}
+	return (mode_t)(0666 & ~mask);
+}
+
+int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err)
+{
+	char dir[4096];
+	size_t len = strlen(path);
+	struct stat st;
+	int rc, fd;
+
+	memset(of, 0, sizeof(*of));
+	if (!len || path[len - 1] == '/' || (!stat(path, &st) && S_ISDIR(st.st_mode)))
+		return rt_err_set(err, -EISDIR, "%s: is a directory, not a file", path);
+	if ((size_t)snprintf(of->path, sizeof(of->path), "%s", path) >= sizeof(of->path) ||
+	    (size_t)snprintf(of->tmp, sizeof(of->tmp), "%s.XXXXXX.tmp", path) >= sizeof(of->tmp))
+		return rt_err_set(err, -ENAMETOOLONG, "%s: path is too long", path);
+	rt_dirname(dir, sizeof(dir), path);
+	rc = rt_mkdir_p(dir, err);
+	if (rc)
+		return rc;
+	/* a new file of a name nobody can guess, created here and only here (O_EXCL): a link
+	 * planted where a temporary would go is never followed */
+	fd = mkostemps(of->tmp, 4, O_CLOEXEC);
+	if (fd < 0)
+		return rt_err_set(err, -errno, "%s: cannot write: %s", of->tmp, strerror(errno));
+	if (fchmod(fd, file_mode()) || !(of->fp = fdopen(fd, "w"))) {
+		rc = rt_err_set(err, -errno, "%s: cannot write: %s", of->tmp, strerror(errno));
+		close(fd);
+		unlink(of->tmp);
+		return rc;
+	}
+	return 0;
+}
+
+int rt_outfile_close(struct rt_outfile *of, struct rt_err *err)
+{
+	int rc = 0;
+
+	if (!of->fp)
+		return rt_err_set(err, -EBADF, "%s: not open", of->path);
+	errno = 0;
+	if (ferror(of->fp) || fflush(of->fp) || fsync(fileno(of->fp)))
+		rc = rt_err_set(err, -(errno ? errno : EIO), "%s: write failed: %s", of->tmp,
+				strerror(errno ? errno : EIO));
+	if (fclose(of->fp) && !rc)
+		rc = rt_err_set(err, -errno, "%s: close failed: %s", of->tmp, strerror(errno));
+	of->fp = NULL;
+	if (rc)
+		unlink(of->tmp);
+	return rc;
+}
+
+int rt_outfile_rename(struct rt_outfile *of, struct rt_err *err)
+{
+	if (rename(of->tmp, of->path)) {
+		int rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", of->tmp, of->path,
+				    strerror(errno));
+
+		unlink(of->tmp);
+		return rc;
+	}
+	return 0;
+}
+
+int rt_outfile_commit(struct rt_outfile *of, struct rt_err *err)
+{
+	int rc = rt_outfile_close(of, err);
+
+	return rc ? rc : rt_outfile_rename(of, err);
+}
+
+void rt_outfile_abort(struct rt_outfile *of)
+{
+	if (!of)
+		return;
+	if (of->fp) {
+		fclose(of->fp);
+		of->fp = NULL;
+		unlink(of->tmp);
+	}
+}
+
+void rt_timestamp(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+unsigned long long rt_mem_available(void)
+{
+	unsigned long long kib = 0;
+	char line[256];
+	FILE *fp = fopen("/proc/meminfo", "r");
+
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(fp);
+	return kib * 1024;
+}
+
+void rt_cfg_put_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(fp, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			fprintf(fp, "\\x%02x", (unsigned char)*s);
+		else
+			fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+char *rt_slurp(const char *path, size_t *len, struct rt_err *err)
+{
+	return rt_slurp_max(path, len, (size_t)1 << 30, err);
+}
+
+char *rt_slurp_max(const char *path, size_t *len, size_t max, struct rt_err *err)
+{
+	FILE *fp = fopen(path, "rbe");
+	char *buf = NULL;
+	size_t cap = 0;
+
+	*len = 0;
+	if (!fp) {
+		rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+
+		if (*len + 65536 + 1 > cap) {
+			char *q = realloc(buf, cap = 2 * cap + 65536 + 1);
+
+			if (!q) {
+				rt_err_set(err, -ENOMEM, "out of memory");
+				goto fail;
+			}
+			buf = q;
+		}
+		got = fread(buf + *len, 1, cap - *len - 1, fp);
+		*len += got;
+		if (*len > max) {
+			rt_err_set(err, -EFBIG, "%s: larger than %zu bytes: not a file rooftraj wrote",
+				   path, max);
+			goto fail;
+		}
+		if (got == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		rt_err_set(err, -EIO, "%s: read failed", path);
+		goto fail;
+	}
+	fclose(fp);
+	buf[*len] = '\0';
+	return buf;
+fail:
+	fclose(fp);
+	free(buf);
+	return NULL;
+}
+
+int rt_read_line(FILE *fp, char **buf, size_t *cap, size_t max, size_t *len, bool *ended)
+{
+	size_t n = 0;
+	bool too_long = false;
+	int ch = EOF;
+
+	*len = 0;
+	*ended = false;
+	if (!*buf || *cap < 2) {
+		char *q = realloc(*buf, 256);
+
+		if (!q)
+			return -ENOMEM;
+		*buf = q;
+		*cap = 256;
+	}
+	while ((ch = getc(fp)) != EOF) {
+		if (ch == '\n') {
+			*ended = true;
+			break;
+		}
+		if (too_long)
+			continue;               /* the rest of a long line is read, not kept */
+		if (n + 1 >= max) {
+			too_long = true;
+			continue;
+		}
+		if (n + 2 > *cap) {
+			size_t ncap = *cap * 2 < max + 1 ? *cap * 2 : max + 1;
+			char *q = realloc(*buf, ncap);
+
+			if (!q)
+				return -ENOMEM;
+			*buf = q;
+			*cap = ncap;
+		}
+		(*buf)[n++] = (char)ch;
+	}
+	(*buf)[n] = '\0';
+	*len = n;
+	if (ferror(fp))
+		return -EIO;
+	if (too_long)
+		return -E2BIG;
+	return n || *ended ? 1 : 0;
+}
+
+bool rt_safe_name(const char *s)
+{
+	if (!*s || *s == '.' || strlen(s) > 255)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '.' || *s == '_' || *s == '-'))
+			return false;
+	return true;
+}
+
+bool rt_safe_name_map(char *dst, size_t size, const char *s)
+{
+	size_t n = 0;
+	bool same = true;
+
+	for (; *s && n + 1 < size && n < 255; s++, n++) {
+		const char c = *s;
+		const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				(c >= '0' && c <= '9') || c == '_' || c == '-' || (c == '.' && n);
+
+		dst[n] = ok ? c : '_';
+		same &= ok;
+	}
+	same &= !*s;
+	if (!n) {
+		snprintf(dst, size, "localhost");
+		return false;
+	}
+	dst[n] = '\0';
+	return same;
+}
+
+int rt_dirlock_take(struct rt_dirlock *l, const char *dir, const char *what, struct rt_err *err)
+{
+	char path[4200], text[512];
+	int fd, rc;
+
+	memset(l, 0, sizeof(*l));
+	l->fd = -1;
+	if ((size_t)snprintf(path, sizeof(path), "%s/.rooftraj.lock", dir) >= sizeof(path))
+		return rt_err_set(err, -ENAMETOOLONG, "%s: path is too long", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, file_mode());
+	if (fd < 0)
+		return rt_err_set(err, -errno, "%s: cannot take the lock: %s", path,
+				  errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		ssize_t got = errno == EWOULDBLOCK ? pread(fd, text, sizeof(text) - 1, 0) : -1;
+
+		rc = -errno;
+		if (got > 0) {
+			text[got] = '\0';
+			text[strcspn(text, "\n")] = '\0';
+			rc = rt_err_set(err, -EBUSY, "%s is in use by another rooftraj: %s (lock %s)",
+					dir, text, path);
+		} else if (rc == -EWOULDBLOCK) {
+			rc = rt_err_set(err, -EBUSY, "%s is in use by another rooftraj (lock %s)", dir,
+					path);
+		} else {
+			rc = rt_err_set(err, rc, "%s: cannot take the lock: %s", path, strerror(-rc));
+		}
+		close(fd);
+		return rc;
+	}
+	/* who holds it, for the one refused */
+	snprintf(text, sizeof(text), "process %ld (%s)\n", (long)getpid(), what);
+	if (ftruncate(fd, 0) || pwrite(fd, text, strlen(text), 0) < 0) {
+		/* the lock holds all the same; only the words for the one refused are lost */
+	}
+	l->fd = fd;
+	return 0;
+}
+
+void rt_dirlock_release(struct rt_dirlock *l)
+{
+	if (!l || l->fd < 0)
+		return;
+	close(l->fd);
+	l->fd = -1;
+}
+
+int rt_rename_noreplace(const char *from, const char *to)
+{
+	return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) ? -errno : 0;
+}

@@ -1,0 +1,103 @@
+/* util.h: clocks, statistics and atomic file output shared by the modules */
+#ifndef RT_UTIL_H
+#define RT_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "base/err.h"
+
+/* Seconds on CLOCK_MONOTONIC. */
+double rt_now(void);
+
+/* The whole of a file (NUL-terminated, *len bytes before the NUL; caller frees), or NULL
+ * with err set. rt_slurp refuses files over 1 GiB, rt_slurp_max over max bytes (-EFBIG),
+ * having read no more than that. */
+char *rt_slurp(const char *path, size_t *len, struct rt_err *err);
+char *rt_slurp_max(const char *path, size_t *len, size_t max, struct rt_err *err);
+
+/* One line of fp into *buf (grown as needed up to max bytes; *cap its size), without its
+ * newline, NUL-terminated, *len its length; *ended when a newline ended it (false: the
+ * file's last line had none). 1: a line; 0: the end of the file; -E2BIG: the line is longer
+ * than max - 1 bytes (it was read to its end but not kept: nothing holds a long line in
+ * memory); -ENOMEM, -EIO. */
+int rt_read_line(FILE *fp, char **buf, size_t *cap, size_t max, size_t *len, bool *ended);
+
+/* Whether s is a safe file name made from a name (a host's): 1 to 255 letters, digits, '.',
+ * '_' and '-', not starting with '.'; never a path. */
+bool rt_safe_name(const char *s);
+/* s as a safe file name in dst: every other character (and a leading '.') becomes '_'; an
+ * empty s becomes "localhost". True when dst is s unchanged. */
+bool rt_safe_name_map(char *dst, size_t size, const char *s);
+
+/* One writer per results directory: an advisory lock (flock) on DIR/.rooftraj.lock, held
+ * until released or the process ends (never inherited by the programs it runs). A second
+ * writer is refused at once (-EBUSY) with the holder's process id and what it is doing
+ * (`what`, written into the lock file). */
+struct rt_dirlock {
+	int fd;
+};
+int rt_dirlock_take(struct rt_dirlock *l, const char *dir, const char *what, struct rt_err *err);
+void rt_dirlock_release(struct rt_dirlock *l);
+
+/* rename(2) that never replaces an existing path: 0, or -errno (-EEXIST when `to` exists). */
+int rt_rename_noreplace(const char *from, const char *to);
+
+/* Format a message and hand it to fn(ctx, msg) (nothing when fn is NULL): how the library
+ * says things (progress, notes) without printing. */
+void rt_say(void (*fn)(void *ctx, const char *msg), void *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* This process's CPU time (every thread, CLOCK_PROCESS_CPUTIME_ID) in *cpu; from the
+ * kernel's schedstat of each of its threads, the time they ran (*run) and the time they were
+ * runnable but waited for a CPU (*delay), seconds (both 0 where the kernel has no schedstat). */
+void rt_process_cpu(double *cpu, double *run, double *delay);
+
+/* Median of v[0..n) (v is sorted in place); 0 when n == 0. */
+double rt_median(double *v, size_t n);
+
+/* An output file written under PATH.tmp and renamed to PATH when complete. */
+struct rt_outfile {
+	FILE *fp;
+	char path[4096];
+	char tmp[4200];
+};
+
+/* Open a new temporary file beside PATH for writing: PATH.XXXXXX.tmp, a name nobody can
+ * guess, created exclusively (a link planted in its place is never followed), with the
+ * permissions of a new file under the umask; creates missing parent directories. A PATH that
+ * ends in '/' names a directory: -EISDIR. */
+int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err);
+/* Flush, check every write, close and rename into place; on any error the temporary file is
+ * removed and PATH is left as it was. */
+int rt_outfile_commit(struct rt_outfile *of, struct rt_err *err);
+/* The two halves of a commit: flush, check every write and close PATH.tmp (removed on an
+ * error); then rename it to PATH. Between them the complete temporary file can be used. */
+int rt_outfile_close(struct rt_outfile *of, struct rt_err *err);
+int rt_outfile_rename(struct rt_outfile *of, struct rt_err *err);
+/* Remove the temporary file without touching PATH (NULL-safe, idempotent). */
+void rt_outfile_abort(struct rt_outfile *of);
+
+/* An input that exists must be a regular file: a FIFO would hang the reader, a directory or a
+ * device would give a misleading error. 0 when path is a regular file or does not exist
+ * (the caller's open says so then); -EINVAL "PATH: not a regular file (a FIFO)" otherwise. */
+int rt_check_regular(const char *path, struct rt_err *err);
+
+/* mkdir -p */
+int rt_mkdir_p(const char *dir, struct rt_err *err);
+
+/* s as a libconfig string literal ("..."): quotes and backslashes escaped, control characters
+ * as \xNN, so that libconfig reads back exactly s. The one escaper of every libconfig file
+ * rooftraj writes (profiles, run.cfg, the cluster profile). */
+void rt_cfg_put_str(FILE *fp, const char *s);
+
+/* Copy the directory part of path ("." if none) into buf. */
+void rt_dirname(char *buf, size_t size, const char *path);
+
+/* MemAvailable from /proc/meminfo, bytes; 0 when the OS does not say. */
+unsigned long long rt_mem_available(void);
+
+/* ISO 8601 UTC timestamp of now. */
+void rt_timestamp(char *buf, size_t size);
+
+#endif

@@ -1,0 +1,75 @@
+/* cluster.h: Open MPI when a tool runs under mpirun (ranks, nodes, the gradient sums of
+ * data-parallel training, the network measurements of the cluster probe); one process on one
+ * node otherwise, and always when rooftraj was built without MPI */
+#ifndef RT_CLUSTER_H
+#define RT_CLUSTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "base/err.h"
+#include "cnn/comm.h"
+
+struct rt_cluster_mpi;
+
+struct rt_cluster {
+	bool active;                    /* MPI initialized: launched by mpirun */
+	int rank, size;                 /* in the job (0 and 1 when not active) */
+	int node_rank, node_size;       /* among the ranks sharing this node */
+	int node, nodes;                /* this node's index (by its leader's rank), how many */
+	char host[256];
+	struct rt_cluster_mpi *mpi;     /* communicators, pending gradient sums */
+	struct rt_comm comm;            /* data parallelism for rt_train_run */
+};
+
+/* Whether this build has MPI. */
+bool rt_cluster_built(void);
+/* Whether the process was started by an MPI launcher (Open MPI's mpirun sets
+ * OMPI_COMM_WORLD_SIZE; PMI and PMIx launchers set PMI_SIZE or PMIX_RANK). */
+bool rt_cluster_launched(void);
+
+/* Initialize MPI when launched by mpirun (and built with it); otherwise fill a one-process
+ * cluster. Nodes are found with MPI_Comm_split_type(MPI_COMM_TYPE_SHARED). An MPI launch of a
+ * build without MPI is an error (each process would believe it is alone). */
+int rt_cluster_init(struct rt_cluster *c, int *argc, char ***argv, struct rt_err *err);
+void rt_cluster_finalize(struct rt_cluster *c);
+/* Stop every rank of the job (MPI_Abort) or exit. */
+void rt_cluster_abort(const struct rt_cluster *c, int code) __attribute__((noreturn));
+
+/* The ranks of a node meet: the leader (node_rank 0) waits normally; the others wait idle
+ * (sleeping between polls), so a measurement on the node is not disturbed by them. */
+void rt_cluster_node_sync(const struct rt_cluster *c);
+/* Every rank of the job meets; `working` ranks wait normally, the others poll and sleep (they
+ * leave the CPU to whoever measures: one node's turn at a time). */
+void rt_cluster_sync_idle(const struct rt_cluster *c, bool working);
+
+/* Collectives over the job (identity when not active). */
+void rt_cluster_barrier(const struct rt_cluster *c);
+double rt_cluster_sum(const struct rt_cluster *c, double v);
+double rt_cluster_max(const struct rt_cluster *c, double v);
+/* Broadcast n bytes from rank 0. */
+void rt_cluster_bcast(const struct rt_cluster *c, void *buf, size_t n);
+/* Gather a string from the leader of every node at rank 0: *all (rank 0 only; caller frees
+ * with free(), one allocation) holds `nodes` NUL-terminated strings back to back, in node
+ * order. Other ranks pass NULL to mine. */
+int rt_cluster_gather_leaders(const struct rt_cluster *c, const char *mine, char **all,
+			      struct rt_err *err);
+
+/* Network measurements (collective over the job). Ping-pong between rank 0 and the first rank
+ * of another node (or rank 1 of this node when there is one node: its scope says which);
+ * allreduce of a float array over every rank. Sizes are the message bytes. */
+struct rt_net_point {
+	size_t bytes;
+	double seconds;                 /* one way (half a round trip); one allreduce */
+	double gbytes_per_s;            /* bytes / seconds */
+};
+struct rt_network {
+	char scope[32];                 /* "inter-node", "intra-node" or "" when one rank */
+	char transport[128];            /* what carried it, as Open MPI was told: "btl
+					 * self,tcp", "pml ucx", or "Open MPI's choice" */
+	int peer;                       /* the ping-pong partner of rank 0 */
+	struct rt_net_point pingpong[16], allreduce[16];
+	size_t npingpong, nallreduce;
+};
+int rt_cluster_network(const struct rt_cluster *c, struct rt_network *net, struct rt_err *err);
+
+#endif

@@ -1,0 +1,43 @@
+/* cpu.h: what the CPU is: model name, the ISA extensions that matter for FLOPs, clock */
+#ifndef RT_CPU_H
+#define RT_CPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "base/err.h"
+
+#define RT_CPU_MAX_ISA 24
+
+struct rt_cpu {
+	char model[128];
+	char isa[RT_CPU_MAX_ISA][16];   /* in the order of the table in cpu.c */
+	size_t nisa;
+	char vendor[16];                /* GenuineIntel, AuthenticAMD, ... ("" unknown) */
+	int family;                     /* cpuinfo's "cpu family" (0 unknown) */
+	double max_mhz;                 /* cpufreq's maximum, 0 when the OS does not say (VMs) */
+	bool hypervisor;
+};
+
+/* Parse /proc/cpuinfo-formatted text (the first processor's block). */
+int rt_cpu_parse_cpuinfo(struct rt_cpu *cpu, const char *text, struct rt_err *err);
+/* Read this machine's /proc/cpuinfo and cpufreq. */
+int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err);
+
+/* The operations (FLOPs; int8: OPs) one core can start per cycle for a FLOP ceiling, by the
+ * machine's execution resources: an upper bound that no measured ceiling may pass. The
+ * vector datapath is 512 bits on Intel CPUs with AVX-512 and AMD from family 0x1a (Zen 5),
+ * 256 bits elsewhere (Zen 4 runs a 512-bit instruction as two halves); two FMA (or dot-product)
+ * pipes; mul-add chains at most 2 multiplies and 2 adds a cycle; AMX 1024 bf16 and 2048 int8
+ * operations a cycle (a 16x16x32 tile product every 16 cycles). method: fma-chains,
+ * mul-add-chains, instruction; isa: scalar, sse, avx2, avx512, avx512_bf16, avx512_fp16,
+ * avx512_vnni, avx_vnni, amx_bf16, amx_int8. 0 when unknown (oneDNN's rates have none). */
+/* The CPU time this process may use, from its cgroup's CFS quota (v1: cpu.cfs_quota_us over
+ * cpu.cfs_period_us; v2: cpu.max): *cores of CPU time per period of *period_s seconds, and how
+ * many periods so far were throttled (held back at the quota). -ENOENT when there is no
+ * quota (or no cgroup to read). */
+int rt_cpu_quota(double *cores, double *period_s, unsigned long long *throttled);
+
+double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512, const char *precision,
+			    const char *isa, const char *method);
+
+#endif

@@ -1,0 +1,118 @@
+/* levels.c: plateau and boundary detection on a bandwidth-vs-working-set curve */
+#include "config.h"
+#include "node/levels.h"
+#include "base/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define MAX_POINTS 512
+
+static double median3(double a, double b, double c)
+{
+	if (a > b) {
+		double t = a;
+		a = b;
+		b = t;
+	}
+	return c < a ? a : (c > b ? b : c);
+}
+
+/* Median of smoothed log bandwidth over points with ws in [lo, hi]; NAN when none. */
+static double plateau(const uint64_t *ws, const double *s, size_t n, double lo, double hi)
+{
+	double v[MAX_POINTS];
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if ((double)ws[i] >= lo && (double)ws[i] <= hi)
+			v[m++] = s[i];
+	return m ? rt_median(v, m) : NAN;
+}
+
+void rt_levels_analyze(const uint64_t *ws, const double *bw, size_t n, const uint64_t *caches,
+		       size_t ncaches, double min_drop, struct rt_level_result *out)
+{
+	double lb[MAX_POINTS], s[MAX_POINTS], prev_end;
+	const double sig = log(1.0 + min_drop);
+
+	if (n > MAX_POINTS)
+		n = MAX_POINTS;
+	for (size_t i = 0; i < n; i++)
+		lb[i] = log(bw[i] > 0 ? bw[i] : 1e-30);
+	for (size_t i = 0; i < n; i++)
+		s[i] = (i == 0 || i + 1 == n) ? lb[i] : median3(lb[i - 1], lb[i], lb[i + 1]);
+	prev_end = n ? (double)ws[0] : 0;
+	for (size_t k = 0; k < ncaches; k++) {
+		struct rt_level_result *r = &out[k];
+		double c = (double)caches[k], lo = c / 16, hi = c * 8, best = -INFINITY;
+		size_t jbest = 0;
+
+		if (lo < prev_end * 1.4)
+			lo = prev_end * 1.4;
+		r->hwloc_size = caches[k];
+		r->found = r->agrees = false;
+		r->plateau = 0;
+		for (size_t j = 1; j + 1 < n; j++) {
+			double d;
+
+			if ((double)ws[j] < lo || (double)ws[j] > hi)
+				continue;
+			d = s[j - 1] - s[j + 1];
+			if (d > best) {
+				best = d;
+				jbest = j;
+			}
+		}
+		if (jbest) {
+			double e = (double)ws[jbest];
+			double before = plateau(ws, s, n, prev_end * 1.2, e / 1.5);
+			double after = plateau(ws, s, n, e * 1.5, e * 4);
+
+			if (!isnan(before) && !isnan(after) && before - after >= sig) {
+				r->found = true;
+				r->end = ws[jbest];
+				r->plateau = exp(before);
+			}
+		}
+		if (!r->found) {
+			double before = plateau(ws, s, n, prev_end * 1.2, c / 1.5);
+
+			r->end = caches[k];
+			r->plateau = isnan(before) ? 0 : exp(before);
+		}
+		r->agrees = r->found && (double)r->end >= c / 2 && (double)r->end <= c * 2;
+		prev_end = (double)r->end;
+	}
+	{
+		struct rt_level_result *d = &out[ncaches];
+		double p = plateau(ws, s, n, prev_end * 1.5, INFINITY);
+
+		d->hwloc_size = 0;
+		d->end = 0;
+		d->found = !isnan(p);
+		d->agrees = d->found;
+		d->plateau = isnan(p) ? 0 : exp(p);
+	}
+}
+
+uint64_t rt_levels_working_set(const struct rt_level_result *lv, size_t ncaches, size_t k)
+{
+	uint64_t ws;
+
+	if (k >= ncaches) {
+		uint64_t last = ncaches ? lv[ncaches - 1].end : 0;
+
+		ws = 4 * last;
+		if (ws < ((uint64_t)64 << 20))
+			ws = (uint64_t)64 << 20;
+		return (ws + 4095) & ~(uint64_t)4095;   /* round up: stay past the last cache */
+	} else {
+		uint64_t end = lv[k].end, lo = k ? 2 * lv[k - 1].end : 0;
+
+		ws = end / 2;
+		if (ws < lo)
+			ws = (uint64_t)sqrt((double)lv[k - 1].end * (double)end);
+	}
+	return ws & ~(uint64_t)4095 ? ws & ~(uint64_t)4095 : ws;
+}

@@ -1,0 +1,886 @@
+/* probe.c: the probe's sequence: clock, curve, levels, FLOP ceilings, bandwidth ceilings,
+ * oneDNN low-precision peaks; everything measured lands in a machine profile */
+#define _GNU_SOURCE
+#include "config.h"
+#include "node/probe.h"
+#include "machine/cpu.h"
+#include "node/levels.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define progress(o, ...) rt_say((o)->progress, (o)->progress_ctx, __VA_ARGS__)
+
+size_t rt_probe_default_threads(const struct rt_topo *topo, unsigned *list, size_t cap)
+{
+	unsigned cores = rt_topo_cores(topo);
+	size_t n = 0;
+
+	if (!cores)
+		cores = 1;
+	for (unsigned t = 1; t < cores && n < cap; t *= 2)
+		list[n++] = t;
+	if (n < cap)
+		list[n++] = cores;
+	return n;
+}
+
+static const char *level_name(size_t k, size_t ncaches, const struct rt_topo *topo)
+{
+	static const char *const names[] = { "L1", "L2", "L3", "L4", "L5" };
+	const struct rt_cache_info *c = rt_topo_cache(topo, k);
+
+	if (k >= ncaches || !c || c->level < 1 || c->level > 5)
+		return "DRAM";
+	return names[c->level - 1];
+}
+
+static void human(char *buf, size_t size, uint64_t bytes)
+{
+	if (bytes >= ((uint64_t)1 << 30) && !(bytes % ((uint64_t)1 << 20)))
+		snprintf(buf, size, "%.1f GiB", (double)bytes / (1 << 30));
+	else if (bytes >= ((uint64_t)1 << 20))
+		snprintf(buf, size, "%.1f MiB", (double)bytes / (1 << 20));
+	else
+		snprintf(buf, size, "%.0f KiB", (double)bytes / 1024);
+}
+
+/* The widest ISA allowed and supported: bandwidth kernels use it. */
+static int widest_isa(unsigned mask, enum rt_isa *isa)
+{
+	for (int i = RT_ISA_COUNT - 1; i >= RT_ISA_SSE; i--)
+		if ((mask & (1u << i)) && rt_isa_supported((enum rt_isa)i) &&
+		    rt_kernel_bw("load", (enum rt_isa)i)) {
+			*isa = (enum rt_isa)i;
+			return 0;
+		}
+	return -ENOTSUP;
+}
+
+struct probe_ctx {
+	const struct rt_topo *topo;
+	const struct rt_probe_opts *o;
+	struct rt_profile *p;
+	struct rt_measure_opts mopts;
+	unsigned isa_mask;
+	enum rt_isa bw_isa;
+	size_t ncaches;
+	uint64_t cache_cap[RT_TOPO_MAX_CACHES];         /* per instance, as one thread sees it */
+	struct rt_level_result levels[RT_TOPO_MAX_CACHES + 1];
+};
+
+/* A run that got less than this share of its cores' time shared them with another process. */
+#define BUSY_SHARE 0.9
+
+/* One measurement: a FLOP kernel, a peak kernel, or a bandwidth kernel on an arena. */
+struct measure_call {
+	const struct rt_kernel *k;
+	const struct rt_peak_kernel *pk;
+	struct rt_arena *arena;
+	size_t ws;
+	unsigned threads;
+	const int *pus;
+	/* a oneDNN matmul of this type (mm_res: its implementation), when mm_res is set */
+	enum rt_matmul_type mm;
+	struct rt_matmul_result *mm_res;
+};
+
+static int measure_once(const struct probe_ctx *c, const struct measure_call *mc,
+			struct rt_measurement *m, struct rt_err *err)
+{
+	if (mc->mm_res) {
+		int rc = rt_kernel_matmul_peak(mc->mm, mc->threads, mc->pus, c->o->quick, mc->mm_res,
+					       err);
+
+		memset(m, 0, sizeof(*m));
+		m->best = mc->mm_res->gflops * 1e9;
+		m->median = mc->mm_res->median * 1e9;
+		m->spread = mc->mm_res->spread;
+		m->cpu_share = mc->mm_res->cpu_share;
+		m->disturbed_runs = mc->mm_res->disturbed_runs;
+		return rc;
+	}
+	if (mc->pk)
+		return rt_kernel_measure_peak(mc->pk, mc->threads, mc->pus, &c->mopts, m, err);
+	if (mc->arena)
+		return rt_kernel_measure_bw(mc->k, mc->arena, mc->ws, &c->mopts, m, err);
+	return rt_kernel_measure_flops(mc->k, mc->threads, mc->pus, &c->mopts, m, err);
+}
+
+/* Measure; a run another process disturbed (it got less than BUSY_SHARE of its cores' time)
+ * is made again, the undisturbed (or better) one kept; disturbed both times, flag says so. */
+/* Why runs did not get their cores: the process's CPU quota (a cgroup held it back: the
+ * throttled periods grew, or the quota is below the threads) or, else, another process. */
+static void disturbed(char *flag, size_t size, double a, double b, unsigned threads,
+		      unsigned long long throttled_before)
+{
+	double cores, period;
+	unsigned long long throttled;
+
+	if (!rt_cpu_quota(&cores, &period, &throttled) &&
+	    (throttled > throttled_before || cores < threads))
+		snprintf(flag, size, "throttled: measured twice, the runs got %.0f%% and %.0f%% of "
+			 "their cores' time (the cgroup's CPU quota: %.2f cores per %.0f ms)",
+			 100 * a, 100 * b, cores, period * 1e3);
+	else
+		snprintf(flag, size, "busy: measured twice, the runs got %.0f%% and %.0f%% of their "
+			 "cores' time (another process ran on them)", 100 * a, 100 * b);
+}
+
+static int measure_checked(const struct probe_ctx *c, const struct measure_call *mc,
+			   struct rt_measurement *m, char *flag, size_t flagsize, struct rt_err *err)
+{
+	struct rt_measurement again;
+	double cores, period;
+	unsigned long long throttled = 0;
+	int rc;
+
+	(void)rt_cpu_quota(&cores, &period, &throttled);        /* none: throttled stays 0 */
+	rc = measure_once(c, mc, m, err);
+	flag[0] = '\0';
+	if (rc || m->cpu_share >= BUSY_SHARE)
+		return rc;
+	if ((rc = measure_once(c, mc, &again, err)))
+		return rc;
+	if (again.cpu_share >= BUSY_SHARE || again.best > m->best) {
+		double first = m->cpu_share;
+
+		*m = again;
+		if (m->cpu_share < BUSY_SHARE)
+			disturbed(flag, flagsize, first, again.cpu_share, mc->threads, throttled);
+	} else {
+		disturbed(flag, flagsize, m->cpu_share, again.cpu_share, mc->threads, throttled);
+	}
+	return 0;
+}
+
+/* Other load on this process's CPUs before the probe: /proc/stat over 200 ms while this
+ * process sleeps; a CPU more than 20% busy becomes a note. */
+static void note_other_load(struct rt_profile *p)
+{
+	enum { MAXCPU = 1024 };
+	static unsigned long long busy[2][MAXCPU], total[2][MAXCPU];
+	cpu_set_t mine;
+	int ncpu = 0;
+
+	if (sched_getaffinity(0, sizeof(mine), &mine))
+		CPU_ZERO(&mine);
+	for (int pass = 0; pass < 2; pass++) {
+		FILE *fp = fopen("/proc/stat", "r");
+		char line[512];
+
+		if (!fp)
+			return;
+		while (fgets(line, sizeof(line), fp)) {
+			unsigned long long v[8] = { 0 };
+			int cpu;
+
+			if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+				continue;
+			if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
+				   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 5 || cpu < 0 ||
+			    cpu >= MAXCPU)
+				continue;
+			/* user nice system idle iowait irq softirq steal */
+			total[pass][cpu] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+			busy[pass][cpu] = total[pass][cpu] - v[3] - v[4];
+			ncpu = cpu + 1 > ncpu ? cpu + 1 : ncpu;
+		}
+		fclose(fp);
+		if (!pass) {
+			struct timespec ts = { 0, 200000000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		unsigned long long dt = total[1][cpu] - total[0][cpu];
+		double share = dt ? (double)(busy[1][cpu] - busy[0][cpu]) / (double)dt : 0;
+
+		if (CPU_ISSET(cpu, &mine) && share > 0.2)
+			rt_profile_add_note(p, "CPU %d was %.0f%% busy with other work before the "
+					    "probe: ceilings measured on it are checked and flagged "
+					    "if disturbed", cpu, 100 * share);
+	}
+}
+
+/* The curve: one thread, load kernel, geometric sizes from 4 KiB past the last level. */
+static int measure_curve(struct probe_ctx *c, struct rt_err *err)
+{
+	const struct rt_kernel *k = rt_kernel_bw("load", c->bw_isa);
+	struct rt_measure_opts mo = c->mopts;
+	uint64_t llc = c->ncaches ? c->cache_cap[c->ncaches - 1] : 0, top, cap;
+	double step = c->o->quick ? sqrt(2.0) : pow(2.0, 0.25);
+	struct rt_arena *arena = NULL;
+	int pu, rc = 0;
+	uint64_t ws[512];
+	double bw[512];
+	size_t n = 0;
+
+	top = 4 * llc;
+	if (top < ((uint64_t)256 << 20))
+		top = (uint64_t)256 << 20;
+	cap = rt_topo_memory_available(c->topo) / 4;
+	if (c->o->quick && top > ((uint64_t)512 << 20))
+		top = (uint64_t)512 << 20;
+	if (top > cap)
+		top = cap;
+	/* the curve locates levels; it needs fewer, shorter runs than a ceiling */
+	mo.min_runs = 3;
+	mo.max_runs = c->o->quick ? 3 : 7;
+	mo.min_run_seconds = c->o->quick ? 0.002 : 0.006;
+	mo.budget_seconds = c->o->quick ? 0.01 : 0.06;
+	rc = rt_topo_placement(c->topo, RT_AFFINITY_COMPACT, 1, &pu, err);
+	if (!rc)
+		rc = rt_arena_create(&arena, 1, &pu, top, err);
+	if (rc)
+		return rc;
+	progress(c->o, "bandwidth curve: 4 KiB to %.0f MiB", (double)top / (1 << 20));
+	for (double s = 4096; s <= (double)top * 1.0001 && n < 512; s *= step) {
+		uint64_t w = (uint64_t)s & ~(uint64_t)511;
+		struct rt_measurement m;
+
+		if (n && w <= ws[n - 1])
+			continue;
+		rc = rt_kernel_measure_bw(k, arena, w, &mo, &m, err);
+		if (rc)
+			goto out;
+		ws[n] = w;
+		bw[n] = m.best / 1e9;
+		n++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct rt_profile_point pt = { ws[i], bw[i] };
+
+		if (rt_profile_add_point(c->p, &pt)) {
+			rc = rt_err_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	snprintf(c->p->curve_kernel, sizeof(c->p->curve_kernel), "load");
+	snprintf(c->p->curve_isa, sizeof(c->p->curve_isa), "%s", rt_isa_name(c->bw_isa));
+	c->p->curve_threads = 1;
+	rt_levels_analyze(ws, bw, n, c->cache_cap, c->ncaches, 0.15, c->levels);
+out:
+	rt_arena_destroy(arena);
+	return rc;
+}
+
+static int record_levels(struct probe_ctx *c)
+{
+	for (size_t k = 0; k <= c->ncaches; k++) {
+		const struct rt_level_result *r = &c->levels[k];
+		struct rt_profile_level l = { 0 };
+
+		snprintf(l.level, sizeof(l.level), "%s", level_name(k, c->ncaches, c->topo));
+		l.hwloc_size = r->hwloc_size;
+		l.measured_size = r->found ? r->end : 0;
+		l.agrees = r->agrees;
+		if (rt_profile_add_level(c->p, &l))
+			return -ENOMEM;
+		if (k < c->ncaches && c->p->ncurve && !r->agrees) {
+			char h[32], m[32];
+
+			human(h, sizeof(h), r->hwloc_size);
+			human(m, sizeof(m), r->end);
+			if (r->found)
+				rt_profile_add_note(c->p, "hwloc reports %s = %s, but bandwidth falls to "
+						    "the next level past %s; ceilings are measured "
+						    "inside the measured plateau", l.level, h, m);
+			else
+				rt_profile_add_note(c->p, "no bandwidth drop measured near %s = %s "
+						    "(hwloc); %s ceilings use hwloc's size", l.level,
+						    h, l.level);
+		}
+	}
+	return 0;
+}
+
+/* A FLOP ceiling from its measurement (GFLOP/s: best, median; spread) into the profile. */
+static int add_flops(struct probe_ctx *c, struct rt_profile_flops *f, unsigned threads,
+		     const struct rt_measurement *m, struct rt_err *err)
+{
+	f->threads = threads;
+	f->gflops = m->best / 1e9;
+	f->median = m->median / 1e9;
+	f->spread = m->spread;
+	return rt_profile_add_flops(c->p, f) ? rt_err_set(err, -ENOMEM, "out of memory") : 0;
+}
+
+static int measure_flops(struct probe_ctx *c, unsigned threads, const int *pus,
+			 struct rt_err *err)
+{
+	for (int prec = 0; prec < RT_PREC_COUNT; prec++) {
+		for (int isa = 0; isa < RT_ISA_COUNT; isa++) {
+			const struct rt_kernel *k = rt_kernel_flops((enum rt_isa)isa,
+								   (enum rt_prec)prec);
+			struct rt_profile_flops f = { 0 };
+			struct rt_measurement m;
+			int rc;
+
+			if (!k || !(c->isa_mask & (1u << isa)) || !rt_isa_supported(k->isa))
+				continue;
+			progress(c->o, "peak %s %s, %u thread%s", rt_prec_name(k->prec),
+				 rt_isa_name(k->isa), threads, threads > 1 ? "s" : "");
+			{
+				const struct measure_call mc = { .k = k, .threads = threads, .pus = pus };
+
+				rc = measure_checked(c, &mc, &m, f.flag, sizeof(f.flag), err);
+			}
+			if (rc)
+				return rc;
+			snprintf(f.precision, sizeof(f.precision), "%s", rt_prec_name(k->prec));
+			snprintf(f.isa, sizeof(f.isa), "%s", rt_isa_name(k->isa));
+			snprintf(f.method, sizeof(f.method), "%s",
+				 k->fused ? "fma-chains" : "mul-add-chains");
+			if ((rc = add_flops(c, &f, threads, &m, err)))
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* The low-precision peaks of the instructions themselves (bf16, fp16, int8), as the fp32 and
+ * fp64 FMA chains measure theirs; a CPU without an extension has no such roof. */
+static int measure_peaks(struct probe_ctx *c, unsigned threads, const int *pus, bool first,
+			 struct rt_err *err)
+{
+	for (const struct rt_peak_kernel *k = rt_peak_next(NULL); k; k = rt_peak_next(k)) {
+		struct rt_profile_flops f = { 0 };
+		struct rt_measurement m;
+		int rc;
+
+		if (!k->supported()) {
+			if (first)
+				rt_profile_add_note(c->p, "no %s %s peak: this CPU has no %s",
+						    k->precision, k->isa, k->isa);
+			continue;
+		}
+		progress(c->o, "peak %s %s, %u thread%s", k->precision, k->isa, threads,
+			 threads > 1 ? "s" : "");
+		{
+			const struct measure_call mc = { .pk = k, .threads = threads, .pus = pus };
+
+			if ((rc = measure_checked(c, &mc, &m, f.flag, sizeof(f.flag), err)))
+				return rc;
+		}
+		snprintf(f.precision, sizeof(f.precision), "%s", k->precision);
+		snprintf(f.isa, sizeof(f.isa), "%s", k->isa);
+		snprintf(f.method, sizeof(f.method), "instruction");
+		snprintf(f.impl, sizeof(f.impl), "%s", k->name);
+		if ((rc = add_flops(c, &f, threads, &m, err)))
+			return rc;
+	}
+	return 0;
+}
+
+static int measure_lowp(struct probe_ctx *c, unsigned threads, const int *pus, bool first,
+			struct rt_err *err)
+{
+	for (int t = 0; t < RT_MM_COUNT; t++) {
+		struct rt_profile_flops f = { 0 };
+		struct rt_matmul_result res;
+		struct rt_measurement m;
+		struct rt_err e2;
+		const char *colon;
+		int rc;
+
+		progress(c->o, "oneDNN %s matmul, %u thread%s", rt_matmul_type_name(t), threads,
+			 threads > 1 ? "s" : "");
+		{
+			/* checked like every ceiling: a run another process disturbed is made again */
+			const struct measure_call mc = { .threads = threads, .pus = pus,
+							 .mm = (enum rt_matmul_type)t, .mm_res = &res };
+
+			rc = measure_checked(c, &mc, &m, f.flag, sizeof(f.flag), &e2);
+		}
+		if (rc == -ENOTSUP) {
+			/* not a failure: this CPU (or this oneDNN) simply has no such roof */
+			if (first)
+				rt_profile_add_note(c->p, "no %s peak: %s", rt_matmul_type_name(t),
+						    e2.msg);
+			continue;
+		}
+		if (rc) {
+			rt_err_set(err, rc, "%s", e2.msg);
+			return rc;
+		}
+		colon = strchr(res.impl, ':');
+		snprintf(f.precision, sizeof(f.precision), "%s", rt_matmul_type_name(t));
+		snprintf(f.isa, sizeof(f.isa), "%.31s", colon ? colon + 1 : res.impl);
+		snprintf(f.method, sizeof(f.method), "onednn-matmul");
+		snprintf(f.impl, sizeof(f.impl), "%.63s", res.impl);
+		if ((rc = add_flops(c, &f, threads, &m, err)))
+			return rc;
+	}
+	return 0;
+}
+
+static int measure_bandwidth(struct probe_ctx *c, unsigned threads, const int *pus,
+			     struct rt_err *err)
+{
+	static const char *const cache_kernels[] = { "load", "copy", "triad" };
+	static const char *const dram_kernels[] = { "load", "copy", "triad", "copy_nt",
+						    "triad_nt" };
+	uint64_t ws[RT_TOPO_MAX_CACHES + 1], biggest = 0;
+	struct rt_arena *arena = NULL;
+	int rc = 0;
+
+	/* per-thread working sets: a shared level's share shrinks with the threads on it */
+	for (size_t k = 0; k <= c->ncaches; k++) {
+		uint64_t one = rt_levels_working_set(c->levels, c->ncaches, k);
+
+		if (k < c->ncaches) {
+			const struct rt_cache_info *ci = rt_topo_cache(c->topo, k);
+			unsigned sharing = threads < ci->shared_by ? threads : ci->shared_by;
+
+			ws[k] = one / sharing;
+		} else {
+			ws[k] = one / threads;
+		}
+		ws[k] &= ~(uint64_t)4095;
+		if (ws[k] > biggest)
+			biggest = ws[k];
+	}
+	rc = rt_arena_create(&arena, threads, pus, biggest + 4096, err);
+	if (rc)
+		return rc;
+	for (size_t k = 0; k <= c->ncaches; k++) {
+		bool dram = k == c->ncaches;
+		const char *const *names = dram ? dram_kernels : cache_kernels;
+		size_t nk = dram ? 5 : 3;
+
+		for (size_t i = 0; i < nk; i++) {
+			const struct rt_kernel *kr = rt_kernel_bw(names[i], c->bw_isa);
+			struct rt_profile_bw b = { 0 };
+			struct rt_measurement m;
+			char h[32];
+
+			human(h, sizeof(h), ws[k] * threads);
+			progress(c->o, "%s %s, %s, %u thread%s", level_name(k, c->ncaches, c->topo),
+				 names[i], h, threads, threads > 1 ? "s" : "");
+			{
+				const struct measure_call mc = { .k = kr, .arena = arena, .ws = ws[k],
+								 .threads = threads };
+
+				rc = measure_checked(c, &mc, &m, b.flag, sizeof(b.flag), err);
+			}
+			if (rc)
+				goto out;
+			snprintf(b.level, sizeof(b.level), "%s", level_name(k, c->ncaches, c->topo));
+			snprintf(b.kernel, sizeof(b.kernel), "%s", names[i]);
+			snprintf(b.isa, sizeof(b.isa), "%s", rt_isa_name(c->bw_isa));
+			b.threads = threads;
+			b.gbytes_per_s = m.best / 1e9;
+			b.median = m.median / 1e9;
+			b.spread = m.spread;
+			/* as moved: elements x arrays x 8 bytes, all threads */
+			b.working_set = (uint64_t)rt_kernel_bw_elems(kr, ws[k]) * kr->arrays *
+					sizeof(double) * threads;
+			if (rt_profile_add_bw(c->p, &b)) {
+				rc = rt_err_set(err, -ENOMEM, "out of memory");
+				goto out;
+			}
+		}
+	}
+out:
+	rt_arena_destroy(arena);
+	return rc;
+}
+
+static int describe_machine(struct probe_ctx *c, struct rt_err *err)
+{
+	struct rt_profile *p = c->p;
+	struct rt_cpu cpu;
+	int rc = rt_cpu_detect(&cpu, err);
+
+	if (rc)
+		return rc;
+	if (c->o->host)
+		snprintf(p->host, sizeof(p->host), "%s", c->o->host);
+	else if (gethostname(p->host, sizeof(p->host)))
+		snprintf(p->host, sizeof(p->host), "localhost");
+	p->host[sizeof(p->host) - 1] = '\0';
+	rt_timestamp(p->created, sizeof(p->created));
+	snprintf(p->tool, sizeof(p->tool), "%s %s", PACKAGE_NAME, PACKAGE_VERSION);
+	snprintf(p->cpu.model, sizeof(p->cpu.model), "%s", cpu.model);
+	snprintf(p->cpu.vendor, sizeof(p->cpu.vendor), "%s", cpu.vendor);
+	p->cpu.family = cpu.family;
+	memcpy(p->cpu.isa, cpu.isa, sizeof(cpu.isa));
+	p->cpu.nisa = cpu.nisa;
+	p->cpu.sockets = rt_topo_packages(c->topo);
+	p->cpu.cores = rt_topo_cores(c->topo);
+	p->cpu.pus = rt_topo_pus(c->topo);
+	p->cpu.numa_nodes = rt_topo_numa_nodes(c->topo);
+	p->cpu.memory = rt_topo_memory_available(c->topo);
+	if (rt_topo_memory_total(c->topo) < p->cpu.memory / 2 || cpu.hypervisor) {
+		char a[32], b[32];
+
+		human(a, sizeof(a), rt_topo_memory_total(c->topo));
+		human(b, sizeof(b), p->cpu.memory);
+		if (rt_topo_memory_total(c->topo) < p->cpu.memory)
+			rt_profile_add_note(p, "hwloc reports %s of memory but the OS has %s "
+					    "available; the OS's figure sizes the DRAM sets", a, b);
+	}
+	c->ncaches = rt_topo_ncaches(c->topo);
+	for (size_t k = 0; k < c->ncaches; k++) {
+		const struct rt_cache_info *ci = rt_topo_cache(c->topo, k);
+		struct rt_profile_cache pc = { ci->level, ci->size, ci->line, ci->shared_by,
+					       ci->count };
+
+		c->cache_cap[k] = ci->size;
+		if (rt_profile_add_cache(p, &pc))
+			return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	progress(c->o, "clock");
+	p->cpu.clock_ghz = rt_kernel_clock_ghz(c->o->quick ? 0.03 : 0.1);
+	return 0;
+}
+
+static int isa_rank(const char *isa)
+{
+	for (int i = 0; i < RT_ISA_COUNT; i++)
+		if (!strcmp(isa, rt_isa_name((enum rt_isa)i)))
+			return i;
+	return -1;
+}
+
+/* Measure a FLOP ceiling again (its kernel, on the compact placement of its thread count);
+ * false when it has no kernel of ours (oneDNN's rates) or cannot be measured. */
+static bool remeasure_flops(const struct probe_ctx *c, struct rt_profile_flops *f, int *pus,
+			    double *share)
+{
+	struct measure_call mc = { .threads = f->threads, .pus = pus };
+	struct rt_measurement m;
+	struct rt_err err;
+	char flag[sizeof(f->flag)];
+
+	if (!strcmp(f->method, "instruction")) {
+		for (mc.pk = rt_peak_next(NULL); mc.pk && strcmp(mc.pk->isa, f->isa);
+		     mc.pk = rt_peak_next(mc.pk))
+			;
+		if (!mc.pk)
+			return false;
+	} else {
+		int isa = isa_rank(f->isa);
+
+		mc.k = isa < 0 ? NULL : rt_kernel_flops((enum rt_isa)isa, strcmp(f->precision, "fp64") ?
+							RT_FP32 : RT_FP64);
+		if (!mc.k || strcmp(f->method, "onednn-matmul") == 0)
+			return false;
+	}
+	if (rt_topo_placement(c->topo, RT_AFFINITY_COMPACT, f->threads, pus, &err) ||
+	    measure_checked(c, &mc, &m, flag, sizeof(flag), &err))
+		return false;
+	*share = m.cpu_share;
+	if (m.best / 1e9 > f->gflops) {
+		f->gflops = m.best / 1e9;
+		f->median = m.median / 1e9;
+		f->spread = m.spread;
+	}
+	if (flag[0] && !f->flag[0])
+		snprintf(f->flag, sizeof(f->flag), "%s", flag);
+	return true;
+}
+
+/* Ceilings that cannot be right as they stand: one at N threads below its 1-thread value, a
+ * wider ISA below a narrower one (by more than 10%, noise). Each is measured again; if it stays
+ * so, it is flagged with the cause, and every flag becomes a note (a warning). */
+static void check_order(struct probe_ctx *c, int *pus)
+{
+	struct rt_profile *p = c->p;
+
+	for (size_t i = 0; i < p->nflops; i++) {
+		struct rt_profile_flops *f = &p->flops[i];
+
+		for (size_t j = 0; j < p->nflops && !f->flag[0]; j++) {
+			const struct rt_profile_flops *g = &p->flops[j];
+			bool fewer = f->threads > 1 && g->threads == 1 && !strcmp(g->isa, f->isa) &&
+				     !strcmp(g->precision, f->precision) && !strcmp(g->method, f->method) &&
+				     f->gflops < 0.95 * g->gflops;
+			bool narrower = g->threads == f->threads && !strcmp(g->precision, f->precision) &&
+					isa_rank(f->isa) > isa_rank(g->isa) && isa_rank(g->isa) >= 0 &&
+					f->gflops < 0.9 * g->gflops;
+
+			double share = 0;
+
+			if (!fewer && !narrower)
+				continue;
+			if (remeasure_flops(c, f, pus, &share) &&
+			    f->gflops >= (fewer ? 0.95 : 0.9) * g->gflops)
+				continue;
+			/* the evidence, not a guess: whether the run had its cores to itself */
+			snprintf(f->flag, sizeof(f->flag), "measured twice, still below %s's %.1f "
+				 "GFLOP/s; %s", fewer ? "its 1-thread value" : g->isa, g->gflops,
+				 share <= 0 ? "it could not be measured again" : share < BUSY_SHARE ?
+				 "the cores were busy with another process" :
+				 "it had its cores (not a busy machine: the code or the CPU is slower)");
+		}
+		if (f->flag[0])
+			rt_profile_add_note(p, "%s %s at %u thread%s (%.1f GFLOP/s) is flagged: %s",
+					    f->precision, f->isa, f->threads, f->threads > 1 ? "s" : "",
+					    f->gflops, f->flag);
+	}
+	for (size_t i = 0; i < p->nbw; i++) {
+		struct rt_profile_bw *b = &p->bw[i];
+
+		for (size_t j = 0; j < p->nbw && !b->flag[0]; j++) {
+			const struct rt_profile_bw *g = &p->bw[j];
+
+			if (b->threads > 1 && g->threads == 1 && !strcmp(g->level, b->level) &&
+			    !strcmp(g->kernel, b->kernel) && b->gbytes_per_s < 0.9 * g->gbytes_per_s)
+				snprintf(b->flag, sizeof(b->flag), "below its 1-thread value %.1f GB/s",
+					 g->gbytes_per_s);
+		}
+		if (b->flag[0])
+			rt_profile_add_note(p, "%s %s at %u thread%s (%.1f GB/s) is flagged: %s",
+					    b->level, b->kernel, b->threads, b->threads > 1 ? "s" : "",
+					    b->gbytes_per_s, b->flag);
+	}
+}
+
+/* Each FLOP ceiling's theoretical peak: threads x the measured clock x the operations a core
+ * starts per cycle for its instructions (oneDNN's achievable rates have none). */
+static void set_theoretical(struct rt_profile *p)
+{
+	bool avx512 = false;
+
+	for (size_t i = 0; i < p->cpu.nisa; i++)
+		avx512 |= !strcmp(p->cpu.isa[i], "avx512f");
+	for (size_t i = 0; i < p->nflops; i++) {
+		struct rt_profile_flops *f = &p->flops[i];
+
+		f->theoretical = (double)f->threads * p->cpu.clock_ghz *
+				 rt_cpu_ops_per_cycle(p->cpu.vendor, p->cpu.family, avx512,
+						      f->precision, f->isa, f->method);
+	}
+}
+
+/* One run of at least `seconds`: the average rate of a kernel over that long. */
+static void sustained_opts(struct rt_measure_opts *o, double seconds)
+{
+	*o = (struct rt_measure_opts){ .min_run_seconds = seconds, .min_runs = 1, .max_runs = 1,
+				       .stable_tol = 1, .budget_seconds = 0 };
+}
+
+/* A sustained run that did not get its cores: flagged when another process took them (the
+ * node's own CPU quota is the node's limit: a finding, not a flag). */
+static void sustained_flag(char *flag, size_t size, const struct rt_measurement *m,
+			   unsigned threads, unsigned long long throttled_before)
+{
+	double cores, period;
+	unsigned long long throttled = 0;
+
+	flag[0] = '\0';
+	if (m->cpu_share >= BUSY_SHARE)
+		return;
+	if (!rt_cpu_quota(&cores, &period, &throttled) &&
+	    (throttled > throttled_before || cores < threads))
+		return;
+	snprintf(flag, size, "busy: the run got %.0f%% of its cores' time (another process ran on "
+		 "them)", 100 * m->cpu_share);
+}
+
+static int add_sustained(struct probe_ctx *c, const char *name, const char *kernel,
+			 unsigned threads, const struct rt_measurement *m,
+			 unsigned long long throttled_before, struct rt_err *err)
+{
+	struct rt_profile_sustained su = { .threads = threads, .value = m->best / 1e9 };
+
+	snprintf(su.name, sizeof(su.name), "%s", name);
+	snprintf(su.kernel, sizeof(su.kernel), "%s", kernel);
+	su.seconds = c->o->sustain_seconds;     /* the run lasted at least this long */
+	sustained_flag(su.flag, sizeof(su.flag), m, threads, throttled_before);
+	if (su.flag[0])
+		rt_profile_add_note(c->p, "sustained %s at %u thread%s is flagged: %s", name, threads,
+				    threads > 1 ? "s" : "", su.flag);
+	return rt_profile_add_sustained(c->p, &su) ? rt_err_set(err, -ENOMEM, "out of memory") : 0;
+}
+
+/* The headline ceilings again, each as one long run at the most threads: the fp64 and fp32
+ * peaks (the ISA of the best kernel ceiling) and DRAM's bandwidth (its best kernel). */
+static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *pus,
+			     struct rt_err *err)
+{
+	struct rt_measure_opts o;
+	unsigned long long throttled = 0;
+	double cores, period;
+	int rc = 0;
+
+	sustained_opts(&o, c->o->sustain_seconds);
+	for (int prec = 0; prec < RT_PREC_COUNT && !rc; prec++) {
+		const struct rt_profile_flops *best = NULL;
+		const struct rt_kernel *k = NULL;
+		struct rt_measurement m;
+		char name[48];
+
+		for (size_t i = 0; i < c->p->nflops; i++) {
+			const struct rt_profile_flops *f = &c->p->flops[i];
+
+			if (f->threads == threads && !strcmp(f->precision, rt_prec_name(prec)) &&
+			    strstr(f->method, "chains") && !strstr(f->method, "instruction") &&
+			    (!best || f->gflops > best->gflops))
+				best = f;
+		}
+		for (int isa = 0; best && isa < RT_ISA_COUNT; isa++)
+			if (!strcmp(rt_isa_name((enum rt_isa)isa), best->isa))
+				k = rt_kernel_flops((enum rt_isa)isa, (enum rt_prec)prec);
+		if (!k)
+			continue;
+		progress(c->o, "sustained %s %s, %u thread%s, %.0f s", best->precision, best->isa,
+			 threads, threads > 1 ? "s" : "", c->o->sustain_seconds);
+		(void)rt_cpu_quota(&cores, &period, &throttled);
+		if ((rc = rt_kernel_measure_flops(k, threads, pus, &o, &m, err)))
+			break;
+		snprintf(name, sizeof(name), "flops %s %s", best->precision, best->isa);
+		rc = add_sustained(c, name, k->name, threads, &m, throttled, err);
+	}
+	if (!rc) {
+		const struct rt_profile_bw *best = NULL;
+		const struct rt_kernel *k;
+		struct rt_arena *arena = NULL;
+		struct rt_measurement m;
+		uint64_t ws = rt_levels_working_set(c->levels, c->ncaches, c->ncaches) / threads;
+
+		ws &= ~(uint64_t)4095;
+		for (size_t i = 0; i < c->p->nbw; i++)
+			if (c->p->bw[i].threads == threads && !strcmp(c->p->bw[i].level, "DRAM") &&
+			    (!best || c->p->bw[i].gbytes_per_s > best->gbytes_per_s))
+				best = &c->p->bw[i];
+		k = best ? rt_kernel_bw(best->kernel, c->bw_isa) : NULL;
+		if (!k)
+			return 0;
+		progress(c->o, "sustained DRAM %s, %u thread%s, %.0f s", best->kernel, threads,
+			 threads > 1 ? "s" : "", c->o->sustain_seconds);
+		if ((rc = rt_arena_create(&arena, threads, pus, ws + 4096, err)))
+			return rc;
+		(void)rt_cpu_quota(&cores, &period, &throttled);
+		rc = rt_kernel_measure_bw(k, arena, ws, &o, &m, err);
+		rt_arena_destroy(arena);
+		if (!rc)
+			rc = add_sustained(c, "bw DRAM", k->name, threads, &m, throttled, err);
+	}
+	return rc;
+}
+
+static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
+		     const struct rt_probe_opts *o, struct rt_err *err)
+{
+	struct probe_ctx c = { .topo = topo, .o = o };
+	unsigned threads[RT_PROBE_MAX_THREADS_LIST];
+	size_t nthreads;
+	int *pus = NULL;
+	int rc;
+
+	if (!rt_topo_is_this_system(topo))
+		return rt_err_set(err, -EINVAL, "the probe runs on this machine's topology only");
+	rc = rt_profile_create(&c.p, err);
+	if (rc)
+		return rc;
+	rt_measure_opts_default(&c.mopts, o->quick);
+	c.isa_mask = o->isa_mask ? o->isa_mask : (1u << RT_ISA_COUNT) - 1;
+	if (widest_isa(c.isa_mask, &c.bw_isa)) {
+		rc = rt_err_set(err, -ENOTSUP, "no vector ISA among those selected runs here "
+				"(bandwidth kernels need sse, avx2 or avx512)");
+		goto out;
+	}
+	if (o->nthreads) {
+		nthreads = o->nthreads;
+		memcpy(threads, o->threads, nthreads * sizeof(*threads));
+	} else {
+		nthreads = rt_probe_default_threads(topo, threads, RT_PROBE_MAX_THREADS_LIST);
+	}
+	pus = calloc(rt_topo_pus(topo) + 1, sizeof(*pus));
+	if (!pus) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = describe_machine(&c, err);
+	if (rc)
+		goto out;
+	note_other_load(c.p);
+	if (o->no_curve) {
+		for (size_t k = 0; k < c.ncaches; k++)
+			c.levels[k] = (struct rt_level_result){ .hwloc_size = c.cache_cap[k],
+								.end = c.cache_cap[k] };
+		c.levels[c.ncaches] = (struct rt_level_result){ 0 };
+	} else {
+		rc = measure_curve(&c, err);
+		if (rc)
+			goto out;
+	}
+	if (record_levels(&c)) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < nthreads; i++) {
+		rc = rt_topo_placement(topo, RT_AFFINITY_COMPACT, threads[i], pus, err);
+		if (!rc)
+			rc = measure_flops(&c, threads[i], pus, err);
+		if (!rc)
+			rc = measure_peaks(&c, threads[i], pus, i == 0, err);
+		if (!rc)
+			rc = measure_bandwidth(&c, threads[i], pus, err);
+		if (!rc && !o->no_lowp)
+			rc = measure_lowp(&c, threads[i], pus, i == 0, err);
+		if (rc)
+			goto out;
+	}
+	if (o->sustain_seconds > 0) {
+		unsigned most = threads[0];
+
+		for (size_t i = 1; i < nthreads; i++)
+			most = threads[i] > most ? threads[i] : most;
+		rc = rt_topo_placement(topo, RT_AFFINITY_COMPACT, most, pus, err);
+		if (!rc)
+			rc = measure_sustained(&c, most, pus, err);
+		if (rc)
+			goto out;
+	}
+	/* the clock wanders (turbo, a shared host): keep the fastest of a reading before and one
+	 * after the ceilings, so that no ceiling is credited to a clock it outran */
+	{
+		double again = rt_kernel_clock_ghz(o->quick ? 0.03 : 0.1);
+
+		if (again > c.p->cpu.clock_ghz)
+			c.p->cpu.clock_ghz = again;
+	}
+	check_order(&c, pus);
+	set_theoretical(c.p);
+	*out = c.p;
+	c.p = NULL;
+out:
+	free(pus);
+	rt_profile_destroy(c.p);
+	return rc;
+}
+
+int rt_probe_run(struct rt_profile **out, const struct rt_topo *topo,
+		 const struct rt_probe_opts *o, struct rt_err *err)
+{
+	struct rt_topo_affinity saved;
+	struct rt_err err2;
+	unsigned most = rt_topo_pus(topo);
+	int rc = rt_topo_affinity_save(&saved, err);
+
+	if (rc)
+		return rc;
+	/* the kernels pin this thread and the OpenMP pool's: whatever runs after the probe in
+	 * this process, and every process it starts, gets the CPUs it had before */
+	rc = probe_run(out, topo, o, err);
+	for (size_t i = 0; i < o->nthreads; i++)
+		most = o->threads[i] > most ? o->threads[i] : most;
+	if (rt_topo_affinity_restore(&saved, most, &err2) && !rc) {
+		rt_profile_destroy(*out);
+		*out = NULL;
+		rc = rt_err_set(err, err2.code, "%s", err2.msg);
+	}
+	return rc;
+}

@@ -1,0 +1,43 @@
+/* probe.h: characterize a node: clock, bandwidth curve, memory levels, FLOP and bandwidth
+ * ceilings per thread count, low-precision peaks; the result is a machine profile */
+#ifndef RT_PROBE_H
+#define RT_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "base/err.h"
+#include "kernels/kernels.h"
+#include "node/profile.h"
+#include "machine/topo.h"
+
+#define RT_PROBE_MAX_THREADS_LIST 64
+
+/* Progress reports (the library never prints): a short line, no newline. */
+typedef void (*rt_progress_fn)(void *ctx, const char *msg);
+
+struct rt_probe_opts {
+	bool quick;                     /* coarse and fast: a few seconds */
+	unsigned threads[RT_PROBE_MAX_THREADS_LIST];
+	size_t nthreads;                /* 0: 1, powers of two, all cores */
+	unsigned isa_mask;              /* bit (1u << enum rt_isa); 0: every supported ISA */
+	bool no_curve;                  /* skip the curve: levels from hwloc alone */
+	bool no_lowp;                   /* skip the oneDNN matmul peaks */
+	const char *host;               /* NULL: gethostname() */
+	double sustain_seconds;         /* > 0: a sustained run of this length of each headline
+					 * ceiling (fp64, fp32 peaks; DRAM bandwidth) at the most
+					 * threads, into the profile's sustained list */
+	rt_progress_fn progress;
+	void *progress_ctx;
+};
+
+/* Default thread counts for a topology: 1, then powers of two below the core count, then all
+ * cores. Returns how many were written (at most cap). */
+size_t rt_probe_default_threads(const struct rt_topo *topo, unsigned *list, size_t cap);
+
+/* Run the probe on this machine's topology. Caller owns *out (rt_profile_destroy). Problems
+ * that do not stop the probe (an ISA oneDNN cannot run, hwloc and the curve disagreeing) become
+ * notes in the profile. */
+int rt_probe_run(struct rt_profile **out, const struct rt_topo *topo,
+		 const struct rt_probe_opts *o, struct rt_err *err);
+
+#endif

@@ -1,0 +1,704 @@
+/* profile.c: machine profile I/O: a strict libconfig reader and an exact (%.17g) writer */
+#include "config.h"
+#include "node/profile.h"
+#include "base/cfgread.h"
+#include "base/vocab.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <libconfig.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const kernels_known[] = { "load", "copy", "triad", "copy_nt", "triad_nt" };
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool in_set(const char *s, const char *const *set, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, set[i]))
+			return true;
+	return false;
+}
+
+bool rt_profile_valid_level(const char *s)
+{
+	return rt_vocab_index(rt_vocab_levels, RT_VOCAB_NLEVELS, s) >= 0;
+}
+
+bool rt_profile_valid_kernel(const char *s)
+{
+	return in_set(s, kernels_known, NELEM(kernels_known));
+}
+
+bool rt_profile_valid_precision(const char *s)
+{
+	return rt_vocab_index(rt_vocab_precisions, RT_VOCAB_NPRECISIONS, s) >= 0;
+}
+
+int rt_profile_create(struct rt_profile **out, struct rt_err *err)
+{
+	struct rt_profile *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	p->format = RT_PROFILE_FORMAT;
+	*out = p;
+	return 0;
+}
+
+void rt_profile_destroy(struct rt_profile *p)
+{
+	if (!p)
+		return;
+	free(p->caches);
+	free(p->levels);
+	free(p->flops);
+	free(p->bw);
+	free(p->curve);
+	free(p->sustained);
+	free(p->notes);
+	free(p);
+}
+
+/* Append one element of size sz to a growing array; returns the new slot or NULL. */
+static void *push(void *arrp, size_t *n, size_t *cap, size_t sz)
+{
+	void **arr = arrp;
+
+	if (*n == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 8;
+		void *q = realloc(*arr, ncap * sz);
+
+		if (!q)
+			return NULL;
+		*arr = q;
+		*cap = ncap;
+	}
+	return (char *)*arr + (*n)++ * sz;
+}
+
+#define PUSH_COPY(p, arr, n, cap, src)                                                         \
+	do {                                                                                    \
+		void *slot_ = push(&(p)->arr, &(p)->n, &(p)->cap, sizeof(*(p)->arr));           \
+		if (!slot_)                                                                     \
+			return -ENOMEM;                                                         \
+		memcpy(slot_, (src), sizeof(*(p)->arr));                                        \
+		return 0;                                                                       \
+	} while (0)
+
+int rt_profile_add_cache(struct rt_profile *p, const struct rt_profile_cache *c)
+{
+	PUSH_COPY(p, caches, ncaches, caches_cap, c);
+}
+
+int rt_profile_add_level(struct rt_profile *p, const struct rt_profile_level *l)
+{
+	PUSH_COPY(p, levels, nlevels, levels_cap, l);
+}
+
+int rt_profile_add_flops(struct rt_profile *p, const struct rt_profile_flops *f)
+{
+	PUSH_COPY(p, flops, nflops, flops_cap, f);
+}
+
+int rt_profile_add_bw(struct rt_profile *p, const struct rt_profile_bw *b)
+{
+	PUSH_COPY(p, bw, nbw, bw_cap, b);
+}
+
+int rt_profile_add_point(struct rt_profile *p, const struct rt_profile_point *pt)
+{
+	PUSH_COPY(p, curve, ncurve, curve_cap, pt);
+}
+
+int rt_profile_add_sustained(struct rt_profile *p, const struct rt_profile_sustained *s)
+{
+	PUSH_COPY(p, sustained, nsustained, sustained_cap, s);
+}
+
+int rt_profile_add_note(struct rt_profile *p, const char *fmt, ...)
+{
+	char(*slot)[256] = push(&p->notes, &p->nnotes, &p->notes_cap, sizeof(*p->notes));
+	va_list ap;
+
+	if (!slot)
+		return -ENOMEM;
+	va_start(ap, fmt);
+	vsnprintf(*slot, sizeof(*slot), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+#define TRY(x)                                                                                 \
+	do {                                                                                    \
+		rc = (x);                                                                       \
+		if (rc)                                                                         \
+			goto out;                                                               \
+	} while (0)
+#define OOM(x)                                                                                 \
+	do {                                                                                    \
+		if (x) {                                                                        \
+			rc = rt_err_set(err, -ENOMEM, "out of memory");                         \
+			goto out;                                                               \
+		}                                                                               \
+	} while (0)
+
+static int read_cpu(const struct rt_cfg_reader *r, const config_setting_t *root,
+		    struct rt_profile *p)
+{
+	const config_setting_t *cpu = config_setting_get_member(root, "cpu"), *isa;
+	long long v = 0;
+	int rc;
+
+	if (!cpu)
+		return rt_cfg_bad(r, root, "", "missing 'cpu'");
+	if (config_setting_type(cpu) != CONFIG_TYPE_GROUP)
+		return rt_cfg_bad(r, cpu, "", "'cpu' must be a group { ... }");
+	rc = rt_cfg_string(r, cpu, "cpu", "model", p->cpu.model, sizeof(p->cpu.model), true);
+	if (!rc)
+		rc = rt_cfg_string(r, cpu, "cpu", "vendor", p->cpu.vendor, sizeof(p->cpu.vendor),
+				false);
+	if (!rc)
+		rc = rt_cfg_int(r, cpu, "cpu", "family", &v, 0, 1 << 16, false);
+	p->cpu.family = (int)v;
+	v = 0;
+	if (!rc)
+		rc = rt_cfg_int(r, cpu, "cpu", "cores", &v, 1, 1 << 20, true);
+	p->cpu.cores = (unsigned)v;
+	if (!rc)
+		rc = rt_cfg_int(r, cpu, "cpu", "pus", &v, 1, 1 << 20, true);
+	p->cpu.pus = (unsigned)v;
+	if (!rc)
+		rc = rt_cfg_int(r, cpu, "cpu", "sockets", &v, 1, 1 << 16, true);
+	p->cpu.sockets = (unsigned)v;
+	if (!rc)
+		rc = rt_cfg_int(r, cpu, "cpu", "numa_nodes", &v, 0, 1 << 16, false);
+	p->cpu.numa_nodes = (unsigned)v;
+	if (!rc)
+		rc = rt_cfg_num(r, cpu, "cpu", "clock_ghz", &p->cpu.clock_ghz, false, false);
+	if (!rc)
+		rc = rt_cfg_int(r, cpu, "cpu", "memory", &v, 0, INT64_MAX, false);
+	p->cpu.memory = (uint64_t)v;
+	if (rc)
+		return rc;
+	isa = config_setting_get_member(cpu, "isa");
+	if (isa) {
+		if (config_setting_type(isa) != CONFIG_TYPE_ARRAY)
+			return rt_cfg_bad(r, isa, "cpu", "'isa' must be an array of strings [ ... ]");
+		for (int i = 0; i < config_setting_length(isa); i++) {
+			const config_setting_t *e = config_setting_get_elem(isa, (unsigned)i);
+
+			if (config_setting_type(e) != CONFIG_TYPE_STRING)
+				return rt_cfg_bad(r, isa, "cpu", "'isa' must be an array of strings");
+			if (p->cpu.nisa == RT_CPU_MAX_ISA)
+				return rt_cfg_bad(r, isa, "cpu", "'isa' has more than %d entries",
+					   RT_CPU_MAX_ISA);
+			snprintf(p->cpu.isa[p->cpu.nisa++], sizeof(p->cpu.isa[0]), "%s",
+				 config_setting_get_string(e));
+		}
+	}
+	return 0;
+}
+
+static int read_curve(const struct rt_cfg_reader *r, const config_setting_t *root,
+		      struct rt_profile *p)
+{
+	const config_setting_t *c = config_setting_get_member(root, "curve"), *ws, *bw;
+	long long v = 0;
+	int rc;
+
+	if (!c)
+		return 0;
+	if (config_setting_type(c) != CONFIG_TYPE_GROUP)
+		return rt_cfg_bad(r, c, "", "'curve' must be a group { ... }");
+	rc = rt_cfg_string(r, c, "curve", "kernel", p->curve_kernel, sizeof(p->curve_kernel), true);
+	if (!rc)
+		rc = rt_cfg_string(r, c, "curve", "isa", p->curve_isa, sizeof(p->curve_isa), false);
+	if (!rc)
+		rc = rt_cfg_int(r, c, "curve", "threads", &v, 1, 1 << 20, true);
+	if (rc)
+		return rc;
+	p->curve_threads = (unsigned)v;
+	ws = config_setting_get_member(c, "working_set");
+	bw = config_setting_get_member(c, "gbytes_per_s");
+	if (!ws || !bw)
+		return rt_cfg_bad(r, c, "curve", "missing '%s'", ws ? "gbytes_per_s" : "working_set");
+	if (config_setting_type(ws) != CONFIG_TYPE_ARRAY ||
+	    config_setting_type(bw) != CONFIG_TYPE_ARRAY)
+		return rt_cfg_bad(r, c, "curve", "'working_set' and 'gbytes_per_s' must be arrays");
+	if (config_setting_length(ws) != config_setting_length(bw))
+		return rt_cfg_bad(r, bw, "curve", "'working_set' has %d values, 'gbytes_per_s' %d",
+			   config_setting_length(ws), config_setting_length(bw));
+	for (int i = 0; i < config_setting_length(ws); i++) {
+		const config_setting_t *a = config_setting_get_elem(ws, (unsigned)i);
+		const config_setting_t *b = config_setting_get_elem(bw, (unsigned)i);
+		struct rt_profile_point pt;
+
+		if (config_setting_type(a) == CONFIG_TYPE_INT64)
+			pt.working_set = (uint64_t)config_setting_get_int64(a);
+		else if (config_setting_type(a) == CONFIG_TYPE_INT)
+			pt.working_set = (uint64_t)config_setting_get_int(a);
+		else
+			return rt_cfg_bad(r, ws, "curve", "working_set[%d] must be an integer", i);
+		if (config_setting_type(b) == CONFIG_TYPE_FLOAT)
+			pt.gbytes_per_s = config_setting_get_float(b);
+		else if (config_setting_type(b) == CONFIG_TYPE_INT)
+			pt.gbytes_per_s = config_setting_get_int(b);
+		else
+			return rt_cfg_bad(r, bw, "curve", "gbytes_per_s[%d] must be a number", i);
+		if (!(pt.gbytes_per_s > 0) || !isfinite(pt.gbytes_per_s) || (long long)pt.working_set <= 0)
+			return rt_cfg_bad(r, bw, "curve", "point %d must be positive", i);
+		if (rt_profile_add_point(p, &pt))
+			return rt_err_set(r->err, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+bool rt_profile_default_path(char *buf, size_t size, const char *host, char *note,
+			     size_t notesize)
+{
+	char name[256] = "localhost", safe[256];
+	bool same;
+
+	if (host)
+		snprintf(name, sizeof(name), "%s", host);
+	else if (gethostname(name, sizeof(name) - 1) || !*name)
+		snprintf(name, sizeof(name), "localhost");
+	same = rt_safe_name_map(safe, sizeof(safe), name);
+	snprintf(buf, size, "machine-profiles/%s.cfg", safe);
+	if (!same && note) {
+		snprintf(note, notesize, "the host name is not a safe file name (letters, digits, "
+			 "'.', '_', '-', not starting with '.'): the profile is %s", buf);
+	}
+	return same;
+}
+
+int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *err)
+{
+	struct rt_cfg_reader r = { .path = path, .err = err };
+	struct rt_profile *p = NULL;
+	const config_setting_t *root, *list;
+	config_t cfg;
+	char ctx[64];
+	long long v = 0;
+	int rc = 0;
+
+	if ((rc = rt_cfg_read(&cfg, path, err)))
+		goto out;
+	TRY(rt_profile_create(&p, err));
+	root = config_lookup(&cfg, "profile");
+	if (!root || config_setting_type(root) != CONFIG_TYPE_GROUP) {
+		rc = rt_cfg_bad(&r, root, "", "no 'profile' group: not a rooftraj machine profile");
+		goto out;
+	}
+	TRY(rt_cfg_int(&r, root, "", "format", &v, 1, INT32_MAX, true));
+	if (v != RT_PROFILE_FORMAT) {
+		rc = rt_cfg_bad(&r, config_setting_get_member(root, "format"), "",
+			 "format %lld is not supported (this rooftraj reads format %d)", v,
+			 RT_PROFILE_FORMAT);
+		goto out;
+	}
+	TRY(rt_cfg_string(&r, root, "", "host", p->host, sizeof(p->host), true));
+	TRY(rt_cfg_string(&r, root, "", "created", p->created, sizeof(p->created), false));
+	TRY(rt_cfg_string(&r, root, "", "tool", p->tool, sizeof(p->tool), false));
+	TRY(read_cpu(&r, root, p));
+
+	TRY(rt_cfg_list(&r, root, "caches", &list, false));
+	for (int i = 0; list && i < config_setting_length(list); i++) {
+		const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+		struct rt_profile_cache c = { 0 };
+
+		snprintf(ctx, sizeof(ctx), "caches[%d]", i);
+		TRY(rt_cfg_int(&r, e, ctx, "level", &v, 1, 5, true));
+		c.level = (int)v;
+		TRY(rt_cfg_int(&r, e, ctx, "size", &v, 1, INT64_MAX, true));
+		c.size = (uint64_t)v;
+		TRY(rt_cfg_int(&r, e, ctx, "line", &v, 0, 1 << 20, false));
+		c.line = (unsigned)v;
+		TRY(rt_cfg_int(&r, e, ctx, "shared_by", &v, 0, 1 << 20, false));
+		c.shared_by = (unsigned)v;
+		TRY(rt_cfg_int(&r, e, ctx, "count", &v, 0, 1 << 20, false));
+		c.count = (unsigned)v;
+		OOM(rt_profile_add_cache(p, &c));
+	}
+
+	TRY(rt_cfg_list(&r, root, "levels", &list, false));
+	for (int i = 0; list && i < config_setting_length(list); i++) {
+		const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+		struct rt_profile_level l = { 0 };
+
+		snprintf(ctx, sizeof(ctx), "levels[%d]", i);
+		TRY(rt_cfg_string(&r, e, ctx, "level", l.level, sizeof(l.level), true));
+		if (!rt_profile_valid_level(l.level)) {
+			rc = rt_cfg_bad(&r, config_setting_get_member(e, "level"), ctx,
+				 "unknown level '%s' (L1..L5 or DRAM)", l.level);
+			goto out;
+		}
+		TRY(rt_cfg_int(&r, e, ctx, "hwloc_size", &v, 0, INT64_MAX, false));
+		l.hwloc_size = (uint64_t)v;
+		TRY(rt_cfg_int(&r, e, ctx, "measured_size", &v, 0, INT64_MAX, false));
+		l.measured_size = (uint64_t)v;
+		TRY(rt_cfg_bool(&r, e, ctx, "agrees", &l.agrees));
+		OOM(rt_profile_add_level(p, &l));
+	}
+
+	TRY(rt_cfg_list(&r, root, "flops", &list, true));
+	for (int i = 0; i < config_setting_length(list); i++) {
+		const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+		struct rt_profile_flops f = { 0 };
+
+		snprintf(ctx, sizeof(ctx), "flops[%d]", i);
+		TRY(rt_cfg_string(&r, e, ctx, "precision", f.precision, sizeof(f.precision), true));
+		if (!rt_profile_valid_precision(f.precision)) {
+			rc = rt_cfg_bad(&r, config_setting_get_member(e, "precision"), ctx,
+				 "unknown precision '%s' (fp64, fp32, bf16, fp16, int8)",
+				 f.precision);
+			goto out;
+		}
+		TRY(rt_cfg_string(&r, e, ctx, "isa", f.isa, sizeof(f.isa), true));
+		TRY(rt_cfg_int(&r, e, ctx, "threads", &v, 1, 1 << 20, true));
+		f.threads = (unsigned)v;
+		TRY(rt_cfg_rate(&r, e, ctx, "gflops", &f.gflops, RT_PROFILE_RATE_MIN,
+				RT_PROFILE_RATE_MAX, "GFLOP/s", true));
+		TRY(rt_cfg_rate(&r, e, ctx, "median", &f.median, RT_PROFILE_RATE_MIN,
+				RT_PROFILE_RATE_MAX, "GFLOP/s", false));
+		TRY(rt_cfg_num(&r, e, ctx, "spread", &f.spread, false, false));
+		TRY(rt_cfg_string(&r, e, ctx, "method", f.method, sizeof(f.method), false));
+		TRY(rt_cfg_string(&r, e, ctx, "impl", f.impl, sizeof(f.impl), false));
+		TRY(rt_cfg_rate(&r, e, ctx, "theoretical", &f.theoretical, RT_PROFILE_RATE_MIN,
+				RT_PROFILE_RATE_MAX, "GFLOP/s", false));
+		TRY(rt_cfg_string(&r, e, ctx, "flag", f.flag, sizeof(f.flag), false));
+		if (f.median > f.gflops * (1 + 1e-9)) {
+			rc = rt_cfg_bad(&r, config_setting_get_member(e, "median"), ctx, "'median' %g "
+					"is above the best run %g: not a measurement", f.median,
+					f.gflops);
+			goto out;
+		}
+		/* no machine runs above what its cores can start: that ceiling is not believed */
+		if (f.theoretical > 0 && f.gflops > f.theoretical * 1.0001 && !f.flag[0])
+			snprintf(f.flag, sizeof(f.flag), "above its theoretical peak %.1f GFLOP/s (line "
+				 "%d): the clock or the peak is wrong", f.theoretical,
+				 config_setting_source_line(e));
+		OOM(rt_profile_add_flops(p, &f));
+	}
+
+	TRY(rt_cfg_list(&r, root, "bandwidth", &list, true));
+	for (int i = 0; i < config_setting_length(list); i++) {
+		const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+		struct rt_profile_bw b = { 0 };
+
+		snprintf(ctx, sizeof(ctx), "bandwidth[%d]", i);
+		TRY(rt_cfg_string(&r, e, ctx, "level", b.level, sizeof(b.level), true));
+		if (!rt_profile_valid_level(b.level)) {
+			rc = rt_cfg_bad(&r, config_setting_get_member(e, "level"), ctx,
+				 "unknown level '%s' (L1..L5 or DRAM)", b.level);
+			goto out;
+		}
+		TRY(rt_cfg_string(&r, e, ctx, "kernel", b.kernel, sizeof(b.kernel), true));
+		if (!rt_profile_valid_kernel(b.kernel)) {
+			rc = rt_cfg_bad(&r, config_setting_get_member(e, "kernel"), ctx,
+				 "unknown kernel '%s' (load, copy, triad, copy_nt, triad_nt)",
+				 b.kernel);
+			goto out;
+		}
+		TRY(rt_cfg_string(&r, e, ctx, "isa", b.isa, sizeof(b.isa), false));
+		TRY(rt_cfg_int(&r, e, ctx, "threads", &v, 1, 1 << 20, true));
+		b.threads = (unsigned)v;
+		TRY(rt_cfg_rate(&r, e, ctx, "gbytes_per_s", &b.gbytes_per_s, RT_PROFILE_RATE_MIN,
+				RT_PROFILE_RATE_MAX, "GB/s", true));
+		TRY(rt_cfg_rate(&r, e, ctx, "median", &b.median, RT_PROFILE_RATE_MIN,
+				RT_PROFILE_RATE_MAX, "GB/s", false));
+		if (b.median > b.gbytes_per_s * (1 + 1e-9)) {
+			rc = rt_cfg_bad(&r, config_setting_get_member(e, "median"), ctx, "'median' %g "
+					"is above the best run %g: not a measurement", b.median,
+					b.gbytes_per_s);
+			goto out;
+		}
+		TRY(rt_cfg_num(&r, e, ctx, "spread", &b.spread, false, false));
+		TRY(rt_cfg_int(&r, e, ctx, "working_set", &v, 1, INT64_MAX, true));
+		TRY(rt_cfg_string(&r, e, ctx, "flag", b.flag, sizeof(b.flag), false));
+		b.working_set = (uint64_t)v;
+		OOM(rt_profile_add_bw(p, &b));
+	}
+	TRY(read_curve(&r, root, p));
+	TRY(rt_cfg_list(&r, root, "sustained", &list, false));
+	for (int i = 0; list && i < config_setting_length(list); i++) {
+		const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
+		struct rt_profile_sustained su = { 0 };
+
+		snprintf(ctx, sizeof(ctx), "sustained[%d]", i);
+		TRY(rt_cfg_string(&r, e, ctx, "name", su.name, sizeof(su.name), true));
+		TRY(rt_cfg_string(&r, e, ctx, "kernel", su.kernel, sizeof(su.kernel), true));
+		TRY(rt_cfg_int(&r, e, ctx, "threads", &v, 1, 1 << 20, true));
+		su.threads = (unsigned)v;
+		TRY(rt_cfg_rate(&r, e, ctx, "value", &su.value, RT_PROFILE_RATE_MIN,
+				RT_PROFILE_RATE_MAX, strncmp(su.name, "bw ", 3) ? "GFLOP/s" : "GB/s",
+				true));
+		TRY(rt_cfg_num(&r, e, ctx, "seconds", &su.seconds, true, true));
+		TRY(rt_cfg_string(&r, e, ctx, "flag", su.flag, sizeof(su.flag), false));
+		OOM(rt_profile_add_sustained(p, &su));
+	}
+	{
+		const config_setting_t *notes = config_setting_get_member(root, "notes");
+
+		for (int i = 0; notes && i < config_setting_length(notes); i++) {
+			const config_setting_t *e = config_setting_get_elem(notes, (unsigned)i);
+
+			if (config_setting_type(notes) != CONFIG_TYPE_ARRAY ||
+			    config_setting_type(e) != CONFIG_TYPE_STRING) {
+				rc = rt_cfg_bad(&r, notes, "", "'notes' must be an array of strings");
+				goto out;
+			}
+			OOM(rt_profile_add_note(p, "%s", config_setting_get_string(e)));
+		}
+	}
+	*out = p;
+	p = NULL;
+out:
+	rt_profile_destroy(p);
+	config_destroy(&cfg);
+	return rc;
+}
+
+/* ---- writing ---- */
+
+/* %.17g gives back the same double; keep a '.' so libconfig reads a float */
+static void put_num(FILE *fp, double v)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%.17g", v);
+	if (!strpbrk(buf, ".eEn"))
+		strcat(buf, ".0");
+	fputs(buf, fp);
+}
+
+int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err *err)
+{
+	struct rt_outfile of;
+	FILE *fp;
+	int rc = rt_outfile_open(&of, path, err);
+
+	if (rc)
+		return rc;
+	fp = of.fp;
+	fprintf(fp, "# rooftraj machine profile; the format is described in machine-profiles/README\n"
+		    "# flops: GFLOP/s (GOP/s for int8), best of the runs; bandwidth: GB/s (1e9 bytes/s)"
+		    " as the kernel\n# moves the bytes (copy counts read + write); working_set: "
+		    "bytes over all threads and arrays\nprofile = {\n");
+	fprintf(fp, "  format = %d;\n  host = ", p->format);
+	rt_cfg_put_str(fp, p->host);
+	fprintf(fp, ";\n  created = ");
+	rt_cfg_put_str(fp, p->created);
+	fprintf(fp, ";\n  tool = ");
+	rt_cfg_put_str(fp, p->tool);
+	fprintf(fp, ";\n  cpu = {\n    model = ");
+	rt_cfg_put_str(fp, p->cpu.model);
+	fprintf(fp, ";\n    vendor = ");
+	rt_cfg_put_str(fp, p->cpu.vendor);
+	fprintf(fp, "; family = %d;\n    isa = [ ", p->cpu.family);
+	for (size_t i = 0; i < p->cpu.nisa; i++) {
+		fputs(i ? ", " : "", fp);
+		rt_cfg_put_str(fp, p->cpu.isa[i]);
+	}
+	fprintf(fp, " ];\n    sockets = %u; cores = %u; pus = %u; numa_nodes = %u;\n",
+		p->cpu.sockets, p->cpu.cores, p->cpu.pus, p->cpu.numa_nodes);
+	fprintf(fp, "    clock_ghz = ");
+	put_num(fp, p->cpu.clock_ghz);
+	fprintf(fp, "; memory = %" PRIu64 "L;\n  };\n", p->cpu.memory);
+
+	fprintf(fp, "  caches = (");
+	for (size_t i = 0; i < p->ncaches; i++) {
+		const struct rt_profile_cache *c = &p->caches[i];
+
+		fprintf(fp, "%s\n    { level = %d; size = %" PRIu64 "L; line = %u; shared_by = %u; "
+			"count = %u; }", i ? "," : "", c->level, c->size, c->line, c->shared_by,
+			c->count);
+	}
+	fprintf(fp, "\n  );\n  levels = (");
+	for (size_t i = 0; i < p->nlevels; i++) {
+		const struct rt_profile_level *l = &p->levels[i];
+
+		fprintf(fp, "%s\n    { level = ", i ? "," : "");
+		rt_cfg_put_str(fp, l->level);
+		fprintf(fp, "; hwloc_size = %" PRIu64 "L; measured_size = %" PRIu64 "L; "
+			"agrees = %s; }", l->hwloc_size, l->measured_size,
+			l->agrees ? "true" : "false");
+	}
+	fprintf(fp, "\n  );\n  flops = (");
+	for (size_t i = 0; i < p->nflops; i++) {
+		const struct rt_profile_flops *f = &p->flops[i];
+
+		fprintf(fp, "%s\n    { precision = ", i ? "," : "");
+		rt_cfg_put_str(fp, f->precision);
+		fprintf(fp, "; isa = ");
+		rt_cfg_put_str(fp, f->isa);
+		fprintf(fp, "; threads = %u; gflops = ", f->threads);
+		put_num(fp, f->gflops);
+		fprintf(fp, "; median = ");
+		put_num(fp, f->median);
+		fprintf(fp, "; spread = ");
+		put_num(fp, f->spread);
+		fprintf(fp, "; method = ");
+		rt_cfg_put_str(fp, f->method);
+		fprintf(fp, "; impl = ");
+		rt_cfg_put_str(fp, f->impl);
+		fprintf(fp, "; theoretical = ");
+		put_num(fp, f->theoretical);
+		if (f->flag[0]) {
+			fprintf(fp, "; flag = ");
+			rt_cfg_put_str(fp, f->flag);
+		}
+		fprintf(fp, "; }");
+	}
+	fprintf(fp, "\n  );\n  bandwidth = (");
+	for (size_t i = 0; i < p->nbw; i++) {
+		const struct rt_profile_bw *b = &p->bw[i];
+
+		fprintf(fp, "%s\n    { level = ", i ? "," : "");
+		rt_cfg_put_str(fp, b->level);
+		fprintf(fp, "; kernel = ");
+		rt_cfg_put_str(fp, b->kernel);
+		fprintf(fp, "; isa = ");
+		rt_cfg_put_str(fp, b->isa);
+		fprintf(fp, "; threads = %u; gbytes_per_s = ", b->threads);
+		put_num(fp, b->gbytes_per_s);
+		fprintf(fp, "; median = ");
+		put_num(fp, b->median);
+		fprintf(fp, "; spread = ");
+		put_num(fp, b->spread);
+		fprintf(fp, "; working_set = %" PRIu64 "L", b->working_set);
+		if (b->flag[0]) {
+			fprintf(fp, "; flag = ");
+			rt_cfg_put_str(fp, b->flag);
+		}
+		fprintf(fp, "; }");
+	}
+	fprintf(fp, "\n  );\n");
+	if (p->nsustained) {
+		fprintf(fp, "  sustained = (");
+		for (size_t i = 0; i < p->nsustained; i++) {
+			const struct rt_profile_sustained *su = &p->sustained[i];
+
+			fprintf(fp, "%s\n    { name = ", i ? "," : "");
+			rt_cfg_put_str(fp, su->name);
+			fprintf(fp, "; kernel = ");
+			rt_cfg_put_str(fp, su->kernel);
+			fprintf(fp, "; threads = %u; value = ", su->threads);
+			put_num(fp, su->value);
+			fprintf(fp, "; seconds = ");
+			put_num(fp, su->seconds);
+			if (su->flag[0]) {
+				fprintf(fp, "; flag = ");
+				rt_cfg_put_str(fp, su->flag);
+			}
+			fprintf(fp, "; }");
+		}
+		fprintf(fp, "\n  );\n");
+	}
+	if (p->ncurve) {
+		fprintf(fp, "  curve = {\n    kernel = ");
+		rt_cfg_put_str(fp, p->curve_kernel);
+		fprintf(fp, "; isa = ");
+		rt_cfg_put_str(fp, p->curve_isa);
+		fprintf(fp, "; threads = %u;\n    working_set = [", p->curve_threads);
+		for (size_t i = 0; i < p->ncurve; i++)
+			fprintf(fp, "%s%" PRIu64 "L", i ? ", " : " ", p->curve[i].working_set);
+		fprintf(fp, " ];\n    gbytes_per_s = [");
+		for (size_t i = 0; i < p->ncurve; i++) {
+			fputs(i ? ", " : " ", fp);
+			put_num(fp, p->curve[i].gbytes_per_s);
+		}
+		fprintf(fp, " ];\n  };\n");
+	}
+	fprintf(fp, "  notes = [");
+	for (size_t i = 0; i < p->nnotes; i++) {
+		fputs(i ? ",\n    " : " ", fp);
+		rt_cfg_put_str(fp, p->notes[i]);
+	}
+	fprintf(fp, " ];\n};\n");
+	return rt_outfile_commit(&of, err);
+}
+
+const struct rt_profile_flops *rt_profile_best_flops(const struct rt_profile *p,
+						     const char *precision, unsigned threads)
+{
+	const struct rt_profile_flops *best = NULL;
+
+	for (size_t i = 0; i < p->nflops; i++) {
+		const struct rt_profile_flops *f = &p->flops[i];
+
+		if (strcmp(f->precision, precision) || (threads && f->threads != threads) ||
+		    f->flag[0])
+			continue;
+		if (!best || f->gflops > best->gflops)
+			best = f;
+	}
+	return best;
+}
+
+const struct rt_profile_bw *rt_profile_best_bw(const struct rt_profile *p, const char *level,
+					       unsigned threads)
+{
+	const struct rt_profile_bw *best = NULL;
+
+	for (size_t i = 0; i < p->nbw; i++) {
+		const struct rt_profile_bw *b = &p->bw[i];
+
+		if (strcmp(b->level, level) || (threads && b->threads != threads) || b->flag[0])
+			continue;
+		if (!best || b->gbytes_per_s > best->gbytes_per_s)
+			best = b;
+	}
+	return best;
+}
+
+unsigned rt_profile_nearest_threads(const struct rt_profile *p, unsigned t)
+{
+	unsigned best = 0;
+
+	for (size_t i = 0; i < p->nflops; i++)
+		if (p->flops[i].threads <= t && p->flops[i].threads > best && !p->flops[i].flag[0])
+			best = p->flops[i].threads;
+	return best;
+}
+
+unsigned rt_profile_max_threads(const struct rt_profile *p)
+{
+	unsigned t = 0;
+
+	for (size_t i = 0; i < p->nflops; i++)
+		t = p->flops[i].threads > t ? p->flops[i].threads : t;
+	for (size_t i = 0; i < p->nbw; i++)
+		t = p->bw[i].threads > t ? p->bw[i].threads : t;
+	return t;
+}
+
+const char *rt_profile_holding_level(const struct rt_profile *p, double bytes, unsigned t)
+{
+	static const char *const names[] = { "L1", "L2", "L3", "L4", "L5" };
+
+	for (size_t i = 0; i < p->ncaches; i++) {
+		const struct rt_profile_cache *c = &p->caches[i];
+		uint64_t size = c->size;
+		unsigned share = c->shared_by ? c->shared_by : 1, inst, count = c->count ? c->count : 1;
+
+		if (c->level < 1 || c->level > 5)
+			continue;
+		for (size_t k = 0; k < p->nlevels; k++)
+			if (!strcmp(p->levels[k].level, names[c->level - 1]) &&
+			    p->levels[k].measured_size)
+				size = p->levels[k].measured_size;
+		inst = (t + share - 1) / share;
+		inst = inst < 1 ? 1 : inst > count ? count : inst;
+		if (bytes <= (double)size * inst)
+			return names[c->level - 1];
+	}
+	return "DRAM";
+}

@@ -1,0 +1,161 @@
+/* profile.h: the machine profile (libconfig), the contract between roofline-probe and
+ * roofline-train: the node's FLOP and bandwidth ceilings and where its memory levels end */
+#ifndef RT_PROFILE_H
+#define RT_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "machine/cpu.h"
+#include "base/err.h"
+
+#define RT_PROFILE_FORMAT 1
+
+struct rt_profile_cache {
+	int level;
+	uint64_t size;          /* one instance, bytes (hwloc's word) */
+	unsigned line, shared_by, count;
+};
+
+/* Where a memory level ends: hwloc's size against the measured bandwidth curve. */
+struct rt_profile_level {
+	char level[8];          /* L1 L2 L3 DRAM */
+	uint64_t hwloc_size;    /* per instance; 0 for DRAM */
+	uint64_t measured_size; /* where the curve drops out of this level; 0 if not seen */
+	bool agrees;            /* measured within a factor 2 of hwloc's size */
+};
+
+/* What a node's ceilings can be, GFLOP/s (GOP/s) or GB/s: from 1 MFLOP/s to 10 PFLOP/s; a
+ * profile outside is corrupt (its FILE:LINE named). */
+#define RT_PROFILE_RATE_MIN 1e-3
+#define RT_PROFILE_RATE_MAX 1e7
+
+struct rt_profile_flops {
+	char precision[8];      /* fp64 fp32 bf16 fp16 int8 */
+	char isa[32];           /* scalar sse avx2 avx512 for kernels; amx, ... for matmul */
+	unsigned threads;
+	double gflops;          /* the ceiling: best of the runs (GOP/s for int8) */
+	double median, spread;  /* of the runs; spread = (max - min) / median */
+	char method[16];        /* fma-chains, mul-add-chains, instruction (a low-precision
+				 * instruction's chains), onednn-matmul (achievable by oneDNN) */
+	char impl[64];          /* the instruction, or oneDNN's implementation for matmul peaks */
+	double theoretical;     /* GFLOP/s: threads x clock x operations a core starts per cycle
+				 * (rt_cpu_ops_per_cycle); 0: none (oneDNN's rates) */
+	char flag[160];         /* "": trusted; else why it cannot be (measured twice, still
+				 * disturbed: "busy: ...", "below its 1-thread value ...") */
+};
+
+struct rt_profile_bw {
+	char level[8];          /* L1 L2 L3 DRAM */
+	char kernel[16];        /* load copy triad copy_nt triad_nt */
+	char isa[16];
+	unsigned threads;
+	double gbytes_per_s;    /* best of the runs; bytes as the kernel moves them */
+	double median, spread;
+	uint64_t working_set;   /* bytes, all threads and arrays together */
+	char flag[160];         /* "": trusted; else why not (see rt_profile_flops) */
+};
+
+/* A sustained run of a headline ceiling: the same kernel for seconds, one run, its average
+ * rate: what a user gets over time, a CPU quota or thermal throttling included (the best of
+ * short runs can fit between a quota's pauses): the node's own limits are what it is. Only
+ * another process taking its cores' time flags it (busy: not the node's figure). */
+struct rt_profile_sustained {
+	char name[48];          /* "flops fp64 avx512", "bw DRAM" (a cluster ceiling's name) */
+	char kernel[16];        /* the kernel: fma, mul_add, or a bandwidth kernel */
+	unsigned threads;
+	double value;           /* GFLOP/s or GB/s over the run */
+	double seconds;         /* the run lasted at least this long */
+	char flag[160];         /* "": the node's; else why not ("busy: ...") */
+};
+
+struct rt_profile_point {
+	uint64_t working_set;
+	double gbytes_per_s;
+};
+
+struct rt_profile {
+	int format;
+	char host[256], created[32], tool[64];
+	struct {
+		char model[128];
+		char vendor[16];        /* cpuinfo's vendor_id ("" unknown) */
+		int family;             /* cpuinfo's cpu family (0 unknown) */
+		char isa[RT_CPU_MAX_ISA][16];
+		size_t nisa;
+		unsigned sockets, cores, pus, numa_nodes;
+		double clock_ghz;       /* measured (dependent adds); 0 if unknown */
+		uint64_t memory;        /* bytes available when probed */
+	} cpu;
+	struct rt_profile_cache *caches;
+	size_t ncaches, caches_cap;
+	struct rt_profile_level *levels;
+	size_t nlevels, levels_cap;
+	struct rt_profile_flops *flops;
+	size_t nflops, flops_cap;
+	struct rt_profile_bw *bw;
+	size_t nbw, bw_cap;
+	struct rt_profile_point *curve; /* bandwidth against working set, ascending */
+	size_t ncurve, curve_cap;
+	char curve_kernel[16], curve_isa[16];
+	unsigned curve_threads;
+	struct rt_profile_sustained *sustained;
+	size_t nsustained, sustained_cap;
+	char (*notes)[256];             /* what the probe warned about */
+	size_t nnotes, notes_cap;
+};
+
+/* An empty profile (format set). Caller owns; free with rt_profile_destroy(). */
+int rt_profile_create(struct rt_profile **out, struct rt_err *err);
+void rt_profile_destroy(struct rt_profile *p);
+
+/* Append copies of entries; -ENOMEM on failure. */
+int rt_profile_add_cache(struct rt_profile *p, const struct rt_profile_cache *c);
+int rt_profile_add_level(struct rt_profile *p, const struct rt_profile_level *l);
+int rt_profile_add_flops(struct rt_profile *p, const struct rt_profile_flops *f);
+int rt_profile_add_bw(struct rt_profile *p, const struct rt_profile_bw *b);
+int rt_profile_add_point(struct rt_profile *p, const struct rt_profile_point *pt);
+int rt_profile_add_sustained(struct rt_profile *p, const struct rt_profile_sustained *s);
+int rt_profile_add_note(struct rt_profile *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A host's default profile path: machine-profiles/HOST.cfg (relative to the current
+ * directory), HOST the host name (NULL: this host's) as a safe file name (rt_safe_name_map:
+ * never a path, a '/' or a leading '.'). False when the name had to be mapped: note then says
+ * so (NULL: not said). */
+bool rt_profile_default_path(char *buf, size_t size, const char *host, char *note,
+			     size_t notesize);
+
+/* Read a profile; every malformed entry is an error "FILE:LINE: what is wrong". */
+int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *err);
+/* Write a profile atomically (PATH.tmp, then rename); doubles as %.17g, so a load gives back
+ * the same bits. */
+int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err *err);
+
+/* The highest FLOP ceiling of a precision at a thread count (0 threads: any), or NULL;
+ * flagged ceilings (disturbed, out of order) are never a bound. */
+const struct rt_profile_flops *rt_profile_best_flops(const struct rt_profile *p,
+						     const char *precision, unsigned threads);
+/* The highest bandwidth of a level at a thread count (0: any) over kernels, or NULL. */
+const struct rt_profile_bw *rt_profile_best_bw(const struct rt_profile *p, const char *level,
+					       unsigned threads);
+/* The largest thread count with an unflagged FLOP ceiling at or below t (0 if none): the
+ * ceilings a run at t threads is held against when the profile did not measure t itself. */
+unsigned rt_profile_nearest_threads(const struct rt_profile *p, unsigned t);
+
+/* The memory level that holds `bytes` at t threads (compact: one per core): the smallest
+ * level whose capacity holds it, capacity being where the measured curve says the level ends
+ * (hwloc's size when it was not measured) times the instances t threads use (a private cache
+ * each, a shared one once per shared_by cores). "DRAM" when none does, or the profile has no
+ * sizes. The name is static. */
+const char *rt_profile_holding_level(const struct rt_profile *p, double bytes, unsigned t);
+
+/* Largest thread count any ceiling was measured with. */
+unsigned rt_profile_max_threads(const struct rt_profile *p);
+
+/* Whether a name is a known level ("L1".."L5", "DRAM"), kernel or precision. */
+bool rt_profile_valid_level(const char *s);
+bool rt_profile_valid_kernel(const char *s);
+bool rt_profile_valid_precision(const char *s);
+
+#endif

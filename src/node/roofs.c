@@ -1,0 +1,162 @@
+/* roofs.c: a profile's trusted ceilings at a thread count as roofs, and the bound of a point */
+#include "config.h"
+#include "node/roofs.h"
+#include "base/vocab.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+static bool add(struct rt_roofs *r, struct rt_roof roof)
+{
+	if (r->n == RT_ROOFS_MAX)
+		return false;
+	r->roof[r->n++] = roof;
+	return true;
+}
+
+/* Fill r with the roofs at exactly t threads; false when the FLOP or the bandwidth side has
+ * nothing trusted there. */
+static bool roofs_exactly(struct rt_roofs *r, const struct rt_profile *p, unsigned t)
+{
+	size_t nflops = 0, nbw = 0;
+
+	r->n = 0;
+	r->threads = t;
+	for (size_t i = 0; i < p->nflops; i++) {
+		const struct rt_profile_flops *f = &p->flops[i];
+		bool mine = false;
+
+		if (f->threads != t || f->flag[0] || !(f->gflops > 0) || !isfinite(f->gflops))
+			continue;
+		nflops += add(r, (struct rt_roof){ RT_ROOF_FLOPS, strcmp(f->method, "onednn-matmul") ?
+				     RT_ROOF_MEASURED : RT_ROOF_ACHIEVABLE, f->precision, "",
+				     f->isa, f->gflops });
+		if (!(f->theoretical > 0) || !isfinite(f->theoretical))
+			continue;
+		/* one theoretical roof a precision: the highest of its ISAs */
+		for (size_t k = 0; k < r->n; k++) {
+			struct rt_roof *q = &r->roof[k];
+
+			if (q->basis == RT_ROOF_THEORETICAL && !strcmp(q->precision, f->precision)) {
+				mine = true;
+				if (f->theoretical > q->value) {
+					q->value = f->theoretical;
+					q->what = f->isa;
+				}
+			}
+		}
+		if (!mine)
+			add(r, (struct rt_roof){ RT_ROOF_FLOPS, RT_ROOF_THEORETICAL, f->precision, "",
+						 f->isa, f->theoretical });
+	}
+	for (size_t l = 0; l < RT_VOCAB_NLEVELS; l++) {
+		const struct rt_profile_bw *b = rt_profile_best_bw(p, rt_vocab_levels[l], t);
+
+		if (b && b->gbytes_per_s > 0 && isfinite(b->gbytes_per_s))
+			nbw += add(r, (struct rt_roof){ RT_ROOF_BANDWIDTH, RT_ROOF_MEASURED, "",
+							b->level, b->kernel, b->gbytes_per_s });
+	}
+	return nflops && nbw;
+}
+
+int rt_roofs_at(struct rt_roofs *r, const struct rt_profile *p, unsigned threads,
+		struct rt_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->prof = p;
+	for (unsigned t = rt_profile_nearest_threads(p, threads); t > 0;
+	     t = rt_profile_nearest_threads(p, t - 1))
+		if (roofs_exactly(r, p, t))
+			return 0;
+	r->n = 0;
+	{
+		/* why: none at all, or every one flagged */
+		size_t nf = 0, nb = 0, ff = 0, fb = 0;
+
+		for (size_t i = 0; i < p->nflops; i++)
+			if (p->flops[i].threads <= threads) {
+				nf++;
+				ff += p->flops[i].flag[0] != '\0';
+			}
+		for (size_t i = 0; i < p->nbw; i++)
+			if (p->bw[i].threads <= threads) {
+				nb++;
+				fb += p->bw[i].flag[0] != '\0';
+			}
+		return rt_err_set(err, -ENOENT, "the profile has no trusted FLOP and bandwidth "
+				  "ceilings at %u threads or fewer (%zu FLOP ceilings, %zu of them "
+				  "flagged; %zu bandwidth ceilings, %zu flagged)", threads, nf, ff, nb,
+				  fb);
+	}
+}
+
+static const struct rt_roof *best(const struct rt_roofs *r, enum rt_roof_kind kind,
+				  bool theoretical, const char *name)
+{
+	const struct rt_roof *b = NULL;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rt_roof *q = &r->roof[i];
+
+		if (q->kind != kind || (q->basis == RT_ROOF_THEORETICAL) != theoretical ||
+		    strcmp(kind == RT_ROOF_FLOPS ? q->precision : q->level, name))
+			continue;
+		if (!b || q->value > b->value)
+			b = q;
+	}
+	return b;
+}
+
+const struct rt_roof *rt_roofs_peak(const struct rt_roofs *r, const char *precision)
+{
+	return best(r, RT_ROOF_FLOPS, false, precision);
+}
+
+const struct rt_roof *rt_roofs_theoretical(const struct rt_roofs *r, const char *precision)
+{
+	return best(r, RT_ROOF_FLOPS, true, precision);
+}
+
+const struct rt_roof *rt_roofs_bandwidth(const struct rt_roofs *r, const char *level)
+{
+	return best(r, RT_ROOF_BANDWIDTH, false, level);
+}
+
+const struct rt_roof *rt_roofs_ceiling(const struct rt_roofs *r, const char *precision)
+{
+	const struct rt_roof *b = NULL;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rt_roof *q = &r->roof[i];
+
+		if (q->kind == RT_ROOF_FLOPS && q->basis == RT_ROOF_MEASURED &&
+		    !strcmp(q->precision, precision) && (!b || q->value > b->value))
+			b = q;
+	}
+	return b ? b : rt_roofs_theoretical(r, precision);
+}
+
+int rt_roofs_bound(const struct rt_roofs *r, const char *precision, double bytes,
+		   double intensity, struct rt_roof_bound *b)
+{
+	const struct rt_roof *peak = rt_roofs_ceiling(r, precision), *bw;
+	const char *level = rt_profile_holding_level(r->prof, bytes, r->threads);
+	double mem;
+
+	memset(b, 0, sizeof(*b));
+	bw = rt_roofs_bandwidth(r, level);
+	if (!bw) {
+		/* no trusted roof of that level: DRAM's, the lowest */
+		level = "DRAM";
+		bw = rt_roofs_bandwidth(r, level);
+	}
+	if (!peak || !bw)
+		return -ENOENT;
+	mem = bw->value * intensity;
+	b->level = level;
+	b->memory_bound = mem < peak->value;
+	b->roof = b->memory_bound ? bw : peak;
+	b->attainable = b->memory_bound ? mem : peak->value;
+	return 0;
+}

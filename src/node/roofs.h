@@ -1,0 +1,71 @@
+/* roofs.h: the roofs of a node at a thread count, computed once from its machine profile:
+ * every trusted FLOP ceiling (the kernels', the instructions', oneDNN's achievable rates),
+ * each precision's theoretical peak, each memory level's best bandwidth; and the bound of a
+ * point on them. The one reader of profile ceilings for bounds, the summary, the charts and
+ * the cluster comparison. */
+#ifndef RT_ROOFS_H
+#define RT_ROOFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "base/err.h"
+#include "node/profile.h"
+
+enum rt_roof_kind { RT_ROOF_FLOPS, RT_ROOF_BANDWIDTH };
+
+/* measured: a kernel or instruction of ours (the machine can do at least that); achievable:
+ * what oneDNN reaches; theoretical: threads x clock x operations per cycle (an upper bound) */
+enum rt_roof_basis { RT_ROOF_MEASURED, RT_ROOF_ACHIEVABLE, RT_ROOF_THEORETICAL };
+
+struct rt_roof {
+	enum rt_roof_kind kind;
+	enum rt_roof_basis basis;
+	const char *precision;          /* FLOP roofs: fp64 fp32 bf16 fp16 int8 (else "") */
+	const char *level;              /* bandwidth roofs: L1..L5 DRAM (else "") */
+	const char *what;               /* the ISA (FLOP roofs) or the kernel (bandwidth roofs) */
+	double value;                   /* GFLOP/s (GOP/s for int8) or GB/s */
+};
+
+#define RT_ROOFS_MAX 128
+
+struct rt_roofs {
+	const struct rt_profile *prof;  /* borrowed: the strings point into it */
+	unsigned threads;               /* the thread count the roofs were measured at */
+	struct rt_roof roof[RT_ROOFS_MAX];
+	size_t n;
+};
+
+/* The roofs a run at `threads` threads is held against: those of the most threads at or below
+ * it with trusted (unflagged) FLOP and bandwidth ceilings. Flagged ceilings are never roofs;
+ * each memory level contributes its best kernel; each precision its highest theoretical
+ * peak. -ENOENT (err says so) when no thread count at or below has both. */
+int rt_roofs_at(struct rt_roofs *r, const struct rt_profile *p, unsigned threads,
+		struct rt_err *err);
+
+/* The best measured or achievable FLOP roof of a precision (never a theoretical one), or
+ * NULL. */
+const struct rt_roof *rt_roofs_peak(const struct rt_roofs *r, const char *precision);
+/* The FLOP roof that bounds a precision's work: its best measured ceiling (a kernel's or an
+ * instruction's chains: nothing in that precision runs faster), else its theoretical peak;
+ * never an achievable rate alone (oneDNN's matmul is a rate, not a limit: a convolution can
+ * run faster). NULL when there is neither. */
+const struct rt_roof *rt_roofs_ceiling(const struct rt_roofs *r, const char *precision);
+/* The theoretical peak of a precision, or NULL. */
+const struct rt_roof *rt_roofs_theoretical(const struct rt_roofs *r, const char *precision);
+/* The bandwidth roof of a level, or NULL. */
+const struct rt_roof *rt_roofs_bandwidth(const struct rt_roofs *r, const char *level);
+
+/* The roofline bound of a point of `precision` with `bytes` compulsory bytes and intensity
+ * FLOP/byte: the bandwidth of the memory level that holds the bytes at the roofs' thread count
+ * (rt_profile_holding_level; DRAM when that level has no trusted roof) x the intensity, or the
+ * precision's ceiling (rt_roofs_ceiling), whichever is lower. */
+struct rt_roof_bound {
+	const struct rt_roof *roof;     /* the one that bounds it */
+	const char *level;              /* the level that holds its bytes */
+	double attainable;              /* GFLOP/s */
+	bool memory_bound;
+};
+int rt_roofs_bound(const struct rt_roofs *r, const char *precision, double bytes,
+		   double intensity, struct rt_roof_bound *b);
+
+#endif

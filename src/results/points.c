@@ -1,0 +1,804 @@
+/* points.c: sweep points: their arithmetic and points.csv, written so that pandas and gnuplot
+ * read it as is, and read back with every number and name checked */
+#include "config.h"
+#include "results/points.h"
+#include "base/vocab.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const rt_point_scopes[RT_SCOPE_COUNT] = { "iteration", "phase", "layer" };
+const char *const rt_point_stats[RT_STAT_COUNT] = { "median", "min", "max" };
+const char *const rt_point_statuses[RT_STATUS_COUNT] = { "ok", "failed", "fused", "disturbed" };
+
+/* names[v] when v is in range, else "?" (a struct filled by hand can hold anything) */
+static const char *name_of(const char *const *names, unsigned n, unsigned v)
+{
+	return v < n ? names[v] : "?";
+}
+
+const char *rt_point_scope_name(const struct rt_point *p)
+{
+	return name_of(rt_point_scopes, RT_SCOPE_COUNT, p->scope);
+}
+
+const char *rt_point_stat_name(const struct rt_point *p)
+{
+	return name_of(rt_point_stats, RT_STAT_COUNT, p->stat);
+}
+
+const char *rt_point_status_name(const struct rt_point *p)
+{
+	return name_of(rt_point_statuses, RT_STATUS_COUNT, p->status);
+}
+
+const char *rt_point_source_name(const struct rt_point *p)
+{
+	return p->source == RT_SOURCE_NONE ? "" : rt_source_name(p->source);
+}
+
+const char *rt_point_affinity_name(const struct rt_point *p)
+{
+	return name_of(rt_vocab_affinities, RT_AFFINITY_COUNT, p->affinity);
+}
+
+const char *rt_point_precision_name(const struct rt_point *p)
+{
+	return name_of(rt_vocab_train_precisions, RT_PRECISION_COUNT, p->precision);
+}
+
+unsigned rt_point_threads(const struct rt_point *p)
+{
+	return p->threads * (p->ranks > 1 ? p->ranks : 1);
+}
+
+bool rt_point_is_headline(const struct rt_point *p)
+{
+	return p->scope == RT_SCOPE_ITERATION && p->stat == RT_STAT_MEDIAN &&
+	       p->status == RT_STATUS_OK;
+}
+
+const struct rt_point *rt_points_headline(const struct rt_point *pts, size_t n,
+					  const char *config)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pts[i].config, config) && rt_point_is_headline(&pts[i]))
+			return &pts[i];
+	return NULL;
+}
+
+const struct rt_point *rt_points_best(const struct rt_point *pts, size_t n,
+				      const char *default_config)
+{
+	const struct rt_point *def = default_config ? rt_points_headline(pts, n, default_config) :
+				     NULL, *best = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rt_point *p = &pts[i];
+
+		if (!rt_point_is_headline(p))
+			continue;
+		if (def && def->input_h && p->input_h &&
+		    (p->input_h != def->input_h || p->input_w != def->input_w))
+			continue;
+		if (!best || p->images_per_s > best->images_per_s)
+			best = p;
+	}
+	return best;
+}
+
+static int cmp_key(const struct rt_point *a, const char *config, enum rt_scope scope,
+		   const char *name, enum rt_stat stat)
+{
+	int c;
+
+	if ((c = strcmp(a->config, config)) || (c = (int)a->scope - (int)scope) ||
+	    (c = strcmp(a->name, name)))
+		return c;
+	return (int)a->stat - (int)stat;
+}
+
+static int cmp_index(const void *x, const void *y)
+{
+	const struct rt_point *a = *(const struct rt_point *const *)x,
+			      *b = *(const struct rt_point *const *)y;
+	int c = cmp_key(a, b->config, b->scope, b->name, b->stat);
+
+	/* equal keys keep the file's order */
+	return c ? c : (a > b) - (a < b);
+}
+
+int rt_points_index_build(struct rt_points_index *ix, const struct rt_point *pts, size_t n,
+			  struct rt_err *err)
+{
+	ix->n = 0;
+	if (!(ix->v = calloc(n ? n : 1, sizeof(*ix->v))))
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		ix->v[i] = &pts[i];
+	qsort(ix->v, n, sizeof(*ix->v), cmp_index);
+	ix->n = n;
+	return 0;
+}
+
+void rt_points_index_free(struct rt_points_index *ix)
+{
+	free(ix->v);
+	ix->v = NULL;
+	ix->n = 0;
+}
+
+const struct rt_point *rt_points_index_find(const struct rt_points_index *ix, const char *config,
+					    enum rt_scope scope, const char *name,
+					    enum rt_stat stat, enum rt_status status)
+{
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_key(ix->v[mid], config, scope, name, stat) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < ix->n && !cmp_key(ix->v[lo], config, scope, name, stat); lo++)
+		if (status == RT_STATUS_COUNT || ix->v[lo]->status == status)
+			return ix->v[lo];
+	return NULL;
+}
+
+const struct rt_point *rt_points_stat_of(const struct rt_points_index *ix,
+					 const struct rt_point *pts, size_t n,
+					 const struct rt_point *like, enum rt_stat stat)
+{
+	if (ix) {
+		size_t lo = 0, hi = ix->n;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_key(ix->v[mid], like->config, like->scope, like->name, stat) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < ix->n && !cmp_key(ix->v[lo], like->config, like->scope, like->name,
+					       stat); lo++)
+			if (ix->v[lo]->source == like->source && ix->v[lo]->status == like->status)
+				return ix->v[lo];
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct rt_point *p = &pts[i];
+
+		if (p->stat == stat && p->scope == like->scope && p->source == like->source &&
+		    p->status == like->status && !strcmp(p->name, like->name) &&
+		    !strcmp(p->config, like->config))
+			return p;
+	}
+	return NULL;
+}
+
+/* A headline's images/s over its runs: from its max row (the slowest) to its min row. */
+static void range_of(const struct rt_point *pts, size_t n, const struct rt_point *h, double *lo,
+		     double *hi)
+{
+	const struct rt_point *mn = rt_points_stat_of(NULL, pts, n, h, RT_STAT_MIN),
+			      *mx = rt_points_stat_of(NULL, pts, n, h, RT_STAT_MAX);
+
+	*lo = mx && mx->seconds > 0 ? (double)h->batch / mx->seconds : h->images_per_s;
+	*hi = mn && mn->seconds > 0 ? (double)h->batch / mn->seconds : h->images_per_s;
+}
+
+void rt_points_verdict(const struct rt_point *pts, size_t n, const char *default_config,
+		       struct rt_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v->disturbed += pts[i].scope == RT_SCOPE_ITERATION && pts[i].stat == RT_STAT_MEDIAN &&
+				pts[i].status == RT_STATUS_DISTURBED &&
+				pts[i].source == RT_SOURCE_MODEL;
+	v->best = rt_points_best(pts, n, default_config);
+	v->def = default_config ? rt_points_headline(pts, n, default_config) : NULL;
+	if (!v->best) {
+		v->kind = RT_VERDICT_NONE;
+		return;
+	}
+	range_of(pts, n, v->best, &v->best_lo, &v->best_hi);
+	v->processes = v->best->processes ? v->best->processes : 1;
+	if (!v->def) {
+		v->kind = RT_VERDICT_NO_DEFAULT;
+		return;
+	}
+	range_of(pts, n, v->def, &v->def_lo, &v->def_hi);
+	v->speedup = v->def->images_per_s > 0 ? v->best->images_per_s / v->def->images_per_s : 0;
+	if (v->best == v->def || !strcmp(v->best->config, v->def->config) || v->speedup <= 1)
+		v->kind = RT_VERDICT_DEFAULT_BEST;
+	else if (v->best_lo >= v->best_hi && v->def_lo >= v->def_hi)
+		v->kind = RT_VERDICT_ONE_RUN;
+	else if (v->best_lo > v->def_hi)
+		v->kind = RT_VERDICT_FASTER;
+	else
+		v->kind = RT_VERDICT_NOISE;
+}
+
+void rt_points_verdict_text(const struct rt_verdict *v, char *buf, size_t size)
+{
+	char over[64];
+
+	if (v->processes > 1)
+		snprintf(over, sizeof(over), "over %u fresh processes", v->processes);
+	else
+		snprintf(over, sizeof(over), "over the runs of one process");
+	switch (v->kind) {
+	case RT_VERDICT_NONE:
+		snprintf(buf, size, v->disturbed ? "no configuration was measured undisturbed" :
+			 "no configuration succeeded");
+		break;
+	case RT_VERDICT_NO_DEFAULT:
+		snprintf(buf, size, "best configuration: %s, %.1f images/s; the default has no "
+			 "undisturbed measurement to compare it with", v->best->config,
+			 v->best->images_per_s);
+		break;
+	case RT_VERDICT_DEFAULT_BEST:
+		snprintf(buf, size, "the default configuration, %s, is the best measured: %.1f "
+			 "images/s (%.1f..%.1f %s)", v->def->config, v->def->images_per_s, v->def_lo,
+			 v->def_hi, over);
+		break;
+	case RT_VERDICT_FASTER:
+		snprintf(buf, size, "best configuration: %s, %.1f images/s (%.1f..%.1f %s); the "
+			 "default %s %.1f images/s (%.1f..%.1f): speedup of the best %.2fx, outside "
+			 "both ranges", v->best->config, v->best->images_per_s, v->best_lo,
+			 v->best_hi, over, v->def->config, v->def->images_per_s, v->def_lo,
+			 v->def_hi, v->speedup);
+		break;
+	case RT_VERDICT_NOISE:
+		snprintf(buf, size, "no configuration is measurably faster than the default: the "
+			 "fastest, %s, ran %.1f images/s (%.1f..%.1f %s), the default %s %.1f "
+			 "(%.1f..%.1f); the ranges overlap", v->best->config, v->best->images_per_s,
+			 v->best_lo, v->best_hi, over, v->def->config, v->def->images_per_s,
+			 v->def_lo, v->def_hi);
+		break;
+	case RT_VERDICT_ONE_RUN:
+		snprintf(buf, size, "best configuration: %s, %.1f images/s; the default %s %.1f "
+			 "images/s: speedup of the best %.2fx from one run of each, the spread "
+			 "between runs is not known (-r 3 measures it)", v->best->config,
+			 v->best->images_per_s, v->def->config, v->def->images_per_s, v->speedup);
+		break;
+	}
+}
+
+void rt_point_derive(struct rt_point *p)
+{
+	p->intensity = p->bytes > 0 ? p->flops / p->bytes : 0;
+	p->gflops = p->seconds > 0 ? p->flops / p->seconds / 1e9 : 0;
+	p->images_per_s = p->seconds > 0 && p->scope == RT_SCOPE_ITERATION ?
+			  (double)p->batch / p->seconds : 0;
+}
+
+static const char *const columns =
+	"config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,"
+	"intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,"
+	"status,reason,impl,input_h,input_w,weight_gradients,activation_gradients,inference,processes,"
+	"cpu_share";
+#define NCOLUMNS RT_POINTS_CSV_COLUMNS
+/* the columns of earlier files, still read: a prefix of today's (rooftraj 0.1: up to reason;
+ * 0.2: up to impl; 0.3: up to inference) */
+static const int earlier_columns[] = { 24, 25, 30 };
+
+int rt_points_csv_columns(const char *header)
+{
+	int n = 1;
+
+	for (const char *c = header; *c; c++)
+		n += *c == ',';
+	if (!strcmp(header, columns))
+		return NCOLUMNS;
+	for (size_t i = 0; i < sizeof(earlier_columns) / sizeof(earlier_columns[0]); i++) {
+		const char *end = columns;
+
+		for (int k = 0; k < earlier_columns[i]; k++)
+			end = strchr(end, ',') + 1;
+		if (n == earlier_columns[i] && !strncmp(header, columns, (size_t)(end - columns - 1)) &&
+		    strlen(header) == (size_t)(end - columns - 1))
+			return n;
+	}
+	return 0;
+}
+
+void rt_points_csv_header(FILE *fp)
+{
+	fprintf(fp, "%s\n", columns);
+}
+
+/* A CSV field: quoted when it holds a comma, a quote or leading/trailing blanks; control
+ * characters (which the model and profile readers refuse) become spaces, so that a row stays
+ * one line whatever it holds. */
+static void csv_str(FILE *fp, const char *s)
+{
+	const size_t len = strlen(s);
+	bool quote = strpbrk(s, ",\"") || (len && (s[0] == ' ' || s[len - 1] == ' '));
+
+	for (const char *c = s; *c && !quote; c++)
+		quote = (unsigned char)*c < 0x20 || *c == 0x7f;
+	if (!quote) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, fp);
+	}
+	fputc('"', fp);
+}
+
+void rt_points_csv_row(FILE *fp, const struct rt_point *p)
+{
+	csv_str(fp, p->config);
+	fprintf(fp, ",%u,%ld,", p->threads, p->batch);
+	csv_str(fp, rt_point_affinity_name(p));
+	fputc(',', fp);
+	csv_str(fp, rt_point_precision_name(p));
+	fprintf(fp, ",%u,", p->ranks);
+	csv_str(fp, rt_point_scope_name(p));
+	fputc(',', fp);
+	csv_str(fp, p->name);
+	fputc(',', fp);
+	csv_str(fp, rt_point_stat_name(p));
+	fprintf(fp, ",%.9g,%.17g,%.17g,", p->seconds, p->flops, p->bytes);
+	csv_str(fp, rt_point_source_name(p));
+	fprintf(fp, ",%.6g,%.6g,%.6g,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,", p->intensity, p->gflops,
+		p->images_per_s, p->weights, p->activations, p->gradients, p->optimizer,
+		p->workspace, p->peak_rss);
+	csv_str(fp, rt_point_status_name(p));
+	fputc(',', fp);
+	csv_str(fp, p->reason);
+	fputc(',', fp);
+	csv_str(fp, p->impl);
+	fprintf(fp, ",%ld,%ld", p->input_h, p->input_w);
+	{
+		const double v[3] = { p->weight_gradients, p->activation_gradients, p->inference };
+
+		for (int k = 0; k < 3; k++)
+			if (isnan(v[k]))
+				fputc(',', fp);
+			else
+				fprintf(fp, ",%.0f", v[k]);
+	}
+	if (p->processes)
+		fprintf(fp, ",%u", p->processes);
+	else
+		fputc(',', fp);
+	if (isnan(p->cpu_share))
+		fputs(",\n", fp);
+	else
+		fprintf(fp, ",%.3f\n", p->cpu_share);
+}
+
+/* Split one CSV line (no line end) into at most max fields, in place ("" quoting). Returns the
+ * count, or -1 when a quoted field does not close or text follows its closing quote. */
+static int split_csv(char *line, char **f, int max)
+{
+	int n = 0;
+	char *p = line, *w;
+
+	for (;;) {
+		if (n == max)
+			return max + 1;
+		f[n++] = w = p;
+		if (*p == '"') {
+			p++;
+			for (;;) {
+				if (!*p)
+					return -1;
+				if (*p == '"' && p[1] == '"') {
+					*w++ = '"';
+					p += 2;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					*w++ = *p++;
+				}
+			}
+			if (*p && *p != ',')
+				return -1;
+		} else {
+			while (*p && *p != ',')
+				p++;
+			w = p;
+		}
+		if (!*p) {
+			*w = '\0';
+			return n;
+		}
+		*w = '\0';
+		p++;
+	}
+}
+
+/* The reader's place, for its messages. */
+struct csv_at {
+	const char *path;
+	int line;
+	struct rt_err *err;
+};
+
+static int bad_field(const struct csv_at *at, const char *column, const char *value,
+		     const char *why)
+{
+	return rt_err_set(at->err, -EINVAL, "%s:%d: %s '%.60s' %s", at->path, at->line, column,
+			  value, why);
+}
+
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/* A whole number in min..max. */
+static int csv_ulong(const struct csv_at *at, const char *column, const char *s,
+		     unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return bad_field(at, column, s, "is not a whole number");
+	v = strtoul(s, &end, 10);
+	if (*end || errno)
+		return bad_field(at, column, s, "is not a whole number");
+	if (v < min || v > max) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "is not in %lu..%lu", min, max);
+		return bad_field(at, column, s, why);
+	}
+	*out = v;
+	return 0;
+}
+
+/* A finite number >= 0. */
+static int csv_double(const struct csv_at *at, const char *column, const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	if (!*s || *s == ' ')
+		return bad_field(at, column, s, "is not a number");
+	v = strtod(s, &end);
+	if (*end || errno == ERANGE)
+		return bad_field(at, column, s, "is not a number");
+	if (!isfinite(v) || v < 0)
+		return bad_field(at, column, s, "is not a finite number >= 0");
+	*out = v;
+	return 0;
+}
+
+/* One of a closed list of names: its index. */
+static int csv_name(const struct csv_at *at, const char *column, const char *s,
+		    const char *const *names, int n, unsigned *out)
+{
+	int i = rt_vocab_index(names, n, s);
+
+	if (i < 0)
+		return bad_field(at, column, s, "is not a known value");
+	*out = (unsigned)i;
+	return 0;
+}
+
+/* Free text (no control characters) that fits its field. */
+static int csv_text(const struct csv_at *at, const char *column, const char *s, bool empty_ok,
+		    char *buf, size_t size)
+{
+	if ((!empty_ok && !*s) || has_control(s) || strlen(s) >= size)
+		return bad_field(at, column, s, !*s ? "is empty" : has_control(s) ?
+				 "holds a control character" : "is too long");
+	snprintf(buf, size, "%s", s);
+	return 0;
+}
+
+/* A derived column must be what its inputs give (the writer keeps 6 significant digits). */
+static int csv_derived(const struct csv_at *at, const char *column, double stored, double want)
+{
+	char got[32], why[96];
+
+	if (fabs(stored - want) <= 1e-5 * fabs(want) + 1e-300)
+		return 0;
+	snprintf(got, sizeof(got), "%g", stored);
+	snprintf(why, sizeof(why), "is not what the row's other columns give (%g)", want);
+	return bad_field(at, column, got, why);
+}
+
+#define TRY(x) do { if ((rc = (x))) return rc; } while (0)
+
+static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_point *p)
+{
+	double stored[3];
+	unsigned long v;
+	unsigned e = 0;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	TRY(csv_text(at, "config", f[0], false, p->config, sizeof(p->config)));
+	TRY(csv_ulong(at, "threads", f[1], 1, 1 << 20, &v));
+	p->threads = (unsigned)v;
+	TRY(csv_ulong(at, "batch", f[2], 1, 1L << 30, &v));
+	p->batch = (long)v;
+	TRY(csv_name(at, "affinity", f[3], rt_vocab_affinities, RT_AFFINITY_COUNT, &e));
+	p->affinity = (enum rt_affinity)e;
+	TRY(csv_name(at, "precision", f[4], rt_vocab_train_precisions, RT_PRECISION_COUNT, &e));
+	p->precision = (enum rt_precision)e;
+	TRY(csv_ulong(at, "ranks", f[5], 1, 1 << 24, &v));
+	p->ranks = (unsigned)v;
+	TRY(csv_name(at, "scope", f[6], rt_point_scopes, RT_SCOPE_COUNT, &e));
+	p->scope = (enum rt_scope)e;
+	TRY(csv_text(at, "name", f[7], false, p->name, sizeof(p->name)));
+	TRY(csv_name(at, "stat", f[8], rt_point_stats, RT_STAT_COUNT, &e));
+	p->stat = (enum rt_stat)e;
+	TRY(csv_double(at, "seconds", f[9], &p->seconds));
+	TRY(csv_double(at, "flops", f[10], &p->flops));
+	TRY(csv_double(at, "bytes", f[11], &p->bytes));
+	TRY(csv_name(at, "status", f[22], rt_point_statuses, RT_STATUS_COUNT, &e));
+	p->status = (enum rt_status)e;
+	/* a failed configuration measured nothing: it has no source ("none" is not a word of
+	 * the file: it is written empty) */
+	if (*f[12] || p->status == RT_STATUS_OK) {
+		TRY(csv_name(at, "source", f[12], rt_vocab_sources + 1, RT_SOURCE_COUNT - 1, &e));
+		p->source = (enum rt_source)(e + 1);
+	}
+	TRY(csv_double(at, "intensity", f[13], &stored[0]));
+	TRY(csv_double(at, "gflops", f[14], &stored[1]));
+	TRY(csv_double(at, "images_per_s", f[15], &stored[2]));
+	TRY(csv_double(at, "weights", f[16], &p->weights));
+	TRY(csv_double(at, "activations", f[17], &p->activations));
+	TRY(csv_double(at, "gradients", f[18], &p->gradients));
+	TRY(csv_double(at, "optimizer", f[19], &p->optimizer));
+	TRY(csv_double(at, "workspace", f[20], &p->workspace));
+	TRY(csv_double(at, "peak_rss", f[21], &p->peak_rss));
+	TRY(csv_text(at, "reason", f[23], true, p->reason, sizeof(p->reason)));
+	if (ncols > 24)
+		TRY(csv_text(at, "impl", f[24], true, p->impl, sizeof(p->impl)));
+	p->weight_gradients = p->activation_gradients = p->inference = NAN;
+	if (ncols > 25) {
+		const char *const names[3] = { "weight_gradients", "activation_gradients",
+					       "inference" };
+		double *out[3] = { &p->weight_gradients, &p->activation_gradients, &p->inference };
+
+		TRY(csv_ulong(at, "input_h", f[25], 0, 1 << 20, &v));
+		p->input_h = (long)v;
+		TRY(csv_ulong(at, "input_w", f[26], 0, 1 << 20, &v));
+		p->input_w = (long)v;
+		for (int k = 0; k < 3; k++)
+			if (*f[27 + k])         /* empty: not recorded */
+				TRY(csv_double(at, names[k], f[27 + k], out[k]));
+		if (!isnan(p->weight_gradients) && !isnan(p->activation_gradients) &&
+		    p->weight_gradients + p->activation_gradients != p->gradients)
+			return bad_field(at, "gradients", f[18], "is not weight_gradients + "
+					 "activation_gradients");
+	}
+	p->cpu_share = NAN;
+	if (ncols > 30) {
+		if (*f[30]) {
+			TRY(csv_ulong(at, "processes", f[30], 1, 1000, &v));
+			p->processes = (unsigned)v;
+		}
+		if (*f[31]) {
+			TRY(csv_double(at, "cpu_share", f[31], &p->cpu_share));
+			if (p->cpu_share > 2)
+				return bad_field(at, "cpu_share", f[31], "is not a share (0..2)");
+		}
+	}
+	if ((p->status == RT_STATUS_OK || p->status == RT_STATUS_DISTURBED) && !(p->seconds > 0))
+		return bad_field(at, "seconds", f[9], "is not > 0 in a measured row");
+	rt_point_derive(p);
+	TRY(csv_derived(at, "intensity", stored[0], p->intensity));
+	TRY(csv_derived(at, "gflops", stored[1], p->gflops));
+	TRY(csv_derived(at, "images_per_s", stored[2], p->images_per_s));
+	return 0;
+}
+
+/* A row's identity: two rows of one file never share it. */
+static int cmp_identity(const struct rt_point *a, const struct rt_point *b)
+{
+	int c;
+
+	if ((c = strcmp(a->config, b->config)) || (c = (int)a->scope - (int)b->scope) ||
+	    (c = strcmp(a->name, b->name)) || (c = (int)a->stat - (int)b->stat))
+		return c;
+	return (int)a->source - (int)b->source;
+}
+
+struct row_ref {
+	const struct rt_point *p;
+	int line;
+};
+
+static int cmp_row_ref(const void *a, const void *b)
+{
+	const struct row_ref *x = a, *y = b;
+	int c = cmp_identity(x->p, y->p);
+
+	return c ? c : x->line - y->line;
+}
+
+/* -EINVAL naming both lines when two rows describe the same measurement. */
+static int check_duplicates(const char *path, const struct rt_point *pts, const int *lines,
+			    size_t n, struct rt_err *err)
+{
+	struct row_ref *r = calloc(n ? n : 1, sizeof(*r));
+	int rc = 0;
+
+	if (!r)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		r[i] = (struct row_ref){ &pts[i], lines[i] };
+	qsort(r, n, sizeof(*r), cmp_row_ref);
+	for (size_t i = 1; i < n && !rc; i++)
+		if (!cmp_identity(r[i - 1].p, r[i].p))
+			rc = rt_err_set(err, -EINVAL, "%s:%d: the same configuration, scope, name and "
+					"statistic as line %d ('%s', %s %s, %s)", path, r[i].line,
+					r[i - 1].line, r[i].p->config, rt_point_scope_name(r[i].p),
+					r[i].p->name, rt_point_stat_name(r[i].p));
+	free(r);
+	return rc;
+}
+
+int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_points_file *f,
+		       struct rt_err *err)
+{
+	struct csv_at at = { .path = name, .line = 0, .err = err };
+	char *line = NULL;
+	size_t linecap = 0, cap = 0, len;
+	int *lines = NULL;
+	int rc = 0, r;
+	bool blank_seen = false, ended;
+
+	memset(f, 0, sizeof(*f));
+	f->columns = NCOLUMNS;
+	while ((r = rt_read_line(fp, &line, &linecap, RT_POINTS_CSV_LINE_MAX, &len, &ended)) > 0 ||
+	       r == -E2BIG) {
+		char *fld[40], *text = line;
+		int nf;
+
+		at.line++;
+		if (r == -E2BIG) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: a line longer than %d bytes: not a row",
+					name, at.line, RT_POINTS_CSV_LINE_MAX - 1);
+			break;
+		}
+		if (!ended && allow_cut) {
+			/* cut short while written: its configuration is incomplete */
+			char *comma = strchr(text, ',');
+
+			f->cut = true;
+			if (at.line > 1 && comma)
+				snprintf(f->cut_config, sizeof(f->cut_config), "%.*s",
+					 (int)(comma - text) < 63 ? (int)(comma - text) : 63, text);
+			break;
+		}
+		if (len > 0 && line[len - 1] == '\r')   /* written on Windows */
+			line[--len] = '\0';
+		if (at.line == 1) {
+			if (!strncmp(text, "\xef\xbb\xbf", 3))  /* a byte-order mark */
+				text += 3;
+			f->columns = rt_points_csv_columns(text);
+			if (!f->columns) {
+				rc = rt_err_set(err, -EINVAL, "%s:1: not a rooftraj points.csv header",
+						name);
+				break;
+			}
+			continue;
+		}
+		if (!*text) {                           /* blank lines: only at the end */
+			blank_seen = true;
+			continue;
+		}
+		if (blank_seen) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: a row after a blank line", name,
+					at.line);
+			break;
+		}
+		nf = split_csv(text, fld, 40);
+		if (nf < 0) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: a quoted field does not close", name,
+					at.line);
+			break;
+		}
+		if (nf != f->columns) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: %d fields, a point has %d", name, at.line,
+					nf, f->columns);
+			break;
+		}
+		if (f->n == cap) {
+			size_t ncap = cap ? 2 * cap : 64;
+			struct rt_point *q = realloc(f->pts, ncap * sizeof(*f->pts));
+			int *l = q ? realloc(lines, ncap * sizeof(*lines)) : NULL;
+
+			if (q)
+				f->pts = q;
+			if (!q || !l) {
+				rc = rt_err_set(err, -ENOMEM, "out of memory");
+				break;
+			}
+			lines = l;
+			cap = ncap;
+		}
+		if ((rc = parse_point(&at, fld, f->columns, &f->pts[f->n])))
+			break;
+		lines[f->n++] = at.line;
+	}
+	if (!rc && r == -ENOMEM)
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+	else if (!rc && r == -EIO)
+		rc = rt_err_set(err, -EIO, "%s: read failed: %s", name, strerror(errno));
+	free(line);
+	if (!rc)
+		rc = check_duplicates(name, f->pts, lines, f->n, err);
+	free(lines);
+	if (rc) {
+		free(f->pts);
+		memset(f, 0, sizeof(*f));
+	}
+	return rc;
+}
+
+int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struct rt_err *err)
+{
+	struct rt_points_file f;
+	FILE *fp;
+	int rc;
+
+	*pts = NULL;
+	*n = 0;
+	if ((rc = rt_check_regular(path, err)))
+		return rc;
+	fp = fopen(path, "re");
+	if (!fp)
+		return errno == ENOENT ? 0 : rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
+	rc = rt_points_csv_load(fp, path, false, &f, err);
+	fclose(fp);
+	if (!rc) {
+		*pts = f.pts;
+		*n = f.n;
+	}
+	return rc;
+}
+
+bool rt_points_config_complete(const struct rt_point *pts, size_t n, const char *config)
+{
+	for (size_t i = n; i-- > 0; )
+		if (!strcmp(pts[i].config, config))
+			return pts[i].scope == RT_SCOPE_ITERATION && pts[i].stat == RT_STAT_MEDIAN;
+	return false;
+}
+
+static int block_rank(const struct rt_point *p)
+{
+	if (p->scope != RT_SCOPE_ITERATION || p->stat != RT_STAT_MEDIAN)
+		return 0;
+	return p->source == RT_SOURCE_MODEL ? 2 : 1;
+}
+
+void rt_points_order_block(struct rt_point *pts, size_t n)
+{
+	/* a stable partition by rank: few rows, insertion is enough */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && block_rank(&pts[j - 1]) > block_rank(&pts[j]); j--) {
+			struct rt_point t = pts[j - 1];
+
+			pts[j - 1] = pts[j];
+			pts[j] = t;
+		}
+}

@@ -1,0 +1,166 @@
+/* points.h: a sweep point (one row of points.csv: a configuration x scope x statistic), its
+ * arithmetic (intensity, GFLOP/s, images/s), the headline filter, and points.csv written and
+ * read with every number and name checked (FILE:LINE on the first that is not right) */
+#ifndef RT_POINTS_H
+#define RT_POINTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "base/err.h"
+#include "base/vocab.h"
+
+/* What a row measures, and how; each with its name table (the CSV's words). */
+enum rt_scope { RT_SCOPE_ITERATION, RT_SCOPE_PHASE, RT_SCOPE_LAYER, RT_SCOPE_COUNT };
+extern const char *const rt_point_scopes[RT_SCOPE_COUNT];        /* iteration phase layer */
+enum rt_stat { RT_STAT_MEDIAN, RT_STAT_MIN, RT_STAT_MAX, RT_STAT_COUNT };
+extern const char *const rt_point_stats[RT_STAT_COUNT];          /* median min max */
+/* ok: measured; failed: the configuration did not run (reason says why); fused: a layer run
+ * inside another's primitive, no rate of its own (reason says where); disturbed: measured,
+ * but its runs did not get their cores (another process, a CPU quota: reason says which and
+ * by how much), so never a best configuration, a reference or a trajectory point */
+enum rt_status { RT_STATUS_OK, RT_STATUS_FAILED, RT_STATUS_FUSED, RT_STATUS_DISTURBED,
+		 RT_STATUS_COUNT };
+extern const char *const rt_point_statuses[RT_STATUS_COUNT];     /* ok failed fused disturbed */
+
+struct rt_point {
+	char config[64];
+	unsigned threads;
+	long batch;
+	enum rt_affinity affinity;
+	enum rt_precision precision;
+	unsigned ranks;
+	enum rt_scope scope;
+	char name[160];                 /* iteration; forward, backward, update; a layer's name
+					 * ("conv1+relu1": a host and the layer fused into it) */
+	enum rt_stat stat;              /* over the repetitions */
+	double seconds, flops, bytes;   /* per iteration */
+	enum rt_source source;          /* none (written empty) for a failed configuration */
+	double intensity, gflops, images_per_s;        /* derived */
+	double weights, activations, gradients, optimizer, workspace, peak_rss;   /* bytes */
+	enum rt_status status;
+	char reason[400];
+	char impl[64];                  /* oneDNN's implementation of the heaviest layer */
+	long input_h, input_w;          /* the input's height and width (0: not recorded) */
+	/* gradients split into the weights' and the activations' (their sum); the bytes a
+	 * forward-only pass needs (struct rt_net_memory.inference). NAN: not recorded (a
+	 * points.csv of rooftraj 0.2 or earlier); written as an empty field. */
+	double weight_gradients, activation_gradients, inference;
+	/* the fresh processes the statistic is over (0: not recorded; 1: the repetitions
+	 * inside one process), and the lowest share of their cores' time the runs got
+	 * (CPU time over threads x wall time; NAN: not recorded) */
+	unsigned processes;
+	double cpu_share;
+	char run[64];                   /* not in the CSV: which results directory, for overlays */
+};
+
+/* Whether a point is a configuration's headline: the whole iteration, the median of the
+ * repetitions, measured (status ok). */
+bool rt_point_is_headline(const struct rt_point *p);
+
+/* The threads a point's work ran on: threads per rank x ranks (its counts are the job's).
+ * The roofs a point is held against are those of this many threads. */
+unsigned rt_point_threads(const struct rt_point *p);
+
+/* The CSV's words for a point's fields. */
+const char *rt_point_scope_name(const struct rt_point *p);
+const char *rt_point_stat_name(const struct rt_point *p);
+const char *rt_point_status_name(const struct rt_point *p);
+const char *rt_point_source_name(const struct rt_point *p);     /* "" for none */
+const char *rt_point_affinity_name(const struct rt_point *p);
+const char *rt_point_precision_name(const struct rt_point *p);
+
+/* The headline of config, or NULL. */
+const struct rt_point *rt_points_headline(const struct rt_point *pts, size_t n,
+					  const char *config);
+/* The best configuration's headline: the most images/s among the configurations that do the
+ * default's work (its input: a smaller image is not a speedup); NULL when none succeeded. */
+const struct rt_point *rt_points_best(const struct rt_point *pts, size_t n,
+				      const char *default_config);
+
+/* The rows of a file sorted by their identity (configuration, scope, name, statistic,
+ * source), for lookups in O(log n): readers of many configurations stay O(n log n). */
+struct rt_points_index {
+	const struct rt_point **v;
+	size_t n;
+};
+int rt_points_index_build(struct rt_points_index *ix, const struct rt_point *pts, size_t n,
+			  struct rt_err *err);
+void rt_points_index_free(struct rt_points_index *ix);
+/* The first row (in file order) of config, scope, name and stat whose status is `status`
+ * (any when RT_STATUS_COUNT), or NULL. */
+const struct rt_point *rt_points_index_find(const struct rt_points_index *ix, const char *config,
+					    enum rt_scope scope, const char *name,
+					    enum rt_stat stat, enum rt_status status);
+
+/* A configuration's row of one scope, name, statistic and source (that of `like`), or NULL:
+ * a headline's min and max rows (ix may be NULL: a scan). */
+const struct rt_point *rt_points_stat_of(const struct rt_points_index *ix,
+					 const struct rt_point *pts, size_t n,
+					 const struct rt_point *like, enum rt_stat stat);
+
+/* What a sweep found: the best configuration against the default, told apart from the noise.
+ * A configuration's range is its images/s over its runs (its min and max rows: fresh
+ * processes, or the runs of one process under MPI); the best is measurably faster only when
+ * its whole range is above the default's. Disturbed configurations are never compared. */
+enum rt_verdict_kind {
+	RT_VERDICT_NONE,                /* no configuration measured undisturbed */
+	RT_VERDICT_NO_DEFAULT,          /* the default has no undisturbed measurement */
+	RT_VERDICT_DEFAULT_BEST,        /* no configuration beat the default */
+	RT_VERDICT_FASTER,              /* the best's range is above the default's */
+	RT_VERDICT_NOISE,               /* faster by its median, but the ranges overlap */
+	RT_VERDICT_ONE_RUN,             /* one run each: the spread is not known */
+};
+struct rt_verdict {
+	enum rt_verdict_kind kind;
+	const struct rt_point *best, *def;      /* headlines (NULL when none) */
+	double best_lo, best_hi, def_lo, def_hi;        /* images/s over the runs */
+	unsigned processes;             /* of the best: fresh processes (1: one process) */
+	double speedup;                 /* best / default, medians */
+	size_t disturbed;               /* configurations disturbed, not compared */
+};
+void rt_points_verdict(const struct rt_point *pts, size_t n, const char *default_config,
+		       struct rt_verdict *v);
+/* The verdict in words, one or two sentences (no trailing newline). */
+void rt_points_verdict_text(const struct rt_verdict *v, char *buf, size_t size);
+
+/* intensity = flops / bytes (FLOP/byte), gflops = flops / seconds / 1e9, images/s =
+ * batch / seconds for the iteration scope (0 elsewhere); 0 where a divisor is 0. */
+void rt_point_derive(struct rt_point *p);
+
+/* The number of columns of a points.csv header this version reads (today's, or an earlier
+ * version's prefix of it), or 0. */
+int rt_points_csv_columns(const char *header);
+#define RT_POINTS_CSV_COLUMNS 32        /* today's */
+/* A row is at most this long: a longer line is refused without being held in memory. */
+#define RT_POINTS_CSV_LINE_MAX 65536
+/* points.csv: the header line, a row per point (fields quoted where needed). */
+void rt_points_csv_header(FILE *fp);
+void rt_points_csv_row(FILE *fp, const struct rt_point *p);
+/* Read points.csv back (for --resume and the summary); caller frees *pts. A malformed line is
+ * an error naming FILE:LINE. A missing file is 0 points. */
+int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struct rt_err *err);
+
+/* A points.csv as read: its points (caller frees pts), the columns of its header (an earlier
+ * rooftraj's file has fewer), and, when reading allows it, whether its last line was cut
+ * short while written (no newline: not read as a point) and that line's configuration. */
+struct rt_points_file {
+	struct rt_point *pts;
+	size_t n;
+	int columns;
+	bool cut;
+	char cut_config[64];
+};
+/* fp (named name in messages) read as points.csv; allow_cut: a last line without its newline
+ * is not an error but f->cut. */
+int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_points_file *f,
+		       struct rt_err *err);
+/* A configuration's rows are complete when the last of them is its iteration median: the
+ * writer puts it last (rt_points_order_block), so a configuration cut at a line boundary
+ * lacks it. Whether config's rows in f (a file of today's columns) are complete. */
+bool rt_points_config_complete(const struct rt_point *pts, size_t n, const char *config);
+/* Order a configuration's rows for writing: its iteration median rows last (the model's
+ * count the very last), every other row in its order. */
+void rt_points_order_block(struct rt_point *pts, size_t n);
+
+#endif

@@ -1,0 +1,90 @@
+/* report.c: the roofline bound of a point and summary.txt */
+#include "config.h"
+#include "results/summary.h"
+#include "node/roofs.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rt_point_bound(const struct rt_point *p, const struct rt_profile *prof, struct rt_bound *b)
+{
+	struct rt_roofs r;
+	struct rt_roof_bound rb;
+
+	memset(b, 0, sizeof(*b));
+	if (rt_roofs_at(&r, prof, rt_point_threads(p), NULL) ||
+	    rt_roofs_bound(&r, rt_point_precision_name(p), p->bytes, p->intensity, &rb))
+		return -ENOENT;
+	b->level = rb.level;
+	b->memory_bound = rb.memory_bound;
+	b->attainable = rb.attainable;
+	if (rb.memory_bound)
+		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GB/s", rb.roof->level,
+			 rb.roof->what, rb.roof->value);
+	else
+		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GFLOP/s", rb.roof->precision,
+			 rb.roof->what, rb.roof->value);
+	b->fraction = b->attainable > 0 ? p->gflops / b->attainable : 0;
+	return 0;
+}
+
+int rt_report_summary(const char *path, const struct rt_point *pts, size_t n,
+		      const char *default_config, const struct rt_profile *prof, FILE *also,
+		      struct rt_err *err)
+{
+	struct rt_verdict v;
+	struct rt_outfile of;
+	char verdict[1024];
+	FILE *outs[2];
+	int rc = rt_outfile_open(&of, path, err);
+
+	if (rc)
+		return rc;
+	rt_points_verdict(pts, n, default_config, &v);
+	rt_points_verdict_text(&v, verdict, sizeof(verdict));
+	outs[0] = of.fp;
+	outs[1] = also;
+	for (int o = 0; o < 2; o++) {
+		FILE *fp = outs[o];
+
+		if (!fp)
+			continue;
+		fprintf(fp, "%s\n", verdict);
+		if (v.disturbed)
+			fprintf(fp, "%zu configuration%s did not get %s cores (another process or a CPU "
+				"quota): marked disturbed below, never compared\n", v.disturbed,
+				v.disturbed > 1 ? "s" : "", v.disturbed > 1 ? "their" : "its");
+		fprintf(fp, "\n%-22s %10s %9s %10s %9s %7s  %-34s %s\n", "configuration", "images/s",
+			"GFLOP/s", "FLOP/byte", "source", "held in", "bound by", "of bound");
+		for (size_t i = 0; i < n; i++) {
+			const struct rt_point *p = &pts[i];
+			struct rt_bound b;
+
+			/* a failed configuration's one row is its iteration median */
+			if (p->scope != RT_SCOPE_ITERATION || p->stat != RT_STAT_MEDIAN)
+				continue;
+			if (p->status == RT_STATUS_FAILED) {
+				fprintf(fp, "%-22s failed: %s\n", p->config, p->reason);
+				continue;
+			}
+			if (p->status == RT_STATUS_DISTURBED) {
+				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %9s disturbed: %s\n", p->config,
+					p->images_per_s, p->gflops, p->intensity, rt_point_source_name(p),
+					p->reason);
+				continue;
+			}
+			if (prof && rt_point_bound(p, prof, &b) == 0)
+				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %9s %7s  %-34s %5.1f%%\n",
+					p->config, p->images_per_s, p->gflops, p->intensity,
+					rt_point_source_name(p), b.level, b.ceiling, 100 * b.fraction);
+			else
+				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %9s %7s  %-34s\n", p->config,
+					p->images_per_s, p->gflops, p->intensity, rt_point_source_name(p), "-",
+					"(no ceilings for it in the profile)");
+		}
+	}
+	return rt_outfile_commit(&of, err);
+}

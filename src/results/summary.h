@@ -1,0 +1,34 @@
+/* report.h: the roofline bound of a point (the ceiling that limits it, its distance to it) and
+ * summary.txt */
+#ifndef RT_REPORT_H
+#define RT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "base/err.h"
+#include "results/points.h"
+#include "node/profile.h"
+
+struct rt_bound {
+	char ceiling[96];               /* "DRAM triad 21.4 GB/s" or "fp32 avx512 268.0 GFLOP/s" */
+	const char *level;              /* the memory level that holds the point's bytes */
+	double attainable;              /* GFLOP/s: min(peak, bandwidth x intensity) */
+	double fraction;                /* achieved / attainable */
+	bool memory_bound;
+};
+
+/* The roofline bound of a point from the profile's ceilings at its thread count (or the
+ * nearest count measured below it): the best bandwidth of the memory level that holds its
+ * compulsory bytes (rt_profile_holding_level: a layer whose tensors fit in L2 is bounded by
+ * L2, not by DRAM; DRAM when no level holds them) and the best FLOP ceiling of its precision.
+ * -ENOENT if the profile lacks either. */
+int rt_point_bound(const struct rt_point *p, const struct rt_profile *prof, struct rt_bound *b);
+
+/* summary.txt: the best configuration (iteration images/s, median), its speedup over the
+ * default one, and each configuration's bound and distance to it. Written atomically. */
+int rt_report_summary(const char *path, const struct rt_point *pts, size_t n,
+		      const char *default_config, const struct rt_profile *prof, FILE *also,
+		      struct rt_err *err);
+
+#endif

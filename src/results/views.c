@@ -1,0 +1,400 @@
+/* views.c: a results directory's charts and its report.html */
+#include "config.h"
+#include "results/views.h"
+#include "results/charts.h"
+#include "results/plot.h"
+#include "results/summary.h"
+#include "results/svg.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *const rt_views_charts[RT_VIEWS_NCHARTS] = {
+	"trajectories", "phases", "memory", "memory-input", "layers", "layers-time",
+};
+
+static const char *const chart_titles[RT_VIEWS_NCHARTS] = {
+	"Roofline trajectories: each configuration under the node's roofs",
+	"Time per iteration by phase",
+	"Memory by what it holds, along the swept knob",
+	"Memory against the input's pixel area: training and inference",
+	"The layers of the best configuration on the roofline",
+	"The layers of the best configuration by time, against their floors",
+};
+
+/* ---- HTML ---- */
+
+static void esc(FILE *fp, const char *s)
+{
+	for (; *s; s++) {
+		const unsigned char ch = (unsigned char)*s;
+
+		switch (ch) {
+		case '<': fputs("&lt;", fp); break;
+		case '>': fputs("&gt;", fp); break;
+		case '&': fputs("&amp;", fp); break;
+		case '"': fputs("&quot;", fp); break;
+		case '\'': fputs("&#39;", fp); break;
+		default: fputc(ch < 0x20 && ch != '\n' && ch != '\t' ? ' ' : ch, fp);
+		}
+	}
+}
+
+static void page_head(FILE *fp, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+	      "<title>", fp);
+	esc(fp, title);
+	fputs("</title>\n<style>\n"
+	      "body{font-family:sans-serif;margin:2em auto;max-width:1400px;padding:0 1em;"
+	      "color:#222}\n"
+	      "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}\n"
+	      "table{border-collapse:collapse;font-size:0.9em;margin:0.5em 0}\n"
+	      "td,th{border:1px solid #ccc;padding:0.2em 0.5em;text-align:right}\n"
+	      "th{background:#f0f0f0}td.l,th.l{text-align:left}\n"
+	      "tr.best td{background:#e8f5e9;font-weight:bold}tr.failed td{color:#a00}\n"
+	      "figure{margin:1em 0}figure svg{width:100%;height:auto;border:1px solid #ddd}\n"
+	      "figcaption{font-weight:bold;margin-bottom:0.3em}\n"
+	      "pre{background:#f7f7f7;padding:0.7em;overflow-x:auto;font-size:0.85em}\n"
+	      ".note{color:#555}.big{font-size:1.15em}\n"
+	      "</style>\n</head>\n<body>\n<h1>", fp);
+	esc(fp, title);
+	fputs("</h1>\n", fp);
+}
+
+static void page_tail(FILE *fp)
+{
+	char now[32];
+
+	rt_timestamp(now, sizeof(now));
+	fputs("<p class=\"note\">Written by " PACKAGE_NAME " " PACKAGE_VERSION " at ", fp);
+	esc(fp, now);
+	fputs(". Every chart is inlined; the page loads nothing else.</p>\n</body>\n</html>\n", fp);
+}
+
+/* An SVG file inlined, made safe (svg.h): 0 when it was there and held a chart. */
+static int inline_svg(FILE *fp, const char *path, const char *prefix)
+{
+	struct rt_err err;
+	size_t len;
+	char *s = rt_slurp_max(path, &len, (size_t)64 << 20, &err);
+	int rc;
+
+	if (!s)
+		return -1;
+	rc = rt_svg_inline(fp, s, prefix);
+	free(s);
+	return rc;
+}
+
+/* A chart this run drew (rendered, or its script written without gnuplot): what lies in the
+ * directory from another run is never shown. */
+static void figure(FILE *fp, const char *dir, size_t k, bool rendered)
+{
+	char svg[4200], prefix[16];
+
+	snprintf(svg, sizeof(svg), "%s/%s.svg", dir, rt_views_charts[k]);
+	snprintf(prefix, sizeof(prefix), "c%zu_", k);
+	fprintf(fp, "<figure id=\"%s\">\n<figcaption>", rt_views_charts[k]);
+	esc(fp, chart_titles[k]);
+	fputs("</figcaption>\n", fp);
+	if (!rendered) {
+		fputs("<p class=\"note\">Not rendered here (gnuplot is not installed): ", fp);
+		esc(fp, rt_views_charts[k]);
+		fputs(".gp renders it (gnuplot -c SCRIPT).</p>\n", fp);
+	} else if (inline_svg(fp, svg, prefix)) {
+		fputs("<p class=\"note\">Too large to inline (over 64 MiB): see ", fp);
+		esc(fp, rt_views_charts[k]);
+		fputs(".svg and .png beside this page.</p>\n", fp);
+	}
+	fputs("\n</figure>\n", fp);
+}
+
+static void pre_file(FILE *fp, const char *path, const char *heading)
+{
+	struct rt_err err;
+	size_t len;
+	char *s = rt_slurp(path, &len, &err);
+
+	if (!s)
+		return;
+	fputs("<h2>", fp);
+	esc(fp, heading);
+	fputs("</h2>\n<pre>", fp);
+	esc(fp, s);
+	fputs("</pre>\n", fp);
+	free(s);
+}
+
+static void mib(FILE *fp, double bytes)
+{
+	if (isnan(bytes))
+		fputs("<td>-</td>", fp);
+	else
+		fprintf(fp, "<td>%.1f</td>", bytes / (1024.0 * 1024.0));
+}
+
+static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
+			 const struct rt_profile *prof, const struct rt_point *best)
+{
+	const struct rt_point **v = calloc(n ? n : 1, sizeof(*v));
+	size_t nv;
+
+	if (!v)
+		return;
+	fputs("<h2>Configurations</h2>\n<table>\n<tr><th class=\"l\">configuration</th>"
+	      "<th>threads</th><th>batch</th><th class=\"l\">affinity</th>"
+	      "<th class=\"l\">precision</th><th>ranks</th><th>input</th><th>images/s</th>"
+	      "<th>GFLOP/s</th><th>FLOP/byte</th><th class=\"l\">source</th>"
+	      "<th class=\"l\">held in</th><th class=\"l\">bound by</th><th>of bound</th>"
+	      "<th>allocated MiB</th><th>inference MiB</th><th>peak RSS MiB</th></tr>\n", fp);
+	nv = rt_charts_order(pts, n, v);
+	for (size_t i = 0; i < nv; i++) {
+		const struct rt_point *p = v[i];
+		struct rt_bound b;
+		const bool bound = prof && rt_point_bound(p, prof, &b) == 0;
+
+		fprintf(fp, "<tr%s><td class=\"l\">", p == best ? " class=\"best\"" : "");
+		esc(fp, p->config);
+		fprintf(fp, "</td><td>%u</td><td>%ld</td><td class=\"l\">%s</td><td class=\"l\">%s"
+			"</td><td>%u</td><td>", p->threads, p->batch, rt_point_affinity_name(p),
+			rt_point_precision_name(p), p->ranks);
+		if (p->input_h)
+			fprintf(fp, "%ldx%ld", p->input_h, p->input_w);
+		fprintf(fp, "</td><td>%.1f</td><td>%.1f</td><td>%.2f</td><td class=\"l\">%s</td>"
+			"<td class=\"l\">%s</td><td class=\"l\">", p->images_per_s, p->gflops,
+			p->intensity, rt_point_source_name(p), bound ? b.level : "-");
+		if (bound)
+			esc(fp, b.ceiling);
+		fprintf(fp, "</td><td>%.1f%%</td>", bound ? 100 * b.fraction : 0);
+		mib(fp, p->weights + p->activations + p->gradients + p->optimizer + p->workspace);
+		mib(fp, p->inference);
+		mib(fp, p->peak_rss);
+		fputs("</tr>\n", fp);
+	}
+	/* the configurations that failed, and why */
+	for (size_t i = 0; i < n; i++) {
+		const struct rt_point *p = &pts[i];
+
+		if ((p->status != RT_STATUS_FAILED && p->status != RT_STATUS_DISTURBED) ||
+		    p->scope != RT_SCOPE_ITERATION || p->stat != RT_STAT_MEDIAN ||
+		    (p->status == RT_STATUS_DISTURBED && p->source != RT_SOURCE_MODEL))
+			continue;
+		fputs("<tr class=\"failed\"><td class=\"l\">", fp);
+		esc(fp, p->config);
+		fprintf(fp, "</td><td class=\"l\" colspan=\"16\">%s: ", rt_point_status_name(p));
+		if (p->status == RT_STATUS_DISTURBED)
+			fprintf(fp, "%.1f images/s; ", p->images_per_s);
+		esc(fp, p->reason);
+		fputs("</td></tr>\n", fp);
+	}
+	fputs("</table>\n", fp);
+	free(v);
+}
+
+/* drawn[k]: 0 not drawn this run, 1 its script written (no gnuplot), 2 rendered */
+static int write_page(const struct rt_views_opts *o, const struct rt_point *pts, size_t n,
+		      const char *def_name, const struct rt_point *best, const int *drawn,
+		      struct rt_err *err)
+{
+	struct rt_outfile of;
+	char path[4200], title[400];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/report.html", o->dir);
+	if ((rc = rt_outfile_open(&of, path, err)))
+		return rc;
+	snprintf(title, sizeof(title), "rooftraj: %s on %s", o->what,
+		 o->prof ? o->prof->host : "this node");
+	page_head(of.fp, title);
+	{
+		/* the summary's words: a speedup only when it is outside the noise */
+		struct rt_verdict v;
+		char verdict[1024];
+
+		rt_points_verdict(pts, n, def_name, &v);
+		rt_points_verdict_text(&v, verdict, sizeof(verdict));
+		fputs("<p class=\"big\">", of.fp);
+		esc(of.fp, verdict);
+		fputs(".", of.fp);
+		if (v.disturbed)
+			fprintf(of.fp, " %zu configuration%s did not get %s cores and %s marked "
+				"disturbed, never compared.", v.disturbed, v.disturbed > 1 ? "s" : "",
+				v.disturbed > 1 ? "their" : "its", v.disturbed > 1 ? "are" : "is");
+	}
+	fputs("</p>\n<p class=\"note\">Charts: ", of.fp);
+	for (size_t k = 0; k < RT_VIEWS_NCHARTS; k++) {
+		if (drawn[k])
+			fprintf(of.fp, "<a href=\"#%s\">%s</a> ", rt_views_charts[k],
+				rt_views_charts[k]);
+	}
+	fputs("</p>\n", of.fp);
+	config_table(of.fp, pts, n, o->prof, best);
+	for (size_t k = 0; k < RT_VIEWS_NCHARTS; k++)
+		if (drawn[k])
+			figure(of.fp, o->dir, k, drawn[k] == 2);
+	snprintf(path, sizeof(path), "%s/summary.txt", o->dir);
+	pre_file(of.fp, path, "Summary (summary.txt)");
+	snprintf(path, sizeof(path), "%s/run.cfg", o->dir);
+	pre_file(of.fp, path, "The run's record (run.cfg)");
+	page_tail(of.fp);
+	return rt_outfile_commit(&of, err);
+}
+
+/* A chart's outcome: drawn, a note (no gnuplot; nothing to draw), or a failure kept. */
+static void outcome(const struct rt_views_opts *o, int rc, const struct rt_err *e,
+		    const char *chart, int *first, struct rt_err *err, bool *no_gnuplot)
+{
+	if (rc == 0)
+		return;
+	if (rc == -ENOENT && strstr(e->msg, "gnuplot")) {
+		if (!*no_gnuplot)
+			rt_say(o->say, o->say_ctx, "%s", e->msg);
+		*no_gnuplot = true;
+	} else if (rc == -ENODATA || rc == -ENOENT || rc == -EINVAL) {
+		if (rc != -ENODATA || strcmp(chart, "memory-input"))
+			rt_say(o->say, o->say_ctx, "no %s chart: %s", chart, e->msg);
+	} else if (!*first) {
+		*first = rc;
+		*err = *e;
+	}
+}
+
+int rt_views_write(const struct rt_views_opts *o, const struct rt_point *pts, size_t n,
+		   struct rt_err *err)
+{
+	const char *def_name = o->default_config && *o->default_config ? o->default_config :
+			       n ? pts[0].config : "";
+	const struct rt_point *best = rt_points_best(pts, n, def_name);
+	char base[4200];
+	struct rt_err e;
+	bool no_gnuplot = false;
+	int first = 0, rc, drawn[RT_VIEWS_NCHARTS] = { 0 };
+
+	for (size_t k = 0; k < RT_VIEWS_NCHARTS && first != -EINTR; k++) {
+		const char *chart = rt_views_charts[k];
+
+		snprintf(base, sizeof(base), "%s/%s", o->dir, chart);
+		memset(&e, 0, sizeof(e));
+		if (!strcmp(chart, "trajectories"))
+			rc = o->prof ? rt_plot_trajectories(o->prof, pts, n, o->what, o->all_roofs,
+							    base, &e) :
+			     rt_err_set(&e, -ENODATA, "no machine profile");
+		else if (!strcmp(chart, "phases"))
+			rc = rt_chart_phases(pts, n, o->what, base, &e);
+		else if (!strcmp(chart, "memory"))
+			rc = rt_chart_memory(pts, n, o->what, base, &e);
+		else if (!strcmp(chart, "memory-input"))
+			rc = rt_chart_memory_input(pts, n, o->what, base, &e);
+		else if (!best || !o->prof)
+			rc = -ENODATA;
+		else if (!strcmp(chart, "layers"))
+			rc = rt_plot_layers(o->prof, pts, n, best->config, o->all_roofs, base, &e);
+		else
+			rc = rt_chart_layers_time(o->prof, pts, n, best->config, base, &e);
+		/* no per-layer points: nothing to say, the run did not ask for them */
+		if ((rc == -ENOENT || rc == -ENODATA) && !strncmp(chart, "layers", 6) &&
+		    !strstr(e.msg, "gnuplot"))
+			continue;
+		drawn[k] = rc == 0 ? 2 : rc == -ENOENT && strstr(e.msg, "gnuplot") ? 1 : 0;
+		outcome(o, rc, &e, chart, &first, err, &no_gnuplot);
+	}
+	rc = write_page(o, pts, n, def_name, best, drawn, &e);
+	if (rc && !first) {
+		first = rc;
+		*err = e;
+	}
+	return first;
+}
+
+int rt_views_node_page(const struct rt_profile *p, const char *svg_path, const char *html_path,
+		       struct rt_err *err)
+{
+	struct rt_outfile of;
+	char title[400];
+	int rc;
+
+	if ((rc = rt_outfile_open(&of, html_path, err)))
+		return rc;
+	snprintf(title, sizeof(title), "rooftraj: the node %s", p->host);
+	page_head(of.fp, title);
+	fputs("<p class=\"big\">", of.fp);
+	esc(of.fp, p->cpu.model);
+	fprintf(of.fp, ": %u socket%s, %u cores, %u processing units, %.2f GHz measured, "
+		"%.1f GiB available; probed ", p->cpu.sockets, p->cpu.sockets > 1 ? "s" : "",
+		p->cpu.cores, p->cpu.pus, p->cpu.clock_ghz,
+		(double)p->cpu.memory / (1024.0 * 1024.0 * 1024.0));
+	esc(of.fp, p->created);
+	fputs(".</p>\n<figure id=\"roofline\"><figcaption>The node's roofline</figcaption>\n",
+	      of.fp);
+	if (!svg_path || inline_svg(of.fp, svg_path, "r_"))
+		fputs("<p class=\"note\">Not rendered (gnuplot is not installed, or the chart was "
+		      "not asked for).</p>\n", of.fp);
+	fputs("\n</figure>\n<h2>FLOP ceilings</h2>\n<table>\n<tr><th class=\"l\">precision</th>"
+	      "<th class=\"l\">ISA</th><th>threads</th><th>GFLOP/s (best)</th><th>median</th>"
+	      "<th>spread</th><th>theoretical</th><th class=\"l\">method</th>"
+	      "<th class=\"l\">flag</th></tr>\n", of.fp);
+	for (size_t i = 0; i < p->nflops; i++) {
+		const struct rt_profile_flops *f = &p->flops[i];
+
+		fputs("<tr><td class=\"l\">", of.fp);
+		esc(of.fp, f->precision);
+		fputs("</td><td class=\"l\">", of.fp);
+		esc(of.fp, f->isa);
+		fprintf(of.fp, "</td><td>%u</td><td>%.1f</td><td>%.1f</td><td>%.1f%%</td><td>",
+			f->threads, f->gflops, f->median, 100 * f->spread);
+		if (f->theoretical > 0)
+			fprintf(of.fp, "%.1f", f->theoretical);
+		fputs("</td><td class=\"l\">", of.fp);
+		esc(of.fp, f->method);
+		fputs("</td><td class=\"l\">", of.fp);
+		esc(of.fp, f->flag);
+		fputs("</td></tr>\n", of.fp);
+	}
+	fputs("</table>\n<h2>Bandwidth ceilings</h2>\n<table>\n<tr><th class=\"l\">level</th>"
+	      "<th class=\"l\">kernel</th><th class=\"l\">ISA</th><th>threads</th>"
+	      "<th>GB/s (best)</th><th>median</th><th>spread</th><th>working set MiB</th>"
+	      "<th class=\"l\">flag</th></tr>\n", of.fp);
+	for (size_t i = 0; i < p->nbw; i++) {
+		const struct rt_profile_bw *b = &p->bw[i];
+
+		fputs("<tr><td class=\"l\">", of.fp);
+		esc(of.fp, b->level);
+		fputs("</td><td class=\"l\">", of.fp);
+		esc(of.fp, b->kernel);
+		fputs("</td><td class=\"l\">", of.fp);
+		esc(of.fp, b->isa);
+		fprintf(of.fp, "</td><td>%u</td><td>%.1f</td><td>%.1f</td><td>%.1f%%</td>"
+			"<td>%.2f</td><td class=\"l\">", b->threads, b->gbytes_per_s, b->median,
+			100 * b->spread, (double)b->working_set / (1024.0 * 1024.0));
+		esc(of.fp, b->flag);
+		fputs("</td></tr>\n", of.fp);
+	}
+	fputs("</table>\n<h2>Caches (hwloc) and where each level ends (measured)</h2>\n<table>\n"
+	      "<tr><th class=\"l\">level</th><th>size KiB</th><th>line</th><th>shared by</th>"
+	      "<th>count</th></tr>\n", of.fp);
+	for (size_t i = 0; i < p->ncaches; i++)
+		fprintf(of.fp, "<tr><td class=\"l\">L%d</td><td>%.0f</td><td>%u</td><td>%u</td>"
+			"<td>%u</td></tr>\n", p->caches[i].level,
+			(double)p->caches[i].size / 1024.0, p->caches[i].line,
+			p->caches[i].shared_by, p->caches[i].count);
+	fputs("</table>\n", of.fp);
+	if (p->nnotes) {
+		fputs("<h2>Notes</h2>\n<ul>\n", of.fp);
+		for (size_t i = 0; i < p->nnotes; i++) {
+			fputs("<li>", of.fp);
+			esc(of.fp, p->notes[i]);
+			fputs("</li>\n", of.fp);
+		}
+		fputs("</ul>\n", of.fp);
+	}
+	page_tail(of.fp);
+	return rt_outfile_commit(&of, err);
+}

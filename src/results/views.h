@@ -1,0 +1,41 @@
+/* views.h: everything a results directory shows, drawn from its points.csv: the roofline
+ * trajectories and layers (plot.h), the study charts (charts.h) and report.html, one page
+ * that holds them all (charts inlined as SVG, no network, no JavaScript). A sweep writes
+ * them when it ends; roofline-plot DIR writes them again. The probe's page of a node too. */
+#ifndef RT_VIEWS_H
+#define RT_VIEWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "base/err.h"
+#include "results/points.h"
+#include "node/profile.h"
+
+struct rt_views_opts {
+	const char *dir;                /* the results directory */
+	const char *what;               /* the model's name, for the titles */
+	const char *default_config;     /* the reference configuration (NULL or "": the first
+					 * configuration of points.csv) */
+	const struct rt_profile *prof;  /* the node's ceilings (NULL: no rooflines) */
+	bool all_roofs;
+	/* notes: a chart that could not be drawn and why (NULL: silent) */
+	void (*say)(void *ctx, const char *msg);
+	void *say_ctx;
+};
+
+/* The charts each view writes, DIR/NAME.gp (.png, .svg): in report.html in this order. */
+#define RT_VIEWS_NCHARTS 6
+extern const char *const rt_views_charts[RT_VIEWS_NCHARTS];
+
+/* Every chart the points can give and report.html. A chart that cannot be drawn is a note
+ * (the others are drawn); without gnuplot the scripts are written and the page says so.
+ * The first failure is returned (-EINTR when interrupted), after the rest were tried. */
+int rt_views_write(const struct rt_views_opts *o, const struct rt_point *pts, size_t n,
+		   struct rt_err *err);
+
+/* The node's page, html_path: the profile's ceilings, caches and flags, and its roofline
+ * chart (svg_path, inlined when it exists). */
+int rt_views_node_page(const struct rt_profile *p, const char *svg_path, const char *html_path,
+		       struct rt_err *err);
+
+#endif

@@ -1,0 +1,399 @@
+/* train-run.c: roofline-train's work as library calls (the tool parses options and prints) */
+#include "config.h"
+#include "run/train-run.h"
+#include "counters/counters.h"
+#include "base/options.h"
+#include "node/profile.h"
+#include "sweep/sweep-child.h"
+#include "sweep/sweep-train.h"
+#include "cnn/train.h"
+#include "run/train-print.h"
+#include "base/util.h"
+#include "base/vocab.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void rt_train_settings_default(struct rt_train_settings *s)
+{
+	*s = (struct rt_train_settings){
+		.model = "convnet", .data = "synthetic", .counters = "auto", .iters = 20,
+		.warmup = 3, .seed = 1, .repeat = 3, .lr = 0.01, .timeout = 600,
+		.prec = RT_PRECISION_FP32, .pool = RT_POOL_AUTO,
+	};
+}
+
+/* A whole-number option in min..max, marking it given. */
+static int whole(struct rt_train_settings *s, long *v, const char *name, const char *arg,
+		 long min, long max, unsigned given, struct rt_err *err)
+{
+	s->given |= given;
+	return rt_opt_parse_long(v, name, arg, min, max, err);
+}
+
+int rt_train_settings_option(struct rt_train_settings *s, int key, const char *arg,
+			     const struct rt_topo *topo, struct rt_err *err)
+{
+	switch (key) {
+	case 'm': s->model = arg; s->given |= RT_GIVEN_MODEL; return 0;
+	case 'b': return whole(s, &s->batch, "--batch", arg, 1, 65536, RT_GIVEN_BATCH, err);
+	case 't': return whole(s, &s->threads, "--threads", arg, 1, (long)rt_topo_pus(topo), 0,
+			       err);
+	case 'n': return whole(s, &s->iters, "--iterations", arg, 1, 1000000, RT_GIVEN_ITERS,
+			       err);
+	case 'w': return whole(s, &s->warmup, "--warmup", arg, 0, 1000000, RT_GIVEN_WARMUP, err);
+	case 's': return whole(s, &s->seed, "--seed", arg, 0, 2147483647L, RT_GIVEN_SEED, err);
+	case 'r': return whole(s, &s->repeat, "--repeat", arg, 1, 100, RT_GIVEN_REPEAT, err);
+	case 'd': s->data = arg; s->given |= RT_GIVEN_DATA; return 0;
+	case 'p':
+		return rt_precision_parse(arg, &s->prec) ?
+		       rt_err_set(err, -EINVAL, "--precision: '%s' is not fp32 or bf16", arg) : 0;
+	case 'L':
+		s->given |= RT_GIVEN_LR;
+		return rt_opt_parse_double(&s->lr, "--lr", arg, 0, 10, err);
+	case 'M':
+		s->given |= RT_GIVEN_MAXPOOL;
+		return rt_pool_impl_parse(arg, &s->pool) ?
+		       rt_err_set(err, -EINVAL, "--maxpool-impl: '%s' is not auto, onednn or split",
+				  arg) : 0;
+	case 'l': s->per_layer = true; s->given |= RT_GIVEN_PER_LAYER; return 0;
+	case 'S':
+		s->given |= RT_GIVEN_SWEEP;
+		if (s->nsweeps == RT_KNOB_COUNT)
+			return rt_err_set(err, -EINVAL, "--sweep: at most %d knobs", RT_KNOB_COUNT);
+		s->sweeps[s->nsweeps++] = arg;
+		return 0;
+	case 'o': return rt_opt_parse_path(&s->outdir, "--out", arg, "directory", err);
+	case 'R': return rt_opt_parse_path(&s->resume, "--resume", arg, "directory", err);
+	case 'N': s->no_retry = true; return 0;
+	case 'T':
+		s->given |= RT_GIVEN_TIMEOUT;
+		return rt_opt_parse_double(&s->timeout, "--timeout", arg, 1, 86400, err);
+	case 'P':
+		s->given |= RT_GIVEN_PROFILE;
+		return rt_opt_parse_path(&s->profile, "--profile", arg, "file", err);
+	case 'G': s->digest = true; return 0;
+	case 'F': {
+		int a = rt_vocab_index(rt_vocab_affinities, RT_AFFINITY_COUNT, arg);
+
+		s->given |= RT_GIVEN_AFFINITY;
+		if (a < 0)
+			return rt_err_set(err, -EINVAL, "--affinity: '%s' is not none, compact or "
+					  "scatter", arg);
+		s->affinity = (enum rt_affinity)a;
+		return 0;
+	}
+	case 'U':
+		if (!*arg || strspn(arg, " ") == strlen(arg))
+			return rt_err_set(err, -EINVAL, "--mpirun: the command is empty");
+		s->mpirun = arg;
+		return 0;
+	case 'I':
+		s->given |= RT_GIVEN_INPUT;
+		return rt_sweep_parse_input(arg, &s->input_h, &s->input_w, "--input", err);
+	case 'c':
+		s->counters = arg;
+		s->given |= RT_GIVEN_COUNTERS;
+		if (strcmp(arg, "auto") && strcmp(arg, "hw") && strcmp(arg, "model") &&
+		    strcmp(arg, "none"))
+			return rt_err_set(err, -EINVAL, "--counters: '%s' is not auto, hw, model or "
+					  "none", arg);
+		return 0;
+	}
+	return rt_err_set(err, -ENOENT, "option '%c' is not a setting", key);
+}
+
+int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *err)
+{
+	if (strcmp(s->data, "synthetic") && strncmp(s->data, "mnist:", 6) &&
+	    strncmp(s->data, "cifar10:", 8))
+		return rt_err_set(err, -EINVAL, "--data: '%s' is not synthetic, mnist:DIR or "
+				  "cifar10:DIR", s->data);
+	if (s->outdir && s->resume)
+		return rt_err_set(err, -EINVAL, "--resume: give either --out or --resume");
+	if (s->no_retry && !s->outdir && !s->resume)
+		return rt_err_set(err, -EINVAL, "--no-retry: goes with --resume or --out");
+	return 0;
+}
+
+int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err)
+{
+	const struct rt_sweep_request *r = &s->record;
+	const unsigned g = s->given;
+	struct rt_err bad;
+	int rc = rt_sweep_request_read(&s->record, s->resume, err);
+
+	if (rc == -ENOENT)
+		return rt_err_set(err, rc, "--resume: %s: nothing to resume (no run.cfg there)",
+				  s->resume);
+	if (rc)
+		return rc;
+	if (!(g & RT_GIVEN_MAXPOOL) && rt_pool_impl_parse(r->maxpool, &s->pool))
+		return rt_err_set(err, -EINVAL, "%s/run.cfg: unknown maxpool '%s'", s->resume,
+				  r->maxpool);
+	if (!(g & RT_GIVEN_LR) && *r->lr && rt_opt_parse_double(&s->lr, "lr", r->lr, 0, 10, &bad))
+		return rt_err_set(err, -EINVAL, "%s/run.cfg: %s", s->resume, bad.msg);
+	if (!(g & RT_GIVEN_MODEL))
+		s->model = r->model;
+	if (!(g & RT_GIVEN_DATA))
+		s->data = r->data;
+	if (!(g & RT_GIVEN_COUNTERS))
+		s->counters = r->counters;
+	if (!(g & RT_GIVEN_BATCH))
+		s->batch = r->batch;
+	if (!(g & RT_GIVEN_ITERS))
+		s->iters = r->iterations;
+	if (!(g & RT_GIVEN_WARMUP))
+		s->warmup = r->warmup;
+	if (!(g & RT_GIVEN_REPEAT))
+		s->repeat = r->repeat;
+	if (!(g & RT_GIVEN_SEED))
+		s->seed = r->seed;
+	if (!(g & RT_GIVEN_PER_LAYER))
+		s->per_layer = r->per_layer;
+	if (!(g & RT_GIVEN_TIMEOUT) && r->timeout >= 1)
+		s->timeout = r->timeout;
+	if (!(g & RT_GIVEN_INPUT) && *r->input &&
+	    rt_sweep_parse_input(r->input, &s->input_h, &s->input_w, "input", &bad))
+		return rt_err_set(err, -EINVAL, "%s/run.cfg: %s", s->resume, bad.msg);
+	if (!(g & RT_GIVEN_PROFILE) && *r->profile)
+		s->profile = r->profile;
+	if (!(g & RT_GIVEN_SWEEP)) {
+		s->nsweeps = r->nknobs;
+		for (size_t i = 0; i < r->nknobs; i++)
+			s->sweeps[i] = r->knobs[i];
+	}
+	return 0;
+}
+
+int rt_train_settings_apply(const struct rt_train_settings *s, struct rt_model **mp,
+			    const struct rt_topo *topo, const struct rt_cluster *cl,
+			    struct rt_net_opts *no, struct rt_err *err)
+{
+	long threads = s->threads;
+	struct rt_model *m;
+	int rc;
+
+	if (s->input_h && (rc = rt_model_reshape(mp, s->input_h, s->input_w, err)))
+		return rc;
+	m = *mp;
+	if (!threads)
+		threads = cl->node_size > 1 ? (long)rt_topo_cores(topo) / cl->node_size : 0;
+	omp_set_num_threads((int)(threads > 0 ? threads : (long)rt_topo_cores(topo)));
+	if ((s->given & RT_GIVEN_AFFINITY) &&
+	    (rc = rt_sweep_mpi_place(cl, topo, s->affinity, (unsigned)omp_get_max_threads(), err)))
+		return rc;
+	rt_model_set_precision(m, s->prec);
+	rt_net_opts_default(no, m);
+	no->precision = s->prec;
+	if (s->batch)
+		no->batch = s->batch;
+	no->seed = (uint64_t)s->seed;
+	no->lr = s->lr;
+	no->maxpool = s->pool;
+	return 0;
+}
+
+void rt_train_settings_request(struct rt_sweep_request *r, const struct rt_train_settings *s,
+			       const struct rt_model *m, const struct rt_sweep *sw, long batch,
+			       const char *profile_path)
+{
+	char cwd[4096];
+
+	memset(r, 0, sizeof(*r));
+	/* the children must find the same model file: its real path */
+	if (!realpath(m->path, r->model))
+		snprintf(r->model, sizeof(r->model), "%s", m->path);
+	snprintf(r->data, sizeof(r->data), "%s", s->data);
+	snprintf(r->counters, sizeof(r->counters), "%s", s->counters);
+	snprintf(r->maxpool, sizeof(r->maxpool), "%s", rt_pool_impl_name(s->pool));
+	snprintf(r->lr, sizeof(r->lr), "%.17g", s->lr);
+	if (s->input_h)
+		snprintf(r->input, sizeof(r->input), "%ldx%ld", s->input_h, s->input_w);
+	r->batch = batch;
+	r->iterations = s->iters;
+	r->warmup = s->warmup;
+	r->repeat = s->repeat;
+	r->seed = s->seed;
+	r->per_layer = s->per_layer;
+	for (size_t k = 0; k < sw->nknobs; k++)
+		rt_sweep_knob_spec(sw, k, r->knobs[r->nknobs++], sizeof(r->knobs[0]));
+	r->timeout = s->timeout;
+	if (profile_path[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		snprintf(r->profile, sizeof(r->profile), "%.2000s/%.2000s", cwd, profile_path);
+	else
+		snprintf(r->profile, sizeof(r->profile), "%s", profile_path);
+}
+
+/* "auto" counters: why the hardware ones are not used, said once here (every child falls
+ * back the same way). */
+static void say_counter_fallback(const struct rt_train_ui *ui)
+{
+	const struct rt_counter_backend *b = NULL;
+	struct rt_err why = { 0 }, err = { 0 };
+	void *cctx = NULL;
+
+	if (rt_counters_open("auto", &b, &cctx, &why, &err) == 0) {
+		if (why.msg[0])
+			rt_say(ui->say, ui->ctx, "hardware counters: %s; counting the model's FLOPs "
+			       "and bytes", why.msg);
+		b->close(cctx);
+	}
+}
+
+/* The MPI launcher's words: --mpirun, $ROOFTRAJ_MPIRUN, or mpirun --bind-to none (and
+ * --allow-run-as-root as root: Open MPI refuses root otherwise), its program found in $PATH. */
+static int mpi_launcher(const struct rt_train_settings *s, char *buf, char **argv,
+			struct rt_err *err)
+{
+	static char path[PATH_MAX];
+	const char *env = getenv("ROOFTRAJ_MPIRUN");
+	const char *cmd = s->mpirun ? s->mpirun : env && *env ? env : NULL;
+	size_t n = 0;
+	char *save = NULL;
+
+	if (cmd)
+		snprintf(buf, 1024, "%s", cmd);
+	else
+		snprintf(buf, 1024, "mpirun --bind-to none%s",
+			 geteuid() == 0 ? " --allow-run-as-root" : "");
+	for (char *w = strtok_r(buf, " \t", &save); w && n < 30; w = strtok_r(NULL, " \t", &save))
+		argv[n++] = w;
+	argv[n] = NULL;
+	if (!n || !rt_spawn_which(argv[0], path, sizeof(path)))
+		return rt_err_set(err, -ENOENT, "--sweep ranks: the MPI launcher '%s' is not found "
+				  "(--mpirun, ROOFTRAJ_MPIRUN; Debian: openmpi-bin)",
+				  n ? argv[0] : "");
+	argv[0] = path;
+	return 0;
+}
+
+int rt_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s,
+		   struct rt_sweep *sw, long batch, const char *cmdline,
+		   const struct rt_train_ui *ui, FILE *out, char *dir, size_t size,
+		   struct rt_err *err)
+{
+	const struct rt_cluster *cl = h->cl;
+	struct rt_sweep_train_opts so = { 0 };
+	struct rt_sweep_run_opts ro = { 0 };
+	struct rt_sweep_request req;
+	char self[PATH_MAX], ppath[4096], words[1024], note[512];
+	char *launcher[32] = { NULL };
+	ssize_t len;
+	int rc;
+
+	sw->input_h = h->m->input.h;
+	sw->input_w = h->m->input.w;
+	if ((rc = rt_sweep_expand(sw, (unsigned)omp_get_max_threads(), batch, err)))
+		goto done;
+	/* under mpirun every configuration is trained by all the ranks together: it carries
+	 * their count */
+	for (size_t i = 0; cl->active && i < sw->nconfigs; i++) {
+		sw->configs[i].ranks = (unsigned)cl->size;
+		rt_sweep_config_name(&sw->configs[i], sw->input_h, sw->input_w);
+	}
+	if (cl->rank != 0)
+		return rt_sweep_mpi_follow(h, err);
+	for (size_t i = 0; i < sw->nknobs; i++)
+		if (sw->knobs[i].knob == RT_KNOB_RANKS && cl->active) {
+			rc = rt_err_set(err, -EINVAL, "--sweep ranks: run it without mpirun (rooftraj "
+					"launches mpirun for each rank count itself)");
+			goto done;
+		}
+	for (size_t i = 0; i < sw->nconfigs && !launcher[0]; i++)
+		if (sw->configs[i].ranks > 1 && (rc = mpi_launcher(s, words, launcher, err)))
+			goto done;
+	if (!strcmp(s->counters, "auto"))
+		say_counter_fallback(ui);
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0) {
+		rc = rt_err_set(err, -EIO, "cannot find my own executable");
+		goto done;
+	}
+	self[len] = '\0';
+	if (s->profile)
+		snprintf(ppath, sizeof(ppath), "%s", s->profile);
+	else if (!rt_profile_default_path(ppath, sizeof(ppath), NULL, note, sizeof(note)))
+		ui->say(ui->ctx, note);
+	rt_train_settings_request(&req, s, h->m, sw, batch, ppath);
+	ro.m = h->m;
+	ro.topo = h->topo;
+	ro.profile_given = s->profile != NULL;
+	ro.profile_path = ppath;
+	ro.outdir = s->outdir;
+	ro.resume = s->resume;
+	ro.say = ui->say;
+	ro.say_ctx = ui->ctx;
+	so.self = self;
+	so.req = &req;
+	so.retry = !s->no_retry;
+	so.cmdline = cmdline;
+	so.progress = ui->config;
+	so.progress_ctx = ui->ctx;
+	so.ranks = (unsigned)cl->size;
+	so.mpirun = launcher[0] ? launcher : NULL;
+	if (cl->active) {
+		so.run = rt_sweep_mpi_run;
+		so.run_ctx = h;
+	}
+	rc = rt_sweep_run(sw, &ro, &so, out, dir, size, err);
+done:
+	/* the followers wait for the next configuration: there is none */
+	if (cl->active && cl->rank == 0)
+		rt_sweep_mpi_stop(h);
+	return rc;
+}
+
+int rt_train_single(const struct rt_train_settings *s, const struct rt_model *m,
+		    const struct rt_net_opts *no, const struct rt_cluster *cl,
+		    const struct rt_train_ui *ui, const char *prog, FILE *out, struct rt_err *err)
+{
+	const struct rt_counter_backend *backend = NULL;
+	struct rt_train_opts to = { 0 };
+	struct rt_train_result res = { 0 };
+	struct rt_err why = { 0 };
+	void *cctx = NULL;
+	int rc;
+
+	if (strcmp(s->counters, "none") &&
+	    (rc = rt_counters_open(s->counters, &backend, &cctx, &why, err)))
+		return rc;
+	to.meter = backend ? &backend->meter : NULL;
+	to.meter_ctx = cctx;
+	to.iterations = s->iters;
+	to.warmup = s->warmup;
+	to.data = s->data;
+	to.progress = cl->rank == 0 ? ui->iteration : NULL;
+	to.progress_ctx = ui->ctx;
+	to.comm = cl->active ? &cl->comm : NULL;
+	to.digest = s->digest;
+	if ((rc = rt_train_run(m, no, &to, &res, err)))
+		goto out;
+	if (s->digest) {
+		/* every rank: data-parallel training keeps the weights identical on all of them */
+		if (cl->active)
+			fprintf(out, "rank %d: ", cl->rank);
+		fprintf(out, "weights digest %016llx sum %.9g norm %.9g\n",
+			(unsigned long long)res.digest, res.weights_sum, res.weights_norm);
+		fflush(out);
+		rt_cluster_barrier(cl);
+	}
+	if (cl->rank == 0) {
+		const struct rt_train_report_opts ro = {
+			.prog = prog, .threads = omp_get_max_threads(), .iterations = s->iters,
+			.warmup = s->warmup, .ranks = cl->size, .nodes = cl->nodes, .pool = s->pool,
+			.counted = backend != NULL, .why = &why, .per_layer = s->per_layer,
+		};
+
+		rt_train_report(out, m, no, &res, &ro);
+	}
+out:
+	if (backend)
+		backend->close(cctx);
+	rt_train_result_fini(&res);
+	return rc;
+}

@@ -1,0 +1,100 @@
+/* train-run.h: what roofline-train does, as library calls: the settings its options give,
+ * --resume filling the settings not given from run.cfg, a sweep (alone or on every rank of an
+ * MPI job), and one configuration trained with its report. The tool parses and prints. */
+#ifndef RT_TRAIN_RUN_H
+#define RT_TRAIN_RUN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "cluster/cluster.h"
+#include "base/err.h"
+#include "cnn/model.h"
+#include "cnn/net.h"
+#include "sweep/runrec.h"
+#include "sweep/sweep.h"
+#include "sweep/sweep-mpi.h"
+#include "machine/topo.h"
+
+/* The bits of rt_train_settings.given: which settings the user set (--resume takes the
+ * others from the results directory's run.cfg). */
+enum {
+	RT_GIVEN_MODEL = 1, RT_GIVEN_BATCH = 2, RT_GIVEN_ITERS = 4, RT_GIVEN_WARMUP = 8,
+	RT_GIVEN_DATA = 16, RT_GIVEN_SEED = 32, RT_GIVEN_LR = 64, RT_GIVEN_MAXPOOL = 128,
+	RT_GIVEN_COUNTERS = 256, RT_GIVEN_PER_LAYER = 512, RT_GIVEN_REPEAT = 1024,
+	RT_GIVEN_TIMEOUT = 2048, RT_GIVEN_PROFILE = 4096, RT_GIVEN_SWEEP = 8192,
+	RT_GIVEN_INPUT = 16384, RT_GIVEN_AFFINITY = 32768,
+};
+
+struct rt_train_settings {
+	const char *model, *data, *counters;    /* counters: auto, hw, model, none */
+	long batch;                     /* 0: the model's */
+	long input_h, input_w;          /* 0: the model's */
+	long threads;                   /* 0: all cores (under mpirun: the node's, shared) */
+	long iters, warmup, seed, repeat;
+	double lr, timeout;
+	enum rt_precision prec;
+	enum rt_pool_impl pool;
+	enum rt_affinity affinity;      /* --affinity: pinned by rooftraj (none: the runtime's) */
+	const char *mpirun;             /* --mpirun, $ROOFTRAJ_MPIRUN, or "mpirun --bind-to none"
+					 * (--allow-run-as-root as root): --sweep ranks launches it */
+	bool per_layer, digest, no_retry;
+	const char *sweeps[RT_KNOB_COUNT];      /* --sweep specs, as given */
+	size_t nsweeps;
+	const char *outdir, *resume, *profile;
+	unsigned given;                 /* RT_GIVEN_* */
+	struct rt_sweep_request record; /* --resume: what DIR/run.cfg asked */
+};
+
+/* roofline-train's defaults. */
+void rt_train_settings_default(struct rt_train_settings *s);
+
+/* One option of roofline-train's that sets a setting, by its short letter (m b t n w d s p
+ * L M l S r o R N T P G c I F U: see roofline-train(1)), its argument checked: -EINVAL naming the
+ * option when it is not right, -ENOENT for a letter that is not a setting's. */
+int rt_train_settings_option(struct rt_train_settings *s, int key, const char *arg,
+			     const struct rt_topo *topo, struct rt_err *err);
+/* Once every option is in: the settings that go together (--out or --resume, not both;
+ * --no-retry with one of them; --data's form). */
+int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *err);
+
+/* --resume DIR: every setting the user did not give comes from DIR/run.cfg (a given one
+ * that differs is named when the directory is checked). */
+int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err);
+
+/* The model on the settings' input (--input: rt_model_reshape, which may refuse it), the
+ * OpenMP threads of one rank (settings, else all cores, or under mpirun this node's cores
+ * shared among its ranks), set for the runtime and pinned as --affinity asks (under mpirun:
+ * each rank to its share of the node); and the net's options. */
+int rt_train_settings_apply(const struct rt_train_settings *s, struct rt_model **m,
+			    const struct rt_topo *topo, const struct rt_cluster *cl,
+			    struct rt_net_opts *no, struct rt_err *err);
+
+/* The run.cfg request of a sweep of these settings (the model and the profile as absolute
+ * paths: the children, roofline-plot and --resume may run elsewhere). */
+void rt_train_settings_request(struct rt_sweep_request *r, const struct rt_train_settings *s,
+			       const struct rt_model *m, const struct rt_sweep *sw, long batch,
+			       const char *profile_path);
+
+/* How a run talks while it works (each may be NULL). */
+struct rt_train_ui {
+	void (*say)(void *ctx, const char *msg);        /* notes, warnings */
+	void (*iteration)(void *ctx, long iter, long total, double loss);
+	void (*config)(void *ctx, size_t i, size_t n, const char *config, const char *result);
+	void *ctx;
+};
+
+/* A sweep of the configurations sw holds (its knobs added by the caller, so that a bad
+ * --sweep is a usage error there): expanded, each carrying the job's rank count; rank 0 runs
+ * it (rt_sweep_run, results in dir) while the other ranks follow. -EINTR when interrupted. */
+int rt_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s,
+		   struct rt_sweep *sw, long batch, const char *cmdline,
+		   const struct rt_train_ui *ui, FILE *out, char *dir, size_t size,
+		   struct rt_err *err);
+
+/* One configuration trained by every rank; the weight digest when asked (every rank) and the
+ * report (rank 0) on out. An error on one rank is returned: the caller stops the job. */
+int rt_train_single(const struct rt_train_settings *s, const struct rt_model *m,
+		    const struct rt_net_opts *no, const struct rt_cluster *cl,
+		    const struct rt_train_ui *ui, const char *prog, FILE *out, struct rt_err *err);
+
+#endif

@@ -1,0 +1,275 @@
+/* runrec.c: run.cfg: the request a results directory holds, read back and compared, and the
+ * record of how the sweep ran */
+#include "config.h"
+#include "sweep/runrec.h"
+#include "base/cfgread.h"
+#include "machine/topo.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <libconfig.h>
+#include <oneapi/dnnl/dnnl.h>
+#include <papi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* A whole-number member of the request, required. */
+static int get_long(const struct rt_cfg_reader *rd, const config_setting_t *g, const char *name,
+		    long *out)
+{
+	long long v = 0;
+	int rc = rt_cfg_int(rd, g, "request", name, &v, 0, 2147483647LL, true);
+
+	*out = (long)v;
+	return rc;
+}
+
+int rt_sweep_request_read(struct rt_sweep_request *r, const char *dir, struct rt_err *err)
+{
+	char path[4200];
+	const config_setting_t *g, *knobs;
+	const struct rt_cfg_reader rd = { .path = path, .err = err };
+	config_t cfg;
+	int rc, per_layer = 0;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(path, sizeof(path), "%s/run.cfg", dir);
+	if ((rc = rt_cfg_read(&cfg, path, err)))
+		goto out;
+	g = config_lookup(&cfg, "run.request");
+	if (!g || config_setting_type(g) != CONFIG_TYPE_GROUP) {
+		rc = rt_err_set(err, -EINVAL, "%s: records no request (written by an older rooftraj)",
+				path);
+		goto out;
+	}
+	if ((rc = rt_cfg_string(&rd, g, "request", "model", r->model, sizeof(r->model), true)) ||
+	    (rc = rt_cfg_string(&rd, g, "request", "data", r->data, sizeof(r->data), true)) ||
+	    (rc = rt_cfg_string(&rd, g, "request", "counters", r->counters, sizeof(r->counters),
+				true)) ||
+	    (rc = rt_cfg_string(&rd, g, "request", "maxpool", r->maxpool, sizeof(r->maxpool),
+				true)) ||
+	    (rc = rt_cfg_string(&rd, g, "request", "lr", r->lr, sizeof(r->lr), false)) ||
+	    (rc = rt_cfg_string(&rd, g, "request", "input", r->input, sizeof(r->input),
+				false)) ||
+	    (rc = rt_cfg_string(&rd, g, "request", "profile", r->profile, sizeof(r->profile),
+				false)) ||
+	    (rc = get_long(&rd, g, "batch", &r->batch)) ||
+	    (rc = get_long(&rd, g, "iterations", &r->iterations)) ||
+	    (rc = get_long(&rd, g, "warmup", &r->warmup)) ||
+	    (rc = get_long(&rd, g, "repeat", &r->repeat)) ||
+	    (rc = get_long(&rd, g, "seed", &r->seed)))
+		goto out;
+	if (!config_setting_lookup_bool(g, "per_layer", &per_layer) ||
+	    !config_setting_lookup_float(g, "timeout", &r->timeout)) {
+		rc = rt_err_set(err, -EINVAL, "%s:%d: request: 'per_layer' (true or false) and "
+				"'timeout' (seconds) are required", path, config_setting_source_line(g));
+		goto out;
+	}
+	r->per_layer = per_layer;
+	knobs = config_setting_get_member(g, "sweep");
+	if (!knobs || config_setting_type(knobs) != CONFIG_TYPE_ARRAY ||
+	    config_setting_length(knobs) > RT_KNOB_COUNT) {
+		rc = rt_err_set(err, -EINVAL, "%s:%d: request: 'sweep' must be an array of at most %d "
+				"strings", path, config_setting_source_line(g), RT_KNOB_COUNT);
+		goto out;
+	}
+	for (int i = 0; i < config_setting_length(knobs); i++) {
+		const char *v = config_setting_get_string_elem(knobs, i);
+
+		if (!v || strlen(v) >= sizeof(r->knobs[0])) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: request: 'sweep' must hold strings", path,
+					config_setting_source_line(knobs));
+			goto out;
+		}
+		snprintf(r->knobs[r->nknobs++], sizeof(r->knobs[0]), "%s", v);
+	}
+out:
+	config_destroy(&cfg);
+	return rc;
+}
+
+int rt_sweep_request_diff(const struct rt_sweep_request *there,
+			  const struct rt_sweep_request *asked, char *buf, size_t size)
+{
+	char a[RT_KNOB_COUNT * 1030] = "", b[RT_KNOB_COUNT * 1030] = "", num[2][32];
+	size_t len = 0;
+	int n = 0;
+	struct {
+		const char *name, *there, *asked;
+	} f[] = {
+		{ "model", there->model, asked->model },
+		{ "data", there->data, asked->data },
+		{ "counters", there->counters, asked->counters },
+		{ "maxpool-impl", there->maxpool, asked->maxpool },
+		{ "lr", *there->lr ? there->lr : "default", *asked->lr ? asked->lr : "default" },
+		{ "input", *there->input ? there->input : "the model's",
+		  *asked->input ? asked->input : "the model's" },
+		{ "per-layer", there->per_layer ? "yes" : "no", asked->per_layer ? "yes" : "no" },
+		{ "sweep", a, b },
+	};
+	struct {
+		const char *name;
+		long there, asked;
+	} g[] = {
+		{ "batch", there->batch, asked->batch },
+		{ "iterations", there->iterations, asked->iterations },
+		{ "warmup", there->warmup, asked->warmup },
+		{ "repeat", there->repeat, asked->repeat },
+		{ "seed", there->seed, asked->seed },
+	};
+
+	for (size_t i = 0; i < there->nknobs; i++)
+		snprintf(a + strlen(a), sizeof(a) - strlen(a), "%s%s", i ? " " : "", there->knobs[i]);
+	for (size_t i = 0; i < asked->nknobs; i++)
+		snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s%s", i ? " " : "", asked->knobs[i]);
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (strcmp(f[i].there, f[i].asked)) {
+			if (len < size)
+				len += (size_t)snprintf(buf + len, size - len, "%s%s: '%.200s' there, "
+							"'%.200s' asked", n ? "; " : "", f[i].name,
+							f[i].there, f[i].asked);
+			n++;
+		}
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++)
+		if (g[i].there != g[i].asked) {
+			snprintf(num[0], sizeof(num[0]), "%ld", g[i].there);
+			snprintf(num[1], sizeof(num[1]), "%ld", g[i].asked);
+			if (len < size)
+				len += (size_t)snprintf(buf + len, size - len, "%s%s: %s there, %s asked",
+							n ? "; " : "", g[i].name, num[0], num[1]);
+			n++;
+		}
+	return n;
+}
+
+/* INDENT NAME = "VALUE";\n */
+static void put_kv(FILE *fp, const char *indent, const char *name, const char *value)
+{
+	fprintf(fp, "%s%s = ", indent, name);
+	rt_cfg_put_str(fp, value);
+	fputs(";\n", fp);
+}
+
+int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *err)
+{
+	const struct rt_sweep_request *r = o->req;
+	const char *started = o->started;
+	const bool complete = o->complete;
+	const dnnl_version_t *dv = dnnl_version();
+	char path[4200], ts[32], host[256] = "localhost", hw[32];
+	struct rt_outfile of;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/run.cfg", dir);
+	if ((rc = rt_outfile_open(&of, path, err)))
+		return rc;
+	rt_timestamp(ts, sizeof(ts));
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "localhost");
+	rt_topo_hwloc_version(hw, sizeof(hw));
+	fprintf(of.fp, "# how this sweep was run: enough to run it again (--resume DIR takes the "
+		"request from here)\nrun = {\n  tool = \"%s %s\";\n  status = \"%s\";\n"
+		"  started = \"%s\";\n", PACKAGE_NAME, PACKAGE_VERSION,
+		complete ? "complete" : "running", started);
+	if (complete)
+		fprintf(of.fp, "  finished = \"%s\";\n", ts);
+	put_kv(of.fp, "  ", "host", host);
+	put_kv(of.fp, "  ", "command", o->cmdline);
+	put_kv(of.fp, "  ", "profile", r->profile);
+	if (o->default_config)
+		put_kv(of.fp, "  ", "default", o->default_config);
+	fprintf(of.fp, "  configurations = %zu;\n  ranks = %u;\n  request = {\n", o->configurations,
+		o->ranks ? o->ranks : 1);
+	put_kv(of.fp, "    ", "model", r->model);
+	put_kv(of.fp, "    ", "data", r->data);
+	put_kv(of.fp, "    ", "counters", r->counters);
+	put_kv(of.fp, "    ", "maxpool", r->maxpool);
+	put_kv(of.fp, "    ", "lr", r->lr);
+	put_kv(of.fp, "    ", "input", r->input);
+	fprintf(of.fp, "    batch = %ld; iterations = %ld; warmup = %ld; repeat = %ld; "
+		"seed = %ld;\n    per_layer = %s; timeout = %.6f;\n", r->batch, r->iterations,
+		r->warmup, r->repeat, r->seed, r->per_layer ? "true" : "false", r->timeout);
+	put_kv(of.fp, "    ", "profile", r->profile);
+	fprintf(of.fp, "    sweep = [");
+	for (size_t i = 0; i < r->nknobs; i++) {
+		fprintf(of.fp, "%s ", i ? "," : "");
+		rt_cfg_put_str(of.fp, r->knobs[i]);
+	}
+	fprintf(of.fp, " ];\n  };\n  libraries = { onednn = \"%d.%d.%d\"; papi = \"%d.%d.%d.%d\"; "
+		"hwloc_api = \"%s\"; libconfig = \"%d.%d.%d\"; };\n", dv->major, dv->minor,
+		dv->patch, PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION),
+		PAPI_VERSION_REVISION(PAPI_VERSION), PAPI_VERSION_INCREMENT(PAPI_VERSION), hw,
+		LIBCONFIG_VER_MAJOR, LIBCONFIG_VER_MINOR, LIBCONFIG_VER_REVISION);
+	if (o->prof) {
+		const struct rt_profile *p = o->prof;
+
+		fprintf(of.fp, "  cpu = { model = ");
+		rt_cfg_put_str(of.fp, p->cpu.model);
+		fprintf(of.fp, "; sockets = %u; cores = %u; pus = %u; numa_nodes = %u; "
+			"clock_ghz = %.3f; };\n  caches = [", p->cpu.sockets, p->cpu.cores, p->cpu.pus,
+			p->cpu.numa_nodes, p->cpu.clock_ghz);
+		for (size_t i = 0; i < p->ncaches; i++)
+			fprintf(of.fp, "%s \"L%d %llu bytes shared by %u cores\"", i ? "," : "",
+				p->caches[i].level, (unsigned long long)p->caches[i].size,
+				p->caches[i].shared_by);
+		fprintf(of.fp, " ];\n");
+	}
+	fprintf(of.fp, "  environment = [");
+	{
+		bool first = true;
+
+		for (char **ev = environ; *ev; ev++)
+			if (!strncmp(*ev, "OMP_", 4) || !strncmp(*ev, "DNNL_", 5) ||
+			    !strncmp(*ev, "ONEDNN_", 7) || !strncmp(*ev, "KMP_", 4) ||
+			    !strncmp(*ev, "GOMP_", 5) || !strncmp(*ev, "MKL_", 4) ||
+			    !strncmp(*ev, "OPENBLAS_", 9)) {
+				fprintf(of.fp, "%s ", first ? "" : ",");
+				rt_cfg_put_str(of.fp, *ev);
+				first = false;
+			}
+	}
+	fprintf(of.fp, " ];\n  # each configuration's child: OMP_NUM_THREADS, and OMP_PLACES=cores "
+		"with\n  # OMP_PROC_BIND=close (compact) or spread (scatter); none sets neither\n};\n");
+	return rt_outfile_commit(&of, err);
+}
+
+void rt_results_default(const char *dir, char *name, size_t size)
+{
+	char cfgpath[4200];
+	const char *v = NULL;
+	struct rt_err ignored;
+	config_t cfg;
+
+	snprintf(cfgpath, sizeof(cfgpath), "%s/run.cfg", dir);
+	name[0] = '\0';
+	/* an unreadable record is reported by whoever reads it for the profile */
+	if (!rt_cfg_read(&cfg, cfgpath, &ignored) && config_lookup_string(&cfg, "run.default", &v))
+		snprintf(name, size, "%s", v);
+	config_destroy(&cfg);
+}
+
+int rt_results_profile(const char *dir, char *path, size_t size, struct rt_err *err)
+{
+	char cfgpath[4200];
+	const char *prof = NULL;
+	config_t cfg;
+	int rc = 0;
+
+	snprintf(cfgpath, sizeof(cfgpath), "%s/run.cfg", dir);
+	if ((rc = rt_cfg_read(&cfg, cfgpath, err)) == -ENOENT || rc == -EIO)
+		rt_err_set(err, rc, "%s: cannot read (give --profile)", cfgpath);
+	else if (rc)
+		;
+	else if (!config_lookup_string(&cfg, "run.profile", &prof) || !*prof)
+		rc = rt_err_set(err, -EINVAL, "%s: no 'profile' in 'run' (give --profile)", cfgpath);
+	else
+		snprintf(path, size, "%s", prof);
+	config_destroy(&cfg);
+	return rc;
+}

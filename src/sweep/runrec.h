@@ -1,0 +1,61 @@
+/* runrec.h: run.cfg, a results directory's record: the request its points answer (what was
+ * measured, so that a directory is never mixed up with another sweep and --resume can take it
+ * back), how it ran (tool, libraries, command, environment, CPU, times) and its state */
+#ifndef RT_RUNREC_H
+#define RT_RUNREC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "base/err.h"
+#include "node/profile.h"
+#include "sweep/sweep.h"
+
+/* What a sweep measures, as run.cfg records it. The first part is the points' identity: every
+ * run that adds points to one directory asks for the same. */
+struct rt_sweep_request {
+	char model[4096];               /* the model file's real path */
+	char data[4096];                /* synthetic, mnist:DIR, cifar10:DIR */
+	char counters[16];
+	char maxpool[16];               /* auto, onednn, split */
+	char lr[64];                    /* --lr as given ("" : the default) */
+	char input[32];                 /* --input as "HxW" ("": the model's) */
+	long batch;                     /* the default configuration's batch */
+	long iterations, warmup, repeat, seed;
+	bool per_layer;
+	char knobs[RT_KNOB_COUNT][1024];        /* "threads=1,2", in the order given */
+	size_t nknobs;
+	/* how it ran: may differ between the runs of one directory */
+	double timeout;
+	char profile[4096];
+};
+
+/* The request a results directory's run.cfg records. -ENOENT when DIR has no run.cfg;
+ * -EINVAL naming FILE:LINE when it is not one, or records no request (an older rooftraj). */
+int rt_sweep_request_read(struct rt_sweep_request *r, const char *dir, struct rt_err *err);
+/* What differs between the points' identities of two requests, as "model: 'a' there, 'b'
+ * asked; batch: 64 there, 32 asked" into buf; returns how many fields differ (0: the same). */
+int rt_sweep_request_diff(const struct rt_sweep_request *there,
+			  const struct rt_sweep_request *asked, char *buf, size_t size);
+
+/* How a sweep ran, for run.cfg beside its request. */
+struct rt_runrec {
+	const struct rt_sweep_request *req;
+	const char *cmdline;
+	size_t configurations;
+	unsigned ranks;                 /* 0: 1 */
+	const struct rt_profile *prof;  /* its CPU and caches are recorded (may be NULL) */
+	const char *started;            /* ISO 8601 */
+	bool complete;                  /* status "complete" (with the finish time) or "running" */
+	const char *default_config;     /* the reference configuration's name (NULL: unknown) */
+};
+
+/* Write DIR/run.cfg atomically. */
+int rt_runrec_write(const char *dir, const struct rt_runrec *rec, struct rt_err *err);
+
+/* The machine profile a results directory's run.cfg names, into path. */
+int rt_results_profile(const char *dir, char *path, size_t size, struct rt_err *err);
+/* The default configuration's name a results directory's run.cfg records, into name; "" when
+ * it records none (rooftraj 0.2) or has no run.cfg. */
+void rt_results_default(const char *dir, char *name, size_t size);
+
+#endif

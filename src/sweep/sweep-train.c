@@ -1,0 +1,725 @@
+/* sweep-train.c: the parent side of a training sweep: the results directory and its request,
+ * a child per configuration, points.csv, the summary, the charts and run.cfg */
+#include "config.h"
+#include "sweep/sweep-train.h"
+#include "results/plot.h"
+#include "sweep/sweep-child.h"
+#include "counters/counters.h"
+#include "cnn/data.h"
+#include "node/probe.h"
+#include "results/summary.h"
+#include "results/views.h"
+#include "machine/topo.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+
+static bool done_before(const struct rt_point *pts, size_t n, const char *config)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(pts[i].config, config))
+			return true;
+	return false;
+}
+
+/* ---- the results directory before a run ---- */
+
+static bool in_names(char (*names)[64], size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return true;
+	return false;
+}
+
+static void add_note(char *note, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void add_note(char *note, size_t size, const char *fmt, ...)
+{
+	size_t l = strlen(note);
+	va_list ap;
+
+	if (l && l + 2 < size)
+		l += (size_t)snprintf(note + l, size - l, "; ");
+	va_start(ap, fmt);
+	vsnprintf(note + l, size - l, fmt, ap);
+	va_end(ap);
+}
+
+/* Repair points.csv before measuring: a last line without its newline was cut short while
+ * written, and a configuration whose rows do not end with its iteration median was cut at a
+ * line boundary (rt_points_config_complete): their rows go, they are measured again; with
+ * retry, the rows of failed configurations go too; a file of an earlier rooftraj is rewritten
+ * in today's columns. Rewritten atomically from the points read; an unreadable file is an
+ * error and is left as it is. */
+static int prepare_points(const char *csv, bool retry, char *note, size_t notesize,
+			  struct rt_err *err)
+{
+	char (*drop)[64] = NULL;
+	size_t ndrop = 0, nfailed = 0, ncut = 0;
+	struct rt_points_file f = { 0 };
+	struct rt_outfile of;
+	bool upgrade;
+	FILE *fp;
+	int rc = 0;
+
+	if ((rc = rt_check_regular(csv, err)))
+		return rc;
+	if (!(fp = fopen(csv, "re")))
+		return errno == ENOENT ? 0 : rt_err_set(err, -errno, "%s: %s", csv, strerror(errno));
+	rc = rt_points_csv_load(fp, csv, true, &f, err);
+	fclose(fp);
+	if (rc)
+		return rc;
+	if (!(drop = calloc(f.n + 2, sizeof(*drop)))) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	if (f.cut) {
+		add_note(note, notesize, "%s: its last line was cut short while written: "
+			 "configuration '%s' is measured again", csv,
+			 *f.cut_config ? f.cut_config : "(none)");
+		if (*f.cut_config)
+			snprintf(drop[ndrop++], sizeof(drop[0]), "%s", f.cut_config);
+	}
+	for (size_t i = 0; i < f.n; i++) {
+		const char *c = f.pts[i].config;
+
+		if (in_names(drop, ndrop, c))
+			continue;
+		if (f.columns == RT_POINTS_CSV_COLUMNS && !rt_points_config_complete(f.pts, f.n, c)) {
+			snprintf(drop[ndrop++], sizeof(drop[0]), "%s", c);
+			add_note(note, notesize, "%s: configuration '%s' has only some of its rows "
+				 "(cut while written): measured again", csv, c);
+			ncut++;
+		} else if (retry && f.pts[i].status == RT_STATUS_FAILED) {
+			snprintf(drop[ndrop++], sizeof(drop[0]), "%s", c);
+			nfailed++;
+		}
+	}
+	if (nfailed)
+		add_note(note, notesize, "%zu failed configuration%s measured again (--no-retry "
+			 "keeps %s)", nfailed, nfailed > 1 ? "s" : "", nfailed > 1 ? "them" : "it");
+	upgrade = f.columns != RT_POINTS_CSV_COLUMNS;
+	if (upgrade)
+		add_note(note, notesize, "%s: written by an earlier rooftraj: rewritten with "
+			 "today's columns", csv);
+	if (!ndrop && !upgrade && !f.cut)
+		goto out;
+	if ((rc = rt_outfile_open(&of, csv, err)))
+		goto out;
+	rt_points_csv_header(of.fp);
+	for (size_t i = 0, j; i < f.n; i = j) {
+		/* a configuration's block; an earlier rooftraj's in today's order */
+		for (j = i + 1; j < f.n && !strcmp(f.pts[j].config, f.pts[i].config); j++)
+			;
+		if (upgrade)
+			rt_points_order_block(f.pts + i, j - i);
+		for (size_t k = i; k < j; k++)
+			if (!in_names(drop, ndrop, f.pts[k].config))
+				rt_points_csv_row(of.fp, &f.pts[k]);
+	}
+	rc = rt_outfile_commit(&of, err);
+out:
+	free(drop);
+	free(f.pts);
+	return rc;
+}
+
+/* Whether outdir may take this request: new, or holding the same request (resume: it must). */
+static int request_fits(const struct rt_sweep_train_opts *o, struct rt_err *err)
+{
+	struct rt_sweep_request there;
+	char csv[4200], diff[2048];
+	struct stat st;
+	int rc;
+
+	snprintf(csv, sizeof(csv), "%s/points.csv", o->outdir);
+	rc = rt_sweep_request_read(&there, o->outdir, err);
+	if (rc == -ENOENT) {
+		if (o->resume)
+			return rt_err_set(err, -ENOENT, "%s: nothing to resume (no run.cfg there)",
+					  o->outdir);
+		if (!stat(csv, &st))
+			return rt_err_set(err, -EEXIST, "%s holds points.csv but no run.cfg: not a "
+					  "sweep this one can add to (give another --out)", o->outdir);
+		return 0;
+	}
+	if (rc)
+		return rc;
+	if (rt_sweep_request_diff(&there, o->req, diff, sizeof(diff)))
+		return rt_err_set(err, -EEXIST, "%s holds another sweep (%s); give another --out%s",
+				  o->outdir, diff, o->resume ? "" : ", or --resume it");
+	return 0;
+}
+
+int rt_sweep_train_prepare(const struct rt_sweep *s, const struct rt_sweep_train_opts *o,
+			   char *note, size_t notesize, struct rt_err *err)
+{
+	struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline, .configurations = s->nconfigs,
+				 .ranks = o->ranks, .prof = o->prof,
+				 .default_config = s->configs[0].name };
+	char csv[4200], started[32];
+	int rc;
+
+	note[0] = '\0';
+	snprintf(csv, sizeof(csv), "%s/points.csv", o->outdir);
+	if ((rc = request_fits(o, err)) || (rc = rt_mkdir_p(o->outdir, err)))
+		return rc;
+	/* run.cfg first: the directory says what it holds before anything is measured (and
+	 * an unwritable one fails here) */
+	rt_timestamp(started, sizeof(started));
+	rec.started = started;
+	if ((rc = rt_runrec_write(o->outdir, &rec, err)))
+		return rc;
+	return prepare_points(csv, o->retry, note, notesize, err);
+}
+
+static void note_to(void *ctx, const char *msg)
+{
+	if (ctx)
+		fprintf(ctx, "note: %s\n", msg);
+}
+
+/* The charts and report.html of a finished sweep (views.h). A missing gnuplot is a note (the
+ * scripts are there). */
+static int draw_charts(const struct rt_sweep *s, const struct rt_sweep_train_opts *o,
+		       const struct rt_point *all, size_t nall, FILE *also, struct rt_err *err)
+{
+	char what[256];
+	const char *slash = strrchr(o->req->model, '/');
+	struct rt_views_opts vo = { .dir = o->outdir, .what = what,
+				    .default_config = s->configs[0].name, .prof = o->prof,
+				    .say = note_to, .say_ctx = also };
+
+	snprintf(what, sizeof(what), "%.200s", slash ? slash + 1 : o->req->model);
+	if (strlen(what) > 4 && !strcmp(what + strlen(what) - 4, ".cfg"))
+		what[strlen(what) - 4] = '\0';
+	if (also)
+		fputc('\n', also);
+	return rt_views_write(&vo, all, nall, err);
+}
+
+/* ---- measuring a configuration ---- */
+
+/* One process's points of a configuration (a child, or the ranks' own run under MPI). */
+struct proc {
+	struct rt_point *pts;
+	size_t n;
+};
+
+static bool proc_disturbed(const struct proc *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->pts[i].status == RT_STATUS_DISTURBED)
+			return true;
+	return false;
+}
+
+/* Run configuration c once: 0 with its points in *pr, or 0 with pr->n == 0 and why (it
+ * failed); -EINTR when interrupted; another error when nothing can run. */
+static int run_once(const struct rt_sweep_train_opts *o, const struct rt_sweep_config *c,
+		    struct proc *pr, char *why, size_t whysize, struct rt_err *err)
+{
+	/* fresh processes repeat the measurement (one run each); under MPI the ranks repeat it
+	 * in their own processes */
+	const long repeat = o->run ? o->req->repeat : 1;
+	char env[3][64], a[7][32], nr[16];
+	char *argv[40], *launch[80];
+	struct rt_child ch;
+	int rc;
+
+	memset(pr, 0, sizeof(*pr));
+	rt_sweep_child_argv(o->self, o->req, c, repeat, a, argv);
+	rt_sweep_env(c, env);
+	if (c->ranks > 1 && !o->run) {
+		/* several ranks: through the MPI launcher, which the timeout kills with its ranks
+		 * (one process group) */
+		size_t k = 0;
+
+		if (!o->mpirun)
+			return rt_err_set(err, -EINVAL, "%s: %u ranks and no MPI launcher", c->name,
+					  c->ranks);
+		for (; o->mpirun[k] && k < 30; k++)
+			launch[k] = o->mpirun[k];
+		snprintf(nr, sizeof(nr), "%u", c->ranks);
+		launch[k++] = "-n";
+		launch[k++] = nr;
+		for (size_t j = 0; argv[j] && k + 1 < sizeof(launch) / sizeof(launch[0]); j++)
+			launch[k++] = argv[j];
+		launch[k] = NULL;
+	}
+	if ((rc = o->run ? o->run(o->run_ctx, c, &ch, err) :
+		  rt_spawn_run(c->ranks > 1 ? launch : argv, env, 3, o->req->timeout, &ch, err)))
+		return rc;
+	if (!ch.ok && !strcmp(ch.reason, "interrupted")) {
+		free(ch.out);
+		return -EINTR;
+	}
+	if (!ch.ok)
+		snprintf(why, whysize, "%s", ch.reason);
+	else if (rt_sweep_child_parse(ch.out, ch.outlen, c, &pr->pts, &pr->n, why, whysize))
+		pr->n = 0;
+	free(ch.out);
+	return 0;
+}
+
+static int cmp_seconds(const void *a, const void *b)
+{
+	const double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The configuration's points over its processes: for each row of the first, the median of
+ * the processes' medians, the lowest of their minima, the highest of their maxima; the
+ * lowest CPU share any got, the most memory any held; `processes` says how many. */
+static void aggregate(const struct proc *procs, size_t nproc, struct rt_point *out)
+{
+	const struct proc *first = &procs[0];
+	double *v = calloc(nproc, sizeof(*v));
+
+	for (size_t i = 0; i < first->n; i++) {
+		struct rt_point *p = &out[i];
+
+		*p = first->pts[i];
+		p->processes = (unsigned)nproc * (first->pts[i].processes ? first->pts[i].processes : 1);
+		if (!v || nproc < 2)
+			continue;
+		for (size_t k = 0; k < nproc; k++) {
+			const struct rt_point *q = NULL;
+
+			for (size_t j = 0; j < procs[k].n && !q; j++)
+				if (procs[k].pts[j].scope == p->scope && procs[k].pts[j].stat == p->stat &&
+				    procs[k].pts[j].source == p->source &&
+				    !strcmp(procs[k].pts[j].name, p->name))
+					q = &procs[k].pts[j];
+			v[k] = q ? q->seconds : p->seconds;
+			if (q && (isnan(p->cpu_share) || q->cpu_share < p->cpu_share))
+				p->cpu_share = q->cpu_share;
+			if (q && q->peak_rss > p->peak_rss)
+				p->peak_rss = q->peak_rss;
+		}
+		qsort(v, nproc, sizeof(*v), cmp_seconds);
+		p->seconds = p->stat == RT_STAT_MIN ? v[0] : p->stat == RT_STAT_MAX ? v[nproc - 1] :
+			     nproc % 2 ? v[nproc / 2] : 0.5 * (v[nproc / 2 - 1] + v[nproc / 2]);
+		if (p->status == RT_STATUS_FUSED)
+			p->seconds = 0;
+		rt_point_derive(p);
+	}
+	free(v);
+}
+
+/* A failed configuration: one row, its iteration median, with the reason. */
+static void failed_row(struct rt_point *p, const struct rt_sweep_config *c, const char *why)
+{
+	rt_sweep_config_point(p, c);
+	p->scope = RT_SCOPE_ITERATION;
+	snprintf(p->name, sizeof(p->name), "iteration");
+	p->stat = RT_STAT_MEDIAN;
+	p->status = RT_STATUS_FAILED;
+	snprintf(p->reason, sizeof(p->reason), "%s", why);
+}
+
+/* Measure configuration c in `nproc` fresh processes (each one whose runs did not get their
+ * cores measured once more), into *rows (caller frees): the aggregate, or a failed row. */
+static int measure_config(const struct rt_sweep_train_opts *o, const struct rt_sweep_config *c,
+			  size_t idx, size_t nconfigs, struct rt_point **rows, size_t *nrows,
+			  struct rt_err *err)
+{
+	const size_t nproc = o->run ? 1 : (size_t)o->req->repeat;
+	struct proc *procs = calloc(nproc, sizeof(*procs)), *clean = NULL;
+	size_t done = 0, nclean = 0;
+	char why[400] = "";
+	int rc = 0;
+
+	*rows = NULL;
+	*nrows = 0;
+	if (!procs)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	for (size_t k = 0; k < nproc; k++) {
+		struct proc again;
+
+		if (nproc > 1 && o->progress) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "process %zu of %zu", k + 1, nproc);
+			o->progress(o->progress_ctx, idx + 1, nconfigs, c->name, what);
+		}
+		if ((rc = run_once(o, c, &procs[k], why, sizeof(why), err)))
+			goto out;
+		done = k + 1;
+		if (!procs[k].n)
+			break;          /* it failed: the configuration fails */
+		if (!proc_disturbed(&procs[k]))
+			continue;
+		/* another process took its cores: measured again, the undisturbed run kept */
+		if (o->progress)
+			o->progress(o->progress_ctx, idx + 1, nconfigs, c->name,
+				    "disturbed: measured again");
+		if ((rc = run_once(o, c, &again, why, sizeof(why), err)))
+			goto out;
+		if (again.n && !proc_disturbed(&again)) {
+			free(procs[k].pts);
+			procs[k] = again;
+		} else {
+			free(again.pts);
+		}
+	}
+	if (!(*rows = calloc(procs[0].n ? procs[0].n : 1, sizeof(**rows)))) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	if (!procs[done - 1].n) {
+		failed_row(*rows, c, why);
+		*nrows = 1;
+		goto out;
+	}
+	/* the undisturbed processes make the figure; when none was, all of them (disturbed) */
+	if (!(clean = calloc(nproc, sizeof(*clean)))) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < nproc; k++)
+		if (!proc_disturbed(&procs[k]))
+			clean[nclean++] = procs[k];
+	if (nclean)
+		aggregate(clean, nclean, *rows);
+	else
+		aggregate(procs, nproc, *rows);
+	*nrows = procs[0].n;
+	rt_points_order_block(*rows, *nrows);
+out:
+	for (size_t k = 0; k < nproc; k++)
+		free(procs[k].pts);
+	free(procs);
+	free(clean);
+	if (rc) {
+		free(*rows);
+		*rows = NULL;
+		*nrows = 0;
+	}
+	return rc;
+}
+
+/* Append a configuration's rows to points.csv in one write: a crash leaves whole lines, and a
+ * configuration's rows end with its iteration median (rt_points_config_complete tells a cut
+ * one). points.csv is opened without following a link. */
+static int append_rows(const char *csv, const struct rt_point *rows, size_t n, struct rt_err *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int fd, rc = 0;
+	struct stat st;
+
+	if (!mem)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	fd = open(csv, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		fclose(mem);
+		free(buf);
+		return rt_err_set(err, -errno, "%s: %s", csv, errno == ELOOP ?
+				  "a symbolic link: not written through" : strerror(errno));
+	}
+	if (!fstat(fd, &st) && st.st_size == 0)
+		rt_points_csv_header(mem);
+	for (size_t i = 0; i < n; i++)
+		rt_points_csv_row(mem, &rows[i]);
+	if (fclose(mem)) {
+		close(fd);
+		free(buf);
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	{
+		off_t before = lseek(fd, 0, SEEK_END);
+		size_t off = 0;
+
+		while (off < len) {
+			ssize_t w = write(fd, buf + off, len - off);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				rc = rt_err_set(err, -(errno ? errno : EIO), "%s: write failed: %s", csv,
+						strerror(errno ? errno : EIO));
+				/* no half configuration stays behind */
+				if (before >= 0 && ftruncate(fd, before))
+					rt_err_set(err, rc, "%s: write failed and the partial rows could "
+						   "not be taken back: %s", csv, strerror(errno));
+				break;
+			}
+			off += (size_t)w;
+		}
+	}
+	if (close(fd) && !rc)
+		rc = rt_err_set(err, -errno, "%s: close failed: %s", csv, strerror(errno));
+	free(buf);
+	return rc;
+}
+
+static bool any_succeeded(const struct rt_point *pts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pts[i].scope == RT_SCOPE_ITERATION && pts[i].status != RT_STATUS_FAILED)
+			return true;
+	return false;
+}
+
+int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o, FILE *also,
+		   struct rt_err *err)
+{
+	char csv[4200], summary[4200], started[32];
+	struct rt_point *old = NULL, *all = NULL, *rows = NULL;
+	size_t nold = 0, nall = 0, nrows = 0, measured = 0;
+	double t_start = rt_now();
+	bool all_measured = false;
+	int rc;
+
+	rt_timestamp(started, sizeof(started));
+	snprintf(csv, sizeof(csv), "%s/points.csv", o->outdir);
+	snprintf(summary, sizeof(summary), "%s/summary.txt", o->outdir);
+	if ((rc = rt_points_csv_read(csv, &old, &nold, err)))
+		return rc;
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		const struct rt_sweep_config *c = &s->configs[i];
+		char result[300];
+
+		if (done_before(old, nold, c->name)) {
+			if (o->progress)
+				o->progress(o->progress_ctx, i + 1, s->nconfigs, c->name,
+					    "measured before (resumed)");
+			continue;
+		}
+		if (o->progress)
+			o->progress(o->progress_ctx, i + 1, s->nconfigs, c->name, NULL);
+		rc = measure_config(o, c, i, s->nconfigs, &rows, &nrows, err);
+		if (rc == -EINTR) {
+			/* not a result: the configuration stays unmeasured for --resume */
+			rc = rt_err_set(err, -EINTR, "interrupted: the %zu configurations finished are "
+					"in %s; --resume %s continues", measured, csv, o->outdir);
+			goto out;
+		}
+		/* each configuration lands on disk as it finishes: an interrupted sweep keeps it */
+		if (rc || (rc = append_rows(csv, rows, nrows, err)))
+			goto out;
+		measured++;
+		{
+			/* time left: the mean so far times the configurations to go */
+			const struct rt_point *h = &rows[nrows - 1];
+			double left = (rt_now() - t_start) / (double)measured *
+				      (double)(s->nconfigs - i - 1);
+
+			if (h->status == RT_STATUS_FAILED)
+				snprintf(result, sizeof(result), "failed: %.200s (about %.0f s left)",
+					 h->reason, left);
+			else
+				snprintf(result, sizeof(result), "%.1f images/s, %.1f GFLOP/s%s (about "
+					 "%.0f s left)", h->images_per_s, h->gflops,
+					 h->status == RT_STATUS_DISTURBED ? ", disturbed" : "", left);
+		}
+		free(rows);
+		rows = NULL;
+		if (o->progress)
+			o->progress(o->progress_ctx, i + 1, s->nconfigs, c->name, result);
+	}
+	all_measured = true;
+	if ((rc = rt_points_csv_read(csv, &all, &nall, err)) ||
+	    (rc = rt_report_summary(summary, all, nall, s->configs[0].name, o->prof, also, err)))
+		goto out;
+	{
+		const struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline,
+					       .configurations = s->nconfigs, .ranks = o->ranks,
+					       .prof = o->prof, .started = started, .complete = true,
+					       .default_config = s->configs[0].name };
+
+		/* the record first: report.html shows it */
+		if ((rc = rt_runrec_write(o->outdir, &rec, err)))
+			goto out;
+	}
+	if ((rc = draw_charts(s, o, all, nall, also, err)))
+		goto out;
+	if (!any_succeeded(all, nall))
+		rc = rt_err_set(err, -ECANCELED, "every configuration failed (their reasons are in "
+				"%s)", summary);
+out:
+	/* Ctrl-C while the summary or the charts were made: every point is in points.csv */
+	if (rc && all_measured && rt_spawn_interrupted())
+		rc = rt_err_set(err, -EINTR, "interrupted while the charts were drawn: every "
+				"configuration is in %s; --resume %s draws them", csv, o->outdir);
+	free(old);
+	free(all);
+	free(rows);
+	return rc;
+}
+
+/* Everything a sweep needs that can be wrong, checked before anything is measured: the data
+ * (opened once), the profile (read, or its destination writable for the quick probe). */
+static int preflight(const struct rt_sweep_run_opts *ro, const struct rt_sweep_request *req,
+		     bool *need_probe, struct rt_profile **prof, struct rt_err *err)
+{
+	const char *ppath = ro->profile_path;
+	struct rt_data *d = NULL;
+	int rc;
+
+	if ((rc = rt_data_open(&d, req->data, ro->m, (uint64_t)req->seed, err)))
+		return rc;
+	rt_data_destroy(d);
+	*need_probe = false;
+	if ((rc = rt_check_regular(ppath, err)))
+		return rc;
+	if (ro->profile_given || access(ppath, F_OK) == 0)
+		return rt_profile_load(prof, ppath, err);
+	{
+		/* the quick probe will write it: fail on an unwritable place now */
+		struct rt_outfile probe_file;
+
+		if ((rc = rt_outfile_open(&probe_file, ppath, err)))
+			return rc;
+		rt_outfile_abort(&probe_file);
+	}
+	*need_probe = true;
+	return 0;
+}
+
+/* A new results directory of its own for a default sweep: DIR.partial created here (mkdir
+ * is exclusive), DIR-2, DIR-3, ... when another sweep took the name in the same second, and
+ * never a name whose complete directory exists. */
+static int new_partial_dir(const char *base, char *final_dir, size_t fsize, char *dir,
+			   size_t size, struct rt_err *err)
+{
+	int rc;
+
+	if ((rc = rt_mkdir_p("results", err)))
+		return rc;
+	for (int k = 1; k < 1000; k++) {
+		struct stat st;
+
+		if (k == 1)
+			snprintf(final_dir, fsize, "%s", base);
+		else
+			snprintf(final_dir, fsize, "%s-%d", base, k);
+		snprintf(dir, size, "%s.partial", final_dir);
+		if (!stat(final_dir, &st))
+			continue;
+		if (!mkdir(dir, 0777))
+			return 0;
+		if (errno != EEXIST)
+			return rt_err_set(err, -errno, "%s: cannot create directory: %s", dir,
+					  strerror(errno));
+	}
+	return rt_err_set(err, -EEXIST, "%s: no free name for the results", base);
+}
+
+/* A completed DIR.partial takes its name DIR (DIR-2, ... when that exists: nothing is
+ * replaced); dir gets the name it has. */
+static int finish_partial(char *dir, size_t size, struct rt_err *err)
+{
+	const size_t len = strlen(dir), sl = strlen(".partial");
+	char base[4096], to[4200];
+	int rc = 0;
+
+	if (len <= sl || strcmp(dir + len - sl, ".partial"))
+		return 0;
+	snprintf(base, sizeof(base), "%.*s", (int)(len - sl), dir);
+	for (int k = 1; k < 1000; k++) {
+		if (k == 1)
+			snprintf(to, sizeof(to), "%s", base);
+		else
+			snprintf(to, sizeof(to), "%s-%d", base, k);
+		rc = rt_rename_noreplace(dir, to);
+		if (rc != -EEXIST)
+			break;
+	}
+	if (rc)
+		return rt_err_set(err, rc, "%s: cannot rename to '%s': %s", dir, to, strerror(-rc));
+	snprintf(dir, size, "%s", to);
+	return 0;
+}
+
+int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
+		 struct rt_sweep_train_opts *o, FILE *also, char *dir, size_t size,
+		 struct rt_err *err)
+{
+	struct rt_profile *prof = NULL;
+	struct rt_dirlock lock = { -1 };
+	char final_dir[4096] = "", note[2048];
+	bool need_probe = false;
+	int rc;
+
+	if (!strcmp(o->req->counters, "auto")) {
+		const struct rt_counter_backend *b = NULL;
+		struct rt_err why = { 0 }, e2;
+		void *cctx = NULL;
+
+		/* said once here; every child falls back the same way */
+		if (rt_counters_open("auto", &b, &cctx, &why, &e2) == 0) {
+			if (why.msg[0])
+				rt_say(ro->say, ro->say_ctx, "hardware counters: %s; counting the model's FLOPs and bytes",
+				    why.msg);
+			b->close(cctx);
+		}
+	}
+	o->resume = ro->resume != NULL;
+	o->outdir = dir;
+	/* nothing is measured before every input and destination is known good */
+	if ((rc = preflight(ro, o->req, &need_probe, &prof, err)))
+		goto out;
+	if (ro->resume) {
+		snprintf(dir, size, "%s", ro->resume);
+	} else if (ro->outdir) {
+		snprintf(dir, size, "%s", ro->outdir);
+	} else {
+		char ts[32], base[300];
+
+		rt_timestamp(ts, sizeof(ts));
+		snprintf(base, sizeof(base), "results/%.200s-%s", ro->m->name, ts);
+		if ((rc = new_partial_dir(base, final_dir, sizeof(final_dir), dir, size, err)))
+			goto out;
+	}
+	/* one writer per directory, from before its first file to the end; a directory that
+	 * cannot take this request is refused before anything is written into it */
+	if ((rc = request_fits(o, err)) || (!ro->resume && (rc = rt_mkdir_p(dir, err))))
+		goto out;
+	if ((rc = rt_dirlock_take(&lock, dir, o->cmdline, err)) ||
+	    (rc = rt_sweep_train_prepare(s, o, note, sizeof(note), err)))
+		goto out;
+	if (note[0])
+		rt_say(ro->say, ro->say_ctx, "%s", note);
+	if (need_probe) {
+		struct rt_probe_opts po = { .quick = true };
+
+		rt_say(ro->say, ro->say_ctx, "no profile for this host: running roofline-probe --quick into %s",
+		    ro->profile_path);
+		if ((rc = rt_probe_run(&prof, ro->topo, &po, err)) ||
+		    (rc = rt_profile_save(prof, ro->profile_path, err)))
+			goto out;
+	}
+	o->prof = prof;
+	rc = rt_sweep_train(s, o, also, err);
+	/* a sweep that ran to its end (every configuration failed is an end too) leaves
+	 * .partial behind, a resumed one as well */
+	if ((!rc || rc == -ECANCELED) && (final_dir[0] || ro->resume)) {
+		struct rt_err e2;
+		int rc2 = finish_partial(dir, size, &e2);
+
+		if (rc2 && !rc) {
+			rc = rc2;
+			*err = e2;
+		}
+	}
+out:
+	rt_dirlock_release(&lock);
+	o->prof = NULL;
+	rt_profile_destroy(prof);
+	return rc;
+}

@@ -1,0 +1,73 @@
+/* sweep-train.h: a training sweep: every configuration in a child roofline-train, its points
+ * appended to points.csv as it finishes, then summary.txt, the charts and run.cfg; the request
+ * a results directory holds, so that a directory is never mixed up with another sweep */
+#ifndef RT_SWEEP_TRAIN_H
+#define RT_SWEEP_TRAIN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "base/err.h"
+#include "node/profile.h"
+#include "sweep/runrec.h"
+#include "base/spawn.h"
+#include "sweep/sweep.h"
+
+struct rt_sweep_train_opts {
+	const char *self;               /* the roofline-train executable the children run */
+	const struct rt_sweep_request *req;
+	bool retry;                     /* failed configurations of an earlier run run again */
+	const char *outdir;
+	bool resume;                    /* outdir must already hold this request */
+	const struct rt_profile *prof;  /* ceilings for the summary and the charts (may be NULL) */
+	const char *cmdline;
+	void (*progress)(void *ctx, size_t i, size_t n, const char *config, const char *result);
+	void *progress_ctx;
+	/* Instead of a child process: run a configuration here (under MPI, where every rank
+	 * runs it) and fill c as the child runner does (ok, reason, the rt-point output).
+	 * NULL: a child roofline-train per configuration. */
+	int (*run)(void *ctx, const struct rt_sweep_config *config, struct rt_child *c,
+		   struct rt_err *err);
+	void *run_ctx;
+	unsigned ranks;                 /* recorded in run.cfg (0: 1) */
+	/* the MPI launcher for configurations of several ranks: its words (argv[0] a path),
+	 * "-n R" and the child's command line follow (NULL: none may have several) */
+	char *const *mpirun;
+};
+
+/* What roofline-train --sweep does (alone, or on rank 0): everything that can be wrong checked
+ * before anything is measured (the data, opened once; the profile, or the place the quick
+ * probe will write it; the results directory, rt_sweep_train_prepare), the quick probe when
+ * the default profile is missing, the sweep, and the directory named when it completes. */
+struct rt_sweep_run_opts {
+	const struct rt_model *m;
+	const struct rt_topo *topo;
+	bool profile_given;             /* --profile: it must exist */
+	const char *profile_path;       /* given, or this host's default (quick probe if missing) */
+	const char *outdir, *resume;    /* neither: results/MODEL-TIMESTAMP(.partial while running) */
+	void (*say)(void *ctx, const char *msg);        /* notes along the way (NULL: none) */
+	void *say_ctx;
+};
+/* o: the train options (self, req, retry, cmdline, progress, run); outdir, resume and prof
+ * are filled here. dir gets the results directory. */
+int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
+		 struct rt_sweep_train_opts *o, FILE *also, char *dir, size_t size,
+		 struct rt_err *err);
+
+/* Before anything is measured: the results directory. With resume it must hold run.cfg of
+ * this request; otherwise it may be new, or hold the same request (more configurations are
+ * added to it). A directory of another request, or points.csv without run.cfg, is an error
+ * naming what differs. Creates the directory, writes run.cfg (status "running"), repairs a
+ * points.csv whose last line was cut short (that configuration is measured again) and, with
+ * retry, takes out the rows of failed configurations so that they run again. What it did is
+ * said in note (empty: nothing). */
+int rt_sweep_train_prepare(const struct rt_sweep *s, const struct rt_sweep_train_opts *o,
+			   char *note, size_t notesize, struct rt_err *err);
+
+/* Run the sweep's configurations that points.csv in outdir does not hold yet, appending and
+ * flushing each one's points; a configuration that fails, crashes or passes the timeout
+ * becomes a failed point with its reason. Then writes summary.txt (also to `also` when set),
+ * the charts and run.cfg (status "complete"). -EINTR (with the resume hint) when interrupted. */
+int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o, FILE *also,
+		   struct rt_err *err);
+
+#endif

@@ -1,0 +1,284 @@
+/* sweep.c: knob parsing, grid expansion and each configuration's environment */
+#include "config.h"
+#include "sweep/sweep.h"
+#include "base/options.h"
+#include "node/probe.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const knob_names[RT_KNOB_COUNT] = { "threads", "batch", "affinity",
+						       "precision", "input", "ranks" };
+
+#define RT_INPUT_MAX 16384
+
+int rt_sweep_parse_input(const char *s, long *h, long *w, const char *opt, struct rt_err *err)
+{
+	char *end;
+	long a, b;
+
+	errno = 0;
+	a = strtol(s, &end, 10);
+	b = a;
+	if (*end == 'x' && end > s && end[1] >= '0' && end[1] <= '9')
+		b = strtol(end + 1, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || a < 1 || b < 1 || a > RT_INPUT_MAX ||
+	    b > RT_INPUT_MAX)
+		return rt_err_set(err, -EINVAL, "%s: '%s' is not an input size (HEIGHTxWIDTH or "
+				  "one number for a square, each in 1..%d)", opt, s, RT_INPUT_MAX);
+	*h = a;
+	*w = b;
+	return 0;
+}
+
+int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *topo,
+		 long model_batch, struct rt_err *err)
+{
+	const char *eq = strchr(spec, '=');
+	size_t klen = eq ? (size_t)(eq - spec) : strlen(spec);
+	int k;
+
+	for (k = 0; k < RT_KNOB_COUNT; k++)
+		if (strlen(knob_names[k]) == klen && !strncmp(spec, knob_names[k], klen))
+			break;
+	if (k == RT_KNOB_COUNT)
+		return rt_err_set(err, -EINVAL, "--sweep: unknown knob '%.*s' (threads, batch, "
+				  "affinity, precision, input, ranks)", (int)klen, spec);
+	for (size_t i = 0; i < s->nknobs; i++)
+		if (s->knobs[i].knob == (enum rt_knob)k)
+			return rt_err_set(err, -EINVAL, "--sweep: knob '%s' given twice",
+					  knob_names[k]);
+	if (s->nknobs == RT_KNOB_COUNT)
+		return rt_err_set(err, -EINVAL, "--sweep: too many knobs");
+	{
+		__typeof__(s->knobs[0]) *kn = &s->knobs[s->nknobs];
+		char opt[32];
+		int rc = 0;
+
+		kn->knob = (enum rt_knob)k;
+		kn->n = 0;
+		snprintf(opt, sizeof(opt), "--sweep %s", knob_names[k]);
+		if (eq && !eq[1])
+			return rt_err_set(err, -EINVAL, "%s: the list is empty", opt);
+		switch (k) {
+		case RT_KNOB_THREADS:
+		case RT_KNOB_RANKS:     /* the same counts: 1, powers of two, all cores */
+			if (eq) {
+				rc = rt_opt_parse_long_list(kn->values, &kn->n, RT_SWEEP_MAX_VALUES, opt,
+							    eq + 1, 1, (long)rt_topo_pus(topo), err);
+			} else {
+				unsigned list[RT_SWEEP_MAX_VALUES];
+
+				kn->n = rt_probe_default_threads(topo, list, RT_SWEEP_MAX_VALUES);
+				for (size_t i = 0; i < kn->n; i++)
+					kn->values[i] = list[i];
+			}
+			break;
+		case RT_KNOB_BATCH:
+			if (eq) {
+				rc = rt_opt_parse_long_list(kn->values, &kn->n, RT_SWEEP_MAX_VALUES, opt,
+							    eq + 1, 1, 65536, err);
+			} else {
+				const long mult[4][2] = { { 1, 4 }, { 1, 2 }, { 1, 1 }, { 2, 1 } };
+
+				for (int i = 0; i < 4; i++) {
+					long b = model_batch * mult[i][0] / mult[i][1];
+
+					if (b >= 1 && (!kn->n || kn->values[kn->n - 1] != b))
+						kn->values[kn->n++] = b;
+				}
+			}
+			break;
+		case RT_KNOB_INPUT: {
+			/* the same list rules as the other knobs: no empty item, no size twice */
+			char buf[1024], *items[RT_SWEEP_MAX_VALUES];
+			int cnt;
+
+			if (!eq)
+				return rt_err_set(err, -EINVAL, "%s: give the sizes (input=32,64 or "
+						  "input=32x64,...)", opt);
+			cnt = rt_opt_split_list(buf, sizeof(buf), items, RT_SWEEP_MAX_VALUES, opt,
+						eq + 1, err);
+			if (cnt < 0)
+				return cnt;
+			for (int i = 0; i < cnt && !rc; i++) {
+				long h, w;
+
+				if ((rc = rt_sweep_parse_input(items[i], &h, &w, opt, err)))
+					break;
+				for (size_t j = 0; j < kn->n; j++)
+					if (kn->values[j] == RT_INPUT_VALUE(h, w))
+						return rt_err_set(err, -EINVAL, "%s: '%s' appears twice "
+								  "(as %ldx%ld)", opt, items[i], h, w);
+				kn->values[kn->n++] = RT_INPUT_VALUE(h, w);
+			}
+			break;
+		}
+		default: {
+			/* named values: each value is its index in names (the enums' order) */
+			const char *const *names = k == RT_KNOB_AFFINITY ? rt_vocab_affinities :
+						   rt_vocab_train_precisions;
+			const size_t nn = k == RT_KNOB_AFFINITY ? RT_AFFINITY_COUNT : RT_PRECISION_COUNT;
+			unsigned mask = 0;
+
+			if (eq)
+				rc = rt_opt_parse_names(&mask, opt, eq + 1, names, nn, err);
+			/* keep the order given */
+			if (!rc && eq) {
+				char buf[256], *tok, *save = NULL;
+
+				snprintf(buf, sizeof(buf), "%s", eq + 1);
+				for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+					for (size_t v = 0; v < nn; v++)
+						if (!strcmp(tok, names[v]))
+							kn->values[kn->n++] = (long)v;
+			} else if (!rc) {
+				for (size_t v = 0; v < nn; v++)
+					kn->values[kn->n++] = (long)v;
+			}
+			break;
+		}
+		}
+		if (rc)
+			return rc;
+	}
+	s->nknobs++;
+	return 0;
+}
+
+void rt_sweep_knob_spec(const struct rt_sweep *s, size_t k, char *buf, size_t size)
+{
+	const enum rt_knob knob = s->knobs[k].knob;
+	size_t len = (size_t)snprintf(buf, size, "%s=", knob_names[knob]);
+
+	for (size_t i = 0; i < s->knobs[k].n && len < size; i++) {
+		const long v = s->knobs[k].values[i];
+		const char *sep = i ? "," : "";
+
+		if (knob == RT_KNOB_AFFINITY)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", sep,
+						rt_affinity_name((enum rt_affinity)v));
+		else if (knob == RT_KNOB_PRECISION)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", sep,
+						rt_precision_name((enum rt_precision)v));
+		else if (knob == RT_KNOB_INPUT)
+			len += (size_t)snprintf(buf + len, size - len, "%s%ldx%ld", sep,
+						RT_INPUT_H(v), RT_INPUT_W(v));
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s%ld", sep, v);
+	}
+}
+
+void rt_sweep_config_name(struct rt_sweep_config *c, long base_h, long base_w)
+{
+	char r[16] = "", in[48] = "";
+
+	if (c->ranks > 1)
+		snprintf(r, sizeof(r), "-r%u", c->ranks);
+	if (base_h && c->input_h && (c->input_h != base_h || c->input_w != base_w)) {
+		if (c->input_h == c->input_w)
+			snprintf(in, sizeof(in), "-i%ld", c->input_h);
+		else
+			snprintf(in, sizeof(in), "-i%ldx%ld", c->input_h, c->input_w);
+	}
+	snprintf(c->name, sizeof(c->name), "t%u-b%ld-%s%s%s%s%s", c->threads, c->batch,
+		 rt_affinity_name(c->affinity), c->precision == RT_PRECISION_FP32 ? "" : "-",
+		 c->precision == RT_PRECISION_FP32 ? "" : rt_precision_name(c->precision), in, r);
+}
+
+int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_batch,
+		    struct rt_err *err)
+{
+	struct rt_sweep_config def = { default_threads, model_batch, RT_AFFINITY_NONE,
+				       RT_PRECISION_FP32, 1, s->input_h, s->input_w, true, "" };
+	size_t total = 1, idx[RT_KNOB_COUNT] = { 0 };
+	bool threads_swept = false;
+
+	for (size_t k = 0; k < s->nknobs; k++) {
+		total *= s->knobs[k].n;
+		threads_swept = threads_swept || s->knobs[k].knob == RT_KNOB_THREADS;
+	}
+	free(s->configs);
+	s->configs = calloc(total + 1, sizeof(*s->configs));
+	if (!s->configs)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	rt_sweep_config_name(&def, s->input_h, s->input_w);
+	s->configs[0] = def;
+	s->nconfigs = 1;
+	for (size_t i = 0; i < total; i++) {
+		struct rt_sweep_config c = def;
+
+		c.is_default = false;
+		for (size_t k = 0; k < s->nknobs; k++) {
+			long v = s->knobs[k].values[idx[k]];
+
+			switch (s->knobs[k].knob) {
+			case RT_KNOB_THREADS: c.threads = (unsigned)v; break;
+			case RT_KNOB_BATCH: c.batch = v; break;
+			case RT_KNOB_AFFINITY: c.affinity = (enum rt_affinity)v; break;
+			case RT_KNOB_INPUT:
+				c.input_h = RT_INPUT_H(v);
+				c.input_w = RT_INPUT_W(v);
+				break;
+			case RT_KNOB_RANKS: c.ranks = (unsigned)v; break;
+			default: c.precision = (enum rt_precision)v; break;
+			}
+		}
+		if (c.ranks > 1) {
+			/* r ranks share the node: its cores and the global batch */
+			if (!threads_swept)
+				c.threads = default_threads / c.ranks ? default_threads / c.ranks : 1;
+			if (c.batch % (long)c.ranks) {
+				free(s->configs);
+				s->configs = NULL;
+				s->nconfigs = 0;
+				return rt_err_set(err, -EINVAL, "--sweep ranks: %u ranks do not split "
+						  "the batch of %ld images evenly", c.ranks, c.batch);
+			}
+			c.batch /= (long)c.ranks;
+		}
+		rt_sweep_config_name(&c, s->input_h, s->input_w);
+		if (strcmp(c.name, def.name))
+			s->configs[s->nconfigs++] = c;
+		/* odometer: the last knob varies fastest */
+		for (size_t k = s->nknobs; k-- > 0;) {
+			if (++idx[k] < s->knobs[k].n)
+				break;
+			idx[k] = 0;
+		}
+	}
+	return 0;
+}
+
+void rt_sweep_fini(struct rt_sweep *s)
+{
+	free(s->configs);
+	s->configs = NULL;
+	s->nconfigs = 0;
+}
+
+size_t rt_sweep_env(const struct rt_sweep_config *c, char env[3][64])
+{
+	snprintf(env[0], 64, "OMP_NUM_THREADS=%u", c->threads);
+	/* several ranks: each pins its threads to its share (--affinity), OMP_PLACES would put
+	 * every rank on the same cores */
+	switch (c->ranks > 1 ? RT_AFFINITY_NONE : c->affinity) {
+	case RT_AFFINITY_COMPACT:
+		snprintf(env[1], 64, "OMP_PLACES=cores");
+		snprintf(env[2], 64, "OMP_PROC_BIND=close");
+		break;
+	case RT_AFFINITY_SCATTER:
+		snprintf(env[1], 64, "OMP_PLACES=cores");
+		snprintf(env[2], 64, "OMP_PROC_BIND=spread");
+		break;
+	case RT_AFFINITY_NONE:
+	case RT_AFFINITY_COUNT:         /* not a placement: the runtime's */
+		snprintf(env[1], 64, "OMP_PLACES=");
+		snprintf(env[2], 64, "OMP_PROC_BIND=");
+		break;
+	}
+	return 3;
+}

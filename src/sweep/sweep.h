@@ -1,0 +1,80 @@
+/* sweep.h: sweep grids (threads, batch, affinity, precision) and the environment of each
+ * configuration's child process */
+#ifndef RT_SWEEP_H
+#define RT_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "base/err.h"
+#include "cnn/model.h"
+#include "base/spawn.h"
+#include "machine/topo.h"
+
+enum rt_knob { RT_KNOB_THREADS, RT_KNOB_BATCH, RT_KNOB_AFFINITY, RT_KNOB_PRECISION,
+	       RT_KNOB_INPUT, RT_KNOB_RANKS, RT_KNOB_COUNT };
+
+/* An input size as a knob's value: height and width in one long. */
+#define RT_INPUT_VALUE(h, w) (((long)(h) << 20) | (long)(w))
+#define RT_INPUT_H(v) ((v) >> 20)
+#define RT_INPUT_W(v) ((v) & ((1L << 20) - 1))
+
+#define RT_SWEEP_MAX_VALUES 64
+
+struct rt_sweep_config {
+	unsigned threads;
+	long batch;
+	enum rt_affinity affinity;
+	enum rt_precision precision;
+	unsigned ranks;                 /* MPI ranks training it together (0 or 1: one process) */
+	long input_h, input_w;          /* the input's height and width */
+	bool is_default;                /* all cores, the runtime's placement, the model's batch,
+					 * fp32 */
+	char name[64];                  /* "t2-b64-none"; "t2-b64-none-bf16"; "t1-b64-none-r2";
+					 * "t2-b64-none-i64" (an input other than the run's,
+					 * "-i64x32" when not square) */
+};
+
+struct rt_sweep {
+	struct {
+		enum rt_knob knob;
+		long values[RT_SWEEP_MAX_VALUES];
+		size_t n;
+	} knobs[RT_KNOB_COUNT];
+	size_t nknobs;                  /* in the order given: the first varies slowest */
+	long input_h, input_w;          /* the run's input (the model's, or --input): set
+					 * before rt_sweep_expand; a configuration on another
+					 * input says so in its name */
+	struct rt_sweep_config *configs;
+	size_t nconfigs;
+};
+
+/* Add a knob from "KNOB" (its default list) or "KNOB=LIST". Defaults: threads 1, powers of
+ * two, all cores; batch the model's /4, /2, x1, x2; affinity none, compact, scatter;
+ * precision fp32, bf16; input has none (input=32,64 or input=32x64,...: height x width, a
+ * single number a square); ranks 1, powers of two, all cores (MPI ranks rooftraj launches
+ * itself, sharing the node's cores and the global batch). Each knob once; values checked
+ * (threads 1..PUs, batch 1..65536, input 1..16384, ranks 1..PUs). */
+int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *topo,
+		 long model_batch, struct rt_err *err);
+/* Expand the grid (knobs not swept keep the default's value); the default configuration
+ * comes first, marked is_default, whether or not the grid holds it. With ranks swept (strong
+ * scaling: r ranks share the cores and the global batch), a configuration of r ranks gets
+ * default_threads / r threads per rank unless threads are swept too, and the global batch
+ * split r ways (its batch is per rank); a batch that r does not divide is an error. */
+int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_batch,
+		    struct rt_err *err);
+void rt_sweep_fini(struct rt_sweep *s);
+/* Knob k of the sweep as "KNOB=V1,V2,...", its values in order: the canonical form, which
+ * rt_sweep_add reads back to the same knob (run.cfg records it for --resume). */
+void rt_sweep_knob_spec(const struct rt_sweep *s, size_t k, char *buf, size_t size);
+/* c's name; base_h x base_w is the run's input (0: c's is the run's). */
+void rt_sweep_config_name(struct rt_sweep_config *c, long base_h, long base_w);
+/* "HxW" into buf from "H" (a square) or "HxW", each in 1..16384; -EINVAL naming opt. */
+int rt_sweep_parse_input(const char *s, long *h, long *w, const char *opt, struct rt_err *err);
+
+/* The environment a configuration's child gets: OMP_NUM_THREADS, and OMP_PLACES=cores with
+ * OMP_PROC_BIND=close (compact) or spread (scatter); none leaves placement to the runtime
+ * (both unset), as do several ranks (each pins its own threads: roofline-train --affinity). Fills up to 3 "NAME=VALUE" strings (NAME= means unset). */
+size_t rt_sweep_env(const struct rt_sweep_config *c, char env[3][64]);
+
+#endif
