@@ -3,7 +3,7 @@
 #include "config.h"
 #include "cnn/net-internal.h"
 
-static int add_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int add_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	const dnnl_memory_desc_t *a = rt_net_in_md(n, L), *b = &n->L[L->d->from].out_md;
 	dnnl_binary_desc_t bd;
@@ -16,7 +16,7 @@ static int add_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return rt_net_prim(n, L, &bd, NULL, &L->fwd, &L->fwd_pd, "add forward", err);
 }
 
-static int add_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int add_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	dnnl_exec_arg_t a[3] = {
 		{ DNNL_ARG_SRC_0, rt_net_in_mem(n, L) }, { DNNL_ARG_SRC_1, n->L[L->d->from].out },
@@ -26,7 +26,7 @@ static int add_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return rt_net_exec(n, L, L->fwd, 3, a, err);
 }
 
-static int add_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int add_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	(void)n;
 	(void)L;

@@ -14,7 +14,7 @@ struct bn_state {
 					 * feeds the layer (backward always writes one) */
 };
 
-static int bn_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int bn_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	const dnnl_memory_desc_t *src = rt_net_in_md(n, L), *q;
 	dnnl_batch_normalization_desc_t bd;
@@ -55,7 +55,7 @@ static int bn_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 			   err);
 }
 
-static int bn_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int bn_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	const struct bn_state *s = L->priv;
 	dnnl_exec_arg_t a[5] = {
@@ -67,7 +67,7 @@ static int bn_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return rt_net_exec(n, L, L->fwd, 5, a, err);
 }
 
-static int bn_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int bn_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	const struct bn_state *s = L->priv;
 	dnnl_exec_arg_t a[7] = {
@@ -80,7 +80,7 @@ static int bn_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return rt_net_exec(n, L, L->bwd_d, 7, a, err);
 }
 
-static void bn_destroy(struct lrt *L)
+static void bn_destroy(struct rt_net_layer *L)
 {
 	struct bn_state *s = L->priv;
 

@@ -16,14 +16,14 @@ struct conv_state {
 	dnnl_primitive_t dout_w_cast;   /* dout -> dout_w */
 };
 
-static dnnl_memory_t src_mem(const struct rt_net *n, const struct lrt *L)
+static dnnl_memory_t src_mem(const struct rt_net *n, const struct rt_net_layer *L)
 {
 	return L->src ? L->src : rt_net_in_mem(n, L);
 }
 
 /* After the forward pd exists: the output, and the reorder from the model input when the
  * primitive wants another layout. */
-static int finish_fwd(struct rt_net *n, struct lrt *L, dnnl_memory_desc_t *src_md,
+static int finish_fwd(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_desc_t *src_md,
 		      struct rt_err *err)
 {
 	const dnnl_memory_desc_t *q;
@@ -50,7 +50,7 @@ static int finish_fwd(struct rt_net *n, struct lrt *L, dnnl_memory_desc_t *src_m
 }
 
 /* Whether the layer after this convolution is a relu fused into it. */
-static bool fused_relu(const struct rt_net *n, const struct lrt *L)
+static bool fused_relu(const struct rt_net *n, const struct rt_net_layer *L)
 {
 	const struct rt_layer_desc *next = L->index + 1 < n->nl ? &n->m->layers[L->index + 1] : NULL;
 
@@ -118,7 +118,7 @@ static dnnl_status_t pick_pd(const struct rt_net *n, const void *desc,
 /* The three convolution pds for one choice of activation layout (tag; format_tag_any lets
  * oneDNN choose), weights always oneDNN's choice. Returns how many of them are reference
  * (slow) code, or -1 when a pd cannot be created. */
-static int conv_pds(struct rt_net *n, const struct lrt *L, dnnl_format_tag_t tag,
+static int conv_pds(struct rt_net *n, const struct rt_net_layer *L, dnnl_format_tag_t tag,
 		    dnnl_primitive_desc_t pds[3])
 {
 	const struct rt_layer_desc *d = L->d;
@@ -206,7 +206,7 @@ static int conv_pds(struct rt_net *n, const struct lrt *L, dnnl_format_tag_t tag
 	return refs + rt_net_is_ref(pds[2]);
 }
 
-static int conv_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int conv_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	const struct rt_layer_desc *d = L->d;
 	const long g = d->groups;
@@ -314,7 +314,7 @@ out:
  * product on blocked 4-D sources falls back to a slow gemm path (12 GFLOP/s for convnet's
  * fc1 against about 150 on the flattened input); the plain order keeps the weights' (o, c,
  * h, w) order. */
-static int flatten_input(struct rt_net *n, struct lrt *L, dnnl_memory_desc_t *src2,
+static int flatten_input(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_desc_t *src2,
 			 struct rt_err *err)
 {
 	const dnnl_memory_desc_t *in = rt_net_in_md(n, L);
@@ -340,7 +340,7 @@ static int flatten_input(struct rt_net *n, struct lrt *L, dnnl_memory_desc_t *sr
 	return 0;
 }
 
-static int fc_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int fc_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	const struct rt_layer_desc *d = L->d;
 	const long N = n->o.batch;
@@ -419,7 +419,7 @@ static int fc_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return 0;
 }
 
-static int weighted_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int weighted_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	int rc;
 	dnnl_exec_arg_t a[4] = {
@@ -445,7 +445,7 @@ static int weighted_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return rt_net_exec(n, L, L->fwd, L->b ? 4 : 3, a, err);
 }
 
-static int weighted_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int weighted_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	int rc;
 
@@ -491,7 +491,7 @@ static int weighted_backward(struct rt_net *n, struct lrt *L, struct rt_err *err
 }
 
 /* The data phase: the model input in fp32 for backward weights. */
-static int conv_load(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int conv_load(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	const struct conv_state *c = L->priv;
 	dnnl_exec_arg_t a[2] = { { DNNL_ARG_FROM, n->input }, { DNNL_ARG_TO, c ? c->src_w : NULL } };
@@ -499,7 +499,7 @@ static int conv_load(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return c ? rt_net_exec(n, L, c->src_w_reorder, 2, a, err) : 0;
 }
 
-static void conv_destroy(struct lrt *L)
+static void conv_destroy(struct rt_net_layer *L)
 {
 	struct conv_state *c = L->priv;
 

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int same_shape_out(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int same_shape_out(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	L->out_md = *rt_net_in_md(n, L);
 	return rt_net_mem(n, L, &L->out, &L->out_md, CAT_ACT, err);
 }
 
-static int relu_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int relu_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	dnnl_eltwise_desc_t ed;
 	int rc;
@@ -51,7 +51,7 @@ static int relu_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return rt_net_prim(n, L, &ed, L->fwd_pd, &L->bwd_d, NULL, "relu backward", err);
 }
 
-static int relu_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int relu_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	dnnl_exec_arg_t a[2] = { { DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_DST, L->out } };
 
@@ -60,7 +60,7 @@ static int relu_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return rt_net_exec(n, L, L->fwd, 2, a, err);
 }
 
-static int relu_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int relu_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	/* fused: the gradient from the output (the relu of the convolution's result) */
 	dnnl_exec_arg_t a[3] = {
@@ -85,7 +85,7 @@ struct dropout_state {
 	dnnl_primitive_t mask_reorder;  /* mask_plain -> mask */
 };
 
-static int dropout_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int dropout_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	struct dropout_state *s = rt_net_priv(L, sizeof(*s), err);
 	dnnl_binary_desc_t bd;
@@ -120,7 +120,7 @@ static inline uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-static int dropout_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int dropout_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	const double keep = 1.0 - L->d->rate;
 	const float scale = (float)(1.0 / keep);
@@ -164,7 +164,7 @@ static int dropout_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return rt_net_exec(n, L, L->fwd, 3, a, err);
 }
 
-static int dropout_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int dropout_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	const struct dropout_state *s = L->priv;
 	dnnl_exec_arg_t a[3] = {
@@ -177,7 +177,7 @@ static int dropout_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return rt_net_exec(n, L, L->bwd_d, 3, a, err);
 }
 
-static void dropout_destroy(struct lrt *L)
+static void dropout_destroy(struct rt_net_layer *L)
 {
 	struct dropout_state *s = L->priv;
 

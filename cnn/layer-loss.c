@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <math.h>
 
-static int loss_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int loss_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	const dnnl_memory_desc_t *src = rt_net_in_md(n, L), *q;
 	dnnl_memory_desc_t plain;
@@ -27,7 +27,7 @@ static int loss_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return rt_net_mem(n, L, &L->out, &L->out_md, CAT_ACT, err);
 }
 
-static int loss_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int loss_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	dnnl_exec_arg_t a[2] = { { DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_DST, L->out } };
 	const long N = n->o.batch, C = n->m->classes;
@@ -60,7 +60,7 @@ static int loss_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 	return 0;
 }
 
-static int loss_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int loss_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	const long N = n->o.batch, C = n->m->classes;
 	/* the mean over the global batch: summed over the ranks, the gradients are those of

@@ -39,7 +39,7 @@ struct pool_state {
 	struct pool_split *split;       /* max pool: the split implementation, when it exists */
 };
 
-static inline struct pool_state *P(const struct lrt *L)
+static inline struct pool_state *P(const struct rt_net_layer *L)
 {
 	return L->priv;
 }
@@ -115,7 +115,7 @@ static dnnl_memory_desc_t slots_view(const dnnl_memory_desc_t *out, long k)
 
 /* The split implementation's primitives, when the layer and oneDNN allow it; 0 with
  * P(L)->split NULL when they do not. */
-static int split_create(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *src,
+static int split_create(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *src,
 			struct rt_err *err)
 {
 	const struct rt_layer_desc *d = L->d;
@@ -184,7 +184,7 @@ static int split_create(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_
 	return 0;
 }
 
-static int pool_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int pool_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	const struct rt_layer_desc *d = L->d;
 	const bool max = d->type == RT_LAYER_MAXPOOL;
@@ -242,12 +242,12 @@ static int pool_create(struct rt_net *n, struct lrt *L, struct rt_err *err)
 }
 
 /* Where the input gradient goes: the relu's input gradient when we do its backward. */
-static dnnl_memory_t grad_target(const struct rt_net *n, const struct lrt *L)
+static dnnl_memory_t grad_target(const struct rt_net *n, const struct rt_net_layer *L)
 {
 	return L->d->folds_relu ? n->L[L->d->input].sink[0].dst : L->sink[0].dst;
 }
 
-static int pool_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int pool_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	dnnl_exec_arg_t a[3] = {
 		{ DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_DST, L->out },
@@ -264,7 +264,7 @@ static int pool_forward(struct rt_net *n, struct lrt *L, struct rt_err *err)
  * K and, last, in slot K-1, so the scatter reads slots 0..K-1. No binary runs in place on its
  * first operand (oneDNN 2.6's binary with a post-op gives wrong values in place on padded
  * blocked layouts). */
-static int split_backward(struct rt_net *n, struct lrt *L, dnnl_memory_t dy, struct rt_err *err)
+static int split_backward(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t dy, struct rt_err *err)
 {
 	struct pool_split *sp = P(L)->split;
 	const int K = sp->slots;
@@ -295,7 +295,7 @@ static int split_backward(struct rt_net *n, struct lrt *L, dnnl_memory_t dy, str
 	return rc;
 }
 
-static int pool_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int pool_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	dnnl_memory_t dx = grad_target(n, L), dy = L->dout;
 	dnnl_exec_arg_t a[3] = {
@@ -321,7 +321,7 @@ static int pool_backward(struct rt_net *n, struct lrt *L, struct rt_err *err)
 }
 
 /* One forward and backward of the layer alone: *seconds. */
-static int time_pass(struct rt_net *n, struct lrt *L, double *seconds, struct rt_err *err)
+static int time_pass(struct rt_net *n, struct rt_net_layer *L, double *seconds, struct rt_err *err)
 {
 	double t0 = rt_now();
 	int rc = pool_forward(n, L, err);
@@ -337,7 +337,7 @@ static int time_pass(struct rt_net *n, struct lrt *L, double *seconds, struct rt
  * choice (auto: both timed, interleaved, on the net's own buffers filled with test values;
  * both give the same bits, so only the time differs), then the workspace of the primitive
  * when it is the one. */
-static int pool_finish(struct rt_net *n, struct lrt *L, struct rt_err *err)
+static int pool_finish(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	struct pool_split *sp = P(L)->split;
 	const dnnl_memory_desc_t *q = dnnl_primitive_desc_query_md(L->fwd_pd,
@@ -403,7 +403,7 @@ primitive:
 	return need_ws ? rt_net_mem(n, L, &P(L)->ws, q, CAT_WORK, err) : 0;
 }
 
-static void pool_destroy(struct lrt *L)
+static void pool_destroy(struct rt_net_layer *L)
 {
 	struct pool_state *ps = P(L);
 	struct pool_split *sp = ps ? ps->split : NULL;
@@ -432,7 +432,7 @@ static void pool_destroy(struct lrt *L)
 	L->priv = NULL;
 }
 
-static const char *pool_impl(const struct lrt *L)
+static const char *pool_impl(const struct rt_net_layer *L)
 {
 	return P(L)->split && P(L)->split->on ? P(L)->split->impl : NULL;
 }

@@ -8,21 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rt_net_dnnl_fail(struct rt_err *err, dnnl_status_t st, const struct lrt *L, const char *what)
+int rt_net_dnnl_fail(struct rt_err *err, dnnl_status_t st, const struct rt_net_layer *L, const char *what)
 {
 	return rt_err_set(err, st == dnnl_out_of_memory ? -ENOMEM : -EIO,
 			  "%s%s%s: oneDNN: %s: %s", L ? "layer '" : "", L ? L->d->name : "",
 			  L ? "'" : "", what, dnnl_status2str(st));
 }
 
-void *rt_net_priv(struct lrt *L, size_t size, struct rt_err *err)
+void *rt_net_priv(struct rt_net_layer *L, size_t size, struct rt_err *err)
 {
 	if (!L->priv && !(L->priv = calloc(1, size)))
 		rt_err_set(err, -ENOMEM, "out of memory");
 	return L->priv;
 }
 
-int rt_net_mem(struct rt_net *n, struct lrt *L, dnnl_memory_t *m, const dnnl_memory_desc_t *md,
+int rt_net_mem(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t *m, const dnnl_memory_desc_t *md,
 	       enum mem_cat cat, struct rt_err *err)
 {
 	size_t sz = dnnl_memory_desc_get_size(md);
@@ -36,7 +36,7 @@ int rt_net_mem(struct rt_net *n, struct lrt *L, dnnl_memory_t *m, const dnnl_mem
 	return 0;
 }
 
-int rt_net_prim(struct rt_net *n, struct lrt *L, const void *desc, dnnl_primitive_desc_t hint,
+int rt_net_prim(struct rt_net *n, struct rt_net_layer *L, const void *desc, dnnl_primitive_desc_t hint,
 		dnnl_primitive_t *prim, dnnl_primitive_desc_t *pd_out, const char *what,
 		struct rt_err *err)
 {
@@ -62,7 +62,7 @@ int rt_net_prim(struct rt_net *n, struct lrt *L, const void *desc, dnnl_primitiv
 	return 0;
 }
 
-int rt_net_reorder(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *from,
+int rt_net_reorder(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *from,
 		   const dnnl_memory_desc_t *to, dnnl_primitive_t *prim, struct rt_err *err)
 {
 	dnnl_primitive_desc_t pd = NULL;
@@ -83,7 +83,7 @@ int rt_net_reorder(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *fr
 	return 0;
 }
 
-int rt_net_exec(struct rt_net *n, struct lrt *L, dnnl_primitive_t p, int nargs,
+int rt_net_exec(struct rt_net *n, struct rt_net_layer *L, dnnl_primitive_t p, int nargs,
 		dnnl_exec_arg_t *args, struct rt_err *err)
 {
 	dnnl_exec_arg_t all[16];
@@ -110,12 +110,12 @@ bool rt_net_is_ref(const_dnnl_primitive_desc_t pd)
 	return !impl || !strncmp(impl, "ref", 3);
 }
 
-const dnnl_memory_desc_t *rt_net_in_md(const struct rt_net *n, const struct lrt *L)
+const dnnl_memory_desc_t *rt_net_in_md(const struct rt_net *n, const struct rt_net_layer *L)
 {
 	return L->d->input < 0 ? &n->input_md : &n->L[L->d->input].out_md;
 }
 
-dnnl_memory_t rt_net_in_mem(const struct rt_net *n, const struct lrt *L)
+dnnl_memory_t rt_net_in_mem(const struct rt_net *n, const struct rt_net_layer *L)
 {
 	return L->d->input < 0 ? n->input : n->L[L->d->input].out;
 }
@@ -145,7 +145,7 @@ uint64_t rt_net_rng_next(uint64_t *s)
 
 /* A one-off reorder between two memories, with oneDNN's own scratchpad: for initialization
  * and test access, outside the iteration loop. */
-int rt_net_reorder_now(struct rt_net *n, struct lrt *L, dnnl_memory_t from, dnnl_memory_t to,
+int rt_net_reorder_now(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t from, dnnl_memory_t to,
 		       struct rt_err *err)
 {
 	const dnnl_memory_desc_t *fmd, *tmd;
@@ -168,7 +168,7 @@ int rt_net_reorder_now(struct rt_net *n, struct lrt *L, dnnl_memory_t from, dnnl
 	return st == dnnl_success ? 0 : rt_net_dnnl_fail(err, st, L, "reorder");
 }
 
-int rt_net_write_plain(struct rt_net *n, struct lrt *L, dnnl_memory_t dst,
+int rt_net_write_plain(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t dst,
 		       const dnnl_memory_desc_t *plain, const float *vals, struct rt_err *err)
 {
 	dnnl_memory_t user = NULL;
@@ -183,7 +183,7 @@ int rt_net_write_plain(struct rt_net *n, struct lrt *L, dnnl_memory_t dst,
 	return rc;
 }
 
-int rt_net_fill(struct rt_net *n, struct lrt *L, dnnl_memory_t m, uint64_t seed,
+int rt_net_fill(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t m, uint64_t seed,
 		struct rt_err *err)
 {
 	const dnnl_memory_desc_t *md = NULL;

@@ -11,7 +11,7 @@
 
 size_t rt_net_param_count(const struct rt_net *n, size_t layer, int which)
 {
-	const struct lrt *L = &n->L[layer];
+	const struct rt_net_layer *L = &n->L[layer];
 
 	if (which == 0 && L->w)
 		return dnnl_memory_desc_get_size(&L->w_plain_md) / sizeof(float);
@@ -21,7 +21,7 @@ size_t rt_net_param_count(const struct rt_net *n, size_t layer, int which)
 }
 
 /* Copy a parameter-shaped memory to or from a plain buffer through a reorder. */
-static int plain_access(struct rt_net *n, struct lrt *L, dnnl_memory_t m,
+static int plain_access(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t m,
 			const dnnl_memory_desc_t *plain, size_t idx, float *val, bool set,
 			struct rt_err *err)
 {
@@ -48,7 +48,7 @@ static int plain_access(struct rt_net *n, struct lrt *L, dnnl_memory_t m,
 int rt_net_param(struct rt_net *n, size_t layer, int which, size_t idx, float *val, bool set,
 		 struct rt_err *err)
 {
-	struct lrt *L = &n->L[layer];
+	struct rt_net_layer *L = &n->L[layer];
 	dnnl_memory_t m = which ? L->b : L->w;
 
 	if (!m)
@@ -60,7 +60,7 @@ int rt_net_param(struct rt_net *n, size_t layer, int which, size_t idx, float *v
 int rt_net_grad(struct rt_net *n, size_t layer, int which, size_t idx, float *val,
 		struct rt_err *err)
 {
-	struct lrt *L = &n->L[layer];
+	struct rt_net_layer *L = &n->L[layer];
 	dnnl_memory_t m = which ? L->db : L->dw;
 
 	if (!m)
@@ -100,7 +100,7 @@ const char *rt_net_main_impl(const struct rt_net *n)
 int rt_net_activation(struct rt_net *n, size_t i, int which, float *buf, size_t cnt,
 		      struct rt_err *err)
 {
-	struct lrt *L = i < n->nl ? &n->L[i] : NULL;
+	struct rt_net_layer *L = i < n->nl ? &n->L[i] : NULL;
 	dnnl_memory_t m = L ? (which ? L->dout : L->out) : NULL;
 	const dnnl_memory_desc_t *md = NULL;
 	dnnl_memory_desc_t plain;
@@ -132,7 +132,7 @@ int rt_net_digest(struct rt_net *n, uint64_t *hash, double *sum, double *norm,
 	double s = 0, q = 0;
 
 	for (size_t i = 0; i < n->nl; i++) {
-		struct lrt *L = &n->L[i];
+		struct rt_net_layer *L = &n->L[i];
 
 		for (int t = 0; t < 2; t++) {
 			dnnl_memory_t m = t ? L->b : L->w;

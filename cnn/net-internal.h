@@ -9,27 +9,27 @@
 
 enum mem_cat { CAT_WEIGHTS, CAT_WGRADS, CAT_OPT, CAT_ACT, CAT_AGRADS, CAT_WORK, CAT_COUNT };
 
-struct lrt;
+struct rt_net_layer;
 
 /* A layer type's backend: a const table, as hwloc's discovery components. */
 struct rt_layer_ops {
 	/* create the forward and backward primitives and the layer's own buffers; set out_md
 	 * and out. Producers are created before consumers. */
-	int (*create)(struct rt_net *n, struct lrt *L, struct rt_err *err);
-	int (*forward)(struct rt_net *n, struct lrt *L, struct rt_err *err);
+	int (*create)(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err);
+	int (*forward)(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err);
 	/* write the input gradient to L->gdst[k] (then net.c accumulates if needed) and the
 	 * weight gradients */
-	int (*backward)(struct rt_net *n, struct lrt *L, struct rt_err *err);
+	int (*backward)(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err);
 	/* optional: once every layer exists, its gradients are routed and the shared buffers
 	 * (scratchpad, slots) are allocated */
-	int (*finish)(struct rt_net *n, struct lrt *L, struct rt_err *err);
+	int (*finish)(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err);
 	/* optional: free the layer's private state (L->priv: what create and finish made
 	 * beyond the fields every layer has), the block included */
-	void (*destroy)(struct lrt *L);
+	void (*destroy)(struct rt_net_layer *L);
 	/* optional: the data phase's share, once the model input is loaded */
-	int (*load)(struct rt_net *n, struct lrt *L, struct rt_err *err);
+	int (*load)(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err);
 	/* optional: the implementation that runs, when not the forward pd's */
-	const char *(*impl)(const struct lrt *L);
+	const char *(*impl)(const struct rt_net_layer *L);
 };
 
 extern const struct rt_layer_ops rt_layer_conv_ops, rt_layer_fc_ops, rt_layer_relu_ops,
@@ -38,14 +38,14 @@ extern const struct rt_layer_ops rt_layer_conv_ops, rt_layer_fc_ops, rt_layer_re
 
 /* Where a layer's input gradient goes: the producer's gradient buffer directly (first
  * writer in backward order) or a temporary that a binary add folds into it. */
-struct grad_sink {
+struct rt_grad_sink {
 	int producer;                   /* -1: the model input, no gradient */
 	dnnl_memory_t dst;              /* what the layer writes */
 	dnnl_primitive_t acc;           /* producer dout += dst, or NULL when dst is dout */
 	dnnl_primitive_t copy;          /* add layers: reorder dout(add) -> producer dout */
 };
 
-struct lrt {
+struct rt_net_layer {
 	const struct rt_layer_desc *d;
 	const struct rt_layer_ops *ops;
 	size_t index;
@@ -71,7 +71,7 @@ struct lrt {
 	void *priv;                     /* the layer type's own state (pool workspace, BN
 					 * statistics, dropout mask, ...): its layer-*.c
 					 * allocates it (rt_net_priv) and frees it (destroy) */
-	struct grad_sink sink[2];       /* [0] input, [1] add's second operand */
+	struct rt_grad_sink sink[2];       /* [0] input, [1] add's second operand */
 	size_t nsinks;
 	int consumers;
 	double t_fwd, t_bwd;
@@ -83,7 +83,7 @@ struct rt_net {
 	struct rt_net_opts o;
 	dnnl_engine_t eng;
 	dnnl_stream_t strm;
-	struct lrt *L;
+	struct rt_net_layer *L;
 	size_t nl;
 	dnnl_memory_t input;            /* user batch, NCHW */
 	dnnl_memory_desc_t input_md;
@@ -114,7 +114,7 @@ struct rt_net {
 };
 
 /* ---- oneDNN helpers (net-dnnl.c) ---- */
-int rt_net_dnnl_fail(struct rt_err *err, dnnl_status_t st, const struct lrt *L, const char *what);
+int rt_net_dnnl_fail(struct rt_err *err, dnnl_status_t st, const struct rt_net_layer *L, const char *what);
 #define DNNL_CHECK(call, what)                                                                 \
 	do {                                                                                    \
 		dnnl_status_t st_ = (call);                                                     \
@@ -124,30 +124,30 @@ int rt_net_dnnl_fail(struct rt_err *err, dnnl_status_t st, const struct lrt *L, 
 
 /* The layer's private state of size bytes, zeroed, made on the first call (the layer type's
  * destroy frees it); NULL with err set when out of memory. */
-void *rt_net_priv(struct lrt *L, size_t size, struct rt_err *err);
+void *rt_net_priv(struct rt_net_layer *L, size_t size, struct rt_err *err);
 /* Allocate a memory for md counted in category cat of layer L (NULL: the net). */
-int rt_net_mem(struct rt_net *n, struct lrt *L, dnnl_memory_t *m, const dnnl_memory_desc_t *md,
+int rt_net_mem(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t *m, const dnnl_memory_desc_t *md,
 	       enum mem_cat cat, struct rt_err *err);
 /* Create a primitive from an op descriptor (scratchpad in user mode); hint may be NULL.
  * Keeps the pd in *pd_out when not NULL (caller destroys), else destroys it. */
-int rt_net_prim(struct rt_net *n, struct lrt *L, const void *desc, dnnl_primitive_desc_t hint,
+int rt_net_prim(struct rt_net *n, struct rt_net_layer *L, const void *desc, dnnl_primitive_desc_t hint,
 		dnnl_primitive_t *prim, dnnl_primitive_desc_t *pd_out, const char *what,
 		struct rt_err *err);
 /* Whether a pd is oneDNN's reference code (slow C++ loops): what the layers avoid. */
 bool rt_net_is_ref(const_dnnl_primitive_desc_t pd);
 /* Execute with the scratchpad appended. */
-int rt_net_exec(struct rt_net *n, struct lrt *L, dnnl_primitive_t p, int nargs,
+int rt_net_exec(struct rt_net *n, struct rt_net_layer *L, dnnl_primitive_t p, int nargs,
 		dnnl_exec_arg_t *args, struct rt_err *err);
 /* Fill a memory with test values in [-1, 1) from seed (through a plain fp32 copy and a
  * reorder, so padding stays zero): for timing trials at creation. */
-int rt_net_fill(struct rt_net *n, struct lrt *L, dnnl_memory_t m, uint64_t seed,
+int rt_net_fill(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t m, uint64_t seed,
 		struct rt_err *err);
 /* Reorder primitive from src md to dst md. */
-int rt_net_reorder(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *from,
+int rt_net_reorder(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *from,
 		   const dnnl_memory_desc_t *to, dnnl_primitive_t *prim, struct rt_err *err);
 /* The memory descriptor of the layer's input (the producer's output or the model input). */
-const dnnl_memory_desc_t *rt_net_in_md(const struct rt_net *n, const struct lrt *L);
-dnnl_memory_t rt_net_in_mem(const struct rt_net *n, const struct lrt *L);
+const dnnl_memory_desc_t *rt_net_in_md(const struct rt_net *n, const struct rt_net_layer *L);
+dnnl_memory_t rt_net_in_mem(const struct rt_net *n, const struct rt_net_layer *L);
 /* A plain md of dims with the plain tag for its rank: fp32, or in the activation type. */
 void rt_net_plain_md(dnnl_memory_desc_t *md, int ndims, const dnnl_dims_t dims);
 void rt_net_act_plain_md(const struct rt_net *n, dnnl_memory_desc_t *md, int ndims,
@@ -156,14 +156,14 @@ void rt_net_act_plain_md(const struct rt_net *n, dnnl_memory_desc_t *md, int ndi
  * copy forward reads (fwd_w, in the activation type) and its cast, when it differs from the
  * master; then the weights backward data reads (bwd_w_md) and its reorder, when it differs
  * from forward's. */
-int rt_net_weight_copies(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *fwd_w,
+int rt_net_weight_copies(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *fwd_w,
 			 const dnnl_memory_desc_t *bwd_w_md, struct rt_err *err);
 /* A one-off reorder between two memories, with oneDNN's own scratchpad (initialization and
  * test access, outside the iteration loop). */
-int rt_net_reorder_now(struct rt_net *n, struct lrt *L, dnnl_memory_t from, dnnl_memory_t to,
+int rt_net_reorder_now(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t from, dnnl_memory_t to,
 		       struct rt_err *err);
 /* Write plain fp32 values into a memory of any layout (through a reorder). */
-int rt_net_write_plain(struct rt_net *n, struct lrt *L, dnnl_memory_t dst,
+int rt_net_write_plain(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t dst,
 		       const dnnl_memory_desc_t *plain, const float *vals, struct rt_err *err);
 int rt_net_zero_mem(dnnl_memory_t m);
 /* xorshift64*: the net's only randomness, seeded, so two runs are identical */
@@ -187,7 +187,7 @@ static inline uint16_t rt_bf16(float f)
 /* Set up a layer's parameters after its pd exists: w (and b) in the given mds, initialized
  * from the seed (He-uniform weights, zero bias; BN: scale 1, shift 0), gradients, momentum
  * and the SGD primitives. */
-int rt_net_params(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *w_md,
+int rt_net_params(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *w_md,
 		  const dnnl_memory_desc_t *w_plain, const dnnl_memory_desc_t *b_md,
 		  long fan_in, bool bn, struct rt_err *err);
 

@@ -40,7 +40,7 @@ static size_t params_bound(const struct rt_model *m)
 
 /* A parameter tensor, its gradient and its momentum, carved from the arenas at one offset
  * (64-byte aligned; the arenas start zeroed, so gaps stay zero through SGD). */
-static int param_mems(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *md,
+static int param_mems(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *md,
 		      dnnl_memory_t *w, dnnl_memory_t *g, dnnl_memory_t *v, struct rt_err *err)
 {
 	const size_t sz = dnnl_memory_desc_get_size(md), off = n->par.used;
@@ -80,7 +80,7 @@ int rt_net_params_reserve(struct rt_net *n, struct rt_err *err)
  * scale on w and a sum post-op of scale mu into v); w = w - lr*v. */
 int rt_net_params_sgd(struct rt_net *n, struct rt_err *err)
 {
-	const struct lrt *L = NULL;
+	const struct rt_net_layer *L = NULL;
 	const float wd = (float)n->o.weight_decay, mlr = (float)-n->o.lr;
 	dnnl_memory_desc_t flat;
 	dnnl_dims_t dims = { (dnnl_dim_t)(n->par.used / sizeof(float)) };
@@ -121,7 +121,7 @@ int rt_net_params_sgd(struct rt_net *n, struct rt_err *err)
 	return st == dnnl_success ? 0 : rt_net_dnnl_fail(err, st, L, "SGD step");
 }
 
-int rt_net_params(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *w_md,
+int rt_net_params(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *w_md,
 		  const dnnl_memory_desc_t *w_plain, const dnnl_memory_desc_t *b_md,
 		  long fan_in, bool bn, struct rt_err *err)
 {
@@ -157,7 +157,7 @@ int rt_net_params(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *w_m
 	return rc;
 }
 
-int rt_net_weight_copies(struct rt_net *n, struct lrt *L, const dnnl_memory_desc_t *fwd_w,
+int rt_net_weight_copies(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *fwd_w,
 			 const dnnl_memory_desc_t *bwd_w_md, struct rt_err *err)
 {
 	const dnnl_memory_desc_t *master = NULL;

@@ -92,12 +92,12 @@ static int route_gradients(struct rt_net *n, struct rt_err *err)
 	if (!written)
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	for (size_t i = n->nl; i-- > 0 && !rc;) {
-		struct lrt *L = &n->L[i];
+		struct rt_net_layer *L = &n->L[i];
 		int prods[2] = { L->d->input, L->d->type == RT_LAYER_ADD ? L->d->from : -1 };
 
 		L->nsinks = L->d->type == RT_LAYER_ADD ? 2 : 1;
 		for (size_t k = 0; k < L->nsinks && !rc; k++) {
-			struct grad_sink *g = &L->sink[k];
+			struct rt_grad_sink *g = &L->sink[k];
 			int p = prods[k];
 			const dnnl_memory_desc_t *pmd;
 
@@ -181,7 +181,7 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 					  t.params, t.act_elems, have / 1e9);
 	}
 	struct rt_net *n = calloc(1, sizeof(*n));
-	struct lrt *L = NULL;
+	struct rt_net_layer *L = NULL;
 	dnnl_dims_t idims;
 	int rc = 0;
 
@@ -291,7 +291,7 @@ void rt_net_destroy(struct rt_net *n)
 	if (!n)
 		return;
 	for (size_t i = 0; n->L && i < n->nl; i++) {
-		struct lrt *L = &n->L[i];
+		struct rt_net_layer *L = &n->L[i];
 		dnnl_memory_t mems[] = { L->out, L->dout, L->src, L->w, L->b, L->dw, L->db, L->vw,
 					 L->vb, L->w_bwd, L->dsrc, L->wc, L->src4, L->dsrc4 };
 		dnnl_primitive_t prims[] = { L->reorder_in, L->fwd, L->bwd_d, L->bwd_w,
@@ -302,7 +302,7 @@ void rt_net_destroy(struct rt_net *n)
 		for (size_t k = 0; k < sizeof(prims) / sizeof(prims[0]); k++)
 			dnnl_primitive_destroy(prims[k]);
 		for (size_t k = 0; k < 2; k++) {
-			struct grad_sink *g = &L->sink[k];
+			struct rt_grad_sink *g = &L->sink[k];
 
 			if (g->acc || g->copy) {
 				dnnl_primitive_destroy(g->acc);
@@ -345,7 +345,7 @@ int32_t *rt_net_labels(struct rt_net *n)
 int rt_net_load_input(struct rt_net *n, struct rt_err *err)
 {
 	for (size_t i = 0; i < n->nl; i++) {
-		struct lrt *L = &n->L[i];
+		struct rt_net_layer *L = &n->L[i];
 
 		if (L->reorder_in && L->d->input < 0) {
 			dnnl_exec_arg_t a[2] = { { DNNL_ARG_FROM, n->input },
@@ -373,7 +373,7 @@ void rt_net_set_iteration(struct rt_net *n, uint64_t iteration)
 int rt_net_forward(struct rt_net *n, struct rt_err *err)
 {
 	for (size_t i = 0; i < n->nl; i++) {
-		struct lrt *L = &n->L[i];
+		struct rt_net_layer *L = &n->L[i];
 		double t0;
 		int rc;
 
@@ -390,7 +390,7 @@ int rt_net_forward(struct rt_net *n, struct rt_err *err)
 
 int rt_net_loss(struct rt_net *n, double *loss, double *accuracy, struct rt_err *err)
 {
-	struct lrt *L = &n->L[n->nl - 1];
+	struct rt_net_layer *L = &n->L[n->nl - 1];
 	double t0 = rt_now();
 	int rc = L->ops->forward(n, L, err);
 
@@ -405,13 +405,13 @@ int rt_net_loss(struct rt_net *n, double *loss, double *accuracy, struct rt_err 
 int rt_net_backward(struct rt_net *n, struct rt_err *err)
 {
 	for (size_t i = n->nl; i-- > 0;) {
-		struct lrt *L = &n->L[i];
+		struct rt_net_layer *L = &n->L[i];
 		double t0 = rt_now();
 		int rc = L->ops->backward(n, L, err);
 
 		/* fold the gradients that went to temporaries into their producers' buffers */
 		for (size_t k = 0; !rc && k < L->nsinks; k++) {
-			struct grad_sink *g = &L->sink[k];
+			struct rt_grad_sink *g = &L->sink[k];
 
 			if (g->producer < 0)
 				continue;
@@ -513,7 +513,7 @@ static uint64_t inference_bytes(const struct rt_net *n)
 		return 0;
 	}
 	for (size_t i = 0; i < n->nl; i++) {
-		const struct lrt *L = &n->L[i];
+		const struct rt_net_layer *L = &n->L[i];
 		const int in = L->d->input;
 
 		/* the weights forward reads: the bf16 copy when there is one */

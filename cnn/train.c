@@ -44,7 +44,7 @@ void rt_train_result_fini(struct rt_train_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-int rt_train_run(const struct rt_model *m, const struct rt_net_opts *net_opts,
+int rt_train_iterations(const struct rt_model *m, const struct rt_net_opts *net_opts,
 		 const struct rt_train_opts *o, struct rt_train_result *res, struct rt_err *err)
 {
 	/* the rank and the rank count come from the communicator */

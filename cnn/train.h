@@ -64,7 +64,7 @@ struct rt_train_result {
 /* Train the model with the net options for warmup + iterations steps and fill res (the caller
  * frees it with rt_train_result_fini). The options' rank and ranks are taken from o->comm
  * (0 of 1 without it). */
-int rt_train_run(const struct rt_model *m, const struct rt_net_opts *no,
+int rt_train_iterations(const struct rt_model *m, const struct rt_net_opts *no,
 		 const struct rt_train_opts *o, struct rt_train_result *res, struct rt_err *err);
 void rt_train_result_fini(struct rt_train_result *res);
 

@@ -206,7 +206,7 @@ static void test_training(void)
 		o.batch = 32;
 		o.lr = 0.02;
 		o.precision = (enum rt_precision)p;
-		if (rt_train_run(m, &o, &to, &r[p], &err)) {
+		if (rt_train_iterations(m, &o, &to, &r[p], &err)) {
 			ok(0, "lenet5 %s: %s", rt_precision_name(o.precision), err.msg);
 			rt_model_destroy(m);
 			return;

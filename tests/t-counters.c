@@ -134,7 +134,7 @@ int main(void)
 		no.batch = 16;
 		to.meter = &rt_counters_model.meter;
 		to.meter_ctx = ctx;
-		if (!is_int(rt_train_run(m, &no, &to, &res, &err), 0, "lenet5 trains with counters"))
+		if (!is_int(rt_train_iterations(m, &no, &to, &res, &err), 0, "lenet5 trains with counters"))
 			printf("# %s\n", err.msg);
 		rt_model_totals(m, no.batch, &t);
 		is_double(res.counts.flops, 3 * (t.fwd_flops + t.bwd_flops + t.update_flops), 0,

@@ -336,7 +336,7 @@ static void test_training(void)
 	rt_net_opts_default(&o, m);
 	o.batch = 32;
 	o.lr = 0.02;
-	rc = rt_train_run(m, &o, &to, &a, &err);
+	rc = rt_train_iterations(m, &o, &to, &a, &err);
 	if (!is_int(rc, 0, "lenet5 trains 40 iterations on synthetic data"))
 		printf("# %s\n", err.msg);
 	if (!rc) {
@@ -368,7 +368,7 @@ static void test_training(void)
 			is_double(sum, a.total_seconds, 1e-9,
 				  "the five phases add up to the timed iterations");
 		}
-		rc = rt_train_run(m, &o, &to, &b, &err);
+		rc = rt_train_iterations(m, &o, &to, &b, &err);
 		ok(rc == 0 && !memcmp(a.losses, b.losses, 40 * sizeof(double)),
 		   "same seed and threads: identical losses, bit for bit");
 		ok(rc == 0 && a.digest == b.digest && a.weights_sum == b.weights_sum &&
@@ -376,7 +376,7 @@ static void test_training(void)
 		   (unsigned long long)a.digest);
 		rt_train_result_fini(&b);
 		o.seed = 2;
-		rc = rt_train_run(m, &o, &to, &b, &err);
+		rc = rt_train_iterations(m, &o, &to, &b, &err);
 		ok(rc == 0 && memcmp(a.losses, b.losses, 40 * sizeof(double)),
 		   "another seed: other losses");
 		ok(rc == 0 && a.digest != b.digest, "another seed: another weights digest");

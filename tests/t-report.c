@@ -208,7 +208,7 @@ int main(void)
 			char sum[160], text[4096] = "";
 
 			snprintf(sum, sizeof(sum), "%s/summary.txt", dir);
-			is_int(rt_report_summary(sum, set, 3, "t2-b64-none", prof, NULL, &err), 0,
+			is_int(rt_summary_write(sum, set, 3, "t2-b64-none", prof, NULL, &err), 0,
 			       "summary written");
 			slurp(sum, text, sizeof(text));
 			like(text, "best configuration: t2-b64-compact", "names the best");

@@ -18,7 +18,7 @@ struct rt_cluster {
 	int node, nodes;                /* this node's index (by its leader's rank), how many */
 	char host[256];
 	struct rt_cluster_mpi *mpi;     /* communicators, pending gradient sums */
-	struct rt_comm comm;            /* data parallelism for rt_train_run */
+	struct rt_comm comm;            /* data parallelism for rt_train_iterations */
 };
 
 /* Whether this build has MPI. */

@@ -27,7 +27,7 @@ int rt_point_bound(const struct rt_point *p, const struct rt_profile *prof, stru
 
 /* summary.txt: the best configuration (iteration images/s, median), its speedup over the
  * default one, and each configuration's bound and distance to it. Written atomically. */
-int rt_report_summary(const char *path, const struct rt_point *pts, size_t n,
+int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
 		      const char *default_config, const struct rt_profile *prof, FILE *also,
 		      struct rt_err *err);
 

@@ -29,7 +29,7 @@ static void print_memory(FILE *out, const char *title, const struct rt_net_memor
 	       a[4], a[5], t, (double)rss / 1024);
 }
 
-int rt_train_describe(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
+int rt_train_print_describe(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
 		      struct rt_err *err)
 {
 	struct rt_layer_work *work;
@@ -92,8 +92,8 @@ int rt_train_describe(FILE *out, const struct rt_model *m, const struct rt_net_o
 	return 0;
 }
 
-void rt_train_report(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
-		     const struct rt_train_result *res, const struct rt_train_report_opts *c)
+void rt_train_print_run(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
+		     const struct rt_train_result *res, const struct rt_train_print_opts *c)
 {
 	struct rt_model_totals t;
 	double it = res->iter_seconds, flops;

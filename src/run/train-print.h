@@ -12,10 +12,10 @@
 
 /* Each layer (shapes, parameters, FLOPs per image, the bytes it keeps and allocates, where
  * its work runs), the totals and the memory split of a net built for the batch. */
-int rt_train_describe(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
+int rt_train_print_describe(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
 		      struct rt_err *err);
 
-struct rt_train_report_opts {
+struct rt_train_print_opts {
 	const char *prog;               /* the first word of the first line */
 	int threads;
 	long iterations, warmup;
@@ -27,7 +27,7 @@ struct rt_train_report_opts {
 };
 
 /* The report of one run. */
-void rt_train_report(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
-		     const struct rt_train_result *res, const struct rt_train_report_opts *o);
+void rt_train_print_run(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
+		     const struct rt_train_result *res, const struct rt_train_print_opts *o);
 
 #endif

@@ -122,10 +122,10 @@ int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *er
 
 int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err)
 {
-	const struct rt_sweep_request *r = &s->record;
+	const struct rt_runrec_request *r = &s->record;
 	const unsigned g = s->given;
 	struct rt_err bad;
-	int rc = rt_sweep_request_read(&s->record, s->resume, err);
+	int rc = rt_runrec_request_read(&s->record, s->resume, err);
 
 	if (rc == -ENOENT)
 		return rt_err_set(err, rc, "--resume: %s: nothing to resume (no run.cfg there)",
@@ -198,7 +198,7 @@ int rt_train_settings_apply(const struct rt_train_settings *s, struct rt_model *
 	return 0;
 }
 
-void rt_train_settings_request(struct rt_sweep_request *r, const struct rt_train_settings *s,
+void rt_train_settings_request(struct rt_runrec_request *r, const struct rt_train_settings *s,
 			       const struct rt_model *m, const struct rt_sweep *sw, long batch,
 			       const char *profile_path)
 {
@@ -272,15 +272,15 @@ static int mpi_launcher(const struct rt_train_settings *s, char *buf, char **arg
 	return 0;
 }
 
-int rt_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s,
+int rt_run_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s,
 		   struct rt_sweep *sw, long batch, const char *cmdline,
 		   const struct rt_train_ui *ui, FILE *out, char *dir, size_t size,
 		   struct rt_err *err)
 {
 	const struct rt_cluster *cl = h->cl;
-	struct rt_sweep_train_opts so = { 0 };
-	struct rt_sweep_run_opts ro = { 0 };
-	struct rt_sweep_request req;
+	struct rt_sweep_measure_opts so = { 0 };
+	struct rt_sweep_execute_opts ro = { 0 };
+	struct rt_runrec_request req;
 	char self[PATH_MAX], ppath[4096], words[1024], note[512];
 	char *launcher[32] = { NULL };
 	ssize_t len;
@@ -340,7 +340,7 @@ int rt_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s,
 		so.run = rt_sweep_mpi_run;
 		so.run_ctx = h;
 	}
-	rc = rt_sweep_run(sw, &ro, &so, out, dir, size, err);
+	rc = rt_sweep_execute(sw, &ro, &so, out, dir, size, err);
 done:
 	/* the followers wait for the next configuration: there is none */
 	if (cl->active && cl->rank == 0)
@@ -348,7 +348,7 @@ done:
 	return rc;
 }
 
-int rt_train_single(const struct rt_train_settings *s, const struct rt_model *m,
+int rt_run_train_one(const struct rt_train_settings *s, const struct rt_model *m,
 		    const struct rt_net_opts *no, const struct rt_cluster *cl,
 		    const struct rt_train_ui *ui, const char *prog, FILE *out, struct rt_err *err)
 {
@@ -371,7 +371,7 @@ int rt_train_single(const struct rt_train_settings *s, const struct rt_model *m,
 	to.progress_ctx = ui->ctx;
 	to.comm = cl->active ? &cl->comm : NULL;
 	to.digest = s->digest;
-	if ((rc = rt_train_run(m, no, &to, &res, err)))
+	if ((rc = rt_train_iterations(m, no, &to, &res, err)))
 		goto out;
 	if (s->digest) {
 		/* every rank: data-parallel training keeps the weights identical on all of them */
@@ -383,13 +383,13 @@ int rt_train_single(const struct rt_train_settings *s, const struct rt_model *m,
 		rt_cluster_barrier(cl);
 	}
 	if (cl->rank == 0) {
-		const struct rt_train_report_opts ro = {
+		const struct rt_train_print_opts ro = {
 			.prog = prog, .threads = omp_get_max_threads(), .iterations = s->iters,
 			.warmup = s->warmup, .ranks = cl->size, .nodes = cl->nodes, .pool = s->pool,
 			.counted = backend != NULL, .why = &why, .per_layer = s->per_layer,
 		};
 
-		rt_train_report(out, m, no, &res, &ro);
+		rt_train_print_run(out, m, no, &res, &ro);
 	}
 out:
 	if (backend)

@@ -42,7 +42,7 @@ struct rt_train_settings {
 	size_t nsweeps;
 	const char *outdir, *resume, *profile;
 	unsigned given;                 /* RT_GIVEN_* */
-	struct rt_sweep_request record; /* --resume: what DIR/run.cfg asked */
+	struct rt_runrec_request record; /* --resume: what DIR/run.cfg asked */
 };
 
 /* roofline-train's defaults. */
@@ -71,7 +71,7 @@ int rt_train_settings_apply(const struct rt_train_settings *s, struct rt_model *
 
 /* The run.cfg request of a sweep of these settings (the model and the profile as absolute
  * paths: the children, roofline-plot and --resume may run elsewhere). */
-void rt_train_settings_request(struct rt_sweep_request *r, const struct rt_train_settings *s,
+void rt_train_settings_request(struct rt_runrec_request *r, const struct rt_train_settings *s,
 			       const struct rt_model *m, const struct rt_sweep *sw, long batch,
 			       const char *profile_path);
 
@@ -85,15 +85,15 @@ struct rt_train_ui {
 
 /* A sweep of the configurations sw holds (its knobs added by the caller, so that a bad
  * --sweep is a usage error there): expanded, each carrying the job's rank count; rank 0 runs
- * it (rt_sweep_run, results in dir) while the other ranks follow. -EINTR when interrupted. */
-int rt_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s,
+ * it (rt_sweep_execute, results in dir) while the other ranks follow. -EINTR when interrupted. */
+int rt_run_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s,
 		   struct rt_sweep *sw, long batch, const char *cmdline,
 		   const struct rt_train_ui *ui, FILE *out, char *dir, size_t size,
 		   struct rt_err *err);
 
 /* One configuration trained by every rank; the weight digest when asked (every rank) and the
  * report (rank 0) on out. An error on one rank is returned: the caller stops the job. */
-int rt_train_single(const struct rt_train_settings *s, const struct rt_model *m,
+int rt_run_train_one(const struct rt_train_settings *s, const struct rt_model *m,
 		    const struct rt_net_opts *no, const struct rt_cluster *cl,
 		    const struct rt_train_ui *ui, const char *prog, FILE *out, struct rt_err *err);
 

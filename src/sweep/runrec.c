@@ -28,7 +28,7 @@ static int get_long(const struct rt_cfg_reader *rd, const config_setting_t *g, c
 	return rc;
 }
 
-int rt_sweep_request_read(struct rt_sweep_request *r, const char *dir, struct rt_err *err)
+int rt_runrec_request_read(struct rt_runrec_request *r, const char *dir, struct rt_err *err)
 {
 	char path[4200];
 	const config_setting_t *g, *knobs;
@@ -92,8 +92,8 @@ out:
 	return rc;
 }
 
-int rt_sweep_request_diff(const struct rt_sweep_request *there,
-			  const struct rt_sweep_request *asked, char *buf, size_t size)
+int rt_runrec_request_diff(const struct rt_runrec_request *there,
+			  const struct rt_runrec_request *asked, char *buf, size_t size)
 {
 	char a[RT_KNOB_COUNT * 1030] = "", b[RT_KNOB_COUNT * 1030] = "", num[2][32];
 	size_t len = 0;
@@ -158,7 +158,7 @@ static void put_kv(FILE *fp, const char *indent, const char *name, const char *v
 
 int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *err)
 {
-	const struct rt_sweep_request *r = o->req;
+	const struct rt_runrec_request *r = o->req;
 	const char *started = o->started;
 	const bool complete = o->complete;
 	const dnnl_version_t *dv = dnnl_version();
@@ -239,7 +239,7 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 	return rt_outfile_commit(&of, err);
 }
 
-void rt_results_default(const char *dir, char *name, size_t size)
+void rt_runrec_default(const char *dir, char *name, size_t size)
 {
 	char cfgpath[4200];
 	const char *v = NULL;
@@ -254,7 +254,7 @@ void rt_results_default(const char *dir, char *name, size_t size)
 	config_destroy(&cfg);
 }
 
-int rt_results_profile(const char *dir, char *path, size_t size, struct rt_err *err)
+int rt_runrec_profile(const char *dir, char *path, size_t size, struct rt_err *err)
 {
 	char cfgpath[4200];
 	const char *prof = NULL;

@@ -12,7 +12,7 @@
 
 /* What a sweep measures, as run.cfg records it. The first part is the points' identity: every
  * run that adds points to one directory asks for the same. */
-struct rt_sweep_request {
+struct rt_runrec_request {
 	char model[4096];               /* the model file's real path */
 	char data[4096];                /* synthetic, mnist:DIR, cifar10:DIR */
 	char counters[16];
@@ -31,15 +31,15 @@ struct rt_sweep_request {
 
 /* The request a results directory's run.cfg records. -ENOENT when DIR has no run.cfg;
  * -EINVAL naming FILE:LINE when it is not one, or records no request (an older rooftraj). */
-int rt_sweep_request_read(struct rt_sweep_request *r, const char *dir, struct rt_err *err);
+int rt_runrec_request_read(struct rt_runrec_request *r, const char *dir, struct rt_err *err);
 /* What differs between the points' identities of two requests, as "model: 'a' there, 'b'
  * asked; batch: 64 there, 32 asked" into buf; returns how many fields differ (0: the same). */
-int rt_sweep_request_diff(const struct rt_sweep_request *there,
-			  const struct rt_sweep_request *asked, char *buf, size_t size);
+int rt_runrec_request_diff(const struct rt_runrec_request *there,
+			  const struct rt_runrec_request *asked, char *buf, size_t size);
 
 /* How a sweep ran, for run.cfg beside its request. */
 struct rt_runrec {
-	const struct rt_sweep_request *req;
+	const struct rt_runrec_request *req;
 	const char *cmdline;
 	size_t configurations;
 	unsigned ranks;                 /* 0: 1 */
@@ -53,9 +53,9 @@ struct rt_runrec {
 int rt_runrec_write(const char *dir, const struct rt_runrec *rec, struct rt_err *err);
 
 /* The machine profile a results directory's run.cfg names, into path. */
-int rt_results_profile(const char *dir, char *path, size_t size, struct rt_err *err);
+int rt_runrec_profile(const char *dir, char *path, size_t size, struct rt_err *err);
 /* The default configuration's name a results directory's run.cfg records, into name; "" when
  * it records none (rooftraj 0.2) or has no run.cfg. */
-void rt_results_default(const char *dir, char *name, size_t size);
+void rt_runrec_default(const char *dir, char *name, size_t size);
 
 #endif

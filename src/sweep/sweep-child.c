@@ -166,7 +166,7 @@ static void emit_fused(struct child_rows *cr, const char *name, const char *wher
 }
 
 int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
-			   const struct rt_sweep_measure *o, struct rt_err *err)
+			   const struct rt_sweep_child_opts *o, struct rt_err *err)
 {
 	const int np = RT_PHASE_COUNT, first_layer = 1 + np;
 	const long repeat = o->repeat, iters = o->iterations;
@@ -221,7 +221,7 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 	for (long r = 0; r < repeat; r++) {
 		struct rt_train_result res;
 
-		if ((rc = rt_train_run(m, no, &to, &res, err)))
+		if ((rc = rt_train_iterations(m, no, &to, &res, err)))
 			goto out;
 		sec[r] = res.iter_seconds;
 		for (int p = 0; p < np; p++)
@@ -301,7 +301,7 @@ out:
 	return rc;
 }
 
-void rt_sweep_child_argv(const char *self, const struct rt_sweep_request *r,
+void rt_sweep_child_argv(const char *self, const struct rt_runrec_request *r,
 			 const struct rt_sweep_config *c, long repeat, char a[7][32], char *argv[40])
 {
 	int na = 0;

@@ -14,7 +14,7 @@
 #include "sweep/sweep.h"
 #include "cnn/train.h"
 
-struct rt_sweep_measure {
+struct rt_sweep_child_opts {
 	const char *data, *counters;    /* counters: auto, hw, model, none */
 	long iterations, warmup, repeat;
 	bool per_layer;
@@ -35,12 +35,12 @@ struct rt_sweep_measure {
  * "disturbed" and say why. Under MPI the counts are the whole job's. 0, or -errno with err
  * (the failed run's message, or the counters'). */
 int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
-			   const struct rt_sweep_measure *o, struct rt_err *err);
+			   const struct rt_sweep_child_opts *o, struct rt_err *err);
 
 /* The command line of the child for configuration c of request r, run from `self`: argv
  * (NULL-terminated, at most 40 entries) points into a and r. The child repeats its run
  * `repeat` times inside itself. */
-void rt_sweep_child_argv(const char *self, const struct rt_sweep_request *r,
+void rt_sweep_child_argv(const char *self, const struct rt_runrec_request *r,
 			 const struct rt_sweep_config *c, long repeat, char a[7][32], char *argv[40]);
 
 /* Read a child's output (len bytes): its points.csv rows, after the header line (whatever a

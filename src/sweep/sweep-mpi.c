@@ -54,7 +54,7 @@ static int place_threads(const struct rt_sweep_mpi *h, const struct order *o, st
 static int run_order(struct rt_sweep_mpi *h, const struct order *o, FILE *out, struct rt_err *err)
 {
 	struct rt_net_opts no = h->no;
-	struct rt_sweep_measure mo = h->measure;
+	struct rt_sweep_child_opts mo = h->measure;
 	struct rt_err perr;
 
 	omp_set_num_threads((int)o->threads);

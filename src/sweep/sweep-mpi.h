@@ -1,5 +1,5 @@
 /* sweep-mpi.h: a sweep under mpirun: every rank runs each configuration in its own process
- * (there is no child process per configuration); rank 0 drives the sweep (rt_sweep_train with
+ * (there is no child process per configuration); rank 0 drives the sweep (rt_sweep_measure with
  * rt_sweep_mpi_run as its runner) and broadcasts each configuration, the other ranks follow */
 #ifndef RT_SWEEP_MPI_H
 #define RT_SWEEP_MPI_H
@@ -16,7 +16,7 @@
 struct rt_sweep_mpi {
 	struct rt_model *m;
 	struct rt_net_opts no;          /* batch and precision come from each configuration */
-	struct rt_sweep_measure measure;        /* comm: the cluster's (set by the functions) */
+	struct rt_sweep_child_opts measure;        /* comm: the cluster's (set by the functions) */
 	struct rt_cluster *cl;
 	const struct rt_topo *topo;
 	/* a rank whose placement failed measures without it: said here (NULL: silent) */
@@ -30,7 +30,7 @@ struct rt_sweep_mpi {
 int rt_sweep_mpi_place(const struct rt_cluster *cl, const struct rt_topo *topo,
 		       enum rt_affinity aff, unsigned threads, struct rt_err *err);
 
-/* Rank 0's runner for rt_sweep_train: broadcast the configuration, measure it here with every
+/* Rank 0's runner for rt_sweep_measure: broadcast the configuration, measure it here with every
  * rank, and fill ch as a child's run would (ok, reason, the protocol's lines in ch->out). */
 int rt_sweep_mpi_run(void *ctx, const struct rt_sweep_config *c, struct rt_child *ch,
 		     struct rt_err *err);

@@ -136,15 +136,15 @@ out:
 }
 
 /* Whether outdir may take this request: new, or holding the same request (resume: it must). */
-static int request_fits(const struct rt_sweep_train_opts *o, struct rt_err *err)
+static int request_fits(const struct rt_sweep_measure_opts *o, struct rt_err *err)
 {
-	struct rt_sweep_request there;
+	struct rt_runrec_request there;
 	char csv[4200], diff[2048];
 	struct stat st;
 	int rc;
 
 	snprintf(csv, sizeof(csv), "%s/points.csv", o->outdir);
-	rc = rt_sweep_request_read(&there, o->outdir, err);
+	rc = rt_runrec_request_read(&there, o->outdir, err);
 	if (rc == -ENOENT) {
 		if (o->resume)
 			return rt_err_set(err, -ENOENT, "%s: nothing to resume (no run.cfg there)",
@@ -156,13 +156,13 @@ static int request_fits(const struct rt_sweep_train_opts *o, struct rt_err *err)
 	}
 	if (rc)
 		return rc;
-	if (rt_sweep_request_diff(&there, o->req, diff, sizeof(diff)))
+	if (rt_runrec_request_diff(&there, o->req, diff, sizeof(diff)))
 		return rt_err_set(err, -EEXIST, "%s holds another sweep (%s); give another --out%s",
 				  o->outdir, diff, o->resume ? "" : ", or --resume it");
 	return 0;
 }
 
-int rt_sweep_train_prepare(const struct rt_sweep *s, const struct rt_sweep_train_opts *o,
+int rt_sweep_prepare_dir(const struct rt_sweep *s, const struct rt_sweep_measure_opts *o,
 			   char *note, size_t notesize, struct rt_err *err)
 {
 	struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline, .configurations = s->nconfigs,
@@ -192,7 +192,7 @@ static void note_to(void *ctx, const char *msg)
 
 /* The charts and report.html of a finished sweep (views.h). A missing gnuplot is a note (the
  * scripts are there). */
-static int draw_charts(const struct rt_sweep *s, const struct rt_sweep_train_opts *o,
+static int draw_charts(const struct rt_sweep *s, const struct rt_sweep_measure_opts *o,
 		       const struct rt_point *all, size_t nall, FILE *also, struct rt_err *err)
 {
 	char what[256];
@@ -227,7 +227,7 @@ static bool proc_disturbed(const struct proc *p)
 
 /* Run configuration c once: 0 with its points in *pr, or 0 with pr->n == 0 and why (it
  * failed); -EINTR when interrupted; another error when nothing can run. */
-static int run_once(const struct rt_sweep_train_opts *o, const struct rt_sweep_config *c,
+static int run_once(const struct rt_sweep_measure_opts *o, const struct rt_sweep_config *c,
 		    struct proc *pr, char *why, size_t whysize, struct rt_err *err)
 {
 	/* fresh processes repeat the measurement (one run each); under MPI the ranks repeat it
@@ -332,7 +332,7 @@ static void failed_row(struct rt_point *p, const struct rt_sweep_config *c, cons
 
 /* Measure configuration c in `nproc` fresh processes (each one whose runs did not get their
  * cores measured once more), into *rows (caller frees): the aggregate, or a failed row. */
-static int measure_config(const struct rt_sweep_train_opts *o, const struct rt_sweep_config *c,
+static int measure_config(const struct rt_sweep_measure_opts *o, const struct rt_sweep_config *c,
 			  size_t idx, size_t nconfigs, struct rt_point **rows, size_t *nrows,
 			  struct rt_err *err)
 {
@@ -475,7 +475,7 @@ static bool any_succeeded(const struct rt_point *pts, size_t n)
 	return false;
 }
 
-int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o, FILE *also,
+int rt_sweep_measure(const struct rt_sweep *s, const struct rt_sweep_measure_opts *o, FILE *also,
 		   struct rt_err *err)
 {
 	char csv[4200], summary[4200], started[32];
@@ -534,7 +534,7 @@ int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o
 	}
 	all_measured = true;
 	if ((rc = rt_points_csv_read(csv, &all, &nall, err)) ||
-	    (rc = rt_report_summary(summary, all, nall, s->configs[0].name, o->prof, also, err)))
+	    (rc = rt_summary_write(summary, all, nall, s->configs[0].name, o->prof, also, err)))
 		goto out;
 	{
 		const struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline,
@@ -564,7 +564,7 @@ out:
 
 /* Everything a sweep needs that can be wrong, checked before anything is measured: the data
  * (opened once), the profile (read, or its destination writable for the quick probe). */
-static int preflight(const struct rt_sweep_run_opts *ro, const struct rt_sweep_request *req,
+static int preflight(const struct rt_sweep_execute_opts *ro, const struct rt_runrec_request *req,
 		     bool *need_probe, struct rt_profile **prof, struct rt_err *err)
 {
 	const char *ppath = ro->profile_path;
@@ -646,8 +646,8 @@ static int finish_partial(char *dir, size_t size, struct rt_err *err)
 	return 0;
 }
 
-int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
-		 struct rt_sweep_train_opts *o, FILE *also, char *dir, size_t size,
+int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opts *ro,
+		 struct rt_sweep_measure_opts *o, FILE *also, char *dir, size_t size,
 		 struct rt_err *err)
 {
 	struct rt_profile *prof = NULL;
@@ -691,7 +691,7 @@ int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
 	if ((rc = request_fits(o, err)) || (!ro->resume && (rc = rt_mkdir_p(dir, err))))
 		goto out;
 	if ((rc = rt_dirlock_take(&lock, dir, o->cmdline, err)) ||
-	    (rc = rt_sweep_train_prepare(s, o, note, sizeof(note), err)))
+	    (rc = rt_sweep_prepare_dir(s, o, note, sizeof(note), err)))
 		goto out;
 	if (note[0])
 		rt_say(ro->say, ro->say_ctx, "%s", note);
@@ -705,7 +705,7 @@ int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
 			goto out;
 	}
 	o->prof = prof;
-	rc = rt_sweep_train(s, o, also, err);
+	rc = rt_sweep_measure(s, o, also, err);
 	/* a sweep that ran to its end (every configuration failed is an end too) leaves
 	 * .partial behind, a resumed one as well */
 	if ((!rc || rc == -ECANCELED) && (final_dir[0] || ro->resume)) {

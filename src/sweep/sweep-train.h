@@ -12,9 +12,9 @@
 #include "base/spawn.h"
 #include "sweep/sweep.h"
 
-struct rt_sweep_train_opts {
+struct rt_sweep_measure_opts {
 	const char *self;               /* the roofline-train executable the children run */
-	const struct rt_sweep_request *req;
+	const struct rt_runrec_request *req;
 	bool retry;                     /* failed configurations of an earlier run run again */
 	const char *outdir;
 	bool resume;                    /* outdir must already hold this request */
@@ -36,9 +36,9 @@ struct rt_sweep_train_opts {
 
 /* What roofline-train --sweep does (alone, or on rank 0): everything that can be wrong checked
  * before anything is measured (the data, opened once; the profile, or the place the quick
- * probe will write it; the results directory, rt_sweep_train_prepare), the quick probe when
+ * probe will write it; the results directory, rt_sweep_prepare_dir), the quick probe when
  * the default profile is missing, the sweep, and the directory named when it completes. */
-struct rt_sweep_run_opts {
+struct rt_sweep_execute_opts {
 	const struct rt_model *m;
 	const struct rt_topo *topo;
 	bool profile_given;             /* --profile: it must exist */
@@ -49,8 +49,8 @@ struct rt_sweep_run_opts {
 };
 /* o: the train options (self, req, retry, cmdline, progress, run); outdir, resume and prof
  * are filled here. dir gets the results directory. */
-int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
-		 struct rt_sweep_train_opts *o, FILE *also, char *dir, size_t size,
+int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opts *ro,
+		 struct rt_sweep_measure_opts *o, FILE *also, char *dir, size_t size,
 		 struct rt_err *err);
 
 /* Before anything is measured: the results directory. With resume it must hold run.cfg of
@@ -60,14 +60,14 @@ int rt_sweep_run(const struct rt_sweep *s, const struct rt_sweep_run_opts *ro,
  * points.csv whose last line was cut short (that configuration is measured again) and, with
  * retry, takes out the rows of failed configurations so that they run again. What it did is
  * said in note (empty: nothing). */
-int rt_sweep_train_prepare(const struct rt_sweep *s, const struct rt_sweep_train_opts *o,
+int rt_sweep_prepare_dir(const struct rt_sweep *s, const struct rt_sweep_measure_opts *o,
 			   char *note, size_t notesize, struct rt_err *err);
 
 /* Run the sweep's configurations that points.csv in outdir does not hold yet, appending and
  * flushing each one's points; a configuration that fails, crashes or passes the timeout
  * becomes a failed point with its reason. Then writes summary.txt (also to `also` when set),
  * the charts and run.cfg (status "complete"). -EINTR (with the resume hint) when interrupted. */
-int rt_sweep_train(const struct rt_sweep *s, const struct rt_sweep_train_opts *o, FILE *also,
+int rt_sweep_measure(const struct rt_sweep *s, const struct rt_sweep_measure_opts *o, FILE *also,
 		   struct rt_err *err);
 
 #endif

@@ -30,11 +30,11 @@ static void say(void *ctx, const char *msg)
  * directory's. */
 static void model_name(char *buf, size_t size, const char *dir)
 {
-	struct rt_sweep_request r;
+	struct rt_runrec_request r;
 	struct rt_err err;
 	const char *slash;
 
-	if (rt_sweep_request_read(&r, dir, &err)) {
+	if (rt_runrec_request_read(&r, dir, &err)) {
 		snprintf(buf, size, "%s", dir);
 		return;
 	}
@@ -204,7 +204,7 @@ int main(int argc, char **argv)
 	}
 	if (profile_arg)
 		snprintf(ppath, sizeof(ppath), "%s", profile_arg);
-	else if (rt_results_profile(argv[optind], ppath, sizeof(ppath), &err))
+	else if (rt_runrec_profile(argv[optind], ppath, sizeof(ppath), &err))
 		goto fail;
 	if (rt_profile_load(&prof, ppath, &err))
 		goto fail;
@@ -218,7 +218,7 @@ int main(int argc, char **argv)
 		/* rewritten in place: as the directory's one writer */
 		if (rt_dirlock_take(&lock, argv[optind], "roofline-plot", &err))
 			goto fail;
-		rt_results_default(argv[optind], def, sizeof(def));
+		rt_runrec_default(argv[optind], def, sizeof(def));
 		model_name(what, sizeof(what), argv[optind]);
 		if (rt_views_write(&vo, all, nall, &err))
 			goto fail;

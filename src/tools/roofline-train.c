@@ -251,7 +251,7 @@ static int run_sweep(struct rt_sweep_mpi *h, const struct cli *c, long batch, in
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	rt_spawn_set_interrupt_flag((volatile int *)&interrupted);
-	rc = rt_train_sweep(h, &c->s, &sw, batch, cmd, &ui, stdout, dir, sizeof(dir), &err);
+	rc = rt_run_train_sweep(h, &c->s, &sw, batch, cmd, &ui, stdout, dir, sizeof(dir), &err);
 	rt_sweep_fini(&sw);
 	if (rc && h->cl->rank != 0)
 		fprintf(stderr, "%s: rank %d: %s\n", prog, h->cl->rank, err.msg);
@@ -303,7 +303,7 @@ int main(int argc, char **argv)
 	}
 	if (c.emit) {
 		/* the child side of a sweep: the configuration's points on stdout */
-		const struct rt_sweep_measure mo = { .data = c.s.data, .counters = c.s.counters,
+		const struct rt_sweep_child_opts mo = { .data = c.s.data, .counters = c.s.counters,
 						     .iterations = c.s.iters, .warmup = c.s.warmup,
 						     .repeat = c.s.repeat, .per_layer = c.s.per_layer,
 						     .comm = cl.active ? &cl.comm : NULL };
@@ -315,13 +315,13 @@ int main(int argc, char **argv)
 		if (out && out != stdout)
 			fclose(out);
 	} else if (c.describe) {
-		rc = rt_train_describe(stdout, m, &no, &err);
+		rc = rt_train_print_describe(stdout, m, &no, &err);
 	} else {
 		struct progress ps = { .tty = isatty(STDERR_FILENO) };
 		const struct rt_train_ui ui = { .say = say, .iteration = on_iteration, .ctx = &ps };
 
 		ps.on = (ps.tty || c.verbose) && cl.rank == 0;
-		rc = rt_train_single(&c.s, m, &no, &cl, &ui, prog, stdout, &err);
+		rc = rt_run_train_one(&c.s, m, &no, &cl, &ui, prog, stdout, &err);
 		if (rc && ps.on && ps.tty)
 			fputc('\n', stderr);
 		if (rc && cl.active) {
