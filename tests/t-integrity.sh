@@ -181,10 +181,16 @@ if [ "$ncpu" -ge 2 ] && ! ldd "$train" 2>/dev/null | grep -q libasan; then
 	rm -rf "$dir/qp/machine-profiles"
 	(cd "$dir/qp" && "$train" -m lenet5 -n 200 -w 5 -r 3 -c model --sweep threads=$ncpu --out a >/dev/null 2>&1)
 	(cd "$dir/qp" && "$train" -m lenet5 -n 200 -w 5 -r 3 -c model --sweep threads=$ncpu --out b >/dev/null 2>&1)
-	ia=$(awk -F, '$7 == "iteration" && $9 == "median" { print $16; exit }' "$dir/qp/a/points.csv")
-	ib=$(awk -F, '$7 == "iteration" && $9 == "median" { print $16; exit }' "$dir/qp/b/points.csv")
-	check "the run that probed first ($ia images/s) and the next ($ib) agree within 2x" \
-		awk -v a="$ia" -v b="$ib" 'BEGIN { exit !(a > 0 && b > 0 && a / b > 0.5 && a / b < 2) }'
+	ia=$(awk -F, '$7 == "iteration" && $9 == "median" && $23 == "ok" { print $16; exit }' "$dir/qp/a/points.csv")
+	ib=$(awk -F, '$7 == "iteration" && $9 == "median" && $23 == "ok" { print $16; exit }' "$dir/qp/b/points.csv")
+	if [ -n "$ia" ] && [ -n "$ib" ]; then
+		check "the run that probed first ($ia images/s) and the next ($ib) agree within 2x" \
+			awk -v a="$ia" -v b="$ib" 'BEGIN { exit !(a > 0 && b > 0 && a / b > 0.5 && a / b < 2) }'
+	else
+		# a busy machine: speeds compare only when both runs got their cores
+		check "the run that probed first and the next: both measured (one disturbed: not compared)" \
+			sh -c "grep -q ',iteration,median,' '$dir/qp/a/points.csv' && grep -q ',iteration,median,' '$dir/qp/b/points.csv'"
+	fi
 else
 	skip "one CPU, or a sanitizer build: speeds say nothing"
 fi
@@ -196,7 +202,11 @@ if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 	last=$(($(nproc) - 1))
 	taskset -c $last sh -c 'while :; do :; done' &
 	spin=$!
-	sleep 0.3
+	# until it has spun for 0.2 s of CPU time (20 ticks): the probe's first look sees it
+	for k in $(seq 600); do
+		[ "$(awk '{ print $14 }' /proc/$spin/stat 2>/dev/null || echo 0)" -ge 20 ] && break
+		sleep 0.05
+	done
 	"$probe" --quick --no-curve --no-lowp -t 1,$(nproc) -o "$dir/busy.cfg" >"$dir/busy.out" 2>"$dir/busy.err"
 	rc=$?
 	kill $spin
@@ -204,7 +214,15 @@ if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 	check "... says the CPU was busy before it started" grep -q "CPU $last was [0-9]*% busy with other work" "$dir/busy.err"
 	check "... flags the ceilings measured on it, naming the cause" grep -q "at $(nproc) threads .* is flagged: busy: measured twice" "$dir/busy.err"
 	check "... the profile records the flags" grep -q 'threads = '"$(nproc)"';.*flag = "busy' "$dir/busy.cfg"
-	check "... and no 1-thread ceiling is flagged busy" sh -c "! grep -q 'threads = 1;.*flag = \"busy' '$dir/busy.cfg'"
+	# the free CPU's 1-thread ceilings are not called busy (other load on the machine may
+	# flag one: never as many as share the spinning CPU), unless the probe saw that CPU
+	# busy before it started too (then its flags are right)
+	if grep -q "CPU 0 was [0-9]*% busy" "$dir/busy.err"; then
+		skip "CPU 0 was busy with other work too"
+	else
+	check "... and the 1-thread ceilings, measured on a free CPU, are not (fewer flagged: $(grep -c 'threads = 1;.*flag = "busy' "$dir/busy.cfg") against $(grep -c 'threads = '"$(nproc)"';.*flag = "busy' "$dir/busy.cfg"))" \
+		test "$(grep -c 'threads = 1;.*flag = "busy' "$dir/busy.cfg")" -lt "$(grep -c 'threads = '"$(nproc)"';.*flag = "busy' "$dir/busy.cfg")"
+	fi
 	check "... the table marks them" grep -q '[0-9]!' "$dir/busy.out"
 else
 	for k in 1 2 3 4 5 6; do skip "one CPU: nothing to share"; done
@@ -243,7 +261,7 @@ check "--no-retry keeps the failed row" grep -q ',failed,exit 1: boom,' "$dir/re
 "$train" --resume "$dir/res" >/dev/null 2>"$dir/retry.err"
 check "--resume retries it: exit 0 (got $?)" test $? = 0
 check "... says so" grep -q "1 failed configuration measured again" "$dir/retry.err"
-check "... and the row is gone, the configuration measured" sh -c "! grep -q ',failed,' '$dir/res/points.csv' && grep -q '^t$(nproc)-b4-none,.*,ok,' '$dir/res/points.csv'"
+check "... and the row is gone, the configuration measured" sh -c "! grep -q ',failed,' '$dir/res/points.csv' && grep -q '^t$(nproc)-b4-none,.*,\(ok\|disturbed\),' '$dir/res/points.csv'"
 
 # a last line cut short (no newline): repaired before training, the file reads afterwards
 head -n 26 "$dir/res/points.csv" >"$dir/keep" && printf 't%s-b8-none,%s,8,no' "$(nproc)" "$(nproc)" >>"$dir/keep"

@@ -66,7 +66,7 @@ check "roofline-plot draws the directory's trajectories over the ranks" sh -c "'
 mpi 2 "$train" -m lenet5 -n 2 -w 0 -r 1 -c model --profile "$prof" --sweep threads=1 \
 	--sweep affinity --out "$dir/a" >"$dir/a.out" 2>"$dir/a.err"
 check "an affinity sweep under mpirun (threads pinned in process) exits 0 (got $?)" test $? = 0
-check "... compact, scatter and none, per rank count" awk -F, '$7 == "iteration" && $9 == "median" && $23 == "ok" { k[$1]++ } END { exit !(("t1-b64-compact-r2" in k) && ("t1-b64-scatter-r2" in k) && ("t1-b64-none-r2" in k)) }' "$dir/a/points.csv"
+check "... compact, scatter and none, per rank count" awk -F, '$7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { k[$1]++ } END { exit !(("t1-b64-compact-r2" in k) && ("t1-b64-scatter-r2" in k) && ("t1-b64-none-r2" in k)) }' "$dir/a/points.csv"
 check "... without a placement warning" sh -c "! grep -q warning '$dir/a.err'"
 
 # a rank killed mid-sweep: the job stops in bounded time, the points written so far intact
@@ -95,7 +95,7 @@ check "the finished configurations are whole (21 rows each: iteration and 6 phas
 	>"$dir/rk.out" 2>"$dir/rk.err"
 check "--sweep ranks=1,2 (no mpirun around it) exits 0 (got $?)" test $? = 0
 check "... two configurations, 1 and 2 ranks, the same global batch, the cores shared" awk -F, '
-	NR > 1 && $7 == "iteration" && $9 == "median" && $23 == "ok" { t[$6] = $2; b[$6] = $3; k++ }
+	NR > 1 && $7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { t[$6] = $2; b[$6] = $3; k++ }
 	END { exit !(k == 2 && (1 in t) && (2 in t) && b[1] == b[2] &&
 		     (t[2] == int(t[1] / 2) || (t[1] == 1 && t[2] == 1))) }' "$dir/rk/points.csv"
 check "... the 2-rank configuration named -r2, its batch per rank in the name" grep -q '^t[0-9]*-b32-none-r2,' "$dir/rk/points.csv"

@@ -138,7 +138,9 @@ int main(void)
 		is_str(b.level, "DRAM", "2 GB per iteration: DRAM");
 	}
 	p.precision = RT_PRECISION_BF16;
-	ok(rt_point_bound(&p, prof, &b) == -ENOENT, "no bf16 ceiling: -ENOENT");
+	ok(rt_point_bound(&p, prof, &b) == 0 && b.memory_bound &&
+	   !strcmp(b.ceiling, "DRAM copy_nt 30.0 GB/s (no bf16 peak)"),
+	   "no bf16 ceiling: its memory roof alone bounds it, said (%s)", b.ceiling);
 
 	/* points.csv round trip, quoting a reason with commas and quotes */
 	snprintf(dir, sizeof(dir), "/tmp/rt-t-report-XXXXXX");
@@ -229,6 +231,42 @@ int main(void)
 		ok(rt_points_csv_read(path, &back, &n, &err) == -EINVAL &&
 		   strstr(err.msg, ":4: 2 fields, a point has 32"),
 		   "a short line is named: %s", err.msg);
+	}
+	/* the roof that bounds a precision: its widest ISA's; when that one is flagged (a busy
+	 * machine), the theoretical peak, never a narrower ISA's peak nor oneDNN's matmul rate */
+	{
+		struct rt_profile *q = NULL;
+		struct rt_profile_flops sse = { .precision = "fp32", .isa = "sse", .threads = 1,
+						.gflops = 44, .method = "fma-chains", .theoretical = 70 };
+		struct rt_profile_flops wide = { .precision = "fp32", .isa = "avx512", .threads = 1,
+						 .gflops = 200, .method = "fma-chains",
+						 .theoretical = 280 };
+		struct rt_profile_flops mm = { .precision = "fp32", .isa = "avx512_core", .threads = 1,
+					       .gflops = 150, .method = "onednn-matmul" };
+		struct rt_profile_bw dram = { .level = "DRAM", .kernel = "triad", .isa = "avx512",
+					      .threads = 1, .gbytes_per_s = 20, .working_set = 1 << 28 };
+		struct rt_point hi = pt("t1", 1, 0.1, 1.3e10, 1e8);    /* 130 GFLOP/s, 130 F/B */
+
+		rt_profile_create(&q, &err);
+		rt_profile_add_flops(q, &sse);
+		rt_profile_add_flops(q, &wide);
+		rt_profile_add_flops(q, &mm);
+		rt_profile_add_bw(q, &dram);
+		rt_point_bound(&hi, q, &b);
+		ok(!strcmp(b.ceiling, "fp32 avx512 200.0 GFLOP/s"), "the widest ISA's ceiling bounds "
+		   "it: %s", b.ceiling);
+		snprintf(q->flops[1].flag, sizeof(q->flops[1].flag), "busy: measured twice");
+		rt_point_bound(&hi, q, &b);
+		ok(!strcmp(b.ceiling, "fp32 avx512 280.0 GFLOP/s") && b.fraction < 1,
+		   "that one flagged: its theoretical peak, not SSE's 44 nor the matmul's 150 (%s, "
+		   "%.0f%%)", b.ceiling, 100 * b.fraction);
+		q->flops[0].flag[0] = 'x';
+		q->flops[1].theoretical = 0;
+		q->flops[0].theoretical = 0;
+		ok(rt_point_bound(&hi, q, &b) == 0 && b.memory_bound &&
+		   strstr(b.ceiling, "DRAM triad 20.0 GB/s (no fp32 peak)"),
+		   "only an achievable rate: bound by its memory roof alone (%s)", b.ceiling);
+		rt_profile_destroy(q);
 	}
 	/* a line of a gigabyte is refused without being held in memory */
 	{

@@ -23,23 +23,25 @@ csv="$dir/a/points.csv"
 check "points.csv, summary.txt, run.cfg written" test -s "$csv" -a -s "$dir/a/summary.txt" -a -s "$dir/a/run.cfg"
 check "header names every column" grep -qx 'config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,status,reason,impl,input_h,input_w,weight_gradients,activation_gradients,inference,processes,cpu_share' "$csv"
 check "every row has 32 fields" awk -F, 'NR > 1 && NF != 32 { exit 1 }' "$csv"
-check "-r 2: every measured row is over 2 fresh processes, with the share of its cores' time" awk -F, 'NR > 1 && $23 == "ok" && ($31 != 2 || $32 < 0.5) { exit 1 }' "$csv"
+# (over 1 when a busy machine disturbed one of them twice: only undisturbed runs count)
+check "-r 2: every measured row is over its fresh processes, with the share of its cores' time" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && ($31 < 1 || $31 > 2 || !($32 > 0)) { exit 1 }' "$csv"
 check "each configuration's rows end with its iteration median" awk -F, 'NR > 1 { last[$1] = $7 "/" $9 } END { for (c in last) if (last[c] != "iteration/median") exit 1 }' "$csv"
-check "ok rows name oneDNN's implementation of the heaviest layer" awk -F, 'NR > 1 && $23 == "ok" && $25 == "" { exit 1 }' "$csv"
+check "ok rows name oneDNN's implementation of the heaviest layer" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && $25 == "" { exit 1 }' "$csv"
 check "the default configuration first (all cores, batch 64)" awk -F, -v c="$(nproc)" 'NR == 2 && $1 != "t" c "-b64-none" { exit 1 }' "$csv"
-check "iteration and the phases data, forward, loss, backward, update, each median/min/max" awk -F, '$1 ~ /^t[0-9]*-b8-none$/ && $23 == "ok" { k++ } END { exit k != 18 }' "$csv"
-check "the memory split adds up: gradients = weight_gradients + activation_gradients" awk -F, 'NR > 1 && $23 == "ok" && $19 != $28 + $29 { exit 1 }' "$csv"
-check "the input size and the inference footprint are recorded" awk -F, 'NR > 1 && $23 == "ok" && ($26 != 28 || $27 != 28 || $30 <= 0 || $30 >= $17 + $18 + $19 + $20 + $21) { exit 1 }' "$csv"
-check "intensity = flops / bytes, GFLOP/s = flops / seconds / 1e9 in every ok row" awk -F, 'NR > 1 && $23 == "ok" { i = $11 / $12; g = $11 / $10 / 1e9;
+check "iteration and the phases data, forward, loss, backward, update, each median/min/max" awk -F, '$1 ~ /^t[0-9]*-b8-none$/ && ($23 == "ok" || $23 == "disturbed") { k++ } END { exit k != 18 }' "$csv"
+check "the memory split adds up: gradients = weight_gradients + activation_gradients" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && $19 != $28 + $29 { exit 1 }' "$csv"
+check "the input size and the inference footprint are recorded" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && ($26 != 28 || $27 != 28 || $30 <= 0 || $30 >= $17 + $18 + $19 + $20 + $21) { exit 1 }' "$csv"
+check "intensity = flops / bytes, GFLOP/s = flops / seconds / 1e9 in every ok row" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") { i = $11 / $12; g = $11 / $10 / 1e9;
 	if (($14 - i) / i > 1e-5 || ($14 - i) / i < -1e-5 || ($15 - g) / g > 1e-5 || ($15 - g) / g < -1e-5) exit 1 }' "$csv"
-check "images/s = batch / seconds on the iteration rows" awk -F, 'NR > 1 && $7 == "iteration" && $23 == "ok" { v = $3 / $10; if (($16 - v) / v > 1e-5 || ($16 - v) / v < -1e-5) exit 1 }' "$csv"
+check "images/s = batch / seconds on the iteration rows" awk -F, 'NR > 1 && $7 == "iteration" && ($23 == "ok" || $23 == "disturbed") { v = $3 / $10; if (($16 - v) / v > 1e-5 || ($16 - v) / v < -1e-5) exit 1 }' "$csv"
 if [ "$big" = 60000 ]; then
 	check "the batch that does not fit is a failed row with its reason" grep -q '^t[0-9]*-b60000-none,.*,failed,.*out of memory\|^t[0-9]*-b60000-none,.*,failed,.*exit 1' "$csv"
 else
 	skip "no memory limit under AddressSanitizer"
 fi
-# batch 8 runs fewer images/s than the default's 64: the default stays the best, no speedup
-check "the summary names the default as the best, with its range over 2 processes" grep -q '^the default configuration, t[0-9]*-b64-none, is the best measured: [0-9.]* images/s ([0-9.]*\.\.[0-9.]* over 2 fresh processes)' "$dir/a/summary.txt"
+# the verdict first: the default's range over its 2 processes (batch 8 runs fewer images/s than
+# the default's 64: no speedup), or, on a machine that took its cores, that it was disturbed
+check "the summary's verdict: the default the best, with its range over 2 processes (or disturbed)" grep -q '^\(the default configuration, t[0-9]*-b64-none, is the best measured: [0-9.]* images/s ([0-9.]*\.\.[0-9.]* over \(2 fresh processes\|one process\))\|best configuration: .* the default has no undisturbed measurement\|no configuration was measured undisturbed\)' "$dir/a/summary.txt"
 check "the summary gives each point's bound" grep -q 'GFLOP/s .*%$\|GB/s .*%$' "$dir/a/summary.txt"
 check "trajectories.gp written" test -s "$dir/a/trajectories.gp"
 if command -v gnuplot >/dev/null; then
@@ -139,7 +141,7 @@ wait $pid
 rc=$?
 check "a child killed with SIGKILL: the sweep still ends, exit 0 (got $rc)" test -n "$child" -a "$rc" = 0
 check "... its configuration is a failed row naming SIGKILL" grep -q '^t[0-9]*-b1024-none,.*,failed,.*SIGKILL' "$dir/kill/points.csv"
-check "... and the other configurations were measured" sh -c "test \$(grep -c ',ok,' '$dir/kill/points.csv') -ge 12"
+check "... and the other configurations were measured" sh -c "test \$(grep -c ',\(ok\|disturbed\),' '$dir/kill/points.csv') -ge 12"
 
 # the output directory, then points.csv, become unwritable mid-run (chattr +i: root ignores
 # permissions, not the immutable flag): a clear error, exit 1, the finished points kept, no
@@ -175,13 +177,13 @@ if "$top_builddir/src/roofline-train" -p bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >
 	check "precision sweep exits 0 (got $?)" test $? = 0
 	check "precision sweep: the default and fp32 and bf16 at 1 thread" awk -F, 'NR > 1 && $7 == "iteration" && $9 == "median" { k[$1 "/" $5]++ }
 		END { exit !(("t1-b64-none/fp32" in k) && ("t1-b64-none-bf16/bf16" in k) && length(k) == 3) }' "$dir/p/points.csv"
-	check "bf16 rows ran bf16 primitives" awk -F, 'NR > 1 && $5 == "bf16" && $23 == "ok" && $25 !~ /bf16|avx512_core/ { exit 1 }' "$dir/p/points.csv"
+	check "bf16 rows ran bf16 primitives" awk -F, 'NR > 1 && $5 == "bf16" && ($23 == "ok" || $23 == "disturbed") && $25 !~ /bf16|avx512_core/ { exit 1 }' "$dir/p/points.csv"
 	# (not half: LeNet-5's conv1 computes its weight gradient in fp32, cnn/model.h bwd_w_fp32;
 	# t-bf16 checks the exact counts)
 	check "bf16 moves fewer compulsory bytes for the same FLOPs" awk -F, 'NR > 1 && $1 == "t1-b64-none" && $7 == "iteration" { f = $11; b = $12 }
 		NR > 1 && $1 == "t1-b64-none-bf16" && $7 == "iteration" { g = $11; c = $12 } END { exit !(f == g && c < 0.8 * b) }' "$dir/p/points.csv"
 	check "the chart draws the bf16 roof beside the fp32 ones" sh -c "grep -q \"^set label [0-9]* 'bf16 \" '$dir/p/trajectories.gp' && grep -q \"^set label [0-9]* 'fp32 \" '$dir/p/trajectories.gp'"
-	check "the summary bounds bf16 points by the bf16 roof or the level that holds them" grep -q '^t1-b64-none-bf16 .* \(bf16 [a-z0-9_]* [0-9.]* GFLOP/s\|[LD][1-5R][A-Z]* [a-z_]* [0-9.]* GB/s\) ' "$dir/p/summary.txt"
+	check "the summary bounds bf16 points by the bf16 roof or the level that holds them (or says it was disturbed)" grep -q '^t1-b64-none-bf16 .* \(bf16 [a-z0-9_]* [0-9.]* GFLOP/s\|[LD][1-5R][A-Z]* [a-z_]* [0-9.]* GB/s\|disturbed: \)' "$dir/p/summary.txt"
 else
 	skip "this CPU has no bf16 in oneDNN"
 fi

@@ -39,7 +39,7 @@ check "report.html written" test -s "$dir/b/report.html"
 # ascending), MiB of weights, weight gradients, optimizer, activations, activation gradients,
 # workspace, their sum, peak RSS
 sed -n '/^\$memory << EOD$/,/^EOD$/p' "$dir/b/memory.gp" | sed '1d;$d' >"$dir/mem.dat"
-awk -F, 'NR > 1 && $7 == "iteration" && $9 == "median" && $23 == "ok" { print $3, $17, $28, $20, $18, $29, $21, $22 }' \
+awk -F, 'NR > 1 && $7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { print $3, $17, $28, $20, $18, $29, $21, $22 }' \
 	"$dir/b/points.csv" | sort -n >"$dir/mem.csv"
 check "memory.gp: a row per configuration (the default's batch 64 too)" sh -c "test \$(wc -l <'$dir/mem.dat') = 4 && test \$(wc -l <'$dir/mem.csv') = 4"
 check "memory.gp: each bar is the CSV's split, in MiB, in batch order" awk '
@@ -67,7 +67,7 @@ check "phases.gp: no comm phase in the key without MPI" sh -c "! grep -q 'title 
 # layers-time.gp: the best configuration's layers, slowest first, their measured ms the CSV's
 best=$(sed -n 's/^best configuration: \([^ ,]*\),.*/\1/p; s/^the default configuration, \([^ ,]*\), is the best.*/\1/p; s/^no configuration is measurably faster than the default: the fastest, \([^ ,]*\),.*/\1/p' "$dir/b/summary.txt")
 sed -n '/^\$layers << EOD$/,/^EOD$/p' "$dir/b/layers-time.gp" | sed '1d;$d' >"$dir/lt.dat"
-awk -F, -v c="$best" 'NR > 1 && $1 == c && $7 == "layer" && $9 == "median" && $23 == "ok" { print $10 * 1000 }' \
+awk -F, -v c="$best" 'NR > 1 && $1 == c && $7 == "layer" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { print $10 * 1000 }' \
 	"$dir/b/points.csv" | sort -gr >"$dir/lt.csv"
 check "layers-time.gp: the best configuration ($best), slowest layer first, times the CSV's" sh -c "
 	awk '{ print \$1 }' '$dir/lt.dat' | paste - '$dir/lt.csv' | awk '(\$1 - \$2) ^ 2 > 1e-10 * (\$2 ^ 2 + 1e-9) { exit 1 } END { exit NR < 5 }'"
@@ -122,7 +122,7 @@ check "--input 0x8: a usage error (exit 2, got $?)" test $? = 2
 check "a convnet input sweep with a size it cannot take: exit 0 (got $?)" test $? = 0
 check "... that size is a failed row, the layer named" grep -q '^t[0-9]*-b2-none-i4,.*,failed,.*does not fit.*pool3' "$dir/in/points.csv"
 check "... the others measured, each with its input recorded" awk -F, '
-	NR > 1 && $7 == "iteration" && $9 == "median" && $23 == "ok" { k[$26 "x" $27] }
+	NR > 1 && $7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { k[$26 "x" $27] }
 	END { exit !(("8x8" in k) && ("16x16" in k) && ("32x32" in k)) }' "$dir/in/points.csv"
 check "memory-input.gp written" test -s "$dir/in/memory-input.gp"
 sed -n '/^\$mem << EOD$/,/^EOD$/p' "$dir/in/memory-input.gp" | sed '1d;$d' >"$dir/mi.dat"
@@ -130,11 +130,16 @@ check "memory-input.gp: a row per size, by pixel area (64, 256, 1024)" sh -c "te
 check "memory-input.gp: training above inference, their ratio the right axis" awk '
 	!($2 > $3 && $3 > 0 && ($4 - $2 / $3) ^ 2 < 1e-8) { exit 1 }' "$dir/mi.dat"
 check "memory-input.gp: inference is the CSV's, training its allocated total" sh -c "
-	awk -F, 'NR > 1 && \$7 == \"iteration\" && \$9 == \"median\" && \$23 == \"ok\" { printf \"%.6f %.6f\\n\", (\$17 + \$18 + \$19 + \$20 + \$21) / 1048576, \$30 / 1048576 }' '$dir/in/points.csv' | sort -g >'$dir/mi.csv'
+	awk -F, 'NR > 1 && \$7 == \"iteration\" && \$9 == \"median\" && (\$23 == \"ok\" || \$23 == \"disturbed\") { printf \"%.6f %.6f\\n\", (\$17 + \$18 + \$19 + \$20 + \$21) / 1048576, \$30 / 1048576 }' '$dir/in/points.csv' | sort -g >'$dir/mi.csv'
 	awk '{ printf \"%.6f %.6f\\n\", \$2, \$3 }' '$dir/mi.dat' | sort -g | diff - '$dir/mi.csv'"
-check "the best configuration is chosen among the default's input (a smaller image is no speedup)" grep -q '^\(best configuration: \|the default configuration, \|no configuration .* the fastest, \)t[0-9]*-b2-none,' "$dir/in/summary.txt"
+check "the best configuration is chosen among the default's input (a smaller image is no speedup)" sh -c "
+	head -n 1 '$dir/in/summary.txt' | grep -q '^\(best configuration: \|the default configuration, \|no configuration \)' &&
+	! head -n 1 '$dir/in/summary.txt' | grep -q -- '-i[0-9]'"
 check "the trajectory runs along the input size" grep -q 'trajectories as input size varies' "$dir/in/trajectories.gp"
-check "... one series: threads, batch, affinity, precision" grep -q "^S0 = '[0-9]* threads, batch 2, none, fp32'$" "$dir/in/trajectories.gp"
+# (configurations that did not get their cores, on a busy machine, are a series of their own)
+check "... one series: threads, batch, affinity, precision" sh -c "
+	grep '^S[0-9]* = ' '$dir/in/trajectories.gp' | grep -v 'disturbed (not compared)' >'$dir/series'
+	test \$(wc -l <'$dir/series') -le 1 && ! grep -vq \"^S[0-9]* = '[0-9]* threads, batch 2, none, fp32'$\" '$dir/series'"
 
 # report.html: well-formed, every chart inline, nothing fetched, rendered by Chromium
 if $have_python; then

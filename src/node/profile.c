@@ -366,8 +366,9 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		f.threads = (unsigned)v;
 		TRY(rt_cfg_rate(&r, e, ctx, "gflops", &f.gflops, RT_PROFILE_RATE_MIN,
 				RT_PROFILE_RATE_MAX, "GFLOP/s", true));
-		TRY(rt_cfg_rate(&r, e, ctx, "median", &f.median, RT_PROFILE_RATE_MIN,
-				RT_PROFILE_RATE_MAX, "GFLOP/s", false));
+		/* a median can be far below the best (a run another process took): only above
+		 * the best is it no measurement */
+		TRY(rt_cfg_num(&r, e, ctx, "median", &f.median, false, false));
 		TRY(rt_cfg_num(&r, e, ctx, "spread", &f.spread, false, false));
 		TRY(rt_cfg_string(&r, e, ctx, "method", f.method, sizeof(f.method), false));
 		TRY(rt_cfg_string(&r, e, ctx, "impl", f.impl, sizeof(f.impl), false));
@@ -412,8 +413,7 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		b.threads = (unsigned)v;
 		TRY(rt_cfg_rate(&r, e, ctx, "gbytes_per_s", &b.gbytes_per_s, RT_PROFILE_RATE_MIN,
 				RT_PROFILE_RATE_MAX, "GB/s", true));
-		TRY(rt_cfg_rate(&r, e, ctx, "median", &b.median, RT_PROFILE_RATE_MIN,
-				RT_PROFILE_RATE_MAX, "GB/s", false));
+		TRY(rt_cfg_num(&r, e, ctx, "median", &b.median, false, false));
 		if (b.median > b.gbytes_per_s * (1 + 1e-9)) {
 			rc = rt_cfg_bad(&r, config_setting_get_member(e, "median"), ctx, "'median' %g "
 					"is above the best run %g: not a measurement", b.median,

@@ -27,11 +27,15 @@ static bool roofs_exactly(struct rt_roofs *r, const struct rt_profile *p, unsign
 		const struct rt_profile_flops *f = &p->flops[i];
 		bool mine = false;
 
-		if (f->threads != t || f->flag[0] || !(f->gflops > 0) || !isfinite(f->gflops))
+		if (f->threads != t)
 			continue;
-		nflops += add(r, (struct rt_roof){ RT_ROOF_FLOPS, strcmp(f->method, "onednn-matmul") ?
-				     RT_ROOF_MEASURED : RT_ROOF_ACHIEVABLE, f->precision, "",
-				     f->isa, f->gflops });
+		if (!f->flag[0] && f->gflops > 0 && isfinite(f->gflops))
+			nflops += add(r, (struct rt_roof){ RT_ROOF_FLOPS,
+					     strcmp(f->method, "onednn-matmul") ? RT_ROOF_MEASURED :
+					     RT_ROOF_ACHIEVABLE, f->precision, "", f->isa, f->gflops,
+					     f->theoretical > 0 && isfinite(f->theoretical) ?
+					     f->theoretical : 0 });
+		/* the theoretical peak is no measurement: a flagged ceiling's counts too */
 		if (!(f->theoretical > 0) || !isfinite(f->theoretical))
 			continue;
 		/* one theoretical roof a precision: the highest of its ISAs */
@@ -48,14 +52,14 @@ static bool roofs_exactly(struct rt_roofs *r, const struct rt_profile *p, unsign
 		}
 		if (!mine)
 			add(r, (struct rt_roof){ RT_ROOF_FLOPS, RT_ROOF_THEORETICAL, f->precision, "",
-						 f->isa, f->theoretical });
+						 f->isa, f->theoretical, f->theoretical });
 	}
 	for (size_t l = 0; l < RT_VOCAB_NLEVELS; l++) {
 		const struct rt_profile_bw *b = rt_profile_best_bw(p, rt_vocab_levels[l], t);
 
 		if (b && b->gbytes_per_s > 0 && isfinite(b->gbytes_per_s))
 			nbw += add(r, (struct rt_roof){ RT_ROOF_BANDWIDTH, RT_ROOF_MEASURED, "",
-							b->level, b->kernel, b->gbytes_per_s });
+							b->level, b->kernel, b->gbytes_per_s, 0 });
 	}
 	return nflops && nbw;
 }
@@ -134,7 +138,15 @@ const struct rt_roof *rt_roofs_ceiling(const struct rt_roofs *r, const char *pre
 		    !strcmp(q->precision, precision) && (!b || q->value > b->value))
 			b = q;
 	}
-	return b ? b : rt_roofs_theoretical(r, precision);
+	{
+		const struct rt_roof *th = rt_roofs_theoretical(r, precision);
+
+		/* a narrower ISA's ceiling, when a wider one (a higher theoretical peak) has none
+		 * trusted: not a limit */
+		if (b && th && b->theoretical > 0 && b->theoretical < th->value * 0.999)
+			return th;
+		return b ? b : th;
+	}
 }
 
 int rt_roofs_bound(const struct rt_roofs *r, const char *precision, double bytes,
@@ -151,12 +163,14 @@ int rt_roofs_bound(const struct rt_roofs *r, const char *precision, double bytes
 		level = "DRAM";
 		bw = rt_roofs_bandwidth(r, level);
 	}
-	if (!peak || !bw)
+	if (!bw)
 		return -ENOENT;
 	mem = bw->value * intensity;
 	b->level = level;
-	b->memory_bound = mem < peak->value;
+	/* no FLOP ceiling of its precision: its memory roof still bounds it */
+	b->memory_bound = !peak || mem < peak->value;
 	b->roof = b->memory_bound ? bw : peak;
 	b->attainable = b->memory_bound ? mem : peak->value;
+	b->no_peak = !peak;
 	return 0;
 }

@@ -24,6 +24,8 @@ struct rt_roof {
 	const char *level;              /* bandwidth roofs: L1..L5 DRAM (else "") */
 	const char *what;               /* the ISA (FLOP roofs) or the kernel (bandwidth roofs) */
 	double value;                   /* GFLOP/s (GOP/s for int8) or GB/s */
+	double theoretical;             /* measured FLOP roofs: their own ceiling's theoretical
+					 * peak (0: none recorded) */
 };
 
 #define RT_ROOFS_MAX 128
@@ -38,7 +40,8 @@ struct rt_roofs {
 /* The roofs a run at `threads` threads is held against: those of the most threads at or below
  * it with trusted (unflagged) FLOP and bandwidth ceilings. Flagged ceilings are never roofs;
  * each memory level contributes its best kernel; each precision its highest theoretical
- * peak. -ENOENT (err says so) when no thread count at or below has both. */
+ * peak, that of a flagged ceiling too (threads x clock x operations a cycle: no measurement
+ * can disturb it). -ENOENT (err says so) when no thread count at or below has both. */
 int rt_roofs_at(struct rt_roofs *r, const struct rt_profile *p, unsigned threads,
 		struct rt_err *err);
 
@@ -46,7 +49,9 @@ int rt_roofs_at(struct rt_roofs *r, const struct rt_profile *p, unsigned threads
  * NULL. */
 const struct rt_roof *rt_roofs_peak(const struct rt_roofs *r, const char *precision);
 /* The FLOP roof that bounds a precision's work: its best measured ceiling (a kernel's or an
- * instruction's chains: nothing in that precision runs faster), else its theoretical peak;
+ * instruction's chains: nothing in that precision runs faster) when it is of the widest ISA
+ * the precision was measured with, else its theoretical peak (a narrower ISA's peak bounds
+ * nothing when a wider one's was flagged: SSE's 44 GFLOP/s under convolutions at 131);
  * never an achievable rate alone (oneDNN's matmul is a rate, not a limit: a convolution can
  * run faster). NULL when there is neither. */
 const struct rt_roof *rt_roofs_ceiling(const struct rt_roofs *r, const char *precision);
@@ -58,12 +63,14 @@ const struct rt_roof *rt_roofs_bandwidth(const struct rt_roofs *r, const char *l
 /* The roofline bound of a point of `precision` with `bytes` compulsory bytes and intensity
  * FLOP/byte: the bandwidth of the memory level that holds the bytes at the roofs' thread count
  * (rt_profile_holding_level; DRAM when that level has no trusted roof) x the intensity, or the
- * precision's ceiling (rt_roofs_ceiling), whichever is lower. */
+ * precision's ceiling (rt_roofs_ceiling), whichever is lower; the memory roof alone when the
+ * precision has no ceiling. -ENOENT when there is no bandwidth roof. */
 struct rt_roof_bound {
 	const struct rt_roof *roof;     /* the one that bounds it */
 	const char *level;              /* the level that holds its bytes */
 	double attainable;              /* GFLOP/s */
 	bool memory_bound;
+	bool no_peak;                   /* its precision has no FLOP ceiling: the memory roof alone */
 };
 int rt_roofs_bound(const struct rt_roofs *r, const char *precision, double bytes,
 		   double intensity, struct rt_roof_bound *b);

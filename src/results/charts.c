@@ -37,7 +37,7 @@ size_t rt_charts_order(const struct rt_point *pts, size_t n, const struct rt_poi
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (rt_point_is_headline(&pts[i]))
+		if (rt_point_is_measured(&pts[i]))
 			idx[k++] = &pts[i];
 	qsort(idx, k, sizeof(*idx), cmp_config);
 	return k;
@@ -83,10 +83,15 @@ static void bar_tail(FILE *fp, const char *plot_var)
 		    "unset output\n", plot_var, plot_var);
 }
 
+/* A configuration's median row of a scope and name, measured (ok or disturbed), or NULL. */
 static const struct rt_point *find(const struct rt_points_index *ix, const char *config,
 				   enum rt_scope scope, const char *name)
 {
-	return rt_points_index_find(ix, config, scope, name, RT_STAT_MEDIAN, RT_STATUS_OK);
+	const struct rt_point *p = rt_points_index_find(ix, config, scope, name, RT_STAT_MEDIAN,
+							 RT_STATUS_OK);
+
+	return p ? p : rt_points_index_find(ix, config, scope, name, RT_STAT_MEDIAN,
+					    RT_STATUS_DISTURBED);
 }
 
 /* A bar chart's start: the configurations it draws (in rt_charts_order, those keep()
@@ -99,31 +104,38 @@ static int bars_begin(struct rt_outfile *of, const struct rt_point *pts, size_t 
 		      const char *none, const char *outbase, const char *comment,
 		      const char *title, const char *ylabel, struct rt_err *err)
 {
-	const char **names = calloc(n ? n : 1, sizeof(*names));
+	char (*names)[96] = calloc(n ? n : 1, sizeof(*names));
+	const char **texts = calloc(n ? n : 1, sizeof(*texts));
 	size_t nv = rt_charts_order(pts, n, v);
 	int rc;
 
 	*nb = 0;
-	if (!names)
+	if (!names || !texts) {
+		free(names);
+		free(texts);
 		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
 	for (size_t i = 0; i < nv; i++)
 		if (keep(ix, v[i]))
 			v[(*nb)++] = v[i];
-	if (!*nb) {
-		free(names);
-		return rt_err_set(err, -ENODATA, "%s", none);
+	if (!*nb)
+		rc = rt_err_set(err, -ENODATA, "%s", none);
+	else
+		rc = rt_plot_open(of, outbase, err);
+	if (!rc) {
+		fputs(comment, of->fp);
+		bar_head(of->fp, outbase, title, ylabel);
+		/* a configuration that did not get its cores says so under its bar */
+		for (size_t i = 0; i < *nb; i++) {
+			snprintf(names[i], sizeof(names[i]), "%s%s", v[i]->config,
+				 v[i]->status == RT_STATUS_DISTURBED ? " (disturbed)" : "");
+			texts[i] = names[i];
+		}
+		text_array(of->fp, "C", texts, *nb);
 	}
-	if ((rc = rt_plot_open(of, outbase, err))) {
-		free(names);
-		return rc;
-	}
-	fputs(comment, of->fp);
-	bar_head(of->fp, outbase, title, ylabel);
-	for (size_t i = 0; i < *nb; i++)
-		names[i] = v[i]->config;
-	text_array(of->fp, "C", names, *nb);
 	free(names);
-	return 0;
+	free(texts);
+	return rc;
 }
 
 static bool has_phases(const struct rt_points_index *ix, const struct rt_point *p)
@@ -438,7 +450,8 @@ int rt_chart_layers_time(const struct rt_profile *prof, const struct rt_point *p
 		struct rt_bound b;
 
 		if (p->scope != RT_SCOPE_LAYER || p->stat != RT_STAT_MEDIAN ||
-		    p->status != RT_STATUS_OK || strcmp(p->config, config))
+		    (p->status != RT_STATUS_OK && p->status != RT_STATUS_DISTURBED) ||
+		    strcmp(p->config, config))
 			continue;
 		v[nl].p = p;
 		if (p->flops > 0 && rt_point_bound(p, prof, &b) == 0 && b.attainable > 0) {

@@ -2,7 +2,7 @@
  * (TBD), the memory split as the knobs turn and over the input's pixel area (Deep500, Torres
  * et al.), and a time-based view of the layers (time against each layer's floor). Each is a
  * gnuplot script rendered like the rooflines (plot.h: rt_plot_open, rt_plot_finish): 0,
- * -ENOENT when only the script was written (no gnuplot), -ENODATA when the points hold
+ * RT_PLOT_SCRIPT_ONLY when only the script was written (no gnuplot), -ENODATA when the points hold
  * nothing it could draw (err says why), another negative errno on failure. */
 #ifndef RT_CHARTS_H
 #define RT_CHARTS_H
@@ -14,8 +14,8 @@
 
 /* The order the bar charts put configurations in: lexicographic in threads, ranks,
  * precision, affinity, input area, batch (batch varies fastest): a one-knob sweep runs along
- * its knob. Fills idx with the headline points (rt_point_is_headline) of pts; returns how
- * many. */
+ * its knob. Fills idx with the measured points (rt_point_is_measured: a disturbed
+ * configuration is drawn, its name saying so) of pts; returns how many. */
 size_t rt_charts_order(const struct rt_point *pts, size_t n, const struct rt_point **idx);
 
 /* phases: a stacked bar per configuration, the milliseconds of each phase of an iteration

@@ -520,7 +520,7 @@ static bool picture_complete(const char *path, bool png)
  * private directory of our own beside them (mkdtemp: nothing planted there can redirect
  * gnuplot's writes), check that both pictures are whole, and only then move the pictures
  * and the script into place: a chart that fails leaves the previous one whole. Without
- * gnuplot the script alone is committed and the answer is -ENOENT (a note for the caller,
+ * gnuplot the script alone is committed and the answer is RT_PLOT_SCRIPT_ONLY (a note for the caller,
  * not a failure). */
 int rt_plot_finish(struct rt_outfile *of, const char *outbase, struct rt_err *err)
 {
@@ -533,7 +533,7 @@ int rt_plot_finish(struct rt_outfile *of, const char *outbase, struct rt_err *er
 	if (!rt_spawn_which(gnuplot_prog(), prog, sizeof(prog))) {
 		if ((rc = rt_outfile_commit(of, err)))
 			return rc;
-		return rt_err_set(err, -ENOENT, "gnuplot is not installed; '%s' is ready to render",
+		return rt_err_set(err, RT_PLOT_SCRIPT_ONLY, "gnuplot is not installed; '%s' is ready to render",
 				  of->path);
 	}
 	if ((rc = rt_outfile_close(of, err)))
@@ -710,6 +710,9 @@ static void series_key(const struct rt_point *p, int knob, char *buf, size_t siz
 	/* the input, when it is not the knob: configurations on other inputs are other series */
 	if (knob != 5 && p->input_h && strlen(buf) + 24 < size)
 		snprintf(buf + strlen(buf), size - strlen(buf), ", %ldx%ld", p->input_h, p->input_w);
+	/* configurations that did not get their cores: a series of their own, no trajectory */
+	if (p->status == RT_STATUS_DISTURBED)
+		snprintf(buf, size, "%s%sdisturbed (not compared)", run, sep);
 }
 
 static void knob_label(const struct rt_point *p, int knob, char *buf, size_t size)
@@ -751,6 +754,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 {
 	struct traj_point *v = calloc(n ? n : 1, sizeof(*v));
 	long *scratch = calloc(n ? n : 1, sizeof(*scratch));
+	bool *disturbed = calloc(n ? n : 1, sizeof(*disturbed));
 	struct rt_points_index ix = { 0 };
 	const struct rt_point **vp = calloc(n ? n : 1, sizeof(*vp));
 	unsigned threads = 0, roof_threads = 0;
@@ -763,14 +767,14 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 	size_t nv = 0, ns = 0;
 	int rc = 0, knob;
 
-	if (!v || !scratch || !vp) {
+	if (!v || !scratch || !vp || !disturbed) {
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
 	if ((rc = rt_points_index_build(&ix, pts, n, err)))
 		goto out;
 	for (size_t i = 0; i < n; i++)
-		if (rt_point_is_headline(&pts[i]) && drawable(&pts[i])) {
+		if (rt_point_is_measured(&pts[i]) && drawable(&pts[i])) {
 			const char *prec = rt_point_precision_name(&pts[i]);
 
 			vp[nv++] = &pts[i];
@@ -826,6 +830,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 	for (size_t i = 0, first = 0; i < nv; i++) {
 		if (i + 1 < nv && !strcmp(v[i + 1].key, v[i].key))
 			continue;
+		disturbed[ns] = v[i].p->status == RT_STATUS_DISTURBED;
 		fprintf(of.fp, "$s%zu << EOD\n", ns);
 		for (size_t j = first; j <= i; j++) {
 			const struct rt_point *p = v[j].p,
@@ -845,10 +850,14 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 	fprintf(of.fp, "plot_roofline = 'plot ");
 	write_roof_clauses(of.fp, &r);
 	for (size_t k = 0; k < ns; k++)
-		fprintf(of.fp, ", $s%zu using 1:2 with linespoints lw 2 pt 7 ps 1.2 lc rgb \"%s\" "
-			"title S%zu, $s%zu using 1:2:3:4 with yerrorbars pt 7 ps 0 lw 1.5 lc rgb \"%s\" "
-			"notitle", k, roof_colors[(k + 3) % NCOLORS], k, k,
-			roof_colors[(k + 3) % NCOLORS]);
+		if (disturbed[k])       /* open grey circles, no line: not a trajectory */
+			fprintf(of.fp, ", $s%zu using 1:2 with points pt 6 ps 1.4 lc rgb \"#888888\" "
+				"title S%zu", k, k);
+		else
+			fprintf(of.fp, ", $s%zu using 1:2 with linespoints lw 2 pt 7 ps 1.2 lc rgb "
+				"\"%s\" title S%zu, $s%zu using 1:2:3:4 with yerrorbars pt 7 ps 0 lw 1.5 "
+				"lc rgb \"%s\" notitle", k, roof_colors[(k + 3) % NCOLORS], k, k,
+				roof_colors[(k + 3) % NCOLORS]);
 	fprintf(of.fp, "'\n");
 	write_tail(of.fp);
 	if (c.oom) {
@@ -860,6 +869,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 out:
 	canvas_free(&c);
 	rt_points_index_free(&ix);
+	free(disturbed);
 	free(v);
 	free(scratch);
 	free(vp);
@@ -869,7 +879,8 @@ out:
 static bool layer_point(const struct rt_point *p, const char *config)
 {
 	return !strcmp(p->config, config) && p->scope == RT_SCOPE_LAYER &&
-	       p->stat == RT_STAT_MEDIAN && p->status == RT_STATUS_OK && drawable(p);
+	       p->stat == RT_STAT_MEDIAN &&
+	       (p->status == RT_STATUS_OK || p->status == RT_STATUS_DISTURBED) && drawable(p);
 }
 
 /* A layer's share of its configuration's iteration, 0..1. */
@@ -901,7 +912,7 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 			nl++;
 		}
 	if (!nl)
-		return rt_err_set(err, -ENOENT, "no per-layer points for %s", config);
+		return rt_err_set(err, -ENODATA, "no per-layer points for %s", config);
 	if ((rc = collect_roofs_near(prof, threads, prec, all_roofs, &r, &roof_threads, err)))
 		return rc;
 	if ((rc = rt_plot_open(&of, outbase, err)))

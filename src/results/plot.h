@@ -2,10 +2,15 @@
 #ifndef RT_PLOT_H
 #define RT_PLOT_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include "base/err.h"
 #include "node/profile.h"
+
+/* What a chart's writer answers when gnuplot is not installed: the script is written, ready
+ * to render (a note, not a failure). Distinct from every other answer. */
+#define RT_PLOT_SCRIPT_ONLY (-ENOEXEC)
 
 /* Write s as a gnuplot string literal: single-quoted ('' for a quote), the one form in which
  * gnuplot substitutes nothing (no backquote commands, no macros, no escapes); control
@@ -17,7 +22,8 @@ void rt_plot_quote(FILE *fp, const char *s);
  * renders it to NAME.png and NAME.svg; without NAME, to OUTBASE.png and .svg), rendered at
  * once when gnuplot is installed. Script and pictures are written under temporary names and
  * moved into place only when gnuplot succeeded: a failure leaves the previous chart whole.
- * Returns 0; -ENOENT (a note) when gnuplot is missing and only the script was written; -EINTR
+ * Returns 0; RT_PLOT_SCRIPT_ONLY (a note) when gnuplot is missing and only the script was
+ * written; -EINTR
  * when the rendering was interrupted; another negative errno with err filled. */
 
 /* The roofs each roofline chart draws, each named on the chart beside its line (the key holds
@@ -42,12 +48,12 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 /* The per-layer chart of one configuration: each layer's forward + backward point (median),
  * its dot's area following its share of the iteration (as Intel Advisor does), labelled with
  * its name, the level that holds its bytes and its share, under its precision's roofs.
- * -ENOENT when it has no layer points. */
+ * -ENODATA when it has no layer points. */
 int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
 		   const char *config, bool all_roofs, const char *outbase, struct rt_err *err);
 
 /* For the other charts' writers (charts.c): OUTBASE.gp opened under its temporary name, and
- * finished (rendered, then moved into place; -ENOENT without gnuplot) as above. */
+ * finished (rendered, then moved into place; RT_PLOT_SCRIPT_ONLY without gnuplot) as above. */
 struct rt_outfile;
 int rt_plot_open(struct rt_outfile *of, const char *outbase, struct rt_err *err);
 int rt_plot_finish(struct rt_outfile *of, const char *outbase, struct rt_err *err);

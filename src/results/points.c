@@ -61,6 +61,12 @@ bool rt_point_is_headline(const struct rt_point *p)
 	       p->status == RT_STATUS_OK;
 }
 
+bool rt_point_is_measured(const struct rt_point *p)
+{
+	return p->scope == RT_SCOPE_ITERATION && p->stat == RT_STAT_MEDIAN &&
+	       (p->status == RT_STATUS_OK || p->status == RT_STATUS_DISTURBED);
+}
+
 const struct rt_point *rt_points_headline(const struct rt_point *pts, size_t n,
 					  const char *config)
 {
@@ -233,7 +239,7 @@ void rt_points_verdict_text(const struct rt_verdict *v, char *buf, size_t size)
 	if (v->processes > 1)
 		snprintf(over, sizeof(over), "over %u fresh processes", v->processes);
 	else
-		snprintf(over, sizeof(over), "over the runs of one process");
+		snprintf(over, sizeof(over), "one process");
 	switch (v->kind) {
 	case RT_VERDICT_NONE:
 		snprintf(buf, size, v->disturbed ? "no configuration was measured undisturbed" :

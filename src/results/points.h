@@ -58,6 +58,11 @@ struct rt_point {
  * repetitions, measured (status ok). */
 bool rt_point_is_headline(const struct rt_point *p);
 
+/* Whether a point is a configuration's measurement, undisturbed or not: the whole iteration,
+ * the median, status ok or disturbed. The charts draw these (a disturbed one marked as such);
+ * only headlines are compared. */
+bool rt_point_is_measured(const struct rt_point *p);
+
 /* The threads a point's work ran on: threads per rank x ranks (its counts are the job's).
  * The roofs a point is held against are those of this many threads. */
 unsigned rt_point_threads(const struct rt_point *p);

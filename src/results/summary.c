@@ -22,8 +22,9 @@ int rt_point_bound(const struct rt_point *p, const struct rt_profile *prof, stru
 	b->memory_bound = rb.memory_bound;
 	b->attainable = rb.attainable;
 	if (rb.memory_bound)
-		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GB/s", rb.roof->level,
-			 rb.roof->what, rb.roof->value);
+		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GB/s%s%s%s", rb.roof->level,
+			 rb.roof->what, rb.roof->value, rb.no_peak ? " (no " : "",
+			 rb.no_peak ? rt_point_precision_name(p) : "", rb.no_peak ? " peak)" : "");
 	else
 		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GFLOP/s", rb.roof->precision,
 			 rb.roof->what, rb.roof->value);

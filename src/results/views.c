@@ -15,18 +15,74 @@
 #include <time.h>
 #include <unistd.h>
 
-const char *const rt_views_charts[RT_VIEWS_NCHARTS] = {
-	"trajectories", "phases", "memory", "memory-input", "layers", "layers-time",
+/* What one run of the views draws from: the points, the options, and the configuration whose
+ * layers the per-layer charts show. */
+struct view_ctx {
+	const struct rt_views_opts *o;
+	const struct rt_point *pts;
+	size_t n;
+	const char *layers_of;          /* NULL: no configuration measured */
 };
 
-static const char *const chart_titles[RT_VIEWS_NCHARTS] = {
-	"Roofline trajectories: each configuration under the node's roofs",
-	"Time per iteration by phase",
-	"Memory by what it holds, along the swept knob",
-	"Memory against the input's pixel area: training and inference",
-	"The layers of the best configuration on the roofline",
-	"The layers of the best configuration by time, against their floors",
+static int draw_trajectories(const struct view_ctx *v, const char *base, struct rt_err *err)
+{
+	return rt_plot_trajectories(v->o->prof, v->pts, v->n, v->o->what, v->o->all_roofs, base,
+				    err);
+}
+
+static int draw_phases(const struct view_ctx *v, const char *base, struct rt_err *err)
+{
+	return rt_chart_phases(v->pts, v->n, v->o->what, base, err);
+}
+
+static int draw_memory(const struct view_ctx *v, const char *base, struct rt_err *err)
+{
+	return rt_chart_memory(v->pts, v->n, v->o->what, base, err);
+}
+
+static int draw_memory_input(const struct view_ctx *v, const char *base, struct rt_err *err)
+{
+	return rt_chart_memory_input(v->pts, v->n, v->o->what, base, err);
+}
+
+static int draw_layers(const struct view_ctx *v, const char *base, struct rt_err *err)
+{
+	return rt_plot_layers(v->o->prof, v->pts, v->n, v->layers_of, v->o->all_roofs, base, err);
+}
+
+static int draw_layers_time(const struct view_ctx *v, const char *base, struct rt_err *err)
+{
+	return rt_chart_layers_time(v->o->prof, v->pts, v->n, v->layers_of, base, err);
+}
+
+/* what a chart needs beyond the points */
+enum { NEEDS_PROFILE = 1, NEEDS_LAYERS = 2, /* nothing to draw is no news: not said */
+       QUIET = 4 };
+
+/* The charts, in report.html's order (git's commands[] table, one row a chart). */
+static const struct chart {
+	const char *name;
+	const char *title;
+	int (*draw)(const struct view_ctx *v, const char *base, struct rt_err *err);
+	unsigned needs;
+} charts[RT_VIEWS_NCHARTS] = {
+	{ "trajectories", "Roofline trajectories: each configuration under the node's roofs",
+	  draw_trajectories, NEEDS_PROFILE },
+	{ "phases", "Time per iteration by phase", draw_phases, 0 },
+	{ "memory", "Memory by what it holds, along the swept knob", draw_memory, 0 },
+	{ "memory-input", "Memory against the input's pixel area: training and inference",
+	  draw_memory_input, QUIET },
+	{ "layers", "The best configuration's layers on the roofline (the first measured "
+	  "configuration's when every one was disturbed)", draw_layers,
+	  NEEDS_PROFILE | NEEDS_LAYERS | QUIET },
+	{ "layers-time", "The same layers by time, against their floors",
+	  draw_layers_time, NEEDS_PROFILE | NEEDS_LAYERS | QUIET },
 };
+
+const char *rt_views_chart_name(size_t k)
+{
+	return k < RT_VIEWS_NCHARTS ? charts[k].name : NULL;
+}
 
 /* ---- HTML ---- */
 
@@ -60,6 +116,7 @@ static void page_head(FILE *fp, const char *title)
 	      "td,th{border:1px solid #ccc;padding:0.2em 0.5em;text-align:right}\n"
 	      "th{background:#f0f0f0}td.l,th.l{text-align:left}\n"
 	      "tr.best td{background:#e8f5e9;font-weight:bold}tr.failed td{color:#a00}\n"
+	      "tr.disturbed td{color:#777;font-style:italic}\n"
 	      "figure{margin:1em 0}figure svg{width:100%;height:auto;border:1px solid #ddd}\n"
 	      "figcaption{font-weight:bold;margin-bottom:0.3em}\n"
 	      "pre{background:#f7f7f7;padding:0.7em;overflow-x:auto;font-size:0.85em}\n"
@@ -100,18 +157,18 @@ static void figure(FILE *fp, const char *dir, size_t k, bool rendered)
 {
 	char svg[4200], prefix[16];
 
-	snprintf(svg, sizeof(svg), "%s/%s.svg", dir, rt_views_charts[k]);
+	snprintf(svg, sizeof(svg), "%s/%s.svg", dir, charts[k].name);
 	snprintf(prefix, sizeof(prefix), "c%zu_", k);
-	fprintf(fp, "<figure id=\"%s\">\n<figcaption>", rt_views_charts[k]);
-	esc(fp, chart_titles[k]);
+	fprintf(fp, "<figure id=\"%s\">\n<figcaption>", charts[k].name);
+	esc(fp, charts[k].title);
 	fputs("</figcaption>\n", fp);
 	if (!rendered) {
 		fputs("<p class=\"note\">Not rendered here (gnuplot is not installed): ", fp);
-		esc(fp, rt_views_charts[k]);
+		esc(fp, charts[k].name);
 		fputs(".gp renders it (gnuplot -c SCRIPT).</p>\n", fp);
 	} else if (inline_svg(fp, svg, prefix)) {
 		fputs("<p class=\"note\">Too large to inline (over 64 MiB): see ", fp);
-		esc(fp, rt_views_charts[k]);
+		esc(fp, charts[k].name);
 		fputs(".svg and .png beside this page.</p>\n", fp);
 	}
 	fputs("\n</figure>\n", fp);
@@ -158,10 +215,12 @@ static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
 	nv = rt_charts_order(pts, n, v);
 	for (size_t i = 0; i < nv; i++) {
 		const struct rt_point *p = v[i];
+		const bool disturbed = p->status == RT_STATUS_DISTURBED;
 		struct rt_bound b;
-		const bool bound = prof && rt_point_bound(p, prof, &b) == 0;
+		const bool bound = !disturbed && prof && rt_point_bound(p, prof, &b) == 0;
 
-		fprintf(fp, "<tr%s><td class=\"l\">", p == best ? " class=\"best\"" : "");
+		fprintf(fp, "<tr%s><td class=\"l\">", p == best ? " class=\"best\"" :
+			disturbed ? " class=\"disturbed\"" : "");
 		esc(fp, p->config);
 		fprintf(fp, "</td><td>%u</td><td>%ld</td><td class=\"l\">%s</td><td class=\"l\">%s"
 			"</td><td>%u</td><td>", p->threads, p->batch, rt_point_affinity_name(p),
@@ -173,7 +232,15 @@ static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
 			p->intensity, rt_point_source_name(p), bound ? b.level : "-");
 		if (bound)
 			esc(fp, b.ceiling);
-		fprintf(fp, "</td><td>%.1f%%</td>", bound ? 100 * b.fraction : 0);
+		if (disturbed) {
+			/* its figures are not the machine's: no bound, said why */
+			fputs("disturbed, not compared: ", fp);
+			esc(fp, p->reason);
+		}
+		if (bound)
+			fprintf(fp, "</td><td>%.1f%%</td>", 100 * b.fraction);
+		else
+			fputs("</td><td>-</td>", fp);
 		mib(fp, p->weights + p->activations + p->gradients + p->optimizer + p->workspace);
 		mib(fp, p->inference);
 		mib(fp, p->peak_rss);
@@ -183,15 +250,11 @@ static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		const struct rt_point *p = &pts[i];
 
-		if ((p->status != RT_STATUS_FAILED && p->status != RT_STATUS_DISTURBED) ||
-		    p->scope != RT_SCOPE_ITERATION || p->stat != RT_STAT_MEDIAN ||
-		    (p->status == RT_STATUS_DISTURBED && p->source != RT_SOURCE_MODEL))
+		if (p->status != RT_STATUS_FAILED || p->scope != RT_SCOPE_ITERATION)
 			continue;
 		fputs("<tr class=\"failed\"><td class=\"l\">", fp);
 		esc(fp, p->config);
-		fprintf(fp, "</td><td class=\"l\" colspan=\"16\">%s: ", rt_point_status_name(p));
-		if (p->status == RT_STATUS_DISTURBED)
-			fprintf(fp, "%.1f images/s; ", p->images_per_s);
+		fputs("</td><td class=\"l\" colspan=\"16\">failed: ", fp);
 		esc(fp, p->reason);
 		fputs("</td></tr>\n", fp);
 	}
@@ -232,8 +295,8 @@ static int write_page(const struct rt_views_opts *o, const struct rt_point *pts,
 	fputs("</p>\n<p class=\"note\">Charts: ", of.fp);
 	for (size_t k = 0; k < RT_VIEWS_NCHARTS; k++) {
 		if (drawn[k])
-			fprintf(of.fp, "<a href=\"#%s\">%s</a> ", rt_views_charts[k],
-				rt_views_charts[k]);
+			fprintf(of.fp, "<a href=\"#%s\">%s</a> ", charts[k].name,
+				charts[k].name);
 	}
 	fputs("</p>\n", of.fp);
 	config_table(of.fp, pts, n, o->prof, best);
@@ -248,63 +311,51 @@ static int write_page(const struct rt_views_opts *o, const struct rt_point *pts,
 	return rt_outfile_commit(&of, err);
 }
 
-/* A chart's outcome: drawn, a note (no gnuplot; nothing to draw), or a failure kept. */
-static void outcome(const struct rt_views_opts *o, int rc, const struct rt_err *e,
-		    const char *chart, int *first, struct rt_err *err, bool *no_gnuplot)
-{
-	if (rc == 0)
-		return;
-	if (rc == -ENOENT && strstr(e->msg, "gnuplot")) {
-		if (!*no_gnuplot)
-			rt_say(o->say, o->say_ctx, "%s", e->msg);
-		*no_gnuplot = true;
-	} else if (rc == -ENODATA || rc == -ENOENT || rc == -EINVAL) {
-		if (rc != -ENODATA || strcmp(chart, "memory-input"))
-			rt_say(o->say, o->say_ctx, "no %s chart: %s", chart, e->msg);
-	} else if (!*first) {
-		*first = rc;
-		*err = *e;
-	}
-}
-
 int rt_views_write(const struct rt_views_opts *o, const struct rt_point *pts, size_t n,
 		   struct rt_err *err)
 {
 	const char *def_name = o->default_config && *o->default_config ? o->default_config :
 			       n ? pts[0].config : "";
 	const struct rt_point *best = rt_points_best(pts, n, def_name);
+	struct view_ctx v = { .o = o, .pts = pts, .n = n };
 	char base[4200];
 	struct rt_err e;
-	bool no_gnuplot = false;
+	bool said_gnuplot = false;
 	int first = 0, rc, drawn[RT_VIEWS_NCHARTS] = { 0 };
 
+	/* the layers of the best configuration; of the fastest measured one when every one was
+	 * disturbed (its charts say so) */
+	if (best)
+		v.layers_of = best->config;
+	for (size_t i = 0; i < n && !v.layers_of; i++)
+		if (rt_point_is_measured(&pts[i]))
+			v.layers_of = pts[i].config;
 	for (size_t k = 0; k < RT_VIEWS_NCHARTS && first != -EINTR; k++) {
-		const char *chart = rt_views_charts[k];
+		const struct chart *c = &charts[k];
 
-		snprintf(base, sizeof(base), "%s/%s", o->dir, chart);
+		snprintf(base, sizeof(base), "%s/%s", o->dir, c->name);
 		memset(&e, 0, sizeof(e));
-		if (!strcmp(chart, "trajectories"))
-			rc = o->prof ? rt_plot_trajectories(o->prof, pts, n, o->what, o->all_roofs,
-							    base, &e) :
-			     rt_err_set(&e, -ENODATA, "no machine profile");
-		else if (!strcmp(chart, "phases"))
-			rc = rt_chart_phases(pts, n, o->what, base, &e);
-		else if (!strcmp(chart, "memory"))
-			rc = rt_chart_memory(pts, n, o->what, base, &e);
-		else if (!strcmp(chart, "memory-input"))
-			rc = rt_chart_memory_input(pts, n, o->what, base, &e);
-		else if (!best || !o->prof)
-			rc = -ENODATA;
-		else if (!strcmp(chart, "layers"))
-			rc = rt_plot_layers(o->prof, pts, n, best->config, o->all_roofs, base, &e);
+		if ((c->needs & NEEDS_PROFILE) && !o->prof)
+			rc = rt_err_set(&e, -ENODATA, "no machine profile");
+		else if ((c->needs & NEEDS_LAYERS) && !v.layers_of)
+			rc = rt_err_set(&e, -ENODATA, "no configuration was measured");
 		else
-			rc = rt_chart_layers_time(o->prof, pts, n, best->config, base, &e);
-		/* no per-layer points: nothing to say, the run did not ask for them */
-		if ((rc == -ENOENT || rc == -ENODATA) && !strncmp(chart, "layers", 6) &&
-		    !strstr(e.msg, "gnuplot"))
-			continue;
-		drawn[k] = rc == 0 ? 2 : rc == -ENOENT && strstr(e.msg, "gnuplot") ? 1 : 0;
-		outcome(o, rc, &e, chart, &first, err, &no_gnuplot);
+			rc = c->draw(&v, base, &e);
+		if (rc == 0 || rc == RT_PLOT_SCRIPT_ONLY)
+			drawn[k] = rc == 0 ? 2 : 1;
+		if (rc == RT_PLOT_SCRIPT_ONLY) {
+			/* said once: the scripts are there */
+			if (!said_gnuplot)
+				rt_say(o->say, o->say_ctx, "%s", e.msg);
+			said_gnuplot = true;
+		} else if (rc == -ENODATA || rc == -EINVAL) {
+			/* nothing to draw: a note, unless the run did not ask for that chart */
+			if (!(c->needs & QUIET))
+				rt_say(o->say, o->say_ctx, "no %s chart: %s", c->name, e.msg);
+		} else if (rc && !first) {
+			first = rc;
+			*err = e;
+		}
 	}
 	rc = write_page(o, pts, n, def_name, best, drawn, &e);
 	if (rc && !first) {

@@ -23,9 +23,10 @@ struct rt_views_opts {
 	void *say_ctx;
 };
 
-/* The charts each view writes, DIR/NAME.gp (.png, .svg): in report.html in this order. */
+/* The charts each view writes, DIR/NAME.gp (.png, .svg), in report.html in this order: the
+ * name of chart k (NULL past the last). */
 #define RT_VIEWS_NCHARTS 6
-extern const char *const rt_views_charts[RT_VIEWS_NCHARTS];
+const char *rt_views_chart_name(size_t k);
 
 /* Every chart the points can give and report.html. A chart that cannot be drawn is a note
  * (the others are drawn); without gnuplot the scripts are written and the page says so.

@@ -115,12 +115,12 @@ static void check_cores(struct child_rows *cr, unsigned long long throttled_befo
 	b->status = RT_STATUS_DISTURBED;
 	if (quota && (throttled > throttled_before || cores < b->threads))
 		snprintf(b->reason, sizeof(b->reason), "throttled: its runs got %.0f%% of their %u "
-			 "thread%s' time, %.0f%% of it spent waiting for a CPU (the cgroup's CPU quota: "
+			 "thread%s' time; %.0f%% of it spent waiting for a CPU (the cgroup's CPU quota: "
 			 "%.2f cores per %.0f ms)", 100 * b->cpu_share, b->threads,
 			 b->threads > 1 ? "s" : "", 100 * cr->delay_share, cores, period * 1e3);
 	else
 		snprintf(b->reason, sizeof(b->reason), "busy: its runs got %.0f%% of their %u "
-			 "thread%s' time, %.0f%% of it spent waiting for a CPU (another process ran "
+			 "thread%s' time; %.0f%% of it spent waiting for a CPU (another process ran "
 			 "on its cores)", 100 * b->cpu_share, b->threads, b->threads > 1 ? "s" : "",
 			 100 * cr->delay_share);
 }

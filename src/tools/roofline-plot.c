@@ -223,10 +223,10 @@ int main(int argc, char **argv)
 		if (rt_views_write(&vo, all, nall, &err))
 			goto fail;
 		for (size_t k = 0; k < RT_VIEWS_NCHARTS; k++) {
-			snprintf(gp, sizeof(gp), "%s/%s.gp", argv[optind], rt_views_charts[k]);
+			snprintf(gp, sizeof(gp), "%s/%s.gp", argv[optind], rt_views_chart_name(k));
 			if (!access(gp, F_OK))
 				printf("chart: %s/%s.{gp,png,svg}\n", argv[optind],
-				       rt_views_charts[k]);
+				       rt_views_chart_name(k));
 		}
 		printf("page:  %s/report.html\n", argv[optind]);
 		rc = 0;
@@ -248,7 +248,7 @@ int main(int argc, char **argv)
 				  all_roofs, base, &err);
 	if (rc == 0)
 		printf("chart: %s.png, %s.svg (script %s)\n", base, base, gp);
-	else if (rc == -ENOENT)
+	else if (rc == RT_PLOT_SCRIPT_ONLY)
 		printf("chart: %s (note: %s)\n", gp, err.msg);
 	else
 		goto fail;

@@ -261,12 +261,12 @@ static int probe_node(const struct rt_topo *topo, struct rt_probe_opts *o, const
 		drawn = rc == 0;
 		if (rc == 0 && print)
 			printf("chart:   %s.png, %s.svg (script %s)\n", outbase, outbase, chart);
-		else if (rc == -ENOENT && print)
+		else if (rc == RT_PLOT_SCRIPT_ONLY && print)
 			printf("chart:   %s (note: %s)\n", chart, err->msg);
 		else if (rc == -EINVAL)
 			/* the profile is written; every ceiling it could draw is flagged */
 			fprintf(stderr, "%s: warning: no chart: %s\n", prog, err->msg);
-		if (rc == -ENOENT || rc == -EINVAL)
+		if (rc == RT_PLOT_SCRIPT_ONLY || rc == -EINVAL)
 			rc = 0;
 	}
 	if (!rc) {
