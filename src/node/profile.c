@@ -381,8 +381,9 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 					f.gflops);
 			goto out;
 		}
-		/* no machine runs above what its cores can start: that ceiling is not believed */
-		if (f.theoretical > 0 && f.gflops > f.theoretical * 1.0001 && !f.flag[0])
+		/* no machine runs above what its cores can start: a ceiling past its theoretical
+		 * peak by more than the clock reading wanders (5%) is not believed */
+		if (f.theoretical > 0 && f.gflops > f.theoretical * 1.05 && !f.flag[0])
 			snprintf(f.flag, sizeof(f.flag), "above its theoretical peak %.1f GFLOP/s (line "
 				 "%d): the clock or the peak is wrong", f.theoretical,
 				 config_setting_source_line(e));

@@ -86,8 +86,11 @@ static int collect_roofs_near(const struct rt_profile *p, unsigned threads, cons
 
 	memset(r, 0, sizeof(*r));
 	r->pmin = r->bmin = INFINITY;
-	if ((rc = rt_roofs_at(&r->all, p, threads, err)))
-		return rc == -ENOENT ? rt_err_set(err, -EINVAL, "%s", err->msg) : rc;
+	if ((rc = rt_roofs_at(&r->all, p, threads, err))) {
+		if (rc == -ENOENT)
+			err->code = -EINVAL;    /* its message says why (not through itself) */
+		return rc == -ENOENT ? -EINVAL : rc;
+	}
 	*used = r->all.threads;
 	for (size_t i = 0; i < r->all.n; i++) {
 		const struct rt_roof *q = &r->all.roof[i];
