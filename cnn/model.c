@@ -255,20 +255,7 @@ static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec,
 	}
 }
 
-const char *rt_precision_name(enum rt_precision p)
-{
-	return (unsigned)p < RT_PRECISION_COUNT ? rt_vocab_train_precisions[p] : "unknown";
-}
 
-int rt_precision_parse(const char *s, enum rt_precision *p)
-{
-	const int i = rt_vocab_index(rt_vocab_train_precisions, RT_PRECISION_COUNT, s);
-
-	if (i < 0)
-		return -EINVAL;
-	*p = (enum rt_precision)i;
-	return 0;
-}
 
 /* How many layers read the output of layer i; *last is one of them. */
 static int users_of(const struct rt_model *m, int i, int *last)

@@ -17,12 +17,6 @@ enum rt_layer_type {
 	RT_LAYER_FC, RT_LAYER_DROPOUT, RT_LAYER_ADD, RT_LAYER_SOFTMAX_XENT, RT_LAYER_TYPE_COUNT,
 };
 
-
-/* "fp32", "bf16" */
-const char *rt_precision_name(enum rt_precision p);
-/* 0 and *p set, or -EINVAL for a name that is not a precision. */
-int rt_precision_parse(const char *s, enum rt_precision *p);
-
 /* "conv", "relu", "maxpool", "avgpool", "batchnorm", "fc", "dropout", "add", "softmax_xent" */
 const char *rt_layer_type_name(enum rt_layer_type t);
 

@@ -188,12 +188,6 @@ static const struct rt_kernel bw_kernels[] = {
 	{ .name = NULL, .kind = RT_KERNEL_BANDWIDTH },
 };
 
-static const char *const isa_names[RT_ISA_COUNT] = { "scalar", "sse", "avx2", "avx512" };
-
-const char *rt_isa_name(enum rt_isa isa)
-{
-	return (unsigned)isa < RT_ISA_COUNT ? isa_names[isa] : "unknown";
-}
 
 bool rt_isa_supported(enum rt_isa isa)
 {
@@ -221,7 +215,8 @@ unsigned rt_isa_bytes(enum rt_isa isa)
 
 const char *rt_prec_name(enum rt_prec prec)
 {
-	return prec == RT_FP32 ? "fp32" : "fp64";
+	/* the kernels' precisions are the vocabulary's first two */
+	return rt_vocab_precisions[prec == RT_FP32 ? 1 : 0];
 }
 
 /* Walk both halves of the table: the FLOP table's terminator (kind FLOPS) leads on to the

@@ -7,12 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/err.h"
+#include "base/vocab.h"         /* enum rt_isa and its names */
 
-enum rt_isa { RT_ISA_SCALAR, RT_ISA_SSE, RT_ISA_AVX2, RT_ISA_AVX512, RT_ISA_COUNT };
+/* The precisions of the FLOP kernels: the vocabulary's first two. */
 enum rt_prec { RT_FP64, RT_FP32, RT_PREC_COUNT };
 
-/* "scalar", "sse", "avx2", "avx512" */
-const char *rt_isa_name(enum rt_isa isa);
 /* Whether this CPU (and the OS, for the wide registers) can run code of the ISA. */
 bool rt_isa_supported(enum rt_isa isa);
 /* Vector width in bytes: 8 (scalar), 16, 32, 64. */

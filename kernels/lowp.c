@@ -14,11 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const mm_names[RT_MM_COUNT] = { "fp32", "bf16", "fp16", "int8" };
-
 const char *rt_matmul_type_name(enum rt_matmul_type t)
 {
-	return (unsigned)t < RT_MM_COUNT ? mm_names[t] : "unknown";
+	/* fp32 bf16 fp16 int8: the vocabulary's precisions past fp64 */
+	return (unsigned)t < RT_MM_COUNT ? rt_vocab_precisions[1 + t] : "unknown";
 }
 
 struct mm_types {

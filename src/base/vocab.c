@@ -2,6 +2,8 @@
 #include "config.h"
 #include "base/vocab.h"
 
+#include <errno.h>
+
 #include <string.h>
 
 const char *const rt_vocab_precisions[RT_VOCAB_NPRECISIONS] = {
@@ -24,4 +26,47 @@ int rt_vocab_index(const char *const *names, int n, const char *s)
 		if (!strcmp(s, names[i]))
 			return i;
 	return -1;
+}
+
+const char *const rt_vocab_isas[RT_ISA_COUNT] = { "scalar", "sse", "avx2", "avx512" };
+
+const char *rt_isa_name(enum rt_isa isa)
+{
+	return (unsigned)isa < RT_ISA_COUNT ? rt_vocab_isas[isa] : "unknown";
+}
+
+const char *rt_precision_name(enum rt_precision p)
+{
+	return (unsigned)p < RT_PRECISION_COUNT ? rt_vocab_train_precisions[p] : "unknown";
+}
+
+int rt_precision_parse(const char *s, enum rt_precision *p)
+{
+	const int i = rt_vocab_index(rt_vocab_train_precisions, RT_PRECISION_COUNT, s);
+
+	if (i < 0)
+		return -EINVAL;
+	*p = (enum rt_precision)i;
+	return 0;
+}
+
+const char *rt_affinity_name(enum rt_affinity aff)
+{
+	return (unsigned)aff < RT_AFFINITY_COUNT ? rt_vocab_affinities[aff] : "none";
+}
+
+int rt_affinity_parse(enum rt_affinity *aff, const char *name)
+{
+	const int i = rt_vocab_index(rt_vocab_affinities, RT_AFFINITY_COUNT, name);
+
+	if (i < 0)
+		return -EINVAL;
+	*aff = (enum rt_affinity)i;
+	return 0;
+}
+
+const char *rt_level_name(int cache_level)
+{
+	return cache_level >= 1 && cache_level <= 5 ? rt_vocab_levels[cache_level - 1] :
+	       rt_vocab_levels[RT_VOCAB_NLEVELS - 1];
 }

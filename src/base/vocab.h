@@ -5,19 +5,30 @@
 #ifndef RT_VOCAB_H
 #define RT_VOCAB_H
 
-/* Every precision a ceiling may be measured in (profile.cfg, the roofs). */
+/* Every precision a ceiling may be measured in (profile.cfg, the roofs), in this order:
+ * enum rt_prec's kernels (fp64, fp32) and oneDNN's matmul types index it too. */
 #define RT_VOCAB_NPRECISIONS 5
 extern const char *const rt_vocab_precisions[RT_VOCAB_NPRECISIONS]; /* fp64 fp32 bf16 fp16 int8 */
+
+/* The vector ISAs the kernels are built for, narrowest first. */
+enum rt_isa { RT_ISA_SCALAR, RT_ISA_SSE, RT_ISA_AVX2, RT_ISA_AVX512, RT_ISA_COUNT };
+extern const char *const rt_vocab_isas[RT_ISA_COUNT];   /* scalar sse avx2 avx512 */
+const char *rt_isa_name(enum rt_isa isa);
 
 /* The precision the trainer computes in. bf16: bf16 activations, weights and gradients for the
  * primitives, fp32 master weights, weight gradients, optimizer state and logits (oneDNN's
  * mixed-precision scheme). The names are rt_vocab_train_precisions[p]. */
 enum rt_precision { RT_PRECISION_FP32, RT_PRECISION_BF16, RT_PRECISION_COUNT };
 extern const char *const rt_vocab_train_precisions[RT_PRECISION_COUNT];     /* fp32 bf16 */
+const char *rt_precision_name(enum rt_precision p);
+/* 0, or -EINVAL when s names no precision of the trainer. */
+int rt_precision_parse(const char *s, enum rt_precision *p);
 
 /* Memory levels, innermost first. */
 #define RT_VOCAB_NLEVELS 6
 extern const char *const rt_vocab_levels[RT_VOCAB_NLEVELS];     /* L1 L2 L3 L4 L5 DRAM */
+/* The name of cache level 1..5, "DRAM" for anything else (the memory past the caches). */
+const char *rt_level_name(int cache_level);
 
 /* How a configuration's threads are placed; the names are rt_vocab_affinities[a]. */
 enum rt_affinity {
@@ -27,6 +38,9 @@ enum rt_affinity {
 	RT_AFFINITY_COUNT
 };
 extern const char *const rt_vocab_affinities[RT_AFFINITY_COUNT];  /* none compact scatter */
+const char *rt_affinity_name(enum rt_affinity aff);
+/* 0, or -EINVAL when name names no affinity. */
+int rt_affinity_parse(enum rt_affinity *aff, const char *name);
 
 /* Where a number came from: a hardware counter, a hardware estimate (LLC misses for bytes),
  * the trainer's exact analytic model. The names are rt_vocab_sources[s]. */

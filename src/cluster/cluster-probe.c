@@ -86,7 +86,7 @@ int rt_cluster_probe(const struct rt_cluster *cl, const struct rt_cluster_probe_
 				rt_cluster_sync_idle(cl, false);
 			continue;
 		}
-		if (inject && *inject && atoi(inject) == cl->node)
+		if (inject && *inject && strtol(inject, NULL, 10) == cl->node)
 			rt_err_set(&err, -EIO, "probe failed (ROOFTRAJ_PROBE_FAIL=%s)", inject);
 		else if (!o->probe_node(o->ctx, cl->rank == 0, &p, &err))
 			rt_cluster_node_from_profile(&me, p, 0);

@@ -25,6 +25,9 @@ struct rt_cluster {
 bool rt_cluster_built(void);
 /* Whether the process was started by an MPI launcher (Open MPI's mpirun sets
  * OMPI_COMM_WORLD_SIZE; PMI and PMIx launchers set PMI_SIZE or PMIX_RANK). */
+/* The one rank of one node (both builds: a process no launcher started, or any process of a
+ * build without MPI). */
+void rt_cluster_single(struct rt_cluster *c);
 bool rt_cluster_launched(void);
 
 /* Initialize MPI when launched by mpirun (and built with it); otherwise fill a one-process

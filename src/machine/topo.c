@@ -287,21 +287,6 @@ out:
 	return rc;
 }
 
-const char *rt_affinity_name(enum rt_affinity aff)
-{
-	return (unsigned)aff < RT_AFFINITY_COUNT ? rt_vocab_affinities[aff] : "none";
-}
-
-int rt_affinity_parse(enum rt_affinity *aff, const char *name)
-{
-	const int i = rt_vocab_index(rt_vocab_affinities, RT_AFFINITY_COUNT, name);
-
-	if (i < 0)
-		return -EINVAL;
-	*aff = (enum rt_affinity)i;
-	return 0;
-}
-
 void rt_topo_hwloc_version(char *buf, size_t size)
 {
 	unsigned v = hwloc_get_api_version();

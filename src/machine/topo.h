@@ -78,8 +78,6 @@ int rt_topo_affinity_save(struct rt_topo_affinity *a, struct rt_err *err);
 int rt_topo_affinity_restore(const struct rt_topo_affinity *a, unsigned n, struct rt_err *err);
 
 /* "none", "compact", "scatter" and back. */
-const char *rt_affinity_name(enum rt_affinity aff);
-int rt_affinity_parse(enum rt_affinity *aff, const char *name);
 
 /* The version of the hwloc library in use, "2.9.0". */
 void rt_topo_hwloc_version(char *buf, size_t size);

@@ -34,12 +34,9 @@ size_t rt_probe_default_threads(const struct rt_topo *topo, unsigned *list, size
 
 static const char *level_name(size_t k, size_t ncaches, const struct rt_topo *topo)
 {
-	static const char *const names[] = { "L1", "L2", "L3", "L4", "L5" };
 	const struct rt_cache_info *c = rt_topo_cache(topo, k);
 
-	if (k >= ncaches || !c || c->level < 1 || c->level > 5)
-		return "DRAM";
-	return names[c->level - 1];
+	return rt_level_name(k < ncaches && c ? c->level : 0);
 }
 
 static void human(char *buf, size_t size, uint64_t bytes)

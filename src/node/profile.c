@@ -683,8 +683,6 @@ unsigned rt_profile_max_threads(const struct rt_profile *p)
 
 const char *rt_profile_holding_level(const struct rt_profile *p, double bytes, unsigned t)
 {
-	static const char *const names[] = { "L1", "L2", "L3", "L4", "L5" };
-
 	for (size_t i = 0; i < p->ncaches; i++) {
 		const struct rt_profile_cache *c = &p->caches[i];
 		uint64_t size = c->size;
@@ -693,13 +691,13 @@ const char *rt_profile_holding_level(const struct rt_profile *p, double bytes, u
 		if (c->level < 1 || c->level > 5)
 			continue;
 		for (size_t k = 0; k < p->nlevels; k++)
-			if (!strcmp(p->levels[k].level, names[c->level - 1]) &&
+			if (!strcmp(p->levels[k].level, rt_level_name(c->level)) &&
 			    p->levels[k].measured_size)
 				size = p->levels[k].measured_size;
 		inst = (t + share - 1) / share;
 		inst = inst < 1 ? 1 : inst > count ? count : inst;
 		if (bytes <= (double)size * inst)
-			return names[c->level - 1];
+			return rt_level_name(c->level);
 	}
-	return "DRAM";
+	return rt_level_name(0);
 }

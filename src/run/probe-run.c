@@ -1,0 +1,327 @@
+/* probe-run.c: roofline-probe's work: the node probed, printed, charted; the cluster probe
+ * under mpirun */
+#include "config.h"
+#include "run/probe-run.h"
+#include "base/util.h"
+#include "cluster/cluster-probe.h"
+#include "results/plot.h"
+#include "results/views.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Progress on stderr: one line rewritten on a terminal, a line each otherwise. */
+struct progress {
+	const char *prog;
+	bool tty, on;
+	double start;
+};
+
+static void on_progress(void *ctx, const char *msg)
+{
+	const struct progress *ps = ctx;
+
+	if (!ps->on)
+		return;
+	if (ps->tty)
+		fprintf(stderr, "\r\033[K%s: [%5.1fs] %s", ps->prog, rt_now() - ps->start, msg);
+	else
+		fprintf(stderr, "%s: [%5.1fs] %s\n", ps->prog, rt_now() - ps->start, msg);
+}
+
+/* One run of the tool: its options, the node, the profile's path, the progress. */
+struct run_ctx {
+	const struct rt_probe_run_opts *o;
+	const struct rt_topo *topo;
+	struct rt_probe_opts probe;
+	char path[4096];
+	struct progress progress;
+};
+
+void rt_probe_print(FILE *out, const struct rt_profile *p)
+{
+	unsigned th[64];
+	size_t nth = 0;
+
+	for (size_t i = 0; i < p->nflops; i++) {
+		size_t j;
+
+		for (j = 0; j < nth && th[j] != p->flops[i].threads; j++)
+			;
+		if (j == nth && nth < 64)
+			th[nth++] = p->flops[i].threads;
+	}
+	fprintf(out, "%s: %s; %u package%s, %u cores, %u PUs, %u NUMA node%s; clock %.2f GHz "
+	       "(measured)\n", p->host, p->cpu.model, p->cpu.sockets, p->cpu.sockets > 1 ? "s" : "",
+	       p->cpu.cores, p->cpu.pus, p->cpu.numa_nodes, p->cpu.numa_nodes > 1 ? "s" : "",
+	       p->cpu.clock_ghz);
+	fprintf(out, "\nFLOP ceilings, GFLOP/s (int8: GOP/s), best of runs\n  %-6s %-22s %-15s",
+	       "prec", "isa", "method");
+	for (size_t j = 0; j < nth; j++)
+		fprintf(out, " %6u thr", th[j]);
+	fputc('\n', out);
+	for (size_t i = 0; i < p->nflops; i++) {
+		const struct rt_profile_flops *f = &p->flops[i];
+		bool first = true;
+
+		/* one row per (precision, isa): print when this is its first entry */
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(p->flops[k].precision, f->precision) &&
+			    !strcmp(p->flops[k].isa, f->isa))
+				first = false;
+		if (!first)
+			continue;
+		fprintf(out, "  %-6s %-22s %-15s", f->precision, f->isa, f->method);
+		for (size_t j = 0; j < nth; j++) {
+			const struct rt_profile_flops *g = NULL;
+
+			for (size_t k = 0; k < p->nflops; k++)
+				if (p->flops[k].threads == th[j] &&
+				    !strcmp(p->flops[k].precision, f->precision) &&
+				    !strcmp(p->flops[k].isa, f->isa))
+					g = &p->flops[k];
+			if (g)
+				fprintf(out, " %9.1f%c", g->gflops, g->flag[0] ? '!' : ' ');
+			else
+				fprintf(out, " %10s", "-");
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "\nBandwidth ceilings, GB/s, best of runs (working set over all threads)\n"
+	       "  %-5s %-9s", "level", "kernel");
+	for (size_t j = 0; j < nth; j++)
+		fprintf(out, " %6u thr (set)   ", th[j]);
+	fputc('\n', out);
+	for (size_t i = 0; i < p->nbw; i++) {
+		const struct rt_profile_bw *b = &p->bw[i];
+		bool first = true;
+
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(p->bw[k].level, b->level) && !strcmp(p->bw[k].kernel, b->kernel))
+				first = false;
+		if (!first)
+			continue;
+		fprintf(out, "  %-5s %-9s", b->level, b->kernel);
+		for (size_t j = 0; j < nth; j++) {
+			for (size_t k = 0; k < p->nbw; k++)
+				if (p->bw[k].threads == th[j] && !strcmp(p->bw[k].level, b->level) &&
+				    !strcmp(p->bw[k].kernel, b->kernel))
+					fprintf(out, " %9.1f%c(%5.0f KiB)", p->bw[k].gbytes_per_s,
+					       p->bw[k].flag[0] ? '!' : ' ',
+					       (double)p->bw[k].working_set / 1024);
+		}
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < p->nflops; i++)
+		if (p->flops[i].flag[0]) {
+			fprintf(out, "\n! flagged: measured twice and still disturbed or out of order (the "
+			       "warnings say why); not used as roofs\n");
+			break;
+		}
+	if (p->nlevels) {
+		fprintf(out, "\nMemory levels: hwloc's size against the measured curve (one thread)\n");
+		for (size_t i = 0; i < p->nlevels; i++) {
+			const struct rt_profile_level *l = &p->levels[i];
+
+			if (!strcmp(l->level, "DRAM"))
+				continue;
+			fprintf(out, "  %-5s hwloc %10.0f KiB   measured end %10.0f KiB   %s\n", l->level,
+			       (double)l->hwloc_size / 1024, (double)l->measured_size / 1024,
+			       !l->measured_size ? "not measured" : l->agrees ? "agrees" : "DIFFERS");
+		}
+	}
+}
+
+
+/* Probe this node into path (and its chart and page): 0, or the error in err; print: the
+ * tables and the paths on x->out (rank 0, or alone). */
+static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, struct rt_err *err)
+{
+	const struct rt_probe_run_opts *o = x->o;
+	const char *path = x->path;
+	struct progress *ps = &x->progress;
+	char chart[4200], outbase[4200];
+	struct rt_profile *p = NULL;
+	bool drawn = false;
+	int rc;
+
+	/* fail on an unwritable destination now, not after the measurements */
+	{
+		struct rt_outfile probe_file;
+
+		if ((rc = rt_outfile_open(&probe_file, path, err)))
+			return rc;
+		rt_outfile_abort(&probe_file);
+	}
+	snprintf(outbase, sizeof(outbase), "%s", path);
+	if (strlen(outbase) > 4 && !strcmp(outbase + strlen(outbase) - 4, ".cfg"))
+		outbase[strlen(outbase) - 4] = '\0';
+	strncat(outbase, "-roofline", sizeof(outbase) - strlen(outbase) - 1);
+	snprintf(chart, sizeof(chart), "%s.gp", outbase);
+	if ((rc = rt_probe_run(&p, x->topo, &x->probe, err))) {
+		if (ps->on && ps->tty)
+			fputc('\n', stderr);
+		return rc;
+	}
+	if (ps->on && ps->tty)
+		fprintf(stderr, "\r\033[K");
+	for (size_t i = 0; i < p->nnotes; i++)
+		fprintf(stderr, "%s: warning: %s\n", o->prog, p->notes[i]);
+	if ((rc = rt_profile_save(p, path, err)))
+		goto out;
+	if (print) {
+		rt_probe_print(o->out, p);
+		fprintf(o->out, "\nprofile: %s   (probe took %.1f s)\n", path, rt_now() - ps->start);
+	}
+	if (o->chart) {
+		rc = rt_plot_roofline(p, 0, o->all_roofs, outbase, err);
+		drawn = rc == 0;
+		if (rc == 0 && print)
+			fprintf(o->out, "chart:   %s.png, %s.svg (script %s)\n", outbase, outbase,
+				chart);
+		else if (rc == RT_PLOT_SCRIPT_ONLY && print)
+			fprintf(o->out, "chart:   %s (note: %s)\n", chart, err->msg);
+		else if (rc == -EINVAL)
+			/* the profile is written; every ceiling it could draw is flagged */
+			fprintf(stderr, "%s: warning: no chart: %s\n", o->prog, err->msg);
+		if (rc == RT_PLOT_SCRIPT_ONLY || rc == -EINVAL)
+			rc = 0;
+	}
+	if (!rc) {
+		/* the node's page: its ceilings and its chart, one file */
+		char html[4300], svg[4300];
+
+		snprintf(html, sizeof(html), "%.4200s", path);
+		if (strlen(html) > 4 && !strcmp(html + strlen(html) - 4, ".cfg"))
+			html[strlen(html) - 4] = '\0';
+		strncat(html, "-report.html", sizeof(html) - strlen(html) - 1);
+		snprintf(svg, sizeof(svg), "%.4200s.svg", outbase);
+		/* the chart this run drew, never one lying there from another */
+		rc = rt_views_node_page(p, drawn ? svg : NULL, html, err);
+		if (!rc && print)
+			fprintf(o->out, "page:    %s\n", html);
+	}
+out:
+	if (rc)
+		rt_profile_destroy(p);
+	else
+		*out = p;
+	return rc;
+}
+
+/* Whether a reference profile holds a ceiling a node can be held against: trusted, not 0. */
+static bool reference_usable(const struct rt_profile *p)
+{
+	for (size_t i = 0; i < p->nflops; i++)
+		if (!p->flops[i].flag[0] && p->flops[i].gflops > 0)
+			return true;
+	for (size_t i = 0; i < p->nbw; i++)
+		if (!p->bw[i].flag[0] && p->bw[i].gbytes_per_s > 0)
+			return true;
+	return false;
+}
+
+/* Replace each %h of a path template with the host name. */
+static void expand_host(char *dst, size_t size, const char *tmpl, const char *host)
+{
+	size_t n = 0;
+
+	for (const char *p = tmpl; *p && n + 1 < size; p++) {
+		if (p[0] == '%' && p[1] == 'h') {
+			n += (size_t)snprintf(dst + n, size - n, "%s", host);
+			if (n >= size)
+				n = size - 1;
+			p++;
+		} else {
+			dst[n++] = *p;
+		}
+	}
+	dst[n] = '\0';
+}
+
+/* The cluster probe's callback: this node, as probe_node prints it. */
+static int probe_this_node(void *ctx, bool report, struct rt_profile **p, struct rt_err *err)
+{
+	struct run_ctx *x = ctx;
+
+	x->progress.on = x->progress.on && report;
+	return probe_node(x, report, p, err);
+}
+
+static void say_rank(void *ctx, const char *msg)
+{
+	const struct run_ctx *x = ctx;
+
+	fprintf(stderr, "%s: %s\n", x->o->prog, msg);
+}
+
+/* Under mpirun: every node, the network, the cluster profile (rank 0 reads the reference
+ * first: a bad one fails before anything is measured). */
+static int run_cluster(struct run_ctx *x, const struct rt_cluster *cl)
+{
+	const struct rt_probe_run_opts *o = x->o;
+	struct rt_profile *refp = NULL;
+	struct rt_err err = { 0 };
+	int rc;
+
+	if (o->reference && cl->rank == 0 && rt_profile_load(&refp, o->reference, &err)) {
+		fprintf(stderr, "%s: --reference: %s\n", o->prog, err.msg);
+		rt_cluster_abort(cl, 1);
+	}
+	if (refp && !reference_usable(refp)) {
+		fprintf(stderr, "%s: --reference: %s: no usable ceiling (every one is flagged or zero): "
+			"nothing to hold the nodes against\n", o->prog, o->reference);
+		rt_cluster_abort(cl, 1);
+	}
+	if (!o->sustain_given)
+		x->probe.sustain_seconds = 1;
+	{
+		const struct rt_cluster_probe_opts co = {
+			.host = o->host, .path = x->path, .cluster_path = o->cluster_path,
+			.threshold = o->threshold, .one_at_a_time = o->one_at_a_time,
+			.reference = refp, .reference_path = o->reference,
+			.probe_node = probe_this_node, .ctx = x, .say = say_rank, .out = o->out,
+		};
+
+		rc = rt_cluster_probe(cl, &co);
+	}
+	rt_profile_destroy(refp);
+	return rc;
+}
+
+int rt_probe_run_tool(const struct rt_probe_run_opts *o, const struct rt_cluster *cl,
+		      const struct rt_topo *topo)
+{
+	struct run_ctx x = { .o = o, .topo = topo, .probe = o->probe,
+			     .progress = { .prog = o->prog, .tty = isatty(STDERR_FILENO),
+					   .start = rt_now() } };
+	struct rt_profile *p = NULL;
+	struct rt_err err = { 0 };
+	char safe[256], note[512];
+
+	/* the host's name in a file name: a safe one, mapped with a note if need be */
+	if (!rt_safe_name_map(safe, sizeof(safe), o->host ? o->host : cl->host) && o->output &&
+	    strstr(o->output, "%h"))
+		fprintf(stderr, "%s: note: the host name '%s' is not a safe file name: %%h is '%s'\n",
+			o->prog, cl->host, safe);
+	if (o->output)
+		expand_host(x.path, sizeof(x.path), o->output, safe);
+	else if (!rt_profile_default_path(x.path, sizeof(x.path), o->host ? o->host : cl->host,
+					  note, sizeof(note)))
+		fprintf(stderr, "%s: note: %s\n", o->prog, note);
+	x.progress.on = x.progress.tty || o->verbose;
+	x.probe.progress = on_progress;
+	x.probe.progress_ctx = &x.progress;
+	x.probe.host = o->host;
+	if (cl->active)
+		return run_cluster(&x, cl);
+	if (probe_node(&x, true, &p, &err)) {
+		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+		return 1;
+	}
+	rt_profile_destroy(p);
+	return 0;
+}
