@@ -397,3 +397,91 @@ out:
 	rt_train_result_fini(&res);
 	return rc;
 }
+
+/* A sweep (--sweep, --resume): its knobs, then the run; the results directory printed. */
+static int tool_sweep(const struct rt_train_tool *t, struct rt_sweep_mpi *h, long batch)
+{
+	struct rt_sweep sw = { 0 };
+	struct rt_err err = { 0 };
+	char dir[4096], cmd[4096] = "";
+	int rc;
+
+	for (size_t i = 0; i < t->s->nsweeps; i++)
+		if (rt_sweep_add(&sw, t->s->sweeps[i], h->topo, batch, &err)) {
+			rt_sweep_fini(&sw);
+			fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", t->prog,
+				err.msg, t->prog);
+			return 2;
+		}
+	for (int i = 0; i < t->argc; i++)
+		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s", i ? " " : "",
+			 t->argv[i]);
+	rc = rt_run_train_sweep(h, t->s, &sw, batch, cmd, t->sweep_ui, stdout, dir, sizeof(dir),
+				&err);
+	rt_sweep_fini(&sw);
+	if (rc && h->cl->rank != 0)
+		fprintf(stderr, "%s: rank %d: %s\n", t->prog, h->cl->rank, err.msg);
+	else if (rc)
+		fprintf(stderr, "%s: %s\n", t->prog, err.msg);
+	if ((!rc || rc == -ECANCELED) && h->cl->rank == 0)
+		printf("\nresults: %s (points.csv, summary.txt, run.cfg)\n", dir);
+	return rc == -EINTR ? 130 : rc ? 1 : 0;
+}
+
+int rt_run_train_tool(const struct rt_train_tool *t)
+{
+	const struct rt_cluster *cl = t->cl;
+	struct rt_train_settings *s = t->s;
+	struct rt_model *m = NULL;
+	struct rt_net_opts no;
+	struct rt_err err = { 0 };
+	int rc = 1;
+
+	if ((s->resume && rt_train_settings_resume(s, &err)) ||
+	    rt_model_open(&m, s->model, &err) ||
+	    rt_train_settings_apply(s, &m, t->topo, cl, &no, &err))
+		goto fail;
+	if (s->nsweeps || s->resume) {
+		struct rt_sweep_mpi h = {
+			.m = m, .no = no, .cl = cl, .topo = t->topo, .warn = t->warn,
+			.measure = { .data = s->data, .counters = s->counters,
+				     .iterations = s->iters, .warmup = s->warmup,
+				     .repeat = s->repeat, .per_layer = s->per_layer },
+		};
+
+		rc = tool_sweep(t, &h, s->batch ? s->batch : m->batch);
+		goto out;
+	}
+	if (t->emit) {
+		/* the child side of a sweep: the configuration's points on stdout */
+		const struct rt_sweep_child_opts mo = { .data = s->data, .counters = s->counters,
+							.iterations = s->iters, .warmup = s->warmup,
+							.repeat = s->repeat, .per_layer = s->per_layer,
+							.comm = cl->active ? &cl->comm : NULL };
+		/* under mpirun (--sweep ranks): the ranks train together, rank 0 reports */
+		FILE *out = cl->rank == 0 ? stdout : fopen("/dev/null", "w");
+
+		rc = out ? rt_sweep_child_measure(out, m, &no, &mo, &err) :
+		     rt_err_set(&err, -errno, "/dev/null: %s", strerror(errno));
+		if (out && out != stdout)
+			fclose(out);
+	} else if (t->describe) {
+		rc = rt_train_print_describe(stdout, m, &no, &err);
+	} else {
+		rc = rt_run_train_one(s, m, &no, cl, t->one_ui, t->prog, stdout, &err);
+		if (rc && cl->active) {
+			/* the other ranks may wait on this one's gradients: stop the job */
+			fprintf(stderr, "%s: rank %d of %d: %s; stopping every rank\n", t->prog,
+				cl->rank, cl->size, err.msg);
+			rt_cluster_abort(cl, 1);
+		}
+	}
+	if (!rc)
+		goto out;
+fail:
+	fprintf(stderr, "%s: %s\n", t->prog, err.msg);
+	rc = 1;
+out:
+	rt_model_destroy(m);
+	return rc;
+}

@@ -97,4 +97,22 @@ int rt_run_train_one(const struct rt_train_settings *s, const struct rt_model *m
 		    const struct rt_net_opts *no, const struct rt_cluster *cl,
 		    const struct rt_train_ui *ui, const char *prog, FILE *out, struct rt_err *err);
 
+/* What roofline-train does once its options are read: the request taken back from --resume,
+ * the model opened and shaped, then a sweep (--sweep, --resume), a sweep's child
+ * (--emit-points), --describe, or one configuration. Prints on stdout, says on stderr (prog:
+ * ...); returns the exit status: 0, 1 (an error, said), 2 (a bad --sweep, said with the usage
+ * hint), 130 (interrupted). */
+struct rt_train_tool {
+	const char *prog;
+	struct rt_train_settings *s;
+	bool describe, emit;
+	const struct rt_cluster *cl;
+	const struct rt_topo *topo;
+	int argc;                       /* the command line, recorded in run.cfg */
+	char **argv;
+	const struct rt_train_ui *sweep_ui, *one_ui;
+	void (*warn)(void *ctx, int rank, const char *msg);     /* a rank's placement failed */
+};
+int rt_run_train_tool(const struct rt_train_tool *t);
+
 #endif

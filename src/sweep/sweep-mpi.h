@@ -17,7 +17,7 @@ struct rt_sweep_mpi {
 	struct rt_model *m;
 	struct rt_net_opts no;          /* batch and precision come from each configuration */
 	struct rt_sweep_child_opts measure;        /* comm: the cluster's (set by the functions) */
-	struct rt_cluster *cl;
+	const struct rt_cluster *cl;
 	const struct rt_topo *topo;
 	/* a rank whose placement failed measures without it: said here (NULL: silent) */
 	void (*warn)(void *ctx, int rank, const char *msg);

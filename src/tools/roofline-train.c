@@ -1,13 +1,10 @@
 /* roofline-train: train one configuration of a CNN built from oneDNN primitives and report
  * images/s, time per phase, loss, accuracy, exact model counts and the memory split */
 #include "config.h"
-#include "cluster/cluster.h"
 #include "base/err.h"
-#include "cnn/model.h"
-#include "sweep/sweep-child.h"
-#include "sweep/sweep-mpi.h"
+#include "base/spawn.h"
+#include "cluster/cluster.h"
 #include "machine/topo.h"
-#include "run/train-print.h"
 #include "run/train-run.h"
 
 #include <errno.h>
@@ -227,49 +224,16 @@ static int parse_args(struct cli *c, int argc, char **argv, const struct rt_topo
 	return 0;
 }
 
-/* A sweep (--sweep, --resume): its knobs, then the run; the results directory printed. */
-static int run_sweep(struct rt_sweep_mpi *h, const struct cli *c, long batch, int argc,
-		     char **argv)
-{
-	struct progress ps = { .tty = isatty(STDERR_FILENO) };
-	const struct rt_train_ui ui = { .say = say, .config = on_config, .ctx = &ps };
-	struct rt_sweep sw = { 0 };
-	struct rt_err err = { 0 };
-	char dir[4096], cmd[4096] = "";
-	struct sigaction sa = { .sa_handler = on_interrupt };
-	int rc;
-
-	ps.on = c->verbose || ps.tty;
-	for (size_t i = 0; i < c->s.nsweeps; i++)
-		if (rt_sweep_add(&sw, c->s.sweeps[i], h->topo, batch, &err)) {
-			rt_sweep_fini(&sw);
-			return usage_error(&err);
-		}
-	for (int i = 0; i < argc; i++)
-		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s", i ? " " : "", argv[i]);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	rt_spawn_set_interrupt_flag((volatile int *)&interrupted);
-	rc = rt_run_train_sweep(h, &c->s, &sw, batch, cmd, &ui, stdout, dir, sizeof(dir), &err);
-	rt_sweep_fini(&sw);
-	if (rc && h->cl->rank != 0)
-		fprintf(stderr, "%s: rank %d: %s\n", prog, h->cl->rank, err.msg);
-	else if (rc)
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
-	if ((!rc || rc == -ECANCELED) && h->cl->rank == 0)
-		printf("\nresults: %s (points.csv, summary.txt, run.cfg)\n", dir);
-	return rc == -EINTR ? 130 : rc ? 1 : 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct cli c = { 0 };
-	struct rt_model *m = NULL;
 	struct rt_topo *topo = NULL;
-	struct rt_net_opts no;
 	struct rt_err err = { 0 };
 	struct rt_cluster cl;
+	struct progress sweep_ps = { .tty = isatty(STDERR_FILENO) },
+			one_ps = { .tty = isatty(STDERR_FILENO) };
+	const struct rt_train_ui sweep_ui = { .say = say, .config = on_config, .ctx = &sweep_ps },
+				 one_ui = { .say = say, .iteration = on_iteration, .ctx = &one_ps };
 	int rc = 1;
 
 	rt_train_settings_default(&c.s);
@@ -278,66 +242,38 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return 1;
 	}
-	if (rt_topo_create(&topo, NULL, &err))
-		goto fail;
+	if (rt_topo_create(&topo, NULL, &err)) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		goto out;
+	}
 	rc = parse_args(&c, argc, argv, topo);
 	if (rc) {
 		rc = rc < 0 ? 0 : rc;   /* --help, --version */
 		goto out;
 	}
-	if ((c.s.resume && rt_train_settings_resume(&c.s, &err)) ||
-	    rt_model_open(&m, c.s.model, &err))
-		goto fail;
-	if (rt_train_settings_apply(&c.s, &m, topo, &cl, &no, &err))
-		goto fail;
+	sweep_ps.on = c.verbose || sweep_ps.tty;
+	one_ps.on = (one_ps.tty || c.verbose) && cl.rank == 0;
 	if (c.s.nsweeps || c.s.resume) {
-		struct rt_sweep_mpi h = {
-			.m = m, .no = no, .cl = &cl, .topo = topo, .warn = mpi_warn,
-			.measure = { .data = c.s.data, .counters = c.s.counters,
-				     .iterations = c.s.iters, .warmup = c.s.warmup,
-				     .repeat = c.s.repeat, .per_layer = c.s.per_layer },
+		/* a sweep stops cleanly: the running child is killed, the finished ones kept */
+		struct sigaction sa = { .sa_handler = on_interrupt };
+
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+		rt_spawn_set_interrupt_flag((volatile int *)&interrupted);
+	}
+	{
+		const struct rt_train_tool t = {
+			.prog = prog, .s = &c.s, .describe = c.describe, .emit = c.emit, .cl = &cl,
+			.topo = topo, .argc = argc, .argv = argv, .sweep_ui = &sweep_ui,
+			.one_ui = &one_ui, .warn = mpi_warn,
 		};
 
-		rc = run_sweep(&h, &c, c.s.batch ? c.s.batch : m->batch, argc, argv);
-		goto out;
+		rc = rt_run_train_tool(&t);
 	}
-	if (c.emit) {
-		/* the child side of a sweep: the configuration's points on stdout */
-		const struct rt_sweep_child_opts mo = { .data = c.s.data, .counters = c.s.counters,
-						     .iterations = c.s.iters, .warmup = c.s.warmup,
-						     .repeat = c.s.repeat, .per_layer = c.s.per_layer,
-						     .comm = cl.active ? &cl.comm : NULL };
-		/* under mpirun (--sweep ranks): the ranks train together, rank 0 reports */
-		FILE *out = cl.rank == 0 ? stdout : fopen("/dev/null", "w");
-
-		rc = out ? rt_sweep_child_measure(out, m, &no, &mo, &err) :
-		     rt_err_set(&err, -errno, "/dev/null: %s", strerror(errno));
-		if (out && out != stdout)
-			fclose(out);
-	} else if (c.describe) {
-		rc = rt_train_print_describe(stdout, m, &no, &err);
-	} else {
-		struct progress ps = { .tty = isatty(STDERR_FILENO) };
-		const struct rt_train_ui ui = { .say = say, .iteration = on_iteration, .ctx = &ps };
-
-		ps.on = (ps.tty || c.verbose) && cl.rank == 0;
-		rc = rt_run_train_one(&c.s, m, &no, &cl, &ui, prog, stdout, &err);
-		if (rc && ps.on && ps.tty)
-			fputc('\n', stderr);
-		if (rc && cl.active) {
-			/* the other ranks may wait on this one's gradients: stop the job */
-			fprintf(stderr, "%s: rank %d of %d: %s; stopping every rank\n", prog, cl.rank,
-				cl.size, err.msg);
-			rt_cluster_abort(&cl, 1);
-		}
-	}
-	if (!rc)
-		goto out;
-fail:
-	fprintf(stderr, "%s: %s\n", prog, err.msg);
-	rc = 1;
+	if (rc && one_ps.on && one_ps.tty && !c.s.nsweeps && !c.s.resume)
+		fputc('\n', stderr);
 out:
-	rt_model_destroy(m);
 	rt_topo_destroy(topo);
 	rt_cluster_finalize(&cl);
 	return rc;

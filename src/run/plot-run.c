@@ -1,0 +1,205 @@
+/* plot-run.c: roofline-plot's work: results directories read and checked, their views drawn
+ * again or their trajectories overlaid */
+#include "config.h"
+#include "run/plot-run.h"
+#include "base/err.h"
+#include "base/util.h"
+#include "node/profile.h"
+#include "results/plot.h"
+#include "results/views.h"
+#include "sweep/runrec.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void say(void *ctx, const char *msg)
+{
+	const struct rt_plot_run_opts *o = ctx;
+
+	fprintf(stderr, "%s: note: %s\n", o->prog, msg);
+}
+
+/* The model's name a results directory's run.cfg records (its file's base name), or the
+ * directory's. */
+static void model_name(char *buf, size_t size, const char *dir)
+{
+	struct rt_runrec_request r;
+	struct rt_err err;
+	const char *slash;
+
+	if (rt_runrec_request_read(&r, dir, &err)) {
+		snprintf(buf, size, "%s", dir);
+		return;
+	}
+	slash = strrchr(r.model, '/');
+	snprintf(buf, size, "%.200s", slash ? slash + 1 : r.model);
+	if (strlen(buf) > 4 && !strcmp(buf + strlen(buf) - 4, ".cfg"))
+		buf[strlen(buf) - 4] = '\0';
+}
+
+/* The name of a directory's series in an overlay: its last path component, or the path
+ * itself; a name an earlier directory already has gets " (2)", " (3)", ...: two results of
+ * the same name (from two hosts) never merge into one series. */
+static void base_label(char *buf, size_t size, const char *path)
+{
+	char copy[4096];
+	size_t len;
+	const char *slash;
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	len = strlen(copy);
+	while (len > 1 && copy[len - 1] == '/')
+		copy[--len] = '\0';
+	slash = strrchr(copy, '/');
+	snprintf(buf, size, "%s", slash && slash[1] ? slash + 1 : copy);
+}
+
+static void run_label(char *buf, size_t size, char *const *argv, int first, int d)
+{
+	char mine[64];
+	int same = 0;
+
+	base_label(mine, sizeof(mine), argv[d]);
+	for (int e = first; e < d; e++) {
+		char other[64];
+
+		base_label(other, sizeof(other), argv[e]);
+		same += !strcmp(other, mine);
+	}
+	if (same)
+		snprintf(buf, size, "%.50s (%d)", mine, same + 1);
+	else
+		snprintf(buf, size, "%s", mine);
+}
+
+int rt_plot_run_tool(const struct rt_plot_run_opts *o)
+{
+	struct rt_profile *prof = NULL;
+	struct rt_dirlock lock = { -1 };
+	struct rt_point *all = NULL;
+	size_t nall = 0;
+	struct rt_err err = { 0 };
+	char ppath[4096], base[4096], gp[4200];
+	int rc = 1;
+
+	for (int d = 0; d < o->ndirs; d++) {
+		char csv[4200];
+		struct rt_point *pts = NULL;
+		char label[64];
+		struct stat st;
+		size_t n = 0;
+
+		if (!*o->dirs[d]) {
+			rt_err_set(&err, -EINVAL, "'': not a results directory (the name is empty)");
+			goto fail;
+		}
+		if (stat(o->dirs[d], &st)) {
+			rt_err_set(&err, -errno, "%s: %s", o->dirs[d], strerror(errno));
+			goto fail;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			rt_err_set(&err, -ENOTDIR, "%s: not a directory (give a results directory)",
+				   o->dirs[d]);
+			goto fail;
+		}
+		snprintf(csv, sizeof(csv), "%s/points.csv", o->dirs[d]);
+		if (access(csv, F_OK)) {
+			rt_err_set(&err, -ENOENT, "%s: no points.csv: not a results directory", o->dirs[d]);
+			goto fail;
+		}
+		if (rt_points_csv_read(csv, &pts, &n, &err))
+			goto fail;
+		if (!n) {
+			rt_err_set(&err, -ENOENT, "%s: no points yet (a sweep that has not finished a "
+				   "configuration)", csv);
+			goto fail;
+		}
+		if (o->ndirs == 1) {
+			/* one directory: its points as read */
+			all = pts;
+			nall = n;
+			continue;
+		}
+		{
+			struct rt_point *q = realloc(all, (nall + n) * sizeof(*all));
+
+			if (!q) {
+				free(pts);
+				rt_err_set(&err, -ENOMEM, "out of memory");
+				goto fail;
+			}
+			all = q;
+		}
+		run_label(label, sizeof(label), o->dirs, 0, d);
+		for (size_t i = 0; i < n; i++) {
+			all[nall] = pts[i];
+			snprintf(all[nall].run, sizeof(all[nall].run), "%s", label);
+			nall++;
+		}
+		free(pts);
+	}
+	if (o->profile)
+		snprintf(ppath, sizeof(ppath), "%s", o->profile);
+	else if (rt_runrec_profile(o->dirs[0], ppath, sizeof(ppath), &err))
+		goto fail;
+	if (rt_profile_load(&prof, ppath, &err))
+		goto fail;
+	if (!o->output && o->ndirs == 1) {
+		/* one directory: every view again, report.html last, as its one writer */
+		char def[64], what[256];
+		struct rt_views_opts vo = { .dir = o->dirs[0], .what = what,
+					    .default_config = def, .prof = prof,
+					    .all_roofs = o->all_roofs, .say = say, .say_ctx = (void *)o };
+
+		/* rewritten in place: as the directory's one writer */
+		if (rt_dirlock_take(&lock, o->dirs[0], "roofline-plot", &err))
+			goto fail;
+		rt_runrec_default(o->dirs[0], def, sizeof(def));
+		model_name(what, sizeof(what), o->dirs[0]);
+		if (rt_views_write(&vo, all, nall, &err))
+			goto fail;
+		for (size_t k = 0; k < RT_VIEWS_NCHARTS; k++) {
+			snprintf(gp, sizeof(gp), "%s/%s.gp", o->dirs[0], rt_views_chart_name(k));
+			if (!access(gp, F_OK))
+				printf("chart: %s/%s.{gp,png,svg}\n", o->dirs[0],
+				       rt_views_chart_name(k));
+		}
+		printf("page:  %s/report.html\n", o->dirs[0]);
+		rc = 0;
+		goto out;
+	}
+	{
+		/* a directory given as the output: the overlay goes into it */
+		struct stat st;
+		const char *name = o->output ? o->output : "overlay";
+		const size_t len = strlen(name);
+
+		if (name[len - 1] == '/' || (!stat(name, &st) && S_ISDIR(st.st_mode)))
+			snprintf(base, sizeof(base), "%s%soverlay", name, name[len - 1] == '/' ? "" : "/");
+		else
+			snprintf(base, sizeof(base), "%s", name);
+	}
+	snprintf(gp, sizeof(gp), "%s.gp", base);
+	rc = rt_plot_trajectories(prof, all, nall, o->ndirs > 1 ? "overlay" : "sweep",
+				  o->all_roofs, base, &err);
+	if (rc == 0)
+		printf("chart: %s.png, %s.svg (script %s)\n", base, base, gp);
+	else if (rc == RT_PLOT_SCRIPT_ONLY)
+		printf("chart: %s (note: %s)\n", gp, err.msg);
+	else
+		goto fail;
+	rc = 0;
+	goto out;
+fail:
+	fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+	rc = 1;
+out:
+	rt_dirlock_release(&lock);
+	rt_profile_destroy(prof);
+	free(all);
+	return rc;
+}
