@@ -32,6 +32,18 @@ static struct rt_point pt(const char *config, unsigned threads, double seconds, 
 	return p;
 }
 
+/* A point's bound on a profile's roofs (a roof book built for the call). */
+static int bound_of(const struct rt_point *p, const struct rt_profile *prof, struct rt_bound *b)
+{
+	struct rt_roofbook *book = NULL;
+	int rc = rt_roofbook_create(&book, prof, NULL);
+
+	if (!rc)
+		rc = rt_point_bound(p, book, b);
+	rt_roofbook_destroy(book);
+	return rc;
+}
+
 int main(void)
 {
 	struct rt_profile *prof = NULL;
@@ -87,23 +99,23 @@ int main(void)
 		rt_profile_add_bw(prof, &l1);
 	}
 	/* intensity 2 at 2 threads: 30 GB/s x 2 = 60 < 180: memory bound, 40 / 60 */
-	is_int(rt_point_bound(&p, prof, &b), 0, "bound found");
+	is_int(bound_of(&p, prof, &b), 0, "bound found");
 	ok(b.memory_bound, "intensity 2 is left of the ridge (180 / 30 = 6)");
 	is_double(b.attainable, 60, 1e-15, "attainable 30 GB/s x 2 = 60 GFLOP/s");
 	is_double(b.fraction, 40.0 / 60.0, 1e-12, "at 66.7%% of its bound");
 	is_str(b.ceiling, "DRAM copy_nt 30.0 GB/s", "the best DRAM kernel names the roof");
 	/* intensity 10 at 2 threads: 300 > 180: compute bound */
 	p = pt("t2", 2, 0.1, 1.5e10, 1.5e9);
-	rt_point_bound(&p, prof, &b);
+	bound_of(&p, prof, &b);
 	ok(!b.memory_bound && b.attainable == 180, "intensity 10: bound by the fp32 peak 180");
 	is_str(b.ceiling, "fp32 avx512 180.0 GFLOP/s", "the best fp32 ceiling, not fp64's");
 	is_double(b.fraction, 150.0 / 180.0, 1e-12, "150 GFLOP/s is 83.3%% of it");
 	/* 1 thread uses the 1-thread ceilings; 4 threads (not measured) the 2-thread ones */
 	p = pt("t1", 1, 0.1, 4e9, 2e9);
-	rt_point_bound(&p, prof, &b);
+	bound_of(&p, prof, &b);
 	is_double(b.attainable, 40, 1e-15, "1 thread: 20 GB/s x 2 = 40");
 	p = pt("t4", 4, 0.1, 4e9, 2e9);
-	rt_point_bound(&p, prof, &b);
+	bound_of(&p, prof, &b);
 	is_double(b.attainable, 60, 1e-15, "4 threads: the nearest measured count below (2)");
 	/* the level that holds a point's bytes bounds it: caches of 48 KiB and 2 MiB per core, a
 	 * 32 MiB L3 for both cores that the curve found ending at 16 MiB */
@@ -129,16 +141,16 @@ int main(void)
 		is_str(rt_profile_holding_level(prof, 10 << 20, 2), "L3", "10 MiB: the L3's measured 16");
 		is_str(rt_profile_holding_level(prof, 20 << 20, 2), "DRAM",
 		       "20 MiB: DRAM (hwloc's 32 MiB L3 ends at 16 by the curve)");
-		is_int(rt_point_bound(&q, prof, &b), 0, "a 1 MiB layer's bound");
+		is_int(bound_of(&q, prof, &b), 0, "a 1 MiB layer's bound");
 		is_str(b.level, "L2", "held in L2 (2 x 2 MiB)");
 		is_str(b.ceiling, "L2 load 200.0 GB/s", "bounded by L2's bandwidth, not DRAM's");
 		is_double(b.attainable, 200.0 * 1e5 / (1 << 20), 1e-12, "200 GB/s x its intensity");
 		p = pt("t2", 2, 0.1, 4e9, 2e9);
-		rt_point_bound(&p, prof, &b);
+		bound_of(&p, prof, &b);
 		is_str(b.level, "DRAM", "2 GB per iteration: DRAM");
 	}
 	p.precision = RT_PRECISION_BF16;
-	ok(rt_point_bound(&p, prof, &b) == 0 && b.memory_bound &&
+	ok(bound_of(&p, prof, &b) == 0 && b.memory_bound &&
 	   !strcmp(b.ceiling, "DRAM copy_nt 30.0 GB/s (no bf16 peak)"),
 	   "no bf16 ceiling: its memory roof alone bounds it, said (%s)", b.ceiling);
 
@@ -232,6 +244,22 @@ int main(void)
 		   strstr(err.msg, ":4: 2 fields, a point has 32"),
 		   "a short line is named: %s", err.msg);
 	}
+	/* the roof book: computed once, the same roofs rt_roofs_at builds at every count */
+	{
+		struct rt_roofbook *book = NULL;
+		bool same = true;
+
+		is_int(rt_roofbook_create(&book, prof, &err), 0, "a roof book of the profile");
+		for (unsigned t = 0; t <= 5; t++) {
+			struct rt_roofs r;
+			const struct rt_roofs *q = rt_roofbook_at(book, t);
+			const int rc = rt_roofs_at(&r, prof, t, NULL);
+
+			same &= rc ? !q : q && q->threads == r.threads && q->n == r.n;
+		}
+		ok(same, "the book's roofs at 0..5 threads are rt_roofs_at's");
+		rt_roofbook_destroy(book);
+	}
 	/* the roof that bounds a precision: its widest ISA's; when that one is flagged (a busy
 	 * machine), the theoretical peak, never a narrower ISA's peak nor oneDNN's matmul rate */
 	{
@@ -252,18 +280,18 @@ int main(void)
 		rt_profile_add_flops(q, &wide);
 		rt_profile_add_flops(q, &mm);
 		rt_profile_add_bw(q, &dram);
-		rt_point_bound(&hi, q, &b);
+		bound_of(&hi, q, &b);
 		ok(!strcmp(b.ceiling, "fp32 avx512 200.0 GFLOP/s"), "the widest ISA's ceiling bounds "
 		   "it: %s", b.ceiling);
 		snprintf(q->flops[1].flag, sizeof(q->flops[1].flag), "busy: measured twice");
-		rt_point_bound(&hi, q, &b);
+		bound_of(&hi, q, &b);
 		ok(!strcmp(b.ceiling, "fp32 avx512 280.0 GFLOP/s") && b.fraction < 1,
 		   "that one flagged: its theoretical peak, not SSE's 44 nor the matmul's 150 (%s, "
 		   "%.0f%%)", b.ceiling, 100 * b.fraction);
 		q->flops[0].flag[0] = 'x';
 		q->flops[1].theoretical = 0;
 		q->flops[0].theoretical = 0;
-		ok(rt_point_bound(&hi, q, &b) == 0 && b.memory_bound &&
+		ok(bound_of(&hi, q, &b) == 0 && b.memory_bound &&
 		   strstr(b.ceiling, "DRAM triad 20.0 GB/s (no fp32 peak)"),
 		   "only an achievable rate: bound by its memory roof alone (%s)", b.ceiling);
 		rt_profile_destroy(q);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool add(struct rt_roofs *r, struct rt_roof roof)
@@ -173,4 +174,58 @@ int rt_roofs_bound(const struct rt_roofs *r, const char *precision, double bytes
 	b->attainable = b->memory_bound ? mem : peak->value;
 	b->no_peak = !peak;
 	return 0;
+}
+
+int rt_roofbook_create(struct rt_roofbook **out, const struct rt_profile *p, struct rt_err *err)
+{
+	struct rt_roofbook *b = calloc(1, sizeof(*b));
+	size_t cap = p->nflops + 1;
+
+	*out = NULL;
+	if (!b || !(b->at = calloc(cap, sizeof(*b->at))) ||
+	    !(b->threads = calloc(cap, sizeof(*b->threads)))) {
+		rt_roofbook_destroy(b);
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	b->prof = p;
+	/* each thread count the profile measured, ascending, that has trusted roofs */
+	for (unsigned t = rt_profile_nearest_threads(p, ~0u); t > 0;
+	     t = rt_profile_nearest_threads(p, t - 1)) {
+		struct rt_roofs r = { .prof = p };
+
+		if (b->n < cap && roofs_exactly(&r, p, t)) {
+			b->at[b->n] = r;
+			b->threads[b->n++] = t;
+		}
+	}
+	/* found descending: reverse */
+	for (size_t i = 0; i < b->n / 2; i++) {
+		struct rt_roofs r = b->at[i];
+		unsigned t = b->threads[i];
+
+		b->at[i] = b->at[b->n - 1 - i];
+		b->threads[i] = b->threads[b->n - 1 - i];
+		b->at[b->n - 1 - i] = r;
+		b->threads[b->n - 1 - i] = t;
+	}
+	*out = b;
+	return 0;
+}
+
+void rt_roofbook_destroy(struct rt_roofbook *b)
+{
+	if (!b)
+		return;
+	free(b->at);
+	free(b->threads);
+	free(b);
+}
+
+const struct rt_roofs *rt_roofbook_at(const struct rt_roofbook *b, unsigned threads)
+{
+	const struct rt_roofs *r = NULL;
+
+	for (size_t i = 0; b && i < b->n && b->threads[i] <= threads; i++)
+		r = &b->at[i];
+	return r;
 }

@@ -45,6 +45,21 @@ struct rt_roofs {
 int rt_roofs_at(struct rt_roofs *r, const struct rt_profile *p, unsigned threads,
 		struct rt_err *err);
 
+/* The roofs of a profile at each thread count it measured, computed once: every reader that
+ * bounds many points (the summary, the page, the charts) looks them up instead of building
+ * them again for each point. */
+struct rt_roofbook {
+	const struct rt_profile *prof;  /* borrowed */
+	struct rt_roofs *at;            /* at[i]: the roofs at exactly threads[i] */
+	unsigned *threads;              /* ascending, those with trusted FLOP and bandwidth roofs */
+	size_t n;
+};
+/* Caller owns *out (rt_roofbook_destroy; NULL-safe). */
+int rt_roofbook_create(struct rt_roofbook **out, const struct rt_profile *p, struct rt_err *err);
+void rt_roofbook_destroy(struct rt_roofbook *b);
+/* The roofs a run at `threads` threads is held against (as rt_roofs_at), or NULL. */
+const struct rt_roofs *rt_roofbook_at(const struct rt_roofbook *b, unsigned threads);
+
 /* The best measured or achievable FLOP roof of a precision (never a theoretical one), or
  * NULL. */
 const struct rt_roof *rt_roofs_peak(const struct rt_roofs *r, const char *precision);

@@ -431,6 +431,7 @@ static int cmp_time(const void *a, const void *b)
 int rt_chart_layers_time(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
 			 const char *config, const char *outbase, struct rt_err *err)
 {
+	struct rt_roofbook *book = NULL;
 	const struct rt_point *it = rt_points_headline(pts, n, config);
 	struct layer_time *v = calloc(n ? n : 1, sizeof(*v));
 	const char **names = calloc(n ? n : 1, sizeof(*names)), **notes = NULL;
@@ -445,6 +446,8 @@ int rt_chart_layers_time(const struct rt_profile *prof, const struct rt_point *p
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	if ((rc = rt_roofbook_create(&book, prof, err)))
+		goto out;
 	for (size_t i = 0; i < n; i++) {
 		const struct rt_point *p = &pts[i];
 		struct rt_bound b;
@@ -454,7 +457,7 @@ int rt_chart_layers_time(const struct rt_profile *prof, const struct rt_point *p
 		    strcmp(p->config, config))
 			continue;
 		v[nl].p = p;
-		if (p->flops > 0 && rt_point_bound(p, prof, &b) == 0 && b.attainable > 0) {
+		if (p->flops > 0 && rt_point_bound(p, book, &b) == 0 && b.attainable > 0) {
 			v[nl].floor = p->flops / (b.attainable * 1e9);
 			snprintf(v[nl].ceiling, sizeof(v[nl].ceiling), "%s", b.ceiling);
 		} else {
@@ -506,6 +509,7 @@ int rt_chart_layers_time(const struct rt_profile *prof, const struct rt_point *p
 	bar_tail(of.fp, "plot_bars");
 	rc = rt_plot_finish(&of, outbase, err);
 out:
+	rt_roofbook_destroy(book);
 	free(v);
 	free(names);
 	free(notes);

@@ -897,6 +897,7 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 		   const char *config, bool all_roofs, const char *outbase, struct rt_err *err)
 {
 	const struct rt_point *it = rt_points_headline(pts, n, config);
+	struct rt_roofbook *book = NULL;
 	unsigned threads = 0, roof_threads = 0;
 	double gmin = INFINITY, imax = 0;
 	struct canvas c = { 0 };
@@ -939,6 +940,8 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 		}
 	fprintf(of.fp, "EOD\n");
 	write_roof_labels(of.fp, &c, &r);
+	/* (without the book, the labels say "?" for the level: the chart is still drawn) */
+	(void)rt_roofbook_create(&book, prof, NULL);
 	/* the heaviest layers' labels first: they get the best places */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < n; i++) {
@@ -951,7 +954,7 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 			if ((share >= 0.05) != (pass == 0))
 				continue;
 			snprintf(label, sizeof(label), "%.150s [%s] %.0f%%", pts[i].name,
-				 rt_point_bound(&pts[i], prof, &b) ? "?" : b.level, 100 * share);
+				 book && !rt_point_bound(&pts[i], book, &b) ? b.level : "?", 100 * share);
 			if (c.labels++ < MAX_POINT_LABELS)
 				place_label(of.fp, &c, label, px_x(&c, pts[i].intensity),
 					    px_y(&c, pts[i].gflops), point_places, NPOINT_PLACES,
@@ -962,6 +965,7 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 	fprintf(of.fp, ", $layers using 1:2:3 with points pt 7 ps variable lc rgb \"#1f3b73\" "
 		"title \"layers\"'\n");
 	write_tail(of.fp);
+	rt_roofbook_destroy(book);
 	if (c.oom) {
 		rt_outfile_abort(&of);
 		canvas_free(&c);

@@ -9,14 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rt_point_bound(const struct rt_point *p, const struct rt_profile *prof, struct rt_bound *b)
+int rt_point_bound(const struct rt_point *p, const struct rt_roofbook *book, struct rt_bound *b)
 {
-	struct rt_roofs r;
+	const struct rt_roofs *r = rt_roofbook_at(book, rt_point_threads(p));
 	struct rt_roof_bound rb;
 
 	memset(b, 0, sizeof(*b));
-	if (rt_roofs_at(&r, prof, rt_point_threads(p), NULL) ||
-	    rt_roofs_bound(&r, rt_point_precision_name(p), p->bytes, p->intensity, &rb))
+	if (!r || rt_roofs_bound(r, rt_point_precision_name(p), p->bytes, p->intensity, &rb))
 		return -ENOENT;
 	b->level = rb.level;
 	b->memory_bound = rb.memory_bound;
@@ -36,14 +35,17 @@ int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
 		      const char *default_config, const struct rt_profile *prof, FILE *also,
 		      struct rt_err *err)
 {
+	struct rt_roofbook *book = NULL;
 	struct rt_verdict v;
 	struct rt_outfile of;
 	char verdict[1024];
 	FILE *outs[2];
-	int rc = rt_outfile_open(&of, path, err);
+	int rc = prof ? rt_roofbook_create(&book, prof, err) : 0;
 
-	if (rc)
+	if (rc || (rc = rt_outfile_open(&of, path, err))) {
+		rt_roofbook_destroy(book);
 		return rc;
+	}
 	rt_points_verdict(pts, n, default_config, &v);
 	rt_points_verdict_text(&v, verdict, sizeof(verdict));
 	outs[0] = of.fp;
@@ -77,7 +79,7 @@ int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
 					p->reason);
 				continue;
 			}
-			if (prof && rt_point_bound(p, prof, &b) == 0)
+			if (book && rt_point_bound(p, book, &b) == 0)
 				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %9s %7s  %-34s %5.1f%%\n",
 					p->config, p->images_per_s, p->gflops, p->intensity,
 					rt_point_source_name(p), b.level, b.ceiling, 100 * b.fraction);
@@ -87,5 +89,6 @@ int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
 					"(no ceilings for it in the profile)");
 		}
 	}
+	rt_roofbook_destroy(book);
 	return rt_outfile_commit(&of, err);
 }

@@ -9,6 +9,7 @@
 #include "base/err.h"
 #include "results/points.h"
 #include "node/profile.h"
+#include "node/roofs.h"
 
 struct rt_bound {
 	char ceiling[96];               /* "DRAM triad 21.4 GB/s" or "fp32 avx512 268.0 GFLOP/s" */
@@ -23,7 +24,7 @@ struct rt_bound {
  * compulsory bytes (rt_profile_holding_level: a layer whose tensors fit in L2 is bounded by
  * L2, not by DRAM; DRAM when no level holds them) and the best FLOP ceiling of its precision.
  * -ENOENT if the profile lacks either. */
-int rt_point_bound(const struct rt_point *p, const struct rt_profile *prof, struct rt_bound *b);
+int rt_point_bound(const struct rt_point *p, const struct rt_roofbook *book, struct rt_bound *b);
 
 /* summary.txt: the best configuration (iteration images/s, median), its speedup over the
  * default one, and each configuration's bound and distance to it. Written atomically. */

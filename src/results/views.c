@@ -199,7 +199,7 @@ static void mib(FILE *fp, double bytes)
 }
 
 static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
-			 const struct rt_profile *prof, const struct rt_point *best)
+			 const struct rt_roofbook *book, const struct rt_point *best)
 {
 	const struct rt_point **v = calloc(n ? n : 1, sizeof(*v));
 	size_t nv;
@@ -217,7 +217,7 @@ static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
 		const struct rt_point *p = v[i];
 		const bool disturbed = p->status == RT_STATUS_DISTURBED;
 		struct rt_bound b;
-		const bool bound = !disturbed && prof && rt_point_bound(p, prof, &b) == 0;
+		const bool bound = !disturbed && book && rt_point_bound(p, book, &b) == 0;
 
 		fprintf(fp, "<tr%s><td class=\"l\">", p == best ? " class=\"best\"" :
 			disturbed ? " class=\"disturbed\"" : "");
@@ -299,7 +299,15 @@ static int write_page(const struct rt_views_opts *o, const struct rt_point *pts,
 				charts[k].name);
 	}
 	fputs("</p>\n", of.fp);
-	config_table(of.fp, pts, n, o->prof, best);
+	{
+		/* every configuration's bound from one set of roofs */
+		struct rt_roofbook *book = NULL;
+
+		if (o->prof)
+			(void)rt_roofbook_create(&book, o->prof, NULL);
+		config_table(of.fp, pts, n, book, best);
+		rt_roofbook_destroy(book);
+	}
 	for (size_t k = 0; k < RT_VIEWS_NCHARTS; k++)
 		if (drawn[k])
 			figure(of.fp, o->dir, k, drawn[k] == 2);
