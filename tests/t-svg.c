@@ -2,6 +2,7 @@
  * reaches outside it: scripts, event handlers, external references, foreign content */
 #include "config.h"
 #include "results/svg.h"
+#include "svg-safe.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -61,6 +62,27 @@ int main(void)
 	ok(out && !strstr(out, "trailing"), "nothing after the chart's </svg>");
 	ok(out && strstr(out, "</svg>") && !strstr(strstr(out, "</svg>") + 6, "<"),
 	   "the chart closes last");
+	ok(out && !svg_unsafe(out), "read as a browser reads it, nothing runs or loads: %s",
+	   out && svg_unsafe(out) ? svg_unsafe(out) : "safe");
+	free(out);
+
+	/* the oracle itself: it sees each kind of danger, and a word in a value is no danger */
+	ok(svg_unsafe("<svg onload=\"x\"></svg>") != NULL, "oracle: an event attribute seen");
+	ok(svg_unsafe("<svg><script>x</script></svg>") != NULL, "oracle: a script seen");
+	ok(svg_unsafe("<svg><use href=\"http://x\"/></svg>") != NULL,
+	   "oracle: an outside reference seen");
+	ok(svg_unsafe("<svg><rect fill=\"url(http://x)\"/></svg>") != NULL,
+	   "oracle: an outside url() seen");
+	ok(svg_unsafe("<svg><rect fill=red/></svg>") != NULL, "oracle: an unquoted value seen");
+	ok(!svg_unsafe("<svg height=\"402 onload=\"><text>onload &lt;script</text></svg>"),
+	   "oracle: words inside a value or a label are data");
+	/* found by fuzzing: an unclosed quote swallows the handler that follows into the value */
+	out = inlined("<svg width=\"100\" height=\"402 onload=\"alert(1)\">"
+		      "<g id=\"a\" onclick=\"alert(3)\"/></svg>", &rc);
+	ok(rc == 0 && out && !svg_unsafe(out) &&
+	   strstr(out, "<svg width=\"100\" height=\"402 onload=\">") && !strstr(out, "onclick"),
+	   "a handler swallowed by an open quote stays a value, the next one is dropped: %s",
+	   out ? out : "");
 	free(out);
 
 	/* what does not close is closed: the page stays well-formed */
@@ -76,6 +98,12 @@ int main(void)
 	out = inlined("<svg><text x='1\" onload=\"x'>t</text></svg>", &rc);
 	ok(rc == 0 && out && strstr(out, "x=\"1&quot; onload=&quot;x\""),
 	   "a quote inside a value stays inside it: %s", out ? out : "");
+	free(out);
+	/* found by fuzzing: quotes piled after url( hid where it points */
+	out = inlined("<svg><rect fill='url(\"\"\"#a)' stroke=\"url('#b')\"/></svg>", &rc);
+	ok(rc == 0 && out && !svg_unsafe(out) && !strstr(out, "fill") &&
+	   strstr(out, "stroke=\"url('#b')\""),
+	   "url( with more than one quote dropped, url('#id') kept: %s", out ? out : "");
 	free(out);
 	/* not an SVG */
 	out = inlined("<html><body>no chart</body></html>", &rc);

@@ -54,7 +54,10 @@ static bool foreign(const char *v, size_t len)
 		if (len - i >= 4 && !strncasecmp(v + i, "url(", 4)) {
 			size_t j = i + 4;
 
-			while (j < len && (v[j] == ' ' || v[j] == '\'' || v[j] == '"'))
+			/* url(#id), url('#id') or url("#id"): one quote at most */
+			while (j < len && v[j] == ' ')
+				j++;
+			if (j < len && (v[j] == '\'' || v[j] == '"'))
 				j++;
 			if (j >= len || v[j] != '#')
 				return true;
