@@ -36,11 +36,17 @@ run() { timeout 400 "$rehearse" "$@"; }
 # on its node's core before it started (then the flags are right, and no node can be judged:
 # a busy machine, not a broken node); the probes' own notes are the evidence
 busy_nodes() { grep -l 'busy with other work before the probe' "$@" 2>/dev/null | head -n 1; }
+# (judge DIR CHECK...; judge "DIR REFERENCE.cfg" CHECK... also needs the reference clean)
 judge() {
-	_d=$1
+	_f=
+	for _a in $1; do
+		if [ -d "$_a" ]; then _f="$_f $_a/node*.cfg"; else _f="$_f $_a"; fi
+	done
 	shift
-	if [ -n "$(busy_nodes "$_d"/node*.cfg)" ]; then
-		skip "another process used a node's core before its probe ($(busy_nodes "$_d"/node*.cfg))"
+	# shellcheck disable=SC2086 # the list is split, its globs expanded
+	if [ -n "$(busy_nodes $_f)" ]; then
+		# shellcheck disable=SC2086
+		skip "another process used a node's core before its probe ($(busy_nodes $_f))"
 	else
 		check "$@"
 	fi
@@ -104,8 +110,8 @@ rc=$?
 # (a reference every ceiling of which was disturbed is refused: that is right too)
 judge "$dir/ok" "--reference a healthy node's profile: exit 0 (got $rc)" test $rc = 0
 check "... the reference named" grep -q "reference = \"$dir/ok/nodea.cfg\"" "$dir/rf/cluster.cfg"
-judge "$dir/rf" "... nodeb found against it on its sustained fp64 and DRAM runs" sh -c "grep -q 'host = \"nodeb\"; ceiling = \"flops fp64 avx512\"; statistic = \"sustained\"' '$dir/rf/cluster.cfg' && grep -q 'host = \"nodeb\"; ceiling = \"bw DRAM\"; statistic = \"sustained\"' '$dir/rf/cluster.cfg'"
-judge "$dir/rf" "... with the figures in the summary" grep -q '^  nodeb  *flops fp64 avx512  *sustained  *[0-9.]* GFLOP/s = *[0-9]*% of [0-9.]*' "$dir/rf.out"
+judge "$dir/rf $dir/ok/nodea.cfg" "... nodeb found against it on its sustained fp64 and DRAM runs" sh -c "grep -q 'host = \"nodeb\"; ceiling = \"flops fp64 avx512\"; statistic = \"sustained\"' '$dir/rf/cluster.cfg' && grep -q 'host = \"nodeb\"; ceiling = \"bw DRAM\"; statistic = \"sustained\"' '$dir/rf/cluster.cfg'"
+judge "$dir/rf $dir/ok/nodea.cfg" "... with the figures in the summary" grep -q '^  nodeb  *flops fp64 avx512  *sustained  *[0-9.]* GFLOP/s = *[0-9]*% of [0-9.]*' "$dir/rf.out"
 
 # data-parallel training across the two nodes over TCP
 # tests/data/dp.cfg: dropout (sliced per rank), no batch norm (per-rank statistics)
