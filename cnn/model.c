@@ -653,8 +653,10 @@ int rt_model_reshape(struct rt_model **m, long h, long w, struct rt_err *err)
 
 int rt_model_open(struct rt_model **out, const char *name_or_path, struct rt_err *err)
 {
-	const char *dirs[3] = { getenv("ROOFTRAJ_MODELS"), RT_SRCDIR "/cnn/models",
-				PKGDATADIR "/cnn/models" };
+	/* the installed models before the source tree's: an installed tool never reads a tree
+	 * that may have moved on (the tests name theirs through ROOFTRAJ_MODELS) */
+	const char *dirs[3] = { getenv("ROOFTRAJ_MODELS"), PKGDATADIR "/cnn/models",
+				RT_SRCDIR "/cnn/models" };
 	char path[4096];
 
 	if (strchr(name_or_path, '/') || strstr(name_or_path, ".cfg"))

@@ -1,5 +1,5 @@
-/* t-invariants.c: every point a sweep wrote is physically possible on the node that ran it.
- * Usage: t-invariants PROFILE POINTS.CSV TOLERANCE. Each measured row (iteration, phase, layer;
+/* check-invariants.c: a helper of t-invariants.sh: every point a sweep wrote is physically
+ * possible on the node that ran it. Usage: check-invariants PROFILE POINTS.CSV TOLERANCE. Each measured row (iteration, phase, layer;
  * every statistic) must stay below its precision's best FLOP ceiling at its thread count (the
  * nearest measured at or below it) and below the highest bandwidth roof (L1) times its
  * intensity, both times 1 + TOLERANCE (the roofs of rt_roofs_at: the ones every reader
@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 	double tol, worst_peak = 0, worst_bw = 0;
 
 	if (argc != 4) {
-		printf("Bail out! usage: t-invariants PROFILE POINTS.CSV TOLERANCE\n");
+		printf("Bail out! usage: check-invariants PROFILE POINTS.CSV TOLERANCE\n");
 		return 1;
 	}
 	tol = strtod(argv[3], NULL);
@@ -71,7 +71,18 @@ int main(int argc, char **argv)
 		worst_peak = fmax(worst_peak, rp);
 		worst_bw = fmax(worst_bw, rb);
 	}
-	ok(checked > 0, "%zu measured rows checked, %zu fused rows", checked, fused);
+	{
+		bool busy = false;
+
+		for (size_t i = 0; i < prof->nnotes; i++)
+			busy |= strstr(prof->notes[i], "busy with other work") != NULL;
+		/* another process on the cores can leave the probe no trusted ceiling to check
+		 * against: said, not failed; on a quiet machine there is always one */
+		if (!checked && busy)
+			skip("no row checked: the probe saw a busy machine and trusted no ceiling");
+		else
+			ok(checked > 0, "%zu measured rows checked, %zu fused rows", checked, fused);
+	}
 	is_int((long long)above_peak, 0, "no row above its precision's peak x %.2f (the highest: "
 	       "%.2f of it)", 1 + tol, worst_peak);
 	is_int((long long)above_bw, 0, "no row above the L1 roof x its intensity x %.2f (the "
