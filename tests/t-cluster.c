@@ -65,6 +65,12 @@ int main(void)
 	   strstr(err.msg, "line 2: 3 fields"), "a ceiling of 3 fields is refused: %s", err.msg);
 	ok(rt_cluster_node_decode("host\tx\nceiling\tflops\tnan\n", &back, &err) == -EINVAL &&
 	   strstr(err.msg, "line 2"), "a bad value is refused with its line: %s", err.msg);
+	ok(rt_cluster_node_decode("host\tx\nceiling\tbw DRAM\t2e-5\t1e-5\t0.1\t-\tbusy: "
+				  "another process\n", &back, &err) == 0 && back.c[0].value == 2e-5,
+	   "a flagged ceiling's disturbed reading below 1 MB/s reads: %s", err.msg);
+	ok(rt_cluster_node_decode("host\tx\nceiling\tbw DRAM\t2e-5\t1e-5\t0.1\t-\t\n", &back,
+				  &err) == -EINVAL && strstr(err.msg, "line 2"),
+	   "... an unflagged one does not: %s", err.msg);
 	ok(rt_cluster_node_decode("status\tok\n", &back, &err) == -EINVAL,
 	   "a record without a host is refused");
 

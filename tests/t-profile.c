@@ -295,6 +295,28 @@ int main(void)
 		rt_profile_destroy(q);
 		q = NULL;
 	}
+	/* a flagged ceiling is a disturbed reading kept as evidence: a busy machine gave the
+	 * probe 5e-5 GFLOP/s, and the profile it wrote must load (it once did not) */
+	{
+		const char *text = "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = "
+				   "\"m\"; cores = 1; pus = 1; sockets = 1; };\n  flops = (\n"
+				   "    { precision = \"fp32\"; isa = \"avx2\"; threads = 2; gflops = "
+				   "4.8e-05; flag = \"busy: another process ran\"; }\n  );\n"
+				   "  bandwidth = (\n    { level = \"L1\"; kernel = \"triad\"; threads = 2;"
+				   " gbytes_per_s = 1e-6; working_set = 1; flag = \"busy\"; }\n  );\n"
+				   "  sustained = (\n    { name = \"flops fp32 avx2\"; kernel = \"x\"; "
+				   "threads = 2; value = 2e-4; seconds = 1.0; flag = \"busy\"; }\n  );\n};\n";
+
+		q = NULL;
+		rc = rt_profile_load(&q, write_tmp("busy.cfg", text), &err);
+		if (!ok(rc == 0 && q && q->nflops == 1 && q->nbw == 1 && q->nsustained == 1,
+			"a flagged ceiling below 1 MFLOP/s loads (a disturbed reading)"))
+			printf("# %s\n", err.msg);
+		ok(q && !rt_profile_best_flops(q, "fp32", 2) && !rt_profile_best_bw(q, "L1", 2),
+		   "... and is no roof");
+		rt_profile_destroy(q);
+		q = NULL;
+	}
 	ok(rt_profile_load(&q, "/nonexistent/x.cfg", &err) == -ENOENT, "missing file");
 	like(err.msg, "/nonexistent/x.cfg: cannot read", "missing file message");
 	{

@@ -212,10 +212,12 @@ int rt_cluster_node_decode(const char *text, struct rt_cluster_node *n, struct r
 				if (k == 4 && !strcmp(fld[k], "-"))
 					continue;
 				x[k - 1] = strtod(fld[k], &end);
-				/* a rate a node can have (the spread, k == 3, is a fraction) */
+				/* a rate a node can have (the spread, k == 3, is a fraction);
+				 * a flagged ceiling's disturbed reading may be lower */
 				if (end == fld[k] || *end || !isfinite(x[k - 1]) || x[k - 1] < 0 ||
 				    (k != 3 && x[k - 1] > RT_PROFILE_RATE_MAX) ||
-				    (k != 3 && x[k - 1] > 0 && x[k - 1] < RT_PROFILE_RATE_MIN))
+				    (k != 3 && x[k - 1] > 0 && x[k - 1] < RT_PROFILE_RATE_MIN &&
+				     !(nf == 6 && fld[5][0])))
 					rc = rt_err_set(err, -EINVAL, "node record line %d: value '%s'",
 							lineno, fld[k]);
 			}

@@ -364,7 +364,10 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		TRY(rt_cfg_string(&r, e, ctx, "isa", f.isa, sizeof(f.isa), true));
 		TRY(rt_cfg_int(&r, e, ctx, "threads", &v, 1, 1 << 20, true));
 		f.threads = (unsigned)v;
-		TRY(rt_cfg_rate(&r, e, ctx, "gflops", &f.gflops, RT_PROFILE_RATE_MIN,
+		/* a flagged ceiling is a disturbed reading kept as evidence: any positive rate
+		 * (a run that got almost none of its core measured 5e-5 GFLOP/s) */
+		TRY(rt_cfg_string(&r, e, ctx, "flag", f.flag, sizeof(f.flag), false));
+		TRY(rt_cfg_rate(&r, e, ctx, "gflops", &f.gflops, f.flag[0] ? 0 : RT_PROFILE_RATE_MIN,
 				RT_PROFILE_RATE_MAX, "GFLOP/s", true));
 		/* a median can be far below the best (a run another process took): only above
 		 * the best is it no measurement */
@@ -374,7 +377,6 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		TRY(rt_cfg_string(&r, e, ctx, "impl", f.impl, sizeof(f.impl), false));
 		TRY(rt_cfg_rate(&r, e, ctx, "theoretical", &f.theoretical, RT_PROFILE_RATE_MIN,
 				RT_PROFILE_RATE_MAX, "GFLOP/s", false));
-		TRY(rt_cfg_string(&r, e, ctx, "flag", f.flag, sizeof(f.flag), false));
 		if (f.median > f.gflops * (1 + 1e-9)) {
 			rc = rt_cfg_bad(&r, config_setting_get_member(e, "median"), ctx, "'median' %g "
 					"is above the best run %g: not a measurement", f.median,
@@ -412,8 +414,9 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		TRY(rt_cfg_string(&r, e, ctx, "isa", b.isa, sizeof(b.isa), false));
 		TRY(rt_cfg_int(&r, e, ctx, "threads", &v, 1, 1 << 20, true));
 		b.threads = (unsigned)v;
-		TRY(rt_cfg_rate(&r, e, ctx, "gbytes_per_s", &b.gbytes_per_s, RT_PROFILE_RATE_MIN,
-				RT_PROFILE_RATE_MAX, "GB/s", true));
+		TRY(rt_cfg_string(&r, e, ctx, "flag", b.flag, sizeof(b.flag), false));
+		TRY(rt_cfg_rate(&r, e, ctx, "gbytes_per_s", &b.gbytes_per_s,
+				b.flag[0] ? 0 : RT_PROFILE_RATE_MIN, RT_PROFILE_RATE_MAX, "GB/s", true));
 		TRY(rt_cfg_num(&r, e, ctx, "median", &b.median, false, false));
 		if (b.median > b.gbytes_per_s * (1 + 1e-9)) {
 			rc = rt_cfg_bad(&r, config_setting_get_member(e, "median"), ctx, "'median' %g "
@@ -423,7 +426,6 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		}
 		TRY(rt_cfg_num(&r, e, ctx, "spread", &b.spread, false, false));
 		TRY(rt_cfg_int(&r, e, ctx, "working_set", &v, 1, INT64_MAX, true));
-		TRY(rt_cfg_string(&r, e, ctx, "flag", b.flag, sizeof(b.flag), false));
 		b.working_set = (uint64_t)v;
 		OOM(rt_profile_add_bw(p, &b));
 	}
@@ -438,11 +440,11 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		TRY(rt_cfg_string(&r, e, ctx, "kernel", su.kernel, sizeof(su.kernel), true));
 		TRY(rt_cfg_int(&r, e, ctx, "threads", &v, 1, 1 << 20, true));
 		su.threads = (unsigned)v;
-		TRY(rt_cfg_rate(&r, e, ctx, "value", &su.value, RT_PROFILE_RATE_MIN,
+		TRY(rt_cfg_string(&r, e, ctx, "flag", su.flag, sizeof(su.flag), false));
+		TRY(rt_cfg_rate(&r, e, ctx, "value", &su.value, su.flag[0] ? 0 : RT_PROFILE_RATE_MIN,
 				RT_PROFILE_RATE_MAX, strncmp(su.name, "bw ", 3) ? "GFLOP/s" : "GB/s",
 				true));
 		TRY(rt_cfg_num(&r, e, ctx, "seconds", &su.seconds, true, true));
-		TRY(rt_cfg_string(&r, e, ctx, "flag", su.flag, sizeof(su.flag), false));
 		OOM(rt_profile_add_sustained(p, &su));
 	}
 	{

@@ -26,7 +26,8 @@ struct rt_profile_level {
 };
 
 /* What a node's ceilings can be, GFLOP/s (GOP/s) or GB/s: from 1 MFLOP/s to 10 PFLOP/s; a
- * profile outside is corrupt (its FILE:LINE named). */
+ * profile outside is corrupt (its FILE:LINE named). A flagged ceiling (a disturbed reading,
+ * never used as a roof) may be any positive rate below the maximum. */
 #define RT_PROFILE_RATE_MIN 1e-3
 #define RT_PROFILE_RATE_MAX 1e7
 
