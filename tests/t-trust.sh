@@ -79,7 +79,10 @@ check "a second sweep of the same request on a directory in use: exit 1 (got $rc
 check "... refused at once, naming the process that holds it" grep -q "busydir is in use by another rooftraj: process $first (" "$dir/second.err"
 # roofline-plot on a directory whose lock another process holds
 if command -v flock >/dev/null; then
-	flock "$dir/links/.rooftraj.lock" sleep 600 &
+	# the subshell takes the lock on its fd 9 and becomes the sleep: $! is the holder
+	# itself, killed below (a flock(1) parent killed would leave its sleep holding the
+	# lock, and this script's output, for 10 minutes)
+	(flock 9 && exec sleep 600) 9>>"$dir/links/.rooftraj.lock" >/dev/null 2>&1 &
 	holder=$!
 	for k in $(seq 600); do
 		flock -n "$dir/links/.rooftraj.lock" true 2>/dev/null || break
