@@ -134,9 +134,28 @@ fail:
 	_exit(127);
 }
 
-/* Read what is ready on the child's pipes into c->out and the stderr tail. */
+/* A partial line of the child's output, for io->out_line. */
+struct linebuf {
+	char *buf;
+	size_t len;
+};
+
+/* Hand io the complete lines of n new bytes (a line past RT_SPAWN_LINE_MAX in pieces). */
+static void lines(const struct rt_spawn_io *io, struct linebuf *lb, const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		lb->buf[lb->len++] = buf[i];
+		if (buf[i] == '\n' || lb->len == RT_SPAWN_LINE_MAX) {
+			io->out_line(io->ctx, lb->buf, lb->len);
+			lb->len = 0;
+		}
+	}
+}
+
+/* Read what is ready on the child's pipes into c->out (or io) and the stderr tail. */
 static void drain(struct pollfd *fds, int *open_fds, struct rt_child *c, size_t *cap,
-		  char *errbuf, size_t errsize, size_t *errlen)
+		  char *errbuf, size_t errsize, size_t *errlen, const struct rt_spawn_io *io,
+		  struct linebuf *lb)
 {
 	for (int i = 0; i < 2; i++) {
 		char buf[4096];
@@ -153,7 +172,9 @@ static void drain(struct pollfd *fds, int *open_fds, struct rt_child *c, size_t 
 			(*open_fds)--;
 			continue;
 		}
-		if (i == 0) {
+		if (i == 0 && io && io->out_line) {
+			lines(io, lb, buf, (size_t)n);
+		} else if (i == 0) {
 			if (c->outlen + (size_t)n > RT_SPAWN_MAX_OUTPUT) {
 				/* more than any measurement prints: the rest is read, not kept */
 				c->truncated = true;
@@ -170,6 +191,8 @@ static void drain(struct pollfd *fds, int *open_fds, struct rt_child *c, size_t 
 			memcpy(c->out + c->outlen, buf, (size_t)n);
 			c->outlen += (size_t)n;
 		} else {
+			if (io && io->err_data)
+				io->err_data(io->ctx, buf, (size_t)n);
 			/* keep the end of stderr: the last line says what went wrong */
 			for (ssize_t k = 0; k < n; k++) {
 				if (*errlen == errsize - 1) {
@@ -185,6 +208,13 @@ static void drain(struct pollfd *fds, int *open_fds, struct rt_child *c, size_t 
 int rt_spawn_run(char *const argv[], char env[][64], size_t nenv, double timeout,
 		 struct rt_child *c, struct rt_err *err)
 {
+	return rt_spawn_run_io(argv, env, nenv, timeout, NULL, c, err);
+}
+
+int rt_spawn_run_io(char *const argv[], char env[][64], size_t nenv, double timeout,
+		    const struct rt_spawn_io *io, struct rt_child *c, struct rt_err *err)
+{
+	struct linebuf lb = { NULL, 0 };
 	int fds[7] = { -1, -1, -1, -1, -1, -1, -1 };   /* out[2], err[2], report[2], null */
 	int status = 0, exec_errno = 0, rc = 0;
 	char errbuf[4096];
@@ -197,7 +227,9 @@ int rt_spawn_run(char *const argv[], char env[][64], size_t nenv, double timeout
 	memset(c, 0, sizeof(*c));
 	c->out = malloc(cap);
 	envp = child_environment(env, nenv);
-	if (!c->out || !envp) {
+	if (io && io->out_line)
+		lb.buf = malloc(RT_SPAWN_LINE_MAX);
+	if (!c->out || !envp || (io && io->out_line && !lb.buf)) {
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto fail;
 	}
@@ -241,7 +273,7 @@ int rt_spawn_run(char *const argv[], char env[][64], size_t nenv, double timeout
 			r = poll(pfd, 2, left < 0.1 ? (int)(left * 1000) + 1 : 100);
 			if (r < 0 && errno == EINTR)
 				continue;
-			drain(pfd, &open_fds, c, &cap, errbuf, sizeof(errbuf), &errlen);
+			drain(pfd, &open_fds, c, &cap, errbuf, sizeof(errbuf), &errlen, io, &lb);
 		}
 		if (timed_out || interrupted) {
 			kill(-pid, SIGKILL);
@@ -251,6 +283,9 @@ int rt_spawn_run(char *const argv[], char env[][64], size_t nenv, double timeout
 		fds[2] = pfd[1].fd;
 	}
 	close_all(fds, 7);
+	if (lb.len)             /* a last line without its newline */
+		io->out_line(io->ctx, lb.buf, lb.len);
+	free(lb.buf);
 	c->out[c->outlen] = '\0';
 	errbuf[errlen] = '\0';
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -287,6 +322,7 @@ int rt_spawn_run(char *const argv[], char env[][64], size_t nenv, double timeout
 	return 0;
 fail:
 	close_all(fds, 7);
+	free(lb.buf);
 	free(envp);
 	free(c->out);
 	c->out = NULL;

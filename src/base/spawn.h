@@ -32,6 +32,20 @@ struct rt_child {
 int rt_spawn_run(char *const argv[], char env[][64], size_t nenv, double timeout,
 		 struct rt_child *c, struct rt_err *err);
 
+/* A child's output as it comes, instead of collected: each line of its standard output (with
+ * its newline; a line longer than RT_SPAWN_LINE_MAX comes in pieces of that size, the last
+ * one without a newline), and its standard error in the pieces it writes (its last line is
+ * still kept for c->reason). roofline-run passes a command's output through this way. */
+#define RT_SPAWN_LINE_MAX (1 << 20)
+struct rt_spawn_io {
+	void (*out_line)(void *ctx, const char *line, size_t len);
+	void (*err_data)(void *ctx, const char *buf, size_t len);
+	void *ctx;
+};
+/* rt_spawn_run with io (NULL: collected, as rt_spawn_run); with io, c->out stays empty. */
+int rt_spawn_run_io(char *const argv[], char env[][64], size_t nenv, double timeout,
+		    const struct rt_spawn_io *io, struct rt_child *c, struct rt_err *err);
+
 /* The full path of an executable named prog (a name with a '/' is taken as it is; otherwise
  * searched in $PATH) into buf; false when there is none. */
 bool rt_spawn_which(const char *prog, char *buf, size_t size);

@@ -324,7 +324,7 @@ void rt_points_csv_header(FILE *fp)
 /* A CSV field: quoted when it holds a comma, a quote or leading/trailing blanks; control
  * characters (which the model and profile readers refuse) become spaces, so that a row stays
  * one line whatever it holds. */
-static void csv_str(FILE *fp, const char *s)
+void rt_csv_field(FILE *fp, const char *s)
 {
 	const size_t len = strlen(s);
 	bool quote = strpbrk(s, ",\"") || (len && (s[0] == ' ' || s[len - 1] == ' '));
@@ -346,27 +346,27 @@ static void csv_str(FILE *fp, const char *s)
 
 void rt_points_csv_row(FILE *fp, const struct rt_point *p)
 {
-	csv_str(fp, p->config);
+	rt_csv_field(fp, p->config);
 	fprintf(fp, ",%u,%ld,", p->threads, p->batch);
-	csv_str(fp, rt_point_affinity_name(p));
+	rt_csv_field(fp, rt_point_affinity_name(p));
 	fputc(',', fp);
-	csv_str(fp, rt_point_precision_name(p));
+	rt_csv_field(fp, rt_point_precision_name(p));
 	fprintf(fp, ",%u,", p->ranks);
-	csv_str(fp, rt_point_scope_name(p));
+	rt_csv_field(fp, rt_point_scope_name(p));
 	fputc(',', fp);
-	csv_str(fp, p->name);
+	rt_csv_field(fp, p->name);
 	fputc(',', fp);
-	csv_str(fp, rt_point_stat_name(p));
+	rt_csv_field(fp, rt_point_stat_name(p));
 	fprintf(fp, ",%.9g,%.17g,%.17g,", p->seconds, p->flops, p->bytes);
-	csv_str(fp, rt_point_source_name(p));
+	rt_csv_field(fp, rt_point_source_name(p));
 	fprintf(fp, ",%.6g,%.6g,%.6g,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,", p->intensity, p->gflops,
 		p->images_per_s, p->weights, p->activations, p->gradients, p->optimizer,
 		p->workspace, p->peak_rss);
-	csv_str(fp, rt_point_status_name(p));
+	rt_csv_field(fp, rt_point_status_name(p));
 	fputc(',', fp);
-	csv_str(fp, p->reason);
+	rt_csv_field(fp, p->reason);
 	fputc(',', fp);
-	csv_str(fp, p->impl);
+	rt_csv_field(fp, p->impl);
 	fprintf(fp, ",%ld,%ld", p->input_h, p->input_w);
 	{
 		const double v[3] = { p->weight_gradients, p->activation_gradients, p->inference };

@@ -139,6 +139,9 @@ int rt_points_csv_columns(const char *header);
 #define RT_POINTS_CSV_COLUMNS 32        /* today's */
 /* A row is at most this long: a longer line is refused without being held in memory. */
 #define RT_POINTS_CSV_LINE_MAX 65536
+/* One CSV field: quoted when it holds a comma, a quote or leading/trailing blanks, control
+ * characters as spaces (a row stays one line). The one quoting of every CSV rooftraj writes. */
+void rt_csv_field(FILE *fp, const char *s);
 /* points.csv: the header line, a row per point (fields quoted where needed). */
 void rt_points_csv_header(FILE *fp);
 void rt_points_csv_row(FILE *fp, const struct rt_point *p);
