@@ -1,0 +1,902 @@
+/* cmd-run.c: roofline-run's work: configurations, fresh processes, the log taken out of the
+ * command's output and counted, rows, summary */
+#define _GNU_SOURCE
+#include "config.h"
+#include "run/cmd-run.h"
+#include "base/options.h"
+#include "base/spawn.h"
+#include "base/util.h"
+#include "counters/onednn-log.h"
+#include "node/profile.h"
+#include "node/roofs.h"
+#include "results/points.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CONFIGS 4096
+#define MAX_ENV 10
+
+/* One configuration: its name, the environment it sets, the threads it asks for (0: the
+ * runtime's choice). */
+struct cfg {
+	char name[200];
+	char env[MAX_ENV][64];
+	size_t nenv;
+	unsigned threads;
+	bool is_default;
+};
+
+/* One process's outcome. */
+struct outcome {
+	bool ok;
+	char reason[256];
+	double wall;
+	double images_per_s;            /* the last "images/s N" the command printed (NAN: none) */
+	struct rt_onednn_tally t;
+};
+
+static unsigned usable_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	return 1;
+}
+
+static bool env_name_ok(const char *s)
+{
+	if (!*s || !(s[0] == '_' || (s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z')))
+		return false;
+	for (; *s; s++)
+		if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= '0' && *s <= '9')))
+			return false;
+	return true;
+}
+
+int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *err)
+{
+	char buf[1024], *items[RT_CMD_MAX_VALUES + 1];
+	const char *eq = strchr(spec, '=');
+	int n;
+
+	if (!strncmp(spec, "env:", 4)) {
+		struct rt_cmd_env_knob *k;
+
+		if (!eq || (size_t)(eq - spec - 4) >= sizeof(k->name))
+			return rt_err_set(err, -EINVAL, "--sweep %s: env:NAME=V1,V2,... expected",
+					  spec);
+		if (o->nenv == RT_CMD_MAX_ENV)
+			return rt_err_set(err, -EINVAL, "--sweep %s: at most %d environment "
+					  "variables", spec, RT_CMD_MAX_ENV);
+		k = &o->env[o->nenv];
+		memset(k, 0, sizeof(*k));
+		snprintf(k->name, sizeof(k->name), "%.*s", (int)(eq - spec - 4), spec + 4);
+		if (!env_name_ok(k->name))
+			return rt_err_set(err, -EINVAL, "--sweep %s: '%s' is not a variable name",
+					  spec, k->name);
+		for (size_t i = 0; i < o->nenv; i++)
+			if (!strcmp(o->env[i].name, k->name))
+				return rt_err_set(err, -EINVAL, "--sweep %s: %s swept twice", spec,
+						  k->name);
+		n = rt_opt_split_list(buf, sizeof(buf), items, RT_CMD_MAX_VALUES, "--sweep",
+				      eq + 1, err);
+		if (n < 0)
+			return n;
+		for (int i = 0; i < n; i++) {
+			if (strlen(k->name) + 1 + strlen(items[i]) >= 64 ||
+			    strlen(items[i]) >= sizeof(k->values[0]))
+				return rt_err_set(err, -EINVAL, "--sweep %s: '%s=%s' is longer than "
+						  "63 characters", spec, k->name, items[i]);
+			for (int j = 0; j < i; j++)
+				if (!strcmp(items[i], items[j]))
+					return rt_err_set(err, -EINVAL, "--sweep %s: '%s' twice",
+							  spec, items[i]);
+			snprintf(k->values[i], sizeof(k->values[i]), "%s", items[i]);
+		}
+		k->n = (size_t)n;
+		o->nenv++;
+		return 0;
+	}
+	if (!strncmp(spec, "threads", 7) && (!spec[7] || spec[7] == '=')) {
+		const unsigned cpus = usable_cpus();
+		long v[RT_CMD_MAX_VALUES];
+		size_t nv = 0;
+
+		if (o->nthreads)
+			return rt_err_set(err, -EINVAL, "--sweep threads: given twice");
+		if (!eq) {
+			for (unsigned t = 1; t < cpus && nv < RT_CMD_MAX_VALUES - 1; t *= 2)
+				v[nv++] = t;
+			v[nv++] = cpus;
+		} else if (rt_opt_parse_long_list(v, &nv, RT_CMD_MAX_VALUES, "--sweep threads",
+						  eq + 1, 1, 4096, err)) {
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < nv; i++)
+			o->threads[i] = (unsigned)v[i];
+		o->nthreads = nv;
+		return 0;
+	}
+	if (!strncmp(spec, "affinity", 8) && (!spec[8] || spec[8] == '=')) {
+		if (o->naffs)
+			return rt_err_set(err, -EINVAL, "--sweep affinity: given twice");
+		if (!eq) {
+			for (int a = 0; a < RT_AFFINITY_COUNT; a++)
+				o->affs[o->naffs++] = (enum rt_affinity)a;
+			return 0;
+		}
+		n = rt_opt_split_list(buf, sizeof(buf), items, RT_AFFINITY_COUNT, "--sweep affinity",
+				      eq + 1, err);
+		if (n < 0)
+			return n;
+		for (int i = 0; i < n; i++) {
+			enum rt_affinity a;
+
+			if (rt_affinity_parse(&a, items[i]))
+				return rt_err_set(err, -EINVAL, "--sweep affinity: '%s' is not none, "
+						  "compact or scatter", items[i]);
+			for (size_t j = 0; j < o->naffs; j++)
+				if (o->affs[j] == a)
+					return rt_err_set(err, -EINVAL, "--sweep affinity: '%s' twice",
+							  items[i]);
+			o->affs[o->naffs++] = a;
+		}
+		return 0;
+	}
+	return rt_err_set(err, -EINVAL, "--sweep %s: threads[=LIST], affinity[=LIST] or "
+			  "env:NAME=V1,V2,... expected", spec);
+}
+
+static void cfg_set(struct cfg *c, const char *kv)
+{
+	/* rt_cmd_sweep_add kept every NAME=VALUE under 64 characters */
+	if (c->nenv < MAX_ENV) {
+		size_t l = strlen(kv);
+
+		if (l > sizeof(c->env[0]) - 1)
+			l = sizeof(c->env[0]) - 1;
+
+		memcpy(c->env[c->nenv], kv, l);
+		c->env[c->nenv++][l] = '\0';
+	}
+}
+
+/* The default (the environment untouched) first, then the grid, the first knob slowest:
+ * threads, affinity, then each environment variable. */
+static int build_configs(const struct rt_cmd_run_opts *o, struct cfg **out, size_t *nout,
+			 struct rt_err *err)
+{
+	size_t dims[2 + RT_CMD_MAX_ENV], nd = 0, total = 1;
+	struct cfg *v;
+
+	if (o->nthreads)
+		dims[nd++] = o->nthreads;
+	if (o->naffs)
+		dims[nd++] = o->naffs;
+	for (size_t i = 0; i < o->nenv; i++)
+		dims[nd++] = o->env[i].n;
+	for (size_t i = 0; i < nd; i++)
+		total *= dims[i];
+	if (!nd)
+		total = 0;
+	if (total + 1 > MAX_CONFIGS)
+		return rt_err_set(err, -EINVAL, "--sweep: %zu configurations (at most %d)", total,
+				  MAX_CONFIGS - 1);
+	v = calloc(total + 1, sizeof(*v));
+	if (!v)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	snprintf(v[0].name, sizeof(v[0].name), "default");
+	v[0].is_default = true;
+	for (size_t k = 0; k < total; k++) {
+		struct cfg *c = &v[k + 1];
+		size_t rest = k, d = nd, at = 0;
+		size_t idx[2 + RT_CMD_MAX_ENV];
+		char part[128];
+
+		while (d--) {
+			idx[d] = rest % dims[d];
+			rest /= dims[d];
+		}
+		if (o->nthreads) {
+			c->threads = o->threads[idx[at++]];
+			snprintf(part, sizeof(part), "OMP_NUM_THREADS=%u", c->threads);
+			cfg_set(c, part);
+			snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name),
+				 "threads=%u", c->threads);
+		}
+		if (o->naffs) {
+			const enum rt_affinity a = o->affs[idx[at++]];
+
+			/* as roofline-train places its threads; none: the runtime's placement */
+			cfg_set(c, a == RT_AFFINITY_NONE ? "OMP_PLACES=" : "OMP_PLACES=cores");
+			cfg_set(c, a == RT_AFFINITY_COMPACT ? "OMP_PROC_BIND=close" :
+				   a == RT_AFFINITY_SCATTER ? "OMP_PROC_BIND=spread" : "OMP_PROC_BIND=");
+			snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name),
+				 "%saffinity=%s", *c->name ? " " : "", rt_affinity_name(a));
+		}
+		for (size_t i = 0; i < o->nenv; i++) {
+			const char *val = o->env[i].values[idx[at++]];
+
+			snprintf(part, sizeof(part), "%s=%s", o->env[i].name, val);
+			cfg_set(c, part);
+			snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name),
+				 "%s%s", *c->name ? " " : "", part);
+		}
+	}
+	*out = v;
+	*nout = total + 1;
+	return 0;
+}
+
+/* What one process's output goes through. */
+struct stream {
+	bool count;                     /* the log is on: read it */
+	struct rt_onednn_reader rd;
+	struct rt_onednn_tally *t;
+	FILE *log;                      /* the raw log, or NULL */
+	double *images_per_s;
+};
+
+/* "images/s 735.2" (or "images/s: 735.2") anywhere in a line of the command's own output. */
+static void read_images_per_s(const char *line, size_t len, double *out)
+{
+	char buf[512];
+	const char *p;
+	char *end;
+	double v;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) - 1 ? len : sizeof(buf) - 1),
+		 line);
+	p = strstr(buf, "images/s");
+	if (!p)
+		return;
+	p += 8;
+	while (*p == ':' || *p == ' ' || *p == '=')
+		p++;
+	v = strtod(p, &end);
+	if (end != p && isfinite(v) && v > 0)
+		*out = v;
+}
+
+static void on_line(void *ctx, const char *line, size_t len)
+{
+	struct stream *s = ctx;
+	struct rt_onednn_exec e;
+	enum rt_onednn_line k = s->count ? rt_onednn_read(&s->rd, line, len, &e) :
+				RT_ONEDNN_OTHER;
+
+	if (k == RT_ONEDNN_OTHER) {
+		fwrite(line, 1, len, stdout);
+		read_images_per_s(line, len, s->images_per_s);
+		return;
+	}
+	if (s->log)
+		fwrite(line, 1, len, s->log);
+	if (k == RT_ONEDNN_EXEC)
+		rt_onednn_tally_add(s->t, &e);
+	else if (k == RT_ONEDNN_UNPARSED)
+		rt_onednn_tally_unparsed(s->t, line, len, e.why);
+}
+
+static void on_err(void *ctx, const char *buf, size_t len)
+{
+	(void)ctx;
+	fwrite(buf, 1, len, stderr);
+}
+
+/* One fresh process of configuration c; with the log when logpath is not NULL. */
+static int run_process(const struct rt_cmd_run_opts *o, const struct cfg *c,
+		       const char *logpath, struct outcome *r, struct rt_err *err)
+{
+	char env[MAX_ENV + 2][64];
+	size_t nenv = 0;
+	struct rt_outfile lf = { 0 };
+	struct stream s = { .count = logpath != NULL, .t = &r->t, .images_per_s = &r->images_per_s };
+	const struct rt_spawn_io io = { on_line, on_err, &s };
+	struct rt_child ch;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->images_per_s = NAN;
+	rt_onednn_tally_init(&r->t);
+	rt_onednn_reader_init(&s.rd);
+	/* the log on (2.x reads ONEDNN_VERBOSE, older builds DNNL_VERBOSE), or surely off */
+	snprintf(env[nenv++], 64, "ONEDNN_VERBOSE=%s", logpath ? o->verbose : "");
+	snprintf(env[nenv++], 64, "DNNL_VERBOSE=%s", logpath ? o->verbose : "");
+	for (size_t i = 0; i < c->nenv; i++)
+		memcpy(env[nenv++], c->env[i], 64);
+	if (logpath) {
+		if ((rc = rt_outfile_open(&lf, logpath, err)))
+			return rc;
+		s.log = lf.fp;
+	}
+	fflush(stdout);
+	rc = rt_spawn_run_io(o->cmd, env, nenv, o->timeout, &io, &ch, err);
+	fflush(stdout);
+	if (rc) {
+		rt_outfile_abort(&lf);
+		return rc;
+	}
+	free(ch.out);
+	r->ok = ch.ok;
+	r->wall = ch.seconds;
+	snprintf(r->reason, sizeof(r->reason), "%s", ch.reason);
+	if (logpath && (rc = rt_outfile_commit(&lf, err)))
+		return rc;
+	return 0;
+}
+
+/* The CSV's header and rows. */
+static const char header[] =
+	"config,rep,scope,name,kind,prop,dtype,precision,impl,calls,seconds,share,flops,bytes,"
+	"gflops,intensity,source,status,reason,wall_seconds,onednn_seconds,coverage,threads,log,"
+	"images_per_s";
+
+struct row {
+	const char *config, *scope, *name, *kind, *prop, *dtype, *precision, *impl, *status,
+		   *reason, *log;
+	unsigned rep, threads;
+	unsigned long calls;
+	double seconds, share, flops, bytes, wall, onednn, coverage, images_per_s;
+	bool counted;
+};
+
+static void num(FILE *fp, double v, bool have)
+{
+	if (have && isfinite(v))
+		fprintf(fp, ",%.17g", v);
+	else
+		fputc(',', fp);
+}
+
+static void put_row(FILE *fp, const struct row *w)
+{
+	const bool ok = !strcmp(w->status, "ok");
+
+	rt_csv_field(fp, w->config);
+	fprintf(fp, ",%u,", w->rep);
+	rt_csv_field(fp, w->scope);
+	fputc(',', fp);
+	rt_csv_field(fp, w->name);
+	fputc(',', fp);
+	rt_csv_field(fp, w->kind ? w->kind : "");
+	fputc(',', fp);
+	rt_csv_field(fp, w->prop ? w->prop : "");
+	fputc(',', fp);
+	rt_csv_field(fp, w->dtype ? w->dtype : "");
+	fputc(',', fp);
+	rt_csv_field(fp, w->precision ? w->precision : "");
+	fputc(',', fp);
+	rt_csv_field(fp, w->impl ? w->impl : "");
+	fprintf(fp, ",%lu", w->calls);
+	num(fp, w->seconds, ok);
+	num(fp, w->share, ok);
+	num(fp, w->flops, ok && w->counted);
+	num(fp, w->bytes, ok && w->counted);
+	num(fp, w->seconds > 0 ? w->flops / w->seconds / 1e9 : NAN, ok && w->counted);
+	num(fp, w->bytes > 0 ? w->flops / w->bytes : NAN, ok && w->counted && w->flops > 0);
+	fprintf(fp, ",%s,", ok && w->counted ? "onednn-log" : "");
+	rt_csv_field(fp, w->status);
+	fputc(',', fp);
+	rt_csv_field(fp, w->reason ? w->reason : "");
+	num(fp, w->wall, ok);
+	num(fp, w->onednn, ok && w->onednn >= 0);
+	num(fp, w->coverage, ok && w->coverage >= 0);
+	if (w->threads)
+		fprintf(fp, ",%u,", w->threads);
+	else
+		fputs(",,", fp);
+	rt_csv_field(fp, w->log ? w->log : "");
+	num(fp, w->images_per_s, ok && w->images_per_s > 0);
+	fputc('\n', fp);
+}
+
+/* A run's row (scope "run"). */
+static void run_row(FILE *fp, const struct cfg *c, unsigned rep, const struct outcome *r,
+		    const char *name, const char *log, bool logged)
+{
+	char why[300];
+	struct row w = { .config = c->name, .rep = rep, .scope = "run", .name = name,
+			 .status = r->ok ? "ok" : "failed", .reason = r->reason, .log = log,
+			 .threads = c->threads, .calls = logged ? r->t.execs : 0,
+			 .seconds = r->wall, .share = 1, .flops = r->t.flops, .bytes = r->t.bytes,
+			 .wall = r->wall, .onednn = logged ? r->t.ms / 1e3 : -1,
+			 .coverage = logged && r->wall > 0 ? r->t.ms / 1e3 / r->wall : -1,
+			 .images_per_s = r->images_per_s, .counted = logged };
+
+	if (r->ok && logged && !r->t.execs) {
+		w.reason = "no oneDNN primitive ran: coverage 0%";
+	} else if (r->ok && logged && r->t.unparsed) {
+		snprintf(why, sizeof(why), "%lu oneDNN lines not read (the first: %s)",
+			 r->t.unparsed, r->t.first_unparsed_why);
+		w.reason = why;
+	}
+	put_row(fp, &w);
+}
+
+static int cmp_prim_ms(const void *a, const void *b)
+{
+	const struct rt_onednn_prim *x = a, *y = b;
+
+	return x->ms < y->ms ? 1 : x->ms > y->ms ? -1 : 0;
+}
+
+/* The oneDNN rows of one run: everything, each kind and direction, each primitive. */
+static void onednn_rows(FILE *fp, const struct cfg *c, unsigned rep, struct outcome *r,
+			const char *log)
+{
+	const double total = r->t.ms;
+	struct row w = { .config = c->name, .rep = rep, .scope = "onednn", .name = "all",
+			 .status = "ok", .log = log, .threads = c->threads, .calls = r->t.execs,
+			 .seconds = total / 1e3, .share = 1, .flops = r->t.flops,
+			 .bytes = r->t.bytes, .wall = r->wall, .onednn = total / 1e3,
+			 .coverage = r->wall > 0 ? total / 1e3 / r->wall : 0, .images_per_s = NAN,
+			 .counted = true };
+
+	put_row(fp, &w);
+	qsort(r->t.v, r->t.n, sizeof(r->t.v[0]), cmp_prim_ms);
+	/* each kind and direction (precision apart), by time */
+	for (size_t i = 0; i < r->t.n; i++) {
+		const struct rt_onednn_prim *p = &r->t.v[i];
+		struct row k = w;
+		bool seen = false;
+		char name[80];
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(r->t.v[j].kind, p->kind) && !strcmp(r->t.v[j].prop, p->prop) &&
+			       !strcmp(r->t.v[j].dtype, p->dtype);
+		if (seen)
+			continue;
+		k.scope = "kind";
+		snprintf(name, sizeof(name), "%s %s", p->kind, p->prop);
+		k.name = name;
+		k.kind = p->kind, k.prop = p->prop, k.dtype = p->dtype;
+		k.precision = rt_vocab_precisions[p->prec];
+		k.calls = 0, k.seconds = 0, k.flops = 0, k.bytes = 0;
+		k.counted = p->counted;
+		for (size_t j = i; j < r->t.n; j++) {
+			const struct rt_onednn_prim *q = &r->t.v[j];
+
+			if (strcmp(q->kind, p->kind) || strcmp(q->prop, p->prop) ||
+			    strcmp(q->dtype, p->dtype))
+				continue;
+			k.calls += q->calls;
+			k.seconds += q->ms / 1e3;
+			k.flops += q->flops;
+			k.bytes += q->bytes;
+		}
+		k.share = total > 0 ? k.seconds * 1e3 / total : 0;
+		k.reason = p->counted ? "" : "a kind not counted: its time, no FLOPs";
+		put_row(fp, &k);
+	}
+	for (size_t i = 0; i < r->t.n; i++) {
+		const struct rt_onednn_prim *p = &r->t.v[i];
+		struct row q = w;
+		char name[320];
+
+		q.scope = "primitive";
+		snprintf(name, sizeof(name), "%s %s %s %s", p->kind, p->prop, p->dtype, p->problem);
+		q.name = name;
+		q.kind = p->kind, q.prop = p->prop, q.dtype = p->dtype, q.impl = p->impl;
+		q.precision = rt_vocab_precisions[p->prec];
+		q.calls = p->calls, q.seconds = p->ms / 1e3, q.flops = p->flops;
+		q.bytes = p->bytes, q.counted = p->counted;
+		q.share = total > 0 ? p->ms / total : 0;
+		q.reason = p->counted ? "" : "a kind not counted: its time, no FLOPs";
+		put_row(fp, &q);
+	}
+}
+
+/* A configuration's repetitions. */
+struct result {
+	struct outcome *runs;
+	unsigned n, ok;
+	double median, lo, hi;          /* wall seconds over the successful runs */
+	int med;                        /* the run whose wall time is the median (-1: none) */
+	double bare_median;             /* the default without the log (NAN: not run) */
+};
+
+static void summarize(struct result *s)
+{
+	double w[64];
+	unsigned k = 0;
+
+	s->med = -1;
+	s->ok = 0;
+	s->lo = INFINITY, s->hi = 0;
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->runs[i].ok && k < 64) {
+			w[k++] = s->runs[i].wall;
+			s->lo = fmin(s->lo, s->runs[i].wall);
+			s->hi = fmax(s->hi, s->runs[i].wall);
+		}
+	s->ok = k;
+	if (!k)
+		return;
+	s->median = rt_median(w, k);
+	/* the run closest to the median stands for the configuration's counts */
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->runs[i].ok && (s->med < 0 || fabs(s->runs[i].wall - s->median) <
+						    fabs(s->runs[s->med].wall - s->median)))
+			s->med = (int)i;
+}
+
+/* The results directory: the one given (refused when it holds results already), or a new
+ * results/run-TIMESTAMP of its own. */
+static int make_dir(const struct rt_cmd_run_opts *o, char *dir, size_t size, struct rt_err *err)
+{
+	char path[4200];
+	struct stat st;
+	int rc;
+
+	if (o->outdir) {
+		snprintf(dir, size, "%s", o->outdir);
+		if ((rc = rt_mkdir_p(dir, err)))
+			return rc;
+		snprintf(path, sizeof(path), "%s/points.csv", dir);
+		if (lstat(path, &st) == 0)
+			return rt_err_set(err, -EEXIST, "%s holds results already (points.csv): "
+					  "give another directory", dir);
+		return 0;
+	}
+	{
+		char stamp[64], base[256];
+		time_t now = time(NULL);
+		struct tm tm;
+
+		gmtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+		snprintf(base, sizeof(base), "results/run-%s", stamp);
+		if ((rc = rt_mkdir_p("results", err)))
+			return rc;
+		for (int i = 1; i < 1000; i++) {
+			if (i == 1)
+				snprintf(dir, size, "%s", base);
+			else
+				snprintf(dir, size, "%s-%d", base, i);
+			if (mkdir(dir, 0777) == 0)
+				return 0;
+			if (errno != EEXIST)
+				return rt_err_set(err, -errno, "%s: %s", dir, strerror(errno));
+		}
+		return rt_err_set(err, -EEXIST, "%s: no free name", base);
+	}
+}
+
+static const char *shell_word(const char *s, char *buf, size_t size)
+{
+	if (!strpbrk(s, " \t\"'\\$`") && *s)
+		return s;
+	snprintf(buf, size, "'%s'", s);
+	return buf;
+}
+
+/* summary.txt (and the same text on stdout). */
+static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struct cfg *cfgs,
+			  const struct result *res, size_t n, const struct rt_profile *prof)
+{
+	const struct result *def = &res[0];
+	size_t best = SIZE_MAX;
+	char w[256];
+
+	fputs("command:", fp);
+	for (char *const *a = o->cmd; *a; a++)
+		fprintf(fp, " %s", shell_word(*a, w, sizeof(w)));
+	fprintf(fp, "\n%zu configuration%s x %u fresh process%s each; counts from oneDNN's "
+		"verbose log (source onednn-log: exact FLOPs and bytes of each primitive oneDNN "
+		"ran; nothing it did not run)\n\n", n, n == 1 ? "" : "s", o->repeat,
+		o->repeat == 1 ? "" : "es");
+	/* coverage first: how much of the run these counts see */
+	if (def->med >= 0) {
+		const struct outcome *r = &def->runs[def->med];
+		const double cov = r->wall > 0 ? r->t.ms / 1e3 / r->wall : 0;
+
+		if (!r->t.execs)
+			fprintf(fp, "coverage: no oneDNN primitive ran: coverage 0%% (the default's "
+				"%.3f s are all outside oneDNN)\n", r->wall);
+		else
+			fprintf(fp, "coverage: oneDNN ran %.0f%% of the default's wall time (%.3f of "
+				"%.3f s); the largest uncovered share: %.0f%% outside oneDNN (what the "
+				"command does besides oneDNN's primitives: its own operators, BLAS, "
+				"the interpreter, start-up)\n", 100 * cov, r->t.ms / 1e3, r->wall,
+				100 * fmax(0, 1 - cov));
+		if (r->t.uncounted)
+			fprintf(fp, "          %lu executions of kinds not counted: %.3f s of "
+				"oneDNN's time without FLOPs\n", r->t.uncounted,
+				r->t.uncounted_ms / 1e3);
+		if (r->t.unparsed)
+			fprintf(fp, "          %lu oneDNN lines not read, the first: \"%s\" (%s)\n",
+				r->t.unparsed, r->t.first_unparsed, r->t.first_unparsed_why);
+	} else {
+		fprintf(fp, "coverage: unknown: the default configuration did not run\n");
+	}
+	if (!isnan(def->bare_median) && def->ok)
+		fprintf(fp, "verbose overhead: the default took %.3f s with the log and %.3f s "
+			"without (medians): %+.1f%%\n", def->median, def->bare_median,
+			100 * (def->median / def->bare_median - 1));
+	fprintf(fp, "\n%-44s %22s %9s %10s %10s %9s %9s\n", "configuration", "wall s (min..max)",
+		"coverage", "GFLOP/s", "in oneDNN", "reorders", "images/s");
+	for (size_t i = 0; i < n; i++) {
+		const struct result *s = &res[i];
+		const struct outcome *r;
+		double reorder = 0;
+		char range[64];
+
+		if (s->med < 0) {
+			fprintf(fp, "%-44s failed: %s\n", cfgs[i].name,
+				s->n ? s->runs[s->n - 1].reason : "not run");
+			continue;
+		}
+		r = &s->runs[s->med];
+		for (size_t j = 0; j < r->t.n; j++)
+			if (!strcmp(r->t.v[j].kind, "reorder"))
+				reorder += r->t.v[j].ms;
+		snprintf(range, sizeof(range), "%.3f (%.3f..%.3f)", s->median, s->lo, s->hi);
+		fprintf(fp, "%-44s %22s %8.0f%% %10.2f %10.2f %8.0f%%", cfgs[i].name, range,
+			r->wall > 0 ? 100 * r->t.ms / 1e3 / r->wall : 0,
+			r->wall > 0 ? r->t.flops / r->wall / 1e9 : 0,
+			r->t.ms > 0 ? r->t.flops / (r->t.ms / 1e3) / 1e9 : 0,
+			r->t.ms > 0 ? 100 * reorder / r->t.ms : 0);
+		if (r->images_per_s > 0)
+			fprintf(fp, " %9.1f\n", r->images_per_s);
+		else
+			fprintf(fp, " %9s\n", "-");
+		if (s->ok < s->n)
+			fprintf(fp, "%-44s   %u of %u processes failed: %s\n", "", s->n - s->ok,
+				s->n, s->runs[s->n - 1].ok ? "" : s->runs[s->n - 1].reason);
+		if (best == SIZE_MAX || s->median < res[best].median)
+			best = i;
+	}
+	fputc('\n', fp);
+	/* the best against the default: faster only when the ranges do not overlap */
+	if (best == SIZE_MAX) {
+		fprintf(fp, "no configuration ran\n");
+	} else if (n == 1) {
+		fprintf(fp, "one configuration (no --sweep): nothing to compare\n");
+	} else if (def->med < 0) {
+		fprintf(fp, "best configuration: %s, %.3f s; the default did not run: no speedup "
+			"to tell\n", cfgs[best].name, res[best].median);
+	} else if (best == 0) {
+		fprintf(fp, "the default configuration is the fastest measured: %.3f s (%.3f..%.3f "
+			"over %u fresh process%s)\n", def->median, def->lo, def->hi, def->ok,
+			def->ok == 1 ? "" : "es");
+	} else if (res[best].ok < 2 || def->ok < 2) {
+		fprintf(fp, "best configuration: %s, %.3f s; the default %.3f s: speedup %.2fx "
+			"from one run of each, the spread is not known (use -r 3)\n",
+			cfgs[best].name, res[best].median, def->median,
+			def->median / res[best].median);
+	} else if (res[best].hi < def->lo) {
+		fprintf(fp, "best configuration: %s, %.3f s (%.3f..%.3f over %u fresh processes); "
+			"the default %.3f s (%.3f..%.3f): speedup %.2fx in wall time, outside both "
+			"ranges\n", cfgs[best].name, res[best].median, res[best].lo, res[best].hi,
+			res[best].ok, def->median, def->lo, def->hi, def->median / res[best].median);
+	} else {
+		fprintf(fp, "no configuration is measurably faster than the default: the fastest, "
+			"%s, took %.3f s (%.3f..%.3f), the default %.3f s (%.3f..%.3f); the ranges "
+			"overlap\n", cfgs[best].name, res[best].median, res[best].lo, res[best].hi,
+			def->median, def->lo, def->hi);
+	}
+	/* where the default's oneDNN time went, and how far each is from its roof */
+	if (def->med >= 0 && def->runs[def->med].t.n) {
+		const struct outcome *r = &def->runs[def->med];
+		struct rt_roofs roofs;
+		const bool have_roofs = prof && rt_roofs_at(&roofs, prof, rt_profile_max_threads(prof),
+							    NULL) == 0;
+
+		fprintf(fp, "\nthe default's heaviest primitives (oneDNN's time):\n");
+		for (size_t j = 0; j < r->t.n && j < 8; j++) {
+			const struct rt_onednn_prim *p = &r->t.v[j];
+			const double gf = p->ms > 0 ? p->flops / (p->ms / 1e3) / 1e9 : 0;
+			const struct rt_roof *c = have_roofs ?
+				rt_roofs_ceiling(&roofs, rt_vocab_precisions[p->prec]) : NULL;
+
+			fprintf(fp, "  %5.1f%%  %5lu calls  %-14s %-17s %-5s", 100 * p->ms / r->t.ms,
+				p->calls, p->kind, p->prop, p->dtype);
+			if (!p->counted)
+				fprintf(fp, "  (not counted)");
+			else if (p->flops > 0)
+				fprintf(fp, "  %8.2f GFLOP/s", gf);
+			else
+				fprintf(fp, "  %8.2f GB/s", p->ms > 0 ? p->bytes / (p->ms / 1e3) / 1e9 : 0);
+			if (c && p->flops > 0 && p->counted)
+				fprintf(fp, " = %.0f%% of the %s ceiling at %u threads", 100 * gf / c->value,
+					c->precision, roofs.threads);
+			fprintf(fp, "  %s\n", p->problem);
+		}
+	}
+}
+
+static int write_points_header(const char *path, FILE **fp, struct rt_err *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+
+	if (fd < 0 || !(*fp = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
+	}
+	fprintf(*fp, "%s\n", header);
+	return fflush(*fp) ? rt_err_set(err, -EIO, "%s: write failed", path) : 0;
+}
+
+static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const struct cfg *c,
+		      size_t ci, struct result *s, FILE *pts, struct rt_err *err)
+{
+	char log[64], path[4300];
+	int rc;
+
+	s->runs = calloc(o->repeat, sizeof(*s->runs));
+	s->bare_median = NAN;
+	if (!s->runs)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	for (unsigned k = 0; k < o->repeat && !rt_spawn_interrupted(); k++) {
+		snprintf(log, sizeof(log), "onednn/c%03zu-r%u.log", ci, k + 1);
+		snprintf(path, sizeof(path), "%s/%s", dir, log);
+		fprintf(stderr, "%s: [%zu] %s, run %u of %u\n", o->prog, ci + 1, c->name, k + 1,
+			o->repeat);
+		if ((rc = run_process(o, c, path, &s->runs[k], err)))
+			return rc;
+		s->n = k + 1;
+		if (!s->runs[k].ok)
+			fprintf(stderr, "%s: [%zu] %s: %s\n", o->prog, ci + 1, c->name,
+				s->runs[k].reason);
+		run_row(pts, c, k + 1, &s->runs[k], "command", log, true);
+	}
+	summarize(s);
+	if (s->med >= 0)
+		onednn_rows(pts, c, (unsigned)s->med + 1, &s->runs[s->med], "");
+	/* the log's own cost: the default again without it */
+	if (c->is_default && o->overhead && s->ok && !rt_spawn_interrupted()) {
+		double w[64];
+		unsigned nw = 0;
+
+		for (unsigned k = 0; k < o->repeat && !rt_spawn_interrupted(); k++) {
+			struct outcome bare;
+
+			fprintf(stderr, "%s: [%zu] %s without the log, run %u of %u\n", o->prog,
+				ci + 1, c->name, k + 1, o->repeat);
+			if ((rc = run_process(o, c, NULL, &bare, err)))
+				return rc;
+			run_row(pts, c, k + 1, &bare, "command without the log", "", false);
+			if (bare.ok && nw < 64)
+				w[nw++] = bare.wall;
+			rt_onednn_tally_free(&bare.t);
+		}
+		if (nw)
+			s->bare_median = rt_median(w, nw);
+	}
+	return fflush(pts) || ferror(pts) ? rt_err_set(err, -EIO, "%s/points.csv: write failed",
+							 dir) : 0;
+}
+
+int rt_cmd_run_tool(const struct rt_cmd_run_opts *o)
+{
+	struct rt_err err = { 0 };
+	struct rt_dirlock lock = { .fd = -1 };
+	struct rt_profile *prof = NULL;
+	struct cfg *cfgs = NULL;
+	struct result *res = NULL;
+	size_t n = 0, done = 0;
+	char dir[4096], path[4300], exe[4096];
+	FILE *pts = NULL;
+	int status = 1, rc;
+
+	/* a command that cannot run is refused before anything runs or is written */
+	if (!o->cmd || !o->cmd[0] || !rt_spawn_which(o->cmd[0], exe, sizeof(exe))) {
+		fprintf(stderr, "%s: %s: command not found (nothing run)\n", o->prog,
+			o->cmd && o->cmd[0] ? o->cmd[0] : "");
+		return 127;
+	}
+	if (o->profile && rt_profile_load(&prof, o->profile, &err)) {
+		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+		return 1;
+	}
+	if (build_configs(o, &cfgs, &n, &err) || make_dir(o, dir, sizeof(dir), &err) ||
+	    rt_dirlock_take(&lock, dir, o->cmdline, &err)) {
+		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/onednn", dir);
+	if (rt_mkdir_p(path, &err)) {
+		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/points.csv", dir);
+	res = calloc(n, sizeof(*res));
+	if (!res || write_points_header(path, &pts, &err)) {
+		fprintf(stderr, "%s: %s\n", o->prog, res ? err.msg : "out of memory");
+		goto out;
+	}
+	{
+		char *const *argv = o->cmd;
+		char *resolved[4096];
+		size_t na = 0;
+
+		/* execvp's search done once: the same program for every configuration */
+		for (; argv[na] && na < 4095; na++)
+			resolved[na] = argv[na];
+		resolved[na] = NULL;
+		resolved[0] = exe;
+		{
+			struct rt_cmd_run_opts oo = *o;
+
+			oo.cmd = resolved;
+			for (size_t i = 0; i < n && !rt_spawn_interrupted(); i++, done++) {
+				if ((rc = run_config(&oo, dir, &cfgs[i], i, &res[i], pts, &err))) {
+					fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+					goto out;
+				}
+			}
+		}
+	}
+	if (fclose(pts)) {
+		pts = NULL;
+		fprintf(stderr, "%s: %s: write failed\n", o->prog, path);
+		goto out;
+	}
+	pts = NULL;
+	{
+		struct rt_outfile sf;
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+
+		if (!mem)
+			goto out;
+		write_summary(mem, o, cfgs, res, done, prof);
+		if (rt_spawn_interrupted()) {
+			/* the configuration Ctrl-C stopped is in the table, failed: not finished */
+			const size_t finished = done && res[done - 1].n &&
+					!strcmp(res[done - 1].runs[res[done - 1].n - 1].reason,
+						"interrupted") ? done - 1 : done;
+
+			fprintf(mem, "\ninterrupted: %zu of %zu configurations finished\n",
+				finished, n);
+		}
+		fclose(mem);
+		snprintf(path, sizeof(path), "%s/summary.txt", dir);
+		if (rt_outfile_open(&sf, path, &err) == 0) {
+			fputs(text, sf.fp);
+			rc = rt_outfile_commit(&sf, &err);
+		} else {
+			rc = -1;
+		}
+		if (rc)
+			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+		fputs(text, stdout);
+		free(text);
+		if (rc)
+			goto out;
+	}
+	fprintf(stderr, "%s: results in %s\n", o->prog, dir);
+	status = rt_spawn_interrupted() ? 130 : 1;
+	for (size_t i = 0; i < done && status == 1; i++)
+		if (res[i].ok)
+			status = 0;
+	if (status == 1)
+		fprintf(stderr, "%s: no configuration ran\n", o->prog);
+out:
+	if (pts)
+		fclose(pts);
+	for (size_t i = 0; res && i < n; i++) {
+		for (unsigned k = 0; k < res[i].n; k++)
+			rt_onednn_tally_free(&res[i].runs[k].t);
+		free(res[i].runs);
+	}
+	free(res);
+	free(cfgs);
+	rt_profile_destroy(prof);
+	rt_dirlock_release(&lock);
+	return status;
+}

@@ -1,0 +1,50 @@
+/* cmd-run.h: roofline-run's work: the user's own command (a PyTorch or TensorFlow training
+ * script) run once per configuration and repetition, each a fresh process, under a sweep of
+ * what frameworks read (OMP_NUM_THREADS, OMP_PLACES/OMP_PROC_BIND, any environment variable);
+ * oneDNN's verbose lines taken out of its output and counted (counters/onednn-log), everything
+ * else passed through; points.csv, summary.txt and the raw logs in a results directory. */
+#ifndef RT_CMD_RUN_H
+#define RT_CMD_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "base/err.h"
+#include "base/vocab.h"
+
+#define RT_CMD_MAX_VALUES 16
+#define RT_CMD_MAX_ENV 4
+
+struct rt_cmd_env_knob {
+	char name[48];
+	char values[RT_CMD_MAX_VALUES][48];
+	size_t n;
+};
+
+struct rt_cmd_run_opts {
+	const char *prog;               /* the tool's name, for messages */
+	const char *cmdline;            /* as typed, for the directory's lock and run.cfg */
+	const char *outdir;             /* NULL: results/run-TIMESTAMP */
+	const char *profile;            /* a machine profile for the bounds, or NULL */
+	char *const *cmd;               /* the command, NULL-terminated */
+	unsigned threads[RT_CMD_MAX_VALUES];    /* --sweep threads (none: n 0) */
+	size_t nthreads;
+	enum rt_affinity affs[RT_AFFINITY_COUNT];       /* --sweep affinity */
+	size_t naffs;
+	struct rt_cmd_env_knob env[RT_CMD_MAX_ENV];     /* --sweep env:NAME=... */
+	size_t nenv;
+	unsigned repeat;                /* fresh processes per configuration (-r) */
+	double timeout;                 /* seconds per process; 0: none */
+	const char *verbose;            /* ONEDNN_VERBOSE's value: "1" (2.x), "profile_exec" */
+	bool overhead;                  /* also run the default without the log */
+};
+
+/* A --sweep argument: "threads" (1, powers of two, all the CPUs this process may use),
+ * "threads=LIST", "affinity" (none, compact, scatter), "affinity=LIST", or
+ * "env:NAME=V1,V2,...". Each knob once. -EINVAL naming the argument. */
+int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *err);
+
+/* The whole run; returns the tool's exit status (0; 1 when no configuration ran or the
+ * results could not be written; 130 when interrupted), every message printed. */
+int rt_cmd_run_tool(const struct rt_cmd_run_opts *o);
+
+#endif

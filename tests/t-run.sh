@@ -1,0 +1,147 @@
+#!/bin/sh
+# t-run.sh: roofline-run on real commands. Exactness against ourselves: roofline-train under
+# roofline-run, the FLOPs of its convolution and inner-product primitives (each direction)
+# from oneDNN's log against the trainer's own model counts (roofline-train -D), exactly, for
+# convnet, lenet5, resnet18 and bf16. A real client: a PyTorch CNN (tests/data/pytorch-cnn.py)
+# under --sweep threads=1,2, its convolution FLOPs against a hand count. The failure paths: a
+# command not found, one that fails or is killed, one that runs no oneDNN primitive, a line
+# that does not read, bad options, a directory that holds results, Ctrl-C.
+. "$top_srcdir/tests/tap.sh"
+dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-run.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+run="$top_builddir/src/roofline-run"
+train="$top_builddir/src/roofline-train"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
+# the FLOPs of points.csv's kind rows: KIND forward|backward
+log_flops() {
+	awk -F, -v k="$2" -v d="$3" '$3 == "kind" && $5 == k && (d == "forward" ? $6 ~ /^forward/ : $6 ~ /^backward/) { s += $13 }
+		END { printf "%.0f\n", s }' "$1"
+}
+# the trainer's count per iteration of TYPE (conv, fc) forward or backward, from -D: the
+# layers' FLOP/img (and the relus fused into them, forward), times the batch
+model_flops() {
+	awk -v t="$2" -v d="$3" -v b="$4" '
+		$1 ~ /^[0-9]+$/ && NF >= 9 { type[$2] = $3 }
+		$1 ~ /^[0-9]+$/ && $3 == t { s += (d == "forward" ? $6 : $7) }
+		$1 ~ /^[0-9]+$/ && $3 == "relu" && d == "forward" && /fused: forward in/ {
+			host = $0; sub(/.*fused: forward in /, "", host); sub(/\+.*/, "", host)
+			if (type[host] == t) s += $6 }
+		END { printf "%.0f\n", s * b }' "$1"
+}
+
+exact() {
+	name=$1
+	shift
+	batch=$1
+	shift
+	"$train" -D -b "$batch" "$@" >"$dir/$name.d" 2>&1 ||
+		{ skip "$name: the trainer cannot run it here: $(tail -n 1 "$dir/$name.d")"; return; }
+	"$run" -o "$dir/$name" -r 1 --no-overhead -- "$train" -b "$batch" -n 1 -w 0 -c none -t 1 \
+		"$@" >"$dir/$name.out" 2>"$dir/$name.err"
+	check "$name: roofline-run exits 0 (got $?)" test -s "$dir/$name/points.csv"
+	for k in "convolution conv" "inner_product fc"; do
+		for d in forward backward; do
+			got=$(log_flops "$dir/$name/points.csv" "${k% *}" $d)
+			want=$(model_flops "$dir/$name.d" "${k#* }" $d "$batch")
+			if [ "$want" = 0 ]; then
+				continue
+			fi
+			check "$name: ${k% *} $d FLOPs from oneDNN's log = the model's ($got = $want)" \
+				test "$got" = "$want"
+		done
+	done
+}
+
+exact convnet 8 -m convnet
+exact lenet5 4 -m lenet5
+exact resnet18 1 -m resnet18
+if "$train" -m lenet5 -b 2 -n 1 -w 0 -c none -t 1 -p bf16 >/dev/null 2>&1; then
+	exact convnet-bf16 4 -m convnet -p bf16
+	check "bf16: its convolutions read as bf16" grep -q ',kind,convolution forward_training,convolution,forward_training,bf16,bf16,' "$dir/convnet-bf16/points.csv"
+else
+	skip "bf16: this CPU runs no bf16 convolution"
+fi
+
+# what passes through, what is kept
+check "the command's own output passes through" grep -q '^roofline-train: convnet, batch 8' "$dir/convnet.out"
+check "... no oneDNN line among it" sh -c "! grep -q onednn_verbose '$dir/convnet.out'"
+check "the raw log is kept" grep -q '^onednn_verbose,exec,cpu,convolution' "$dir/convnet/onednn/c000-r1.log"
+check "summary.txt: coverage first" sh -c "sed -n 4p '$dir/convnet/summary.txt' | grep -q '^coverage: oneDNN ran [0-9]*% of the default'"
+check "points.csv: a row per primitive with its calls and share" grep -q '^default,1,primitive,convolution forward_training f32 mb8_ic3oc64_ih32oh32kh3sh1dh0ph1_iw32ow32kw3sw1dw0pw1,convolution,forward_training,f32,fp32,[^,]*,1,' "$dir/convnet/points.csv"
+check "points.csv: reorders as bandwidth (bytes, no FLOPs)" awk -F, '$3 == "kind" && $5 == "reorder" { if ($13 == 0 && $14 > 0) ok = 1 } END { exit !ok }' "$dir/convnet/points.csv"
+check "points.csv: every row has the header's 25 fields" awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || n != 25 }' "$dir/convnet/points.csv"
+
+# failure paths
+"$run" -o "$dir/nf" -- /nonexistent/train.py >"$dir/nf.out" 2>&1
+rc=$?
+check "a command not found: refused before anything runs (exit $rc)" test $rc = 127
+check "... named" grep -q '/nonexistent/train.py: command not found' "$dir/nf.out"
+check "... nothing written" test ! -e "$dir/nf"
+"$run" -o "$dir/fail" -r 1 --no-overhead --sweep threads=1,2 -- sh -c 'echo "bad input $OMP_NUM_THREADS" >&2; exit 3' >"$dir/fail.out" 2>"$dir/fail.err"
+rc=$?
+check "a command that exits 3 in every configuration: exit 1 (got $rc)" test $rc = 1
+check "... each configuration a failed row with its status and stderr's last line" sh -c "grep -Ec ',failed,\"?exit 3: bad input' '$dir/fail/points.csv' | grep -qx 3"
+check "... the sweep went on (the last configuration ran too)" grep -q '^threads=2,1,run,command,.*exit 3: bad input 2' "$dir/fail/points.csv"
+check "... its stderr passed through" grep -q '^bad input 1$' "$dir/fail.err"
+"$run" -o "$dir/kill" -r 1 --no-overhead -- sh -c 'kill -9 $$' >"$dir/kill.out" 2>&1
+check "a command killed: its signal recorded" grep -q 'killed by SIGKILL' "$dir/kill/points.csv"
+"$run" -o "$dir/none" -r 2 -- sh -c 'echo images/s 12.5' >"$dir/none.out" 2>&1
+rc=$?
+check "a command that runs no oneDNN primitive: exit 0 (got $rc)" test $rc = 0
+check "... its wall time, and the note" grep -q 'no oneDNN primitive ran: coverage 0%' "$dir/none/summary.txt"
+check "... the images/s it printed recorded" grep -q ',12.5$' "$dir/none/points.csv"
+check "... and run again without the log (the overhead)" grep -q '^default,2,run,command without the log,' "$dir/none/points.csv"
+"$run" -o "$dir/bad" -r 1 --no-overhead -- sh -c 'echo "onednn_verbose,exec,cpu,convolution,jit,forward,src_f32::a:f0,,,mb8_icXoc,1"; echo "onednn_verbose,exec,cpu,reorder,jit:uni,undef,src_f32::blocked:ab:f0 dst_f32::blocked:ba:f0,,,10x10,0.5"' >"$dir/bad.out" 2>&1
+check "a line that does not read: counted and named, the others counted" sh -c "grep -q '1 oneDNN lines not read, the first: \"onednn_verbose,exec,cpu,convolution' '$dir/bad/summary.txt' && grep -q '^default,1,kind,reorder undef,reorder,undef,f32,fp32,,1,' '$dir/bad/points.csv'"
+"$run" -o "$dir/none" -- true >"$dir/again.out" 2>&1
+rc=$?
+check "a directory that holds results: refused (exit $rc), nothing lost" sh -c "test $rc = 1 && grep -q 'holds results already' '$dir/again.out' && grep -q ',12.5\$' '$dir/none/points.csv'"
+for args in "--sweep bogus" "--sweep env:1X=2" "--sweep env:A=1,1" "-r 0" "--sweep threads=0" "--timeout=-1"; do
+	# shellcheck disable=SC2086
+	"$run" $args -- true >"$dir/opt.out" 2>&1
+	rc=$?
+	opt=${args%% *}
+	check "bad option '$args': exit 2 with the option named (got $rc: $(head -n 1 "$dir/opt.out"))" sh -c "test $rc = 2 && grep -q -- '${opt%%=*}' '$dir/opt.out'"
+done
+"$run" -- >"$dir/opt.out" 2>&1
+check "no command: exit 2" test $? = 2
+
+# Ctrl-C: the running command stopped, the finished configurations kept
+"$run" -o "$dir/int" -r 1 --no-overhead --sweep threads=1,2 -- sh -c \
+	"if [ \"\$OMP_NUM_THREADS\" = 2 ]; then touch '$dir/started'; exec sleep 60; fi" \
+	>"$dir/int.out" 2>&1 &
+pid=$!
+i=0
+while [ ! -e "$dir/started" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT $pid
+wait $pid
+rc=$?
+check "interrupted: exit 130 (got $rc)" test $rc = 130
+check "... the finished configurations kept, the summary says so" sh -c "grep -q '^threads=1,1,run,command,' '$dir/int/points.csv' && grep -q 'interrupted: 2 of 3 configurations finished' '$dir/int/summary.txt'"
+
+# a real client: PyTorch
+py=
+for p in python3 /usr/bin/python3; do
+	if "$p" -c 'import torch' 2>/dev/null; then py=$p; break; fi
+done
+if [ -z "$py" ]; then
+	skip "PyTorch is not installed (python3-torch)"
+else
+	"$run" -o "$dir/pt" -r 2 --sweep threads=1,2 -- "$py" "$top_srcdir/tests/data/pytorch-cnn.py" 3 16 >"$dir/pt.out" 2>"$dir/pt.err"
+	check "PyTorch under roofline-run --sweep threads=1,2: exit 0 (got $?)" test -s "$dir/pt/summary.txt"
+	# per iteration, batch 16: conv1 3->16 on 32x32 (taps 94 per dimension), conv2 16->32 on
+	# 16x16 (46): forward 2 MACs + a bias per output, backward weights the same, backward
+	# data for conv2 only (conv1's input needs no gradient)
+	f1=$((2 * 16 * 16 * 3 * 94 * 94 + 16 * 16 * 32 * 32))
+	f2=$((2 * 16 * 32 * 16 * 46 * 46 + 16 * 32 * 16 * 16))
+	want=$((3 * (f1 + f2 + f1 + f2 + 2 * 16 * 32 * 16 * 46 * 46)))
+	got=$(awk -F, '$1 == "threads=2" && $3 == "kind" && $5 == "convolution" { s += $13 } END { printf "%.0f", s }' "$dir/pt/points.csv")
+	check "... its convolution FLOPs over 3 iterations = the hand count ($got = $want)" test "$got" = "$want"
+	check "... the coverage reported" grep -q '^coverage: oneDNN ran [0-9]*% of the default' "$dir/pt/summary.txt"
+	check "... the images/s it printed, per configuration" awk -F, '$3 == "run" && $25 > 0 { n++ } END { exit n < 6 }' "$dir/pt/points.csv"
+	check "... a verdict on the best configuration" grep -Eq '^(best configuration|no configuration is measurably faster|the default configuration is the fastest)' "$dir/pt/summary.txt"
+	check "... the verbose overhead measured" grep -q '^verbose overhead: the default took' "$dir/pt/summary.txt"
+	sed -n '/^configuration/,/^$/p' "$dir/pt/summary.txt" | sed 's/^/# /'
+fi
+echo "1..$n"
