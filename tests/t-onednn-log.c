@@ -122,6 +122,13 @@ int main(void)
 	ok(rd(&r, "onednn_verbose,exec,cpu,convolution,jit,forward,src_f32::a:f0,,,"
 	      "g3mb1_ic4oc4_ih4oh4kh1sh1dh0ph0_iw4ow4kw1sw1dw0pw0,1", &e) == RT_ONEDNN_UNPARSED &&
 	   strstr(e.why, "groups"), "groups that do not divide: %s", e.why);
+	/* found by fuzzing: a stride 0 divided by zero; sizes no problem has would loop for hours */
+	ok(rd(&r, "onednn_verbose,exec,cpu,convolution,jit,forward,src_f32::a:f0,,,"
+	      "mb1_ic4oc4_ih4kh1sh0dh0ph0_iw4ow4kw1sw1dw0pw0,1", &e) == RT_ONEDNN_UNPARSED &&
+	   strstr(e.why, "out of range"), "a stride 0: %s", e.why);
+	ok(rd(&r, "onednn_verbose,exec,cpu,convolution,jit,forward,src_f32::a:f0,,,"
+	      "mb1_ic4oc4_ih9999999oh9999999kh999sh1dh0ph0_iw4ow4kw1sw1dw0pw0,1", &e) ==
+	   RT_ONEDNN_UNPARSED && strstr(e.why, "out of range"), "sizes out of range: %s", e.why);
 	ok(rd(&r, "onednn_verbose,create:cache_miss,cpu,convolution,jit,forward,x,,,mb1,0.1", &e) ==
 	   RT_ONEDNN_INFO, "a creation is not an execution");
 

@@ -218,7 +218,22 @@ static bool read_desc(const char *s, struct desc *q, char *why, size_t wsize)
 		snprintf(why, wsize, "problem: no minibatch or channels");
 		return false;
 	}
+	/* sizes a problem can have (the taps are counted over output x kernel positions) */
+	for (int a = 0; a < 3; a++)
+		if (q->s[a] < 1 || q->k[a] < 1 || q->i[a] > (1L << 24) || q->o[a] > (1L << 24) ||
+		    q->k[a] > (1L << 16) || q->d[a] > (1L << 16) || q->p[a] > (1L << 24) ||
+		    q->o[a] * q->k[a] > (1L << 22) || (q->i[a] + 2 * q->p[a]) * q->k[a] > (1L << 40)) {
+			snprintf(why, wsize, "problem: a %c size, stride or kernel out of range",
+				 "dhw"[a]);
+			return false;
+		}
 	return true;
+}
+
+/* v[0] * v[1] * v[2] without overflow */
+static double prod3(const long *v)
+{
+	return (double)v[0] * (double)v[1] * (double)v[2];
 }
 
 /* The taps of a window (size k, stride st, dilation dl: oneDNN's, 0 for none, padding pad)
@@ -326,6 +341,10 @@ static bool count(struct rt_onednn_exec *e, char *mdtext, const char *attrs, con
 
 			q.i[a] = in;
 			q.o[a] = out;
+			if (out * q.k[a] > (1L << 22)) {
+				snprintf(why, wsize, "problem: a %c output out of range", "dhw"[a]);
+				return false;
+			}
 			taps *= valid_taps(out, in, q.k[a], q.s[a], q.d[a], q.p[a]);
 		}
 		if (q.ic % q.g || q.oc % q.g) {
@@ -333,16 +352,16 @@ static bool count(struct rt_onednn_exec *e, char *mdtext, const char *attrs, con
 			return false;
 		}
 		macs = (double)q.mb * (double)q.oc * (double)(q.ic / q.g) * taps;
-		outs = (double)q.mb * (double)q.oc * (double)(q.o[0] * q.o[1] * q.o[2]);
+		outs = (double)q.mb * (double)q.oc * prod3(q.o);
 		e->flops = 2 * macs;
 		if ((!bwd || bwd_w) && md_of(mds, nmd, "bia"))
 			e->flops += outs;
 		if (!bwd)
 			e->flops += post * outs;
-		e->bytes = (double)q.mb * (double)q.ic * (double)(q.i[0] * q.i[1] * q.i[2]) *
+		e->bytes = (double)q.mb * (double)q.ic * prod3(q.i) *
 			   md_size(mds, nmd, "src") +
 			   (double)q.oc * (double)(q.ic / q.g) *
-			   (double)(q.k[0] * q.k[1] * q.k[2]) * md_size(mds, nmd, "wei") +
+			   prod3(q.k) * md_size(mds, nmd, "wei") +
 			   (double)q.oc * md_size(mds, nmd, "bia") + outs * md_size(mds, nmd, "dst");
 		if (bwd && !bwd_w)
 			e->bytes -= (double)q.oc * md_size(mds, nmd, "bia");
@@ -357,7 +376,7 @@ static bool count(struct rt_onednn_exec *e, char *mdtext, const char *attrs, con
 			snprintf(why, wsize, "problem: no output channels");
 			return false;
 		}
-		sp = (double)(q.i[0] * q.i[1] * q.i[2]);
+		sp = prod3(q.i);
 		e->flops = 2 * (double)q.mb * (double)q.oc * (double)q.ic * sp;
 		if ((!bwd || bwd_w) && md_of(mds, nmd, "bia"))
 			e->flops += (double)q.mb * (double)q.oc;
@@ -374,9 +393,9 @@ static bool count(struct rt_onednn_exec *e, char *mdtext, const char *attrs, con
 
 		if (!read_desc(e->problem, &q, why, wsize))
 			return false;
-		win = (double)(q.k[0] * q.k[1] * q.k[2]);
-		outs = (double)q.mb * (double)q.ic * (double)(q.o[0] * q.o[1] * q.o[2]);
-		ins = (double)q.mb * (double)q.ic * (double)(q.i[0] * q.i[1] * q.i[2]);
+		win = prod3(q.k);
+		outs = (double)q.mb * (double)q.ic * prod3(q.o);
+		ins = (double)q.mb * (double)q.ic * prod3(q.i);
 		if (strstr(aux, "pooling_max"))
 			e->flops = bwd ? outs : (win - 1) * outs;
 		else
@@ -454,7 +473,7 @@ static bool count(struct rt_onednn_exec *e, char *mdtext, const char *attrs, con
 		if (!strcmp(e->kind, "batch_normalization")) {
 			if (!read_desc(e->problem, &q, why, wsize))
 				return false;
-			elems = (double)q.mb * (double)q.ic * (double)(q.i[0] * q.i[1] * q.i[2]);
+			elems = (double)q.mb * (double)q.ic * prod3(q.i);
 		} else {
 			if (!n)
 				goto dims;
