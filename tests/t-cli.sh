@@ -78,7 +78,7 @@ else
 fi
 rm -rf "$self"
 
-for name in roofline-probe roofline-train roofline-plot; do
+for name in roofline-probe roofline-train roofline-plot roofline-run; do
 table="$top_srcdir/tests/cli-${name#roofline-}.txt"
 tool="$top_builddir/src/$name"
 while IFS='|' read -r args want stream regex; do
