@@ -3,6 +3,7 @@
  * the threads it starts afterwards (PAPI_INHERIT) */
 #include "config.h"
 #include "counters/counters.h"
+#include "machine/cpu.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,10 +11,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_EV 16
 
+/* Whether the kernel exposes a core PMU (cpu; cpu_core and cpu_atom on hybrid Intel): none
+ * in a VM without a virtual PMU, where no core event can be counted at all. */
+static bool core_pmu(void)
+{
+	return access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ||
+	       access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
+}
+
 struct hw_ctx {
+	char vendor[16];
 	int es, unc;                    /* core and uncore event sets (PAPI_NULL if none) */
 	char names[MAX_EV][128], unc_names[MAX_EV][128];
 	int n, nunc;
@@ -100,20 +111,41 @@ static int hw_open(void **out, struct rt_err *err)
 		rc = rt_err_set(err, -EIO, "PAPI event set: %s", PAPI_strerror(rc));
 		goto fail;
 	}
-	for (size_t i = 0; rt_counters_flop_event(i); i++) {
-		int r = PAPI_add_named_event(c->es, rt_counters_flop_event(i));
+	{
+		struct rt_cpu cpu;
+		struct rt_err e2;
+		const char *set[16];
+		size_t ns;
 
-		if (r == PAPI_OK) {
-			snprintf(c->names[c->n++], 128, "%s", rt_counters_flop_event(i));
-			nflop++;
-		} else if (first_fail == PAPI_OK) {
-			first_fail = r;
+		if (rt_cpu_detect(&cpu, &e2) == 0)
+			snprintf(c->vendor, sizeof(c->vendor), "%s", cpu.vendor);
+		ns = rt_counters_flop_set(c->vendor, set, 16);
+		if (!core_pmu()) {
+			rc = rt_err_set(err, -ENOTSUP, "the kernel exposes no core PMU here (no /sys/bus/event_source/devices/cpu: a VM "
+					"without a virtual PMU?)");
+			goto fail;
 		}
-	}
-	if (!nflop) {
-		rc = rt_err_set(err, -ENOTSUP, "%s: %s", rt_counters_flop_event(0),
-				PAPI_strerror(first_fail));
-		goto fail;
+		if (!ns) {
+			rc = rt_err_set(err, -ENOTSUP, "no hardware FLOP counters: rooftraj has no "
+					"FLOP events for CPU vendor '%s'", c->vendor);
+			goto fail;
+		}
+		/* the whole set or nothing: the events that do not fit or do not exist would
+		 * leave a sum of the others, a fraction presented as the whole */
+		for (size_t i = 0; i < ns; i++) {
+			int r = PAPI_add_named_event(c->es, set[i]);
+
+			if (r != PAPI_OK) {
+				first_fail = r;
+				rc = rt_err_set(err, -ENOTSUP, "no hardware FLOP counts: %s cannot be "
+						"counted with the other %zu FLOP events of this CPU "
+						"(%s); a partial set is never used", set[i], ns - 1,
+						PAPI_strerror(first_fail));
+				goto fail;
+			}
+			snprintf(c->names[c->n++], 128, "%s", set[i]);
+			nflop++;
+		}
 	}
 	/* count the threads the run starts later (OpenMP, oneDNN) too; without it only this
 	 * thread would be counted, a fraction presented as the whole */
@@ -169,7 +201,7 @@ static int hw_stop(void *p, struct rt_counts *out, struct rt_err *err)
 	out->cycles = c->cyc >= 0 ? (double)v[c->cyc] : NAN;
 	out->instructions = c->ins >= 0 ? (double)v[c->ins] : NAN;
 	out->task_clock_s = NAN;
-	if (rt_counters_flops(ev, n, &out->flops) == 0)
+	if (rt_counters_flops_complete(c->vendor, ev, n, &out->flops) == 0)
 		out->flops_source = RT_SOURCE_HW;
 	if (rt_counters_bytes(ev, n, 64, &out->bytes, &out->bytes_source))
 		out->bytes_source = RT_SOURCE_NONE;

@@ -5,22 +5,59 @@
 #include <errno.h>
 #include <string.h>
 
-/* FLOPs per counted instruction: lanes (FMAs are counted twice by the hardware itself) */
-static const struct { const char *event; double weight; } flop_events[] = {
-	{ "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", 1 },
-	{ "FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE", 2 },
-	{ "FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE", 4 },
-	{ "FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE", 8 },
-	{ "FP_ARITH_INST_RETIRED:SCALAR_SINGLE", 1 },
-	{ "FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE", 4 },
-	{ "FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE", 8 },
-	{ "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE", 16 },
-	{ "RETIRED_SSE_AVX_FLOPS:ANY", 1 },     /* AMD Zen: already FLOPs */
+/* FLOPs per counted instruction: lanes (FMAs are counted twice by the hardware itself).
+ * Intel: FP_ARITH_INST_RETIRED (event 0xC7, umasks 0x01 to 0x80), Skylake-SP onwards, per the
+ * kernel's tools/perf/pmu-events/arch/x86/skylakex/floating-point.json: "each count
+ * represents N computation operations, one for each element" (N = 1, 2, 4, 8 for doubles; 1,
+ * 4, 8, 16 for singles). AMD Zen: RETIRED_SSE_AVX_FLOPS (PMCx003) counts FLOPs already (a
+ * MAC as 2), amdzen2 to amdzen5 floating-point.json; it needs the merged counter pair, which the kernel
+ * sets up from 5.6 on. */
+static const struct { const char *vendor, *event; double weight; } flop_events[] = {
+	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", 1 },
+	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE", 2 },
+	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE", 4 },
+	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE", 8 },
+	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:SCALAR_SINGLE", 1 },
+	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE", 4 },
+	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE", 8 },
+	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE", 16 },
+	{ "AuthenticAMD", "RETIRED_SSE_AVX_FLOPS:ANY", 1 },
 };
+
+#define NFLOP (sizeof(flop_events) / sizeof(flop_events[0]))
 
 const char *rt_counters_flop_event(size_t i)
 {
-	return i < sizeof(flop_events) / sizeof(flop_events[0]) ? flop_events[i].event : NULL;
+	return i < NFLOP ? flop_events[i].event : NULL;
+}
+
+size_t rt_counters_flop_set(const char *vendor, const char **names, size_t cap)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < NFLOP; k++)
+		if (vendor && !strcmp(flop_events[k].vendor, vendor) && n < cap)
+			names[n++] = flop_events[k].event;
+	return n;
+}
+
+int rt_counters_flops_complete(const char *vendor, const struct rt_event_value *ev, size_t n,
+			       double *flops)
+{
+	const char *set[16];
+	const size_t ns = rt_counters_flop_set(vendor, set, 16);
+
+	if (!ns)
+		return -ENOENT;
+	for (size_t k = 0; k < ns; k++) {
+		bool found = false;
+
+		for (size_t i = 0; i < n && !found; i++)
+			found = !strcmp(ev[i].name, set[k]);
+		if (!found)
+			return -ENOENT;         /* a partial set is never a count */
+	}
+	return rt_counters_flops(ev, n, flops);
 }
 
 int rt_counters_flops(const struct rt_event_value *ev, size_t n, double *flops)

@@ -20,6 +20,14 @@ struct rt_event_value {
  * and rt_counters_flops weighs. */
 const char *rt_counters_flop_event(size_t i);
 
+/* The FLOP events of a CPU vendor ("GenuineIntel", "AuthenticAMD"): their names into
+ * names[] (at most cap); 0 for a vendor rooftraj has no table for. Every one of them must be
+ * counted for a hardware FLOP count: a set that does not fit or whose events do not all exist
+ * is no count at all, never a partial sum. */
+size_t rt_counters_flop_set(const char *vendor, const char **names, size_t cap);
+/* rt_counters_flops over the vendor's whole set: -ENOENT unless every event of it is in ev[]. */
+int rt_counters_flops_complete(const char *vendor, const struct rt_event_value *ev, size_t n,
+			       double *flops);
 /* FLOPs from floating-point retirement events: Intel FP_ARITH_INST_RETIRED.* weighted by
  * lanes (an FMA already counts twice), or AMD RETIRED_SSE_AVX_FLOPS. -ENOENT if none of them
  * is among ev[]. */
