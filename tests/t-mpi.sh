@@ -109,4 +109,17 @@ check "... before anything was measured" test ! -e "$dir/rk2/points.csv"
 mpi 2 "$train" -m lenet5 -n 3 -w 0 -r 1 -c model --profile "$prof" --sweep ranks=1,2 --out "$dir/rk3" \
 	>/dev/null 2>"$dir/rk3.err"
 check "--sweep ranks under mpirun: refused, said why" grep -q "run it without mpirun" "$dir/rk3.err"
+
+# roofline-run under mpirun: each rank wraps its own process (here a trainer that does not
+# start MPI itself: the launcher's variables taken away), one directory, one summary
+run="$top_builddir/src/roofline-run"
+mpi 2 "$run" -o "$dir/rr" -r 2 --no-overhead --sweep threads=1 -- env -u OMPI_COMM_WORLD_SIZE \
+	-u PMI_SIZE -u PMIX_RANK "$train" -m lenet5 -b 4 -n 1 -w 0 -c none >"$dir/rr.out" 2>"$dir/rr.err"
+check "mpirun -n 2 roofline-run: exit 0 (got $?)" test -s "$dir/rr/summary.txt"
+check "... each rank wrote its own room" sh -c "test -s '$dir/rr/rank-0/points.csv' && test -s '$dir/rr/rank-1/points.csv'"
+check "... one points.csv with every rank's runs (2 configurations x 2 runs x 2 ranks)" sh -c "awk -F, '\$3 == \"run\" && \$18 == \"ok\" { n[\$26]++ } END { exit !(n[0] == 4 && n[1] == 4) }' '$dir/rr/points.csv'"
+check "... one summary of the job, printed once" sh -c "grep -q '^2 ranks (OMPI_COMM_WORLD_SIZE)' '$dir/rr/summary.txt' && test \$(grep -c '^2 ranks' '$dir/rr.out') = 1"
+check "... every run of both configurations counted on both ranks" sh -c "grep -Eq '^default +[0-9.]+ \\([0-9.]+\\.\\.[0-9.]+\\) +2/2 ' '$dir/rr/summary.txt' && grep -Eq '^threads=1 +[0-9.]+ \\([0-9.]+\\.\\.[0-9.]+\\) +2/2 ' '$dir/rr/summary.txt'"
+mpi 2 "$run" -r 1 -- true >/dev/null 2>"$dir/rr2.err"
+check "... without -o: refused, naming it" grep -q 'give the directory they share with -o DIR' "$dir/rr2.err"
 echo "1..$n"

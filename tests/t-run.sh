@@ -70,7 +70,7 @@ check "the raw log is kept" grep -q '^onednn_verbose,exec,cpu,convolution' "$dir
 check "summary.txt: coverage first" sh -c "sed -n 4p '$dir/convnet/summary.txt' | grep -q '^coverage: oneDNN ran [0-9]*% of the default'"
 check "points.csv: a row per primitive with its calls and share" grep -q '^default,1,primitive,convolution forward_training f32 mb8_ic3oc64_ih32oh32kh3sh1dh0ph1_iw32ow32kw3sw1dw0pw1,convolution,forward_training,f32,fp32,[^,]*,1,' "$dir/convnet/points.csv"
 check "points.csv: reorders as bandwidth (bytes, no FLOPs)" awk -F, '$3 == "kind" && $5 == "reorder" { if ($13 == 0 && $14 > 0) ok = 1 } END { exit !ok }' "$dir/convnet/points.csv"
-check "points.csv: every row has the header's 25 fields" awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || n != 25 }' "$dir/convnet/points.csv"
+check "points.csv: every row has the header's 26 fields" awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || n != 26 }' "$dir/convnet/points.csv"
 
 # failure paths
 "$run" -o "$dir/nf" -- /nonexistent/train.py >"$dir/nf.out" 2>&1
@@ -90,13 +90,13 @@ check "a command killed: its signal recorded" grep -q 'killed by SIGKILL' "$dir/
 rc=$?
 check "a command that runs no oneDNN primitive: exit 0 (got $rc)" test $rc = 0
 check "... its wall time, and the note" grep -q 'no oneDNN primitive ran: coverage 0%' "$dir/none/summary.txt"
-check "... the images/s it printed recorded" grep -q ',12.5$' "$dir/none/points.csv"
+check "... the images/s it printed recorded" grep -q ',12.5,$' "$dir/none/points.csv"
 check "... and run again without the log (the overhead)" grep -q '^default,2,run,command without the log,' "$dir/none/points.csv"
 "$run" -o "$dir/bad" -r 1 --no-overhead -- sh -c 'echo "onednn_verbose,exec,cpu,convolution,jit,forward,src_f32::a:f0,,,mb8_icXoc,1"; echo "onednn_verbose,exec,cpu,reorder,jit:uni,undef,src_f32::blocked:ab:f0 dst_f32::blocked:ba:f0,,,10x10,0.5"' >"$dir/bad.out" 2>&1
 check "a line that does not read: counted and named, the others counted" sh -c "grep -q '1 oneDNN lines not read, the first: \"onednn_verbose,exec,cpu,convolution' '$dir/bad/summary.txt' && grep -q '^default,1,kind,reorder undef,reorder,undef,f32,fp32,,1,' '$dir/bad/points.csv'"
 "$run" -o "$dir/none" -- true >"$dir/again.out" 2>&1
 rc=$?
-check "a directory that holds results: refused (exit $rc), nothing lost" sh -c "test $rc = 1 && grep -q 'holds results already' '$dir/again.out' && grep -q ',12.5\$' '$dir/none/points.csv'"
+check "a directory that holds results: refused (exit $rc), nothing lost" sh -c "test $rc = 1 && grep -q 'holds results already' '$dir/again.out' && grep -q ',12.5,\$' '$dir/none/points.csv'"
 for args in "--sweep bogus" "--sweep env:1X=2" "--sweep env:A=1,1" "-r 0" "--sweep threads=0" "--timeout=-1"; do
 	# shellcheck disable=SC2086
 	"$run" $args -- true >"$dir/opt.out" 2>&1

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "run/cmd-run.h"
+#include "run/cmd-ranks.h"
 #include "base/options.h"
 #include "base/spawn.h"
 #include "base/util.h"
@@ -33,6 +34,7 @@ struct cfg {
 	size_t nenv;
 	unsigned threads;
 	bool is_default;
+	int rank;                       /* under a launcher: this process's rank; else -1 */
 };
 
 /* One process's outcome. */
@@ -174,8 +176,8 @@ static void cfg_set(struct cfg *c, const char *kv)
 
 /* The default (the environment untouched) first, then the grid, the first knob slowest:
  * threads, affinity, then each environment variable. */
-static int build_configs(const struct rt_cmd_run_opts *o, struct cfg **out, size_t *nout,
-			 struct rt_err *err)
+static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct cfg **out,
+			 size_t *nout, struct rt_err *err)
 {
 	size_t dims[2 + RT_CMD_MAX_ENV], nd = 0, total = 1;
 	struct cfg *v;
@@ -198,6 +200,8 @@ static int build_configs(const struct rt_cmd_run_opts *o, struct cfg **out, size
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	snprintf(v[0].name, sizeof(v[0].name), "default");
 	v[0].is_default = true;
+	for (size_t k = 0; k <= total; k++)
+		v[k].rank = rank;
 	for (size_t k = 0; k < total; k++) {
 		struct cfg *c = &v[k + 1];
 		size_t rest = k, d = nd, at = 0;
@@ -341,7 +345,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct cfg *c,
 static const char header[] =
 	"config,rep,scope,name,kind,prop,dtype,precision,impl,calls,seconds,share,flops,bytes,"
 	"gflops,intensity,source,status,reason,wall_seconds,onednn_seconds,coverage,threads,log,"
-	"images_per_s";
+	"images_per_s,rank";
 
 struct row {
 	const char *config, *scope, *name, *kind, *prop, *dtype, *precision, *impl, *status,
@@ -350,6 +354,7 @@ struct row {
 	unsigned long calls;
 	double seconds, share, flops, bytes, wall, onednn, coverage, images_per_s;
 	bool counted;
+	int rank;
 };
 
 static void num(FILE *fp, double v, bool have)
@@ -399,7 +404,10 @@ static void put_row(FILE *fp, const struct row *w)
 		fputs(",,", fp);
 	rt_csv_field(fp, w->log ? w->log : "");
 	num(fp, w->images_per_s, ok && w->images_per_s > 0);
-	fputc('\n', fp);
+	if (w->rank >= 0)
+		fprintf(fp, ",%d\n", w->rank);
+	else
+		fputs(",\n", fp);
 }
 
 /* A run's row (scope "run"). */
@@ -413,7 +421,7 @@ static void run_row(FILE *fp, const struct cfg *c, unsigned rep, const struct ou
 			 .seconds = r->wall, .share = 1, .flops = r->t.flops, .bytes = r->t.bytes,
 			 .wall = r->wall, .onednn = logged ? r->t.ms / 1e3 : -1,
 			 .coverage = logged && r->wall > 0 ? r->t.ms / 1e3 / r->wall : -1,
-			 .images_per_s = r->images_per_s, .counted = logged };
+			 .images_per_s = r->images_per_s, .counted = logged, .rank = c->rank };
 
 	if (r->ok && logged && !r->t.execs) {
 		w.reason = "no oneDNN primitive ran: coverage 0%";
@@ -442,7 +450,7 @@ static void onednn_rows(FILE *fp, const struct cfg *c, unsigned rep, struct outc
 			 .seconds = total / 1e3, .share = 1, .flops = r->t.flops,
 			 .bytes = r->t.bytes, .wall = r->wall, .onednn = total / 1e3,
 			 .coverage = r->wall > 0 ? total / 1e3 / r->wall : 0, .images_per_s = NAN,
-			 .counted = true };
+			 .counted = true, .rank = c->rank };
 
 	put_row(fp, &w);
 	qsort(r->t.v, r->t.n, sizeof(r->t.v[0]), cmp_prim_ms);
@@ -534,12 +542,27 @@ static void summarize(struct result *s)
 
 /* The results directory: the one given (refused when it holds results already), or a new
  * results/run-TIMESTAMP of its own. */
-static int make_dir(const struct rt_cmd_run_opts *o, char *dir, size_t size, struct rt_err *err)
+static int make_dir(const struct rt_cmd_run_opts *o, const struct rt_cmd_launcher *l, char *dir,
+		    size_t size, struct rt_err *err)
 {
 	char path[4200];
 	struct stat st;
 	int rc;
 
+	if (l->size > 1 && !o->outdir)
+		return rt_err_set(err, -EINVAL, "%d ranks (%s): give the directory they share with "
+				  "-o DIR", l->size, l->from);
+	if (l->size > 1) {
+		/* each rank its own room in the directory they share */
+		snprintf(dir, size, "%s/rank-%d", o->outdir, l->rank);
+		if ((rc = rt_mkdir_p(dir, err)))
+			return rc;
+		snprintf(path, sizeof(path), "%s/points.csv", dir);
+		if (lstat(path, &st) == 0)
+			return rt_err_set(err, -EEXIST, "%s holds results already (points.csv): "
+					  "give another directory", dir);
+		return 0;
+	}
 	if (o->outdir) {
 		snprintf(dir, size, "%s", o->outdir);
 		if ((rc = rt_mkdir_p(dir, err)))
@@ -784,6 +807,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *o)
 {
 	struct rt_err err = { 0 };
 	struct rt_dirlock lock = { .fd = -1 };
+	struct rt_cmd_launcher l;
 	struct rt_profile *prof = NULL;
 	struct cfg *cfgs = NULL;
 	struct result *res = NULL;
@@ -802,11 +826,18 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *o)
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		return 1;
 	}
-	if (build_configs(o, &cfgs, &n, &err) || make_dir(o, dir, sizeof(dir), &err) ||
+	rt_cmd_launcher_detect(&l);
+	if (build_configs(o, l.size > 1 ? l.rank : -1, &cfgs, &n, &err) ||
+	    make_dir(o, &l, dir, sizeof(dir), &err) ||
 	    rt_dirlock_take(&lock, dir, o->cmdline, &err)) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
 	}
+	if (l.size > 1 && n * o->repeat > 1)
+		fprintf(stderr, "%s: rank %d of %d: if the command calls MPI_Init itself, the "
+			"launcher lets each rank start MPI once: only the first of these %zu runs "
+			"would; run one configuration with -r 1 per launch then\n", o->prog, l.rank,
+			l.size, n * o->repeat + (o->overhead ? o->repeat : 0));
 	snprintf(path, sizeof(path), "%s/onednn", dir);
 	if (rt_mkdir_p(path, &err)) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
@@ -874,12 +905,24 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *o)
 		}
 		if (rc)
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-		fputs(text, stdout);
+		if (l.size <= 1)
+			fputs(text, stdout);
 		free(text);
 		if (rc)
 			goto out;
 	}
 	fprintf(stderr, "%s: results in %s\n", o->prog, dir);
+	/* the last rank to finish puts every rank's rows and one summary in the directory */
+	if (l.size > 1) {
+		rc = rt_cmd_ranks_merge(o->outdir, &l, stdout, &err);
+		if (rc < 0) {
+			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+			goto out;
+		}
+		if (rc > 0)
+			fprintf(stderr, "%s: every rank's rows in %s/points.csv, the job's summary in "
+				"%s/summary.txt\n", o->prog, o->outdir, o->outdir);
+	}
 	status = rt_spawn_interrupted() ? 130 : 1;
 	for (size_t i = 0; i < done && status == 1; i++)
 		if (res[i].ok)

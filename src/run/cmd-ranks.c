@@ -1,0 +1,301 @@
+/* cmd-ranks.c: roofline-run's ranks: who this process is, and the job's rows and summary */
+#include "config.h"
+#include "run/cmd-ranks.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+void rt_cmd_launcher_detect(struct rt_cmd_launcher *l)
+{
+	static const char *const pairs[][2] = {
+		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" },
+		{ "PMI_RANK", "PMI_SIZE" },
+		{ "SLURM_PROCID", "SLURM_NTASKS" },
+	};
+
+	l->rank = 0;
+	l->size = 1;
+	l->from[0] = '\0';
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		const char *r = getenv(pairs[i][0]), *s = getenv(pairs[i][1]);
+		char *e1, *e2;
+		long rank, size;
+
+		if (!r || !s || !*r || !*s)
+			continue;
+		rank = strtol(r, &e1, 10);
+		size = strtol(s, &e2, 10);
+		if (*e1 || *e2 || size < 1 || size > 1 << 20 || rank < 0 || rank >= size)
+			continue;
+		l->rank = (int)rank;
+		l->size = (int)size;
+		snprintf(l->from, sizeof(l->from), "%s", pairs[i][1]);
+		return;
+	}
+}
+
+/* A CSV line split into fields in place (quotes removed, "" as "); returns the count. */
+static size_t csv_split(char *s, char **f, size_t max)
+{
+	size_t n = 0;
+	char *w = s;
+
+	while (n < max) {
+		f[n++] = w;
+		if (*s == '"') {
+			s++;
+			for (;;) {
+				if (!*s)
+					break;
+				if (*s == '"' && s[1] == '"') {
+					*w++ = '"';
+					s += 2;
+				} else if (*s == '"') {
+					s++;
+					break;
+				} else {
+					*w++ = *s++;
+				}
+			}
+		} else {
+			while (*s && *s != ',' && *s != '\n')
+				*w++ = *s++;
+		}
+		if (*s != ',') {
+			*w = '\0';
+			break;
+		}
+		*w++ = '\0';
+		s++;
+		w = s;
+	}
+	return n;
+}
+
+/* The job's run of one configuration and repetition: the slowest rank sets its time. */
+struct jobrun {
+	char config[200];
+	unsigned rep;
+	int ranks_ok, ranks_failed;
+	double wall, flops, onednn;
+};
+
+struct job {
+	struct jobrun *v;
+	size_t n, cap;
+};
+
+static struct jobrun *job_at(struct job *j, const char *config, unsigned rep)
+{
+	for (size_t i = 0; i < j->n; i++)
+		if (j->v[i].rep == rep && !strcmp(j->v[i].config, config))
+			return &j->v[i];
+	if (j->n == j->cap) {
+		size_t nc = j->cap ? 2 * j->cap : 64;
+		struct jobrun *v = realloc(j->v, nc * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		j->v = v;
+		j->cap = nc;
+	}
+	memset(&j->v[j->n], 0, sizeof(j->v[0]));
+	snprintf(j->v[j->n].config, sizeof(j->v[0].config), "%s", config);
+	j->v[j->n].rep = rep;
+	return &j->v[j->n++];
+}
+
+/* Every rank's rows into the merged file, each run row into the job's runs. */
+static int gather(const char *dir, int size, FILE *outp, struct job *j, struct rt_err *err)
+{
+	for (int k = 0; k < size; k++) {
+		char path[4200], *line = NULL;
+		size_t cap = 0, len;
+		bool ended;
+		FILE *fp;
+		int rc, lineno = 0;
+
+		snprintf(path, sizeof(path), "%s/rank-%d/points.csv", dir, k);
+		if (rt_check_regular(path, err))
+			return -EINVAL;
+		fp = fopen(path, "re");
+		if (!fp)
+			return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
+		while ((rc = rt_read_line(fp, &line, &cap, 1 << 16, &len, &ended)) > 0) {
+			char *f[32], copy[1 << 16];
+			size_t nf;
+
+			if (lineno++ == 0) {
+				if (k == 0)
+					fprintf(outp, "%s\n", line);
+				continue;
+			}
+			fprintf(outp, "%s\n", line);
+			snprintf(copy, sizeof(copy), "%s", line);
+			nf = csv_split(copy, f, 32);
+			/* config,rep,scope,name,...,status(18),...,wall(20),onednn(21) */
+			if (nf >= 26 && !strcmp(f[2], "run") && !strcmp(f[3], "command")) {
+				struct jobrun *r = job_at(j, f[0], (unsigned)strtoul(f[1], NULL, 10));
+
+				if (!r) {
+					fclose(fp);
+					free(line);
+					return rt_err_set(err, -ENOMEM, "out of memory");
+				}
+				if (!strcmp(f[17], "ok")) {
+					r->ranks_ok++;
+					r->wall = fmax(r->wall, strtod(f[19], NULL));
+					r->flops += strtod(f[12], NULL);
+					r->onednn += strtod(f[20], NULL);
+				} else {
+					r->ranks_failed++;
+				}
+			}
+		}
+		free(line);
+		fclose(fp);
+		if (rc < 0)
+			return rt_err_set(err, rc, "%s: cannot read", path);
+	}
+	return 0;
+}
+
+static void job_summary(FILE *fp, const struct job *j, const struct rt_cmd_launcher *l)
+{
+	double best = INFINITY, def_med = NAN, def_lo = 0, def_hi = 0;
+	double best_lo = 0, best_hi = 0;
+	unsigned best_k = 0, def_k = 0;
+	const char *best_name = NULL;
+
+	fprintf(fp, "%d ranks (%s), each its own process of the command; every rank's rows in "
+		"points.csv (column rank), each rank's summary in rank-K/summary.txt. A "
+		"configuration's run of the job lasts as long as its slowest rank.\n\n", l->size,
+		l->from);
+	fprintf(fp, "%-44s %24s %7s %12s\n", "configuration", "job wall s (min..max)", "runs",
+		"GFLOP/s");
+	for (size_t i = 0; i < j->n; i++) {
+		double w[64], lo = INFINITY, hi = 0, fl = 0, med;
+		unsigned k = 0, failed = 0;
+		bool seen = false;
+
+		for (size_t p = 0; p < i && !seen; p++)
+			seen = !strcmp(j->v[p].config, j->v[i].config);
+		if (seen)
+			continue;
+		for (size_t q = i; q < j->n; q++) {
+			const struct jobrun *r = &j->v[q];
+
+			if (strcmp(r->config, j->v[i].config))
+				continue;
+			if (r->ranks_ok == l->size && k < 64) {
+				w[k++] = r->wall;
+				lo = fmin(lo, r->wall);
+				hi = fmax(hi, r->wall);
+				fl = r->flops;
+			} else {
+				failed++;
+			}
+		}
+		if (!k) {
+			fprintf(fp, "%-44s failed on a rank in every run\n", j->v[i].config);
+			continue;
+		}
+		med = rt_median(w, k);
+		{
+			char range[64];
+
+			snprintf(range, sizeof(range), "%.3f (%.3f..%.3f)", med, lo, hi);
+			fprintf(fp, "%-44s %24s %4u/%-2u %12.2f\n", j->v[i].config, range, k,
+				k + failed, med > 0 ? fl / med / 1e9 : 0);
+		}
+		if (!strcmp(j->v[i].config, "default")) {
+			def_med = med, def_lo = lo, def_hi = hi, def_k = k;
+		} else if (med < best) {
+			best = med, best_lo = lo, best_hi = hi, best_k = k;
+			best_name = j->v[i].config;
+		}
+	}
+	fputc('\n', fp);
+	if (!best_name || isnan(def_med))
+		fprintf(fp, "no comparison with the default: %s\n", isnan(def_med) ?
+			"the default did not run on every rank" : "no other configuration ran");
+	else if (best >= def_med)
+		fprintf(fp, "the default configuration is the fastest job: %.3f s\n", def_med);
+	else if (best_k < 2 || def_k < 2)
+		fprintf(fp, "best configuration: %s, %.3f s; the default %.3f s: speedup %.2fx from "
+			"one run of each, the spread is not known (use -r 3)\n", best_name, best,
+			def_med, def_med / best);
+	else if (best_hi < def_lo)
+		fprintf(fp, "best configuration: %s, %.3f s (%.3f..%.3f); the default %.3f s "
+			"(%.3f..%.3f): speedup %.2fx of the job's wall time, outside both ranges\n",
+			best_name, best, best_lo, best_hi, def_med, def_lo, def_hi, def_med / best);
+	else
+		fprintf(fp, "no configuration is measurably faster than the default: the fastest, "
+			"%s, took %.3f s (%.3f..%.3f), the default %.3f s (%.3f..%.3f); the ranges "
+			"overlap\n", best_name, best, best_lo, best_hi, def_med,
+			def_lo, def_hi);
+}
+
+int rt_cmd_ranks_merge(const char *dir, const struct rt_cmd_launcher *l, FILE *out,
+		       struct rt_err *err)
+{
+	char path[4200];
+	struct rt_outfile pts, sum;
+	struct job j = { 0 };
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *mem;
+	int fd, rc = 0;
+
+	snprintf(path, sizeof(path), "%s/.rooftraj-merge.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
+	while (flock(fd, LOCK_EX) < 0)
+		if (errno != EINTR) {
+			rc = rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
+			goto out;
+		}
+	for (int k = 0; k < l->size; k++) {
+		snprintf(path, sizeof(path), "%s/rank-%d/summary.txt", dir, k);
+		if (access(path, F_OK))
+			goto out;               /* a rank is still running: it will merge */
+	}
+	snprintf(path, sizeof(path), "%s/summary.txt", dir);
+	if (access(path, F_OK) == 0)
+		goto out;                       /* merged already */
+	snprintf(path, sizeof(path), "%s/points.csv", dir);
+	if ((rc = rt_outfile_open(&pts, path, err)))
+		goto out;
+	if ((rc = gather(dir, l->size, pts.fp, &j, err)) || (rc = rt_outfile_commit(&pts, err))) {
+		rt_outfile_abort(&pts);
+		goto out;
+	}
+	mem = open_memstream(&text, &tlen);
+	if (!mem) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	job_summary(mem, &j, l);
+	fclose(mem);
+	snprintf(path, sizeof(path), "%s/summary.txt", dir);
+	if ((rc = rt_outfile_open(&sum, path, err)))
+		goto out;
+	fputs(text, sum.fp);
+	if ((rc = rt_outfile_commit(&sum, err)))
+		goto out;
+	fputs(text, out);
+	rc = 1;
+out:
+	free(text);
+	free(j.v);
+	close(fd);
+	return rc;
+}
