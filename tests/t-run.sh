@@ -9,6 +9,8 @@
 . "$top_srcdir/tests/tap.sh"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-run.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
+# here no machine-profiles/HOST.cfg is found by default (a build tree may hold one)
+cd "$dir" || exit 1
 run="$top_builddir/src/roofline-run"
 train="$top_builddir/src/roofline-train"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
@@ -71,6 +73,23 @@ check "summary.txt: coverage first" sh -c "sed -n 4p '$dir/convnet/summary.txt' 
 check "points.csv: a row per primitive with its calls and share" grep -q '^default,1,primitive,convolution forward_training f32 mb8_ic3oc64_ih32oh32kh3sh1dh0ph1_iw32ow32kw3sw1dw0pw1,convolution,forward_training,f32,fp32,[^,]*,1,' "$dir/convnet/points.csv"
 check "points.csv: reorders as bandwidth (bytes, no FLOPs)" awk -F, '$3 == "kind" && $5 == "reorder" { if ($13 == 0 && $14 > 0) ok = 1 } END { exit !ok }' "$dir/convnet/points.csv"
 check "points.csv: every row has the header's 26 fields" awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || n != 26 }' "$dir/convnet/points.csv"
+
+# the chart: the configurations and the fastest's primitives under a profile's roofs, every
+# text (the configurations' names hold what the user typed) quoted so that gnuplot runs
+# nothing: a gnuplot that refuses and logs any command renders it
+if command -v gnuplot >/dev/null 2>&1 && [ -f "$top_builddir/tests/tripwire.so" ]; then
+	GNUPLOT="$top_srcdir/tests/gnuplot-tripwire" RT_TRIPWIRE_SO="$top_builddir/tests/tripwire.so" \
+	RT_TRIPWIRE_LOG="$dir/tripwire.log" \
+	"$run" -o "$dir/chart" -r 1 --no-overhead -p "$top_srcdir/machine-profiles/example-kvm-spr.cfg" \
+		--sweep 'env:RT_LABEL=`touch pwned`,x";system("touch pwned")#' -- "$train" -m lenet5 \
+		-b 4 -n 1 -w 0 -c none >/dev/null 2>"$dir/chart.err"
+	check "with a profile: the chart drawn (PNG and SVG)" sh -c "test -s '$dir/chart/run-roofline.gp' && test -s '$dir/chart/run-roofline.png' && grep -q '</svg>' '$dir/chart/run-roofline.svg'"
+	check "... the typed names are labels, never commands" sh -c "test ! -e pwned && test ! -e '$dir/chart/pwned' && test ! -s '$dir/tripwire.log'"
+else
+	skip "gnuplot is not installed"
+	skip "gnuplot is not installed"
+fi
+check "without a profile: no chart, said why" grep -q 'no chart: no machine profile' "$dir/convnet.err"
 
 # failure paths
 "$run" -o "$dir/nf" -- /nonexistent/train.py >"$dir/nf.out" 2>&1

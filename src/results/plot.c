@@ -974,3 +974,86 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 	canvas_free(&c);
 	return rt_plot_finish(&of, outbase, err);
 }
+
+int rt_plot_marks(const struct rt_profile *prof, unsigned threads, const char *precision,
+		  const struct rt_plot_mark *m, size_t n, const struct rt_plot_series *series,
+		  size_t nseries, const char *title, const char *outbase, struct rt_err *err)
+{
+	static const char *const colors[] = { "#1f3b73", "#c0392b", "#2e8b57", "#8e44ad" };
+	double gmin = INFINITY, imax = 0;
+	struct canvas c = { 0 };
+	struct rt_outfile of;
+	struct roofs r;
+	unsigned roof_threads = 0;
+	size_t drawn = 0;
+	int rc;
+
+	if (nseries > 4)
+		nseries = 4;
+	for (size_t i = 0; i < n; i++)
+		if (m[i].gflops > 0 && m[i].intensity > 0 && isfinite(m[i].gflops) &&
+		    isfinite(m[i].intensity) && m[i].series >= 0 && (size_t)m[i].series < nseries) {
+			gmin = fmin(gmin, m[i].gflops);
+			imax = fmax(imax, m[i].intensity);
+			drawn++;
+		}
+	if (!drawn)
+		return rt_err_set(err, -ENODATA, "no point with FLOPs and bytes to draw");
+	if ((rc = collect_roofs_near(prof, threads, precision, false, &r, &roof_threads, err)))
+		return rc;
+	if ((rc = rt_plot_open(&of, outbase, err)))
+		return rc;
+	fprintf(of.fp, "# Named points on the roofline of a node (%u thread%s)\n# $sK: a "
+		"series each: intensity, GFLOP/s, point size\n", roof_threads,
+		roof_threads > 1 ? "s" : "");
+	write_head(of.fp, outbase, title, &c, fmax(0.001, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
+		   4 * imax, true);
+	write_roof_functions(of.fp, &r);
+	for (size_t k = 0; k < nseries; k++) {
+		fprintf(of.fp, "$s%zu << EOD\n", k);
+		for (size_t i = 0; i < n; i++) {
+			const double ps = 0.6 + 3.0 * sqrt(fmin(1, fmax(0, m[i].size)));
+
+			if ((size_t)m[i].series != k || !(m[i].gflops > 0) || !(m[i].intensity > 0) ||
+			    !isfinite(m[i].gflops) || !isfinite(m[i].intensity))
+				continue;
+			fprintf(of.fp, "%.6g %.6g %.3f\n", m[i].intensity, m[i].gflops, ps);
+			take_marker(&c, m[i].intensity, m[i].gflops, 4.5 * ps);
+		}
+		fprintf(of.fp, "EOD\n");
+	}
+	write_roof_labels(of.fp, &c, &r);
+	for (size_t i = 0; i < n; i++) {
+		char label[200];
+
+		if (!m[i].label || !(m[i].gflops > 0) || !(m[i].intensity > 0) ||
+		    !isfinite(m[i].gflops) || !isfinite(m[i].intensity) || m[i].series < 0 ||
+		    (size_t)m[i].series >= nseries || c.labels++ >= MAX_POINT_LABELS)
+			continue;
+		snprintf(label, sizeof(label), "%.190s", m[i].label);
+		place_label(of.fp, &c, label, px_x(&c, m[i].intensity), px_y(&c, m[i].gflops),
+			    point_places, NPOINT_PLACES, "font \",9\"");
+	}
+	fprintf(of.fp, "plot_roofline = 'plot ");
+	write_roof_clauses(of.fp, &r);
+	for (size_t k = 0; k < nseries; k++) {
+		/* the title is a string variable: no text of ours inside the plot command */
+		fprintf(of.fp, ", $s%zu using 1:2:3 with %s pt 7 ps variable lc rgb \"%s\" title S%zu",
+			k, series[k].line ? "linespoints" : "points", colors[k], k);
+	}
+	fprintf(of.fp, "'\n");
+	/* the series' titles, quoted, defined before the plot string is evaluated */
+	for (size_t k = 0; k < nseries; k++) {
+		fprintf(of.fp, "S%zu = ", k);
+		rt_plot_quote(of.fp, series[k].title);
+		fputc('\n', of.fp);
+	}
+	write_tail(of.fp);
+	if (c.oom) {
+		rt_outfile_abort(&of);
+		canvas_free(&c);
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	canvas_free(&c);
+	return rt_plot_finish(&of, outbase, err);
+}

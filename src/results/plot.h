@@ -52,6 +52,24 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
 		   const char *config, bool all_roofs, const char *outbase, struct rt_err *err);
 
+/* Named points under a profile's roofs (roofline-run's chart): each mark at (intensity,
+ * GFLOP/s), in one of up to 4 series (series[k] its title in the key; a series with line set
+ * is joined in the marks' order: a trajectory), its dot's size from size (0..1), labelled with
+ * label when given. The roofs are those of precision at threads (0: the most measured).
+ * -ENODATA when no mark can be drawn. */
+struct rt_plot_mark {
+	double intensity, gflops, size;
+	int series;
+	const char *label;
+};
+struct rt_plot_series {
+	const char *title;
+	bool line;
+};
+int rt_plot_marks(const struct rt_profile *prof, unsigned threads, const char *precision,
+		  const struct rt_plot_mark *m, size_t n, const struct rt_plot_series *series,
+		  size_t nseries, const char *title, const char *outbase, struct rt_err *err);
+
 /* For the other charts' writers (charts.c): OUTBASE.gp opened under its temporary name, and
  * finished (rendered, then moved into place; RT_PLOT_SCRIPT_ONLY without gnuplot) as above. */
 struct rt_outfile;

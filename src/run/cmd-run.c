@@ -10,6 +10,7 @@
 #include "counters/onednn-log.h"
 #include "node/profile.h"
 #include "node/roofs.h"
+#include "results/plot.h"
 #include "results/points.h"
 
 #include <errno.h>
@@ -740,6 +741,76 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 	}
 }
 
+/* DIR/run-roofline: each configuration's point (oneDNN's FLOPs over oneDNN's time, and over
+ * the whole command's wall time) as trajectories along the sweep, and the heaviest primitives
+ * of the fastest configuration, under the profile's roofs. */
+static void draw_chart(const char *prog, const char *dir, const struct cfg *cfgs,
+		       const struct result *res, size_t n, const struct rt_profile *prof)
+{
+	struct rt_plot_mark *m = calloc(2 * n + 16, sizeof(*m));
+	char (*labels)[96] = calloc(16, sizeof(*labels));
+	const struct rt_plot_series series[3] = {
+		{ "each configuration: oneDNN's FLOPs over oneDNN's time", true },
+		{ "... over the whole command's wall time", true },
+		{ "the fastest configuration's primitives (dot: share of oneDNN's time)", false },
+	};
+	const struct outcome *fast = NULL;
+	char base[4200], title[400], prec[8] = "fp32";
+	struct rt_err err = { 0 };
+	size_t nm = 0, best = SIZE_MAX;
+	int rc;
+
+	if (!m || !labels)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		const struct outcome *r;
+
+		if (res[i].med < 0)
+			continue;
+		r = &res[i].runs[res[i].med];
+		if (best == SIZE_MAX || res[i].median < res[best].median)
+			best = i;
+		if (!(r->t.flops > 0 && r->t.bytes > 0 && r->t.ms > 0 && r->wall > 0))
+			continue;
+		m[nm++] = (struct rt_plot_mark){ r->t.flops / r->t.bytes,
+						 r->t.flops / (r->t.ms / 1e3) / 1e9, 0.1, 0,
+						 cfgs[i].name };
+		m[nm++] = (struct rt_plot_mark){ r->t.flops / r->t.bytes, r->t.flops / r->wall / 1e9,
+						 0.1, 1, NULL };
+	}
+	if (best == SIZE_MAX)
+		goto out;
+	fast = &res[best].runs[res[best].med];
+	for (size_t j = 0, k = 0; j < fast->t.n && k < 16; j++) {
+		const struct rt_onednn_prim *p = &fast->t.v[j];
+
+		if (!p->counted || !(p->flops > 0) || !(p->bytes > 0) || !(p->ms > 0))
+			continue;
+		if (!k)
+			snprintf(prec, sizeof(prec), "%s", rt_vocab_precisions[p->prec]);
+		snprintf(labels[k], sizeof(labels[k]), "%s %s %.0f%%", p->kind, p->prop,
+			 100 * p->ms / fast->t.ms);
+		m[nm++] = (struct rt_plot_mark){ p->flops / p->bytes, p->flops / (p->ms / 1e3) / 1e9,
+						 p->ms / fast->t.ms, 2, labels[k] };
+		k++;
+	}
+	snprintf(title, sizeof(title), "The command's configurations and the primitives of the "
+		 "fastest (%.60s) on %.60s: counts from oneDNN's log", cfgs[best].name, prof->host);
+	snprintf(base, sizeof(base), "%s/run-roofline", dir);
+	/* the roofs at the fastest's threads; the runtime's choice: all the profile measured */
+	rc = rt_plot_marks(prof, cfgs[best].threads ? cfgs[best].threads :
+			   rt_profile_max_threads(prof), prec, m, nm, series, 3, title, base, &err);
+	if (rc == RT_PLOT_SCRIPT_ONLY)
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+	else if (rc)
+		fprintf(stderr, "%s: no chart: %s\n", prog, err.msg);
+	else
+		fprintf(stderr, "%s: chart %s.png, .svg (%s.gp)\n", prog, base, base);
+out:
+	free(m);
+	free(labels);
+}
+
 static int write_points_header(const char *path, FILE **fp, struct rt_err *err)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
@@ -826,6 +897,16 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *o)
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		return 1;
 	}
+	if (!o->profile) {
+		/* the node's own profile when roofline-probe wrote one where it writes it */
+		char def[4096];
+
+		rt_profile_default_path(def, sizeof(def), NULL, NULL, 0);
+		if (access(def, F_OK) == 0 && rt_profile_load(&prof, def, &err)) {
+			fprintf(stderr, "%s: %s (not used)\n", o->prog, err.msg);
+			prof = NULL;
+		}
+	}
 	rt_cmd_launcher_detect(&l);
 	if (build_configs(o, l.size > 1 ? l.rank : -1, &cfgs, &n, &err) ||
 	    make_dir(o, &l, dir, sizeof(dir), &err) ||
@@ -911,6 +992,11 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *o)
 		if (rc)
 			goto out;
 	}
+	if (prof)
+		draw_chart(o->prog, dir, cfgs, res, done, prof);
+	else
+		fprintf(stderr, "%s: no chart: no machine profile (-p FILE; roofline-probe writes "
+			"machine-profiles/HOST.cfg)\n", o->prog);
 	fprintf(stderr, "%s: results in %s\n", o->prog, dir);
 	/* the last rank to finish puts every rank's rows and one summary in the directory */
 	if (l.size > 1) {
