@@ -21,12 +21,7 @@ int rt_cluster_init(struct rt_cluster *c, int *argc, char ***argv, struct rt_err
 	memset(c, 0, sizeof(*c));
 	gethostname(c->host, sizeof(c->host) - 1);
 	rt_cluster_single(c);
-	if (rt_cluster_launched() && getenv("OMPI_COMM_WORLD_SIZE") &&
-	    strtol(getenv("OMPI_COMM_WORLD_SIZE"), NULL, 10) > 1)
-		return rt_err_set(err, -ENOTSUP, "started by mpirun with %s processes, but this "
-				  "rooftraj was built without MPI (./configure --with-mpi=yes; "
-				  "Debian: libopenmpi-dev)", getenv("OMPI_COMM_WORLD_SIZE"));
-	return 0;
+	return rt_cluster_check_world(1, err);
 }
 
 void rt_cluster_finalize(struct rt_cluster *c)

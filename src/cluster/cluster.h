@@ -29,6 +29,14 @@ bool rt_cluster_built(void);
  * build without MPI). */
 void rt_cluster_single(struct rt_cluster *c);
 bool rt_cluster_launched(void);
+/* The tasks the launcher says it started together (SLURM_STEP_NUM_TASKS, SLURM_NTASKS inside
+ * an srun step, OMPI_COMM_WORLD_SIZE, PMI_SIZE: the largest), *from the variable; 1 when none
+ * says more. */
+long rt_cluster_expected_tasks(const char **from);
+/* No silent singletons: when the launcher started several tasks but MPI's world (world_size)
+ * holds one, each would measure alone on the same cores and write the same files: -ENOTSUP
+ * with how to fix it. */
+int rt_cluster_check_world(int world_size, struct rt_err *err);
 
 /* Initialize MPI when launched by mpirun (and built with it); otherwise fill a one-process
  * cluster. Nodes are found with MPI_Comm_split_type(MPI_COMM_TYPE_SHARED). An MPI launch of a

@@ -228,7 +228,8 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 			if (!strncmp(*ev, "OMP_", 4) || !strncmp(*ev, "DNNL_", 5) ||
 			    !strncmp(*ev, "ONEDNN_", 7) || !strncmp(*ev, "KMP_", 4) ||
 			    !strncmp(*ev, "GOMP_", 5) || !strncmp(*ev, "MKL_", 4) ||
-			    !strncmp(*ev, "OPENBLAS_", 9)) {
+			    !strncmp(*ev, "OPENBLAS_", 9) || !strncmp(*ev, "SLURM_JOB_", 10) ||
+			    !strncmp(*ev, "SLURM_STEP_", 11) || !strncmp(*ev, "SLURM_NTASKS", 12)) {
 				fprintf(of.fp, "%s ", first ? "" : ",");
 				rt_cfg_put_str(of.fp, *ev);
 				first = false;
