@@ -471,6 +471,19 @@ static void write_tail(FILE *fp)
 		    "unset output\n", CANVAS_W, CANVAS_H, CANVAS_W, CANVAS_H);
 }
 
+/* The roofline charts' end: the terminals, then rendered and moved into place, or abandoned
+ * when a label could not be placed for want of memory. */
+static int finish_chart(struct rt_outfile *of, const struct canvas *c, const char *outbase,
+			struct rt_err *err)
+{
+	write_tail(of->fp);
+	if (c->oom) {
+		rt_outfile_abort(of);
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	return rt_plot_finish(of, outbase, err);
+}
+
 static const char *gnuplot_prog(void)
 {
 	const char *env = getenv("GNUPLOT");
@@ -862,13 +875,7 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 				"lc rgb \"%s\" notitle", k, roof_colors[(k + 3) % NCOLORS], k, k,
 				roof_colors[(k + 3) % NCOLORS]);
 	fprintf(of.fp, "'\n");
-	write_tail(of.fp);
-	if (c.oom) {
-		rt_outfile_abort(&of);
-		rc = rt_err_set(err, -ENOMEM, "out of memory");
-	} else {
-		rc = rt_plot_finish(&of, outbase, err);
-	}
+	rc = finish_chart(&of, &c, outbase, err);
 out:
 	canvas_free(&c);
 	rt_points_index_free(&ix);
@@ -964,15 +971,10 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 	write_roof_clauses(of.fp, &r);
 	fprintf(of.fp, ", $layers using 1:2:3 with points pt 7 ps variable lc rgb \"#1f3b73\" "
 		"title \"layers\"'\n");
-	write_tail(of.fp);
 	rt_roofbook_destroy(book);
-	if (c.oom) {
-		rt_outfile_abort(&of);
-		canvas_free(&c);
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	}
+	rc = finish_chart(&of, &c, outbase, err);
 	canvas_free(&c);
-	return rt_plot_finish(&of, outbase, err);
+	return rc;
 }
 
 int rt_plot_marks(const struct rt_profile *prof, unsigned threads, const char *precision,
@@ -1048,12 +1050,7 @@ int rt_plot_marks(const struct rt_profile *prof, unsigned threads, const char *p
 		rt_plot_quote(of.fp, series[k].title);
 		fputc('\n', of.fp);
 	}
-	write_tail(of.fp);
-	if (c.oom) {
-		rt_outfile_abort(&of);
-		canvas_free(&c);
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	}
+	rc = finish_chart(&of, &c, outbase, err);
 	canvas_free(&c);
-	return rt_plot_finish(&of, outbase, err);
+	return rc;
 }

@@ -553,19 +553,12 @@ static int make_dir(const struct rt_cmd_run_opts *o, const struct rt_cmd_launche
 	if (l->size > 1 && !o->outdir)
 		return rt_err_set(err, -EINVAL, "%d ranks (%s): give the directory they share with "
 				  "-o DIR", l->size, l->from);
-	if (l->size > 1) {
-		/* each rank its own room in the directory they share */
-		snprintf(dir, size, "%s/rank-%d", o->outdir, l->rank);
-		if ((rc = rt_mkdir_p(dir, err)))
-			return rc;
-		snprintf(path, sizeof(path), "%s/points.csv", dir);
-		if (lstat(path, &st) == 0)
-			return rt_err_set(err, -EEXIST, "%s holds results already (points.csv): "
-					  "give another directory", dir);
-		return 0;
-	}
 	if (o->outdir) {
-		snprintf(dir, size, "%s", o->outdir);
+		/* under a launcher each rank its own room in the directory they share */
+		if (l->size > 1)
+			snprintf(dir, size, "%s/rank-%d", o->outdir, l->rank);
+		else
+			snprintf(dir, size, "%s", o->outdir);
 		if ((rc = rt_mkdir_p(dir, err)))
 			return rc;
 		snprintf(path, sizeof(path), "%s/points.csv", dir);
