@@ -53,10 +53,12 @@ judge() {
 }
 # in turn (the simulated nodes share the machine's caches and memory) and on hwloc's level sizes
 # (the curve's L1 end wanders in this VM, and the L1 working set with it). The threshold is
-# 35%: this VM's two vCPUs differ from run to run by up to 30% on a median (measured: fp64
-# median 41 against 58 GFLOP/s, L3 59 against 72 GB/s, both nodes healthy), which the
-# default 10% rightly reports; a node held to 40% of its core is 60% below.
-probe_opts="-i avx512 --no-lowp --no-chart --no-curve -t 1 --sustain 1 --one-at-a-time --threshold 35"
+# 45%: this VM's two vCPUs differ from run to run by up to 30% on a median (measured: fp64
+# median 41 against 58 GFLOP/s, L3 59 against 72 GB/s, both nodes healthy) and by up to 37% on
+# the sustained DRAM run (nodeb 26.8 against 42.5 GB/s, 29.3 against 46.8, twice in a row
+# each time, in 3 of 8 rehearsals), which the default 10% rightly reports; a node held to 40%
+# of its core is 60% below.
+probe_opts="-i avx512 --no-lowp --no-chart --no-curve -t 1 --sustain 1 --one-at-a-time --threshold 45"
 
 # two healthy nodes, one core each
 run -n 2 -- "$probe" $probe_opts -o "$dir/ok/%h.cfg" --cluster "$dir/ok/cluster.cfg" \
@@ -67,7 +69,7 @@ check "... each with sustained runs of its headline ceilings" sh -c "grep -q 'na
 check "... the cluster profile lists both" sh -c "grep -q 'host = \"nodea\"' '$dir/ok/cluster.cfg' && grep -q 'host = \"nodeb\"' '$dir/ok/cluster.cfg'"
 judge "$dir/ok" "... nobody is flagged" grep -q '^  findings = ( );' "$dir/ok/cluster.cfg"
 sed -n '/^below the reference/,/^$/p' "$dir/ok.out" | sed 's/^/# /'
-check "... and the figures say so" grep -q '^no node is more than 35% below the reference' "$dir/ok.out"
+check "... and the figures say so" grep -q '^no node is more than 45% below the reference' "$dir/ok.out"
 check "... the network between them: inter-node, over TCP" sh -c "grep -q 'scope = \"inter-node\"' '$dir/ok/cluster.cfg' && grep -q 'transport = \"btl self,tcp\"' '$dir/ok/cluster.cfg'"
 
 # the same healthy pair with another process spinning on nodeb's core: nodeb's ceilings are
