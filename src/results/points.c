@@ -387,9 +387,7 @@ void rt_points_csv_row(FILE *fp, const struct rt_point *p)
 		fprintf(fp, ",%.3f\n", p->cpu_share);
 }
 
-/* Split one CSV line (no line end) into at most max fields, in place ("" quoting). Returns the
- * count, or -1 when a quoted field does not close or text follows its closing quote. */
-static int split_csv(char *line, char **f, int max)
+int rt_csv_split(char *line, char **f, int max)
 {
 	int n = 0;
 	char *p = line, *w;
@@ -716,7 +714,7 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 					at.line);
 			break;
 		}
-		nf = split_csv(text, fld, 40);
+		nf = rt_csv_split(text, fld, 40);
 		if (nf < 0) {
 			rc = rt_err_set(err, -EINVAL, "%s:%d: a quoted field does not close", name,
 					at.line);

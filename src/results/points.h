@@ -142,6 +142,10 @@ int rt_points_csv_columns(const char *header);
 /* One CSV field: quoted when it holds a comma, a quote or leading/trailing blanks, control
  * characters as spaces (a row stays one line). The one quoting of every CSV rooftraj writes. */
 void rt_csv_field(FILE *fp, const char *s);
+/* Split one CSV line (no line end) into at most max fields, in place ("" quoting). Returns the
+ * count (max + 1 when there are more), or -1 when a quoted field does not close or text
+ * follows its closing quote. The one CSV reader: points.csv, roofline-run's rows. */
+int rt_csv_split(char *line, char **f, int max);
 /* points.csv: the header line, a row per point (fields quoted where needed). */
 void rt_points_csv_header(FILE *fp);
 void rt_points_csv_row(FILE *fp, const struct rt_point *p);

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "run/cmd-ranks.h"
 #include "base/util.h"
+#include "results/points.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,44 +40,6 @@ void rt_cmd_launcher_detect(struct rt_cmd_launcher *l)
 		snprintf(l->from, sizeof(l->from), "%s", pairs[i][1]);
 		return;
 	}
-}
-
-/* A CSV line split into fields in place (quotes removed, "" as "); returns the count. */
-static size_t csv_split(char *s, char **f, size_t max)
-{
-	size_t n = 0;
-	char *w = s;
-
-	while (n < max) {
-		f[n++] = w;
-		if (*s == '"') {
-			s++;
-			for (;;) {
-				if (!*s)
-					break;
-				if (*s == '"' && s[1] == '"') {
-					*w++ = '"';
-					s += 2;
-				} else if (*s == '"') {
-					s++;
-					break;
-				} else {
-					*w++ = *s++;
-				}
-			}
-		} else {
-			while (*s && *s != ',' && *s != '\n')
-				*w++ = *s++;
-		}
-		if (*s != ',') {
-			*w = '\0';
-			break;
-		}
-		*w++ = '\0';
-		s++;
-		w = s;
-	}
-	return n;
 }
 
 /* The job's run of one configuration and repetition: the slowest rank sets its time. */
@@ -130,7 +93,7 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 			return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
 		while ((rc = rt_read_line(fp, &line, &cap, 1 << 16, &len, &ended)) > 0) {
 			char *f[32], copy[1 << 16];
-			size_t nf;
+			int nf;
 
 			if (lineno++ == 0) {
 				if (k == 0)
@@ -139,7 +102,7 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 			}
 			fprintf(outp, "%s\n", line);
 			snprintf(copy, sizeof(copy), "%s", line);
-			nf = csv_split(copy, f, 32);
+			nf = rt_csv_split(copy, f, 32);
 			/* config,rep,scope,name,...,status(18),...,wall(20),onednn(21) */
 			if (nf >= 26 && !strcmp(f[2], "run") && !strcmp(f[3], "command")) {
 				struct jobrun *r = job_at(j, f[0], (unsigned)strtoul(f[1], NULL, 10));

@@ -253,20 +253,20 @@ struct stream {
 	double *images_per_s;
 };
 
-/* "images/s 735.2" (or "images/s: 735.2") anywhere in a line of the command's own output. */
+/* "images/s 735.2" (or "images/s: 735.2") anywhere in a line of the command's own output:
+ * searched in place (every line of the command passes here), copied only when found. */
 static void read_images_per_s(const char *line, size_t len, double *out)
 {
-	char buf[512];
-	const char *p;
-	char *end;
+	const char *hit = memmem(line, len, "images/s", 8);
+	char buf[64], *p, *end;
 	double v;
 
-	snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) - 1 ? len : sizeof(buf) - 1),
-		 line);
-	p = strstr(buf, "images/s");
-	if (!p)
+	if (!hit)
 		return;
-	p += 8;
+	hit += 8;
+	snprintf(buf, sizeof(buf), "%.*s", (int)((size_t)(line + len - hit) < sizeof(buf) - 1 ?
+						 (size_t)(line + len - hit) : sizeof(buf) - 1), hit);
+	p = buf;
 	while (*p == ':' || *p == ' ' || *p == '=')
 		p++;
 	v = strtod(p, &end);
