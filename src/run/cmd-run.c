@@ -454,7 +454,8 @@ static void onednn_rows(FILE *fp, const struct cfg *c, unsigned rep, struct outc
 			 .counted = true, .rank = c->rank };
 
 	put_row(fp, &w);
-	qsort(r->t.v, r->t.n, sizeof(r->t.v[0]), cmp_prim_ms);
+	if (r->t.n) /* a run with no primitive has no array to sort */
+		qsort(r->t.v, r->t.n, sizeof(r->t.v[0]), cmp_prim_ms);
 	/* each kind and direction (precision apart), by time */
 	for (size_t i = 0; i < r->t.n; i++) {
 		const struct rt_onednn_prim *p = &r->t.v[i];
