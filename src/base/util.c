@@ -446,3 +446,34 @@ int rt_rename_noreplace(const char *from, const char *to)
 {
 	return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) ? -errno : 0;
 }
+
+int rt_file_append(const char *path, const char *buf, size_t len, struct rt_err *err)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666), rc = 0;
+	off_t before;
+	size_t off = 0;
+
+	if (fd < 0)
+		return rt_err_set(err, -errno, "%s: %s", path, errno == ELOOP ?
+				  "a symbolic link: not written through" : strerror(errno));
+	before = lseek(fd, 0, SEEK_END);
+	while (off < len) {
+		ssize_t w = write(fd, buf + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = rt_err_set(err, -(errno ? errno : EIO), "%s: write failed: %s", path,
+					strerror(errno ? errno : EIO));
+			/* nothing half-written stays behind */
+			if (before >= 0 && ftruncate(fd, before))
+				rt_err_set(err, rc, "%s: write failed and the partial rows could not "
+					   "be taken back: %s", path, strerror(errno));
+			break;
+		}
+		off += (size_t)w;
+	}
+	if (close(fd) && !rc)
+		rc = rt_err_set(err, -errno, "%s: close failed: %s", path, strerror(errno));
+	return rc;
+}

@@ -100,4 +100,9 @@ unsigned long long rt_mem_available(void);
 /* ISO 8601 UTC timestamp of now. */
 void rt_timestamp(char *buf, size_t size);
 
+/* Append len bytes of buf to path (created when absent, never through a symbolic link) in
+ * one piece: on a failed write the file is cut back to where it was, nothing half-written
+ * stays (a results file's rows land whole or not at all). */
+int rt_file_append(const char *path, const char *buf, size_t len, struct rt_err *err);
+
 #endif

@@ -428,8 +428,18 @@ static int cmp_time(const void *a, const void *b)
 	return (x->p->seconds < y->p->seconds) - (x->p->seconds > y->p->seconds);
 }
 
-int rt_chart_layers_time(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
-			 const char *config, const char *outbase, struct rt_err *err)
+/* The time view of one configuration's layer points under words of its own: each layer's
+ * measured time, its floor and its share of the headline's time. */
+struct time_words {
+	const char *comment;            /* the script's head: what its rows are */
+	const char *title;              /* printf format of one %s: the configuration */
+	const char *ylabel;
+	const char *none;               /* -ENODATA: no such points for %s */
+};
+
+static int time_view(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
+		     const char *config, const struct time_words *words, const char *outbase,
+		     struct rt_err *err)
 {
 	struct rt_roofbook *book = NULL;
 	const struct rt_point *it = rt_points_headline(pts, n, config);
@@ -457,8 +467,12 @@ int rt_chart_layers_time(const struct rt_profile *prof, const struct rt_point *p
 		    strcmp(p->config, config))
 			continue;
 		v[nl].p = p;
-		if (p->flops > 0 && rt_point_bound(p, book, &b) == 0 && b.attainable > 0) {
-			v[nl].floor = p->flops / (b.attainable * 1e9);
+		/* the floor: its bytes over the bandwidth when memory bound (a point without
+		 * FLOPs, a reorder, too), else its FLOPs over the peak */
+		if ((p->flops > 0 || p->bytes > 0) && rt_point_bound(p, book, &b) == 0 &&
+		    (b.memory_bound ? b.bandwidth > 0 && p->bytes > 0 : b.attainable > 0)) {
+			v[nl].floor = b.memory_bound ? p->bytes / (b.bandwidth * 1e9) :
+				      p->flops / (b.attainable * 1e9);
 			snprintf(v[nl].ceiling, sizeof(v[nl].ceiling), "%s", b.ceiling);
 		} else {
 			snprintf(v[nl].ceiling, sizeof(v[nl].ceiling), "no ceiling");
@@ -467,20 +481,15 @@ int rt_chart_layers_time(const struct rt_profile *prof, const struct rt_point *p
 		nl++;
 	}
 	if (!nl) {
-		rc = rt_err_set(err, -ENODATA, "no per-layer points for %s", config);
+		rc = rt_err_set(err, -ENODATA, words->none, config);
 		goto out;
 	}
 	qsort(v, nl, sizeof(*v), cmp_time);
 	if ((rc = rt_plot_open(&of, outbase, err)))
 		goto out;
-	fprintf(of.fp, "# Time-based view of the layers of one configuration (forward + backward "
-		"per iteration).\n# $layers: a row per layer, slowest first: measured ms, floor ms "
-		"(max(FLOPs / peak,\n#   bytes / bandwidth of the level that holds its bytes) from "
-		"the profile), share of the\n#   iteration (0..1)\n");
-	snprintf(title, sizeof(title), "Layers of %s by time: measured against the floor its FLOPs "
-		 "and bytes set (ms per iteration; label: share of the iteration, the ceiling "
-		 "that sets the floor)", config);
-	bar_head(of.fp, outbase, title, "milliseconds per iteration");
+	fputs(words->comment, of.fp);
+	snprintf(title, sizeof(title), words->title, config);
+	bar_head(of.fp, outbase, title, words->ylabel);
 	for (size_t i = 0; i < nl; i++) {
 		const double share = it && it->seconds > 0 ? v[i].p->seconds / it->seconds :
 				     v[i].p->seconds / sum;
@@ -515,4 +524,39 @@ out:
 	free(notes);
 	free(text);
 	return rc;
+}
+
+int rt_chart_layers_time(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
+			 const char *config, const char *outbase, struct rt_err *err)
+{
+	static const struct time_words w = {
+		"# Time-based view of the layers of one configuration (forward + backward per "
+		"iteration).\n# $layers: a row per layer, slowest first: measured ms, floor ms "
+		"(max(FLOPs / peak,\n#   bytes / bandwidth of the level that holds its bytes) from "
+		"the profile), share of the\n#   iteration (0..1)\n",
+		"Layers of %s by time: measured against the floor its FLOPs and bytes set (ms per "
+		"iteration; label: share of the iteration, the ceiling that sets the floor)",
+		"milliseconds per iteration", "no per-layer points for %s",
+	};
+
+	return time_view(prof, pts, n, config, &w, outbase, err);
+}
+
+int rt_chart_primitives_time(const struct rt_profile *prof, const struct rt_point *pts,
+			     size_t n, const char *config, const char *outbase,
+			     struct rt_err *err)
+{
+	static const struct time_words w = {
+		"# Time-based view of the oneDNN primitives of one configuration of a command (their\n"
+		"# time over the whole run, from oneDNN's verbose log).\n# $layers: a row per "
+		"primitive, slowest first: measured ms, floor ms (max(FLOPs / peak,\n#   bytes / "
+		"bandwidth of the level that holds its bytes) from the profile), share of\n#   "
+		"oneDNN's time (0..1)\n",
+		"oneDNN primitives of %s by time: measured against the floor their FLOPs and bytes "
+		"set (ms over the run; label: share of oneDNN's time, the ceiling that sets the "
+		"floor)",
+		"milliseconds over the run", "no primitive of %s was counted",
+	};
+
+	return time_view(prof, pts, n, config, &w, outbase, err);
 }

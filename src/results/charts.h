@@ -42,4 +42,11 @@ int rt_chart_memory_input(const struct rt_point *pts, size_t n, const char *titl
 int rt_chart_layers_time(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
 			 const char *config, const char *outbase, struct rt_err *err);
 
+/* primitives-time: the same view of a command's oneDNN primitives (roofline-run): pts hold
+ * config's headline (scope iteration: oneDNN's whole time) and a layer point per primitive
+ * (its time over the run, FLOPs, bytes). */
+int rt_chart_primitives_time(const struct rt_profile *prof, const struct rt_point *pts,
+			     size_t n, const char *config, const char *outbase,
+			     struct rt_err *err);
+
 #endif

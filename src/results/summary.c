@@ -20,6 +20,7 @@ int rt_point_bound(const struct rt_point *p, const struct rt_roofbook *book, str
 	b->level = rb.level;
 	b->memory_bound = rb.memory_bound;
 	b->attainable = rb.attainable;
+	b->bandwidth = rb.memory_bound ? rb.roof->value : 0;
 	if (rb.memory_bound)
 		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GB/s%s%s%s", rb.roof->level,
 			 rb.roof->what, rb.roof->value, rb.no_peak ? " (no " : "",

@@ -17,6 +17,8 @@ struct rt_bound {
 	double attainable;              /* GFLOP/s: min(peak, bandwidth x intensity) */
 	double fraction;                /* achieved / attainable */
 	bool memory_bound;
+	double bandwidth;               /* memory bound: the roof's GB/s (a point without FLOPs,
+					 * a reorder, is bounded by it alone) */
 };
 
 /* The roofline bound of a point from the profile's ceilings at its thread count (or the

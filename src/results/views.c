@@ -151,27 +151,35 @@ static int inline_svg(FILE *fp, const char *path, const char *prefix)
 	return rc;
 }
 
-/* A chart this run drew (rendered, or its script written without gnuplot): what lies in the
- * directory from another run is never shown. */
-static void figure(FILE *fp, const char *dir, size_t k, bool rendered)
+/* A chart this run drew (rendered, or its script written without gnuplot), the k-th of the
+ * page: what lies in the directory from another run is never shown. */
+static void figure_named(FILE *fp, const char *dir, size_t k, const char *name,
+			 const char *title, bool rendered)
 {
 	char svg[4200], prefix[16];
 
-	snprintf(svg, sizeof(svg), "%s/%s.svg", dir, charts[k].name);
+	snprintf(svg, sizeof(svg), "%s/%s.svg", dir, name);
 	snprintf(prefix, sizeof(prefix), "c%zu_", k);
-	fprintf(fp, "<figure id=\"%s\">\n<figcaption>", charts[k].name);
-	esc(fp, charts[k].title);
+	fputs("<figure id=\"", fp);
+	esc(fp, name);
+	fputs("\">\n<figcaption>", fp);
+	esc(fp, title);
 	fputs("</figcaption>\n", fp);
 	if (!rendered) {
 		fputs("<p class=\"note\">Not rendered here (gnuplot is not installed): ", fp);
-		esc(fp, charts[k].name);
+		esc(fp, name);
 		fputs(".gp renders it (gnuplot -c SCRIPT).</p>\n", fp);
 	} else if (inline_svg(fp, svg, prefix)) {
 		fputs("<p class=\"note\">Too large to inline (over 64 MiB): see ", fp);
-		esc(fp, charts[k].name);
+		esc(fp, name);
 		fputs(".svg and .png beside this page.</p>\n", fp);
 	}
 	fputs("\n</figure>\n", fp);
+}
+
+static void figure(FILE *fp, const char *dir, size_t k, bool rendered)
+{
+	figure_named(fp, dir, k, charts[k].name, charts[k].title, rendered);
 }
 
 static void pre_file(FILE *fp, const char *path, const char *heading)
@@ -371,6 +379,53 @@ int rt_views_write(const struct rt_views_opts *o, const struct rt_point *pts, si
 		*err = e;
 	}
 	return first;
+}
+
+int rt_views_page_write(const struct rt_views_page *pg, struct rt_err *err)
+{
+	struct rt_outfile of;
+	char path[4200];
+	bool any = false;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/report.html", pg->dir);
+	if ((rc = rt_outfile_open(&of, path, err)))
+		return rc;
+	page_head(of.fp, pg->title);
+	for (size_t i = 0; i < pg->nlead; i++) {
+		fputs(i ? "<p>" : "<p class=\"big\">", of.fp);
+		esc(of.fp, pg->lead[i]);
+		fputs("</p>\n", of.fp);
+	}
+	for (size_t k = 0; k < pg->nfigs; k++)
+		any |= pg->figs[k].drawn != 0;
+	if (any) {
+		fputs("<p class=\"note\">Charts: ", of.fp);
+		for (size_t k = 0; k < pg->nfigs; k++) {
+			if (!pg->figs[k].drawn)
+				continue;
+			fputs("<a href=\"#", of.fp);
+			esc(of.fp, pg->figs[k].name);
+			fputs("\">", of.fp);
+			esc(of.fp, pg->figs[k].name);
+			fputs("</a> ", of.fp);
+		}
+		fputs("</p>\n", of.fp);
+	} else {
+		fputs("<p class=\"note\">No chart: ", of.fp);
+		esc(of.fp, pg->no_chart ? pg->no_chart : "nothing to draw");
+		fputs(".</p>\n", of.fp);
+	}
+	for (size_t k = 0; k < pg->nfigs; k++)
+		if (pg->figs[k].drawn)
+			figure_named(of.fp, pg->dir, k, pg->figs[k].name, pg->figs[k].title,
+				     pg->figs[k].drawn == 2);
+	for (size_t i = 0; i < pg->nfiles; i++) {
+		snprintf(path, sizeof(path), "%s/%s", pg->dir, pg->files[i].name);
+		pre_file(of.fp, path, pg->files[i].heading);
+	}
+	page_tail(of.fp);
+	return rt_outfile_commit(&of, err);
 }
 
 int rt_views_node_page(const struct rt_profile *p, const char *svg_path, const char *html_path,

@@ -34,6 +34,29 @@ const char *rt_views_chart_name(size_t k);
 int rt_views_write(const struct rt_views_opts *o, const struct rt_point *pts, size_t n,
 		   struct rt_err *err);
 
+/* A page of another tool's results (roofline-run): DIR/report.html with the lead sentences
+ * (the first large), the charts drawn (inlined, made safe), and text files of DIR shown as
+ * they are. */
+struct rt_views_figure {
+	const char *name;               /* DIR/NAME.svg */
+	const char *title;
+	int drawn;                      /* 0 not drawn, 1 its script only (no gnuplot), 2 rendered */
+};
+struct rt_views_file {
+	const char *name, *heading;     /* a file of DIR (skipped when absent) */
+};
+struct rt_views_page {
+	const char *dir, *title;
+	const char *const *lead;
+	size_t nlead;
+	const struct rt_views_figure *figs;
+	size_t nfigs;
+	const char *no_chart;           /* why no chart was drawn (NULL: "nothing to draw") */
+	const struct rt_views_file *files;
+	size_t nfiles;
+};
+int rt_views_page_write(const struct rt_views_page *pg, struct rt_err *err);
+
 /* The node's page, html_path: the profile's ceilings, caches and flags, and its roofline
  * chart (svg_path, inlined when it exists). */
 int rt_views_node_page(const struct rt_profile *p, const char *svg_path, const char *html_path,

@@ -41,6 +41,16 @@ int rt_runrec_request_read(struct rt_runrec_request *r, const char *dir, struct 
 	if ((rc = rt_cfg_read(&cfg, path, err)))
 		goto out;
 	g = config_lookup(&cfg, "run.request");
+	{
+		const char *prog = NULL;
+
+		if (config_lookup_string(&cfg, "run.program", &prog) &&
+		    !strcmp(prog, "roofline-run")) {
+			rc = rt_err_set(err, -EINVAL, "%s: a run of roofline-run, not a sweep of the "
+					"trainer (roofline-run --resume %s takes it)", path, dir);
+			goto out;
+		}
+	}
 	if (!g || config_setting_type(g) != CONFIG_TYPE_GROUP) {
 		rc = rt_err_set(err, -EINVAL, "%s: records no request (written by an older rooftraj)",
 				path);
@@ -156,6 +166,23 @@ static void put_kv(FILE *fp, const char *indent, const char *name, const char *v
 	fputs(";\n", fp);
 }
 
+void rt_runrec_put_environment(FILE *fp)
+{
+	bool first = true;
+
+	fprintf(fp, "  environment = [");
+	for (char **ev = environ; *ev; ev++)
+		if (!strncmp(*ev, "OMP_", 4) || !strncmp(*ev, "DNNL_", 5) ||
+		    !strncmp(*ev, "ONEDNN_", 7) || !strncmp(*ev, "KMP_", 4) ||
+		    !strncmp(*ev, "GOMP_", 5) || !strncmp(*ev, "MKL_", 4) ||
+		    !strncmp(*ev, "OPENBLAS_", 9) || !strncmp(*ev, "SLURM_JOB_", 10) ||
+		    !strncmp(*ev, "SLURM_STEP_", 11) || !strncmp(*ev, "SLURM_NTASKS", 12)) {
+			fprintf(fp, "%s ", first ? "" : ",");
+			rt_cfg_put_str(fp, *ev);
+			first = false;
+		}
+}
+
 int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *err)
 {
 	const struct rt_runrec_request *r = o->req;
@@ -220,21 +247,7 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 				p->caches[i].shared_by);
 		fprintf(of.fp, " ];\n");
 	}
-	fprintf(of.fp, "  environment = [");
-	{
-		bool first = true;
-
-		for (char **ev = environ; *ev; ev++)
-			if (!strncmp(*ev, "OMP_", 4) || !strncmp(*ev, "DNNL_", 5) ||
-			    !strncmp(*ev, "ONEDNN_", 7) || !strncmp(*ev, "KMP_", 4) ||
-			    !strncmp(*ev, "GOMP_", 5) || !strncmp(*ev, "MKL_", 4) ||
-			    !strncmp(*ev, "OPENBLAS_", 9) || !strncmp(*ev, "SLURM_JOB_", 10) ||
-			    !strncmp(*ev, "SLURM_STEP_", 11) || !strncmp(*ev, "SLURM_NTASKS", 12)) {
-				fprintf(of.fp, "%s ", first ? "" : ",");
-				rt_cfg_put_str(of.fp, *ev);
-				first = false;
-			}
-	}
+	rt_runrec_put_environment(of.fp);
 	fprintf(of.fp, " ];\n  # each configuration's child: OMP_NUM_THREADS, and OMP_PLACES=cores "
 		"with\n  # OMP_PROC_BIND=close (compact) or spread (scatter); none sets neither\n};\n");
 	return rt_outfile_commit(&of, err);

@@ -5,6 +5,7 @@
 #define RT_RUNREC_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include "base/err.h"
 #include "node/profile.h"
@@ -48,6 +49,11 @@ struct rt_runrec {
 	bool complete;                  /* status "complete" (with the finish time) or "running" */
 	const char *default_config;     /* the reference configuration's name (NULL: unknown) */
 };
+
+/* "  environment = [ ..." (unclosed: the caller adds " ];"): the variables of this process
+ * that change what a run does (OMP_, KMP_, GOMP_, DNNL_, ONEDNN_, MKL_, OPENBLAS_, the Slurm
+ * job's), for any tool's run.cfg. */
+void rt_runrec_put_environment(FILE *fp);
 
 /* Write DIR/run.cfg atomically. */
 int rt_runrec_write(const char *dir, const struct rt_runrec *rec, struct rt_err *err);

@@ -419,50 +419,21 @@ static int append_rows(const char *csv, const struct rt_point *rows, size_t n, s
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
-	int fd, rc = 0;
 	struct stat st;
+	int rc;
 
 	if (!mem)
 		return rt_err_set(err, -ENOMEM, "out of memory");
-	fd = open(csv, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		fclose(mem);
-		free(buf);
-		return rt_err_set(err, -errno, "%s: %s", csv, errno == ELOOP ?
-				  "a symbolic link: not written through" : strerror(errno));
-	}
-	if (!fstat(fd, &st) && st.st_size == 0)
+	/* a new file starts with its header */
+	if (lstat(csv, &st) || st.st_size == 0)
 		rt_points_csv_header(mem);
 	for (size_t i = 0; i < n; i++)
 		rt_points_csv_row(mem, &rows[i]);
 	if (fclose(mem)) {
-		close(fd);
 		free(buf);
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	}
-	{
-		off_t before = lseek(fd, 0, SEEK_END);
-		size_t off = 0;
-
-		while (off < len) {
-			ssize_t w = write(fd, buf + off, len - off);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				rc = rt_err_set(err, -(errno ? errno : EIO), "%s: write failed: %s", csv,
-						strerror(errno ? errno : EIO));
-				/* no half configuration stays behind */
-				if (before >= 0 && ftruncate(fd, before))
-					rt_err_set(err, rc, "%s: write failed and the partial rows could "
-						   "not be taken back: %s", csv, strerror(errno));
-				break;
-			}
-			off += (size_t)w;
-		}
-	}
-	if (close(fd) && !rc)
-		rc = rt_err_set(err, -errno, "%s: close failed: %s", csv, strerror(errno));
+	rc = rt_file_append(csv, buf, len, err);
 	free(buf);
 	return rc;
 }
