@@ -85,10 +85,17 @@ if command -v gnuplot >/dev/null 2>&1 && [ -f "$top_builddir/tests/tripwire.so" 
 		-b 4 -n 1 -w 0 -c none >/dev/null 2>"$dir/chart.err"
 	check "with a profile: the chart drawn (PNG and SVG)" sh -c "test -s '$dir/chart/run-roofline.gp' && test -s '$dir/chart/run-roofline.png' && grep -q '</svg>' '$dir/chart/run-roofline.svg'"
 	check "... the typed names are labels, never commands" sh -c "test ! -e pwned && test ! -e '$dir/chart/pwned' && test ! -s '$dir/tripwire.log'"
+	check "... the time view: every primitive's time against its floor" sh -c "test -s '$dir/chart/primitives-time.png' && awk '/^\\\$layers << EOD/ { on = 1; next } /^EOD/ { on = 0 } on { n++; if (\$1 <= 0 || \$2 < 0 || \$3 <= 0 || \$3 > 1) bad = 1; s += \$3 } END { exit bad || n < 3 || s > 1.000001 }' '$dir/chart/primitives-time.gp'"
+	check "... report.html: the verdict, the coverage, both charts inlined" sh -c "grep -q '<p class=\"big\">the default configuration is the fastest\\|<p class=\"big\">best configuration\\|<p class=\"big\">no configuration is measurably\\|<p class=\"big\">every configuration' '$dir/chart/report.html' && grep -q '<p>coverage: oneDNN ran' '$dir/chart/report.html' && test \$(grep -c '<svg' '$dir/chart/report.html') = 2 && ! grep -qi '<script\\|onload=' '$dir/chart/report.html'"
+	rm -f "$dir/chart/run-roofline.svg" "$dir/chart/primitives-time.svg" "$dir/chart/report.html"
+	"$top_builddir/src/roofline-plot" "$dir/chart" >"$dir/replot.out" 2>&1
+	check "roofline-plot DIR on roofline-run's results: charts and page again (exit $?)" sh -c "test -s '$dir/chart/run-roofline.svg' && test -s '$dir/chart/primitives-time.svg' && test \$(grep -c '<svg' '$dir/chart/report.html') = 2"
+	"$top_builddir/src/roofline-plot" "$dir/chart" "$dir/convnet" >"$dir/replot.out" 2>&1
+	check "... with another directory (an overlay): refused, said why" sh -c "test $? = 1 && grep -q 'a run of roofline-run: roofline-plot DIR alone' '$dir/replot.out'"
 else
-	skip "gnuplot is not installed"
-	skip "gnuplot is not installed"
+	for i in 1 2 3 4 5 6; do skip "gnuplot is not installed"; done
 fi
+check "without a profile: report.html all the same, saying why no chart" sh -c "grep -q 'No chart: no machine profile' '$dir/convnet/report.html' && grep -q '<h2>Summary (summary.txt)</h2>' '$dir/convnet/report.html'"
 check "without a profile: no chart, said why" grep -q 'no chart: no machine profile' "$dir/convnet.err"
 
 # failure paths
@@ -126,9 +133,10 @@ done
 "$run" -- >"$dir/opt.out" 2>&1
 check "no command: exit 2" test $? = 2
 
-# Ctrl-C: the running command stopped, the finished configurations kept
+# Ctrl-C: the running command stopped, the finished configurations kept (the last one
+# sleeps until $dir/go exists: --resume runs it again, then it finishes)
 "$run" -o "$dir/int" -r 1 --no-overhead --sweep threads=1,2 -- sh -c \
-	"if [ \"\$OMP_NUM_THREADS\" = 2 ]; then touch '$dir/started'; exec sleep 60; fi" \
+	"if [ \"\$OMP_NUM_THREADS\" = 2 ] && [ ! -e '$dir/go' ]; then touch '$dir/started'; exec sleep 60; fi" \
 	>"$dir/int.out" 2>&1 &
 pid=$!
 i=0
@@ -138,6 +146,50 @@ wait $pid
 rc=$?
 check "interrupted: exit 130 (got $rc)" test $rc = 130
 check "... the finished configurations kept, the summary says so" sh -c "grep -q '^threads=1,1,run,command,' '$dir/int/points.csv' && grep -q 'interrupted: 2 of 3 configurations finished' '$dir/int/summary.txt'"
+check "... the interrupted configuration left no row (it runs again)" sh -c "! grep -q '^threads=2,' '$dir/int/points.csv'"
+check "... run.cfg says interrupted, the summary how to go on" sh -c "grep -q 'status = \"interrupted\"' '$dir/int/run.cfg' && grep -q 'roofline-run --resume $dir/int runs the rest' '$dir/int/summary.txt'"
+
+# --resume: the configurations not finished run, the finished ones kept as they were
+cp "$dir/int/points.csv" "$dir/int-before.csv"
+touch "$dir/go"
+"$run" --resume "$dir/int" >"$dir/res.out" 2>"$dir/res.err"
+rc=$?
+check "--resume: exit 0 (got $rc)" test $rc = 0
+check "... the finished configurations not run again" sh -c "grep -q '\\[1\\] default: measured before (resumed)' '$dir/res.err' && grep -q '\\[2\\] threads=1: measured before (resumed)' '$dir/res.err' && ! grep -q 'default, run 1' '$dir/res.err'"
+check "... their rows kept byte for byte, the new one after them" sh -c "cmp -n $(wc -c <"$dir/int-before.csv") '$dir/int-before.csv' '$dir/int/points.csv' && grep -q '^threads=2,1,run,command,,,,,,[0-9]*,[0-9.e-]*,1,[0-9]*,[0-9]*,[0-9]*,,onednn-log,ok,' '$dir/int/points.csv'"
+check "... the summary of all three, no longer interrupted" sh -c "grep -q '^3 configurations' '$dir/int/summary.txt' && grep -q '^threads=2 ' '$dir/int/summary.txt' && ! grep -q interrupted '$dir/int/summary.txt'"
+check "... run.cfg complete" grep -q 'status = "complete"' "$dir/int/run.cfg"
+"$run" --resume "$dir/int" -r 2 >"$dir/res2.out" 2>&1
+rc=$?
+check "--resume with -r: exit 2, the record's own (got $rc)" sh -c "test $rc = 2 && grep -q 'come from DIR/run.cfg' '$dir/res2.out'"
+"$run" --resume "$dir/int" -- true >"$dir/res2.out" 2>&1
+rc=$?
+check "--resume with a command: exit 2 (got $rc)" sh -c "test $rc = 2 && grep -q 'the command comes from DIR/run.cfg' '$dir/res2.out'"
+mkdir "$dir/empty"
+"$run" --resume "$dir/empty" >"$dir/res2.out" 2>&1
+rc=$?
+check "--resume of a directory with no run: exit 1, said (got $rc)" sh -c "test $rc = 1 && grep -q 'empty: nothing to resume (no run.cfg there)' '$dir/res2.out' && test ! -e '$dir/empty/points.csv'"
+"$run" --resume "$top_srcdir/tests/data/results-lenet5" >"$dir/res2.out" 2>&1
+rc=$?
+check "--resume of a trainer's sweep: exit 1, named (got $rc)" sh -c "test $rc = 1 && grep -q 'not a run of roofline-run' '$dir/res2.out'"
+"$train" --resume "$dir/int" >"$dir/res2.out" 2>&1
+rc=$?
+check "roofline-train --resume of roofline-run's: refused, named (got $rc)" sh -c "test $rc != 0 && grep -q 'a run of roofline-run, not a sweep of the trainer' '$dir/res2.out'"
+
+# a run whose CPUs another process takes: each run measured again, then marked disturbed,
+# never compared (a spinner on each CPU this process may use while the command sleeps)
+spin=""
+for c in $(awk '/^Cpus_allowed_list/ { gsub(/,/, " ", $2); print $2 }' /proc/self/status | tr ' ' '\n' | awk -F- '{ if (NF == 2) for (i = $1; i <= $2; i++) print i; else print $1 }'); do
+	taskset -c "$c" sh -c 'while :; do :; done' &
+	spin="$spin $!"
+done
+"$run" -o "$dir/busy" -r 1 --no-overhead --sweep env:RT_X=1 -- sleep 0.6 >"$dir/busy.out" 2>"$dir/busy.err"
+rc=$?
+# shellcheck disable=SC2086
+kill $spin
+check "a run under busy CPUs: exit 0 (got $rc), measured again" sh -c "test $rc = 0 && grep -q 'busy: other processes used [0-9]*% of its [0-9]* CPUs. time during the run.*measured again' '$dir/busy.err'"
+check "... its rows disturbed, with why" sh -c "grep -c '^[^,]*,1,run,command,,,,,,0,[0-9.e-]*,1,0,0,0,,onednn-log,disturbed,busy: other processes used' '$dir/busy/points.csv' | grep -qx 2"
+check "... never called faster" sh -c "grep -q 'disturbed, every run' '$dir/busy/summary.txt' && grep -q '^every configuration was disturbed' '$dir/busy/summary.txt'"
 
 # a real client: PyTorch
 py=
@@ -159,7 +211,7 @@ else
 	check "... its convolution FLOPs over 3 iterations = the hand count ($got = $want)" test "$got" = "$want"
 	check "... the coverage reported" grep -q '^coverage: oneDNN ran [0-9]*% of the default' "$dir/pt/summary.txt"
 	check "... the images/s it printed, per configuration" awk -F, '$3 == "run" && $25 > 0 { n++ } END { exit n < 6 }' "$dir/pt/points.csv"
-	check "... a verdict on the best configuration" grep -Eq '^(best configuration|no configuration is measurably faster|the default configuration is the fastest)' "$dir/pt/summary.txt"
+	check "... a verdict on the best configuration" grep -Eq '^(best configuration|no configuration is measurably faster|the default configuration is the fastest|every configuration was disturbed)' "$dir/pt/summary.txt"
 	check "... the verbose overhead measured" grep -q '^verbose overhead: the default took' "$dir/pt/summary.txt"
 	sed -n '/^configuration/,/^$/p' "$dir/pt/summary.txt" | sed 's/^/# /'
 fi

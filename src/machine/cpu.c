@@ -1,8 +1,13 @@
 /* cpu.c: CPU model and ISA extensions from /proc/cpuinfo, maximum clock from cpufreq */
+#define _GNU_SOURCE
 #include "config.h"
 #include "machine/cpu.h"
 
 #include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,4 +225,52 @@ double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512, const c
 			return 2 * (width / 32) * 4 * 2;        /* VPDPBUSD: 4 pairs a lane */
 	}
 	return 0;
+}
+
+void rt_cpu_sample_take(struct rt_cpu_sample *s)
+{
+	const double hz = (double)sysconf(_SC_CLK_TCK);
+	struct rusage self, kids;
+	cpu_set_t mask;
+	char line[512];
+	FILE *fp;
+
+	memset(s, 0, sizeof(*s));
+	if (!getrusage(RUSAGE_SELF, &self) && !getrusage(RUSAGE_CHILDREN, &kids)) {
+		s->self = (double)self.ru_utime.tv_sec + (double)self.ru_utime.tv_usec / 1e6 +
+			  (double)self.ru_stime.tv_sec + (double)self.ru_stime.tv_usec / 1e6;
+		s->children = (double)kids.ru_utime.tv_sec + (double)kids.ru_utime.tv_usec / 1e6 +
+			      (double)kids.ru_stime.tv_sec + (double)kids.ru_stime.tv_usec / 1e6;
+	}
+	if (sched_getaffinity(0, sizeof(mask), &mask) || !(hz > 0) || !(fp = fopen("/proc/stat", "re")))
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned long long v[8] = { 0 };
+		int cpu;
+
+		/* "cpuN user nice system idle iowait irq softirq steal ..." */
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9 || cpu < 0 ||
+		    cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &mask))
+			continue;
+		s->busy += (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / hz;
+		s->ncpus++;
+	}
+	fclose(fp);
+	s->ok = s->ncpus > 0;
+}
+
+double rt_cpu_others_share(const struct rt_cpu_sample *a, const struct rt_cpu_sample *b,
+			   double wall, double *others_s)
+{
+	double others;
+
+	if (!a->ok || !b->ok || a->ncpus != b->ncpus || !(wall > 0))
+		return NAN;
+	others = (b->busy - a->busy) - (b->self - a->self) - (b->children - a->children);
+	if (others < 0)
+		others = 0;
+	if (others_s)
+		*others_s = others;
+	return others / (wall * a->ncpus);
 }

@@ -37,6 +37,22 @@ int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err);
  * quota (or no cgroup to read). */
 int rt_cpu_quota(double *cores, double *period_s, unsigned long long *throttled);
 
+/* What else ran on this process's CPUs: a sample now of the busy time of the CPUs it may run
+ * on (/proc/stat: user, nice, system, irq, softirq, and steal: a hypervisor's other guests),
+ * its own CPU time and its waited-for children's. */
+struct rt_cpu_sample {
+	double busy;                    /* seconds, summed over the CPUs of the affinity mask */
+	double self, children;          /* seconds (getrusage) */
+	unsigned ncpus;                 /* in the mask */
+	bool ok;
+};
+void rt_cpu_sample_take(struct rt_cpu_sample *s);
+/* Between two samples around a child that ran wall seconds: the CPU time neither this
+ * process nor its children used on those CPUs (other processes, the hypervisor), as a share
+ * of the CPUs' time; NAN when /proc/stat could not be read. */
+double rt_cpu_others_share(const struct rt_cpu_sample *a, const struct rt_cpu_sample *b,
+			   double wall, double *others_s);
+
 double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512, const char *precision,
 			    const char *isa, const char *method);
 

@@ -4,14 +4,18 @@
 #include "config.h"
 #include "run/cmd-run.h"
 #include "run/cmd-ranks.h"
+#include "run/cmd-results.h"
 #include "base/options.h"
 #include "base/spawn.h"
 #include "base/util.h"
 #include "counters/onednn-log.h"
+#include "machine/cpu.h"
 #include "node/profile.h"
 #include "node/roofs.h"
 #include "results/plot.h"
 #include "results/points.h"
+#include "sweep/runrec.h"
+#include "base/cfgread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,27 +29,7 @@
 #include <unistd.h>
 
 #define MAX_CONFIGS 4096
-#define MAX_ENV 10
-
-/* One configuration: its name, the environment it sets, the threads it asks for (0: the
- * runtime's choice). */
-struct cfg {
-	char name[200];
-	char env[MAX_ENV][64];
-	size_t nenv;
-	unsigned threads;
-	bool is_default;
-	int rank;                       /* under a launcher: this process's rank; else -1 */
-};
-
-/* One process's outcome. */
-struct outcome {
-	bool ok;
-	char reason[256];
-	double wall;
-	double images_per_s;            /* the last "images/s N" the command printed (NAN: none) */
-	struct rt_onednn_tally t;
-};
+#define MAX_ENV RT_CMD_MAX_CFG_ENV
 
 static unsigned usable_cpus(void)
 {
@@ -161,7 +145,7 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 			  "env:NAME=V1,V2,... expected", spec);
 }
 
-static void cfg_set(struct cfg *c, const char *kv)
+static void cfg_set(struct rt_cmd_cfg *c, const char *kv)
 {
 	/* rt_cmd_sweep_add kept every NAME=VALUE under 64 characters */
 	if (c->nenv < MAX_ENV) {
@@ -177,11 +161,11 @@ static void cfg_set(struct cfg *c, const char *kv)
 
 /* The default (the environment untouched) first, then the grid, the first knob slowest:
  * threads, affinity, then each environment variable. */
-static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct cfg **out,
+static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cmd_cfg **out,
 			 size_t *nout, struct rt_err *err)
 {
 	size_t dims[2 + RT_CMD_MAX_ENV], nd = 0, total = 1;
-	struct cfg *v;
+	struct rt_cmd_cfg *v;
 
 	if (o->nthreads)
 		dims[nd++] = o->nthreads;
@@ -204,7 +188,7 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct cfg *
 	for (size_t k = 0; k <= total; k++)
 		v[k].rank = rank;
 	for (size_t k = 0; k < total; k++) {
-		struct cfg *c = &v[k + 1];
+		struct rt_cmd_cfg *c = &v[k + 1];
 		size_t rest = k, d = nd, at = 0;
 		size_t idx[2 + RT_CMD_MAX_ENV];
 		char part[128];
@@ -301,14 +285,15 @@ static void on_err(void *ctx, const char *buf, size_t len)
 }
 
 /* One fresh process of configuration c; with the log when logpath is not NULL. */
-static int run_process(const struct rt_cmd_run_opts *o, const struct cfg *c,
-		       const char *logpath, struct outcome *r, struct rt_err *err)
+static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *c,
+		       const char *logpath, struct rt_cmd_outcome *r, struct rt_err *err)
 {
 	char env[MAX_ENV + 2][64];
 	size_t nenv = 0;
 	struct rt_outfile lf = { 0 };
 	struct stream s = { .count = logpath != NULL, .t = &r->t, .images_per_s = &r->images_per_s };
 	const struct rt_spawn_io io = { on_line, on_err, &s };
+	struct rt_cpu_sample before, after;
 	struct rt_child ch;
 	int rc;
 
@@ -327,7 +312,9 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct cfg *c,
 		s.log = lf.fp;
 	}
 	fflush(stdout);
+	rt_cpu_sample_take(&before);
 	rc = rt_spawn_run_io(o->cmd, env, nenv, o->timeout, &io, &ch, err);
+	rt_cpu_sample_take(&after);
 	fflush(stdout);
 	if (rc) {
 		rt_outfile_abort(&lf);
@@ -337,17 +324,24 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct cfg *c,
 	r->ok = ch.ok;
 	r->wall = ch.seconds;
 	snprintf(r->reason, sizeof(r->reason), "%s", ch.reason);
+	{
+		/* whether the command had its CPUs: what others used of them meanwhile */
+		double others = 0;
+		const double share = rt_cpu_others_share(&before, &after, r->wall, &others);
+
+		if (r->ok && share > RT_CMD_BUSY_SHARE && others > RT_CMD_BUSY_MIN_S) {
+			r->disturbed = true;
+			snprintf(r->reason, sizeof(r->reason), "busy: other processes used %.0f%% of "
+				 "its %u CPUs' time during the run (%.2f CPU s)", 100 * share,
+				 after.ncpus, others);
+		}
+	}
 	if (logpath && (rc = rt_outfile_commit(&lf, err)))
 		return rc;
 	return 0;
 }
 
-/* The CSV's header and rows. */
-static const char header[] =
-	"config,rep,scope,name,kind,prop,dtype,precision,impl,calls,seconds,share,flops,bytes,"
-	"gflops,intensity,source,status,reason,wall_seconds,onednn_seconds,coverage,threads,log,"
-	"images_per_s,rank";
-
+/* points.csv's rows (rt_cmd_points_header). */
 struct row {
 	const char *config, *scope, *name, *kind, *prop, *dtype, *precision, *impl, *status,
 		   *reason, *log;
@@ -368,7 +362,7 @@ static void num(FILE *fp, double v, bool have)
 
 static void put_row(FILE *fp, const struct row *w)
 {
-	const bool ok = !strcmp(w->status, "ok");
+	const bool ok = strcmp(w->status, "failed") != 0;
 
 	rt_csv_field(fp, w->config);
 	fprintf(fp, ",%u,", w->rep);
@@ -412,19 +406,21 @@ static void put_row(FILE *fp, const struct row *w)
 }
 
 /* A run's row (scope "run"). */
-static void run_row(FILE *fp, const struct cfg *c, unsigned rep, const struct outcome *r,
+static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, const struct rt_cmd_outcome *r,
 		    const char *name, const char *log, bool logged)
 {
 	char why[300];
 	struct row w = { .config = c->name, .rep = rep, .scope = "run", .name = name,
-			 .status = r->ok ? "ok" : "failed", .reason = r->reason, .log = log,
+			 .status = !r->ok ? "failed" : r->disturbed ? "disturbed" : "ok", .reason = r->reason, .log = log,
 			 .threads = c->threads, .calls = logged ? r->t.execs : 0,
 			 .seconds = r->wall, .share = 1, .flops = r->t.flops, .bytes = r->t.bytes,
 			 .wall = r->wall, .onednn = logged ? r->t.ms / 1e3 : -1,
 			 .coverage = logged && r->wall > 0 ? r->t.ms / 1e3 / r->wall : -1,
 			 .images_per_s = r->images_per_s, .counted = logged, .rank = c->rank };
 
-	if (r->ok && logged && !r->t.execs) {
+	if (r->disturbed) {
+		w.reason = r->reason;
+	} else if (r->ok && logged && !r->t.execs) {
 		w.reason = "no oneDNN primitive ran: coverage 0%";
 	} else if (r->ok && logged && r->t.unparsed) {
 		snprintf(why, sizeof(why), "%lu oneDNN lines not read (the first: %s)",
@@ -442,7 +438,7 @@ static int cmp_prim_ms(const void *a, const void *b)
 }
 
 /* The oneDNN rows of one run: everything, each kind and direction, each primitive. */
-static void onednn_rows(FILE *fp, const struct cfg *c, unsigned rep, struct outcome *r,
+static void onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, struct rt_cmd_outcome *r,
 			const char *log)
 {
 	const double total = r->t.ms;
@@ -508,40 +504,6 @@ static void onednn_rows(FILE *fp, const struct cfg *c, unsigned rep, struct outc
 	}
 }
 
-/* A configuration's repetitions. */
-struct result {
-	struct outcome *runs;
-	unsigned n, ok;
-	double median, lo, hi;          /* wall seconds over the successful runs */
-	int med;                        /* the run whose wall time is the median (-1: none) */
-	double bare_median;             /* the default without the log (NAN: not run) */
-};
-
-static void summarize(struct result *s)
-{
-	double w[64];
-	unsigned k = 0;
-
-	s->med = -1;
-	s->ok = 0;
-	s->lo = INFINITY, s->hi = 0;
-	for (unsigned i = 0; i < s->n; i++)
-		if (s->runs[i].ok && k < 64) {
-			w[k++] = s->runs[i].wall;
-			s->lo = fmin(s->lo, s->runs[i].wall);
-			s->hi = fmax(s->hi, s->runs[i].wall);
-		}
-	s->ok = k;
-	if (!k)
-		return;
-	s->median = rt_median(w, k);
-	/* the run closest to the median stands for the configuration's counts */
-	for (unsigned i = 0; i < s->n; i++)
-		if (s->runs[i].ok && (s->med < 0 || fabs(s->runs[i].wall - s->median) <
-						    fabs(s->runs[s->med].wall - s->median)))
-			s->med = (int)i;
-}
-
 /* The results directory: the one given (refused when it holds results already), or a new
  * results/run-TIMESTAMP of its own. */
 static int make_dir(const struct rt_cmd_run_opts *o, const struct rt_cmd_launcher *l, char *dir,
@@ -601,10 +563,18 @@ static const char *shell_word(const char *s, char *buf, size_t size)
 }
 
 /* summary.txt (and the same text on stdout). */
-static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struct cfg *cfgs,
-			  const struct result *res, size_t n, const struct rt_profile *prof)
+/* The summary's two lead sentences, for report.html too: the verdict and the coverage. */
+struct lead {
+	char verdict[1024], coverage[1024];
+};
+
+static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *cfgs,
+			  const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
+			  struct lead *ld)
 {
-	const struct result *def = &res[0];
+	const struct rt_cmd_result *def = &res[0];
+	char *const v = ld->verdict;
+	const size_t vs = sizeof(ld->verdict);
 	size_t best = SIZE_MAX;
 	char w[256];
 
@@ -617,18 +587,20 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 		o->repeat == 1 ? "" : "es");
 	/* coverage first: how much of the run these counts see */
 	if (def->med >= 0) {
-		const struct outcome *r = &def->runs[def->med];
+		const struct rt_cmd_outcome *r = &def->runs[def->med];
 		const double cov = r->wall > 0 ? r->t.ms / 1e3 / r->wall : 0;
 
 		if (!r->t.execs)
-			fprintf(fp, "coverage: no oneDNN primitive ran: coverage 0%% (the default's "
-				"%.3f s are all outside oneDNN)\n", r->wall);
+			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: no oneDNN primitive "
+				 "ran: coverage 0%% (the default's %.3f s are all outside oneDNN)",
+				 r->wall);
 		else
-			fprintf(fp, "coverage: oneDNN ran %.0f%% of the default's wall time (%.3f of "
-				"%.3f s); the largest uncovered share: %.0f%% outside oneDNN (what the "
-				"command does besides oneDNN's primitives: its own operators, BLAS, "
-				"the interpreter, start-up)\n", 100 * cov, r->t.ms / 1e3, r->wall,
-				100 * fmax(0, 1 - cov));
+			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: oneDNN ran %.0f%% of "
+				 "the default's wall time (%.3f of %.3f s); the largest uncovered "
+				 "share: %.0f%% outside oneDNN (what the command does besides oneDNN's "
+				 "primitives: its own operators, BLAS, the interpreter, start-up)",
+				 100 * cov, r->t.ms / 1e3, r->wall, 100 * fmax(0, 1 - cov));
+		fprintf(fp, "%s\n", ld->coverage);
 		if (r->t.uncounted)
 			fprintf(fp, "          %lu executions of kinds not counted: %.3f s of "
 				"oneDNN's time without FLOPs\n", r->t.uncounted,
@@ -637,17 +609,23 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 			fprintf(fp, "          %lu oneDNN lines not read, the first: \"%s\" (%s)\n",
 				r->t.unparsed, r->t.first_unparsed, r->t.first_unparsed_why);
 	} else {
-		fprintf(fp, "coverage: unknown: the default configuration did not run\n");
+		snprintf(ld->coverage, sizeof(ld->coverage), "coverage: unknown: the default "
+			 "configuration did not run");
+		fprintf(fp, "%s\n", ld->coverage);
 	}
 	if (!isnan(def->bare_median) && def->ok)
 		fprintf(fp, "verbose overhead: the default took %.3f s with the log and %.3f s "
-			"without (medians): %+.1f%%\n", def->median, def->bare_median,
-			100 * (def->median / def->bare_median - 1));
+			"without (medians): %+.1f%%%s\n", def->median, def->bare_median,
+			100 * (def->median / def->bare_median - 1), def->disturbed ?
+			" (the runs with the log disturbed)" : "");
+	else if (def->ok && o->overhead && def->bare_tried)
+		fprintf(fp, "verbose overhead: not measured: every run without the log was "
+			"disturbed or failed\n");
 	fprintf(fp, "\n%-44s %22s %9s %10s %10s %9s %9s\n", "configuration", "wall s (min..max)",
 		"coverage", "GFLOP/s", "in oneDNN", "reorders", "images/s");
 	for (size_t i = 0; i < n; i++) {
-		const struct result *s = &res[i];
-		const struct outcome *r;
+		const struct rt_cmd_result *s = &res[i];
+		const struct rt_cmd_outcome *r;
 		double reorder = 0;
 		char range[64];
 
@@ -670,44 +648,70 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 			fprintf(fp, " %9.1f\n", r->images_per_s);
 		else
 			fprintf(fp, " %9s\n", "-");
-		if (s->ok < s->n)
-			fprintf(fp, "%-44s   %u of %u processes failed: %s\n", "", s->n - s->ok,
-				s->n, s->runs[s->n - 1].ok ? "" : s->runs[s->n - 1].reason);
-		if (best == SIZE_MAX || s->median < res[best].median)
+		{
+			unsigned failed = 0, busy = 0;
+			const char *fwhy = "", *bwhy = "";
+
+			for (unsigned k = 0; k < s->n; k++) {
+				if (!s->runs[k].ok)
+					failed++, fwhy = s->runs[k].reason;
+				else if (s->runs[k].disturbed)
+					busy++, bwhy = s->runs[k].reason;
+			}
+			if (failed)
+				fprintf(fp, "%-44s   %u of %u processes failed: %s\n", "", failed,
+					s->n, fwhy);
+			if (s->disturbed)
+				fprintf(fp, "%-44s   disturbed, every run (measured twice each): %s; "
+					"not compared\n", "", bwhy);
+			else if (busy)
+				fprintf(fp, "%-44s   %u of %u runs disturbed twice, left out: %s\n",
+					"", busy, s->n, bwhy);
+		}
+		/* a disturbed configuration's time is not its own: never the best */
+		if (!s->disturbed && (best == SIZE_MAX || s->median < res[best].median))
 			best = i;
 	}
 	fputc('\n', fp);
 	/* the best against the default: faster only when the ranges do not overlap */
 	if (best == SIZE_MAX) {
-		fprintf(fp, "no configuration ran\n");
+		bool ran = false;
+
+		for (size_t i = 0; i < n; i++)
+			ran |= res[i].med >= 0;
+		snprintf(v, vs, ran ? "every configuration was disturbed (other processes took "
+			 "its CPUs): nothing to compare" : "no configuration ran");
 	} else if (n == 1) {
-		fprintf(fp, "one configuration (no --sweep): nothing to compare\n");
-	} else if (def->med < 0) {
-		fprintf(fp, "best configuration: %s, %.3f s; the default did not run: no speedup "
-			"to tell\n", cfgs[best].name, res[best].median);
+		snprintf(v, vs, "one configuration (no --sweep): nothing to compare");
+	} else if (def->med < 0 || def->disturbed) {
+		snprintf(v, vs, "best configuration: %s, %.3f s; the default %s: no speedup to "
+			 "tell", cfgs[best].name, res[best].median, def->med < 0 ? "did not run" :
+			 "was disturbed in every run");
 	} else if (best == 0) {
-		fprintf(fp, "the default configuration is the fastest measured: %.3f s (%.3f..%.3f "
-			"over %u fresh process%s)\n", def->median, def->lo, def->hi, def->ok,
-			def->ok == 1 ? "" : "es");
+		snprintf(v, vs, "the default configuration is the fastest measured: %.3f s "
+			 "(%.3f..%.3f over %u fresh process%s)", def->median, def->lo, def->hi,
+			 def->ok, def->ok == 1 ? "" : "es");
 	} else if (res[best].ok < 2 || def->ok < 2) {
-		fprintf(fp, "best configuration: %s, %.3f s; the default %.3f s: speedup %.2fx "
-			"from one run of each, the spread is not known (use -r 3)\n",
-			cfgs[best].name, res[best].median, def->median,
-			def->median / res[best].median);
+		snprintf(v, vs, "best configuration: %s, %.3f s; the default %.3f s: speedup %.2fx "
+			 "from one run of each, the spread is not known (use -r 3)",
+			 cfgs[best].name, res[best].median, def->median,
+			 def->median / res[best].median);
 	} else if (res[best].hi < def->lo) {
-		fprintf(fp, "best configuration: %s, %.3f s (%.3f..%.3f over %u fresh processes); "
-			"the default %.3f s (%.3f..%.3f): speedup %.2fx in wall time, outside both "
-			"ranges\n", cfgs[best].name, res[best].median, res[best].lo, res[best].hi,
-			res[best].ok, def->median, def->lo, def->hi, def->median / res[best].median);
+		snprintf(v, vs, "best configuration: %s, %.3f s (%.3f..%.3f over %u fresh "
+			 "processes); the default %.3f s (%.3f..%.3f): speedup %.2fx in wall time, "
+			 "outside both ranges", cfgs[best].name, res[best].median, res[best].lo,
+			 res[best].hi, res[best].ok, def->median, def->lo, def->hi,
+			 def->median / res[best].median);
 	} else {
-		fprintf(fp, "no configuration is measurably faster than the default: the fastest, "
-			"%s, took %.3f s (%.3f..%.3f), the default %.3f s (%.3f..%.3f); the ranges "
-			"overlap\n", cfgs[best].name, res[best].median, res[best].lo, res[best].hi,
-			def->median, def->lo, def->hi);
+		snprintf(v, vs, "no configuration is measurably faster than the default: the "
+			 "fastest, %s, took %.3f s (%.3f..%.3f), the default %.3f s (%.3f..%.3f); "
+			 "the ranges overlap", cfgs[best].name, res[best].median, res[best].lo,
+			 res[best].hi, def->median, def->lo, def->hi);
 	}
+	fprintf(fp, "%s\n", v);
 	/* where the default's oneDNN time went, and how far each is from its roof */
 	if (def->med >= 0 && def->runs[def->med].t.n) {
-		const struct outcome *r = &def->runs[def->med];
+		const struct rt_cmd_outcome *r = &def->runs[def->med];
 		struct rt_roofs roofs;
 		const bool have_roofs = prof && rt_roofs_at(&roofs, prof, rt_profile_max_threads(prof),
 							    NULL) == 0;
@@ -735,91 +739,208 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 	}
 }
 
-/* DIR/run-roofline: each configuration's point (oneDNN's FLOPs over oneDNN's time, and over
- * the whole command's wall time) as trajectories along the sweep, and the heaviest primitives
- * of the fastest configuration, under the profile's roofs. */
-static void draw_chart(const char *prog, const char *dir, const struct cfg *cfgs,
-		       const struct result *res, size_t n, const struct rt_profile *prof)
+/* DIR/points.csv made (exclusively: a run never writes into another's) with its header. */
+static int write_points_header(const char *dir, struct rt_err *err)
 {
-	struct rt_plot_mark *m = calloc(2 * n + 16, sizeof(*m));
-	char (*labels)[96] = calloc(16, sizeof(*labels));
-	const struct rt_plot_series series[3] = {
-		{ "each configuration: oneDNN's FLOPs over oneDNN's time", true },
-		{ "... over the whole command's wall time", true },
-		{ "the fastest configuration's primitives (dot: share of oneDNN's time)", false },
-	};
-	const struct outcome *fast = NULL;
-	char base[4200], title[400], prec[8] = "fp32";
-	struct rt_err err = { 0 };
-	size_t nm = 0, best = SIZE_MAX;
-	int rc;
+	char path[4200];
+	int fd;
+	FILE *fp;
 
-	if (!m || !labels)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		const struct outcome *r;
-
-		if (res[i].med < 0)
-			continue;
-		r = &res[i].runs[res[i].med];
-		if (best == SIZE_MAX || res[i].median < res[best].median)
-			best = i;
-		if (!(r->t.flops > 0 && r->t.bytes > 0 && r->t.ms > 0 && r->wall > 0))
-			continue;
-		m[nm++] = (struct rt_plot_mark){ r->t.flops / r->t.bytes,
-						 r->t.flops / (r->t.ms / 1e3) / 1e9, 0.1, 0,
-						 cfgs[i].name };
-		m[nm++] = (struct rt_plot_mark){ r->t.flops / r->t.bytes, r->t.flops / r->wall / 1e9,
-						 0.1, 1, NULL };
-	}
-	if (best == SIZE_MAX)
-		goto out;
-	fast = &res[best].runs[res[best].med];
-	for (size_t j = 0, k = 0; j < fast->t.n && k < 16; j++) {
-		const struct rt_onednn_prim *p = &fast->t.v[j];
-
-		if (!p->counted || !(p->flops > 0) || !(p->bytes > 0) || !(p->ms > 0))
-			continue;
-		if (!k)
-			snprintf(prec, sizeof(prec), "%s", rt_vocab_precisions[p->prec]);
-		snprintf(labels[k], sizeof(labels[k]), "%s %s %.0f%%", p->kind, p->prop,
-			 100 * p->ms / fast->t.ms);
-		m[nm++] = (struct rt_plot_mark){ p->flops / p->bytes, p->flops / (p->ms / 1e3) / 1e9,
-						 p->ms / fast->t.ms, 2, labels[k] };
-		k++;
-	}
-	snprintf(title, sizeof(title), "The command's configurations and the primitives of the "
-		 "fastest (%.60s) on %.60s: counts from oneDNN's log", cfgs[best].name, prof->host);
-	snprintf(base, sizeof(base), "%s/run-roofline", dir);
-	/* the roofs at the fastest's threads; the runtime's choice: all the profile measured */
-	rc = rt_plot_marks(prof, cfgs[best].threads ? cfgs[best].threads :
-			   rt_profile_max_threads(prof), prec, m, nm, series, 3, title, base, &err);
-	if (rc == RT_PLOT_SCRIPT_ONLY)
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
-	else if (rc)
-		fprintf(stderr, "%s: no chart: %s\n", prog, err.msg);
-	else
-		fprintf(stderr, "%s: chart %s.png, .svg (%s.gp)\n", prog, base, base);
-out:
-	free(m);
-	free(labels);
-}
-
-static int write_points_header(const char *path, FILE **fp, struct rt_err *err)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-
-	if (fd < 0 || !(*fp = fdopen(fd, "w"))) {
+	snprintf(path, sizeof(path), "%s/points.csv", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
 		if (fd >= 0)
 			close(fd);
 		return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
 	}
-	fprintf(*fp, "%s\n", header);
-	return fflush(*fp) ? rt_err_set(err, -EIO, "%s: write failed", path) : 0;
+	fprintf(fp, "%s\n", rt_cmd_points_header);
+	return fclose(fp) ? rt_err_set(err, -EIO, "%s: write failed", path) : 0;
 }
 
-static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const struct cfg *c,
-		      size_t ci, struct result *s, FILE *pts, struct rt_err *err)
+/* The sweep as run.cfg records it: each knob with its values spelled out ("threads" alone
+ * resolved to this node's list), so that --resume runs the same configurations. */
+static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[1100], size_t *n)
+{
+	*n = 0;
+	if (o->nthreads) {
+		char *s = specs[(*n)++];
+
+		strcpy(s, "threads=");
+		for (size_t i = 0; i < o->nthreads; i++)
+			snprintf(s + strlen(s), 1100 - strlen(s), "%s%u", i ? "," : "", o->threads[i]);
+	}
+	if (o->naffs) {
+		char *s = specs[(*n)++];
+
+		strcpy(s, "affinity=");
+		for (size_t i = 0; i < o->naffs; i++)
+			snprintf(s + strlen(s), 1100 - strlen(s), "%s%s", i ? "," : "",
+				 rt_affinity_name(o->affs[i]));
+	}
+	for (size_t k = 0; k < o->nenv; k++) {
+		char *s = specs[(*n)++];
+
+		snprintf(s, 1100, "env:%s=", o->env[k].name);
+		for (size_t i = 0; i < o->env[k].n; i++)
+			snprintf(s + strlen(s), 1100 - strlen(s), "%s%s", i ? "," : "",
+				 o->env[k].values[i]);
+	}
+}
+
+/* DIR/run.cfg: the request (enough to run the rest: roofline-run --resume DIR) and how it
+ * ran; status running, complete or interrupted. */
+static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o, size_t n,
+			const char *started, const char *status, struct rt_err *err)
+{
+	char path[4200], host[256] = "localhost", ts[32], specs[2 + RT_CMD_MAX_ENV][1100];
+	struct rt_outfile of;
+	size_t ns;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/run.cfg", dir);
+	if ((rc = rt_outfile_open(&of, path, err)))
+		return rc;
+	rt_timestamp(ts, sizeof(ts));
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "localhost");
+	fprintf(of.fp, "# how roofline-run ran here: enough to run the rest (roofline-run --resume "
+		"DIR)\nrun = {\n  tool = \"%s %s\";\n  program = \"roofline-run\";\n"
+		"  status = \"%s\";\n  started = \"%s\";\n", PACKAGE_NAME, PACKAGE_VERSION, status,
+		started);
+	if (strcmp(status, "running"))
+		fprintf(of.fp, "  finished = \"%s\";\n", ts);
+	fputs("  host = ", of.fp);
+	rt_cfg_put_str(of.fp, host);
+	fputs(";\n  command = ", of.fp);
+	rt_cfg_put_str(of.fp, o->cmdline ? o->cmdline : "");
+	fputs(";\n  profile = ", of.fp);
+	rt_cfg_put_str(of.fp, o->profile ? o->profile : "");
+	fprintf(of.fp, ";\n  default = \"default\";\n  configurations = %zu;\n"
+		"  command_request = {\n    argv = [", n);
+	for (size_t i = 0; o->cmd[i]; i++) {
+		fputs(i ? ", " : " ", of.fp);
+		rt_cfg_put_str(of.fp, o->cmd[i]);
+	}
+	fputs(" ];\n    sweep = [", of.fp);
+	sweep_specs(o, specs, &ns);
+	for (size_t i = 0; i < ns; i++) {
+		fputs(i ? ", " : " ", of.fp);
+		rt_cfg_put_str(of.fp, specs[i]);
+	}
+	fprintf(of.fp, " ];\n    repeat = %u;\n    verbose = ", o->repeat);
+	rt_cfg_put_str(of.fp, o->verbose);
+	fprintf(of.fp, ";\n    overhead = %s;\n    timeout = %.6f;\n  };\n",
+		o->overhead ? "true" : "false", o->timeout);
+	rt_runrec_put_environment(of.fp);
+	fputs(" ];\n};\n", of.fp);
+	return rt_outfile_commit(&of, err);
+}
+
+/* What --resume takes from DIR/run.cfg: the command and its sweep (into o; *argv owned by
+ * the caller), the profile when none is given. */
+static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, char ***argv,
+		       char *profile, size_t psize, struct rt_err *err)
+{
+	char path[4200];
+	const struct rt_cfg_reader rd = { .path = path, .err = err };
+	const config_setting_t *g, *av, *sw;
+	const char *prog = NULL, *s;
+	long long rep;
+	double timeout;
+	bool overhead;
+	config_t cfg;
+	int rc, na;
+
+	*argv = NULL;
+	snprintf(path, sizeof(path), "%s/run.cfg", dir);
+	if ((rc = rt_cfg_read(&cfg, path, err))) {
+		if (rc == -ENOENT)
+			rt_err_set(err, rc, "%s: nothing to resume (no run.cfg there)", dir);
+		goto out;
+	}
+	if (!config_lookup_string(&cfg, "run.program", &prog) || strcmp(prog, "roofline-run")) {
+		rc = rt_err_set(err, -EINVAL, "%s: not a run of roofline-run (a sweep of the trainer "
+				"resumes with roofline-train --resume)", path);
+		goto out;
+	}
+	g = config_lookup(&cfg, "run.command_request");
+	if (!g || config_setting_type(g) != CONFIG_TYPE_GROUP) {
+		rc = rt_err_set(err, -EINVAL, "%s: records no command_request", path);
+		goto out;
+	}
+	av = config_setting_get_member(g, "argv");
+	sw = config_setting_get_member(g, "sweep");
+	if (!av || config_setting_type(av) != CONFIG_TYPE_ARRAY ||
+	    (na = config_setting_length(av)) < 1 || na > 4000 || !sw ||
+	    config_setting_type(sw) != CONFIG_TYPE_ARRAY ||
+	    config_setting_length(sw) > 2 + RT_CMD_MAX_ENV) {
+		rc = rt_cfg_bad(&rd, g, "command_request", "'argv' (the command's words) and "
+				"'sweep' (at most %d knobs) must be arrays of strings",
+				2 + RT_CMD_MAX_ENV);
+		goto out;
+	}
+	if ((rc = rt_cfg_int(&rd, g, "command_request", "repeat", &rep, 1, 64, true)) ||
+	    (rc = rt_cfg_string_ref(&rd, g, "command_request", "verbose", &s)) ||
+	    (rc = rt_cfg_bool(&rd, g, "command_request", "overhead", &overhead)) ||
+	    (rc = rt_cfg_num(&rd, g, "command_request", "timeout", &timeout, false, true)))
+		goto out;
+	if (!s || !*s || strlen(s) > 40 || strpbrk(s, "= \t\n")) {
+		rc = rt_cfg_bad(&rd, g, "command_request", "'verbose': a word of at most 40 "
+				"characters expected");
+		goto out;
+	}
+	if (!(*argv = calloc((size_t)na + 2, sizeof(**argv)))) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < na; i++) {
+		const char *w = config_setting_get_string_elem(av, i);
+
+		if (!w || !((*argv)[i] = strdup(w))) {
+			rc = w ? rt_err_set(err, -ENOMEM, "out of memory") :
+			     rt_cfg_bad(&rd, av, "command_request", "'argv': strings expected");
+			goto out;
+		}
+	}
+	/* the knobs again through --sweep's own checks */
+	o->nthreads = o->naffs = o->nenv = 0;
+	for (int i = 0; i < config_setting_length(sw); i++) {
+		const char *k = config_setting_get_string_elem(sw, i);
+		struct rt_err e;
+
+		if (!k || rt_cmd_sweep_add(o, k, &e)) {
+			rc = rt_cfg_bad(&rd, sw, "command_request", "'sweep': %s",
+					k ? e.msg : "strings expected");
+			goto out;
+		}
+	}
+	o->repeat = (unsigned)rep;
+	snprintf(o->verbose_buf, sizeof(o->verbose_buf), "%s", s);
+	o->verbose = o->verbose_buf;
+	o->overhead = overhead;
+	if (!o->timeout_given)
+		o->timeout = timeout;
+	if (!o->profile && config_lookup_string(&cfg, "run.profile", &s) && *s) {
+		snprintf(profile, psize, "%s", s);
+		o->profile = profile;
+	}
+	o->cmd = *argv;
+	rc = 0;
+out:
+	config_destroy(&cfg);
+	return rc;
+}
+
+static void free_argv(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+/* One configuration, its rows into rows (a buffer: they land in points.csv whole). */
+static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const struct rt_cmd_cfg *c,
+		      size_t ci, struct rt_cmd_result *s, FILE *rows, struct rt_err *err)
 {
 	char log[64], path[4300];
 	int rc;
@@ -835,61 +956,176 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const st
 			o->repeat);
 		if ((rc = run_process(o, c, path, &s->runs[k], err)))
 			return rc;
+		if (s->runs[k].disturbed && !rt_spawn_interrupted()) {
+			/* another process took its CPUs: measured again, the second kept */
+			fprintf(stderr, "%s: [%zu] %s: %s: measured again\n", o->prog, ci + 1,
+				c->name, s->runs[k].reason);
+			rt_onednn_tally_free(&s->runs[k].t);
+			if ((rc = run_process(o, c, path, &s->runs[k], err)))
+				return rc;
+		}
 		s->n = k + 1;
-		if (!s->runs[k].ok)
+		if (!s->runs[k].ok || s->runs[k].disturbed)
 			fprintf(stderr, "%s: [%zu] %s: %s\n", o->prog, ci + 1, c->name,
 				s->runs[k].reason);
-		run_row(pts, c, k + 1, &s->runs[k], "command", log, true);
+		run_row(rows, c, k + 1, &s->runs[k], "command", log, true);
 	}
-	summarize(s);
+	rt_cmd_summarize(s);
 	if (s->med >= 0)
-		onednn_rows(pts, c, (unsigned)s->med + 1, &s->runs[s->med], "");
+		onednn_rows(rows, c, (unsigned)s->med + 1, &s->runs[s->med], "");
 	/* the log's own cost: the default again without it */
 	if (c->is_default && o->overhead && s->ok && !rt_spawn_interrupted()) {
 		double w[64];
 		unsigned nw = 0;
 
 		for (unsigned k = 0; k < o->repeat && !rt_spawn_interrupted(); k++) {
-			struct outcome bare;
+			struct rt_cmd_outcome bare;
 
 			fprintf(stderr, "%s: [%zu] %s without the log, run %u of %u\n", o->prog,
 				ci + 1, c->name, k + 1, o->repeat);
 			if ((rc = run_process(o, c, NULL, &bare, err)))
 				return rc;
-			run_row(pts, c, k + 1, &bare, "command without the log", "", false);
-			if (bare.ok && nw < 64)
+			run_row(rows, c, k + 1, &bare, "command without the log", "", false);
+			if (bare.ok && !bare.disturbed && nw < 64)
 				w[nw++] = bare.wall;
 			rt_onednn_tally_free(&bare.t);
 		}
 		if (nw)
 			s->bare_median = rt_median(w, nw);
+		s->bare_tried = true;
 	}
-	return fflush(pts) || ferror(pts) ? rt_err_set(err, -EIO, "%s/points.csv: write failed",
-							 dir) : 0;
+	return 0;
 }
 
-int rt_cmd_run_tool(const struct rt_cmd_run_opts *o)
+/* The configurations, each in fresh processes; each one's rows appended to points.csv when
+ * it finishes (an interrupted one leaves none: --resume runs it). *done: how many finished,
+ * resumed ones included. */
+static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struct rt_cmd_cfg *cfgs,
+		   size_t n, struct rt_cmd_result *res, const bool *have, size_t *done,
+		   struct rt_err *err)
 {
+	char csv[4200];
+	int rc;
+
+	snprintf(csv, sizeof(csv), "%s/points.csv", dir);
+	*done = 0;
+	for (size_t i = 0; i < n && !rt_spawn_interrupted(); i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *rows;
+
+		if (have[i]) {
+			fprintf(stderr, "%s: [%zu] %s: measured before (resumed)\n", o->prog, i + 1,
+				cfgs[i].name);
+			++*done;
+			continue;
+		}
+		if (!(rows = open_memstream(&buf, &len)))
+			return rt_err_set(err, -ENOMEM, "out of memory");
+		rc = run_config(o, dir, &cfgs[i], i, &res[i], rows, err);
+		if (fclose(rows) && !rc)
+			rc = rt_err_set(err, -ENOMEM, "out of memory");
+		if (!rc && !rt_spawn_interrupted()) {
+			rc = rt_file_append(csv, buf, len, err);
+			++*done;
+		}
+		free(buf);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* summary.txt (also printed when alone), the charts and report.html. */
+static int finish(const struct rt_cmd_run_opts *o, const struct rt_cmd_launcher *l,
+		  const char *dir, const struct rt_cmd_cfg *cfgs, const struct rt_cmd_result *res,
+		  size_t n, size_t done, const char *resume_dir, const struct rt_profile *prof)
+{
+	struct rt_err err = { 0 };
+	struct rt_outfile sf;
+	struct lead ld = { "", "" };
+	char *text = NULL, path[4300], more[4700] = "";
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc;
+
+	if (!mem) {
+		fprintf(stderr, "%s: out of memory\n", o->prog);
+		return -ENOMEM;
+	}
+	write_summary(mem, o, cfgs, res, n, prof, &ld);
+	if (rt_spawn_interrupted()) {
+		snprintf(more, sizeof(more), "interrupted: %zu of %zu configurations finished; "
+			 "roofline-run --resume %s runs the rest", done, n, resume_dir);
+		fprintf(mem, "\n%s\n", more);
+	}
+	fclose(mem);
+	snprintf(path, sizeof(path), "%s/summary.txt", dir);
+	if ((rc = rt_outfile_open(&sf, path, &err)) == 0) {
+		fputs(text, sf.fp);
+		rc = rt_outfile_commit(&sf, &err);
+	}
+	if (rc)
+		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+	if (l->size <= 1)
+		fputs(text, stdout);
+	fflush(stdout);
+	free(text);
+	if (rc)
+		return rc;
+	{
+		const char *lead[3] = { ld.verdict, ld.coverage, more };
+
+		if ((rc = rt_cmd_views(o->prog, dir, cfgs, res, n, prof, lead, more[0] ? 3 : 2,
+				       &err)))
+			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+		else
+			fprintf(stderr, "%s: page %s/report.html\n", o->prog, dir);
+	}
+	return rc;
+}
+
+int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
+{
+	struct rt_cmd_run_opts req = *opts;
+	const struct rt_cmd_run_opts *o = &req;
 	struct rt_err err = { 0 };
 	struct rt_dirlock lock = { .fd = -1 };
 	struct rt_cmd_launcher l;
 	struct rt_profile *prof = NULL;
-	struct cfg *cfgs = NULL;
-	struct result *res = NULL;
+	struct rt_cmd_cfg *cfgs = NULL;
+	struct rt_cmd_result *res = NULL;
+	bool *have = NULL;
+	char **argv = NULL;
 	size_t n = 0, done = 0;
-	char dir[4096], path[4300], exe[4096];
-	FILE *pts = NULL;
+	char dir[4096], path[4300], exe[4096], profile[4096], started[32];
+	const char *top;
 	int status = 1, rc;
 
+	rt_timestamp(started, sizeof(started));
+	rt_cmd_launcher_detect(&l);
+	top = o->resume ? o->resume : o->outdir;
+	if (o->resume) {
+		/* the run's own record: under a launcher each rank's room */
+		if (l.size > 1)
+			snprintf(dir, sizeof(dir), "%s/rank-%d", o->resume, l.rank);
+		else
+			snprintf(dir, sizeof(dir), "%s", o->resume);
+		if (read_runcfg(dir, &req, &argv, profile, sizeof(profile), &err)) {
+			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+			goto out;
+		}
+	}
 	/* a command that cannot run is refused before anything runs or is written */
 	if (!o->cmd || !o->cmd[0] || !rt_spawn_which(o->cmd[0], exe, sizeof(exe))) {
 		fprintf(stderr, "%s: %s: command not found (nothing run)\n", o->prog,
 			o->cmd && o->cmd[0] ? o->cmd[0] : "");
-		return 127;
+		status = 127;
+		goto out;
 	}
 	if (o->profile && rt_profile_load(&prof, o->profile, &err)) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-		return 1;
+		goto out;
 	}
 	if (!o->profile) {
 		/* the node's own profile when roofline-probe wrote one where it writes it */
@@ -901,124 +1137,81 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *o)
 			prof = NULL;
 		}
 	}
-	rt_cmd_launcher_detect(&l);
 	if (build_configs(o, l.size > 1 ? l.rank : -1, &cfgs, &n, &err) ||
-	    make_dir(o, &l, dir, sizeof(dir), &err) ||
-	    rt_dirlock_take(&lock, dir, o->cmdline, &err)) {
+	    !(have = calloc(n, sizeof(*have))) || !(res = calloc(n, sizeof(*res)))) {
+		fprintf(stderr, "%s: %s\n", o->prog, have && !res ? "out of memory" : err.msg);
+		goto out;
+	}
+	if (o->resume) {
+		if (rt_dirlock_take(&lock, dir, o->cmdline, &err) ||
+		    rt_cmd_results_load(dir, &cfgs, &n, &res, have, &err)) {
+			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+			goto out;
+		}
+	} else if (make_dir(o, &l, dir, sizeof(dir), &err) ||
+		   rt_dirlock_take(&lock, dir, o->cmdline, &err)) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
 	}
+	if (!top)
+		top = dir;
 	if (l.size > 1 && n * o->repeat > 1)
 		fprintf(stderr, "%s: rank %d of %d: if the command calls MPI_Init itself, the "
 			"launcher lets each rank start MPI once: only the first of these %zu runs "
 			"would; run one configuration with -r 1 per launch then\n", o->prog, l.rank,
 			l.size, n * o->repeat + (o->overhead ? o->repeat : 0));
 	snprintf(path, sizeof(path), "%s/onednn", dir);
-	if (rt_mkdir_p(path, &err)) {
+	if (rt_mkdir_p(path, &err) || write_runcfg(dir, o, n, started, "running", &err) ||
+	    (!o->resume && write_points_header(dir, &err))) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
 	}
-	snprintf(path, sizeof(path), "%s/points.csv", dir);
-	res = calloc(n, sizeof(*res));
-	if (!res || write_points_header(path, &pts, &err)) {
-		fprintf(stderr, "%s: %s\n", o->prog, res ? err.msg : "out of memory");
-		goto out;
-	}
 	{
-		char *const *argv = o->cmd;
 		char *resolved[4096];
 		size_t na = 0;
+		struct rt_cmd_run_opts oo = req;
 
 		/* execvp's search done once: the same program for every configuration */
-		for (; argv[na] && na < 4095; na++)
-			resolved[na] = argv[na];
+		for (; o->cmd[na] && na < 4095; na++)
+			resolved[na] = o->cmd[na];
 		resolved[na] = NULL;
 		resolved[0] = exe;
-		{
-			struct rt_cmd_run_opts oo = *o;
-
-			oo.cmd = resolved;
-			for (size_t i = 0; i < n && !rt_spawn_interrupted(); i++, done++) {
-				if ((rc = run_config(&oo, dir, &cfgs[i], i, &res[i], pts, &err))) {
-					fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-					goto out;
-				}
-			}
-		}
-	}
-	if (fclose(pts)) {
-		pts = NULL;
-		fprintf(stderr, "%s: %s: write failed\n", o->prog, path);
-		goto out;
-	}
-	pts = NULL;
-	{
-		struct rt_outfile sf;
-		char *text = NULL;
-		size_t len = 0;
-		FILE *mem = open_memstream(&text, &len);
-
-		if (!mem)
-			goto out;
-		write_summary(mem, o, cfgs, res, done, prof);
-		if (rt_spawn_interrupted()) {
-			/* the configuration Ctrl-C stopped is in the table, failed: not finished */
-			const size_t finished = done && res[done - 1].n &&
-					!strcmp(res[done - 1].runs[res[done - 1].n - 1].reason,
-						"interrupted") ? done - 1 : done;
-
-			fprintf(mem, "\ninterrupted: %zu of %zu configurations finished\n",
-				finished, n);
-		}
-		fclose(mem);
-		snprintf(path, sizeof(path), "%s/summary.txt", dir);
-		if (rt_outfile_open(&sf, path, &err) == 0) {
-			fputs(text, sf.fp);
-			rc = rt_outfile_commit(&sf, &err);
-		} else {
-			rc = -1;
-		}
-		if (rc)
+		oo.cmd = resolved;
+		if ((rc = run_all(&oo, dir, cfgs, n, res, have, &done, &err))) {
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-		if (l.size <= 1)
-			fputs(text, stdout);
-		free(text);
-		if (rc)
 			goto out;
+		}
 	}
-	if (prof)
-		draw_chart(o->prog, dir, cfgs, res, done, prof);
-	else
-		fprintf(stderr, "%s: no chart: no machine profile (-p FILE; roofline-probe writes "
-			"machine-profiles/HOST.cfg)\n", o->prog);
+	if (write_runcfg(dir, o, n, started, rt_spawn_interrupted() ? "interrupted" : "complete",
+			 &err))
+		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+	if (finish(o, &l, dir, cfgs, res, n, done, top, prof))
+		goto out;
 	fprintf(stderr, "%s: results in %s\n", o->prog, dir);
 	/* the last rank to finish puts every rank's rows and one summary in the directory */
-	if (l.size > 1) {
-		rc = rt_cmd_ranks_merge(o->outdir, &l, stdout, &err);
+	if (l.size > 1 && !rt_spawn_interrupted()) {
+		rc = rt_cmd_ranks_merge(top, &l, stdout, &err);
 		if (rc < 0) {
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 			goto out;
 		}
 		if (rc > 0)
 			fprintf(stderr, "%s: every rank's rows in %s/points.csv, the job's summary in "
-				"%s/summary.txt\n", o->prog, o->outdir, o->outdir);
+				"%s/summary.txt\n", o->prog, top, top);
 	}
 	status = rt_spawn_interrupted() ? 130 : 1;
-	for (size_t i = 0; i < done && status == 1; i++)
+	for (size_t i = 0; i < n && status == 1; i++)
 		if (res[i].ok)
 			status = 0;
 	if (status == 1)
 		fprintf(stderr, "%s: no configuration ran\n", o->prog);
 out:
-	if (pts)
-		fclose(pts);
-	for (size_t i = 0; res && i < n; i++) {
-		for (unsigned k = 0; k < res[i].n; k++)
-			rt_onednn_tally_free(&res[i].runs[k].t);
-		free(res[i].runs);
-	}
+	for (size_t i = 0; res && i < n; i++)
+		rt_cmd_result_free(&res[i]);
 	free(res);
+	free(have);
 	free(cfgs);
+	free_argv(argv);
 	rt_profile_destroy(prof);
 	rt_dirlock_release(&lock);
 	return status;

@@ -36,6 +36,10 @@ struct rt_cmd_run_opts {
 	double timeout;                 /* seconds per process; 0: none */
 	const char *verbose;            /* ONEDNN_VERBOSE's value: "1" (2.x), "profile_exec" */
 	bool overhead;                  /* also run the default without the log */
+	const char *resume;             /* a run's directory: its command and sweep from its
+					 * run.cfg, the configurations it lacks run */
+	bool timeout_given;             /* --timeout given: it holds on --resume too */
+	char verbose_buf[48];           /* verbose's storage when read from run.cfg */
 };
 
 /* A --sweep argument: "threads" (1, powers of two, all the CPUs this process may use),

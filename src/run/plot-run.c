@@ -2,6 +2,7 @@
  * again or their trajectories overlaid */
 #include "config.h"
 #include "run/plot-run.h"
+#include "run/cmd-results.h"
 #include "base/err.h"
 #include "base/util.h"
 #include "node/profile.h"
@@ -110,6 +111,25 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 		if (access(csv, F_OK)) {
 			rt_err_set(&err, -ENOENT, "%s: no points.csv: not a results directory", o->dirs[d]);
 			goto fail;
+		}
+		if (rt_cmd_is_run_dir(o->dirs[d])) {
+			if (o->ndirs > 1 || o->output) {
+				rt_err_set(&err, -EINVAL, "%s: a run of roofline-run: roofline-plot "
+					   "DIR alone draws it again (overlays are of trainer "
+					   "sweeps)", o->dirs[d]);
+				goto fail;
+			}
+			if (o->profile)
+				snprintf(ppath, sizeof(ppath), "%s", o->profile);
+			else if (rt_runrec_profile(o->dirs[d], ppath, sizeof(ppath), &err))
+				goto fail;
+			if (rt_profile_load(&prof, ppath, &err) ||
+			    rt_dirlock_take(&lock, o->dirs[d], "roofline-plot", &err) ||
+			    rt_cmd_views_redraw(o->prog, o->dirs[d], prof, &err))
+				goto fail;
+			printf("page:  %s/report.html\n", o->dirs[d]);
+			rc = 0;
+			goto out;
 		}
 		if (rt_points_csv_read(csv, &pts, &n, &err))
 			goto fail;

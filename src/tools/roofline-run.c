@@ -24,12 +24,14 @@ static void usage(FILE *fp)
 {
 	fprintf(fp,
 "Usage: %s [OPTION]... -- COMMAND [ARG]...\n"
+"  or:  %s --resume=DIR [-p PROFILE] [--timeout=SECONDS]\n"
 "Run COMMAND (a PyTorch or TensorFlow training, any program that uses oneDNN) once per\n"
 "configuration and repetition, each a fresh process, with oneDNN's verbose log on: its lines\n"
 "are taken out of COMMAND's output (everything else passes through) and counted exactly\n"
 "(FLOPs and bytes of every primitive oneDNN ran), beside the wall time of the whole command.\n"
 "The default configuration is COMMAND as you would run it (the environment untouched).\n"
-"Writes DIR/points.csv, DIR/summary.txt (also printed) and the raw logs in DIR/onednn/.\n"
+"Writes DIR/points.csv, DIR/summary.txt (also printed), DIR/run.cfg, the raw logs in\n"
+"DIR/onednn/, and with a machine profile the charts and DIR/report.html.\n"
 "\n"
 "  -o, --out=DIR          results directory (default: results/run-TIMESTAMP); one that\n"
 "                         holds results already is refused\n"
@@ -44,13 +46,15 @@ static void usage(FILE *fp)
 "      --timeout=SECONDS  kill a process that runs longer (default: none)\n"
 "      --verbose-value=V  ONEDNN_VERBOSE's value (default 1; oneDNN 3.x: profile_exec)\n"
 "      --no-overhead      do not run the default again without the log\n"
+"      --resume=DIR       run the configurations an interrupted run in DIR did not\n"
+"                         finish: the command and the sweep from DIR/run.cfg\n"
 "  -h, --help             show this help and exit\n"
 "  -V, --version          show the version and exit\n"
 "\n"
 "Examples:\n"
 "  %s --sweep threads=1,2 -- python3 train.py\n"
 "  %s -r 5 --sweep threads --sweep env:TF_NUM_INTEROP_THREADS=1,2 -- python3 tf.py\n",
-		prog, prog, prog);
+		prog, prog, prog, prog);
 }
 
 static const struct option long_opts[] = {
@@ -61,6 +65,7 @@ static const struct option long_opts[] = {
 	{ "timeout", required_argument, NULL, 'T' },
 	{ "verbose-value", required_argument, NULL, 'B' },
 	{ "no-overhead", no_argument, NULL, 'N' },
+	{ "resume", required_argument, NULL, 'R' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -77,6 +82,7 @@ int main(int argc, char **argv)
 	struct rt_cmd_run_opts o = { .prog = prog, .repeat = 3, .verbose = "1", .overhead = true };
 	struct rt_err err = { 0 };
 	char cmdline[4096] = "";
+	bool request_given = false;    /* -o, --sweep, -r, --verbose-value, --no-overhead */
 	long v;
 	double d;
 	int c;
@@ -87,6 +93,7 @@ int main(int argc, char **argv)
 	o.cmdline = cmdline;
 	/* '+': options end at the command's first word */
 	while ((c = getopt_long(argc, argv, "+o:r:p:hV", long_opts, NULL)) != -1) {
+		request_given |= c == 'o' || c == 's' || c == 'r' || c == 'B' || c == 'N';
 		switch (c) {
 		case 'o':
 			if (rt_opt_parse_path(&o.outdir, "--out", optarg, "directory", &err))
@@ -109,6 +116,7 @@ int main(int argc, char **argv)
 			if (rt_opt_parse_double(&d, "--timeout", optarg, 0.001, 1e7, &err))
 				return bad(err.msg);
 			o.timeout = d;
+			o.timeout_given = true;
 			break;
 		case 'B':
 			if (!*optarg || strlen(optarg) > 40 || strpbrk(optarg, "= \t\n"))
@@ -116,6 +124,10 @@ int main(int argc, char **argv)
 			o.verbose = optarg;
 			break;
 		case 'N': o.overhead = false; break;
+		case 'R':
+			if (rt_opt_parse_path(&o.resume, "--resume", optarg, "directory", &err))
+				return bad(err.msg);
+			break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); return 0;
 		default:
@@ -123,9 +135,18 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind == argc)
+	if (o.resume) {
+		/* what the run is comes from its record; only how it runs may be given */
+		if (optind < argc)
+			return bad("--resume: the command comes from DIR/run.cfg (give none)");
+		if (request_given)
+			return bad("--resume: the sweep, -r, -o, --verbose-value and --no-overhead "
+				   "come from DIR/run.cfg (only -p and --timeout may be given)");
+	} else if (optind == argc) {
 		return bad("no command given (roofline-run [OPTION]... -- COMMAND [ARG]...)");
-	o.cmd = argv + optind;
+	} else {
+		o.cmd = argv + optind;
+	}
 	{
 		struct sigaction sa = { .sa_handler = on_signal };
 

@@ -1,0 +1,598 @@
+/* cmd-views.c: roofline-run's results read back from a directory (for --resume and
+ * roofline-plot DIR), its charts and report.html */
+#define _GNU_SOURCE
+#include "config.h"
+#include "run/cmd-results.h"
+#include "base/util.h"
+#include "base/vocab.h"
+#include "results/charts.h"
+#include "results/plot.h"
+#include "results/points.h"
+#include "results/views.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char rt_cmd_points_header[] =
+	"config,rep,scope,name,kind,prop,dtype,precision,impl,calls,seconds,share,flops,bytes,"
+	"gflops,intensity,source,status,reason,wall_seconds,onednn_seconds,coverage,threads,log,"
+	"images_per_s,rank";
+
+#define NCOLS 26
+#define MAX_REPS 64
+
+void rt_cmd_summarize(struct rt_cmd_result *s)
+{
+	double w[MAX_REPS];
+	unsigned k = 0;
+
+	s->med = -1;
+	s->ok = 0;
+	s->disturbed = false;
+	for (int pass = 0; pass < 2 && !k; pass++) {
+		/* the undisturbed runs; every successful one when none was */
+		s->disturbed = pass == 1;
+		s->lo = INFINITY, s->hi = 0;
+		for (unsigned i = 0; i < s->n; i++)
+			if (s->runs[i].ok && (pass || !s->runs[i].disturbed) && k < MAX_REPS) {
+				w[k++] = s->runs[i].wall;
+				s->lo = fmin(s->lo, s->runs[i].wall);
+				s->hi = fmax(s->hi, s->runs[i].wall);
+			}
+	}
+	s->ok = k;
+	if (!k) {
+		s->disturbed = false;
+		return;
+	}
+	s->median = rt_median(w, k);
+	/* the run closest to the median stands for the configuration's counts */
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->runs[i].ok && (s->disturbed || !s->runs[i].disturbed) &&
+		    (s->med < 0 || fabs(s->runs[i].wall - s->median) <
+				   fabs(s->runs[s->med].wall - s->median)))
+			s->med = (int)i;
+}
+
+void rt_cmd_result_free(struct rt_cmd_result *s)
+{
+	for (unsigned k = 0; s->runs && k < s->n; k++)
+		rt_onednn_tally_free(&s->runs[k].t);
+	free(s->runs);
+	s->runs = NULL;
+	s->n = 0;
+}
+
+static int cmp_prim_ms(const void *a, const void *b)
+{
+	const struct rt_onednn_prim *x = a, *y = b;
+
+	return x->ms < y->ms ? 1 : x->ms > y->ms ? -1 : 0;
+}
+
+/* A raw log read again: the same lines give the same tally the run made. */
+static int tally_log(const char *dir, const char *log, struct rt_onednn_tally *t,
+		     const char *csv, size_t line, struct rt_err *err)
+{
+	struct rt_onednn_reader rd;
+	char path[4300], *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *fp;
+
+	/* a row names a file of its own directory's onednn/, nothing else */
+	if (strncmp(log, "onednn/", 7) || strchr(log + 7, '/') || strstr(log, ".."))
+		return rt_err_set(err, -EINVAL, "%s:%zu: log '%s' is not a file of onednn/", csv,
+				  line, log);
+	snprintf(path, sizeof(path), "%s/%s", dir, log);
+	if (rt_check_regular(path, err))
+		return -EINVAL;
+	if (!(fp = fopen(path, "re")))
+		return rt_err_set(err, -errno, "%s:%zu: %s: %s (the raw log its row names)", csv,
+				  line, path, strerror(errno));
+	rt_onednn_reader_init(&rd);
+	while ((len = getline(&buf, &cap, fp)) > 0) {
+		struct rt_onednn_exec e;
+		enum rt_onednn_line k = rt_onednn_read(&rd, buf, (size_t)len, &e);
+
+		if (k == RT_ONEDNN_EXEC)
+			rt_onednn_tally_add(t, &e);
+		else if (k == RT_ONEDNN_UNPARSED)
+			rt_onednn_tally_unparsed(t, buf, (size_t)len, e.why);
+	}
+	free(buf);
+	if (ferror(fp)) {
+		fclose(fp);
+		return rt_err_set(err, -EIO, "%s: read failed", path);
+	}
+	fclose(fp);
+	if (t->n)
+		qsort(t->v, t->n, sizeof(t->v[0]), cmp_prim_ms);
+	return 0;
+}
+
+static int num_field(const char *s, double *out, bool empty_ok)
+{
+	char *end;
+
+	if (!*s) {
+		*out = NAN;
+		return empty_ok ? 0 : -1;
+	}
+	*out = strtod(s, &end);
+	return *end || !isfinite(*out) || *out < 0 ? -1 : 0;
+}
+
+/* the configuration named, made from the row when the caller gave none */
+static long find_cfg(struct rt_cmd_cfg **cfgs, size_t *n, size_t *cap, bool make,
+		     const char *name, const char *threads)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*cfgs)[i].name, name))
+			return (long)i;
+	if (!make)
+		return -1;
+	if (*n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 8;
+		struct rt_cmd_cfg *v = realloc(*cfgs, nc * sizeof(*v));
+
+		if (!v)
+			return -2;
+		*cfgs = v;
+		*cap = nc;
+	}
+	memset(&(*cfgs)[*n], 0, sizeof(**cfgs));
+	snprintf((*cfgs)[*n].name, sizeof((*cfgs)[*n].name), "%s", name);
+	(*cfgs)[*n].threads = (unsigned)strtoul(threads, NULL, 10);
+	(*cfgs)[*n].is_default = *n == 0;
+	(*cfgs)[*n].rank = -1;
+	return (long)(*n)++;
+}
+
+int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
+			struct rt_cmd_result **res, bool *have, struct rt_err *err)
+{
+	const bool make = *cfgs == NULL;
+	char csv[4200], *buf = NULL, *f[NCOLS + 1];
+	size_t cap = 0, ncap = 0, line = 0, rescap = make ? 0 : *n;
+	double (*bare)[MAX_REPS] = NULL;
+	unsigned *nbare = NULL;
+	ssize_t len;
+	FILE *fp;
+	int rc = 0;
+
+	snprintf(csv, sizeof(csv), "%s/points.csv", dir);
+	if (rt_check_regular(csv, err))
+		return -EINVAL;
+	if (!(fp = fopen(csv, "re")))
+		return rt_err_set(err, errno == ENOENT ? -ENOENT : -errno, "%s: %s", csv,
+				  strerror(errno));
+	if (make)
+		*n = 0;
+	while ((len = getline(&buf, &cap, fp)) > 0) {
+		long ci;
+		double rep, wall, img;
+		struct rt_cmd_result *s;
+
+		line++;
+		while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+			buf[--len] = '\0';
+		if (line == 1) {
+			if (strcmp(buf, rt_cmd_points_header)) {
+				rc = rt_err_set(err, -EINVAL, "%s:1: not roofline-run's points.csv "
+						"(its header differs)", csv);
+				goto out;
+			}
+			continue;
+		}
+		if (rt_csv_split(buf, f, NCOLS) != NCOLS) {
+			rc = rt_err_set(err, -EINVAL, "%s:%zu: not %d comma-separated fields", csv,
+					line, NCOLS);
+			goto out;
+		}
+		if (strcmp(f[2], "run"))
+			continue;
+		ci = find_cfg(cfgs, n, &ncap, make, f[0], f[22]);
+		if (ci == -2) {
+			rc = rt_err_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		if (ci < 0) {
+			rc = rt_err_set(err, -EINVAL, "%s:%zu: configuration '%s' is not one of this "
+					"run's (run.cfg)", csv, line, f[0]);
+			goto out;
+		}
+		if ((size_t)ci >= rescap) {
+			size_t nc = rescap ? 2 * rescap : 8;
+			struct rt_cmd_result *v = realloc(*res, nc * sizeof(*v));
+			double (*b)[MAX_REPS] = v ? realloc(bare, nc * sizeof(*b)) : NULL;
+			unsigned *nb = b ? realloc(nbare, nc * sizeof(*nb)) : NULL;
+
+			if (v)
+				*res = v;
+			if (b)
+				bare = b;
+			if (!nb) {
+				rc = rt_err_set(err, -ENOMEM, "out of memory");
+				goto out;
+			}
+			nbare = nb;
+			memset(*res + rescap, 0, (nc - rescap) * sizeof(**res));
+			memset(nbare + rescap, 0, (nc - rescap) * sizeof(*nbare));
+			rescap = nc;
+		}
+		if (!bare && rescap) {
+			/* the caller's results array: the side tables sized to it */
+			if (!(bare = calloc(rescap, sizeof(*bare))) ||
+			    !(nbare = calloc(rescap, sizeof(*nbare)))) {
+				rc = rt_err_set(err, -ENOMEM, "out of memory");
+				goto out;
+			}
+		}
+		s = &(*res)[ci];
+		if (num_field(f[1], &rep, false) || rep < 1 || rep > MAX_REPS || rep != floor(rep) ||
+		    (strcmp(f[17], "ok") && strcmp(f[17], "disturbed") && strcmp(f[17], "failed")) ||
+		    num_field(f[19], &wall, !strcmp(f[17], "failed")) ||
+		    num_field(f[24], &img, true)) {
+			rc = rt_err_set(err, -EINVAL, "%s:%zu: a run row that does not read (rep, "
+					"status, wall_seconds, images_per_s)", csv, line);
+			goto out;
+		}
+		if (!strcmp(f[3], "command without the log")) {
+			if (!strcmp(f[17], "ok") && nbare[ci] < MAX_REPS)
+				bare[ci][nbare[ci]++] = wall;
+			(*res)[ci].bare_tried = true;
+			continue;
+		}
+		if (strcmp(f[3], "command")) {
+			rc = rt_err_set(err, -EINVAL, "%s:%zu: a run row named '%s'", csv, line, f[3]);
+			goto out;
+		}
+		if (!s->runs && !(s->runs = calloc(MAX_REPS, sizeof(*s->runs)))) {
+			rc = rt_err_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		{
+			struct rt_cmd_outcome *r = &s->runs[(unsigned)rep - 1];
+
+			if ((unsigned)rep <= s->n && (r->ok || r->reason[0] || r->wall > 0)) {
+				rc = rt_err_set(err, -EINVAL, "%s:%zu: configuration '%s' run %.0f "
+						"twice", csv, line, f[0], rep);
+				goto out;
+			}
+			while (s->n < (unsigned)rep) {
+				rt_onednn_tally_init(&s->runs[s->n].t);
+				s->runs[s->n].images_per_s = NAN;
+				s->n++;
+			}
+			r->ok = strcmp(f[17], "failed") != 0;
+			r->disturbed = !strcmp(f[17], "disturbed");
+			r->wall = r->ok ? wall : 0;
+			r->images_per_s = img;
+			snprintf(r->reason, sizeof(r->reason), "%s", f[18]);
+			if (*f[23] && (rc = tally_log(dir, f[23], &r->t, csv, line, err)))
+				goto out;
+		}
+		s->resumed = true;
+		if (have)
+			have[ci] = true;
+	}
+	if (ferror(fp))
+		rc = rt_err_set(err, -EIO, "%s: read failed", csv);
+	if (line == 0 && !rc)
+		rc = rt_err_set(err, -EINVAL, "%s: empty (not roofline-run's points.csv)", csv);
+out:
+	for (size_t i = 0; !rc && i < *n && i < rescap; i++) {
+		struct rt_cmd_result *s = &(*res)[i];
+
+		if (!s->resumed)
+			continue;
+		rt_cmd_summarize(s);
+		s->bare_median = nbare[i] ? rt_median(bare[i], nbare[i]) : NAN;
+	}
+	if (make && !rc && rescap < *n) {
+		/* every configuration a row named has a result */
+		struct rt_cmd_result *v = realloc(*res, *n * sizeof(*v));
+
+		if (!v) {
+			rc = rt_err_set(err, -ENOMEM, "out of memory");
+		} else {
+			memset(v + rescap, 0, (*n - rescap) * sizeof(*v));
+			*res = v;
+		}
+	}
+	free(bare);
+	free(nbare);
+	free(buf);
+	fclose(fp);
+	return rc;
+}
+
+/* The fastest configuration that ran undisturbed (its median); of the disturbed ones when
+ * every one was; SIZE_MAX when none ran. */
+static size_t fastest(const struct rt_cmd_result *res, size_t n)
+{
+	size_t best = SIZE_MAX;
+
+	for (int pass = 0; pass < 2 && best == SIZE_MAX; pass++)
+		for (size_t i = 0; i < n; i++)
+			if (res[i].med >= 0 && (pass || !res[i].disturbed) &&
+			    (best == SIZE_MAX || res[i].median < res[best].median))
+				best = i;
+	return best;
+}
+
+static unsigned cfg_threads(const struct rt_cmd_cfg *c, const struct rt_profile *prof)
+{
+	return c->threads ? c->threads : rt_profile_max_threads(prof);
+}
+
+/* DIR/run-roofline: each configuration's point (oneDNN's FLOPs over oneDNN's time, and over
+ * the whole command's wall time) as trajectories along the sweep, and the heaviest primitives
+ * of the fastest configuration, under the profile's roofs. */
+static int chart_roofline(const char *dir, const struct rt_cmd_cfg *cfgs,
+			  const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
+			  struct rt_err *err)
+{
+	struct rt_plot_mark *m = calloc(2 * n + 16, sizeof(*m));
+	char (*labels)[96] = calloc(16, sizeof(*labels));
+	const struct rt_plot_series series[3] = {
+		{ "each configuration: oneDNN's FLOPs over oneDNN's time", true },
+		{ "... over the whole command's wall time", true },
+		{ "the fastest configuration's primitives (dot: share of oneDNN's time)", false },
+	};
+	const struct rt_cmd_outcome *fast;
+	const size_t best = fastest(res, n);
+	char base[4200], title[400], prec[8] = "fp32";
+	size_t nm = 0;
+	int rc;
+
+	if (!m || !labels) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	if (best == SIZE_MAX) {
+		rc = rt_err_set(err, -ENODATA, "no configuration ran");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct rt_cmd_outcome *r;
+
+		if (res[i].med < 0)
+			continue;
+		r = &res[i].runs[res[i].med];
+		if (!(r->t.flops > 0 && r->t.bytes > 0 && r->t.ms > 0 && r->wall > 0))
+			continue;
+		m[nm++] = (struct rt_plot_mark){ r->t.flops / r->t.bytes,
+						 r->t.flops / (r->t.ms / 1e3) / 1e9, 0.1, 0,
+						 cfgs[i].name };
+		m[nm++] = (struct rt_plot_mark){ r->t.flops / r->t.bytes, r->t.flops / r->wall / 1e9,
+						 0.1, 1, NULL };
+	}
+	fast = &res[best].runs[res[best].med];
+	for (size_t j = 0, k = 0; j < fast->t.n && k < 16; j++) {
+		const struct rt_onednn_prim *p = &fast->t.v[j];
+
+		if (!p->counted || !(p->flops > 0) || !(p->bytes > 0) || !(p->ms > 0))
+			continue;
+		if (!k)
+			snprintf(prec, sizeof(prec), "%s", rt_vocab_precisions[p->prec]);
+		snprintf(labels[k], sizeof(labels[k]), "%s %s %.0f%%", p->kind, p->prop,
+			 100 * p->ms / fast->t.ms);
+		m[nm++] = (struct rt_plot_mark){ p->flops / p->bytes, p->flops / (p->ms / 1e3) / 1e9,
+						 p->ms / fast->t.ms, 2, labels[k] };
+		k++;
+	}
+	if (!nm) {
+		rc = rt_err_set(err, -ENODATA, "no oneDNN primitive with FLOPs ran");
+		goto out;
+	}
+	snprintf(title, sizeof(title), "The command's configurations and the primitives of the "
+		 "fastest (%.60s) on %.60s: counts from oneDNN's log", cfgs[best].name, prof->host);
+	snprintf(base, sizeof(base), "%s/run-roofline", dir);
+	/* the roofs at the fastest's threads; the runtime's choice: all the profile measured */
+	rc = rt_plot_marks(prof, cfg_threads(&cfgs[best], prof), prec, m, nm, series, 3, title,
+			   base, err);
+out:
+	free(m);
+	free(labels);
+	return rc;
+}
+
+/* A direction in a chart's few characters. */
+static const char *short_prop(const char *prop)
+{
+	static const char *const map[][2] = {
+		{ "forward_training", "fwd" }, { "forward_inference", "fwd_inf" },
+		{ "forward_scoring", "fwd_inf" }, { "backward_data", "bwd_d" },
+		{ "backward_weights", "bwd_w" }, { "backward", "bwd" }, { "undef", "" },
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(prop, map[i][0]))
+			return map[i][1];
+	return prop;
+}
+
+/* DIR/primitives-time: the fastest configuration's primitives (fp32 and bf16, the precisions
+ * a point holds) against the floors their FLOPs and bytes set. */
+static int chart_time(const char *dir, const struct rt_cmd_cfg *cfgs,
+		      const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
+		      struct rt_err *err)
+{
+	const size_t best = fastest(res, n);
+	const struct rt_cmd_outcome *r;
+	struct rt_point *pts;
+	char base[4200];
+	size_t np = 0;
+	int rc;
+
+	if (best == SIZE_MAX)
+		return rt_err_set(err, -ENODATA, "no configuration ran");
+	r = &res[best].runs[res[best].med];
+	if (!(pts = calloc(r->t.n + 1, sizeof(*pts))))
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	pts[0] = (struct rt_point){ .threads = cfg_threads(&cfgs[best], prof), .ranks = 1,
+				    .scope = RT_SCOPE_ITERATION, .stat = RT_STAT_MEDIAN,
+				    .status = RT_STATUS_OK, .seconds = r->t.ms / 1e3 };
+	snprintf(pts[0].config, sizeof(pts[0].config), "%.63s", cfgs[best].name);
+	snprintf(pts[0].name, sizeof(pts[0].name), "oneDNN");
+	np = 1;
+	/* the 24 slowest: a chart, not a table */
+	for (size_t j = 0; j < r->t.n && np <= 24; j++) {
+		const struct rt_onednn_prim *p = &r->t.v[j];
+		struct rt_point *q = &pts[np];
+		enum rt_precision pr;
+
+		if (!p->counted || !(p->ms > 0) ||
+		    rt_precision_parse(rt_vocab_precisions[p->prec], &pr))
+			continue;
+		*q = pts[0];
+		q->scope = RT_SCOPE_LAYER;
+		q->precision = pr;
+		q->seconds = p->ms / 1e3;
+		q->flops = p->flops;
+		q->bytes = p->bytes;
+		q->intensity = p->bytes > 0 ? p->flops / p->bytes : 0;
+		q->gflops = p->flops / q->seconds / 1e9;
+		snprintf(q->name, sizeof(q->name), "%s %s%s%.28s", p->kind, short_prop(p->prop),
+			 strcmp(p->prop, "undef") ? " " : "", p->problem);
+		np++;
+	}
+	snprintf(base, sizeof(base), "%s/primitives-time", dir);
+	rc = rt_chart_primitives_time(prof, pts, np, pts[0].config, base, err);
+	free(pts);
+	return rc;
+}
+
+int rt_cmd_views(const char *prog, const char *dir, const struct rt_cmd_cfg *cfgs,
+		 const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
+		 const char *const *lead, size_t nlead, struct rt_err *err)
+{
+	struct rt_views_figure figs[2] = {
+		{ "run-roofline", "The configurations and the fastest's primitives on the node's "
+				  "roofline", 0 },
+		{ "primitives-time", "Where oneDNN's time went: the fastest configuration's "
+				     "primitives against their floors", 0 },
+	};
+	static const struct rt_views_file files[] = {
+		{ "summary.txt", "Summary (summary.txt)" },
+		{ "run.cfg", "The run's record (run.cfg)" },
+	};
+	int (*const draw[2])(const char *, const struct rt_cmd_cfg *,
+			     const struct rt_cmd_result *, size_t, const struct rt_profile *,
+			     struct rt_err *) = { chart_roofline, chart_time };
+	char title[400], why[400] = "no machine profile (-p FILE; roofline-probe writes "
+				    "machine-profiles/HOST.cfg)";
+	bool said = false;
+
+	for (size_t k = 0; k < 2 && prof; k++) {
+		struct rt_err e = { 0 };
+		const int rc = draw[k](dir, cfgs, res, n, prof, &e);
+
+		if (rc == 0) {
+			figs[k].drawn = 2;
+			fprintf(stderr, "%s: chart %s/%s.png, .svg (%s.gp)\n", prog, dir,
+				figs[k].name, figs[k].name);
+		} else if (rc == RT_PLOT_SCRIPT_ONLY) {
+			figs[k].drawn = 1;
+			if (!said)
+				fprintf(stderr, "%s: %s\n", prog, e.msg);
+			said = true;
+		} else {
+			fprintf(stderr, "%s: no %s chart: %s\n", prog, figs[k].name, e.msg);
+			snprintf(why, sizeof(why), "%.399s", e.msg);
+		}
+	}
+	if (!prof)
+		fprintf(stderr, "%s: no chart: %s\n", prog, why);
+	snprintf(title, sizeof(title), "rooftraj: a command on %s", prof ? prof->host : "this node");
+	{
+		const struct rt_views_page pg = { .dir = dir, .title = title, .lead = lead,
+						  .nlead = nlead, .figs = figs, .nfigs = 2,
+						  .no_chart = why, .files = files, .nfiles = 2 };
+
+		return rt_views_page_write(&pg, err);
+	}
+}
+
+bool rt_cmd_is_run_dir(const char *dir)
+{
+	char csv[4200], *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	bool yes = false;
+	FILE *fp;
+
+	snprintf(csv, sizeof(csv), "%s/points.csv", dir);
+	/* a FIFO or a device is no results file (and would block) */
+	if (rt_check_regular(csv, NULL) || !(fp = fopen(csv, "re")))
+		return false;
+	if ((len = getline(&line, &cap, fp)) > 0) {
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		yes = !strcmp(line, rt_cmd_points_header);
+	}
+	free(line);
+	fclose(fp);
+	return yes;
+}
+
+/* The summary's lead lines again: its coverage line, and the verdict (the first line after
+ * the configurations' table). */
+static void summary_lead(const char *dir, char *coverage, char *verdict, size_t size)
+{
+	char path[4200], *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int state = 0;          /* 0 before the table, 1 in it, 2 after it */
+	FILE *fp;
+
+	coverage[0] = verdict[0] = '\0';
+	snprintf(path, sizeof(path), "%s/summary.txt", dir);
+	if (rt_check_regular(path, NULL) || !(fp = fopen(path, "re")))
+		return;
+	while ((len = getline(&line, &cap, fp)) > 0) {
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (!strncmp(line, "coverage: ", 10) && !coverage[0])
+			snprintf(coverage, size, "%s", line);
+		if (state == 0 && !strncmp(line, "configuration ", 14))
+			state = 1;
+		else if (state == 1 && !*line)
+			state = 2;
+		else if (state == 2 && *line) {
+			snprintf(verdict, size, "%s", line);
+			break;
+		}
+	}
+	free(line);
+	fclose(fp);
+}
+
+int rt_cmd_views_redraw(const char *prog, const char *dir, const struct rt_profile *prof,
+			struct rt_err *err)
+{
+	struct rt_cmd_cfg *cfgs = NULL;
+	struct rt_cmd_result *res = NULL;
+	char coverage[1024], verdict[1024];
+	const char *lead[2] = { verdict, coverage };
+	size_t n = 0;
+	int rc = rt_cmd_results_load(dir, &cfgs, &n, &res, NULL, err);
+
+	if (!rc && !n)
+		rc = rt_err_set(err, -ENOENT, "%s/points.csv: no configuration finished yet", dir);
+	if (!rc) {
+		summary_lead(dir, coverage, verdict, sizeof(coverage));
+		rc = rt_cmd_views(prog, dir, cfgs, res, n, prof, lead, 2, err);
+	}
+	for (size_t i = 0; res && i < n; i++)
+		rt_cmd_result_free(&res[i]);
+	free(res);
+	free(cfgs);
+	return rc;
+}
