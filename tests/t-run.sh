@@ -118,6 +118,9 @@ check "a command that runs no oneDNN primitive: exit 0 (got $rc)" test $rc = 0
 check "... its wall time, and the note" grep -q 'no oneDNN primitive ran: coverage 0%' "$dir/none/summary.txt"
 check "... the images/s it printed recorded" grep -q ',12.5,$' "$dir/none/points.csv"
 check "... and run again without the log (the overhead)" grep -q '^default,2,run,command without the log,' "$dir/none/points.csv"
+check "... the command in the summary as a shell reads it back" grep -qx "command: sh -c 'echo images/s 12.5'" "$dir/none/summary.txt"
+"$run" -o "$dir/quote" -r 1 --no-overhead -- sh -c "echo it's" >"$dir/quote.out" 2>&1
+check "... a quote inside a word too" grep -qx "command: sh -c 'echo it'\\\\''s'" "$dir/quote/summary.txt"
 "$run" -o "$dir/bad" -r 1 --no-overhead -- sh -c 'echo "onednn_verbose,exec,cpu,convolution,jit,forward,src_f32::a:f0,,,mb8_icXoc,1"; echo "onednn_verbose,exec,cpu,reorder,jit:uni,undef,src_f32::blocked:ab:f0 dst_f32::blocked:ba:f0,,,10x10,0.5"' >"$dir/bad.out" 2>&1
 check "a line that does not read: counted and named, the others counted" sh -c "grep -q '1 oneDNN lines not read, the first: \"onednn_verbose,exec,cpu,convolution' '$dir/bad/summary.txt' && grep -q '^default,1,kind,reorder undef,reorder,undef,f32,fp32,,1,' '$dir/bad/points.csv'"
 "$run" -o "$dir/none" -- true >"$dir/again.out" 2>&1

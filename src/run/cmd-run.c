@@ -554,11 +554,24 @@ static int make_dir(const struct rt_cmd_run_opts *o, const struct rt_cmd_launche
 	}
 }
 
+/* A word as a shell reads it back: as it is, or single-quoted (a quote inside as '\'') */
 static const char *shell_word(const char *s, char *buf, size_t size)
 {
-	if (!strpbrk(s, " \t\"'\\$`") && *s)
+	size_t k = 0;
+
+	if (!strpbrk(s, " \t\n\"'\\$`;&|<>()*?[]#~!{}") && *s)
 		return s;
-	snprintf(buf, size, "'%s'", s);
+	buf[k++] = '\'';
+	for (; *s && k + 6 < size; s++) {
+		if (*s == '\'') {
+			memcpy(buf + k, "'\\''", 4);
+			k += 4;
+		} else {
+			buf[k++] = *s;
+		}
+	}
+	buf[k++] = '\'';
+	buf[k] = '\0';
 	return buf;
 }
 
@@ -576,7 +589,7 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 	char *const v = ld->verdict;
 	const size_t vs = sizeof(ld->verdict);
 	size_t best = SIZE_MAX;
-	char w[256];
+	char w[8200];
 
 	fputs("command:", fp);
 	for (char *const *a = o->cmd; *a; a++)
