@@ -52,9 +52,17 @@ int main(int argc, char **argv)
 	like(buf, "FLOP ceilings", "prints the FLOP ceilings table");
 	like(buf, "Bandwidth ceilings", "prints the bandwidth table");
 	like(buf, argv[1], "names the profile it wrote");
+	ok(!strncmp(buf, "hardware counters: ", 19), "the counter verdict first");
 	if (!ok(rt_profile_load(&p, argv[1], &err) == 0, "the profile loads")) {
 		printf("# %s\n", err.msg);
 		return done_testing();
+	}
+	{
+		bool kept = false;
+
+		for (size_t i = 0; i < p->nnotes; i++)
+			kept |= !strncmp(p->notes[i], "hardware counters: ", 19);
+		ok(kept, "... kept in the profile's notes");
 	}
 	ok(p->host[0] && p->created[0] && !strncmp(p->tool, "rooftraj ", 9),
 	   "host, created, tool recorded");
@@ -81,27 +89,42 @@ int main(int argc, char **argv)
 			kinds += p->bw[i].threads == 1 && !strcmp(p->bw[i].level, lv);
 		ok(kinds == (strcmp(lv, "DRAM") ? 3 : 5), "%s: %d kernels at 1 thread", lv, kinds);
 	}
-	/* L1 > L2 > L3 > DRAM at one thread, within the quick probe's noise */
+	/* the same kernel is never clearly faster further out (L1 > L2 > L3 > DRAM, one thread):
+	 * within 10%, or the probe flagged the inner one (a VM's shared last level loses its
+	 * data to the neighbours: seen, L3 28.7 against DRAM 34.8 GB/s) and no roof uses it */
 	if (!TIMING_MEANINGFUL)
 		skip("L1 > L2 > L3 > DRAM: a sanitizer build's instrumented kernels say nothing "
 		     "about speed");
 	else {
-		const struct rt_profile_bw *prev = NULL;
+		static const char *const kernels[] = { "load", "copy", "triad" };
+		size_t pairs = 0, bad = 0;
 
-		for (size_t i = 0; i < 6; i++) {
-			const struct rt_profile_bw *b = rt_profile_best_bw(p, levels[i], 1);
+		for (size_t k = 0; k < 3; k++)
+			for (size_t i = 0; i < p->nbw; i++)
+				for (size_t j = 0; j < p->nbw; j++) {
+					const struct rt_profile_bw *a = &p->bw[i], *b = &p->bw[j];
+					size_t ia = 6, ib = 6;
 
-			if (!b)
-				continue;
-			/* an outer level is never clearly faster: within 15%, the quick probe's
-			 * runs of milliseconds on a VM's shared last level (seen: L3 34.8 against
-			 * DRAM 35.6 GB/s, one thread, a quiet machine) */
-			if (prev)
-				ok(prev->gbytes_per_s > 0.85 * b->gbytes_per_s, "%s %.1f > %s %.1f GB/s "
-				   "(within 15%%)", prev->level, prev->gbytes_per_s, b->level,
-				   b->gbytes_per_s);
-			prev = b;
-		}
+					for (size_t l = 0; l < 6; l++) {
+						if (!strcmp(a->level, levels[l]))
+							ia = l;
+						if (!strcmp(b->level, levels[l]))
+							ib = l;
+					}
+					if (a->threads != 1 || b->threads != 1 || a->flag[0] ||
+					    strcmp(a->kernel, kernels[k]) || strcmp(b->kernel, kernels[k]) ||
+					    ia >= ib || ib == 6)
+						continue;
+					pairs++;
+					if (!(a->gbytes_per_s >= 0.9 * b->gbytes_per_s)) {
+						bad++;
+						printf("# %s %s %.1f < 0.9 x %s %.1f GB/s, not flagged\n",
+						       a->level, a->kernel, a->gbytes_per_s, b->level,
+						       b->gbytes_per_s);
+					}
+				}
+		ok(pairs > 0 && !bad, "each kernel at an unflagged level within 10%% of it further "
+		   "out (%zu pairs, %zu not)", pairs, bad);
 	}
 	/* wider ISAs not below narrower ones, per precision, at one thread. A wider vector does
 	 * twice the FLOPs per instruction, but the quick probe measures each ISA a fraction of a

@@ -24,10 +24,12 @@ int main(void)
 	is_int(rt_cpu_parse_cpuinfo(&c, spr, &err), 0, "an Intel cpuinfo parses");
 	is_str(c.vendor, "GenuineIntel", "vendor");
 	is_int(c.family, 6, "family 6");
+	is_int(c.model_number, 143, "model 143 (0x8f: Sapphire Rapids), not the model name");
 	ok(c.hypervisor, "a hypervisor flag");
 	is_int(rt_cpu_parse_cpuinfo(&c, zen4, &err), 0, "an AMD cpuinfo parses");
 	is_str(c.vendor, "AuthenticAMD", "vendor");
 	is_int(c.family, 25, "family 0x19 (Zen 4)");
+	is_int(c.model_number, 17, "model 17 (0x11)");
 	is_int(rt_cpu_parse_cpuinfo(&c, "vendor_id : x\n", &err), -EINVAL, "no flags: refused");
 
 	/* Intel with AVX-512: two 512-bit FMA pipes */

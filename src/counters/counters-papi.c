@@ -3,6 +3,7 @@
  * the threads it starts afterwards (PAPI_INHERIT) */
 #include "config.h"
 #include "counters/counters.h"
+#include "counters/events.h"
 #include "machine/cpu.h"
 
 #include <errno.h>
@@ -114,36 +115,50 @@ static int hw_open(void **out, struct rt_err *err)
 	{
 		struct rt_cpu cpu;
 		struct rt_err e2;
-		const char *set[16];
-		size_t ns;
+		const struct rt_uarch *u = NULL;
+		struct rt_event_group g[RT_EVENTS_MAX];
+		size_t ng;
 
-		if (rt_cpu_detect(&cpu, &e2) == 0)
+		if (rt_cpu_detect(&cpu, &e2) == 0) {
 			snprintf(c->vendor, sizeof(c->vendor), "%s", cpu.vendor);
-		ns = rt_counters_flop_set(c->vendor, set, 16);
+			u = rt_uarch_find(cpu.vendor, cpu.family, cpu.model_number);
+		}
 		if (!core_pmu()) {
 			rc = rt_err_set(err, -ENOTSUP, "the kernel exposes no core PMU here (no /sys/bus/event_source/devices/cpu: a VM "
 					"without a virtual PMU?)");
 			goto fail;
 		}
-		if (!ns) {
+		if (!u) {
 			rc = rt_err_set(err, -ENOTSUP, "no hardware FLOP counters: rooftraj has no "
-					"FLOP events for CPU vendor '%s'", c->vendor);
+					"FLOP event table for this CPU (%s family 0x%x model 0x%x)",
+					c->vendor, (unsigned)cpu.family, (unsigned)cpu.model_number);
+			goto fail;
+		}
+		/* one run counts them all, or none: a set that needs several groups is counted
+		 * group by group only by the self-check (roofline-probe) */
+		ng = rt_events_group(u, u->counters, g, RT_EVENTS_MAX);
+		if (ng != 1) {
+			rc = rt_err_set(err, -ENOTSUP, "no hardware FLOP counts: the %zu FLOP events of "
+					"%s need %zu groups of %u counters, and one run counts one "
+					"group", u->nflops, u->name, ng, u->counters);
 			goto fail;
 		}
 		/* the whole set or nothing: the events that do not fit or do not exist would
 		 * leave a sum of the others, a fraction presented as the whole */
-		for (size_t i = 0; i < ns; i++) {
-			int r = PAPI_add_named_event(c->es, set[i]);
+		for (size_t i = 0; i < u->nflops; i++) {
+			const struct rt_hw_event *e = &u->flops[i];
+			int r = e->pfm ? PAPI_add_named_event(c->es, e->pfm) : PAPI_ENOEVNT;
 
 			if (r != PAPI_OK) {
 				first_fail = r;
-				rc = rt_err_set(err, -ENOTSUP, "no hardware FLOP counts: %s cannot be "
-						"counted with the other %zu FLOP events of this CPU "
-						"(%s); a partial set is never used", set[i], ns - 1,
-						PAPI_strerror(first_fail));
+				rc = rt_err_set(err, -ENOTSUP, "no hardware FLOP counts: %s (raw 0x%llx) "
+						"cannot be counted through PAPI with the other %zu FLOP "
+						"events of %s (%s); a partial set is never used",
+						e->name, e->raw, u->nflops - 1, u->name, e->pfm ?
+						PAPI_strerror(first_fail) : "libpfm4 does not name it");
 				goto fail;
 			}
-			snprintf(c->names[c->n++], 128, "%s", set[i]);
+			snprintf(c->names[c->n++], 128, "%s", e->pfm);
 			nflop++;
 		}
 	}

@@ -1,43 +1,48 @@
 /* counters.c: the arithmetic from raw events to FLOPs and bytes, and choosing a backend */
 #include "config.h"
 #include "counters/counters.h"
+#include "counters/events.h"
 
 #include <errno.h>
 #include <string.h>
 
-/* FLOPs per counted instruction: lanes (FMAs are counted twice by the hardware itself).
- * Intel: FP_ARITH_INST_RETIRED (event 0xC7, umasks 0x01 to 0x80), Skylake-SP onwards, per the
- * kernel's tools/perf/pmu-events/arch/x86/skylakex/floating-point.json: "each count
- * represents N computation operations, one for each element" (N = 1, 2, 4, 8 for doubles; 1,
- * 4, 8, 16 for singles). AMD Zen: RETIRED_SSE_AVX_FLOPS (PMCx003) counts FLOPs already (a
- * MAC as 2), amdzen2 to amdzen5 floating-point.json; it needs the merged counter pair, which the kernel
- * sets up from 5.6 on. */
-static const struct { const char *vendor, *event; double weight; } flop_events[] = {
-	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", 1 },
-	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE", 2 },
-	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:256B_PACKED_DOUBLE", 4 },
-	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE", 8 },
-	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:SCALAR_SINGLE", 1 },
-	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:128B_PACKED_SINGLE", 4 },
-	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE", 8 },
-	{ "GenuineIntel", "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE", 16 },
-	{ "AuthenticAMD", "RETIRED_SSE_AVX_FLOPS:ANY", 1 },
-};
+/* The FLOP events by libpfm4's names (the names PAPI takes), from the microarchitectures'
+ * tables (events.h, with their sources): Intel FP_ARITH_INST_RETIRED.* from Skylake-SP's, AMD
+ * RETIRED_SSE_AVX_FLOPS from Zen 2's (the events Debian's libpfm4 names on every CPU it
+ * knows of the vendor). */
+static const struct rt_hw_event *flop_event(size_t i, const char **vendor)
+{
+	static const enum rt_uarch_id from[] = { RT_UARCH_SKX, RT_UARCH_ZEN2 };
 
-#define NFLOP (sizeof(flop_events) / sizeof(flop_events[0]))
+	for (size_t t = 0; t < sizeof(from) / sizeof(from[0]); t++) {
+		const struct rt_uarch *u = rt_uarch_get(from[t]);
+
+		if (i < u->nflops) {
+			if (vendor)
+				*vendor = u->vendor;
+			return &u->flops[i];
+		}
+		i -= u->nflops;
+	}
+	return NULL;
+}
 
 const char *rt_counters_flop_event(size_t i)
 {
-	return i < NFLOP ? flop_events[i].event : NULL;
+	const struct rt_hw_event *e = flop_event(i, NULL);
+
+	return e ? e->pfm : NULL;
 }
 
 size_t rt_counters_flop_set(const char *vendor, const char **names, size_t cap)
 {
+	const struct rt_hw_event *e;
+	const char *v;
 	size_t n = 0;
 
-	for (size_t k = 0; k < NFLOP; k++)
-		if (vendor && !strcmp(flop_events[k].vendor, vendor) && n < cap)
-			names[n++] = flop_events[k].event;
+	for (size_t k = 0; (e = flop_event(k, &v)); k++)
+		if (vendor && !strcmp(v, vendor) && n < cap)
+			names[n++] = e->pfm;
 	return n;
 }
 
@@ -65,12 +70,15 @@ int rt_counters_flops(const struct rt_event_value *ev, size_t n, double *flops)
 	double sum = 0;
 	bool any = false;
 
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < sizeof(flop_events) / sizeof(flop_events[0]); k++)
-			if (!strcmp(ev[i].name, flop_events[k].event)) {
-				sum += flop_events[k].weight * (double)ev[i].value;
+	for (size_t i = 0; i < n; i++) {
+		const struct rt_hw_event *e;
+
+		for (size_t k = 0; (e = flop_event(k, NULL)); k++)
+			if (!strcmp(ev[i].name, e->pfm)) {
+				sum += e->weight * (double)ev[i].value;
 				any = true;
 			}
+	}
 	if (!any)
 		return -ENOENT;
 	*flops = sum;

@@ -39,6 +39,7 @@ int rt_cpu_parse_cpuinfo(struct rt_cpu *cpu, const char *text, struct rt_err *er
 	bool have_flags = false;
 
 	memset(cpu, 0, sizeof(*cpu));
+	cpu->model_number = -1;
 	snprintf(cpu->model, sizeof(cpu->model), "unknown");
 	while (line && *line) {
 		const char *nl = strchr(line, '\n');
@@ -59,6 +60,9 @@ int rt_cpu_parse_cpuinfo(struct rt_cpu *cpu, const char *text, struct rt_err *er
 				snprintf(cpu->vendor, sizeof(cpu->vendor), "%.*s", (int)vlen, val);
 			} else if (!strncmp(line, "cpu family", 10)) {
 				cpu->family = (int)strtol(val, NULL, 10);
+			} else if (!strncmp(line, "model\t", 6) || !strncmp(line, "model:", 6) ||
+				   (!strncmp(line, "model ", 6) && strncmp(line, "model name", 10))) {
+				cpu->model_number = (int)strtol(val, NULL, 10);
 			} else if (!strncmp(line, "model name", 10)) {
 				snprintf(cpu->model, sizeof(cpu->model), "%.*s", (int)vlen, val);
 			} else if (!strncmp(line, "flags", 5) && !have_flags) {

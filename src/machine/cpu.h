@@ -14,6 +14,7 @@ struct rt_cpu {
 	size_t nisa;
 	char vendor[16];                /* GenuineIntel, AuthenticAMD, ... ("" unknown) */
 	int family;                     /* cpuinfo's "cpu family" (0 unknown) */
+	int model_number;               /* cpuinfo's "model" (-1 unknown) */
 	double max_mhz;                 /* cpufreq's maximum, 0 when the OS does not say (VMs) */
 	bool hypervisor;
 };

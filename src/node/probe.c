@@ -600,6 +600,15 @@ static bool remeasure_flops(const struct probe_ctx *c, struct rt_profile_flops *
 	return true;
 }
 
+/* A memory level's place, innermost first (L1 0 ... DRAM), -1 for an unknown name. */
+static int level_rank(const char *level)
+{
+	for (int i = 0; i < RT_VOCAB_NLEVELS; i++)
+		if (!strcmp(level, rt_vocab_levels[i]))
+			return i;
+	return -1;
+}
+
 /* Ceilings that cannot be right as they stand: one at N threads below its 1-thread value, a
  * wider ISA below a narrower one (by more than 10%, noise). Each is measured again; if it stays
  * so, it is flagged with the cause, and every flag becomes a note (a warning). */
@@ -648,6 +657,15 @@ static void check_order(struct probe_ctx *c, int *pus)
 			    !strcmp(g->kernel, b->kernel) && b->gbytes_per_s < 0.9 * g->gbytes_per_s)
 				snprintf(b->flag, sizeof(b->flag), "below its 1-thread value %.1f GB/s",
 					 g->gbytes_per_s);
+			/* the same kernel further out cannot be faster: the level did not keep its
+			 * data (a cache shared with other work: a VM's neighbours) */
+			else if (g->threads == b->threads && !strcmp(g->kernel, b->kernel) &&
+				 level_rank(g->level) > level_rank(b->level) &&
+				 level_rank(b->level) >= 0 &&
+				 b->gbytes_per_s < 0.9 * g->gbytes_per_s)
+				snprintf(b->flag, sizeof(b->flag), "below %s's %.1f GB/s further out: the "
+					 "level did not keep its data (a cache shared with other work?)",
+					 g->level, g->gbytes_per_s);
 		}
 		if (b->flag[0])
 			rt_profile_add_note(p, "%s %s at %u thread%s (%.1f GB/s) is flagged: %s",

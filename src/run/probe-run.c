@@ -2,6 +2,7 @@
  * under mpirun */
 #include "config.h"
 #include "run/probe-run.h"
+#include "counters/pmu.h"
 #include "base/util.h"
 #include "cluster/cluster-probe.h"
 #include "results/plot.h"
@@ -170,6 +171,17 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 		fprintf(stderr, "\r\033[K");
 	for (size_t i = 0; i < p->nnotes; i++)
 		fprintf(stderr, "%s: warning: %s\n", o->prog, p->notes[i]);
+	{
+		/* the node's counters: validated on the probe's own kernels, refused, or absent;
+		 * kept with the profile (its notes) */
+		char verdict[1024], note[256];
+		struct rt_err why = { 0 };
+
+		rt_pmu_verdict(verdict, sizeof(verdict), note, sizeof(note), &why);
+		rt_profile_add_note(p, "%s", note);
+		if (print)
+			fprintf(o->out, "%s\n", verdict);
+	}
 	if ((rc = rt_profile_save(p, path, err)))
 		goto out;
 	if (print) {

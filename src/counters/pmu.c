@@ -1,0 +1,238 @@
+/* pmu.c: FLOP events counted group by group (the kernel's perf_event with raw encodings, or
+ * a replay), and checked on the probe's own kernels before they are trusted */
+#define _GNU_SOURCE
+#include "config.h"
+#include "counters/pmu.h"
+#include "kernels/kernels.h"
+#include "machine/cpu.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+bool rt_pmu_core_present(void)
+{
+	return access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ||
+	       access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
+}
+
+/* ---- the kernel's perf_event, raw encodings ---- */
+
+static int perf_count(void *ctx, const struct rt_uarch *u, const struct rt_event_group *g,
+		      const struct rt_pmu_work *w, struct rt_event_reading *out,
+		      struct rt_err *err)
+{
+	int fd[RT_EVENTS_MAX];
+	size_t k;
+	int rc = 0;
+
+	(void)ctx;
+	if (!rt_pmu_core_present())
+		return rt_err_set(err, -ENOENT, "the kernel exposes no core PMU here (no "
+				  "/sys/bus/event_source/devices/cpu: a VM without a virtual PMU?)");
+	for (k = 0; k < g->n; k++) {
+		const struct rt_hw_event *e = &u->flops[g->idx[k]];
+		struct perf_event_attr a;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_RAW;
+		a.config = e->raw;
+		a.disabled = 1;
+		a.inherit = 1;          /* the threads the work starts count too */
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		fd[k] = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd[k] < 0) {
+			rc = rt_err_set(err, -ENOTSUP, "%s (raw 0x%llx) cannot be counted here: %s",
+					e->name, e->raw, strerror(errno));
+			break;
+		}
+	}
+	if (!rc) {
+		for (size_t i = 0; i < g->n; i++)
+			ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0);
+		w->fn(w->arg);
+		for (size_t i = 0; i < g->n; i++)
+			ioctl(fd[i], PERF_EVENT_IOC_DISABLE, 0);
+		for (size_t i = 0; i < g->n && !rc; i++) {
+			uint64_t v[3];
+
+			if (read(fd[i], v, sizeof(v)) != (ssize_t)sizeof(v))
+				rc = rt_err_set(err, -EIO, "%s: read failed",
+						u->flops[g->idx[i]].name);
+			else
+				out[i] = (struct rt_event_reading){ g->idx[i], (long long)v[0],
+								    (double)v[1], (double)v[2] };
+		}
+	}
+	while (k--)
+		close(fd[k]);
+	return rc;
+}
+
+const struct rt_pmu rt_pmu_perf = { "perf_event", perf_count, NULL };
+
+/* ---- a replay ---- */
+
+int rt_pmu_replay_count(void *ctx, const struct rt_uarch *u, const struct rt_event_group *g,
+			const struct rt_pmu_work *w, struct rt_event_reading *out,
+			struct rt_err *err)
+{
+	struct rt_replay *r = ctx;
+	const double running = r->running > 0 ? r->running : 1;
+
+	r->calls++;
+	if (g->n > r->max_group)
+		r->max_group = g->n;
+	w->fn(w->arg);
+	for (size_t i = 0; i < g->n; i++) {
+		const struct rt_hw_event *e = &u->flops[g->idx[i]];
+		const struct rt_replay_event *got = NULL;
+
+		for (size_t j = 0; j < r->n && !got; j++)
+			if (r->ev[j].raw == e->raw)
+				got = &r->ev[j];
+		if (!got)
+			return rt_err_set(err, -ENOTSUP, "%s (raw 0x%llx) cannot be counted here: "
+					  "not supported", e->name, e->raw);
+		/* a multiplexed count sees its share of the work */
+		out[i] = (struct rt_event_reading){ g->idx[i],
+						    llround(got->per_flop * w->known_flops * running),
+						    1.0, running };
+	}
+	return 0;
+}
+
+/* ---- measuring and checking ---- */
+
+int rt_pmu_measure(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned counters,
+		   const struct rt_pmu_work *w, struct rt_flop_count *out, size_t *ngroups,
+		   struct rt_err *err)
+{
+	struct rt_event_group g[RT_EVENTS_MAX];
+	struct rt_event_reading r[RT_EVENTS_MAX];
+	const size_t ng = rt_events_group(u, counters, g, RT_EVENTS_MAX);
+	size_t nr = 0;
+	int rc;
+
+	*ngroups = ng;
+	if (!ng)
+		return rt_err_set(err, -ENOTSUP, "%s: its FLOP events do not fit %u counters",
+				  u->name, counters);
+	for (size_t k = 0; k < ng; k++) {
+		if ((rc = pmu->count(pmu->ctx, u, &g[k], w, r + nr, err)))
+			return rc;
+		nr += g[k].n;
+	}
+	if ((rc = rt_events_flops(u, r, nr, out)))
+		return rt_err_set(err, rc, "%s", out->why);
+	return 0;
+}
+
+struct fma_run {
+	const struct rt_kernel *k;
+	uint64_t iters;
+	double buf_in[1024], buf_out[1024];
+};
+
+static void run_fma(void *arg)
+{
+	struct fma_run *f = arg;
+
+	f->k->flops(f->iters, f->buf_in, 1.0000001, 1e-9, f->buf_out);
+}
+
+int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned counters,
+		     struct rt_validation v[2], struct rt_err *err)
+{
+	static const enum rt_isa widest[] = { RT_ISA_AVX512, RT_ISA_AVX2, RT_ISA_SSE };
+
+	for (int p = 0; p < 2; p++) {
+		struct fma_run f = { .iters = 1u << 20 };
+		struct rt_flop_count c;
+		char kname[64], events[160] = "";
+		size_t ng;
+		int rc;
+
+		for (size_t i = 0; i < sizeof(widest) / sizeof(widest[0]) && !f.k; i++)
+			if (rt_isa_supported(widest[i]))
+				f.k = rt_kernel_flops(widest[i], p ? RT_FP32 : RT_FP64);
+		/* the chains' seeds: 1024 doubles or 2048 floats at most */
+		if (!f.k || (size_t)f.k->chains * f.k->lanes > (p ? 2048u : 1024u))
+			return rt_err_set(err, -ENOTSUP, "no FMA kernel to check the counters on");
+		for (size_t i = 0; i < 1024; i++) {
+			if (p) {
+				float one[2] = { 1.0f, 1.0f };
+
+				memcpy(&f.buf_in[i], one, sizeof(one));
+			} else {
+				f.buf_in[i] = 1.0;
+			}
+		}
+		snprintf(kname, sizeof(kname), "%s %s %s", rt_prec_name(p ? RT_FP32 : RT_FP64),
+			 rt_isa_name(f.k->isa), f.k->name);
+		for (size_t i = 0; i < u->nflops; i++)
+			snprintf(events + strlen(events), sizeof(events) - strlen(events), "%s%s",
+				 i ? "+" : "", u->flops[i].name);
+		if (strlen(events) >= sizeof(events) - 1)
+			snprintf(events, sizeof(events), "%s's %zu FLOP events", u->name, u->nflops);
+		{
+			const struct rt_pmu_work w = { run_fma, &f,
+						       (double)f.iters * (double)f.k->flops_per_iter };
+
+			if ((rc = rt_pmu_measure(pmu, u, counters, &w, &c, &ng, err)))
+				return rc;
+			rt_events_validate(events, kname, c.flops, w.known_flops, &v[p]);
+		}
+	}
+	return 0;
+}
+
+void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize, struct rt_err *why)
+{
+	struct rt_cpu cpu;
+	struct rt_err e;
+	const struct rt_uarch *u = NULL;
+	struct rt_event_group g[RT_EVENTS_MAX];
+	struct rt_validation v[2];
+	size_t ng;
+	int rc;
+
+	if (rt_cpu_detect(&cpu, &e) == 0)
+		u = rt_uarch_find(cpu.vendor, cpu.family, cpu.model_number);
+	if (!u) {
+		snprintf(buf, size, "hardware counters: no FLOP event table for this CPU (%s family "
+			 "0x%x model 0x%x): FLOPs and bytes from the model's exact counts",
+			 cpu.vendor, (unsigned)cpu.family, (unsigned)cpu.model_number);
+		snprintf(note, notesize, "hardware counters: no FLOP event table for this CPU");
+		return;
+	}
+	ng = rt_events_group(u, u->counters, g, RT_EVENTS_MAX);
+	rc = rt_pmu_selfcheck(&rt_pmu_perf, u, u->counters, v, why);
+	if (rc) {
+		snprintf(buf, size, "hardware counters: not used: %s; the %s table (%zu FLOP "
+			 "event%s, %zu group%s of at most %u counters, each in its own "
+			 "repetition) waits for a PMU; FLOPs and bytes from the model's exact counts",
+			 why->msg, u->name, u->nflops, u->nflops == 1 ? "" : "s", ng,
+			 ng == 1 ? "" : "s", u->counters);
+		snprintf(note, notesize, "hardware counters: not used (%s); %s table waits",
+			 rc == -ENOENT ? "no core PMU" : "an event cannot be counted", u->name);
+	} else {
+		const bool ok = v[0].trusted && v[1].trusted;
+
+		snprintf(buf, size, "hardware counters: %s table %s: %s; %s%s", u->name,
+			 ok ? "validated" : "refused", v[0].verdict, v[1].verdict,
+			 ok ? "" : "; FLOPs from the model's exact counts");
+		snprintf(note, notesize, "hardware counters: %s table %s on the probe's FMA "
+			 "kernels: fp64 %.3fx, fp32 %.3fx of the known FLOPs", u->name,
+			 ok ? "validated" : "refused", v[0].ratio, v[1].ratio);
+	}
+}

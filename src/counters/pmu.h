@@ -1,0 +1,75 @@
+/* pmu.h: counting a microarchitecture's FLOP events (events.h) on a piece of work, group by
+ * group, through a PMU reader: the kernel's perf_event with the raw encodings (the process
+ * and every thread it starts), or a replay of recorded or constructed values (tests, and
+ * any machine without a PMU). On top of it, the self-check: the events run on the probe's
+ * own FMA kernels, whose FLOPs are known exactly, and trusted only within 2%. */
+#ifndef RT_PMU_H
+#define RT_PMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "base/err.h"
+#include "counters/events.h"
+
+/* A piece of work to count; known_flops is what it does exactly (a replay's values are per
+ * FLOP of it; a real PMU counts for itself). */
+struct rt_pmu_work {
+	void (*fn)(void *arg);
+	void *arg;
+	double known_flops;
+};
+
+/* A PMU reader: counts the events of one group (all at once, never more than the PMU's
+ * counters) over one run of the work. -ENOENT when this machine has no such PMU (err says
+ * why), -ENOTSUP when an event of the group cannot be counted (named). */
+struct rt_pmu {
+	const char *name;
+	int (*count)(void *ctx, const struct rt_uarch *u, const struct rt_event_group *g,
+		     const struct rt_pmu_work *w, struct rt_event_reading *out,
+		     struct rt_err *err);
+	void *ctx;
+};
+
+/* The kernel's perf_event PMU, raw encodings (PERF_TYPE_RAW), counting this process and the
+ * threads it starts during the work. */
+extern const struct rt_pmu rt_pmu_perf;
+/* Whether the kernel exposes a core PMU (cpu, or cpu_core on hybrid Intel). */
+bool rt_pmu_core_present(void);
+
+/* A replay: each event's count per FLOP of the work (raw encoding -> per_flop), missing
+ * events refused as a PMU refuses them, and the share of the time each was running (1: not
+ * multiplexed). It records the largest group it was asked to count. */
+struct rt_replay_event {
+	unsigned long long raw;
+	double per_flop;
+};
+struct rt_replay {
+	const struct rt_replay_event *ev;
+	size_t n;
+	double running;                 /* running / enabled of every event (0 taken as 1) */
+	size_t max_group;               /* out: the most events counted at once */
+	unsigned calls;                 /* out: groups counted */
+};
+int rt_pmu_replay_count(void *ctx, const struct rt_uarch *u, const struct rt_event_group *g,
+			const struct rt_pmu_work *w, struct rt_event_reading *out,
+			struct rt_err *err);
+
+/* The FLOPs of the work from u's events on a PMU of `counters` general counters: the events
+ * grouped (rt_events_group), the work run once per group, the readings combined
+ * (rt_events_flops: a partial set is no count). *ngroups: how many runs it took. */
+int rt_pmu_measure(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned counters,
+		   const struct rt_pmu_work *w, struct rt_flop_count *out, size_t *ngroups,
+		   struct rt_err *err);
+
+/* The self-check: u's events on the probe's fp64 and fp32 FMA kernels of the widest ISA this
+ * CPU runs (one thread), each against its exact FLOPs. v[0] fp64, v[1] fp32; returns 0 when
+ * both were counted (each v says trusted or not), else the PMU's error. */
+int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned counters,
+		     struct rt_validation v[2], struct rt_err *err);
+
+/* The node's counter verdict in one sentence (roofline-probe prints it), and in a short one
+ * (kept in the profile's notes): which table, how its events group, and validated, refused
+ * (with the ratios) or no PMU. */
+void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize, struct rt_err *why);
+
+#endif

@@ -1,0 +1,233 @@
+/* t-events.c: the FLOP event tables per microarchitecture pinned to their sources (the
+ * kernel's tools/perf/pmu-events/arch/x86 lists: event code, umask, FLOPs per count), the
+ * grouping per PMU size (never more events at once than counters), the arithmetic (a partial
+ * set is no count, a multiplexed one is scaled and labelled), and the self-check through a
+ * replay PMU: a Zen 5 that reads a known kernel right is trusted, one that reads half is
+ * refused with its ratio; a Sapphire Rapids set counted in two groups; the real perf_event
+ * PMU where the kernel has one, its absence said where it has not. */
+#include "config.h"
+#include "counters/events.h"
+#include "counters/pmu.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct rt_hw_event *find(const struct rt_uarch *u, const char *name)
+{
+	for (size_t i = 0; i < u->nflops; i++)
+		if (!strcmp(u->flops[i].name, name))
+			return &u->flops[i];
+	return NULL;
+}
+
+/* event code, umask and weight of one table entry against the source's figures */
+static void pin(enum rt_uarch_id id, const char *name, unsigned code, unsigned umask,
+		double weight, const char *prec)
+{
+	const struct rt_uarch *u = rt_uarch_get(id);
+	const struct rt_hw_event *e = u ? find(u, name) : NULL;
+	const unsigned long long want = !strcmp(u ? u->vendor : "", "AuthenticAMD") ?
+		(code & 0xff) | (unsigned long long)umask << 8 |
+		(unsigned long long)(code >> 8 & 0xf) << 32 :
+		code | (unsigned long long)umask << 8;
+
+	ok(e && e->raw == want && e->weight == weight && !strcmp(e->precision, prec),
+	   "%s %s: event 0x%02x umask 0x%02x, %g FLOPs per count, %s (%s)", u ? u->name : "?",
+	   name, code, umask, weight, prec, u ? u->source : "");
+}
+
+static double work_done;
+
+static void work(void *arg)
+{
+	(void)arg;
+	work_done++;
+}
+
+int main(void)
+{
+	struct rt_event_group g[RT_EVENTS_MAX];
+	struct rt_flop_count c;
+	struct rt_err err;
+	size_t ng;
+
+	/* CPUID to table (the kernel's mapfile.csv for Intel, AMD's family/model ranges) */
+	{
+		static const struct { const char *v; int f, m; enum rt_uarch_id id; } cases[] = {
+			{ "GenuineIntel", 6, 0x55, RT_UARCH_SKX }, { "GenuineIntel", 6, 0x6a, RT_UARCH_ICX },
+			{ "GenuineIntel", 6, 0x6c, RT_UARCH_ICX }, { "GenuineIntel", 6, 0x8f, RT_UARCH_SPR },
+			{ "GenuineIntel", 6, 0xcf, RT_UARCH_EMR }, { "GenuineIntel", 6, 0xad, RT_UARCH_GNR },
+			{ "AuthenticAMD", 0x17, 0x31, RT_UARCH_ZEN2 },
+			{ "AuthenticAMD", 0x19, 0x01, RT_UARCH_ZEN3 },
+			{ "AuthenticAMD", 0x19, 0x11, RT_UARCH_ZEN4 },
+			{ "AuthenticAMD", 0x19, 0xa0, RT_UARCH_ZEN4 },
+			{ "AuthenticAMD", 0x1a, 0x02, RT_UARCH_ZEN5 },
+			{ "GenuineIntel", 6, 0x9e, RT_UARCH_UNKNOWN },  /* a client part */
+			{ "AuthenticAMD", 0x17, 0x01, RT_UARCH_UNKNOWN },       /* Zen 1 */
+			{ "HygonGenuine", 0x18, 0x00, RT_UARCH_UNKNOWN },
+		};
+
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			const struct rt_uarch *u = rt_uarch_find(cases[i].v, cases[i].f, cases[i].m);
+
+			ok(cases[i].id == RT_UARCH_UNKNOWN ? !u : u && u->id == cases[i].id,
+			   "%s family 0x%x model 0x%x: %s", cases[i].v, (unsigned)cases[i].f,
+			   (unsigned)cases[i].m, u ? u->name : "no table");
+		}
+	}
+
+	/* every encoding and weight pinned to the kernel's lists */
+	{
+		static const struct { const char *n; unsigned umask; double w; const char *p; } fp[] = {
+			{ "FP_ARITH_INST_RETIRED.SCALAR_DOUBLE", 0x01, 1, "fp64" },
+			{ "FP_ARITH_INST_RETIRED.SCALAR_SINGLE", 0x02, 1, "fp32" },
+			{ "FP_ARITH_INST_RETIRED.128B_PACKED_DOUBLE", 0x04, 2, "fp64" },
+			{ "FP_ARITH_INST_RETIRED.128B_PACKED_SINGLE", 0x08, 4, "fp32" },
+			{ "FP_ARITH_INST_RETIRED.256B_PACKED_DOUBLE", 0x10, 4, "fp64" },
+			{ "FP_ARITH_INST_RETIRED.256B_PACKED_SINGLE", 0x20, 8, "fp32" },
+			{ "FP_ARITH_INST_RETIRED.512B_PACKED_DOUBLE", 0x40, 8, "fp64" },
+			{ "FP_ARITH_INST_RETIRED.512B_PACKED_SINGLE", 0x80, 16, "fp32" },
+		};
+		static const enum rt_uarch_id intel[] = { RT_UARCH_SKX, RT_UARCH_ICX, RT_UARCH_SPR,
+							  RT_UARCH_EMR, RT_UARCH_GNR };
+
+		for (size_t t = 0; t < 5; t++)
+			for (size_t i = 0; i < 8; i++)
+				pin(intel[t], fp[i].n, 0xc7, fp[i].umask, fp[i].w, fp[i].p);
+		for (size_t t = 2; t < 5; t++) {
+			pin(intel[t], "FP_ARITH_INST_RETIRED2.SCALAR_HALF", 0xcf, 0x01, 1, "fp16");
+			pin(intel[t], "FP_ARITH_INST_RETIRED2.COMPLEX_SCALAR_HALF", 0xcf, 0x02, 2, "fp16");
+			pin(intel[t], "FP_ARITH_INST_RETIRED2.128B_PACKED_HALF", 0xcf, 0x04, 8, "fp16");
+			pin(intel[t], "FP_ARITH_INST_RETIRED2.256B_PACKED_HALF", 0xcf, 0x08, 16, "fp16");
+			pin(intel[t], "FP_ARITH_INST_RETIRED2.512B_PACKED_HALF", 0xcf, 0x10, 32, "fp16");
+			pin(intel[t], "AMX_OPS_RETIRED.BF16", 0xce, 0x02, 4, "bf16");
+		}
+		is_int((long long)rt_uarch_get(RT_UARCH_SKX)->nflops, 8, "Skylake-SP: 8 FLOP events");
+		is_int((long long)rt_uarch_get(RT_UARCH_SPR)->nflops, 14,
+		       "Sapphire Rapids: 8 + 5 fp16 + AMX bf16 = 14 FLOP events");
+		pin(RT_UARCH_ZEN2, "fp_ret_sse_avx_ops.all", 0x03, 0xff, 1, "any");
+		pin(RT_UARCH_ZEN3, "fp_ret_sse_avx_ops.all", 0x03, 0xff, 1, "any");
+		pin(RT_UARCH_ZEN4, "fp_ret_sse_avx_ops.all", 0x03, 0x1f, 1, "any");
+		pin(RT_UARCH_ZEN5, "fp_ret_sse_avx_ops.all", 0x03, 0x0f, 1, "any");
+		ok(rt_uarch_get(RT_UARCH_ZEN5)->flops[0].pair && rt_uarch_get(RT_UARCH_ZEN2)->flops[0].pair,
+		   "AMD's FLOP event counts above 15 per cycle: a merged pair of counters");
+		ok(!rt_uarch_get(RT_UARCH_ZEN5)->flops[0].pfm && !rt_uarch_get(RT_UARCH_GNR)->flops[0].pfm &&
+		   rt_uarch_get(RT_UARCH_ZEN2)->flops[0].pfm,
+		   "libpfm4 names: Zen 2 yes; Zen 5 and Granite Rapids raw encodings only");
+		ok(!strcmp(rt_uarch_get(RT_UARCH_ZEN5)->dram_pmu, "amd_umc_") &&
+		   !strcmp(rt_uarch_get(RT_UARCH_SPR)->dram_pmu, "uncore_imc_"),
+		   "DRAM bytes: the UMC PMU on Zen 4/5, the IMC on Intel");
+	}
+
+	/* events that fit: never more at once than counters */
+	{
+		const struct rt_uarch *skx = rt_uarch_get(RT_UARCH_SKX), *spr = rt_uarch_get(RT_UARCH_SPR),
+				      *zen5 = rt_uarch_get(RT_UARCH_ZEN5);
+		bool fits = true;
+
+		ng = rt_events_group(skx, 4, g, RT_EVENTS_MAX);
+		for (size_t k = 0; k < ng; k++)
+			fits &= g[k].used <= 4 && g[k].n <= 4;
+		ok(ng == 2 && fits, "Skylake-SP, SMT on (4 counters): 8 events in 2 groups of 4 (got %zu)", ng);
+		is_int((long long)rt_events_group(skx, 8, g, RT_EVENTS_MAX), 1, "... SMT off (8): one group");
+		ng = rt_events_group(spr, 8, g, RT_EVENTS_MAX);
+		ok(ng == 2 && g[0].n == 8 && g[1].n == 6, "Sapphire Rapids (8 counters): 14 events as 8 + 6");
+		ng = rt_events_group(zen5, 6, g, RT_EVENTS_MAX);
+		ok(ng == 1 && g[0].used == 2, "Zen 5 (6 counters): one group, the pair takes 2");
+		is_int((long long)rt_events_group(zen5, 1, g, RT_EVENTS_MAX), 0,
+		       "a pair event on one counter: no group at all");
+	}
+
+	/* the arithmetic: complete, partial, multiplexed */
+	{
+		const struct rt_uarch *spr = rt_uarch_get(RT_UARCH_SPR);
+		struct rt_event_reading r[14];
+
+		for (size_t i = 0; i < 14; i++)
+			r[i] = (struct rt_event_reading){ i, 10, 1, 1 };
+		is_int(rt_events_flops(spr, r, 14, &c), 0, "Sapphire Rapids: all 14 read");
+		is_double(c.flops, 10 * (1 + 2 + 4 + 8 + 1 + 4 + 8 + 16 + 1 + 2 + 8 + 16 + 32 + 4), 0,
+			  "FLOPs = sum of counts x weights");
+		is_double(c.by_prec[0], 10 * 15, 0, "... fp64 apart");
+		is_double(c.by_prec[2], 10 * 59, 0, "... fp16 apart");
+		is_double(c.by_prec[3], 40, 0, "... bf16 (AMX) apart");
+		ok(c.source == RT_SOURCE_HW, "... source hw");
+		is_int(rt_events_flops(spr, r, 13, &c), -ENOENT, "the AMX event missing: no count");
+		like(c.why, "AMX_OPS_RETIRED.BF16 was not counted: a partial set is never a FLOP count",
+		     "... named: %s", c.why);
+		ok(c.flops == 0 && c.source == RT_SOURCE_NONE, "... nothing kept of the others");
+		r[3].running = 0.25;
+		is_int(rt_events_flops(spr, r, 14, &c), 0, "one event multiplexed");
+		ok(c.source == RT_SOURCE_HW_ESTIMATE && c.scale == 4, "... hw-estimate, scaled 4x, said: %s",
+		   c.why);
+	}
+
+	/* the self-check through a replay PMU */
+	{
+		const struct rt_uarch *zen5 = rt_uarch_get(RT_UARCH_ZEN5), *spr = rt_uarch_get(RT_UARCH_SPR),
+				      *skx = rt_uarch_get(RT_UARCH_SKX);
+		struct rt_validation v[2];
+		const struct rt_replay_event right[] = { { 0x0f03, 1.0 } }, half[] = { { 0x0f03, 0.5 } };
+		struct rt_replay rp = { right, 1, 1, 0, 0 };
+		struct rt_pmu pmu = { "replay", rt_pmu_replay_count, &rp };
+
+		is_int(rt_pmu_selfcheck(&pmu, zen5, 6, v, &err), 0, "Zen 5 replay: the probe's FMA kernels counted");
+		ok(v[0].trusted && v[1].trusted && fabs(v[0].ratio - 1) < 1e-6,
+		   "... reading them right: trusted (%s)", v[0].verdict);
+		rp = (struct rt_replay){ half, 1, 1, 0, 0 };
+		is_int(rt_pmu_selfcheck(&pmu, zen5, 6, v, &err), 0, "a Zen 5 that reads half");
+		ok(!v[0].trusted && !v[1].trusted, "... refused");
+		like(v[0].verdict, "fp_ret_sse_avx_ops.all read 0.50x of a known kernel (fp64 ",
+		     "... with its ratio: %s", v[0].verdict);
+		like(v[0].verdict, "not used", "... and not used");
+		{
+			/* a Sapphire Rapids: 512-bit packed doubles, 8 FLOPs per count, in 2 groups */
+			const struct rt_replay_event sprv[] = {
+				{ 0x01c7, 0 }, { 0x04c7, 0 }, { 0x10c7, 0 }, { 0x40c7, 1.0 / 8 },
+				{ 0x02c7, 0 }, { 0x08c7, 0 }, { 0x20c7, 0 }, { 0x80c7, 0 },
+				{ 0x01cf, 0 }, { 0x02cf, 0 }, { 0x04cf, 0 }, { 0x08cf, 0 }, { 0x10cf, 0 },
+				{ 0x02ce, 0 },
+			};
+			const struct rt_pmu_work w = { work, NULL, 8e9 };
+
+			rp = (struct rt_replay){ sprv, 14, 1, 0, 0 };
+			work_done = 0;
+			is_int(rt_pmu_measure(&pmu, spr, 8, &w, &c, &ng, &err), 0, "Sapphire Rapids replay");
+			is_double(c.flops, 8e9, 0, "... 8e9 FLOPs from 1e9 512-bit FMA-double counts");
+			ok(ng == 2 && rp.calls == 2 && rp.max_group == 8 && work_done == 2,
+			   "... in 2 groups, the work run once each, never more than 8 events at once");
+			rp = (struct rt_replay){ sprv, 8, 1, 0, 0 };
+			ok(skx && rt_pmu_measure(&pmu, skx, 4, &w, &c, &ng, &err) == 0 && rp.max_group == 4 &&
+			   rp.calls == 2, "Skylake-SP replay, 4 counters: 2 groups of 4 (%g FLOPs)", c.flops);
+			rp = (struct rt_replay){ sprv, 13, 1, 0, 0 };
+			is_int(rt_pmu_measure(&pmu, spr, 8, &w, &c, &ng, &err), -ENOTSUP,
+			       "a PMU without the AMX event: no count");
+			like(err.msg, "AMX_OPS_RETIRED.BF16 (raw 0x2ce) cannot be counted", "... named: %s",
+			     err.msg);
+			rp = (struct rt_replay){ sprv, 14, 0.5, 0, 0 };
+			is_int(rt_pmu_measure(&pmu, spr, 8, &w, &c, &ng, &err), 0, "multiplexed at 50%%");
+			ok(c.source == RT_SOURCE_HW_ESTIMATE && fabs(c.flops - 8e9) < 1,
+			   "... scaled back to 8e9 FLOPs and labelled hw-estimate");
+		}
+	}
+
+	/* the real PMU: counted and judged where the kernel has one, its absence said */
+	{
+		char buf[1024], note[256];
+		struct rt_err why = { 0 };
+
+		rt_pmu_verdict(buf, sizeof(buf), note, sizeof(note), &why);
+		printf("# %s\n", buf);
+		if (!rt_pmu_core_present())
+			ok(strstr(buf, "not used: the kernel exposes no core PMU") != NULL &&
+			   strstr(note, "not used (no core PMU)") != NULL,
+			   "no core PMU here: said, in the sentence and the profile's note");
+		else
+			ok(strstr(buf, "validated") || strstr(buf, "refused") || strstr(buf, "not used"),
+			   "a core PMU here: the table validated or refused on the probe's kernels");
+	}
+	return done_testing();
+}
