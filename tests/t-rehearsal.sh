@@ -32,6 +32,17 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 export OMP_NUM_THREADS=1
 cd "$dir" || exit 1
 run() { timeout 400 "$rehearse" "$@"; }
+# cpu_load [cpuN]: the share of the CPU (default: all of them) that other processes used over
+# 2 s while nothing of this test runs (sampled before and after a run: a machine busy with
+# other work shows it; then the nodes' ceilings are not judged)
+cpu_load() {
+	a=$(awk -v c="${1:-cpu}" '$1 == c { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+	sleep 2
+	awk -v a="$a" -v c="${1:-cpu}" '$1 == c { split(a, x, " "); b = $2 + $3 + $4 + $7 + $8 + $9
+		t = $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; printf "%.2f", (t > x[2] ? (b - x[1]) / (t - x[2]) : 0) }' /proc/stat
+}
+# quiet BEFORE AFTER: whether both samples say the machine had nothing else to do
+quiet() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= 0.1 && b <= 0.1) }'; }
 # judge CHECK...: a check of the nodes' judgement, made only when no probe saw another process
 # on its node's core before it started (then the flags are right, and no node can be judged:
 # a busy machine, not a broken node); the probes' own notes are the evidence
@@ -47,6 +58,8 @@ judge() {
 	if [ -n "$(busy_nodes $_f)" ]; then
 		# shellcheck disable=SC2086
 		skip "another process used a node's core before its probe ($(busy_nodes $_f))"
+	elif ! quiet "${judge_before:-0}" "${judge_after:-0}"; then
+		skip "other processes used the machine around the run ($judge_before, $judge_after of it)"
 	else
 		check "$@"
 	fi
@@ -61,35 +74,31 @@ judge() {
 probe_opts="-i avx512 --no-lowp --no-chart --no-curve -t 1 --sustain 1 --one-at-a-time --threshold 45"
 
 # two healthy nodes, one core each
+judge_before=$(cpu_load)
 run -n 2 -- "$probe" $probe_opts -o "$dir/ok/%h.cfg" --cluster "$dir/ok/cluster.cfg" \
 	>"$dir/ok.out" 2>"$dir/ok.err"
-check "2 simulated nodes: the cluster probe exits 0 (got $?)" test $? = 0
+rc=$?
+judge_after=$(cpu_load)
+echo "# the machine used by other processes: $judge_before before the run, $judge_after after"
+check "2 simulated nodes: the cluster probe exits 0 (got $rc)" test $rc = 0
 check "... each node wrote its profile under its own name" test -s "$dir/ok/nodea.cfg" -a -s "$dir/ok/nodeb.cfg"
 check "... each with sustained runs of its headline ceilings" sh -c "grep -q 'name = \"flops fp64 avx512\"' '$dir/ok/nodea.cfg' && grep -q 'name = \"bw DRAM\"' '$dir/ok/nodeb.cfg'"
 check "... the cluster profile lists both" sh -c "grep -q 'host = \"nodea\"' '$dir/ok/cluster.cfg' && grep -q 'host = \"nodeb\"' '$dir/ok/cluster.cfg'"
 judge "$dir/ok" "... nobody is flagged" grep -q '^  findings = ( );' "$dir/ok/cluster.cfg"
 sed -n '/^below the reference/,/^$/p' "$dir/ok.out" | sed 's/^/# /'
-check "... and the figures say so" grep -q '^no node is more than 45% below the reference' "$dir/ok.out"
+judge "$dir/ok" "... and the figures say so" grep -q '^no node is more than 45% below the reference' "$dir/ok.out"
 check "... the network between them: inter-node, over TCP" sh -c "grep -q 'scope = \"inter-node\"' '$dir/ok/cluster.cfg' && grep -q 'transport = \"btl self,tcp\"' '$dir/ok/cluster.cfg'"
 
 # the same healthy pair with another process spinning on nodeb's core: nodeb's ceilings are
 # disturbed (reported with the cause, never ranked), and nobody is called sick
-# cpu0_load: the share of CPU 0 (nodea's core) that other processes used over 2 s while
-# nothing of this test runs there (sampled before and after the run: a machine busy with
-# other work shows it; then nodea's ceilings are not judged)
-cpu0_load() {
-	a=$(awk '/^cpu0 / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
-	sleep 2
-	awk -v a="$a" '/^cpu0 / { split(a, x, " "); b = $2 + $3 + $4 + $7 + $8 + $9
-		t = $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; printf "%.2f", (t > x[2] ? (b - x[1]) / (t - x[2]) : 0) }' /proc/stat
-}
+# (cpu_load cpu0: the share of CPU 0, nodea's core, that other processes used, defined above)
 taskset -c 1 sh -c 'while :; do :; done' &
 spin=$!
-load_before=$(cpu0_load)
+load_before=$(cpu_load cpu0)
 run -n 2 -- "$probe" $probe_opts -o "$dir/busy/%h.cfg" --cluster "$dir/busy/cluster.cfg" \
 	>"$dir/busy.out" 2>"$dir/busy.err"
 rc=$?
-load_after=$(cpu0_load)
+load_after=$(cpu_load cpu0)
 echo "# CPU 0 used by other processes: $load_before before the run, $load_after after"
 kill $spin
 wait $spin 2>/dev/null
@@ -109,9 +118,13 @@ fi
 
 # nodeb throttled to 40% of its core, in periods of 100 ms: the best of short runs fits in the
 # unthrottled part; the sustained runs do not
+judge_before=$(cpu_load)
 run -n 2 -t nodeb:40 -- "$probe" $probe_opts -o "$dir/th/%h.cfg" --cluster "$dir/th/cluster.cfg" \
 	>"$dir/th.out" 2>"$dir/th.err"
-check "nodeb throttled to 40%: the cluster probe exits 0 (got $?)" test $? = 0
+rc=$?
+judge_after=$(cpu_load)
+echo "# the machine used by other processes: $judge_before before the run, $judge_after after"
+check "nodeb throttled to 40%: the cluster probe exits 0 (got $rc)" test $rc = 0
 for c in "flops fp64 avx512" "flops fp32 avx512" "bw DRAM"; do
 	judge "$dir/th" "... nodeb found on '$c' (sustained), at about 40% of the best node" awk -v c="$c" '
 		$0 ~ "host = \"nodeb\"; ceiling = \"" c "\"; statistic = \"sustained\"" {
@@ -121,9 +134,12 @@ for c in "flops fp64 avx512" "flops fp32 avx512" "bw DRAM"; do
 done
 judge "$dir/th" "... and nodea is not" sh -c "! grep -q 'host = \"nodea\"; ceiling' '$dir/th/cluster.cfg' || ! sed -n '/findings = (/,/);/p' '$dir/th/cluster.cfg' | grep -q nodea"
 check "... its disturbed ceilings are reported as throttled by the CPU quota, not ranked" grep -q 'host = "nodeb"; ceiling = "flops fp64 avx512"; flag = "throttled: .*CPU quota: 0.40 cores per 100 ms' "$dir/th/cluster.cfg"
+judge_before=$(cpu_load)
 run -n 2 -t nodeb:40 -- "$probe" $probe_opts --reference "$dir/ok/nodea.cfg" -o "$dir/rf/%h.cfg" \
 	--cluster "$dir/rf/cluster.cfg" >"$dir/rf.out" 2>"$dir/rf.err"
 rc=$?
+judge_after=$(cpu_load)
+echo "# the machine used by other processes: $judge_before before the run, $judge_after after"
 # (a reference every ceiling of which was disturbed is refused: that is right too)
 judge "$dir/ok" "--reference a healthy node's profile: exit 0 (got $rc)" test $rc = 0
 check "... the reference named" grep -q "reference = \"$dir/ok/nodea.cfg\"" "$dir/rf/cluster.cfg"
