@@ -450,6 +450,24 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 		rt_cfg_put_str(of.fp, ref->note);
 		fprintf(of.fp, ";\n");
 	}
+	{
+		/* the allocation it was measured in, so that a result traces to its job */
+		const char *id = getenv("SLURM_JOB_ID"), *nl = getenv("SLURM_JOB_NODELIST"),
+			   *part = getenv("SLURM_JOB_PARTITION");
+
+		if (id && *id) {
+			fprintf(of.fp, "  job = { scheduler = \"slurm\"; id = ");
+			rt_cfg_put_str(of.fp, id);
+			fprintf(of.fp, "; nodelist = ");
+			rt_cfg_put_str(of.fp, nl ? nl : "");
+			fprintf(of.fp, "; partition = ");
+			rt_cfg_put_str(of.fp, part ? part : "");
+			/* mpirun's ranks carry its URI; srun's tasks a step of their own */
+			fprintf(of.fp, "; launcher = \"%s\"; };\n",
+				getenv("OMPI_MCA_orte_hnp_uri") ? "mpirun" :
+				getenv("SLURM_STEP_ID") ? "srun" : "unknown");
+		}
+	}
 	fprintf(of.fp, "  node = (");
 	for (size_t i = 0; i < n; i++) {
 		fprintf(of.fp, "%s\n    { host = ", i ? "," : "");

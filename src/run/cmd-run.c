@@ -674,12 +674,13 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 			if (failed)
 				fprintf(fp, "%-44s   %u of %u processes failed: %s\n", "", failed,
 					s->n, fwhy);
+			/* under a launcher a run is not run again (MPI starts once per launch) */
 			if (s->disturbed)
-				fprintf(fp, "%-44s   disturbed, every run (measured twice each): %s; "
-					"not compared\n", "", bwhy);
+				fprintf(fp, "%-44s   disturbed, every run%s: %s; not compared\n", "",
+					o->ranked ? "" : " (measured twice each)", bwhy);
 			else if (busy)
-				fprintf(fp, "%-44s   %u of %u runs disturbed twice, left out: %s\n",
-					"", busy, s->n, bwhy);
+				fprintf(fp, "%-44s   %u of %u runs disturbed%s, left out: %s\n", "",
+					busy, s->n, o->ranked ? "" : " twice", bwhy);
 		}
 		/* a disturbed configuration's time is not its own: never the best */
 		if (!s->disturbed && (best == SIZE_MAX || s->median < res[best].median))
@@ -969,7 +970,7 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const st
 			o->repeat);
 		if ((rc = run_process(o, c, path, &s->runs[k], err)))
 			return rc;
-		if (s->runs[k].disturbed && !rt_spawn_interrupted()) {
+		if (s->runs[k].disturbed && !o->ranked && !rt_spawn_interrupted()) {
 			/* another process took its CPUs: measured again, the second kept */
 			fprintf(stderr, "%s: [%zu] %s: %s: measured again\n", o->prog, ci + 1,
 				c->name, s->runs[k].reason);
@@ -1117,6 +1118,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 
 	rt_timestamp(started, sizeof(started));
 	rt_cmd_launcher_detect(&l);
+	req.ranked = l.size > 1;
 	top = o->resume ? o->resume : o->outdir;
 	if (o->resume) {
 		/* the run's own record: under a launcher each rank's room */

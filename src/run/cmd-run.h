@@ -40,6 +40,8 @@ struct rt_cmd_run_opts {
 					 * run.cfg, the configurations it lacks run */
 	bool timeout_given;             /* --timeout given: it holds on --resume too */
 	char verbose_buf[48];           /* verbose's storage when read from run.cfg */
+	bool ranked;                    /* set by the tool under a launcher: a disturbed run is
+					 * not run again (a command that starts MPI can once) */
 };
 
 /* A --sweep argument: "threads" (1, powers of two, all the CPUs this process may use),
