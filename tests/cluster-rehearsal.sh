@@ -73,24 +73,10 @@ fi
 
 base="rooftraj-rehearsal-$$"
 names=""
+. "$(dirname "$0")/rehearsal-cgroups.sh"
 cleanup() {
 	trap - EXIT INT TERM HUP
-	for ctl in cpuset cpu; do
-		for d in "/sys/fs/cgroup/$ctl/$base"/*/; do
-			[ -d "$d" ] || continue
-			# whatever is left in a node is killed (a daemon that outlived mpirun), again
-			# until the cgroup goes: a process may fork as it dies, a slow one (under a
-			# sanitizer) takes a while, and the kernel refuses (EBUSY) for a moment after
-			# the last task left; 60 s at the most
-			for k in $(seq 600); do
-				rmdir "$d" 2>/dev/null && break
-				for p in $(cat "$d/tasks" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
-				sleep 0.1
-			done
-			[ -d "$d" ] && echo "rehearsal: $d: could not be removed" >&2
-		done
-		rmdir "/sys/fs/cgroup/$ctl/$base" 2>/dev/null
-	done
+	rehearsal_cgroups_remove "$base"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP

@@ -54,30 +54,29 @@ fi
 
 base="rooftraj-slurm-$$"
 d=""
+. "$(dirname "$0")/rehearsal-cgroups.sh"
+# a daemon's pid from its pid file, while it runs
+alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 cleanup() {
 	trap - EXIT INT TERM HUP
 	if [ -n "$d" ]; then
-		# the daemons first (their pid files), then whatever is left in a node's cgroup
+		# the daemons asked to stop (their pid files), waited for (5 s at most), then killed
 		for f in "$d"/slurmd-*.pid "$d/slurmctld.pid" "$d/munge/pid"; do
-			[ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null
+			alive "$f" && kill "$(cat "$f")" 2>/dev/null
 		done
-		sleep 0.5
+		for k in $(seq 50); do
+			left=false
+			for f in "$d"/slurmd-*.pid "$d/slurmctld.pid" "$d/munge/pid"; do
+				alive "$f" && left=true
+			done
+			$left || break
+			sleep 0.1
+		done
 		for f in "$d"/slurmd-*.pid "$d/slurmctld.pid" "$d/munge/pid"; do
-			[ -s "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null
+			alive "$f" && kill -9 "$(cat "$f")" 2>/dev/null
 		done
 	fi
-	for ctl in cpuset cpu; do
-		for c in "/sys/fs/cgroup/$ctl/$base"/*/; do
-			[ -d "$c" ] || continue
-			for k in $(seq 600); do
-				rmdir "$c" 2>/dev/null && break
-				for p in $(cat "$c/tasks" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
-				sleep 0.1
-			done
-			[ -d "$c" ] && echo "slurm rehearsal: $c: could not be removed" >&2
-		done
-		rmdir "/sys/fs/cgroup/$ctl/$base" 2>/dev/null
-	done
+	rehearsal_cgroups_remove "$base"
 	[ -n "$d" ] && rm -rf "$d"
 }
 trap cleanup EXIT

@@ -100,17 +100,17 @@ fi
 # SIGTERM while a job runs: every daemon stopped, the cgroups and the directory removed
 timeout 120 "$rehearse" -n 2 -- srun -N 2 --mpi=none sleep 60 >"$dir/term.out" 2>"$dir/term.err" &
 pid=$!
-for k in $(seq 300); do
-	grep -q 'nodes nodea,nodeb up' "$dir/term.err" 2>/dev/null && break
+# until the job's tasks run on the nodes
+for k in $(seq 600); do
+	grep -q 'nodes nodea,nodeb up' "$dir/term.err" 2>/dev/null &&
+		[ "$(pgrep -fx '(/[^ ]*/)?sleep 60' | wc -l)" -ge 2 ] && break
 	sleep 0.1
 done
-sleep 1
 d=$(sed -n 's/^slurm rehearsal: directory \([^,]*\), cgroups \([^ ]*\) .*/\1/p' "$dir/term.err")
 cg=$(sed -n 's/^slurm rehearsal: directory \([^,]*\), cgroups \([^ ]*\) .*/\2/p' "$dir/term.err")
 kill -TERM $pid
 wait $pid
 rc=$?
-sleep 1
 check "SIGTERM during a job: the rehearsal stops (exit $rc)" test "$rc" != 0 -a -n "$d" -a -n "$cg"
 left=$(pgrep -fa "$d" | grep -v pgrep)
 check "... no slurmctld, slurmd or munged of it left" test -z "$left"

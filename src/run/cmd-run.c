@@ -806,26 +806,16 @@ static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[1100], si
 static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o, size_t n,
 			const char *started, const char *status, struct rt_err *err)
 {
-	char path[4200], host[256] = "localhost", ts[32], specs[2 + RT_CMD_MAX_ENV][1100];
+	char specs[2 + RT_CMD_MAX_ENV][1100];
 	struct rt_outfile of;
 	size_t ns;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/run.cfg", dir);
-	if ((rc = rt_outfile_open(&of, path, err)))
+	if ((rc = rt_runrec_begin(&of, dir, "how roofline-run ran here: enough to run the rest "
+				  "(roofline-run --resume DIR)", "roofline-run", status, started,
+				  err)))
 		return rc;
-	rt_timestamp(ts, sizeof(ts));
-	if (gethostname(host, sizeof(host) - 1))
-		snprintf(host, sizeof(host), "localhost");
-	fprintf(of.fp, "# how roofline-run ran here: enough to run the rest (roofline-run --resume "
-		"DIR)\nrun = {\n  tool = \"%s %s\";\n  program = \"roofline-run\";\n"
-		"  status = \"%s\";\n  started = \"%s\";\n", PACKAGE_NAME, PACKAGE_VERSION, status,
-		started);
-	if (strcmp(status, "running"))
-		fprintf(of.fp, "  finished = \"%s\";\n", ts);
-	fputs("  host = ", of.fp);
-	rt_cfg_put_str(of.fp, host);
-	fputs(";\n  command = ", of.fp);
+	fputs("  command = ", of.fp);
 	rt_cfg_put_str(of.fp, o->cmdline ? o->cmdline : "");
 	fputs(";\n  profile = ", of.fp);
 	rt_cfg_put_str(of.fp, o->profile ? o->profile : "");

@@ -183,30 +183,45 @@ void rt_runrec_put_environment(FILE *fp)
 		}
 }
 
+int rt_runrec_begin(struct rt_outfile *of, const char *dir, const char *comment,
+		    const char *program, const char *status, const char *started,
+		    struct rt_err *err)
+{
+	char path[4200], ts[32], host[256] = "localhost";
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/run.cfg", dir);
+	if ((rc = rt_outfile_open(of, path, err)))
+		return rc;
+	rt_timestamp(ts, sizeof(ts));
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "localhost");
+	fprintf(of->fp, "# %s\nrun = {\n  tool = \"%s %s\";\n", comment, PACKAGE_NAME,
+		PACKAGE_VERSION);
+	if (program)
+		fprintf(of->fp, "  program = \"%s\";\n", program);
+	fprintf(of->fp, "  status = \"%s\";\n  started = \"%s\";\n", status, started);
+	if (strcmp(status, "running"))
+		fprintf(of->fp, "  finished = \"%s\";\n", ts);
+	put_kv(of->fp, "  ", "host", host);
+	return 0;
+}
+
 int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *err)
 {
 	const struct rt_runrec_request *r = o->req;
 	const char *started = o->started;
 	const bool complete = o->complete;
 	const dnnl_version_t *dv = dnnl_version();
-	char path[4200], ts[32], host[256] = "localhost", hw[32];
+	char hw[32];
 	struct rt_outfile of;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/run.cfg", dir);
-	if ((rc = rt_outfile_open(&of, path, err)))
+	if ((rc = rt_runrec_begin(&of, dir, "how this sweep was run: enough to run it again "
+				  "(--resume DIR takes the request from here)", NULL,
+				  complete ? "complete" : "running", started, err)))
 		return rc;
-	rt_timestamp(ts, sizeof(ts));
-	if (gethostname(host, sizeof(host) - 1))
-		snprintf(host, sizeof(host), "localhost");
 	rt_topo_hwloc_version(hw, sizeof(hw));
-	fprintf(of.fp, "# how this sweep was run: enough to run it again (--resume DIR takes the "
-		"request from here)\nrun = {\n  tool = \"%s %s\";\n  status = \"%s\";\n"
-		"  started = \"%s\";\n", PACKAGE_NAME, PACKAGE_VERSION,
-		complete ? "complete" : "running", started);
-	if (complete)
-		fprintf(of.fp, "  finished = \"%s\";\n", ts);
-	put_kv(of.fp, "  ", "host", host);
 	put_kv(of.fp, "  ", "command", o->cmdline);
 	put_kv(of.fp, "  ", "profile", r->profile);
 	if (o->default_config)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stddef.h>
 #include "base/err.h"
+#include "base/util.h"
 #include "node/profile.h"
 #include "sweep/sweep.h"
 
@@ -54,6 +55,13 @@ struct rt_runrec {
  * that change what a run does (OMP_, KMP_, GOMP_, DNNL_, ONEDNN_, MKL_, OPENBLAS_, the Slurm
  * job's), for any tool's run.cfg. */
 void rt_runrec_put_environment(FILE *fp);
+
+/* DIR/run.cfg opened (a temporary name until committed) with its head: the comment, "run = {",
+ * the tool, the program (NULL: none), status, started, finished (unless running), host. The
+ * caller writes the rest and commits. */
+int rt_runrec_begin(struct rt_outfile *of, const char *dir, const char *comment,
+		    const char *program, const char *status, const char *started,
+		    struct rt_err *err);
 
 /* Write DIR/run.cfg atomically. */
 int rt_runrec_write(const char *dir, const struct rt_runrec *rec, struct rt_err *err);
