@@ -118,6 +118,13 @@ check "a command that runs no oneDNN primitive: exit 0 (got $rc)" test $rc = 0
 check "... its wall time, and the note" grep -q 'no oneDNN primitive ran: coverage 0%' "$dir/none/summary.txt"
 check "... the images/s it printed recorded" grep -q ',12.5,$' "$dir/none/points.csv"
 check "... and run again without the log (the overhead)" grep -q '^default,2,run,command without the log,' "$dir/none/points.csv"
+if [ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/devices/cpu_core ]; then
+	check "... the node's hardware counters: counted, or why not" grep -q '^hardware counters' "$dir/none/summary.txt"
+else
+	check "... no core PMU here: said, the counts from the log" grep -q '^hardware counters: not used: the kernel exposes no core PMU here' "$dir/none/summary.txt"
+fi
+"$run" -o "$dir/nohw" -r 1 --no-overhead --no-hw-counters -- true >/dev/null 2>&1
+check "... --no-hw-counters: not tried, not said" sh -c "test -s '$dir/nohw/summary.txt' && ! grep -q '^hardware counters' '$dir/nohw/summary.txt'"
 check "... the command in the summary as a shell reads it back" grep -qx "command: sh -c 'echo images/s 12.5'" "$dir/none/summary.txt"
 "$run" -o "$dir/quote" -r 1 --no-overhead -- sh -c "echo it's" >"$dir/quote.out" 2>&1
 check "... a quote inside a word too" grep -qx "command: sh -c 'echo it'\\\\''s'" "$dir/quote/summary.txt"

@@ -9,6 +9,7 @@
 #include "base/spawn.h"
 #include "base/util.h"
 #include "counters/onednn-log.h"
+#include "counters/pmu.h"
 #include "machine/cpu.h"
 #include "node/profile.h"
 #include "node/roofs.h"
@@ -579,6 +580,7 @@ static const char *shell_word(const char *s, char *buf, size_t size)
 /* The summary's two lead sentences, for report.html too: the verdict and the coverage. */
 struct lead {
 	char verdict[1024], coverage[1024];
+	const char *hw;                 /* the hardware counters' line ("": none) */
 };
 
 static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *cfgs,
@@ -626,6 +628,8 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 			 "configuration did not run");
 		fprintf(fp, "%s\n", ld->coverage);
 	}
+	if (ld->hw && *ld->hw)
+		fprintf(fp, "%s\n", ld->hw);
 	if (!isnan(def->bare_median) && def->ok)
 		fprintf(fp, "verbose overhead: the default took %.3f s with the log and %.3f s "
 			"without (medians): %+.1f%%%s\n", def->median, def->bare_median,
@@ -1001,12 +1005,85 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const st
 	return 0;
 }
 
+/* Hardware counters on the command: the node's FLOP event table, used only once it read the
+ * probe's own FMA kernels right (NULL, with why in line, when it cannot be used). */
+static const struct rt_uarch *hw_table(char *line, size_t size)
+{
+	struct rt_cpu cpu;
+	struct rt_err e = { 0 };
+	struct rt_validation v[2];
+	const struct rt_uarch *u = NULL;
+
+	if (rt_cpu_detect(&cpu, &e) == 0)
+		u = rt_uarch_find(cpu.vendor, cpu.family, cpu.model_number);
+	if (!u) {
+		snprintf(line, size, "hardware counters: not used: no FLOP event table for this CPU");
+		return NULL;
+	}
+	if (rt_pmu_selfcheck(&rt_pmu_perf, u, u->counters, v, &e)) {
+		snprintf(line, size, "hardware counters: not used: %s", e.msg);
+		return NULL;
+	}
+	if (!v[0].trusted || !v[1].trusted) {
+		snprintf(line, size, "hardware counters: not used: %s; %s", v[0].verdict,
+			 v[1].verdict);
+		return NULL;
+	}
+	return u;
+}
+
+struct hw_run {
+	const struct rt_cmd_run_opts *o;
+	const struct rt_cmd_cfg *c;
+	bool ok;
+	char why[300];
+};
+
+/* one run of the command, without the log, its processes and threads counted */
+static void hw_run_once(void *arg)
+{
+	struct hw_run *h = arg;
+	struct rt_cmd_outcome r;
+	struct rt_err e = { 0 };
+
+	if (run_process(h->o, h->c, NULL, &r, &e) || !r.ok || r.disturbed) {
+		h->ok = false;
+		snprintf(h->why, sizeof(h->why), "%.299s", e.msg[0] ? e.msg : r.reason);
+	}
+	rt_onednn_tally_free(&r.t);
+}
+
+/* The FLOPs the command retired, by the validated table: one run of the command per group of
+ * events (perf_event, counting it and every process and thread it starts; roofline-run's own
+ * reading of the output too, a few instructions per line). */
+static void hw_measure(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *c,
+		       const struct rt_uarch *u, char *line, size_t size)
+{
+	struct hw_run h = { o, c, true, "" };
+	const struct rt_pmu_work w = { hw_run_once, &h, 0 };
+	struct rt_flop_count fc;
+	struct rt_err e = { 0 };
+	size_t ng = 0;
+
+	fprintf(stderr, "%s: %s: hardware FLOP counts (%s table)\n", o->prog, c->name, u->name);
+	if (rt_pmu_measure(&rt_pmu_perf, u, u->counters, &w, &fc, &ng, &e) || !h.ok)
+		snprintf(line, size, "hardware counters: the %s table could not count the "
+			 "command: %s", u->name, h.ok ? e.msg : h.why);
+	else
+		snprintf(line, size, "hardware counters (%s table, validated on the probe's FMA "
+			 "kernels; source %s%s%s): %s's command retires %.4g FLOPs a run (its events "
+			 "counted in %zu run%s without the log, one per group), beside oneDNN's log's "
+			 "count", u->name, fc.source == RT_SOURCE_HW ? "hw" : "hw-estimate",
+			 fc.source == RT_SOURCE_HW ? "" : ", ", fc.source == RT_SOURCE_HW ? "" :
+			 fc.why, c->name, fc.flops, ng, ng == 1 ? "" : "s");
+}
+
 /* The configurations, each in fresh processes; each one's rows appended to points.csv when
  * it finishes (an interrupted one leaves none: --resume runs it). *done: how many finished,
  * resumed ones included. */
 static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struct rt_cmd_cfg *cfgs,
 		   size_t n, struct rt_cmd_result *res, const bool *have, size_t *done,
-		   struct rt_err *err)
+		   const struct rt_uarch *hw, char *hwline, size_t hwsize, struct rt_err *err)
 {
 	char csv[4200];
 	int rc;
@@ -1033,6 +1110,9 @@ static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struc
 			rc = rt_file_append(csv, buf, len, err);
 			++*done;
 		}
+		/* the default's FLOPs from the hardware too, where the node's counters are trusted */
+		if (!rc && hw && cfgs[i].is_default && res[i].ok && !rt_spawn_interrupted())
+			hw_measure(o, &cfgs[i], hw, hwline, hwsize);
 		free(buf);
 		if (rc)
 			return rc;
@@ -1043,11 +1123,12 @@ static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struc
 /* summary.txt (also printed when alone), the charts and report.html. */
 static int finish(const struct rt_cmd_run_opts *o, const struct rt_cmd_launcher *l,
 		  const char *dir, const struct rt_cmd_cfg *cfgs, const struct rt_cmd_result *res,
-		  size_t n, size_t done, const char *resume_dir, const struct rt_profile *prof)
+		  size_t n, size_t done, const char *resume_dir, const struct rt_profile *prof,
+		  const char *hwline)
 {
 	struct rt_err err = { 0 };
 	struct rt_outfile sf;
-	struct lead ld = { "", "" };
+	struct lead ld = { "", "", hwline };
 	char *text = NULL, path[4300], more[4700] = "";
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
@@ -1078,10 +1159,14 @@ static int finish(const struct rt_cmd_run_opts *o, const struct rt_cmd_launcher 
 	if (rc)
 		return rc;
 	{
-		const char *lead[3] = { ld.verdict, ld.coverage, more };
+		const char *lead[4] = { ld.verdict, ld.coverage, hwline, more };
+		size_t nl = 2;
 
-		if ((rc = rt_cmd_views(o->prog, dir, cfgs, res, n, prof, lead, more[0] ? 3 : 2,
-				       &err)))
+		if (*hwline)
+			nl++;
+		if (more[0])
+			lead[nl++] = more;
+		if ((rc = rt_cmd_views(o->prog, dir, cfgs, res, n, prof, lead, nl, &err)))
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		else
 			fprintf(stderr, "%s: page %s/report.html\n", o->prog, dir);
@@ -1100,7 +1185,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	struct rt_cmd_cfg *cfgs = NULL;
 	struct rt_cmd_result *res = NULL;
 	bool *have = NULL;
-	char **argv = NULL;
+	char **argv = NULL, hwline[1024] = "";
+	const struct rt_uarch *hw = NULL;
 	size_t n = 0, done = 0;
 	char dir[4096], path[4300], exe[4096], profile[4096], started[32];
 	const char *top;
@@ -1182,7 +1268,11 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		resolved[na] = NULL;
 		resolved[0] = exe;
 		oo.cmd = resolved;
-		if ((rc = run_all(&oo, dir, cfgs, n, res, have, &done, &err))) {
+		/* the node's counters, checked on the probe's kernels before the command runs */
+		if (o->hw_counters)
+			hw = hw_table(hwline, sizeof(hwline));
+		if ((rc = run_all(&oo, dir, cfgs, n, res, have, &done, hw, hwline, sizeof(hwline),
+				  &err))) {
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 			goto out;
 		}
@@ -1190,7 +1280,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	if (write_runcfg(dir, o, n, started, rt_spawn_interrupted() ? "interrupted" : "complete",
 			 &err))
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-	if (finish(o, &l, dir, cfgs, res, n, done, top, prof))
+	if (finish(o, &l, dir, cfgs, res, n, done, top, prof, hwline))
 		goto out;
 	fprintf(stderr, "%s: results in %s\n", o->prog, dir);
 	/* the last rank to finish puts every rank's rows and one summary in the directory */

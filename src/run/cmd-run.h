@@ -36,6 +36,8 @@ struct rt_cmd_run_opts {
 	double timeout;                 /* seconds per process; 0: none */
 	const char *verbose;            /* ONEDNN_VERBOSE's value: "1" (2.x), "profile_exec" */
 	bool overhead;                  /* also run the default without the log */
+	bool hw_counters;               /* the default's FLOPs from the hardware too, where the
+					 * node's counters read the probe's kernels right */
 	const char *resume;             /* a run's directory: its command and sweep from its
 					 * run.cfg, the configurations it lacks run */
 	bool timeout_given;             /* --timeout given: it holds on --resume too */

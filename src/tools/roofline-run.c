@@ -46,6 +46,8 @@ static void usage(FILE *fp)
 "      --timeout=SECONDS  kill a process that runs longer (default: none)\n"
 "      --verbose-value=V  ONEDNN_VERBOSE's value (default 1; oneDNN 3.x: profile_exec)\n"
 "      --no-overhead      do not run the default again without the log\n"
+"      --no-hw-counters   do not count the default's FLOPs with the node's hardware\n"
+"                         counters (done where they read roofline-probe's kernels right)\n"
 "      --resume=DIR       run the configurations an interrupted run in DIR did not\n"
 "                         finish: the command and the sweep from DIR/run.cfg\n"
 "  -h, --help             show this help and exit\n"
@@ -66,6 +68,7 @@ static const struct option long_opts[] = {
 	{ "verbose-value", required_argument, NULL, 'B' },
 	{ "no-overhead", no_argument, NULL, 'N' },
 	{ "resume", required_argument, NULL, 'R' },
+	{ "no-hw-counters", no_argument, NULL, 'H' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -79,7 +82,8 @@ static int bad(const char *msg)
 
 int main(int argc, char **argv)
 {
-	struct rt_cmd_run_opts o = { .prog = prog, .repeat = 3, .verbose = "1", .overhead = true };
+	struct rt_cmd_run_opts o = { .prog = prog, .repeat = 3, .verbose = "1", .overhead = true,
+				     .hw_counters = true };
 	struct rt_err err = { 0 };
 	char cmdline[4096] = "";
 	bool request_given = false;    /* -o, --sweep, -r, --verbose-value, --no-overhead */
@@ -124,6 +128,7 @@ int main(int argc, char **argv)
 			o.verbose = optarg;
 			break;
 		case 'N': o.overhead = false; break;
+		case 'H': o.hw_counters = false; break;
 		case 'R':
 			if (rt_opt_parse_path(&o.resume, "--resume", optarg, "directory", &err))
 				return bad(err.msg);
