@@ -26,8 +26,8 @@ mpi 2 "$train" $common -b 16 >"$dir/two.out" 2>"$dir/two.err"
 check "mpirun -n 2 roofline-train exits 0 (got $?)" test $? = 0
 "$train" $common -b 32 >"$dir/one.out" 2>"$dir/one.err"
 check "one process, global batch 32, exits 0" test $? = 0
-h0=$(awk '/^rank 0: weights digest/ { print $5 }' "$dir/two.out")
-h1=$(awk '/^rank 1: weights digest/ { print $5 }' "$dir/two.out")
+h0=$(rank_digest "$dir/two.out" 0)
+h1=$(rank_digest "$dir/two.out" 1)
 check "both ranks hold bit-identical weights after 6 steps ($h0 $h1)" test -n "$h0" -a "$h0" = "$h1"
 check "2 ranks x batch 16 = 1 process x batch 32 after 6 steps (sum and norm within 1e-5)" same_weights "$dir/one.out" "$dir/two.out"
 check "the run names the ranks and the global batch" grep -q "2 ranks on 1 node, each its shard of a global batch of 32" "$dir/two.out"

@@ -153,8 +153,8 @@ run -n 2 -- "$train" $common -b 16 >"$dir/dp.out" 2>"$dir/dp.err"
 check "training across 2 nodes exits 0 (got $?)" test $? = 0
 check "... the run says 2 ranks on 2 nodes" grep -q "2 ranks on 2 nodes" "$dir/dp.out"
 "$train" $common -b 32 >"$dir/one.out" 2>&1
-h0=$(awk '/^rank 0: weights digest/ { print $5 }' "$dir/dp.out")
-h1=$(awk '/^rank 1: weights digest/ { print $5 }' "$dir/dp.out")
+h0=$(rank_digest "$dir/dp.out" 0)
+h1=$(rank_digest "$dir/dp.out" 1)
 check "... bit-identical weights on both nodes ($h0 $h1)" test -n "$h0" -a "$h0" = "$h1"
 check "... the weights of one process on the global batch (sum and norm within 1e-5)" same_weights "$dir/one.out" "$dir/dp.out"
 

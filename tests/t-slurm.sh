@@ -66,8 +66,8 @@ check "... nothing measured, nothing written" test ! -e "$dir/single/nodea.cfg" 
 check "training across the 2 nodes through srun: exit 0 ($(cat "$dir/dp.rc" 2>/dev/null))" test "$(cat "$dir/dp.rc" 2>/dev/null)" = 0
 check "... 2 ranks on 2 nodes" grep -q "2 ranks on 2 nodes" "$dir/dp.out"
 "$train" $common -b 32 >"$dir/one.out" 2>&1
-h0=$(awk '/^rank 0: weights digest/ { print $5 }' "$dir/dp.out")
-h1=$(awk '/^rank 1: weights digest/ { print $5 }' "$dir/dp.out")
+h0=$(rank_digest "$dir/dp.out" 0)
+h1=$(rank_digest "$dir/dp.out" 1)
 check "... bit-identical weights on both nodes ($h0 $h1)" test -n "$h0" -a "$h0" = "$h1"
 check "... the weights of one process on the global batch (sum and norm within 1e-5)" same_weights "$dir/one.out" "$dir/dp.out"
 check "--sweep ranks=1,2 inside an allocation (salloc -N 2, srun as the launcher): exit 0 ($(cat "$dir/ranks.rc" 2>/dev/null))" test "$(cat "$dir/ranks.rc" 2>/dev/null)" = 0

@@ -21,6 +21,9 @@ sweep_child() {
 		sleep 0.05
 	done
 }
+# rank_digest FILE K: rank K's weights digest in a data-parallel run's output ("rank K:
+# weights digest H ...").
+rank_digest() { awk -v k="$2" '$1 == "rank" && $2 == k ":" && $3 == "weights" && $4 == "digest" { print $5 }' "$1"; }
 # same_weights ONE MANY: the weights digest of one process (ONE: "weights digest H sum S
 # norm N") and rank 0's of a data-parallel run (MANY: "rank 0: weights digest ...") agree in
 # sum and norm within 1e-5 of the norm.

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "counters/counters.h"
 #include "counters/events.h"
+#include "counters/pmu.h"
 #include "machine/cpu.h"
 
 #include <errno.h>
@@ -15,14 +16,6 @@
 #include <unistd.h>
 
 #define MAX_EV 16
-
-/* Whether the kernel exposes a core PMU (cpu; cpu_core and cpu_atom on hybrid Intel): none
- * in a VM without a virtual PMU, where no core event can be counted at all. */
-static bool core_pmu(void)
-{
-	return access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ||
-	       access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
-}
 
 struct hw_ctx {
 	char vendor[16];
@@ -123,7 +116,7 @@ static int hw_open(void **out, struct rt_err *err)
 			snprintf(c->vendor, sizeof(c->vendor), "%s", cpu.vendor);
 			u = rt_uarch_find(cpu.vendor, cpu.family, cpu.model_number);
 		}
-		if (!core_pmu()) {
+		if (!rt_pmu_core_present()) {
 			rc = rt_err_set(err, -ENOTSUP, "the kernel exposes no core PMU here (no /sys/bus/event_source/devices/cpu: a VM "
 					"without a virtual PMU?)");
 			goto fail;

@@ -715,3 +715,16 @@ void rt_onednn_tally_free(struct rt_onednn_tally *t)
 	free(t->slots);
 	memset(t, 0, sizeof(*t));
 }
+
+static int cmp_prim_ms(const void *a, const void *b)
+{
+	const struct rt_onednn_prim *x = a, *y = b;
+
+	return x->ms < y->ms ? 1 : x->ms > y->ms ? -1 : 0;
+}
+
+void rt_onednn_tally_sort(struct rt_onednn_tally *t)
+{
+	if (t->n)       /* a tally with no primitive has no array */
+		qsort(t->v, t->n, sizeof(t->v[0]), cmp_prim_ms);
+}

@@ -74,5 +74,8 @@ void rt_onednn_tally_add(struct rt_onednn_tally *t, const struct rt_onednn_exec 
 void rt_onednn_tally_unparsed(struct rt_onednn_tally *t, const char *line, size_t len,
 			      const char *why);
 void rt_onednn_tally_free(struct rt_onednn_tally *t);
+/* The primitives by oneDNN's time, heaviest first (once the tally is complete: its index is
+ * not kept). */
+void rt_onednn_tally_sort(struct rt_onednn_tally *t);
 
 #endif

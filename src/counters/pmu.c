@@ -196,27 +196,36 @@ int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigne
 	return 0;
 }
 
-void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize, struct rt_err *why)
+int rt_pmu_node_check(const struct rt_uarch **u, struct rt_validation v[2], struct rt_err *why)
 {
 	struct rt_cpu cpu;
 	struct rt_err e;
-	const struct rt_uarch *u = NULL;
+
+	*u = NULL;
+	if (rt_cpu_detect(&cpu, &e) == 0)
+		*u = rt_uarch_find(cpu.vendor, cpu.family, cpu.model_number);
+	if (!*u)
+		return rt_err_set(why, -ENOENT, "no FLOP event table for this CPU (%s family 0x%x "
+				  "model 0x%x)", cpu.vendor, (unsigned)cpu.family,
+				  (unsigned)cpu.model_number);
+	return rt_pmu_selfcheck(&rt_pmu_perf, *u, (*u)->counters, v, why);
+}
+
+void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize, struct rt_err *why)
+{
+	const struct rt_uarch *u;
 	struct rt_event_group g[RT_EVENTS_MAX];
 	struct rt_validation v[2];
 	size_t ng;
-	int rc;
+	int rc = rt_pmu_node_check(&u, v, why);
 
-	if (rt_cpu_detect(&cpu, &e) == 0)
-		u = rt_uarch_find(cpu.vendor, cpu.family, cpu.model_number);
 	if (!u) {
-		snprintf(buf, size, "hardware counters: no FLOP event table for this CPU (%s family "
-			 "0x%x model 0x%x): FLOPs and bytes from the model's exact counts",
-			 cpu.vendor, (unsigned)cpu.family, (unsigned)cpu.model_number);
+		snprintf(buf, size, "hardware counters: %s: FLOPs and bytes from the model's exact "
+			 "counts", why->msg);
 		snprintf(note, notesize, "hardware counters: no FLOP event table for this CPU");
 		return;
 	}
 	ng = rt_events_group(u, u->counters, g, RT_EVENTS_MAX);
-	rc = rt_pmu_selfcheck(&rt_pmu_perf, u, u->counters, v, why);
 	if (rc) {
 		snprintf(buf, size, "hardware counters: not used: %s; the %s table (%zu FLOP "
 			 "event%s, %zu group%s of at most %u counters, each in its own "

@@ -67,6 +67,11 @@ int rt_pmu_measure(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned 
 int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned counters,
 		     struct rt_validation v[2], struct rt_err *err);
 
+/* This node's FLOP event table (rt_uarch_find on its CPUID) checked by rt_pmu_selfcheck on the
+ * kernel's PMU: 0 with v[] (trusted or not); -ENOENT with *u NULL when the CPU has no table;
+ * the PMU's error otherwise (*u set). */
+int rt_pmu_node_check(const struct rt_uarch **u, struct rt_validation v[2], struct rt_err *why);
+
 /* The node's counter verdict in one sentence (roofline-probe prints it), and in a short one
  * (kept in the profile's notes): which table, how its events group, and validated, refused
  * (with the ratios) or no PMU. */

@@ -431,13 +431,6 @@ static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, const st
 	put_row(fp, &w);
 }
 
-static int cmp_prim_ms(const void *a, const void *b)
-{
-	const struct rt_onednn_prim *x = a, *y = b;
-
-	return x->ms < y->ms ? 1 : x->ms > y->ms ? -1 : 0;
-}
-
 /* The oneDNN rows of one run: everything, each kind and direction, each primitive. */
 static void onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, struct rt_cmd_outcome *r,
 			const char *log)
@@ -451,8 +444,7 @@ static void onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, stru
 			 .counted = true, .rank = c->rank };
 
 	put_row(fp, &w);
-	if (r->t.n) /* a run with no primitive has no array to sort */
-		qsort(r->t.v, r->t.n, sizeof(r->t.v[0]), cmp_prim_ms);
+	rt_onednn_tally_sort(&r->t);
 	/* each kind and direction (precision apart), by time */
 	for (size_t i = 0; i < r->t.n; i++) {
 		const struct rt_onednn_prim *p = &r->t.v[i];
@@ -1009,18 +1001,11 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const st
  * probe's own FMA kernels right (NULL, with why in line, when it cannot be used). */
 static const struct rt_uarch *hw_table(char *line, size_t size)
 {
-	struct rt_cpu cpu;
 	struct rt_err e = { 0 };
 	struct rt_validation v[2];
-	const struct rt_uarch *u = NULL;
+	const struct rt_uarch *u;
 
-	if (rt_cpu_detect(&cpu, &e) == 0)
-		u = rt_uarch_find(cpu.vendor, cpu.family, cpu.model_number);
-	if (!u) {
-		snprintf(line, size, "hardware counters: not used: no FLOP event table for this CPU");
-		return NULL;
-	}
-	if (rt_pmu_selfcheck(&rt_pmu_perf, u, u->counters, v, &e)) {
+	if (rt_pmu_node_check(&u, v, &e)) {
 		snprintf(line, size, "hardware counters: not used: %s", e.msg);
 		return NULL;
 	}

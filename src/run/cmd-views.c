@@ -67,13 +67,6 @@ void rt_cmd_result_free(struct rt_cmd_result *s)
 	s->n = 0;
 }
 
-static int cmp_prim_ms(const void *a, const void *b)
-{
-	const struct rt_onednn_prim *x = a, *y = b;
-
-	return x->ms < y->ms ? 1 : x->ms > y->ms ? -1 : 0;
-}
-
 /* A raw log read again: the same lines give the same tally the run made. */
 static int tally_log(const char *dir, const char *log, struct rt_onednn_tally *t,
 		     const char *csv, size_t line, struct rt_err *err)
@@ -110,8 +103,7 @@ static int tally_log(const char *dir, const char *log, struct rt_onednn_tally *t
 		return rt_err_set(err, -EIO, "%s: read failed", path);
 	}
 	fclose(fp);
-	if (t->n)
-		qsort(t->v, t->n, sizeof(t->v[0]), cmp_prim_ms);
+	rt_onednn_tally_sort(t);
 	return 0;
 }
 
