@@ -115,5 +115,33 @@ while IFS='|' read -r args want stream regex; do
 	rm -rf "$TMP"
 done <"$table"
 done
+
+# ---- the man pages: groff reads them without a warning (a line starting with a dot is a
+# request), no control character slipped in, and every long option of --help is there ----
+for tool in probe train plot run; do
+	page="$top_srcdir/man/roofline-$tool.1"
+	n=$((n + 1))
+	warn=$(LC_ALL=C groff -man -Tutf8 -ww -z "$page" 2>&1)
+	if command -v groff >/dev/null 2>&1 && [ -n "$warn" ]; then
+		echo "not ok $n - roofline-$tool.1: groff warns: $(echo "$warn" | head -n 1)"
+		failed=$((failed + 1))
+	elif LC_ALL=C grep -q '[[:cntrl:]]' "$page"; then
+		echo "not ok $n - roofline-$tool.1: a control character: $(LC_ALL=C grep -n '[[:cntrl:]]' "$page" | head -n 1 | cut -c1-60)"
+		failed=$((failed + 1))
+	else
+		echo "ok $n - roofline-$tool.1: groff reads it cleanly, no control character"
+	fi
+	missing=
+	for o in $("$top_builddir/src/roofline-$tool" --help 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u); do
+		grep -qF -- "$(echo "$o" | sed 's/-/\\-/g')" "$page" || missing="$missing $o"
+	done
+	n=$((n + 1))
+	if [ -z "$missing" ]; then
+		echo "ok $n - roofline-$tool.1 names every long option of roofline-$tool --help"
+	else
+		echo "not ok $n - roofline-$tool.1 misses:$missing"
+		failed=$((failed + 1))
+	fi
+done
 echo "1..$n"
 [ "$failed" = 0 ]
