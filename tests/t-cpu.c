@@ -1,10 +1,144 @@
-/* t-cpu.c: /proc/cpuinfo parsing (vendor, family, the ISA flags that matter) and the
- * operations per cycle behind each theoretical peak, against hand-computed values */
+/* t-cpu.c: /proc/cpuinfo parsing (vendor, family, the ISA flags that matter), the
+ * operations per cycle behind each theoretical peak, against hand-computed values, and the
+ * process named when another one takes this process's CPUs */
+#define _GNU_SOURCE
 #include "config.h"
 #include "machine/cpu.h"
 #include "tap.h"
 
 #include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Spin until this process has used `seconds` of CPU time, say so on fd, then wait to be
+ * killed (a process that exits leaves /proc: it would not be there to be named). */
+static void spin_then_wait(double seconds, int fd)
+{
+	struct timespec ts;
+
+	do
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	while ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9 < seconds);
+	if (write(fd, "x", 1) != 1)
+		_exit(1);
+	for (;;)
+		pause();
+}
+
+/* A process that is not ours (its parent exits: it is adopted), named `name`, spinning for
+ * `seconds` on the CPUs it inherits or on `cpu` (>= 0); its pid comes back on the pipe. */
+static pid_t orphan(const char *name, double seconds, int cpu, int fd[2])
+{
+	pid_t mid = fork(), pid = -1;
+
+	if (mid == 0) {
+		pid_t g = fork();
+
+		if (g == 0) {
+			pid_t self = getpid();
+
+			if (cpu >= 0) {
+				cpu_set_t one;
+
+				CPU_ZERO(&one);
+				CPU_SET(cpu, &one);
+				if (sched_setaffinity(0, sizeof(one), &one))
+					_exit(1);
+			}
+			prctl(PR_SET_NAME, name, 0, 0, 0);
+			if (write(fd[1], &self, sizeof(self)) != sizeof(self))
+				_exit(1);
+			spin_then_wait(seconds, fd[1]);
+		}
+		_exit(g > 0 ? 0 : 1);
+	}
+	if (mid > 0) {
+		waitpid(mid, NULL, 0);
+		if (read(fd[0], &pid, sizeof(pid)) != sizeof(pid))
+			pid = -1;
+	}
+	return pid;
+}
+
+/* The culprit: among the processes that used CPU time between two takes, the busiest that may
+ * run on this process's CPUs, neither this process nor a child of it, named safely. */
+static void culprit(void)
+{
+	struct rt_cpu_tasks a, b;
+	cpu_set_t mine, zero;
+	int fd[2];
+	pid_t child, named, far = -1;
+	int rc;
+	char why[160], want[96], done;
+	const bool two = sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+
+	if (sched_getaffinity(0, sizeof(mine), &mine) || pipe(fd)) {
+		skip("no affinity or pipe");
+		return;
+	}
+	if (two && CPU_ISSET(0, &mine) && CPU_ISSET(1, &mine)) {
+		CPU_ZERO(&zero);
+		CPU_SET(0, &zero);
+		(void)sched_setaffinity(0, sizeof(zero), &zero);   /* ours: CPU 0 only */
+	} else {
+		CPU_ZERO(&zero);
+	}
+	rc = rt_cpu_tasks_take(&a, NULL, 0);
+	ok(!rc && a.n > 1, "every process's CPU time taken (%zu processes)", a.n);
+	/* a child of ours spinning longest: not a culprit (roofline-run's command is its child) */
+	if ((child = fork()) == 0)
+		spin_then_wait(0.4, fd[1]);
+	named = orphan("spin (x) \"q\"", 0.2, -1, fd);
+	/* another spinning longer still, but only where this process may not run (CPU 1; with
+	 * one CPU there is no such place) */
+	if (CPU_COUNT(&zero))
+		far = orphan("far", 0.6, 1, fd);
+	for (int k = 0; k < 2 + (far > 0); k++)
+		if (read(fd[0], &done, 1) != 1)
+			break;
+	rc = rt_cpu_tasks_take_like(&b, &a);
+	ok(!rc && b.n > 1, "taken again (%zu processes)", b.n);
+	rt_cpu_culprit(&a, &b, why, sizeof(why));
+	ok(strstr(why, "another process ran on them; the busiest allowed there: ") == why,
+	   "a process named: %s", why);
+	{
+		/* the busiest: the adopted spinner, unless another process on the machine used
+		 * more CPU time meanwhile; never the child, the process pinned elsewhere, or us */
+		const char *p = strstr(why, ", pid ");
+		int pid = 0;
+		double s = 0;
+
+		if (p)
+			(void)sscanf(p, ", pid %d, %lf CPU s", &pid, &s);
+		ok(pid > 0 && pid != child && pid != far && pid != getpid(),
+		   "... neither our child, nor one pinned where we may not run, nor us (pid %d)", pid);
+		/* (/proc counts in clock ticks: a tick or two under the time it spun) */
+		ok(s >= 0.15 && s < 10, "... at least as busy as the spinner (%.2f CPU s; it spun 0.2)",
+		   s);
+		snprintf(want, sizeof(want), "the busiest allowed there: spin (x) ?q?, pid %d, ",
+			 named);
+		if (pid == named)
+			ok(strstr(why, want) != NULL, "... the spinner, its name made safe");
+		else
+			skip("another process on the machine was busier than the spinner");
+	}
+	rt_cpu_tasks_free(&a);
+	rt_cpu_tasks_free(&b);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	kill(named, SIGKILL);
+	if (far > 0)
+		kill(far, SIGKILL);
+	(void)sched_setaffinity(0, sizeof(mine), &mine);
+	close(fd[0]);
+	close(fd[1]);
+}
 
 static const char spr[] =
 	"processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\n"
@@ -66,5 +200,6 @@ int main(void)
 		  "no AVX-512: 256-bit pipes");
 	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, true, "bf16", "avx512_core_bf16",
 				       "onednn-matmul"), 0, 0, "oneDNN's rates have no theoretical peak");
+	culprit();
 	return done_testing();
 }

@@ -214,6 +214,8 @@ if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 	check "... says the CPU was busy before it started" grep -q "CPU $last was [0-9]*% busy with other work" "$dir/busy.err"
 	check "... flags the ceilings measured on it, naming the cause" grep -q "at $(nproc) threads .* is flagged: busy: measured twice" "$dir/busy.err"
 	check "... the profile records the flags" grep -q 'threads = '"$(nproc)"';.*flag = "busy' "$dir/busy.cfg"
+	# the spinner is the busiest other process allowed on those CPUs: named, with its pid
+	check "... and names the spinning process (sh, pid $spin)" grep -q "flagged: busy: measured twice.*the busiest allowed there: sh, pid $spin, " "$dir/busy.err"
 	# the free CPU's 1-thread ceilings are not called busy (other load on the machine may
 	# flag one: never as many as share the spinning CPU), unless the probe saw that CPU
 	# busy before it started too (then its flags are right)

@@ -198,7 +198,9 @@ rc=$?
 # shellcheck disable=SC2086
 kill $spin
 check "a run under busy CPUs: exit 0 (got $rc), measured again" sh -c "test $rc = 0 && grep -q 'busy: other processes used [0-9]*% of its [0-9]* CPUs. time during the run.*measured again' '$dir/busy.err'"
-check "... its rows disturbed, with why" sh -c "grep -c '^[^,]*,1,run,command,,,,,,0,[0-9.e-]*,1,0,0,0,,onednn-log,disturbed,busy: other processes used' '$dir/busy/points.csv' | grep -qx 2"
+check "... its rows disturbed, with why" sh -c "grep -c '^[^,]*,1,run,command,,,,,,0,[0-9.e-]*,1,0,0,0,,onednn-log,disturbed,\"\\?busy: other processes used' '$dir/busy/points.csv' | grep -qx 2"
+named=$(sed -n 's/.*the busiest allowed there: sh, pid \([0-9]*\), .*/\1/p' "$dir/busy/points.csv" | head -n 1)
+check "... naming one of the spinners (pid ${named:-none} of$spin)" sh -c "test -n '$named' && case ' $spin ' in *' $named '*) true ;; *) false ;; esac"
 check "... never called faster" sh -c "grep -q 'disturbed, every run' '$dir/busy/summary.txt' && grep -q '^every configuration was disturbed' '$dir/busy/summary.txt'"
 
 # a real client: PyTorch

@@ -91,7 +91,7 @@ void rt_cluster_node_from_profile(struct rt_cluster_node *n, const struct rt_pro
 		if (!su->flag[0])
 			c->sustained = su->value;
 		else if (!c->flag[0])   /* another process took the node's cores: not ranked */
-			snprintf(c->flag, sizeof(c->flag), "sustained run %.140s", su->flag);
+			snprintf(c->flag, sizeof(c->flag), "sustained run %.230s", su->flag);
 	}
 }
 

@@ -20,7 +20,7 @@ struct rt_cluster_ceiling {
 	double value;                   /* the best run: GFLOP/s, GOP/s (int8) or GB/s */
 	double median, spread;          /* of the runs (0: not recorded) */
 	double sustained;               /* a run of seconds (NAN: not measured) */
-	char flag[160];                 /* "": trusted; else why not (the probe's flag) */
+	char flag[256];                 /* "": trusted; else why not (the probe's flag) */
 };
 
 struct rt_cluster_node {

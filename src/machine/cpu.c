@@ -3,6 +3,8 @@
 #include "config.h"
 #include "machine/cpu.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -277,4 +279,266 @@ double rt_cpu_others_share(const struct rt_cpu_sample *a, const struct rt_cpu_sa
 	if (others_s)
 		*others_s = others;
 	return others / (wall * a->ncpus);
+}
+
+static int task_cmp(const void *x, const void *y)
+{
+	const struct rt_cpu_task *a = x, *b = y;
+
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+/* One process's line of /proc/PID/stat: "pid (comm) state ppid ... utime stime" (the 14th and
+ * 15th fields; comm may hold anything, so it ends at the last ')'); its name kept printable. */
+static bool read_task(int pid, struct rt_cpu_task *t)
+{
+	char path[64], line[1024], *open = NULL, *close = NULL;
+	unsigned long long utime = 0, stime = 0;
+	FILE *fp;
+	bool ok;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (!(fp = fopen(path, "re")))
+		return false;           /* gone meanwhile */
+	ok = fgets(line, sizeof(line), fp) && (open = strchr(line, '(')) &&
+	     (close = strrchr(line, ')')) && close > open &&
+	     sscanf(close + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &t->ppid,
+		    &utime, &stime) == 3;
+	fclose(fp);
+	if (!ok)
+		return false;
+	t->ticks = utime + stime;
+	t->pid = pid;
+	{
+		size_t n = (size_t)(close - open - 1), k = 0;
+
+		for (size_t i = 0; i < n && k + 1 < sizeof(t->comm); i++) {
+			unsigned char ch = (unsigned char)open[1 + i];
+
+			t->comm[k++] = ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\' ? (char)ch : '?';
+		}
+		t->comm[k] = '\0';
+	}
+	return true;
+}
+
+static void set_add(unsigned long long *set, long cpu)
+{
+	if (cpu >= 0 && cpu < 64 * RT_CPU_SET_WORDS)
+		set[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+static bool set_has(const unsigned long long *set, long cpu)
+{
+	return cpu >= 0 && cpu < 64 * RT_CPU_SET_WORDS && (set[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/* The CPUs of a list as the kernel writes it ("0-3,8") added to set. */
+static void set_add_list(unsigned long long *set, const char *p)
+{
+	while (*p) {
+		char *end;
+		long lo, hi;
+
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		lo = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			p = end;
+		}
+		for (long c = lo; c <= hi && c < 64 * RT_CPU_SET_WORDS; c++)
+			set_add(set, c);
+	}
+}
+
+/* The Cpus_allowed_list of /proc/.../status added to set; false when it cannot be read. */
+static bool add_allowed(unsigned long long *set, const char *status_path)
+{
+	static const char key[] = "Cpus_allowed_list:";
+	char line[4096];
+	bool found = false;
+	FILE *fp = fopen(status_path, "re");
+
+	if (!fp)
+		return false;
+	while (!found && fgets(line, sizeof(line), fp))
+		if (!strncmp(line, key, strlen(key))) {
+			set_add_list(set, line + strlen(key));
+			found = true;
+		}
+	fclose(fp);
+	return found;
+}
+
+/* Every process's CPU time and the steal time of the CPUs in set (its size: RT_CPU_SET_WORDS) */
+static int take_set(struct rt_cpu_tasks *s, const unsigned long long *set)
+{
+	const double hz = (double)sysconf(_SC_CLK_TCK);
+	size_t cap = 0;
+	struct dirent *de;
+	char line[512];
+	DIR *d;
+	FILE *fp;
+
+	memset(s, 0, sizeof(*s));
+	if (!(hz > 0) || !(d = opendir("/proc")))
+		return -ENOENT;
+	while ((de = readdir(d))) {
+		struct rt_cpu_task t = { 0 };
+
+		if (!isdigit((unsigned char)de->d_name[0]) || !read_task(atoi(de->d_name), &t))
+			continue;
+		if (s->n == cap) {
+			struct rt_cpu_task *n = realloc(s->t, (cap ? 2 * cap : 256) * sizeof(*n));
+
+			if (!n) {
+				closedir(d);
+				rt_cpu_tasks_free(s);
+				return -ENOMEM;
+			}
+			s->t = n;
+			cap = cap ? 2 * cap : 256;
+		}
+		s->t[s->n++] = t;
+	}
+	closedir(d);
+	if (s->n)
+		qsort(s->t, s->n, sizeof(*s->t), task_cmp);
+	memcpy(s->cpus, set, sizeof(s->cpus));
+	if ((fp = fopen("/proc/stat", "re"))) {
+		while (fgets(line, sizeof(line), fp)) {
+			unsigned long long v[8] = { 0 };
+			int cpu;
+
+			if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
+				   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 9 &&
+			    set_has(s->cpus, cpu))
+				s->steal += (double)v[7] / hz;
+		}
+		fclose(fp);
+	}
+	s->ok = true;
+	return 0;
+}
+
+int rt_cpu_tasks_take(struct rt_cpu_tasks *s, const int *pus, unsigned npus)
+{
+	unsigned long long set[RT_CPU_SET_WORDS] = { 0 };
+	struct dirent *de;
+	DIR *d;
+
+	if (pus) {
+		for (unsigned i = 0; i < npus; i++)
+			set_add(set, pus[i]);
+	} else if ((d = opendir("/proc/self/task"))) {
+		while ((de = readdir(d))) {
+			char path[300];
+
+			if (!isdigit((unsigned char)de->d_name[0]))
+				continue;
+			snprintf(path, sizeof(path), "/proc/self/task/%s/status", de->d_name);
+			(void)add_allowed(set, path);
+		}
+		closedir(d);
+	}
+	return take_set(s, set);
+}
+
+int rt_cpu_tasks_take_like(struct rt_cpu_tasks *s, const struct rt_cpu_tasks *first)
+{
+	return take_set(s, first->cpus);
+}
+
+void rt_cpu_tasks_free(struct rt_cpu_tasks *s)
+{
+	free(s->t);
+	memset(s, 0, sizeof(*s));
+}
+
+static const struct rt_cpu_task *task_find(const struct rt_cpu_tasks *s, int pid)
+{
+	const struct rt_cpu_task key = { .pid = pid };
+
+	return s->n ? bsearch(&key, s->t, s->n, sizeof(*s->t), task_cmp) : NULL;
+}
+
+/* Whether pid is this process or one it started (its parent chain in the take reaches us). */
+static bool ours(const struct rt_cpu_tasks *s, int pid, int self)
+{
+	for (int depth = 0; pid > 0 && depth < 64; depth++) {
+		const struct rt_cpu_task *t;
+
+		if (pid == self)
+			return true;
+		if (!(t = task_find(s, pid)))
+			return false;
+		pid = t->ppid;
+	}
+	return false;
+}
+
+/* Whether the process may run on one of the CPUs in set; true when that cannot be read (it
+ * ran meanwhile: it may have run there). */
+static bool allowed_on(int pid, const unsigned long long *set)
+{
+	unsigned long long its[RT_CPU_SET_WORDS] = { 0 };
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (!add_allowed(its, path))
+		return true;
+	for (int w = 0; w < RT_CPU_SET_WORDS; w++)
+		if (its[w] & set[w])
+			return true;
+	return false;
+}
+
+void rt_cpu_culprit(const struct rt_cpu_tasks *a, const struct rt_cpu_tasks *b, char *out,
+		    size_t size)
+{
+	const double hz = (double)sysconf(_SC_CLK_TCK);
+	const struct rt_cpu_task *best = NULL;
+	unsigned long long most = 0;
+	const int self = (int)getpid();
+	double steal;
+
+	if (!size)
+		return;
+	out[0] = '\0';
+	if (!a->ok || !b->ok || !(hz > 0)) {
+		snprintf(out, size, "another process ran on them");
+		return;
+	}
+	for (size_t i = 0; i < b->n; i++) {
+		const struct rt_cpu_task *t = &b->t[i], *was = task_find(a, t->pid);
+		unsigned long long used;
+
+		if (was && strcmp(was->comm, t->comm))
+			was = NULL;     /* the pid went to another process meanwhile */
+		used = was ? (t->ticks > was->ticks ? t->ticks - was->ticks : 0)
+			   : t->ticks;  /* started meanwhile */
+
+		if (used > most && !ours(b, t->pid, self) && allowed_on(t->pid, b->cpus)) {
+			most = used;
+			best = t;
+		}
+	}
+	steal = b->steal - a->steal;
+	if (best)
+		snprintf(out, size, "another process ran on them; the busiest allowed there: %s, "
+			 "pid %d, %.2f CPU s", best->comm, best->pid, (double)most / hz);
+	if (steal >= 0.01) {
+		size_t len = strlen(out);
+
+		snprintf(out + len, size - len, "%sthe hypervisor's steal time %.2f s",
+			 best ? "; " : "", steal);
+	}
+	if (!out[0])
+		snprintf(out, size, "something else ran on them: no process still running and no "
+			 "steal time account for it");
 }

@@ -54,6 +54,34 @@ void rt_cpu_sample_take(struct rt_cpu_sample *s);
 double rt_cpu_others_share(const struct rt_cpu_sample *a, const struct rt_cpu_sample *b,
 			   double wall, double *others_s);
 
+/* Who else ran there: every process's CPU time (/proc/PID/stat) and the steal time of the
+ * CPUs a measurement used, taken before and after a measurement that lost its cores. */
+#define RT_CPU_SET_WORDS 16             /* 1024 CPUs */
+struct rt_cpu_task {
+	int pid, ppid;
+	unsigned long long ticks;       /* utime + stime */
+	char comm[16];
+};
+struct rt_cpu_tasks {
+	struct rt_cpu_task *t;          /* sorted by pid */
+	size_t n;
+	unsigned long long cpus[RT_CPU_SET_WORDS];      /* the CPUs the measurement used */
+	double steal;                   /* seconds, summed over those CPUs */
+	bool ok;
+};
+/* pus: the npus CPUs the measurement runs on; NULL: every CPU a thread of this process may
+ * run on (a pinned thread's own mask is only its CPU) */
+int rt_cpu_tasks_take(struct rt_cpu_tasks *s, const int *pus, unsigned npus);
+/* Again, on the CPUs of a first take (a measurement's end). */
+int rt_cpu_tasks_take_like(struct rt_cpu_tasks *s, const struct rt_cpu_tasks *first);
+void rt_cpu_tasks_free(struct rt_cpu_tasks *s);
+/* Between two takes: the cause in words, for a flag's parenthesis: the process (neither this
+ * one nor one it started) allowed on those CPUs that used the most CPU time meanwhile
+ * ("another process ran on them; the busiest allowed there: sh, pid 4711, 0.98 CPU s"), the
+ * hypervisor's steal time when there was some, or that none was found. */
+void rt_cpu_culprit(const struct rt_cpu_tasks *a, const struct rt_cpu_tasks *b, char *out,
+		    size_t size);
+
 double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512, const char *precision,
 			    const char *isa, const char *method);
 

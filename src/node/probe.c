@@ -116,7 +116,7 @@ static int measure_once(const struct probe_ctx *c, const struct measure_call *mc
 /* Why runs did not get their cores: the process's CPU quota (a cgroup held it back: the
  * throttled periods grew, or the quota is below the threads) or, else, another process. */
 static void disturbed(char *flag, size_t size, double a, double b, unsigned threads,
-		      unsigned long long throttled_before)
+		      unsigned long long throttled_before, const char *cause)
 {
 	double cores, period;
 	unsigned long long throttled;
@@ -128,15 +128,17 @@ static void disturbed(char *flag, size_t size, double a, double b, unsigned thre
 			 100 * a, 100 * b, cores, period * 1e3);
 	else
 		snprintf(flag, size, "busy: measured twice, the runs got %.0f%% and %.0f%% of their "
-			 "cores' time (another process ran on them)", 100 * a, 100 * b);
+			 "cores' time (%s)", 100 * a, 100 * b, cause);
 }
 
 static int measure_checked(const struct probe_ctx *c, const struct measure_call *mc,
 			   struct rt_measurement *m, char *flag, size_t flagsize, struct rt_err *err)
 {
+	struct rt_cpu_tasks before, after = { 0 };
 	struct rt_measurement again;
-	double cores, period;
+	double cores, period, first;
 	unsigned long long throttled = 0;
+	char cause[160];
 	int rc;
 
 	(void)rt_cpu_quota(&cores, &period, &throttled);        /* none: throttled stays 0 */
@@ -144,18 +146,21 @@ static int measure_checked(const struct probe_ctx *c, const struct measure_call 
 	flag[0] = '\0';
 	if (rc || m->cpu_share >= BUSY_SHARE)
 		return rc;
-	if ((rc = measure_once(c, mc, &again, err)))
-		return rc;
-	if (again.cpu_share >= BUSY_SHARE || again.best > m->best) {
-		double first = m->cpu_share;
-
+	/* who else runs there, for the flag's words */
+	(void)rt_cpu_tasks_take(&before, mc->pus, mc->pus ? mc->threads : 0);
+	rc = measure_once(c, mc, &again, err);
+	if (!rc)
+		(void)rt_cpu_tasks_take_like(&after, &before);
+	first = m->cpu_share;
+	if (!rc && (again.cpu_share >= BUSY_SHARE || again.best > m->best))
 		*m = again;
-		if (m->cpu_share < BUSY_SHARE)
-			disturbed(flag, flagsize, first, again.cpu_share, mc->threads, throttled);
-	} else {
-		disturbed(flag, flagsize, m->cpu_share, again.cpu_share, mc->threads, throttled);
+	if (!rc && m->cpu_share < BUSY_SHARE) {
+		rt_cpu_culprit(&before, &after, cause, sizeof(cause));
+		disturbed(flag, flagsize, first, again.cpu_share, mc->threads, throttled, cause);
 	}
-	return 0;
+	rt_cpu_tasks_free(&before);
+	rt_cpu_tasks_free(&after);
+	return rc;
 }
 
 /* Other load on this process's CPUs before the probe: /proc/stat over 200 ms while this
@@ -701,8 +706,11 @@ static void sustained_opts(struct rt_measure_opts *o, double seconds)
 /* A sustained run that did not get its cores: flagged when another process took them (the
  * node's own CPU quota is the node's limit: a finding, not a flag). */
 static void sustained_flag(char *flag, size_t size, const struct rt_measurement *m,
-			   unsigned threads, unsigned long long throttled_before)
+			   unsigned threads, unsigned long long throttled_before,
+			   const struct rt_cpu_tasks *before)
 {
+	struct rt_cpu_tasks after;
+	char cause[160];
 	double cores, period;
 	unsigned long long throttled = 0;
 
@@ -712,20 +720,24 @@ static void sustained_flag(char *flag, size_t size, const struct rt_measurement 
 	if (!rt_cpu_quota(&cores, &period, &throttled) &&
 	    (throttled > throttled_before || cores < threads))
 		return;
-	snprintf(flag, size, "busy: the run got %.0f%% of its cores' time (another process ran on "
-		 "them)", 100 * m->cpu_share);
+	(void)rt_cpu_tasks_take_like(&after, before);
+	rt_cpu_culprit(before, &after, cause, sizeof(cause));
+	rt_cpu_tasks_free(&after);
+	snprintf(flag, size, "busy: the run got %.0f%% of its cores' time (%s)", 100 * m->cpu_share,
+		 cause);
 }
 
 static int add_sustained(struct probe_ctx *c, const char *name, const char *kernel,
 			 unsigned threads, const struct rt_measurement *m,
-			 unsigned long long throttled_before, struct rt_err *err)
+			 unsigned long long throttled_before, const struct rt_cpu_tasks *before,
+			 struct rt_err *err)
 {
 	struct rt_profile_sustained su = { .threads = threads, .value = m->best / 1e9 };
 
 	snprintf(su.name, sizeof(su.name), "%s", name);
 	snprintf(su.kernel, sizeof(su.kernel), "%s", kernel);
 	su.seconds = c->o->sustain_seconds;     /* the run lasted at least this long */
-	sustained_flag(su.flag, sizeof(su.flag), m, threads, throttled_before);
+	sustained_flag(su.flag, sizeof(su.flag), m, threads, throttled_before, before);
 	if (su.flag[0])
 		rt_profile_add_note(c->p, "sustained %s at %u thread%s is flagged: %s", name, threads,
 				    threads > 1 ? "s" : "", su.flag);
@@ -764,6 +776,7 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 			     struct rt_err *err)
 {
 	struct rt_measure_opts o;
+	struct rt_cpu_tasks before = { 0 };     /* who else ran there: a flag's words */
 	unsigned long long throttled = 0;
 	double cores, period;
 	int rc = 0;
@@ -791,6 +804,8 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 		progress(c->o, "sustained %s %s, %u thread%s, %.0f s", best->precision, best->isa,
 			 threads, threads > 1 ? "s" : "", c->o->sustain_seconds);
 		(void)rt_cpu_quota(&cores, &period, &throttled);
+		rt_cpu_tasks_free(&before);
+		(void)rt_cpu_tasks_take(&before, pus, pus ? threads : 0);
 		if ((rc = rt_kernel_measure_flops(k, threads, pus, &o, &m, err)))
 			break;
 		snprintf(name, sizeof(name), "flops %s %s", best->precision, best->isa);
@@ -801,7 +816,7 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 				break;
 			confirm_low(c, name, threads, best->gflops * 1e9, &m, &m2);
 		}
-		rc = add_sustained(c, name, k->name, threads, &m, throttled, err);
+		rc = add_sustained(c, name, k->name, threads, &m, throttled, &before, err);
 	}
 	if (!rc) {
 		const struct rt_profile_bw *best = NULL;
@@ -817,12 +832,14 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 				best = &c->p->bw[i];
 		k = best ? rt_kernel_bw(best->kernel, c->bw_isa) : NULL;
 		if (!k)
-			return 0;
+			goto out;
 		progress(c->o, "sustained DRAM %s, %u thread%s, %.0f s", best->kernel, threads,
 			 threads > 1 ? "s" : "", c->o->sustain_seconds);
 		if ((rc = rt_arena_create(&arena, threads, pus, ws + 4096, err)))
-			return rc;
+			goto out;
 		(void)rt_cpu_quota(&cores, &period, &throttled);
+		rt_cpu_tasks_free(&before);
+		(void)rt_cpu_tasks_take(&before, pus, pus ? threads : 0);
 		rc = rt_kernel_measure_bw(k, arena, ws, &o, &m, err);
 		if (!rc && m.best < 0.65 * best->gbytes_per_s * 1e9) {
 			struct rt_measurement m2;
@@ -833,8 +850,11 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 		}
 		rt_arena_destroy(arena);
 		if (!rc)
-			rc = add_sustained(c, "bw DRAM", k->name, threads, &m, throttled, err);
+			rc = add_sustained(c, "bw DRAM", k->name, threads, &m, throttled, &before,
+					   err);
 	}
+out:
+	rt_cpu_tasks_free(&before);
 	return rc;
 }
 

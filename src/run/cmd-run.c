@@ -295,6 +295,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	struct stream s = { .count = logpath != NULL, .t = &r->t, .images_per_s = &r->images_per_s };
 	const struct rt_spawn_io io = { on_line, on_err, &s };
 	struct rt_cpu_sample before, after;
+	struct rt_cpu_tasks tasks[2] = { { 0 }, { 0 } };
 	struct rt_child ch;
 	int rc;
 
@@ -313,11 +314,15 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 		s.log = lf.fp;
 	}
 	fflush(stdout);
+	(void)rt_cpu_tasks_take(&tasks[0], NULL, 0);     /* who else ran there: a busy run's words */
 	rt_cpu_sample_take(&before);
 	rc = rt_spawn_run_io(o->cmd, env, nenv, o->timeout, &io, &ch, err);
 	rt_cpu_sample_take(&after);
+	(void)rt_cpu_tasks_take_like(&tasks[1], &tasks[0]);
 	fflush(stdout);
 	if (rc) {
+		rt_cpu_tasks_free(&tasks[0]);
+		rt_cpu_tasks_free(&tasks[1]);
 		rt_outfile_abort(&lf);
 		return rc;
 	}
@@ -331,12 +336,17 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 		const double share = rt_cpu_others_share(&before, &after, r->wall, &others);
 
 		if (r->ok && share > RT_CMD_BUSY_SHARE && others > RT_CMD_BUSY_MIN_S) {
+			char cause[160];
+
+			rt_cpu_culprit(&tasks[0], &tasks[1], cause, sizeof(cause));
 			r->disturbed = true;
 			snprintf(r->reason, sizeof(r->reason), "busy: other processes used %.0f%% of "
-				 "its %u CPUs' time during the run (%.2f CPU s)", 100 * share,
-				 after.ncpus, others);
+				 "its %u CPUs' time during the run (%.2f CPU s: %s)", 100 * share,
+				 after.ncpus, others, cause);
 		}
 	}
+	rt_cpu_tasks_free(&tasks[0]);
+	rt_cpu_tasks_free(&tasks[1]);
 	if (logpath && (rc = rt_outfile_commit(&lf, err)))
 		return rc;
 	return 0;

@@ -103,8 +103,11 @@ struct child_rows {
  * the threads waiting for a CPU (the run delay; a thread that sleeps by itself does not
  * wait), the configuration's rows say it was disturbed, and by what: the process's CPU quota
  * (its cgroup throttled it, or allows fewer cores than threads) or another process. */
-static void check_cores(struct child_rows *cr, unsigned long long throttled_before)
+static void check_cores(struct child_rows *cr, unsigned long long throttled_before,
+			const struct rt_cpu_tasks *before)
 {
+	struct rt_cpu_tasks after;
+	char cause[160];
 	struct rt_point *b = &cr->base;
 	unsigned long long throttled = 0;
 	double cores, period;
@@ -118,11 +121,15 @@ static void check_cores(struct child_rows *cr, unsigned long long throttled_befo
 			 "thread%s' time; %.0f%% of it spent waiting for a CPU (the cgroup's CPU quota: "
 			 "%.2f cores per %.0f ms)", 100 * b->cpu_share, b->threads,
 			 b->threads > 1 ? "s" : "", 100 * cr->delay_share, cores, period * 1e3);
-	else
+	else {
+		(void)rt_cpu_tasks_take_like(&after, before);
+		rt_cpu_culprit(before, &after, cause, sizeof(cause));
+		rt_cpu_tasks_free(&after);
 		snprintf(b->reason, sizeof(b->reason), "busy: its runs got %.0f%% of their %u "
-			 "thread%s' time; %.0f%% of it spent waiting for a CPU (another process ran "
-			 "on its cores)", 100 * b->cpu_share, b->threads, b->threads > 1 ? "s" : "",
-			 100 * cr->delay_share);
+			 "thread%s' time; %.0f%% of it spent waiting for a CPU (%s)",
+			 100 * b->cpu_share, b->threads, b->threads > 1 ? "s" : "",
+			 100 * cr->delay_share, cause);
+	}
 }
 
 /* The median, min and max of r runs' seconds (v is sorted). */
@@ -182,6 +189,7 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 	double flops = 0, bytes = 0, pf[RT_PHASE_COUNT] = { 0 }, pb[RT_PHASE_COUNT] = { 0 };
 	enum rt_source src = RT_SOURCE_MODEL;
 	struct child_rows cr = { .out = out };
+	struct rt_cpu_tasks others = { 0 };
 	unsigned long long throttled = 0;
 	double cores, period;
 	void *cctx = NULL;
@@ -218,6 +226,7 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 	cr.base.input_w = m->input.w;
 	cr.base.weight_gradients = cr.base.activation_gradients = cr.base.inference = NAN;
 	(void)rt_cpu_quota(&cores, &period, &throttled);        /* none: throttled stays 0 */
+	(void)rt_cpu_tasks_take(&others, NULL, 0);       /* who else runs there: a busy row's words */
 	for (long r = 0; r < repeat; r++) {
 		struct rt_train_result res;
 
@@ -263,7 +272,7 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 		}
 		rt_train_result_fini(&res);
 	}
-	check_cores(&cr, throttled);
+	check_cores(&cr, throttled, &others);
 	rt_points_csv_header(out);
 	if (src != RT_SOURCE_MODEL) {
 		/* both recorded: the hardware's counts, then the model's */
@@ -295,6 +304,7 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 out:
 	if (backend)
 		backend->close(cctx);
+	rt_cpu_tasks_free(&others);
 	free(sec);
 	free(copy);
 	free(work);
