@@ -1,8 +1,11 @@
-/* t-counters.c: the arithmetic from raw events to FLOPs and bytes, the model backend's counts
- * read back through PAPI's software-defined events, the hw backend where it exists (a SKIP
- * with PAPI's reason where it does not), and the trainer's counts equal to its analytic ones */
+/* t-counters.c: the hw backend on a replay PMU (a group a repetition, hw only when every
+ * group was read, multiplexing labelled), on this node (no PMU: said), the model backend's
+ * counts read back through PAPI's software-defined events, the hw backend where it exists
+ * (a SKIP with the reason where it does not), and the trainer's counts equal to its
+ * analytic ones */
 #include "config.h"
 #include "counters/counters.h"
+#include "counters/pmu.h"
 #include "cnn/model.h"
 #include "cnn/net.h"
 #include "cnn/train.h"
@@ -14,60 +17,92 @@
 #include <string.h>
 #include <unistd.h>
 
+/* One run through a meter: `iters` timed iterations of `per_iter` model FLOPs each. */
+static struct rt_counts meter_run(const struct rt_counter_backend *b, void *ctx, int iters,
+				  double per_iter, struct rt_err *err)
+{
+	struct rt_counts c = { 0 };
+
+	if (b->meter.start(ctx, err))
+		return c;
+	for (int i = 0; i < iters; i++)
+		b->meter.iteration(ctx, per_iter, 0);
+	if (b->meter.stop(ctx, &c, err))
+		c.flops_source = RT_SOURCE_NONE;
+	return c;
+}
+
 int main(void)
 {
 	struct rt_err err, why;
-	double flops = 0, bytes = 0;
-	enum rt_source src = RT_SOURCE_NONE;
 
+	/* the hw backend on a replay PMU: a configuration's repetitions count the groups in
+	 * turn; its FLOPs are hw once every group was read, never from a part */
 	{
-		const struct rt_event_value intel[] = {
-			{ "FP_ARITH_INST_RETIRED:SCALAR_DOUBLE", 10 },
-			{ "FP_ARITH_INST_RETIRED:128B_PACKED_DOUBLE", 3 },
-			{ "FP_ARITH_INST_RETIRED:256B_PACKED_SINGLE", 5 },
-			{ "FP_ARITH_INST_RETIRED:512B_PACKED_DOUBLE", 7 },
-			{ "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE", 2 },
-			{ "PAPI_TOT_CYC", 1000 },
+		const struct rt_uarch *spr = rt_uarch_find("GenuineIntel", 6, 0x8f);
+		const struct rt_uarch *zen5 = rt_uarch_find("AuthenticAMD", 0x1a, 0x11);
+		/* every FLOP a 512-bit packed double (8 FLOPs a count) */
+		const struct rt_replay_event sprv[] = {
+			{ 0x01c7, 0 }, { 0x02c7, 0 }, { 0x04c7, 0 }, { 0x08c7, 0 }, { 0x10c7, 0 },
+			{ 0x20c7, 0 }, { 0x40c7, 1.0 / 8 }, { 0x80c7, 0 }, { 0x01cf, 0 },
+			{ 0x02cf, 0 }, { 0x04cf, 0 }, { 0x08cf, 0 }, { 0x10cf, 0 }, { 0x02ce, 0 },
 		};
-		const struct rt_event_value amd[] = { { "RETIRED_SSE_AVX_FLOPS:ANY", 12345 } };
-		const struct rt_event_value none[] = { { "PAPI_TOT_INS", 99 } };
+		const struct rt_replay_event z5[] = { { 0x0f03, 1.0 } };
+		struct rt_replay rp = { sprv, 14, 1, 0, 0 };
+		const struct rt_pmu pmu = RT_PMU_REPLAY(&rp);
+		const struct rt_counter_backend *b = &rt_counters_hw;
+		struct rt_counts c;
+		void *ctx = NULL;
 
-		is_int(rt_counters_flops(intel, 6, &flops), 0, "Intel FP_ARITH events give FLOPs");
-		is_double(flops, 10 + 3 * 2 + 5 * 8 + 7 * 8 + 2 * 16, 0,
-			  "weighted by lanes: 10 + 3x2 + 5x8 + 7x8 + 2x16 = 144");
-		is_int(rt_counters_flops(amd, 1, &flops), 0, "AMD retired FLOPs");
-		is_double(flops, 12345, 0, "AMD counts FLOPs already");
-		is_int(rt_counters_flops(none, 1, &flops), -ENOENT, "no FP events: -ENOENT");
-	}
-	/* a vendor's whole set or no hardware count: five of Intel's eight events (four general
-	 * counters with SMT on hold no more) are a fraction of the FLOPs, never presented as
-	 * all of them */
-	{
-		const char *set[16];
-		struct rt_event_value all[8], part[5];
-
-		is_int((long long)rt_counters_flop_set("GenuineIntel", set, 16), 8,
-		       "Intel: the 8 FP_ARITH_INST_RETIRED umasks");
-		is_int((long long)rt_counters_flop_set("AuthenticAMD", set, 16), 1,
-		       "AMD: RETIRED_SSE_AVX_FLOPS");
-		is_int((long long)rt_counters_flop_set("HygonGenuine", set, 16), 0,
-		       "a vendor without a table: no events");
-		rt_counters_flop_set("GenuineIntel", set, 16);
-		for (int i = 0; i < 8; i++)
-			all[i] = (struct rt_event_value){ set[i], 1 };
-		for (int i = 0; i < 5; i++)
-			part[i] = all[i];
-		is_int(rt_counters_flops_complete("GenuineIntel", all, 8, &flops), 0,
-		       "Intel's whole set: a count");
-		is_double(flops, 1 + 2 + 4 + 8 + 1 + 4 + 8 + 16, 0, "... one of each umask: 44 FLOPs");
-		is_int(rt_counters_flops_complete("GenuineIntel", part, 5, &flops), -ENOENT,
-		       "5 of Intel's 8 events: no count at all");
-		is_int(rt_counters_flops_complete("AuthenticAMD", all, 8, &flops), -ENOENT,
-		       "Intel's events on an AMD node: no count");
+		ok(spr && zen5, "Sapphire Rapids and Zen 5 tables");
+		if (is_int(rt_counters_pmu_open(&ctx, &pmu, spr, 8, &err), 0,
+			   "Sapphire Rapids, 8 counters: the backend opens on a replay")) {
+			c = meter_run(b, ctx, 10, 1e9, &err);
+			ok(c.flops_source == RT_SOURCE_NONE && c.flops == 0,
+			   "first repetition: one group of 2 read, no FLOP count (%s)",
+			   rt_source_name(c.flops_source));
+			ok(rp.max_group <= 8, "... never more events at once than counters (%zu)",
+			   rp.max_group);
+			c = meter_run(b, ctx, 10, 1e9, &err);
+			is_str(rt_source_name(c.flops_source), "hw", "second: every group read, hw");
+			is_double(c.flops, 1e10, 1e-6, "... 10 iterations x 1e9 FLOPs from 512-bit "
+				  "double counts x 8");
+			c = meter_run(b, ctx, 4, 1e9, &err);
+			is_double(c.flops, 4e9, 1e-6, "third (4 iterations): the count per iteration "
+				  "x its iterations");
+			is_int(rp.calls, 3, "... a group a repetition (3 opened)");
+			rt_counters_hw.close(ctx);
+		}
+		/* a PMU that cannot count an event of the table: no backend, the event named */
+		rp = (struct rt_replay){ sprv, 13, 1, 0, 0 };
+		if (!rt_counters_pmu_open(&ctx, &pmu, spr, 8, &err)) {
+			c = meter_run(b, ctx, 1, 1e9, &err);
+			c = meter_run(b, ctx, 1, 1e9, &err);
+			ok(c.flops_source == RT_SOURCE_NONE && strstr(err.msg, "AMX_OPS_RETIRED"),
+			   "an event the PMU refuses: no count, named: %s", err.msg);
+			rt_counters_hw.close(ctx);
+		}
+		/* Zen 5: one group, each run whole; multiplexed at half: scaled, hw-estimate */
+		rp = (struct rt_replay){ z5, 1, 1, 0, 0 };
+		if (!rt_counters_pmu_open(&ctx, &pmu, zen5, 6, &err)) {
+			c = meter_run(b, ctx, 3, 2.5e8, &err);
+			ok(c.flops_source == RT_SOURCE_HW && fabs(c.flops - 7.5e8) < 1,
+			   "Zen 5: one group, every run counted whole (%.0f FLOPs)", c.flops);
+			rt_counters_hw.close(ctx);
+		}
+		rp = (struct rt_replay){ z5, 1, 0.5, 0, 0 };
+		if (!rt_counters_pmu_open(&ctx, &pmu, zen5, 6, &err)) {
+			c = meter_run(b, ctx, 3, 2.5e8, &err);
+			ok(c.flops_source == RT_SOURCE_HW_ESTIMATE && fabs(c.flops - 7.5e8) < 1,
+			   "multiplexed at 50%%: scaled back, labelled hw-estimate (%.0f)", c.flops);
+			rt_counters_hw.close(ctx);
+		}
+		is_int(rt_counters_pmu_open(&ctx, &pmu, zen5, 1, &err), -ENOTSUP,
+		       "one counter for Zen 5's paired event: refused");
+		ok(strstr(err.msg, "do not fit 1 counter") != NULL, "... said: %s", err.msg);
 	}
 	/* a node whose kernel exposes no core PMU (this VM) is told so, not an event's name */
-	if (access("/sys/bus/event_source/devices/cpu", F_OK) &&
-	    access("/sys/bus/event_source/devices/cpu_core", F_OK)) {
+	if (!rt_pmu_core_present()) {
 		void *ctx = NULL;
 		struct rt_err e3;
 
@@ -75,23 +110,6 @@ int main(void)
 		   !strstr(e3.msg, "FP_ARITH"), "no PMU: said as such: %s", e3.msg);
 	} else {
 		skip("this node has a core PMU");
-	}
-	{
-		const struct rt_event_value cas[] = {
-			{ "skx_unc_imc0::UNC_M_CAS_COUNT:RD", 100 },
-			{ "skx_unc_imc0::UNC_M_CAS_COUNT:WR", 50 },
-			{ "skx_unc_imc1::UNC_M_CAS_COUNT:RD", 25 },
-			{ "PAPI_L3_TCM", 1000 },
-		};
-		const struct rt_event_value llc[] = { { "PAPI_L3_TCM", 1000 } };
-
-		is_int(rt_counters_bytes(cas, 4, 64, &bytes, &src), 0, "uncore CAS counts give bytes");
-		is_double(bytes, 175.0 * 64, 0, "CAS x 64 over every channel, LLC ignored");
-		is_str(rt_source_name(src), "hw", "memory-controller bytes are hw");
-		is_int(rt_counters_bytes(llc, 1, 64, &bytes, &src), 0, "LLC misses give bytes");
-		is_double(bytes, 64000, 0, "misses x line");
-		is_str(rt_source_name(src), "hw-estimate", "LLC-miss bytes are an estimate");
-		is_int(rt_counters_bytes(llc, 0, 64, &bytes, &src), -ENOENT, "no events: -ENOENT");
 	}
 	is_str(rt_source_name(RT_SOURCE_MODEL), "model", "source names");
 
@@ -118,27 +136,34 @@ int main(void)
 			rt_counters_model.close(ctx);
 		}
 	}
-	/* the hw backend: real counters where they exist */
+	/* the hw backend: real counters where they exist (validated on the probe's kernels) */
 	{
 		void *ctx = NULL;
 		int rc = rt_counters_hw.open(&ctx, &err);
 
 		if (rc == -ENOTSUP) {
 			skip("hw counters: %s", err.msg);
-			/* no PMU, no table for this vendor, or the event that cannot be counted */
-			ok(strstr(err.msg, "no core PMU") || strstr(err.msg, "no FLOP events") ||
-			   strstr(err.msg, "cannot be counted"), "the reason says which: %s",
-			   err.msg);
+			/* no PMU, no table for this CPU, an event that cannot be counted, or a table
+			 * that read the known kernels wrong */
+			ok(strstr(err.msg, "no core PMU") || strstr(err.msg, "no FLOP event table") ||
+			   strstr(err.msg, "cannot be counted") || strstr(err.msg, "not used"),
+			   "the reason says which: %s", err.msg);
 		} else if (is_int(rc, 0, "hw counters open")) {
-			struct rt_counts c;
-			volatile double x = 0;
+			struct rt_counts c = { 0 };
 
-			rt_counters_hw.meter.start(ctx, &err);
-			for (int i = 0; i < 1000000; i++)
-				x = x * 0.5 + 1.0;
-			rt_counters_hw.meter.stop(ctx, &c, &err);
-			ok(c.flops_source == RT_SOURCE_HW && c.flops >= 2e6,
-			   "2e6 scalar FLOPs counted (%.0f)", c.flops);
+			/* a group a run: as many runs as it takes, each 1e6 multiply-adds */
+			for (int run = 0; run < RT_EVENTS_MAX && c.flops_source == RT_SOURCE_NONE;
+			     run++) {
+				volatile double x = 0;
+
+				rt_counters_hw.meter.start(ctx, &err);
+				for (int i = 0; i < 1000000; i++)
+					x = x * 0.5 + 1.0;
+				rt_counters_hw.meter.iteration(ctx, 2e6, 0);
+				rt_counters_hw.meter.stop(ctx, &c, &err);
+			}
+			ok((c.flops_source == RT_SOURCE_HW || c.flops_source == RT_SOURCE_HW_ESTIMATE) &&
+			   c.flops >= 2e6, "2e6 scalar FLOPs counted (%.0f)", c.flops);
 			rt_counters_hw.close(ctx);
 		}
 	}

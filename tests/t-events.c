@@ -172,7 +172,7 @@ int main(void)
 		struct rt_validation v[2];
 		const struct rt_replay_event right[] = { { 0x0f03, 1.0 } }, half[] = { { 0x0f03, 0.5 } };
 		struct rt_replay rp = { right, 1, 1, 0, 0 };
-		struct rt_pmu pmu = { "replay", rt_pmu_replay_count, &rp };
+		struct rt_pmu pmu = RT_PMU_REPLAY(&rp);
 
 		is_int(rt_pmu_selfcheck(&pmu, zen5, 6, v, &err), 0, "Zen 5 replay: the probe's FMA kernels counted");
 		ok(v[0].trusted && v[1].trusted && fabs(v[0].ratio - 1) < 1e-6,

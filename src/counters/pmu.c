@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -24,21 +25,42 @@ bool rt_pmu_core_present(void)
 
 /* ---- the kernel's perf_event, raw encodings ---- */
 
-static int perf_count(void *ctx, const struct rt_uarch *u, const struct rt_event_group *g,
-		      const struct rt_pmu_work *w, struct rt_event_reading *out,
-		      struct rt_err *err)
-{
+struct perf_group {
+	const struct rt_uarch *u;
+	const struct rt_event_group *g;
 	int fd[RT_EVENTS_MAX];
-	size_t k;
-	int rc = 0;
+	size_t n;                       /* opened */
+};
+
+static void perf_close(void *h)
+{
+	struct perf_group *pg = h;
+
+	if (!pg)
+		return;
+	while (pg->n--)
+		close(pg->fd[pg->n]);
+	free(pg);
+}
+
+static int perf_open(void *ctx, const struct rt_uarch *u, const struct rt_event_group *g,
+		     void **h, struct rt_err *err)
+{
+	struct perf_group *pg;
 
 	(void)ctx;
+	*h = NULL;
 	if (!rt_pmu_core_present())
 		return rt_err_set(err, -ENOENT, "the kernel exposes no core PMU here (no "
 				  "/sys/bus/event_source/devices/cpu: a VM without a virtual PMU?)");
-	for (k = 0; k < g->n; k++) {
+	if (!(pg = calloc(1, sizeof(*pg))))
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	pg->u = u;
+	pg->g = g;
+	for (size_t k = 0; k < g->n; k++) {
 		const struct rt_hw_event *e = &u->flops[g->idx[k]];
 		struct perf_event_attr a;
+		int fd;
 
 		memset(&a, 0, sizeof(a));
 		a.size = sizeof(a);
@@ -49,66 +71,248 @@ static int perf_count(void *ctx, const struct rt_uarch *u, const struct rt_event
 		a.exclude_kernel = 1;
 		a.exclude_hv = 1;
 		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-		fd[k] = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd[k] < 0) {
-			rc = rt_err_set(err, -ENOTSUP, "%s (raw 0x%llx) cannot be counted here: %s",
-					e->name, e->raw, strerror(errno));
-			break;
-		}
-	}
-	if (!rc) {
-		for (size_t i = 0; i < g->n; i++)
-			ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0);
-		w->fn(w->arg);
-		for (size_t i = 0; i < g->n; i++)
-			ioctl(fd[i], PERF_EVENT_IOC_DISABLE, 0);
-		for (size_t i = 0; i < g->n && !rc; i++) {
-			uint64_t v[3];
+		fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0) {
+			int rc = rt_err_set(err, -ENOTSUP, "%s (raw 0x%llx) cannot be counted "
+					    "here: %s", e->name, e->raw, strerror(errno));
 
-			if (read(fd[i], v, sizeof(v)) != (ssize_t)sizeof(v))
-				rc = rt_err_set(err, -EIO, "%s: read failed",
-						u->flops[g->idx[i]].name);
-			else
-				out[i] = (struct rt_event_reading){ g->idx[i], (long long)v[0],
-								    (double)v[1], (double)v[2] };
+			perf_close(pg);
+			return rc;
 		}
+		pg->fd[pg->n++] = fd;
 	}
-	while (k--)
-		close(fd[k]);
-	return rc;
+	*h = pg;
+	return 0;
 }
 
-const struct rt_pmu rt_pmu_perf = { "perf_event", perf_count, NULL };
+static void perf_enable(void *h)
+{
+	struct perf_group *pg = h;
+
+	for (size_t i = 0; i < pg->n; i++)
+		ioctl(pg->fd[i], PERF_EVENT_IOC_ENABLE, 0);
+}
+
+static int perf_read(void *h, double known_flops, struct rt_event_reading *out,
+		     struct rt_err *err)
+{
+	struct perf_group *pg = h;
+
+	(void)known_flops;      /* a PMU counts for itself */
+	for (size_t i = 0; i < pg->n; i++)
+		ioctl(pg->fd[i], PERF_EVENT_IOC_DISABLE, 0);
+	for (size_t i = 0; i < pg->n; i++) {
+		uint64_t v[3];
+
+		if (read(pg->fd[i], v, sizeof(v)) != (ssize_t)sizeof(v))
+			return rt_err_set(err, -EIO, "%s: read failed",
+					  pg->u->flops[pg->g->idx[i]].name);
+		out[i] = (struct rt_event_reading){ pg->g->idx[i], (long long)v[0], (double)v[1],
+						    (double)v[2] };
+	}
+	return 0;
+}
+
+const struct rt_pmu rt_pmu_perf = { "perf_event", perf_open, perf_enable, perf_read,
+				    perf_close, NULL };
 
 /* ---- a replay ---- */
 
-int rt_pmu_replay_count(void *ctx, const struct rt_uarch *u, const struct rt_event_group *g,
-			const struct rt_pmu_work *w, struct rt_event_reading *out,
-			struct rt_err *err)
+struct replay_group {
+	struct rt_replay *r;
+	const struct rt_uarch *u;
+	const struct rt_event_group *g;
+};
+
+int rt_pmu_replay_open(void *ctx, const struct rt_uarch *u, const struct rt_event_group *g,
+		       void **h, struct rt_err *err)
 {
 	struct rt_replay *r = ctx;
-	const double running = r->running > 0 ? r->running : 1;
+	struct replay_group *rg;
 
+	*h = NULL;
 	r->calls++;
 	if (g->n > r->max_group)
 		r->max_group = g->n;
-	w->fn(w->arg);
 	for (size_t i = 0; i < g->n; i++) {
 		const struct rt_hw_event *e = &u->flops[g->idx[i]];
-		const struct rt_replay_event *got = NULL;
+		bool found = false;
 
-		for (size_t j = 0; j < r->n && !got; j++)
-			if (r->ev[j].raw == e->raw)
-				got = &r->ev[j];
-		if (!got)
+		for (size_t j = 0; j < r->n && !found; j++)
+			found = r->ev[j].raw == e->raw;
+		if (!found)
 			return rt_err_set(err, -ENOTSUP, "%s (raw 0x%llx) cannot be counted here: "
 					  "not supported", e->name, e->raw);
+	}
+	if (!(rg = malloc(sizeof(*rg))))
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	*rg = (struct replay_group){ r, u, g };
+	*h = rg;
+	return 0;
+}
+
+void rt_pmu_replay_enable(void *h)
+{
+	(void)h;
+}
+
+int rt_pmu_replay_read(void *h, double known_flops, struct rt_event_reading *out,
+		       struct rt_err *err)
+{
+	const struct replay_group *rg = h;
+	const double running = rg->r->running > 0 ? rg->r->running : 1;
+
+	(void)err;
+	for (size_t i = 0; i < rg->g->n; i++) {
+		const struct rt_hw_event *e = &rg->u->flops[rg->g->idx[i]];
+		double per_flop = 0;
+
+		for (size_t j = 0; j < rg->r->n; j++)
+			if (rg->r->ev[j].raw == e->raw)
+				per_flop = rg->r->ev[j].per_flop;
 		/* a multiplexed count sees its share of the work */
-		out[i] = (struct rt_event_reading){ g->idx[i],
-						    llround(got->per_flop * w->known_flops * running),
-						    1.0, running };
+		out[i] = (struct rt_event_reading){ rg->g->idx[i],
+						    llround(per_flop * known_flops * running), 1.0,
+						    running };
 	}
 	return 0;
+}
+
+void rt_pmu_replay_close(void *h)
+{
+	free(h);
+}
+
+int rt_pmu_count(const struct rt_pmu *pmu, const struct rt_uarch *u,
+		 const struct rt_event_group *g, const struct rt_pmu_work *w,
+		 struct rt_event_reading *out, struct rt_err *err)
+{
+	void *h;
+	int rc = pmu->open(pmu->ctx, u, g, &h, err);
+
+	if (rc)
+		return rc;
+	pmu->enable(h);
+	w->fn(w->arg);
+	rc = pmu->read(h, w->known_flops, out, err);
+	pmu->close(h);
+	return rc;
+}
+
+/* ---- counting a repeated piece of work, a group per run ---- */
+
+struct rt_pmu_session {
+	const struct rt_pmu *pmu;
+	const struct rt_uarch *u;
+	struct rt_event_group g[RT_EVENTS_MAX];
+	size_t ng, next;
+	void *h;                                /* the group counting now */
+	bool read[RT_EVENTS_MAX];               /* per group: read at least once */
+	struct rt_event_reading r[RT_EVENTS_MAX];       /* per event, per unit of work */
+};
+
+int rt_pmu_session_open(struct rt_pmu_session **s, const struct rt_pmu *pmu,
+			const struct rt_uarch *u, unsigned counters, struct rt_err *err)
+{
+	struct rt_pmu_session *n = calloc(1, sizeof(*n));
+
+	*s = NULL;
+	if (!n)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	n->pmu = pmu;
+	n->u = u;
+	n->ng = rt_events_group(u, counters, n->g, RT_EVENTS_MAX);
+	if (!n->ng) {
+		free(n);
+		return rt_err_set(err, -ENOTSUP, "%s: its FLOP events do not fit %u counter%s",
+				  u->name, counters, counters == 1 ? "" : "s");
+	}
+	*s = n;
+	return 0;
+}
+
+int rt_pmu_session_start(struct rt_pmu_session *s, struct rt_err *err)
+{
+	int rc;
+
+	if (s->h) {
+		s->pmu->close(s->h);
+		s->h = NULL;
+	}
+	if ((rc = s->pmu->open(s->pmu->ctx, s->u, &s->g[s->next], &s->h, err)))
+		return rc;
+	s->pmu->enable(s->h);
+	return 0;
+}
+
+int rt_pmu_session_stop(struct rt_pmu_session *s, double units, double known_flops,
+			struct rt_err *err)
+{
+	struct rt_event_reading got[RT_EVENTS_MAX];
+	const struct rt_event_group *g = &s->g[s->next];
+	int rc;
+
+	if (!s->h)
+		return rt_err_set(err, -EINVAL, "the counters were not started");
+	rc = s->pmu->read(s->h, known_flops, got, err);
+	s->pmu->close(s->h);
+	s->h = NULL;
+	if (rc)
+		return rc;
+	if (!(units > 0))
+		return rt_err_set(err, -EINVAL, "a run of no work counted");
+	/* each event's count per 1024 units of work (an integer, as rt_events_flops reads
+	 * counts); its times kept: a multiplexed count is scaled and labelled there */
+	for (size_t i = 0; i < g->n; i++)
+		s->r[got[i].idx] = (struct rt_event_reading){
+			got[i].idx, llround((double)got[i].value / units * 1024), got[i].enabled,
+			got[i].running };
+	s->read[s->next] = true;
+	s->next = (s->next + 1) % s->ng;
+	return 0;
+}
+
+int rt_pmu_session_flops(const struct rt_pmu_session *s, struct rt_flop_count *out)
+{
+	struct rt_event_reading r[RT_EVENTS_MAX];
+	size_t nr = 0, missing = 0;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t k = 0; k < s->ng; k++) {
+		if (!s->read[k]) {
+			missing++;
+			continue;
+		}
+		for (size_t i = 0; i < s->g[k].n; i++)
+			r[nr++] = s->r[s->g[k].idx[i]];
+	}
+	if (missing) {
+		snprintf(out->why, sizeof(out->why), "%zu of the %zu groups of %s's FLOP events "
+			 "not counted yet (a group a repetition)", missing, s->ng, s->u->name);
+		return -EAGAIN;
+	}
+	if ((rc = rt_events_flops(s->u, r, nr, out)))
+		return rc;
+	/* the counts were kept per 1024 units (integers for rt_events_flops) */
+	out->flops /= 1024;
+	for (size_t p = 0; p < sizeof(out->by_prec) / sizeof(out->by_prec[0]); p++)
+		out->by_prec[p] /= 1024;
+	return 0;
+}
+
+size_t rt_pmu_session_groups(const struct rt_pmu_session *s)
+{
+	return s->ng;
+}
+
+void rt_pmu_session_close(struct rt_pmu_session *s)
+{
+	if (!s)
+		return;
+	if (s->h)
+		s->pmu->close(s->h);
+	free(s);
 }
 
 /* ---- measuring and checking ---- */
@@ -125,10 +329,10 @@ int rt_pmu_measure(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned 
 
 	*ngroups = ng;
 	if (!ng)
-		return rt_err_set(err, -ENOTSUP, "%s: its FLOP events do not fit %u counters",
-				  u->name, counters);
+		return rt_err_set(err, -ENOTSUP, "%s: its FLOP events do not fit %u counter%s",
+				  u->name, counters, counters == 1 ? "" : "s");
 	for (size_t k = 0; k < ng; k++) {
-		if ((rc = pmu->count(pmu->ctx, u, &g[k], w, r + nr, err)))
+		if ((rc = rt_pmu_count(pmu, u, &g[k], w, r + nr, err)))
 			return rc;
 		nr += g[k].n;
 	}

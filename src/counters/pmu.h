@@ -19,16 +19,25 @@ struct rt_pmu_work {
 	double known_flops;
 };
 
-/* A PMU reader: counts the events of one group (all at once, never more than the PMU's
- * counters) over one run of the work. -ENOENT when this machine has no such PMU (err says
- * why), -ENOTSUP when an event of the group cannot be counted (named). */
+/* A PMU reader: opens the events of one group (all counted at once, never more than the
+ * PMU's counters), counts between enable and read, closes. open: -ENOENT when this machine
+ * has no such PMU (err says why), -ENOTSUP when an event of the group cannot be counted
+ * (named). read disables and reads out[i] for g->idx[i]; known_flops is the work's exact
+ * FLOPs (a replay's counts are per FLOP of it; a real PMU counts for itself). */
 struct rt_pmu {
 	const char *name;
-	int (*count)(void *ctx, const struct rt_uarch *u, const struct rt_event_group *g,
-		     const struct rt_pmu_work *w, struct rt_event_reading *out,
-		     struct rt_err *err);
+	int (*open)(void *ctx, const struct rt_uarch *u, const struct rt_event_group *g,
+		    void **h, struct rt_err *err);
+	void (*enable)(void *h);
+	int (*read)(void *h, double known_flops, struct rt_event_reading *out,
+		    struct rt_err *err);
+	void (*close)(void *h);
 	void *ctx;
 };
+/* One group over one run of the work: open, enable, the work, read, close. */
+int rt_pmu_count(const struct rt_pmu *pmu, const struct rt_uarch *u,
+		 const struct rt_event_group *g, const struct rt_pmu_work *w,
+		 struct rt_event_reading *out, struct rt_err *err);
 
 /* The kernel's perf_event PMU, raw encodings (PERF_TYPE_RAW), counting this process and the
  * threads it starts during the work. */
@@ -38,7 +47,9 @@ bool rt_pmu_core_present(void);
 
 /* A replay: each event's count per FLOP of the work (raw encoding -> per_flop), missing
  * events refused as a PMU refuses them, and the share of the time each was running (1: not
- * multiplexed). It records the largest group it was asked to count. */
+ * multiplexed). It records the largest group it was asked to count. A replay PMU:
+ * { "replay", rt_pmu_replay_open, rt_pmu_replay_enable, rt_pmu_replay_read,
+ * rt_pmu_replay_close, &replay } (RT_PMU_REPLAY(&replay)). */
 struct rt_replay_event {
 	unsigned long long raw;
 	double per_flop;
@@ -50,9 +61,34 @@ struct rt_replay {
 	size_t max_group;               /* out: the most events counted at once */
 	unsigned calls;                 /* out: groups counted */
 };
-int rt_pmu_replay_count(void *ctx, const struct rt_uarch *u, const struct rt_event_group *g,
-			const struct rt_pmu_work *w, struct rt_event_reading *out,
+int rt_pmu_replay_open(void *ctx, const struct rt_uarch *u, const struct rt_event_group *g,
+		       void **h, struct rt_err *err);
+void rt_pmu_replay_enable(void *h);
+int rt_pmu_replay_read(void *h, double known_flops, struct rt_event_reading *out,
+		       struct rt_err *err);
+void rt_pmu_replay_close(void *h);
+#define RT_PMU_REPLAY(replay) ((struct rt_pmu){ "replay", rt_pmu_replay_open, \
+	rt_pmu_replay_enable, rt_pmu_replay_read, rt_pmu_replay_close, (replay) })
+
+/* Counting a piece of work that runs again and again (a configuration's repetitions): each
+ * run counts the next group of u's events, in turn, and the FLOPs per unit of work (an
+ * iteration) are known once every group has been read: the sum over the groups of each one's
+ * count per unit in its own run. No count is multiplexed and none is summed from a part. */
+struct rt_pmu_session;
+int rt_pmu_session_open(struct rt_pmu_session **s, const struct rt_pmu *pmu,
+			const struct rt_uarch *u, unsigned counters, struct rt_err *err);
+/* Before a run: the next group opened and enabled. */
+int rt_pmu_session_start(struct rt_pmu_session *s, struct rt_err *err);
+/* After it: the group read; units: the run's units of work (its timed iterations);
+ * known_flops: its exact FLOPs (for a replay). */
+int rt_pmu_session_stop(struct rt_pmu_session *s, double units, double known_flops,
 			struct rt_err *err);
+/* The FLOPs per unit: 0 once every group was read (out filled: hw, or hw-estimate when a
+ * group was multiplexed), -EAGAIN while groups are missing (out->why says how many). */
+int rt_pmu_session_flops(const struct rt_pmu_session *s, struct rt_flop_count *out);
+/* The groups (runs needed for one whole count) and the events, for the record. */
+size_t rt_pmu_session_groups(const struct rt_pmu_session *s);
+void rt_pmu_session_close(struct rt_pmu_session *s);
 
 /* The FLOPs of the work from u's events on a PMU of `counters` general counters: the events
  * grouped (rt_events_group), the work run once per group, the readings combined

@@ -245,16 +245,20 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 			cr.base.cpu_share = res.cpu_share;
 			cr.delay_share = res.run_delay_share;
 		}
+		/* the counters' FLOPs from the first repetition that counted them whole (hardware
+		 * events count a group of events a repetition: whole once every group was read);
+		 * until then, and without them, the model's */
+		if (src == RT_SOURCE_MODEL && (res.counts.flops_source == RT_SOURCE_HW ||
+						res.counts.flops_source == RT_SOURCE_HW_ESTIMATE)) {
+			flops = res.counts.flops / (double)iters;
+			src = res.counts.flops_source;
+		}
 		if (r == 0) {
 			const struct rt_net_memory *mem = &res.mem;
 
-			if (backend && res.counts.flops_source != RT_SOURCE_NONE) {
-				flops = res.counts.flops / (double)iters;
-				src = res.counts.flops_source;
-			} else {
+			if (src == RT_SOURCE_MODEL)
 				flops = pf[RT_PHASE_FORWARD] + pf[RT_PHASE_BACKWARD] +
 					pf[RT_PHASE_UPDATE];
-			}
 			bytes = backend && res.counts.bytes_source != RT_SOURCE_NONE ?
 				res.counts.bytes / (double)iters :
 				pb[RT_PHASE_FORWARD] + pb[RT_PHASE_BACKWARD] + pb[RT_PHASE_UPDATE];
@@ -269,6 +273,22 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 			cr.base.workspace = (double)mem->workspace;
 			cr.base.peak_rss = (double)res.peak_rss_kib * 1024;
 			cr.base.inference = (double)mem->inference;
+		}
+		rt_train_result_fini(&res);
+	}
+	/* hardware events count a group a run: runs of the same work, untimed, until every group
+	 * was read (none where the table fits the PMU in one group; not under MPI, where every
+	 * rank would have to run them alike) */
+	for (size_t k = 0; backend == &rt_counters_hw && src == RT_SOURCE_MODEL && !o->comm &&
+	     k < rt_counters_hw_groups(cctx); k++) {
+		struct rt_train_result res;
+
+		if ((rc = rt_train_iterations(m, no, &to, &res, err)))
+			goto out;
+		if (res.counts.flops_source == RT_SOURCE_HW ||
+		    res.counts.flops_source == RT_SOURCE_HW_ESTIMATE) {
+			flops = res.counts.flops / (double)iters;
+			src = res.counts.flops_source;
 		}
 		rt_train_result_fini(&res);
 	}

@@ -1,0 +1,120 @@
+/* counters-pmu.c: the hw backend: the node's FLOP event table (events.h) counted through the
+ * kernel's perf_event with its raw encodings, for the process and every thread it starts,
+ * and only after the table read the probe's own FMA kernels right (rt_pmu_node_check). A run
+ * counts one group of events; a configuration's repetitions count the groups in turn, and
+ * its FLOPs are hw once every group has been read (never a partial sum). Bytes stay the
+ * model's: DRAM traffic from the memory controllers' PMUs is not read yet. */
+#include "config.h"
+#include "counters/counters.h"
+#include "counters/pmu.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pmu_ctx {
+	struct rt_pmu_session *s;
+	double units, known;            /* this run's timed iterations and their model FLOPs */
+	bool running;
+};
+
+int rt_counters_pmu_open(void **ctx, const struct rt_pmu *pmu, const struct rt_uarch *u,
+			 unsigned counters, struct rt_err *err)
+{
+	struct pmu_ctx *c = calloc(1, sizeof(*c));
+	int rc;
+
+	*ctx = NULL;
+	if (!c)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	if ((rc = rt_pmu_session_open(&c->s, pmu, u, counters, err))) {
+		free(c);
+		return rc;
+	}
+	*ctx = c;
+	return 0;
+}
+
+static int pmu_open(void **ctx, struct rt_err *err)
+{
+	const struct rt_uarch *u;
+	struct rt_validation v[2];
+	struct rt_err why;
+
+	*ctx = NULL;
+	if (rt_pmu_node_check(&u, v, &why))
+		return rt_err_set(err, -ENOTSUP, "%s", why.msg);
+	for (int p = 0; p < 2; p++)
+		if (!v[p].trusted)
+			return rt_err_set(err, -ENOTSUP, "%s", v[p].verdict);
+	return rt_counters_pmu_open(ctx, &rt_pmu_perf, u, u->counters, err);
+}
+
+static void pmu_close(void *p)
+{
+	struct pmu_ctx *c = p;
+
+	if (!c)
+		return;
+	rt_pmu_session_close(c->s);
+	free(c);
+}
+
+static int pmu_start(void *p, struct rt_err *err)
+{
+	struct pmu_ctx *c = p;
+	int rc;
+
+	c->units = c->known = 0;
+	if ((rc = rt_pmu_session_start(c->s, err)))
+		return rc;
+	c->running = true;
+	return 0;
+}
+
+static void pmu_iteration(void *p, double flops, double bytes)
+{
+	struct pmu_ctx *c = p;
+
+	(void)bytes;
+	if (c->running) {
+		c->units += 1;
+		c->known += flops;
+	}
+}
+
+static int pmu_stop(void *p, struct rt_counts *out, struct rt_err *err)
+{
+	struct pmu_ctx *c = p;
+	struct rt_flop_count fc;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->cycles = out->instructions = out->task_clock_s = NAN;
+	out->flops_source = out->bytes_source = RT_SOURCE_NONE;
+	if (!c->running)
+		return rt_err_set(err, -EINVAL, "the counters were not started");
+	c->running = false;
+	if ((rc = rt_pmu_session_stop(c->s, c->units, c->known, err)))
+		return rc;
+	/* FLOPs once every group was read: per iteration, for this run's iterations */
+	if (rt_pmu_session_flops(c->s, &fc) == 0) {
+		out->flops = fc.flops * c->units;
+		out->flops_source = fc.source;
+	}
+	return 0;
+}
+
+size_t rt_counters_hw_groups(const void *ctx)
+{
+	const struct pmu_ctx *c = ctx;
+
+	return c ? rt_pmu_session_groups(c->s) : 0;
+}
+
+const struct rt_counter_backend rt_counters_hw = {
+	.name = "hw", .open = pmu_open,
+	.meter = { .start = pmu_start, .iteration = pmu_iteration, .stop = pmu_stop },
+	.close = pmu_close,
+};
