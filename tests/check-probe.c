@@ -64,6 +64,19 @@ int main(int argc, char **argv)
 			kept |= !strncmp(p->notes[i], "hardware counters: ", 19);
 		ok(kept, "... kept in the profile's notes");
 	}
+	{
+		/* and as the profile's counters record, its state the verdict's word */
+		const char *st = p->has_counters ? rt_vocab_pmu_states[p->counters.state] : "";
+		char want[64];
+
+		snprintf(want, sizeof(want), "hardware counters: %s", st);
+		ok(p->has_counters && (!strncmp(buf, want, strlen(want)) ||
+				       (p->counters.state <= RT_PMU_REFUSED && strstr(buf, st))),
+		   "... and as its counters record: %s", st);
+		ok(!p->has_counters || p->counters.state == RT_PMU_VALIDATED ||
+		   p->counters.why[0], "... with why when not validated: %s",
+		   p->has_counters ? p->counters.why : "");
+	}
 	ok(p->host[0] && p->created[0] && !strncmp(p->tool, "rooftraj ", 9),
 	   "host, created, tool recorded");
 	ok(p->cpu.cores >= 1 && p->cpu.pus >= p->cpu.cores && p->cpu.model[0], "cpu described");

@@ -218,16 +218,29 @@ int main(void)
 	{
 		char buf[1024], note[256];
 		struct rt_err why = { 0 };
+		struct rt_pmu_record rec;
 
-		rt_pmu_verdict(buf, sizeof(buf), note, sizeof(note), &why);
+		rt_pmu_verdict(buf, sizeof(buf), note, sizeof(note), &rec, &why);
 		printf("# %s\n", buf);
-		if (!rt_pmu_core_present())
+		if (!rt_pmu_core_present()) {
 			ok(strstr(buf, "not used: the kernel exposes no core PMU") != NULL &&
 			   strstr(note, "not used (no core PMU)") != NULL,
 			   "no core PMU here: said, in the sentence and the profile's note");
-		else
+			ok(rec.state == RT_PMU_NOT_USED && strstr(rec.why, "no core PMU") &&
+			   rec.groups >= 1 && rec.table[0] && rec.events[0] && !rec.nchecks,
+			   "... and the record: not used, the table (%s: %s, %u group%s), why",
+			   rec.table, rec.events, rec.groups, rec.groups == 1 ? "" : "s");
+		} else {
 			ok(strstr(buf, "validated") || strstr(buf, "refused") || strstr(buf, "not used"),
 			   "a core PMU here: the table validated or refused on the probe's kernels");
+			if (rec.state == RT_PMU_VALIDATED || rec.state == RT_PMU_REFUSED)
+				ok(rec.nchecks == 2 && rec.check[0].kernel[0] &&
+				   isfinite(rec.check[0].ratio), "... the record's checks: %s %.3fx, "
+				   "%s %.3fx", rec.check[0].kernel, rec.check[0].ratio,
+				   rec.check[1].kernel, rec.check[1].ratio);
+			else
+				skip("the record: %s", rt_vocab_pmu_states[rec.state]);
+		}
 	}
 	return done_testing();
 }

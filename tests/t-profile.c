@@ -120,6 +120,18 @@ int main(void)
 		snprintf(p->curve_isa, sizeof(p->curve_isa), "avx512");
 		p->curve_threads = 1;
 		rt_profile_add_note(p, "hwloc says \"105 MB\"; measured 64 MB");
+		/* the counters the probe validated: a table, its events, the checks' ratios */
+		p->has_counters = true;
+		p->counters = (struct rt_pmu_record){ .state = RT_PMU_VALIDATED, .groups = 2,
+						      .counters = 8, .nchecks = 2 };
+		snprintf(p->counters.table, sizeof(p->counters.table), "Intel Sapphire Rapids");
+		snprintf(p->counters.events, sizeof(p->counters.events),
+			 "fp_arith_inst_retired.scalar_double+amx_ops_retired.bf16");
+		snprintf(p->counters.check[0].kernel, 64, "fp64 avx512 fma");
+		snprintf(p->counters.check[1].kernel, 64, "fp32 avx512 fma");
+		p->counters.check[0].ratio = 1.0 + 1.0 / 3e3;
+		p->counters.check[1].ratio = 0.99;
+		p->counters.check[0].trusted = p->counters.check[1].trusted = true;
 	}
 	snprintf(path, sizeof(path), "%s/sub/dir/rt.cfg", dir);
 	is_int(rt_profile_save(p, path, &err), 0, "save (creates directories)");
@@ -162,6 +174,14 @@ int main(void)
 		ok(q->ncaches == 1 && q->caches[0].size == 110100480 && q->caches[0].shared_by == 2,
 		   "caches");
 		ok(q->nnotes == 1 && !strcmp(q->notes[0], p->notes[0]), "notes");
+		ok(q->has_counters && q->counters.state == RT_PMU_VALIDATED &&
+		   !strcmp(q->counters.table, p->counters.table) &&
+		   !strcmp(q->counters.events, p->counters.events) && q->counters.groups == 2 &&
+		   q->counters.counters == 8 && q->counters.nchecks == 2 &&
+		   !strcmp(q->counters.check[1].kernel, "fp32 avx512 fma") &&
+		   !memcmp(&q->counters.check[0].ratio, &p->counters.check[0].ratio, 8) &&
+		   q->counters.check[1].trusted && !q->counters.why[0],
+		   "the counters' record: state, table, events, groups, checks to the bit");
 		ok(rt_profile_best_flops(q, "fp64", 0) == &q->flops[0], "best fp64: not the flagged 99");
 		ok(rt_profile_best_flops(q, "fp32", 0) == NULL, "no fp32");
 		ok(rt_profile_best_bw(q, "DRAM", 2) != NULL && !rt_profile_best_bw(q, "DRAM", 1),
@@ -243,6 +263,33 @@ int main(void)
 			  "\"fp32\"; isa = \"x\"; threads = 1; }\n  );\n"
 			  "  bandwidth = ( );\n};\n", 6, "flops[0]: missing 'gflops'" },
 			{ "profile = {\n  format = 1;\n  host = 7;\n};\n", 3, "'host' must be a string" },
+			/* the counters' record: a state it knows, trust only within 2%, checks that
+			 * agree with the state */
+			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
+			  "cores = 1; pus = 1; sockets = 1; };\n  flops = ( );\n  bandwidth = ( );\n"
+			  "  counters = {\n    state = \"probably\"; };\n};\n", 8,
+			  "state 'probably' is not validated, refused, not used or no table" },
+			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
+			  "cores = 1; pus = 1; sockets = 1; };\n  flops = ( );\n  bandwidth = ( );\n"
+			  "  counters = {\n    state = \"validated\"; table = \"AMD Zen 5\"; events = "
+			  "\"e\"; groups = 1; counters = 6;\n    checks = (\n      { kernel = \"k\"; "
+			  "ratio = 0.5; trusted = true; } ); };\n};\n", 10,
+			  "trusted at 0.5x: trust needs a ratio within 2% of 1" },
+			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
+			  "cores = 1; pus = 1; sockets = 1; };\n  flops = ( );\n  bandwidth = ( );\n"
+			  "  counters = {\n    state = \"validated\"; table = \"AMD Zen 5\"; events = "
+			  "\"e\"; groups = 1; counters = 6;\n    checks = (\n      { kernel = \"k\"; "
+			  "ratio = 0.5; trusted = false; } ); };\n};\n", 10,
+			  "an untrusted check in a validated table" },
+			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
+			  "cores = 1; pus = 1; sockets = 1; };\n  flops = ( );\n  bandwidth = ( );\n"
+			  "  counters = {\n    state = \"not used\"; table = \"AMD Zen 5\"; events = "
+			  "\"e\"; groups = 0; counters = 6; why = \"no PMU\"; };\n};\n", 8,
+			  "'groups' = 0 is not in 1..16" },
+			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
+			  "cores = 1; pus = 1; sockets = 1; };\n  flops = ( );\n  bandwidth = ( );\n"
+			  "  counters = {\n    state = \"not used\"; table = \"AMD Zen 5\"; events = "
+			  "\"e\";\n    groups = 1; counters = 6; };\n};\n", 7, "missing 'why'" },
 			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
 			  "cores = 1; pus = 1; sockets = 1; };\n  flops = (\n    { precision = "
 			  "\"fp32\"; isa = \"x\"; threads = 1;\n      gflops = 1e308; }\n  );\n"

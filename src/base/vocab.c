@@ -14,6 +14,8 @@ const char *const rt_vocab_levels[RT_VOCAB_NLEVELS] = { "L1", "L2", "L3", "L4", 
 const char *const rt_vocab_affinities[RT_AFFINITY_COUNT] = { "none", "compact", "scatter" };
 
 const char *const rt_vocab_sources[RT_SOURCE_COUNT] = { "none", "hw", "hw-estimate", "model" };
+const char *const rt_vocab_pmu_states[RT_PMU_STATE_COUNT] = { "validated", "refused", "not used",
+							      "no table" };
 
 const char *rt_source_name(enum rt_source s)
 {

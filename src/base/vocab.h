@@ -47,6 +47,12 @@ int rt_affinity_parse(enum rt_affinity *aff, const char *name);
 enum rt_source { RT_SOURCE_NONE, RT_SOURCE_HW, RT_SOURCE_HW_ESTIMATE, RT_SOURCE_MODEL,
 		 RT_SOURCE_COUNT };
 extern const char *const rt_vocab_sources[RT_SOURCE_COUNT];  /* none hw hw-estimate model */
+/* What a node's hardware counters are (a machine profile's counters.state): validated on the
+ * probe's kernels, refused by them, not used (no PMU, an event that cannot be counted), or
+ * no table for the CPU. The names are rt_vocab_pmu_states[s]. */
+enum rt_pmu_state { RT_PMU_VALIDATED, RT_PMU_REFUSED, RT_PMU_NOT_USED, RT_PMU_NO_TABLE,
+		    RT_PMU_STATE_COUNT };
+extern const char *const rt_vocab_pmu_states[RT_PMU_STATE_COUNT];
 const char *rt_source_name(enum rt_source s);
 
 /* The index of s in a name table of n entries, or -1. */

@@ -205,6 +205,7 @@ void rt_events_validate(const char *events, const char *kernel, double counted, 
 			struct rt_validation *v)
 {
 	v->ratio = known > 0 ? counted / known : NAN;
+	snprintf(v->kernel, sizeof(v->kernel), "%s", kernel);
 	v->trusted = isfinite(v->ratio) && fabs(v->ratio - 1) <= RT_EVENTS_TOLERANCE;
 	if (v->trusted)
 		snprintf(v->verdict, sizeof(v->verdict), "%s read %.3fx of a known kernel (%s): "

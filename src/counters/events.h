@@ -103,6 +103,7 @@ extern const char *const rt_events_prec[5];
 struct rt_validation {
 	double ratio;                   /* counted / known */
 	bool trusted;
+	char kernel[64];                /* the known kernel, "fp64 avx512 fma" */
 	char verdict[240];
 };
 void rt_events_validate(const char *events, const char *kernel, double counted, double known,

@@ -415,7 +415,8 @@ int rt_pmu_node_check(const struct rt_uarch **u, struct rt_validation v[2], stru
 	return rt_pmu_selfcheck(&rt_pmu_perf, *u, (*u)->counters, v, why);
 }
 
-void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize, struct rt_err *why)
+void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize,
+		    struct rt_pmu_record *rec, struct rt_err *why)
 {
 	const struct rt_uarch *u;
 	struct rt_event_group g[RT_EVENTS_MAX];
@@ -423,13 +424,22 @@ void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize, struct 
 	size_t ng;
 	int rc = rt_pmu_node_check(&u, v, why);
 
+	memset(rec, 0, sizeof(*rec));
 	if (!u) {
 		snprintf(buf, size, "hardware counters: %s: FLOPs and bytes from the model's exact "
 			 "counts", why->msg);
 		snprintf(note, notesize, "hardware counters: no FLOP event table for this CPU");
+		rec->state = RT_PMU_NO_TABLE;
+		snprintf(rec->why, sizeof(rec->why), "%s", why->msg);
 		return;
 	}
 	ng = rt_events_group(u, u->counters, g, RT_EVENTS_MAX);
+	snprintf(rec->table, sizeof(rec->table), "%s", u->name);
+	for (size_t i = 0; i < u->nflops; i++)
+		snprintf(rec->events + strlen(rec->events), sizeof(rec->events) - strlen(rec->events),
+			 "%s%s", i ? "+" : "", u->flops[i].name);
+	rec->groups = (unsigned)ng;
+	rec->counters = u->counters;
 	if (rc) {
 		snprintf(buf, size, "hardware counters: not used: %s; the %s table (%zu FLOP "
 			 "event%s, %zu group%s of at most %u counters, each in its own "
@@ -438,6 +448,8 @@ void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize, struct 
 			 ng == 1 ? "" : "s", u->counters);
 		snprintf(note, notesize, "hardware counters: not used (%s); %s table waits",
 			 rc == -ENOENT ? "no core PMU" : "an event cannot be counted", u->name);
+		rec->state = RT_PMU_NOT_USED;
+		snprintf(rec->why, sizeof(rec->why), "%s", why->msg);
 	} else {
 		const bool ok = v[0].trusted && v[1].trusted;
 
@@ -447,5 +459,16 @@ void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize, struct 
 		snprintf(note, notesize, "hardware counters: %s table %s on the probe's FMA "
 			 "kernels: fp64 %.3fx, fp32 %.3fx of the known FLOPs", u->name,
 			 ok ? "validated" : "refused", v[0].ratio, v[1].ratio);
+		rec->state = ok ? RT_PMU_VALIDATED : RT_PMU_REFUSED;
+		for (int p = 0; p < 2; p++) {
+			snprintf(rec->check[p].kernel, sizeof(rec->check[p].kernel), "%s",
+				 v[p].kernel);
+			rec->check[p].ratio = v[p].ratio;
+			rec->check[p].trusted = v[p].trusted;
+		}
+		rec->nchecks = 2;
+		if (!ok)
+			snprintf(rec->why, sizeof(rec->why), "%s",
+				 !v[0].trusted ? v[0].verdict : v[1].verdict);
 	}
 }

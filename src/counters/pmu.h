@@ -108,9 +108,28 @@ int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigne
  * the PMU's error otherwise (*u set). */
 int rt_pmu_node_check(const struct rt_uarch **u, struct rt_validation v[2], struct rt_err *why);
 
-/* The node's counter verdict in one sentence (roofline-probe prints it), and in a short one
- * (kept in the profile's notes): which table, how its events group, and validated, refused
- * (with the ratios) or no PMU. */
-void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize, struct rt_err *why);
+/* What the node's counters are, as a machine profile keeps it: the verdict (validated,
+ * refused, not used: no PMU or an event that cannot be counted; no table), the table, its
+ * events, how they group, the self-check's ratio per kernel, and why when not validated (the
+ * states' names: base/vocab). */
+struct rt_pmu_record {
+	enum rt_pmu_state state;
+	char table[48];                 /* "AMD Zen 5" ("" without a table) */
+	char events[256];               /* the kernel's names, '+' between */
+	unsigned groups, counters;      /* the runs one count takes, on so many counters */
+	struct {
+		char kernel[64];        /* "fp64 avx512 fma" */
+		double ratio;           /* counted / known */
+		bool trusted;
+	} check[2];
+	size_t nchecks;
+	char why[512];                  /* "" when validated */
+};
+
+/* The node's counter verdict in one sentence (roofline-probe prints it), in a short one
+ * (kept in the profile's notes), and as a record (the profile's counters group): which
+ * table, how its events group, and validated, refused (with the ratios) or no PMU. */
+void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize,
+		    struct rt_pmu_record *rec, struct rt_err *why);
 
 #endif

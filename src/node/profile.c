@@ -206,6 +206,83 @@ static int read_cpu(const struct rt_cfg_reader *r, const config_setting_t *root,
 	return 0;
 }
 
+/* The counters group (optional): a state from the list, a table with its events, groups
+ * (1..16) and counters (1..64), at most two checks each with its kernel, a ratio (> 0,
+ * finite, at most 1000) and whether it was trusted, which must agree with the state. */
+static int read_counters(const struct rt_cfg_reader *r, const config_setting_t *root,
+			 struct rt_profile *p)
+{
+	const config_setting_t *c = config_setting_get_member(root, "counters"), *checks = NULL;
+	struct rt_pmu_record *rec = &p->counters;
+	char state[16];
+	long long v = 0;
+	int rc;
+
+	if (!c)
+		return 0;
+	if (config_setting_type(c) != CONFIG_TYPE_GROUP)
+		return rt_cfg_bad(r, c, "", "'counters' must be a group { ... }");
+	memset(rec, 0, sizeof(*rec));
+	if ((rc = rt_cfg_string(r, c, "counters", "state", state, sizeof(state), true)))
+		return rc;
+	for (rec->state = 0; rec->state < RT_PMU_STATE_COUNT &&
+	     strcmp(state, rt_vocab_pmu_states[rec->state]); rec->state++)
+		;
+	if (rec->state == RT_PMU_STATE_COUNT)
+		return rt_cfg_bad(r, config_setting_get_member(c, "state"), "counters",
+				  "state '%s' is not validated, refused, not used or no table",
+				  state);
+	if ((rc = rt_cfg_string(r, c, "counters", "table", rec->table, sizeof(rec->table),
+				rec->state != RT_PMU_NO_TABLE)) ||
+	    (rc = rt_cfg_string(r, c, "counters", "events", rec->events, sizeof(rec->events),
+				rec->table[0] != '\0')) ||
+	    (rc = rt_cfg_string(r, c, "counters", "why", rec->why, sizeof(rec->why),
+				rec->state != RT_PMU_VALIDATED)))
+		return rc;
+	if (rec->table[0]) {
+		if ((rc = rt_cfg_int(r, c, "counters", "groups", &v, 1, RT_EVENTS_MAX, true)))
+			return rc;
+		rec->groups = (unsigned)v;
+		if ((rc = rt_cfg_int(r, c, "counters", "counters", &v, 1, 64, true)))
+			return rc;
+		rec->counters = (unsigned)v;
+	}
+	if ((rc = rt_cfg_list(r, c, "checks", &checks,
+			      rec->state == RT_PMU_VALIDATED || rec->state == RT_PMU_REFUSED)))
+		return rc;
+	for (int i = 0; checks && i < config_setting_length(checks); i++) {
+		const config_setting_t *e = config_setting_get_elem(checks, (unsigned)i);
+		char ctx[32];
+
+		if (i >= 2)
+			return rt_cfg_bad(r, e, "counters", "more than 2 checks (fp64, fp32)");
+		snprintf(ctx, sizeof(ctx), "counters.checks[%d]", i);
+		if ((rc = rt_cfg_string(r, e, ctx, "kernel", rec->check[i].kernel,
+					sizeof(rec->check[i].kernel), true)) ||
+		    (rc = rt_cfg_num(r, e, ctx, "ratio", &rec->check[i].ratio, true, false)) ||
+		    (rc = rt_cfg_bool(r, e, ctx, "trusted", &rec->check[i].trusted)))
+			return rc;
+		if (!config_setting_get_member(e, "ratio"))
+			rec->check[i].ratio = NAN;
+		else if (rec->check[i].ratio > 1000)
+			return rt_cfg_bad(r, e, ctx, "ratio %g: no counter reads 1000x a kernel",
+					  rec->check[i].ratio);
+		/* trusted only within the tolerance, as the self-check decides */
+		if (rec->check[i].trusted && !(fabs(rec->check[i].ratio - 1) <= RT_EVENTS_TOLERANCE))
+			return rt_cfg_bad(r, e, ctx, "trusted at %gx: trust needs a ratio within "
+					  "%.0f%% of 1", rec->check[i].ratio,
+					  100 * RT_EVENTS_TOLERANCE);
+		rec->nchecks++;
+		if (!rec->check[i].trusted && rec->state == RT_PMU_VALIDATED)
+			return rt_cfg_bad(r, e, ctx, "an untrusted check in a validated table");
+	}
+	if (rec->state == RT_PMU_REFUSED && rec->nchecks &&
+	    rec->check[0].trusted && (rec->nchecks < 2 || rec->check[1].trusted))
+		return rt_cfg_bad(r, c, "counters", "refused, yet every check was trusted");
+	p->has_counters = true;
+	return 0;
+}
+
 static int read_curve(const struct rt_cfg_reader *r, const config_setting_t *root,
 		      struct rt_profile *p)
 {
@@ -430,6 +507,7 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		OOM(rt_profile_add_bw(p, &b));
 	}
 	TRY(read_curve(&r, root, p));
+	TRY(read_counters(&r, root, p));
 	TRY(rt_cfg_list(&r, root, "sustained", &list, false));
 	for (int i = 0; list && i < config_setting_length(list); i++) {
 		const config_setting_t *e = config_setting_get_elem(list, (unsigned)i);
@@ -480,6 +558,38 @@ static void put_num(FILE *fp, double v)
 	if (!strpbrk(buf, ".eEn"))
 		strcat(buf, ".0");
 	fputs(buf, fp);
+}
+
+/* counters = { state; table; events; groups; counters; checks = ( {...} ); why; } */
+static void write_counters(FILE *fp, const struct rt_pmu_record *c)
+{
+	fprintf(fp, "  counters = {\n    state = ");
+	rt_cfg_put_str(fp, rt_vocab_pmu_states[c->state]);
+	if (c->table[0]) {
+		fprintf(fp, ";\n    table = ");
+		rt_cfg_put_str(fp, c->table);
+		fprintf(fp, ";\n    events = ");
+		rt_cfg_put_str(fp, c->events);
+		fprintf(fp, ";\n    groups = %u;\n    counters = %u", c->groups, c->counters);
+	}
+	if (c->nchecks) {
+		fprintf(fp, ";\n    checks = (");
+		for (size_t i = 0; i < c->nchecks; i++) {
+			fprintf(fp, "%s\n      { kernel = ", i ? "," : "");
+			rt_cfg_put_str(fp, c->check[i].kernel);
+			if (isfinite(c->check[i].ratio)) {
+				fprintf(fp, "; ratio = ");
+				put_num(fp, c->check[i].ratio);
+			}
+			fprintf(fp, "; trusted = %s; }", c->check[i].trusted ? "true" : "false");
+		}
+		fprintf(fp, " )");
+	}
+	if (c->why[0]) {
+		fprintf(fp, ";\n    why = ");
+		rt_cfg_put_str(fp, c->why);
+	}
+	fprintf(fp, ";\n  };\n");
 }
 
 int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err *err)
@@ -620,6 +730,8 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		}
 		fprintf(fp, " ];\n  };\n");
 	}
+	if (p->has_counters)
+		write_counters(fp, &p->counters);
 	fprintf(fp, "  notes = [");
 	for (size_t i = 0; i < p->nnotes; i++) {
 		fputs(i ? ",\n    " : " ", fp);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "machine/cpu.h"
 #include "base/err.h"
+#include "counters/pmu.h"
 
 #define RT_PROFILE_FORMAT 1
 
@@ -104,6 +105,9 @@ struct rt_profile {
 	size_t nsustained, sustained_cap;
 	char (*notes)[256];             /* what the probe warned about */
 	size_t nnotes, notes_cap;
+	/* the node's hardware counters as the probe found them (its date: created) */
+	struct rt_pmu_record counters;
+	bool has_counters;
 };
 
 /* An empty profile (format set). Caller owns; free with rt_profile_destroy(). */

@@ -177,7 +177,8 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 		char verdict[1024], note[256];
 		struct rt_err why = { 0 };
 
-		rt_pmu_verdict(verdict, sizeof(verdict), note, sizeof(note), &why);
+		rt_pmu_verdict(verdict, sizeof(verdict), note, sizeof(note), &p->counters, &why);
+		p->has_counters = true;
 		rt_profile_add_note(p, "%s", note);
 		if (print)
 			fprintf(o->out, "%s\n", verdict);
