@@ -31,6 +31,42 @@ static void spin_then_wait(double seconds, int fd)
 		pause();
 }
 
+/* A process not ours that spun 0.5 s before the first take (*fd says when), then, told on
+ * go, renames itself (as a kernel worker does) and spins 0.05 s more: its CPU time meanwhile
+ * is 0.05 s, not its life's 0.55. */
+static pid_t renamer(int fd[2], int go[2])
+{
+	pid_t mid = fork(), pid = -1;
+
+	if (mid == 0) {
+		pid_t g = fork();
+
+		if (g == 0) {
+			struct timespec ts;
+			pid_t self = getpid();
+			char c;
+
+			prctl(PR_SET_NAME, "worker-a", 0, 0, 0);
+			if (write(fd[1], &self, sizeof(self)) != sizeof(self))
+				_exit(1);
+			do
+				clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+			while ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9 < 0.5);
+			if (write(fd[1], "x", 1) != 1 || read(go[0], &c, 1) != 1)
+				_exit(1);
+			prctl(PR_SET_NAME, "worker-b", 0, 0, 0);
+			spin_then_wait(0.55, fd[1]);
+		}
+		_exit(g > 0 ? 0 : 1);
+	}
+	if (mid > 0) {
+		waitpid(mid, NULL, 0);
+		if (read(fd[0], &pid, sizeof(pid)) != sizeof(pid))
+			pid = -1;
+	}
+	return pid;
+}
+
 /* A process that is not ours (its parent exits: it is adopted), named `name`, spinning for
  * `seconds` on the CPUs it inherits or on `cpu` (>= 0); its pid comes back on the pipe. */
 static pid_t orphan(const char *name, double seconds, int cpu, int fd[2])
@@ -72,13 +108,13 @@ static void culprit(void)
 {
 	struct rt_cpu_tasks a, b;
 	cpu_set_t mine, zero;
-	int fd[2];
-	pid_t child, named, far = -1;
+	int fd[2], go[2];
+	pid_t child, named, far = -1, old;
 	int rc;
 	char why[160], want[96], done;
 	const bool two = sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 
-	if (sched_getaffinity(0, sizeof(mine), &mine) || pipe(fd)) {
+	if (sched_getaffinity(0, sizeof(mine), &mine) || pipe(fd) || pipe(go)) {
 		skip("no affinity or pipe");
 		return;
 	}
@@ -89,8 +125,14 @@ static void culprit(void)
 	} else {
 		CPU_ZERO(&zero);
 	}
+	/* a process that used 0.5 s before the first take and renames itself after it */
+	old = renamer(fd, go);
+	if (old > 0 && read(fd[0], &done, 1) != 1)     /* its 0.5 s spun */
+		old = -1;
 	rc = rt_cpu_tasks_take(&a, NULL, 0);
 	ok(!rc && a.n > 1, "every process's CPU time taken (%zu processes)", a.n);
+	if (write(go[1], "x", 1) != 1)
+		old = -1;
 	/* a child of ours spinning longest: not a culprit (roofline-run's command is its child) */
 	if ((child = fork()) == 0)
 		spin_then_wait(0.4, fd[1]);
@@ -99,7 +141,7 @@ static void culprit(void)
 	 * one CPU there is no such place) */
 	if (CPU_COUNT(&zero))
 		far = orphan("far", 0.6, 1, fd);
-	for (int k = 0; k < 2 + (far > 0); k++)
+	for (int k = 0; k < 2 + (far > 0) + (old > 0); k++)
 		if (read(fd[0], &done, 1) != 1)
 			break;
 	rc = rt_cpu_tasks_take_like(&b, &a);
@@ -118,6 +160,8 @@ static void culprit(void)
 			(void)sscanf(p, ", pid %d, %lf CPU s", &pid, &s);
 		ok(pid > 0 && pid != child && pid != far && pid != getpid(),
 		   "... neither our child, nor one pinned where we may not run, nor us (pid %d)", pid);
+		ok(old > 0 && pid != old, "... nor one renamed meanwhile, by its life's CPU time "
+		   "(pid %d)", old);
 		/* (/proc counts in clock ticks: a tick or two under the time it spun) */
 		ok(s >= 0.15 && s < 10, "... at least as busy as the spinner (%.2f CPU s; it spun 0.2)",
 		   s);
@@ -133,6 +177,10 @@ static void culprit(void)
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	kill(named, SIGKILL);
+	if (old > 0)
+		kill(old, SIGKILL);
+	close(go[0]);
+	close(go[1]);
 	if (far > 0)
 		kill(far, SIGKILL);
 	(void)sched_setaffinity(0, sizeof(mine), &mine);

@@ -233,13 +233,52 @@ double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512, const c
 	return 0;
 }
 
-void rt_cpu_sample_take(struct rt_cpu_sample *s)
+static void set_add(unsigned long long *set, long cpu)
+{
+	if (cpu >= 0 && cpu < 64 * RT_CPU_SET_WORDS)
+		set[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+static bool set_has(const unsigned long long *set, long cpu)
+{
+	return cpu >= 0 && cpu < 64 * RT_CPU_SET_WORDS && (set[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/* The busy time (user, nice, system, irq, softirq, steal) and the steal time of the CPUs in
+ * set, in seconds, from /proc/stat ("cpuN user nice system idle iowait irq softirq steal");
+ * the number of those CPUs it listed, -1 when it cannot be read. */
+static int stat_cpus(const unsigned long long *set, double *busy, double *steal)
 {
 	const double hz = (double)sysconf(_SC_CLK_TCK);
+	char line[512];
+	int n = 0;
+	FILE *fp;
+
+	*busy = *steal = 0;
+	if (!(hz > 0) || !(fp = fopen("/proc/stat", "re")))
+		return -1;
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned long long v[8] = { 0 };
+		int cpu;
+
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9 || !set_has(set, cpu))
+			continue;
+		*busy += (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / hz;
+		*steal += (double)v[7] / hz;
+		n++;
+	}
+	fclose(fp);
+	return n;
+}
+
+void rt_cpu_sample_take(struct rt_cpu_sample *s)
+{
+	unsigned long long set[RT_CPU_SET_WORDS] = { 0 };
 	struct rusage self, kids;
 	cpu_set_t mask;
-	char line[512];
-	FILE *fp;
+	double steal;
+	int n;
 
 	memset(s, 0, sizeof(*s));
 	if (!getrusage(RUSAGE_SELF, &self) && !getrusage(RUSAGE_CHILDREN, &kids)) {
@@ -248,22 +287,14 @@ void rt_cpu_sample_take(struct rt_cpu_sample *s)
 		s->children = (double)kids.ru_utime.tv_sec + (double)kids.ru_utime.tv_usec / 1e6 +
 			      (double)kids.ru_stime.tv_sec + (double)kids.ru_stime.tv_usec / 1e6;
 	}
-	if (sched_getaffinity(0, sizeof(mask), &mask) || !(hz > 0) || !(fp = fopen("/proc/stat", "re")))
+	if (sched_getaffinity(0, sizeof(mask), &mask))
 		return;
-	while (fgets(line, sizeof(line), fp)) {
-		unsigned long long v[8] = { 0 };
-		int cpu;
-
-		/* "cpuN user nice system idle iowait irq softirq steal ..." */
-		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
-			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9 || cpu < 0 ||
-		    cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &mask))
-			continue;
-		s->busy += (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / hz;
-		s->ncpus++;
-	}
-	fclose(fp);
-	s->ok = s->ncpus > 0;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &mask))
+			set_add(set, c);
+	n = stat_cpus(set, &s->busy, &steal);
+	s->ncpus = n > 0 ? (unsigned)n : 0;
+	s->ok = n > 0;
 }
 
 double rt_cpu_others_share(const struct rt_cpu_sample *a, const struct rt_cpu_sample *b,
@@ -288,8 +319,10 @@ static int task_cmp(const void *x, const void *y)
 	return (a->pid > b->pid) - (a->pid < b->pid);
 }
 
-/* One process's line of /proc/PID/stat: "pid (comm) state ppid ... utime stime" (the 14th and
- * 15th fields; comm may hold anything, so it ends at the last ')'); its name kept printable. */
+/* One process's line of /proc/PID/stat: "pid (comm) state ppid ... utime stime ... starttime"
+ * (the 14th, 15th and 22nd fields; comm may hold anything, so it ends at the last ')', and a
+ * kernel worker renames itself as it works: the start time, not the name, tells a process);
+ * its name kept printable. */
 static bool read_task(int pid, struct rt_cpu_task *t)
 {
 	char path[64], line[1024], *open = NULL, *close = NULL;
@@ -302,8 +335,8 @@ static bool read_task(int pid, struct rt_cpu_task *t)
 		return false;           /* gone meanwhile */
 	ok = fgets(line, sizeof(line), fp) && (open = strchr(line, '(')) &&
 	     (close = strrchr(line, ')')) && close > open &&
-	     sscanf(close + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &t->ppid,
-		    &utime, &stime) == 3;
+	     sscanf(close + 1, " %*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d "
+		    "%*d %*d %*d %llu", &t->ppid, &utime, &stime, &t->start) == 4;
 	fclose(fp);
 	if (!ok)
 		return false;
@@ -320,17 +353,6 @@ static bool read_task(int pid, struct rt_cpu_task *t)
 		t->comm[k] = '\0';
 	}
 	return true;
-}
-
-static void set_add(unsigned long long *set, long cpu)
-{
-	if (cpu >= 0 && cpu < 64 * RT_CPU_SET_WORDS)
-		set[cpu / 64] |= 1ULL << (cpu % 64);
-}
-
-static bool set_has(const unsigned long long *set, long cpu)
-{
-	return cpu >= 0 && cpu < 64 * RT_CPU_SET_WORDS && (set[cpu / 64] >> (cpu % 64) & 1);
 }
 
 /* The CPUs of a list as the kernel writes it ("0-3,8") added to set. */
@@ -378,15 +400,13 @@ static bool add_allowed(unsigned long long *set, const char *status_path)
 /* Every process's CPU time and the steal time of the CPUs in set (its size: RT_CPU_SET_WORDS) */
 static int take_set(struct rt_cpu_tasks *s, const unsigned long long *set)
 {
-	const double hz = (double)sysconf(_SC_CLK_TCK);
 	size_t cap = 0;
 	struct dirent *de;
-	char line[512];
+	double busy;
 	DIR *d;
-	FILE *fp;
 
 	memset(s, 0, sizeof(*s));
-	if (!(hz > 0) || !(d = opendir("/proc")))
+	if (!(d = opendir("/proc")))
 		return -ENOENT;
 	while ((de = readdir(d))) {
 		struct rt_cpu_task t = { 0 };
@@ -410,18 +430,7 @@ static int take_set(struct rt_cpu_tasks *s, const unsigned long long *set)
 	if (s->n)
 		qsort(s->t, s->n, sizeof(*s->t), task_cmp);
 	memcpy(s->cpus, set, sizeof(s->cpus));
-	if ((fp = fopen("/proc/stat", "re"))) {
-		while (fgets(line, sizeof(line), fp)) {
-			unsigned long long v[8] = { 0 };
-			int cpu;
-
-			if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
-				   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 9 &&
-			    set_has(s->cpus, cpu))
-				s->steal += (double)v[7] / hz;
-		}
-		fclose(fp);
-	}
+	(void)stat_cpus(set, &busy, &s->steal);
 	s->ok = true;
 	return 0;
 }
@@ -518,7 +527,7 @@ void rt_cpu_culprit(const struct rt_cpu_tasks *a, const struct rt_cpu_tasks *b, 
 		const struct rt_cpu_task *t = &b->t[i], *was = task_find(a, t->pid);
 		unsigned long long used;
 
-		if (was && strcmp(was->comm, t->comm))
+		if (was && was->start != t->start)
 			was = NULL;     /* the pid went to another process meanwhile */
 		used = was ? (t->ticks > was->ticks ? t->ticks - was->ticks : 0)
 			   : t->ticks;  /* started meanwhile */

@@ -60,6 +60,7 @@ double rt_cpu_others_share(const struct rt_cpu_sample *a, const struct rt_cpu_sa
 struct rt_cpu_task {
 	int pid, ppid;
 	unsigned long long ticks;       /* utime + stime */
+	unsigned long long start;       /* starttime: a pid given to another process differs */
 	char comm[16];
 };
 struct rt_cpu_tasks {
