@@ -6,6 +6,7 @@
 #include "config.h"
 #include "counters/counters.h"
 #include "counters/pmu.h"
+#include "counters/uncore.h"
 #include "cnn/model.h"
 #include "cnn/net.h"
 #include "cnn/train.h"
@@ -15,7 +16,148 @@
 #include <math.h>
 #include <omp.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+/* A file of a fake sysfs tree: root/rel holds text (its directories made). */
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[1024], cmd[1200];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	if (system(cmd) == 0 && (fp = fopen(path, "w"))) {
+		fputs(text, fp);
+		fclose(fp);
+	}
+}
+
+/* The memory controllers' DRAM events from sysfs: a fake tree as the kernel writes it for a
+ * Skylake-SP's uncore_imc_N and a Zen 5's amd_umc_N, and the real msr PMU of this machine for
+ * the counting path */
+static void uncore(void)
+{
+	char root[] = "/tmp/rt-t-uncore-XXXXXX", dir[600], cmd[700];
+	struct rt_uncore_set s;
+	struct rt_err why;
+	unsigned long long cfg[3];
+	const struct rt_uarch *skx = rt_uarch_find("GenuineIntel", 6, 0x55);
+	const struct rt_uarch *zen5 = rt_uarch_find("AuthenticAMD", 0x1a, 0x11);
+	const struct rt_uarch *zen3 = rt_uarch_find("AuthenticAMD", 0x19, 0x01);
+
+	if (!mkdtemp(root)) {
+		skip("no temporary directory");
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		char pmu[64], rel[160];
+
+		snprintf(pmu, sizeof(pmu), "uncore_imc_%d", i);
+		snprintf(rel, sizeof(rel), "%s/type", pmu), put(root, rel, i ? "15\n" : "14\n");
+		snprintf(rel, sizeof(rel), "%s/cpumask", pmu), put(root, rel, "0,28\n");
+		snprintf(rel, sizeof(rel), "%s/format/event", pmu), put(root, rel, "config:0-7\n");
+		snprintf(rel, sizeof(rel), "%s/format/umask", pmu), put(root, rel, "config:8-15\n");
+		snprintf(rel, sizeof(rel), "%s/events/cas_count_read", pmu);
+		put(root, rel, "event=0x04,umask=0x03\n");
+		snprintf(rel, sizeof(rel), "%s/events/cas_count_read.scale", pmu);
+		put(root, rel, "6.103515625e-5\n");
+		snprintf(rel, sizeof(rel), "%s/events/cas_count_read.unit", pmu), put(root, rel, "MiB\n");
+		snprintf(rel, sizeof(rel), "%s/events/cas_count_write", pmu);
+		put(root, rel, "event=0x04,umask=0x0c\n");
+		snprintf(rel, sizeof(rel), "%s/events/cas_count_write.scale", pmu);
+		put(root, rel, "6.103515625e-5\n");
+		snprintf(rel, sizeof(rel), "%s/events/cas_count_write.unit", pmu);
+		put(root, rel, "MiB\n");
+	}
+	put(root, "amd_umc_0/type", "12\n");
+	put(root, "amd_umc_0/cpumask", "0\n");
+	put(root, "amd_umc_0/format/event", "config:0-7\n");
+	put(root, "amd_umc_0/format/rdwrmask", "config:8-9\n");
+	put(root, "split/format/event", "config:0-7,32-35\n");
+	put(root, "split/format/flag", "config1:3\n");
+	ok(skx && zen5 && zen3, "Skylake-SP, Zen 5 and Zen 3 tables");
+	if (is_int(rt_uncore_find(root, skx, &s, &why), 0, "Skylake-SP: the IMC's DRAM events "
+		   "found"))
+		ok(s.n == 4 && !strcmp(s.ev[0].pmu, "uncore_imc_0") && s.ev[0].type == 14 &&
+		   s.ev[0].config[0] == 0x0304 && s.ev[1].config[0] == 0x0c04 &&
+		   !strcmp(s.ev[3].pmu, "uncore_imc_1") && s.ev[3].type == 15 && s.ev[0].cpu == 0 &&
+		   s.ev[0].bytes_per_count == 64, "... 2 controllers x read and write, "
+		   "event=0x04,umask=0x03 as 0x304, 6.103515625e-5 MiB = 64 bytes a count");
+	if (is_int(rt_uncore_find(root, zen5, &s, &why), 0, "Zen 5: the UMC's events from the "
+		   "kernel's amdzen5 list"))
+		ok(s.n == 2 && s.ev[0].config[0] == 0x10a && s.ev[1].config[0] == 0x20a &&
+		   s.ev[0].bytes_per_count == 64, "... umc_cas_cmd.rd 0x10a, .wr 0x20a, 64 bytes");
+	is_int(rt_uncore_find(root, zen3, &s, &why), -ENOENT, "Zen 3's data fabric: no DRAM "
+	       "events tabled, said");
+	ok(strstr(why.msg, "no DRAM events for its amd_df PMU") != NULL, "... %s", why.msg);
+	put(root, "uncore_imc_2/type", "16\n");
+	put(root, "uncore_imc_2/format/event", "config:0-7\n");
+	put(root, "uncore_imc_2/format/umask", "config:8-15\n");
+	put(root, "uncore_imc_2/events/cas_count_read", "event=0x04,umask=0x03\n");
+	is_int(rt_uncore_find(root, skx, &s, &why), -ENOENT, "a controller without its write "
+	       "event: no DRAM count at all");
+	ok(strstr(why.msg, "uncore_imc_2 has no cas_count_write") && s.n == 0, "... %s", why.msg);
+	snprintf(dir, sizeof(dir), "%s/split", root);
+	is_int(rt_uncore_encode(dir, "event=0x1ab,flag", cfg, &why), 0, "split bit ranges");
+	ok(cfg[0] == (0xabULL | 1ULL << 32) && cfg[1] == 1ULL << 3,
+	   "... event=0x1ab over config:0-7,32-35 and a bare flag in config1:3 (%#llx %#llx)",
+	   cfg[0], cfg[1]);
+	is_int(rt_uncore_encode(dir, "event=0x1000", cfg, &why), -EINVAL, "a value wider than "
+	       "its bits: refused");
+	ok(strstr(why.msg, "does not fit its 12 bits") != NULL, "... %s", why.msg);
+	is_int(rt_uncore_encode(dir, "umask=3", cfg, &why), -EINVAL, "a term without a format");
+	ok(strstr(why.msg, "term 'umask' has no format file") != NULL, "... %s", why.msg);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		printf("# could not remove %s\n", root);
+
+	/* the counting path on a real sysfs PMU: this machine's msr PMU (tsc) */
+	{
+		const char *msr = "/sys/bus/event_source/devices/msr";
+		char line[64] = "";
+		FILE *fp;
+
+		snprintf(dir, sizeof(dir), "%s/type", msr);
+		if (!(fp = fopen(dir, "r")) || !fgets(line, sizeof(line), fp)) {
+			if (fp)
+				fclose(fp);
+			skip("no msr PMU in sysfs");
+			return;
+		}
+		fclose(fp);
+		memset(&s, 0, sizeof(s));
+		for (size_t i = 0; i < RT_UNCORE_MAX; i++)
+			s.fd[i] = -1;
+		snprintf(s.ev[0].pmu, sizeof(s.ev[0].pmu), "msr");
+		snprintf(s.ev[0].name, sizeof(s.ev[0].name), "tsc");
+		s.ev[0].type = (unsigned)atoi(line);
+		s.ev[0].bytes_per_count = 1;
+		s.n = 1;
+		ok(!rt_uncore_encode(msr, "event=0x00", s.ev[0].config, &why) &&
+		   s.ev[0].config[0] == 0, "msr's tsc encoded from its format file");
+		if (rt_uncore_open(&s, &why)) {
+			skip("the msr PMU cannot be opened here: %s", why.msg);
+		} else {
+			double ticks = 0, first;
+			struct timespec ts = { 0, 20000000 };
+
+			int rc;
+
+			rt_uncore_enable(&s);
+			nanosleep(&ts, NULL);
+			rc = rt_uncore_read(&s, &ticks, &why);
+			ok(!rc && ticks > 1e6, "counted for the node on CPU 0: %.3g TSC ticks in 20 ms",
+			   ticks);
+			first = ticks;
+			rt_uncore_enable(&s);           /* from zero again, read at once */
+			rc = rt_uncore_read(&s, &ticks, &why);
+			ok(!rc && ticks < first / 10, "... each enable starts from zero (%.3g, not "
+			   "above the %.3g before)", ticks, first);
+			rt_uncore_close(&s);
+		}
+	}
+}
 
 /* One run through a meter: `iters` timed iterations of `per_iter` model FLOPs each. */
 static struct rt_counts meter_run(const struct rt_counter_backend *b, void *ctx, int iters,
@@ -101,6 +243,7 @@ int main(void)
 		       "one counter for Zen 5's paired event: refused");
 		ok(strstr(err.msg, "do not fit 1 counter") != NULL, "... said: %s", err.msg);
 	}
+	uncore();
 	/* a node whose kernel exposes no core PMU (this VM) is told so, not an event's name */
 	if (!rt_pmu_core_present()) {
 		void *ctx = NULL;

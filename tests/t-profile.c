@@ -132,6 +132,9 @@ int main(void)
 		p->counters.check[0].ratio = 1.0 + 1.0 / 3e3;
 		p->counters.check[1].ratio = 0.99;
 		p->counters.check[0].trusted = p->counters.check[1].trusted = true;
+		snprintf(p->counters.dram, sizeof(p->counters.dram), "8 DRAM events (uncore_imc_0/"
+			 "cas_count_read/, ...) read 1.004x of a known kernel (DRAM triad_nt avx512): "
+			 "trusted");
 	}
 	snprintf(path, sizeof(path), "%s/sub/dir/rt.cfg", dir);
 	is_int(rt_profile_save(p, path, &err), 0, "save (creates directories)");
@@ -180,8 +183,9 @@ int main(void)
 		   q->counters.counters == 8 && q->counters.nchecks == 2 &&
 		   !strcmp(q->counters.check[1].kernel, "fp32 avx512 fma") &&
 		   !memcmp(&q->counters.check[0].ratio, &p->counters.check[0].ratio, 8) &&
-		   q->counters.check[1].trusted && !q->counters.why[0],
-		   "the counters' record: state, table, events, groups, checks to the bit");
+		   q->counters.check[1].trusted && !q->counters.why[0] &&
+		   !strcmp(q->counters.dram, p->counters.dram),
+		   "the counters' record: state, table, events, groups, checks to the bit, DRAM");
 		ok(rt_profile_best_flops(q, "fp64", 0) == &q->flops[0], "best fp64: not the flagged 99");
 		ok(rt_profile_best_flops(q, "fp32", 0) == NULL, "no fp32");
 		ok(rt_profile_best_bw(q, "DRAM", 2) != NULL && !rt_profile_best_bw(q, "DRAM", 1),

@@ -2,11 +2,13 @@
  * kernel's perf_event with its raw encodings, for the process and every thread it starts,
  * and only after the table read the probe's own FMA kernels right (rt_pmu_node_check). A run
  * counts one group of events; a configuration's repetitions count the groups in turn, and
- * its FLOPs are hw once every group has been read (never a partial sum). Bytes stay the
- * model's: DRAM traffic from the memory controllers' PMUs is not read yet. */
+ * its FLOPs are hw once every group has been read (never a partial sum). DRAM bytes come from
+ * the memory controllers' PMUs (uncore.h: the node's traffic during the run) where they read a
+ * known triad right, else the model's. */
 #include "config.h"
 #include "counters/counters.h"
 #include "counters/pmu.h"
+#include "counters/uncore.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,6 +17,7 @@
 
 struct pmu_ctx {
 	struct rt_pmu_session *s;
+	struct rt_uncore_set *dram;     /* open and trusted, or NULL */
 	double units, known;            /* this run's timed iterations and their model FLOPs */
 	bool running;
 };
@@ -48,7 +51,21 @@ static int pmu_open(void **ctx, struct rt_err *err)
 	for (int p = 0; p < 2; p++)
 		if (!v[p].trusted)
 			return rt_err_set(err, -ENOTSUP, "%s", v[p].verdict);
-	return rt_counters_pmu_open(ctx, &rt_pmu_perf, u, u->counters, err);
+	if (rt_counters_pmu_open(ctx, &rt_pmu_perf, u, u->counters, err))
+		return -ENOTSUP;
+	{
+		/* DRAM bytes where the memory controllers' events read a known triad right */
+		struct pmu_ctx *c = *ctx;
+		struct rt_validation dv;
+
+		if ((c->dram = malloc(sizeof(*c->dram))) &&
+		    rt_pmu_node_dram(u, c->dram, &dv, &why)) {
+			rt_uncore_close(c->dram);
+			free(c->dram);
+			c->dram = NULL;
+		}
+	}
+	return 0;
 }
 
 static void pmu_close(void *p)
@@ -58,6 +75,9 @@ static void pmu_close(void *p)
 	if (!c)
 		return;
 	rt_pmu_session_close(c->s);
+	if (c->dram)
+		rt_uncore_close(c->dram);
+	free(c->dram);
 	free(c);
 }
 
@@ -69,6 +89,8 @@ static int pmu_start(void *p, struct rt_err *err)
 	c->units = c->known = 0;
 	if ((rc = rt_pmu_session_start(c->s, err)))
 		return rc;
+	if (c->dram)
+		rt_uncore_enable(c->dram);
 	c->running = true;
 	return 0;
 }
@@ -98,6 +120,12 @@ static int pmu_stop(void *p, struct rt_counts *out, struct rt_err *err)
 	c->running = false;
 	if ((rc = rt_pmu_session_stop(c->s, c->units, c->known, err)))
 		return rc;
+	/* the node's DRAM traffic during the run (each start resets the counts) */
+	if (c->dram) {
+		if ((rc = rt_uncore_read(c->dram, &out->bytes, err)))
+			return rc;
+		out->bytes_source = RT_SOURCE_HW;
+	}
 	/* FLOPs once every group was read: per iteration, for this run's iterations */
 	if (rt_pmu_session_flops(c->s, &fc) == 0) {
 		out->flops = fc.flops * c->units;

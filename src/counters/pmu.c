@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "counters/pmu.h"
+#include "counters/uncore.h"
 #include "kernels/kernels.h"
 #include "machine/cpu.h"
 
@@ -400,6 +401,65 @@ int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigne
 	return 0;
 }
 
+int rt_pmu_dram_check(struct rt_uncore_set *s, struct rt_validation *v, struct rt_err *err)
+{
+	/* three arrays of 128 MiB: DRAM on every node rooftraj knows (and a cold start) */
+	const size_t n = (size_t)16 << 20;
+	const struct rt_kernel *k = NULL;
+	static const enum rt_isa widest[] = { RT_ISA_AVX512, RT_ISA_AVX2, RT_ISA_SSE };
+	double *a = NULL, *b = NULL, *c = NULL, bytes = 0, known;
+	int rc;
+
+	for (size_t i = 0; i < sizeof(widest) / sizeof(widest[0]) && !k; i++)
+		if (rt_isa_supported(widest[i]))
+			k = rt_kernel_bw("triad_nt", widest[i]);
+	if (!k)
+		return rt_err_set(err, -ENOTSUP, "no non-temporal triad to check DRAM bytes on");
+	if (!(a = aligned_alloc(4096, n * sizeof(double))) ||
+	    !(b = aligned_alloc(4096, n * sizeof(double))) ||
+	    !(c = aligned_alloc(4096, n * sizeof(double)))) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory for the DRAM triad");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		a[i] = 0, b[i] = 1, c[i] = 2;   /* touched: no page faults inside the count */
+	if ((rc = rt_uncore_open(s, err)))
+		goto out;
+	rt_uncore_enable(s);
+	(void)k->bw(n, 2, a, b, c, 0.5);
+	rc = rt_uncore_read(s, &bytes, err);
+	rt_uncore_close(s);
+	if (rc)
+		goto out;
+	known = 2.0 * (double)n * (double)rt_kernel_bytes_per_elem(k);
+	{
+		char events[200], kname[64];
+
+		snprintf(events, sizeof(events), "%zu DRAM events (%s/%s/, ...)", s->n,
+			 s->ev[0].pmu, s->ev[0].name);
+		snprintf(kname, sizeof(kname), "DRAM %s %s", k->name, rt_isa_name(k->isa));
+		rt_events_validate(events, kname, bytes, known, v);
+	}
+out:
+	free(a);
+	free(b);
+	free(c);
+	return rc;
+}
+
+int rt_pmu_node_dram(const struct rt_uarch *u, struct rt_uncore_set *s, struct rt_validation *v,
+		     struct rt_err *why)
+{
+	int rc;
+
+	if ((rc = rt_uncore_find("/sys/bus/event_source/devices", u, s, why)) ||
+	    (rc = rt_pmu_dram_check(s, v, why)))
+		return rc;
+	if (!v->trusted)
+		return rt_err_set(why, -ENOTSUP, "%s", v->verdict);
+	return rt_uncore_open(s, why);
+}
+
 int rt_pmu_node_check(const struct rt_uarch **u, struct rt_validation v[2], struct rt_err *why)
 {
 	struct rt_cpu cpu;
@@ -433,6 +493,22 @@ void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize,
 		snprintf(rec->why, sizeof(rec->why), "%s", why->msg);
 		return;
 	}
+	{
+		/* the node's DRAM bytes: counted and checked on a known triad, or why not */
+		struct rt_uncore_set *s = malloc(sizeof(*s));
+		struct rt_validation dv;
+		struct rt_err dwhy;
+
+		if (!s)
+			snprintf(rec->dram, sizeof(rec->dram), "not counted: out of memory");
+		else if (rt_pmu_node_dram(u, s, &dv, &dwhy))
+			snprintf(rec->dram, sizeof(rec->dram), "not counted: %.480s", dwhy.msg);
+		else
+			snprintf(rec->dram, sizeof(rec->dram), "%s", dv.verdict);
+		if (s)
+			rt_uncore_close(s);
+		free(s);
+	}
 	ng = rt_events_group(u, u->counters, g, RT_EVENTS_MAX);
 	snprintf(rec->table, sizeof(rec->table), "%s", u->name);
 	for (size_t i = 0; i < u->nflops; i++)
@@ -443,9 +519,9 @@ void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize,
 	if (rc) {
 		snprintf(buf, size, "hardware counters: not used: %s; the %s table (%zu FLOP "
 			 "event%s, %zu group%s of at most %u counters, each in its own "
-			 "repetition) waits for a PMU; FLOPs and bytes from the model's exact counts",
-			 why->msg, u->name, u->nflops, u->nflops == 1 ? "" : "s", ng,
-			 ng == 1 ? "" : "s", u->counters);
+			 "repetition) waits for a PMU; FLOPs from the model's exact counts; DRAM "
+			 "bytes: %s", why->msg, u->name, u->nflops, u->nflops == 1 ? "" : "s", ng,
+			 ng == 1 ? "" : "s", u->counters, rec->dram);
 		snprintf(note, notesize, "hardware counters: not used (%s); %s table waits",
 			 rc == -ENOENT ? "no core PMU" : "an event cannot be counted", u->name);
 		rec->state = RT_PMU_NOT_USED;
@@ -453,9 +529,9 @@ void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize,
 	} else {
 		const bool ok = v[0].trusted && v[1].trusted;
 
-		snprintf(buf, size, "hardware counters: %s table %s: %s; %s%s", u->name,
-			 ok ? "validated" : "refused", v[0].verdict, v[1].verdict,
-			 ok ? "" : "; FLOPs from the model's exact counts");
+		snprintf(buf, size, "hardware counters: %s table %s: %s; %s%s; DRAM bytes: %s",
+			 u->name, ok ? "validated" : "refused", v[0].verdict, v[1].verdict,
+			 ok ? "" : "; FLOPs from the model's exact counts", rec->dram);
 		snprintf(note, notesize, "hardware counters: %s table %s on the probe's FMA "
 			 "kernels: fp64 %.3fx, fp32 %.3fx of the known FLOPs", u->name,
 			 ok ? "validated" : "refused", v[0].ratio, v[1].ratio);

@@ -103,6 +103,16 @@ int rt_pmu_measure(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned 
 int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned counters,
 		     struct rt_validation v[2], struct rt_err *err);
 
+/* The DRAM events of a memory-controller PMU (uncore.h) checked on a known DRAM triad (the
+ * probe's non-temporal triad over arrays far larger than any cache, 24 bytes an element):
+ * trusted within 2% (v says), else not. 0 when counted, the PMU's error otherwise. */
+struct rt_uncore_set;
+int rt_pmu_dram_check(struct rt_uncore_set *s, struct rt_validation *v, struct rt_err *err);
+/* The node's DRAM events: found, opened and checked; 0 with s open and trusted, else the
+ * reason in why (s closed). */
+int rt_pmu_node_dram(const struct rt_uarch *u, struct rt_uncore_set *s, struct rt_validation *v,
+		     struct rt_err *why);
+
 /* This node's FLOP event table (rt_uarch_find on its CPUID) checked by rt_pmu_selfcheck on the
  * kernel's PMU: 0 with v[] (trusted or not); -ENOENT with *u NULL when the CPU has no table;
  * the PMU's error otherwise (*u set). */
@@ -124,6 +134,7 @@ struct rt_pmu_record {
 	} check[2];
 	size_t nchecks;
 	char why[512];                  /* "" when validated */
+	char dram[512];                 /* DRAM bytes: trusted at its ratio, or why not */
 };
 
 /* The node's counter verdict in one sentence (roofline-probe prints it), in a short one

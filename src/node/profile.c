@@ -237,7 +237,8 @@ static int read_counters(const struct rt_cfg_reader *r, const config_setting_t *
 	    (rc = rt_cfg_string(r, c, "counters", "events", rec->events, sizeof(rec->events),
 				rec->table[0] != '\0')) ||
 	    (rc = rt_cfg_string(r, c, "counters", "why", rec->why, sizeof(rec->why),
-				rec->state != RT_PMU_VALIDATED)))
+				rec->state != RT_PMU_VALIDATED)) ||
+	    (rc = rt_cfg_string(r, c, "counters", "dram", rec->dram, sizeof(rec->dram), false)))
 		return rc;
 	if (rec->table[0]) {
 		if ((rc = rt_cfg_int(r, c, "counters", "groups", &v, 1, RT_EVENTS_MAX, true)))
@@ -588,6 +589,10 @@ static void write_counters(FILE *fp, const struct rt_pmu_record *c)
 	if (c->why[0]) {
 		fprintf(fp, ";\n    why = ");
 		rt_cfg_put_str(fp, c->why);
+	}
+	if (c->dram[0]) {
+		fprintf(fp, ";\n    dram = ");
+		rt_cfg_put_str(fp, c->dram);
 	}
 	fprintf(fp, ";\n  };\n");
 }
