@@ -226,6 +226,8 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 	put_kv(of.fp, "  ", "profile", r->profile);
 	if (o->default_config)
 		put_kv(of.fp, "  ", "default", o->default_config);
+	if (o->hw_counters)
+		put_kv(of.fp, "  ", "hardware_counters", o->hw_counters);
 	fprintf(of.fp, "  configurations = %zu;\n  ranks = %u;\n  request = {\n", o->configurations,
 		o->ranks ? o->ranks : 1);
 	put_kv(of.fp, "    ", "model", r->model);

@@ -49,6 +49,7 @@ struct rt_runrec {
 	const char *started;            /* ISO 8601 */
 	bool complete;                  /* status "complete" (with the finish time) or "running" */
 	const char *default_config;     /* the reference configuration's name (NULL: unknown) */
+	const char *hw_counters;        /* the counters' verdict: events, checks, groups (NULL) */
 };
 
 /* "  environment = [ ..." (unclosed: the caller adds " ];"): the variables of this process

@@ -5,6 +5,7 @@
 #include "results/plot.h"
 #include "sweep/sweep-child.h"
 #include "counters/counters.h"
+#include "counters/pmu.h"
 #include "cnn/data.h"
 #include "node/probe.h"
 #include "results/summary.h"
@@ -167,7 +168,8 @@ int rt_sweep_prepare_dir(const struct rt_sweep *s, const struct rt_sweep_measure
 {
 	struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline, .configurations = s->nconfigs,
 				 .ranks = o->ranks, .prof = o->prof,
-				 .default_config = s->configs[0].name };
+				 .default_config = s->configs[0].name,
+				 .hw_counters = o->hw_counters };
 	char csv[4200], started[32];
 	int rc;
 
@@ -511,7 +513,8 @@ int rt_sweep_measure(const struct rt_sweep *s, const struct rt_sweep_measure_opt
 		const struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline,
 					       .configurations = s->nconfigs, .ranks = o->ranks,
 					       .prof = o->prof, .started = started, .complete = true,
-					       .default_config = s->configs[0].name };
+					       .default_config = s->configs[0].name,
+					       .hw_counters = o->hw_counters };
 
 		/* the record first: report.html shows it */
 		if ((rc = rt_runrec_write(o->outdir, &rec, err)))
@@ -623,7 +626,7 @@ int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opt
 {
 	struct rt_profile *prof = NULL;
 	struct rt_dirlock lock = { -1 };
-	char final_dir[4096] = "", note[2048];
+	char final_dir[4096] = "", note[2048], hw_verdict[1024];
 	bool need_probe = false;
 	int rc;
 
@@ -639,6 +642,16 @@ int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opt
 				    why.msg);
 			b->close(cctx);
 		}
+	}
+	if (strcmp(o->req->counters, "model") && strcmp(o->req->counters, "none")) {
+		/* the node's counters as the children will find them, for run.cfg (and the
+		 * report that shows it): the table, its groups, the self-check's ratios */
+		struct rt_pmu_record prec;
+		char pnote[256];
+		struct rt_err why = { 0 };
+
+		rt_pmu_verdict(hw_verdict, sizeof(hw_verdict), pnote, sizeof(pnote), &prec, &why);
+		o->hw_counters = hw_verdict;
 	}
 	o->resume = ro->resume != NULL;
 	o->outdir = dir;
@@ -691,6 +704,7 @@ int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opt
 out:
 	rt_dirlock_release(&lock);
 	o->prof = NULL;
+	o->hw_counters = NULL;          /* this function's */
 	rt_profile_destroy(prof);
 	return rc;
 }

@@ -29,6 +29,7 @@ struct rt_sweep_measure_opts {
 		   struct rt_err *err);
 	void *run_ctx;
 	unsigned ranks;                 /* recorded in run.cfg (0: 1) */
+	const char *hw_counters;        /* the node's counter verdict, for run.cfg (NULL: none) */
 	/* the MPI launcher for configurations of several ranks: its words (argv[0] a path),
 	 * "-n R" and the child's command line follow (NULL: none may have several) */
 	char *const *mpirun;
