@@ -31,10 +31,11 @@ static void spin_then_wait(double seconds, int fd)
 		pause();
 }
 
-/* A process not ours that spun 0.5 s before the first take (*fd says when), then, told on
- * go, renames itself (as a kernel worker does) and spins 0.05 s more: its CPU time meanwhile
- * is 0.05 s, not its life's 0.55. */
-static pid_t renamer(int fd[2], int go[2])
+/* A process that is not ours (its parent exits: it is adopted), named `name`, spinning until
+ * it has used `seconds` of CPU time on the CPUs it inherits or on `cpu` (>= 0); its pid comes
+ * back on the pipe. With go: first named "worker-a", it spins 0.5 s and says so, then waits
+ * for a byte on go and renames itself (as a kernel worker does) before it spins on. */
+static pid_t orphan(const char *name, double seconds, int cpu, int fd[2], const int *go)
 {
 	pid_t mid = fork(), pid = -1;
 
@@ -42,42 +43,8 @@ static pid_t renamer(int fd[2], int go[2])
 		pid_t g = fork();
 
 		if (g == 0) {
-			struct timespec ts;
 			pid_t self = getpid();
 			char c;
-
-			prctl(PR_SET_NAME, "worker-a", 0, 0, 0);
-			if (write(fd[1], &self, sizeof(self)) != sizeof(self))
-				_exit(1);
-			do
-				clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-			while ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9 < 0.5);
-			if (write(fd[1], "x", 1) != 1 || read(go[0], &c, 1) != 1)
-				_exit(1);
-			prctl(PR_SET_NAME, "worker-b", 0, 0, 0);
-			spin_then_wait(0.55, fd[1]);
-		}
-		_exit(g > 0 ? 0 : 1);
-	}
-	if (mid > 0) {
-		waitpid(mid, NULL, 0);
-		if (read(fd[0], &pid, sizeof(pid)) != sizeof(pid))
-			pid = -1;
-	}
-	return pid;
-}
-
-/* A process that is not ours (its parent exits: it is adopted), named `name`, spinning for
- * `seconds` on the CPUs it inherits or on `cpu` (>= 0); its pid comes back on the pipe. */
-static pid_t orphan(const char *name, double seconds, int cpu, int fd[2])
-{
-	pid_t mid = fork(), pid = -1;
-
-	if (mid == 0) {
-		pid_t g = fork();
-
-		if (g == 0) {
-			pid_t self = getpid();
 
 			if (cpu >= 0) {
 				cpu_set_t one;
@@ -87,9 +54,19 @@ static pid_t orphan(const char *name, double seconds, int cpu, int fd[2])
 				if (sched_setaffinity(0, sizeof(one), &one))
 					_exit(1);
 			}
-			prctl(PR_SET_NAME, name, 0, 0, 0);
+			prctl(PR_SET_NAME, go ? "worker-a" : name, 0, 0, 0);
 			if (write(fd[1], &self, sizeof(self)) != sizeof(self))
 				_exit(1);
+			if (go) {
+				struct timespec ts;
+
+				do
+					clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+				while ((double)ts.tv_sec + (double)ts.tv_nsec / 1e9 < 0.5);
+				if (write(fd[1], "x", 1) != 1 || read(go[0], &c, 1) != 1)
+					_exit(1);
+				prctl(PR_SET_NAME, name, 0, 0, 0);
+			}
 			spin_then_wait(seconds, fd[1]);
 		}
 		_exit(g > 0 ? 0 : 1);
@@ -126,7 +103,7 @@ static void culprit(void)
 		CPU_ZERO(&zero);
 	}
 	/* a process that used 0.5 s before the first take and renames itself after it */
-	old = renamer(fd, go);
+	old = orphan("worker-b", 0.55, -1, fd, go);
 	if (old > 0 && read(fd[0], &done, 1) != 1)     /* its 0.5 s spun */
 		old = -1;
 	rc = rt_cpu_tasks_take(&a, NULL, 0);
@@ -136,11 +113,11 @@ static void culprit(void)
 	/* a child of ours spinning longest: not a culprit (roofline-run's command is its child) */
 	if ((child = fork()) == 0)
 		spin_then_wait(0.4, fd[1]);
-	named = orphan("spin (x) \"q\"", 0.2, -1, fd);
+	named = orphan("spin (x) \"q\"", 0.2, -1, fd, NULL);
 	/* another spinning longer still, but only where this process may not run (CPU 1; with
 	 * one CPU there is no such place) */
 	if (CPU_COUNT(&zero))
-		far = orphan("far", 0.6, 1, fd);
+		far = orphan("far", 0.6, 1, fd, NULL);
 	for (int k = 0; k < 2 + (far > 0) + (old > 0); k++)
 		if (read(fd[0], &done, 1) != 1)
 			break;
