@@ -229,22 +229,6 @@ void rt_train_settings_request(struct rt_runrec_request *r, const struct rt_trai
 		snprintf(r->profile, sizeof(r->profile), "%s", profile_path);
 }
 
-/* "auto" counters: why the hardware ones are not used, said once here (every child falls
- * back the same way). */
-static void say_counter_fallback(const struct rt_train_ui *ui)
-{
-	const struct rt_counter_backend *b = NULL;
-	struct rt_err why = { 0 }, err = { 0 };
-	void *cctx = NULL;
-
-	if (rt_counters_open("auto", &b, &cctx, &why, &err) == 0) {
-		if (why.msg[0])
-			rt_say(ui->say, ui->ctx, "hardware counters: %s; counting the model's FLOPs "
-			       "and bytes", why.msg);
-		b->close(cctx);
-	}
-}
-
 /* The MPI launcher's words: --mpirun, $ROOFTRAJ_MPIRUN, or mpirun --bind-to none (and
  * --allow-run-as-root as root: Open MPI refuses root otherwise), its program found in $PATH. */
 static int mpi_launcher(const struct rt_train_settings *s, char *buf, char **argv,
@@ -307,8 +291,6 @@ int rt_run_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s
 	for (size_t i = 0; i < sw->nconfigs && !launcher[0]; i++)
 		if (sw->configs[i].ranks > 1 && (rc = mpi_launcher(s, words, launcher, err)))
 			goto done;
-	if (!strcmp(s->counters, "auto"))
-		say_counter_fallback(ui);
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (len <= 0) {
 		rc = rt_err_set(err, -EIO, "cannot find my own executable");

@@ -4,7 +4,6 @@
 #include "sweep/sweep-train.h"
 #include "results/plot.h"
 #include "sweep/sweep-child.h"
-#include "counters/counters.h"
 #include "counters/pmu.h"
 #include "cnn/data.h"
 #include "node/probe.h"
@@ -630,28 +629,19 @@ int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opt
 	bool need_probe = false;
 	int rc;
 
-	if (!strcmp(o->req->counters, "auto")) {
-		const struct rt_counter_backend *b = NULL;
-		struct rt_err why = { 0 }, e2;
-		void *cctx = NULL;
-
-		/* said once here; every child falls back the same way */
-		if (rt_counters_open("auto", &b, &cctx, &why, &e2) == 0) {
-			if (why.msg[0])
-				rt_say(ro->say, ro->say_ctx, "hardware counters: %s; counting the model's FLOPs and bytes",
-				    why.msg);
-			b->close(cctx);
-		}
-	}
 	if (strcmp(o->req->counters, "model") && strcmp(o->req->counters, "none")) {
-		/* the node's counters as the children will find them, for run.cfg (and the
-		 * report that shows it): the table, its groups, the self-check's ratios */
+		/* the node's counters as the children will find them (the same self-check the
+		 * hw backend runs), checked once here: for run.cfg (and the report that shows
+		 * it), and under auto why every child falls back to the model, said once */
 		struct rt_pmu_record prec;
 		char pnote[256];
 		struct rt_err why = { 0 };
 
 		rt_pmu_verdict(hw_verdict, sizeof(hw_verdict), pnote, sizeof(pnote), &prec, &why);
 		o->hw_counters = hw_verdict;
+		if (!strcmp(o->req->counters, "auto") && prec.state != RT_PMU_VALIDATED)
+			rt_say(ro->say, ro->say_ctx, "hardware counters: %s; counting the model's FLOPs "
+			       "and bytes", prec.why);
 	}
 	o->resume = ro->resume != NULL;
 	o->outdir = dir;
