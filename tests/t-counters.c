@@ -185,11 +185,13 @@ int main(void)
 		const struct rt_uarch *zen5 = rt_uarch_find("AuthenticAMD", 0x1a, 0x11);
 		/* every FLOP a 512-bit packed double (8 FLOPs a count) */
 		const struct rt_replay_event sprv[] = {
-			{ 0x01c7, 0 }, { 0x02c7, 0 }, { 0x04c7, 0 }, { 0x08c7, 0 }, { 0x10c7, 0 },
-			{ 0x20c7, 0 }, { 0x40c7, 1.0 / 8 }, { 0x80c7, 0 }, { 0x01cf, 0 },
-			{ 0x02cf, 0 }, { 0x04cf, 0 }, { 0x08cf, 0 }, { 0x10cf, 0 }, { 0x02ce, 0 },
+			{ 0x01c7, 0, NULL }, { 0x02c7, 0, NULL }, { 0x04c7, 0, NULL },
+			{ 0x08c7, 0, NULL }, { 0x10c7, 0, NULL }, { 0x20c7, 0, NULL },
+			{ 0x40c7, 1.0 / 8, NULL }, { 0x80c7, 0, NULL }, { 0x01cf, 0, NULL },
+			{ 0x02cf, 0, NULL }, { 0x04cf, 0, NULL }, { 0x08cf, 0, NULL },
+			{ 0x10cf, 0, NULL }, { 0x02ce, 0, NULL },
 		};
-		const struct rt_replay_event z5[] = { { 0x0f03, 1.0 } };
+		const struct rt_replay_event z5[] = { { 0x0f03, 1.0, NULL } };
 		struct rt_replay rp = { sprv, 14, 1, 0, 0 };
 		const struct rt_pmu pmu = RT_PMU_REPLAY(&rp);
 		const struct rt_counter_backend *b = &rt_counters_hw;
@@ -197,7 +199,7 @@ int main(void)
 		void *ctx = NULL;
 
 		ok(spr && zen5, "Sapphire Rapids and Zen 5 tables");
-		if (is_int(rt_counters_pmu_open(&ctx, &pmu, spr, 8, &err), 0,
+		if (is_int(rt_counters_pmu_open(&ctx, &pmu, spr, 8, RT_PRECISION_FP32, &err), 0,
 			   "Sapphire Rapids, 8 counters: the backend opens on a replay")) {
 			c = meter_run(b, ctx, 10, 1e9, &err);
 			ok(c.flops_source == RT_SOURCE_NONE && c.flops == 0,
@@ -217,7 +219,7 @@ int main(void)
 		}
 		/* a PMU that cannot count an event of the table: no backend, the event named */
 		rp = (struct rt_replay){ sprv, 13, 1, 0, 0 };
-		if (!rt_counters_pmu_open(&ctx, &pmu, spr, 8, &err)) {
+		if (!rt_counters_pmu_open(&ctx, &pmu, spr, 8, RT_PRECISION_FP32, &err)) {
 			c = meter_run(b, ctx, 1, 1e9, &err);
 			c = meter_run(b, ctx, 1, 1e9, &err);
 			ok(c.flops_source == RT_SOURCE_NONE && strstr(err.msg, "AMX_OPS_RETIRED"),
@@ -226,20 +228,20 @@ int main(void)
 		}
 		/* Zen 5: one group, each run whole; multiplexed at half: scaled, hw-estimate */
 		rp = (struct rt_replay){ z5, 1, 1, 0, 0 };
-		if (!rt_counters_pmu_open(&ctx, &pmu, zen5, 6, &err)) {
+		if (!rt_counters_pmu_open(&ctx, &pmu, zen5, 6, RT_PRECISION_FP32, &err)) {
 			c = meter_run(b, ctx, 3, 2.5e8, &err);
 			ok(c.flops_source == RT_SOURCE_HW && fabs(c.flops - 7.5e8) < 1,
 			   "Zen 5: one group, every run counted whole (%.0f FLOPs)", c.flops);
 			rt_counters_hw.close(ctx);
 		}
 		rp = (struct rt_replay){ z5, 1, 0.5, 0, 0 };
-		if (!rt_counters_pmu_open(&ctx, &pmu, zen5, 6, &err)) {
+		if (!rt_counters_pmu_open(&ctx, &pmu, zen5, 6, RT_PRECISION_FP32, &err)) {
 			c = meter_run(b, ctx, 3, 2.5e8, &err);
 			ok(c.flops_source == RT_SOURCE_HW_ESTIMATE && fabs(c.flops - 7.5e8) < 1,
 			   "multiplexed at 50%%: scaled back, labelled hw-estimate (%.0f)", c.flops);
 			rt_counters_hw.close(ctx);
 		}
-		is_int(rt_counters_pmu_open(&ctx, &pmu, zen5, 1, &err), -ENOTSUP,
+		is_int(rt_counters_pmu_open(&ctx, &pmu, zen5, 1, RT_PRECISION_FP32, &err), -ENOTSUP,
 		       "one counter for Zen 5's paired event: refused");
 		ok(strstr(err.msg, "do not fit 1 counter") != NULL, "... said: %s", err.msg);
 	}
@@ -249,7 +251,7 @@ int main(void)
 		void *ctx = NULL;
 		struct rt_err e3;
 
-		ok(rt_counters_hw.open(&ctx, &e3) == -ENOTSUP && strstr(e3.msg, "no core PMU") &&
+		ok(rt_counters_hw.open(&ctx, RT_PRECISION_FP32, &e3) == -ENOTSUP && strstr(e3.msg, "no core PMU") &&
 		   !strstr(e3.msg, "FP_ARITH"), "no PMU: said as such: %s", e3.msg);
 	} else {
 		skip("this node has a core PMU");
@@ -260,7 +262,7 @@ int main(void)
 	{
 		void *ctx = NULL;
 		struct rt_counts c;
-		int rc = rt_counters_model.open(&ctx, &err);
+		int rc = rt_counters_model.open(&ctx, RT_PRECISION_FP32, &err);
 
 		if (!is_int(rc, 0, "model counters open (sde:::rooftraj::*)"))
 			printf("# %s\n", err.msg);
@@ -282,7 +284,7 @@ int main(void)
 	/* the hw backend: real counters where they exist (validated on the probe's kernels) */
 	{
 		void *ctx = NULL;
-		int rc = rt_counters_hw.open(&ctx, &err);
+		int rc = rt_counters_hw.open(&ctx, RT_PRECISION_FP32, &err);
 
 		if (rc == -ENOTSUP) {
 			skip("hw counters: %s", err.msg);
@@ -313,7 +315,7 @@ int main(void)
 	{
 		const struct rt_counter_backend *b = NULL;
 		void *ctx = NULL;
-		int rc = rt_counters_open("auto", &b, &ctx, &why, &err);
+		int rc = rt_counters_open("auto", RT_PRECISION_FP32, &b, &ctx, &why, &err);
 
 		ok(rc == 0 && b, "auto opens a backend: %s%s%s", b ? b->name : "none",
 		   why.msg[0] ? "; hw: " : "", why.msg);
@@ -321,7 +323,7 @@ int main(void)
 			ok(why.msg[0] != '\0', "auto says why hw is not used");
 		if (b)
 			b->close(ctx);
-		ok(rt_counters_open("perf", &b, &ctx, &why, &err) == -EINVAL &&
+		ok(rt_counters_open("perf", RT_PRECISION_FP32, &b, &ctx, &why, &err) == -EINVAL &&
 		   strstr(err.msg, "--counters: 'perf'"), "unknown backend: %s", err.msg);
 	}
 	/* the trainer publishes its exact counts: read back, they are the analytic totals */
@@ -335,7 +337,7 @@ int main(void)
 
 		omp_set_num_threads(1);
 		setenv("ROOFTRAJ_MODELS", "", 1);
-		if (rt_model_open(&m, "lenet5", &err) || rt_counters_model.open(&ctx, &err)) {
+		if (rt_model_open(&m, "lenet5", &err) || rt_counters_model.open(&ctx, RT_PRECISION_FP32, &err)) {
 			ok(0, "setup: %s", err.msg);
 			return done_testing();
 		}

@@ -152,8 +152,8 @@ int main(void)
 		is_double(c.flops, 10 * (1 + 2 + 4 + 8 + 1 + 4 + 8 + 16 + 1 + 2 + 8 + 16 + 32 + 4), 0,
 			  "FLOPs = sum of counts x weights");
 		is_double(c.by_prec[0], 10 * 15, 0, "... fp64 apart");
-		is_double(c.by_prec[2], 10 * 59, 0, "... fp16 apart");
-		is_double(c.by_prec[3], 40, 0, "... bf16 (AMX) apart");
+		is_double(c.by_prec[3], 10 * 59, 0, "... fp16 apart");
+		is_double(c.by_prec[2], 40, 0, "... bf16 (AMX) apart");
 		ok(c.source == RT_SOURCE_HW, "... source hw");
 		is_int(rt_events_flops(spr, r, 13, &c), -ENOENT, "the AMX event missing: no count");
 		like(c.why, "AMX_OPS_RETIRED.BF16 was not counted: a partial set is never a FLOP count",
@@ -169,29 +169,162 @@ int main(void)
 	{
 		const struct rt_uarch *zen5 = rt_uarch_get(RT_UARCH_ZEN5), *spr = rt_uarch_get(RT_UARCH_SPR),
 				      *skx = rt_uarch_get(RT_UARCH_SKX);
-		struct rt_validation v[2];
-		const struct rt_replay_event right[] = { { 0x0f03, 1.0 } }, half[] = { { 0x0f03, 0.5 } };
-		struct rt_replay rp = { right, 1, 1, 0, 0 };
+		struct rt_pmu_checks ck;
+		char why[300];
+		/* a Zen 5 as its documents say: every FLOP once, int8 dot products (integer
+		 * work) none */
+		const struct rt_replay_event right[] = { { 0x0f03, 1.0, NULL }, { 0x0f03, 0, "int8" } };
+		/* ... as likwid's open report has it: double-precision work read at half */
+		const struct rt_replay_event dphalf[] = { { 0x0f03, 1.0, NULL }, { 0x0f03, 0.5, "fp64" },
+							 { 0x0f03, 0, "int8" } };
+		const struct rt_replay_event half[] = { { 0x0f03, 0.5, NULL } };
+		struct rt_replay rp = { right, 2, 1, 0, 0 };
 		struct rt_pmu pmu = RT_PMU_REPLAY(&rp);
+		size_t nbf16 = 0, nint8 = 0;
 
-		is_int(rt_pmu_selfcheck(&pmu, zen5, 6, v, &err), 0, "Zen 5 replay: the probe's FMA kernels counted");
-		ok(v[0].trusted && v[1].trusted && fabs(v[0].ratio - 1) < 1e-6,
-		   "... reading them right: trusted (%s)", v[0].verdict);
+		is_int(rt_pmu_selfcheck(&pmu, zen5, 6, &ck, &err), 0, "Zen 5 replay: the probe's kernels counted");
+		ok(ck.n >= 2 && !strncmp(ck.v[0].kernel, "fp64 ", 5) && !strncmp(ck.v[1].kernel, "fp32 ", 5),
+		   "... the fp64 and fp32 FMA chains first (%s, %s), then %zu low-precision kernel%s",
+		   ck.v[0].kernel, ck.v[1].kernel, ck.n - 2, ck.n == 3 ? "" : "s");
+		for (size_t i = 2; i < ck.n; i++) {
+			const int p = rt_pmu_check_prec(&ck.v[i]);
+
+			printf("# %s\n", ck.v[i].verdict);
+			nbf16 += p == 2;
+			nint8 += p == 4;
+			ok(p >= 2 && fabs(ck.v[i].ratio - (p == 4 ? 0 : 1)) < 1e-6 &&
+			   ck.v[i].trusted == (p != 4), "... %s: %.3fx, %s", ck.v[i].kernel, ck.v[i].ratio,
+			   ck.v[i].trusted ? "trusted" : "not");
+		}
+		ok(ck.v[0].trusted && ck.v[1].trusted && fabs(ck.v[0].ratio - 1) < 1e-6,
+		   "... reading the FMA chains right: trusted (%s)", ck.v[0].verdict);
+		ok(rt_pmu_trusted_for(ck.v, ck.n, "fp64", why, sizeof(why)) &&
+		   rt_pmu_trusted_for(ck.v, ck.n, "fp32", why, sizeof(why)),
+		   "... for fp64 and fp32 work");
+		if (nbf16)
+			ok(rt_pmu_trusted_for(ck.v, ck.n, "bf16", why, sizeof(why)),
+			   "... and bf16 work (%zu bf16 kernel%s here)", nbf16, nbf16 == 1 ? "" : "s");
+		else
+			skip("no bf16 kernel runs on this CPU");
+		if (nint8) {
+			ok(!rt_pmu_trusted_for(ck.v, ck.n, "int8", why, sizeof(why)) &&
+			   strstr(why, "read 0.00x of a known kernel (int8 ") && strstr(why, "not used"),
+			   "... not for int8 work, the ratio said: %s", why);
+		} else {
+			skip("no int8 kernel runs on this CPU");
+		}
+		if (nbf16 + nint8 + 2 == ck.n)
+			ok(!rt_pmu_trusted_for(ck.v, ck.n, "fp16", why, sizeof(why)) &&
+			   strstr(why, "no fp16 kernel of the probe runs on this CPU"),
+			   "no fp16 kernel here: fp16 work not trusted (%s)", why);
+		else
+			ok(rt_pmu_trusted_for(ck.v, ck.n, "fp16", why, sizeof(why)),
+			   "an fp16 kernel here, read right: fp16 work trusted");
+		ok(!rt_pmu_trusted_for(ck.v, 2, "bf16", why, sizeof(why)) &&
+		   strstr(why, "no bf16 kernel of the probe runs on this CPU"),
+		   "a precision without a kernel checked is not trusted: %s", why);
+
+		{
+			/* the verdict on it: validated for the work read right, the rest named */
+			struct rt_pmu_record rec = { 0 };
+			char buf[2048], note[256];
+
+			rt_pmu_judge(zen5, &ck, buf, sizeof(buf), note, sizeof(note), &rec);
+			printf("# %s\n# %s\n", buf, note);
+			ok(rec.state == RT_PMU_VALIDATED && rec.nchecks == ck.n &&
+			   !strcmp(rec.check[1].kernel, ck.v[1].kernel), "judged validated, every check kept");
+			like(buf, nbf16 ? "AMD Zen 5 table validated for fp64, fp32 and bf16 work (the "
+			     "probe's kernels read: fp64 " : "AMD Zen 5 table validated for fp64 and fp32 "
+			     "work (the probe's kernels read: fp64 ", "... for the work it reads right");
+			if (nint8) {
+				like(rec.why, "not trusted for int8 work: fp_ret_sse_avx_ops.all read 0.00x",
+				     "... what it is not trusted for, in the record: %s", rec.why);
+				like(buf, "from the model's exact counts", "... that work counted by the model");
+				like(note, "(not for int8)", "... and the note says it: %s", note);
+			} else {
+				skip("no int8 kernel here");
+				skip("no int8 kernel here");
+				skip("no int8 kernel here");
+			}
+		}
+		rp = (struct rt_replay){ dphalf, 3, 1, 0, 0 };
+		is_int(rt_pmu_selfcheck(&pmu, zen5, 6, &ck, &err), 0, "a Zen 5 that reads fp64 at half");
+		ok(!ck.v[0].trusted && fabs(ck.v[0].ratio - 0.5) < 1e-6 && ck.v[1].trusted,
+		   "... fp64 refused, fp32 trusted");
+		ok(!rt_pmu_trusted_for(ck.v, ck.n, "fp64", why, sizeof(why)) &&
+		   strstr(why, "fp_ret_sse_avx_ops.all read 0.50x of a known kernel (fp64 ") &&
+		   strstr(why, "not used") && rt_pmu_trusted_for(ck.v, ck.n, "fp32", NULL, 0),
+		   "... not used for fp64 work, with its ratio (%s); fp32 work still counted", why);
+
 		rp = (struct rt_replay){ half, 1, 1, 0, 0 };
-		is_int(rt_pmu_selfcheck(&pmu, zen5, 6, v, &err), 0, "a Zen 5 that reads half");
-		ok(!v[0].trusted && !v[1].trusted, "... refused");
-		like(v[0].verdict, "fp_ret_sse_avx_ops.all read 0.50x of a known kernel (fp64 ",
-		     "... with its ratio: %s", v[0].verdict);
-		like(v[0].verdict, "not used", "... and not used");
+		is_int(rt_pmu_selfcheck(&pmu, zen5, 6, &ck, &err), 0, "a Zen 5 that reads half");
+		{
+			bool none = true;
+
+			for (size_t i = 0; i < ck.n; i++)
+				none &= !ck.v[i].trusted;
+			ok(none, "... every kernel refused");
+		}
+		like(ck.v[0].verdict, "fp_ret_sse_avx_ops.all read 0.50x of a known kernel (fp64 ",
+		     "... with its ratio: %s", ck.v[0].verdict);
+		{
+			struct rt_pmu_record rec = { 0 };
+			char buf[2048], note[256];
+
+			rt_pmu_judge(zen5, &ck, buf, sizeof(buf), note, sizeof(note), &rec);
+			ok(rec.state == RT_PMU_REFUSED && strstr(buf, "AMD Zen 5 table refused") &&
+			   strstr(buf, "FLOPs from the model's exact counts") &&
+			   strstr(rec.why, "not trusted for fp64 work: fp_ret_sse_avx_ops.all read 0.50x"),
+			   "... judged refused, said with the ratios: %s", rec.why);
+		}
+
+		like(ck.v[0].verdict, "not used", "... and not used");
+		{
+			/* a Sapphire Rapids as its documents say: FP_ARITH_INST_RETIRED counts the
+			 * FMA chains (8 fp64 or 16 fp32 FLOPs a 512-bit count), AMX_OPS_RETIRED.BF16
+			 * the tiles' operations (4 a count), and no event VDPBF16PS or VPDPBUSD:
+			 * its bf16 work is refused while an AVX512-BF16 kernel reads nothing */
+			const struct rt_replay_event sprk[] = {
+				{ 0x40c7, 1.0 / 8, "fp64" }, { 0x80c7, 1.0 / 16, "fp32" },
+				{ 0x02ce, 1.0 / 4, "bf16 amx_bf16" }, { 0x01c7, 0, NULL },
+				{ 0x04c7, 0, NULL }, { 0x10c7, 0, NULL }, { 0x40c7, 0, NULL },
+				{ 0x02c7, 0, NULL }, { 0x08c7, 0, NULL }, { 0x20c7, 0, NULL },
+				{ 0x80c7, 0, NULL }, { 0x01cf, 0, NULL }, { 0x02cf, 0, NULL },
+				{ 0x04cf, 0, NULL }, { 0x08cf, 0, NULL }, { 0x10cf, 0, NULL },
+				{ 0x02ce, 0, NULL },
+			};
+			bool vdp = false;
+
+			rp = (struct rt_replay){ sprk, sizeof(sprk) / sizeof(sprk[0]), 1, 0, 0 };
+			is_int(rt_pmu_selfcheck(&pmu, spr, 8, &ck, &err), 0,
+			       "Sapphire Rapids replay: the probe's kernels counted, 2 groups each");
+			ok(ck.v[0].trusted && ck.v[1].trusted &&
+			   rt_pmu_trusted_for(ck.v, ck.n, "fp32", NULL, 0),
+			   "... the FMA chains read right (%.3fx, %.3fx)", ck.v[0].ratio, ck.v[1].ratio);
+			for (size_t i = 2; i < ck.n; i++) {
+				if (strstr(ck.v[i].kernel, "amx_bf16"))
+					ok(ck.v[i].trusted && fabs(ck.v[i].ratio - 1) < 1e-6,
+					   "... AMX bf16 read right at 4 operations a count: %s",
+					   ck.v[i].verdict);
+				vdp |= !strcmp(ck.v[i].kernel, "bf16 avx512_bf16 vdpbf16ps");
+			}
+			if (vdp)
+				ok(!rt_pmu_trusted_for(ck.v, ck.n, "bf16", why, sizeof(why)) &&
+				   strstr(why, "read 0.00x of a known kernel (bf16 avx512_bf16 vdpbf16ps)"),
+				   "... bf16 work refused: VDPBF16PS is no event's: %s", why);
+			else
+				skip("no AVX512-BF16 here");
+		}
 		{
 			/* a Sapphire Rapids: 512-bit packed doubles, 8 FLOPs per count, in 2 groups */
 			const struct rt_replay_event sprv[] = {
-				{ 0x01c7, 0 }, { 0x04c7, 0 }, { 0x10c7, 0 }, { 0x40c7, 1.0 / 8 },
-				{ 0x02c7, 0 }, { 0x08c7, 0 }, { 0x20c7, 0 }, { 0x80c7, 0 },
-				{ 0x01cf, 0 }, { 0x02cf, 0 }, { 0x04cf, 0 }, { 0x08cf, 0 }, { 0x10cf, 0 },
-				{ 0x02ce, 0 },
+				{ 0x01c7, 0, NULL }, { 0x04c7, 0, NULL }, { 0x10c7, 0, NULL },
+				{ 0x40c7, 1.0 / 8, NULL }, { 0x02c7, 0, NULL }, { 0x08c7, 0, NULL },
+				{ 0x20c7, 0, NULL }, { 0x80c7, 0, NULL }, { 0x01cf, 0, NULL },
+				{ 0x02cf, 0, NULL }, { 0x04cf, 0, NULL }, { 0x08cf, 0, NULL },
+				{ 0x10cf, 0, NULL }, { 0x02ce, 0, NULL },
 			};
-			const struct rt_pmu_work w = { work, NULL, 8e9 };
+			const struct rt_pmu_work w = { work, NULL, 8e9, NULL };
 
 			rp = (struct rt_replay){ sprv, 14, 1, 0, 0 };
 			work_done = 0;
@@ -239,7 +372,7 @@ int main(void)
 			ok(strstr(buf, "validated") || strstr(buf, "refused") || strstr(buf, "not used"),
 			   "a core PMU here: the table validated or refused on the probe's kernels");
 			if (rec.state == RT_PMU_VALIDATED || rec.state == RT_PMU_REFUSED)
-				ok(rec.nchecks == 2 && rec.check[0].kernel[0] &&
+				ok(rec.nchecks >= 2 && rec.check[0].kernel[0] &&
 				   isfinite(rec.check[0].ratio), "... the record's checks: %s %.3fx, "
 				   "%s %.3fx", rec.check[0].kernel, rec.check[0].ratio,
 				   rec.check[1].kernel, rec.check[1].ratio);

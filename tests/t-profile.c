@@ -123,7 +123,7 @@ int main(void)
 		/* the counters the probe validated: a table, its events, the checks' ratios */
 		p->has_counters = true;
 		p->counters = (struct rt_pmu_record){ .state = RT_PMU_VALIDATED, .groups = 2,
-						      .counters = 8, .nchecks = 2 };
+						      .counters = 8, .nchecks = 3 };
 		snprintf(p->counters.table, sizeof(p->counters.table), "Intel Sapphire Rapids");
 		snprintf(p->counters.events, sizeof(p->counters.events),
 			 "fp_arith_inst_retired.scalar_double+amx_ops_retired.bf16");
@@ -132,6 +132,11 @@ int main(void)
 		p->counters.check[0].ratio = 1.0 + 1.0 / 3e3;
 		p->counters.check[1].ratio = 0.99;
 		p->counters.check[0].trusted = p->counters.check[1].trusted = true;
+		/* an int8 kernel no FLOP event counts: that work not trusted, said */
+		snprintf(p->counters.check[2].kernel, 64, "int8 avx512_vnni vpdpbusd");
+		p->counters.check[2].ratio = 0;
+		snprintf(p->counters.why, sizeof(p->counters.why), "not trusted for int8 work: ... read "
+			 "0.00x of a known kernel (int8 avx512_vnni vpdpbusd): not used");
 		snprintf(p->counters.dram, sizeof(p->counters.dram), "8 DRAM events (uncore_imc_0/"
 			 "cas_count_read/, ...) read 1.004x of a known kernel (DRAM triad_nt avx512): "
 			 "trusted");
@@ -180,10 +185,11 @@ int main(void)
 		ok(q->has_counters && q->counters.state == RT_PMU_VALIDATED &&
 		   !strcmp(q->counters.table, p->counters.table) &&
 		   !strcmp(q->counters.events, p->counters.events) && q->counters.groups == 2 &&
-		   q->counters.counters == 8 && q->counters.nchecks == 2 &&
+		   q->counters.counters == 8 && q->counters.nchecks == 3 &&
 		   !strcmp(q->counters.check[1].kernel, "fp32 avx512 fma") &&
 		   !memcmp(&q->counters.check[0].ratio, &p->counters.check[0].ratio, 8) &&
-		   q->counters.check[1].trusted && !q->counters.why[0] &&
+		   q->counters.check[1].trusted && !q->counters.check[2].trusted &&
+		   q->counters.check[2].ratio == 0 && !strcmp(q->counters.why, p->counters.why) &&
 		   !strcmp(q->counters.dram, p->counters.dram),
 		   "the counters' record: state, table, events, groups, checks to the bit, DRAM");
 		ok(rt_profile_best_flops(q, "fp64", 0) == &q->flops[0], "best fp64: not the flagged 99");
@@ -276,15 +282,28 @@ int main(void)
 			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
 			  "cores = 1; pus = 1; sockets = 1; };\n  flops = ( );\n  bandwidth = ( );\n"
 			  "  counters = {\n    state = \"validated\"; table = \"AMD Zen 5\"; events = "
-			  "\"e\"; groups = 1; counters = 6;\n    checks = (\n      { kernel = \"k\"; "
-			  "ratio = 0.5; trusted = true; } ); };\n};\n", 10,
+			  "\"e\"; groups = 1; counters = 6;\n    checks = (\n      { kernel = \"fp64 "
+			  "avx512 fma\"; ratio = 0.5; trusted = true; } ); };\n};\n", 10,
 			  "trusted at 0.5x: trust needs a ratio within 2% of 1" },
 			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
 			  "cores = 1; pus = 1; sockets = 1; };\n  flops = ( );\n  bandwidth = ( );\n"
 			  "  counters = {\n    state = \"validated\"; table = \"AMD Zen 5\"; events = "
 			  "\"e\"; groups = 1; counters = 6;\n    checks = (\n      { kernel = \"k\"; "
-			  "ratio = 0.5; trusted = false; } ); };\n};\n", 10,
-			  "an untrusted check in a validated table" },
+			  "ratio = 1.0; trusted = true; } ); };\n};\n", 10,
+			  "kernel 'k' does not start with its precision" },
+			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
+			  "cores = 1; pus = 1; sockets = 1; };\n  flops = ( );\n  bandwidth = ( );\n"
+			  "  counters = {\n    state = \"validated\"; table = \"AMD Zen 5\"; events = "
+			  "\"e\"; groups = 1; counters = 6;\n    checks = (\n      { kernel = \"fp64 "
+			  "avx512 fma\"; ratio = 1.0; trusted = true; },\n      { kernel = \"fp64 sse "
+			  "fma\"; ratio = 0.5; trusted = false; } ); };\n};\n", 7,
+			  "validated, yet no precision has all of its checks trusted" },
+			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
+			  "cores = 1; pus = 1; sockets = 1; };\n  flops = ( );\n  bandwidth = ( );\n"
+			  "  counters = {\n    state = \"refused\"; table = \"AMD Zen 5\"; events = "
+			  "\"e\"; groups = 1; counters = 6; why = \"w\";\n    checks = (\n      { kernel = "
+			  "\"bf16 avx512_bf16 vdpbf16ps\"; ratio = 1.0; trusted = true; } ); };\n};\n", 7,
+			  "refused, yet every check of a precision was trusted" },
 			{ "profile = {\n  format = 1;\n  host = \"h\";\n  cpu = { model = \"m\"; "
 			  "cores = 1; pus = 1; sockets = 1; };\n  flops = ( );\n  bandwidth = ( );\n"
 			  "  counters = {\n    state = \"not used\"; table = \"AMD Zen 5\"; events = "

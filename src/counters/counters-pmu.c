@@ -1,6 +1,7 @@
 /* counters-pmu.c: the hw backend: the node's FLOP event table (events.h) counted through the
  * kernel's perf_event with its raw encodings, for the process and every thread it starts,
- * and only after the table read the probe's own FMA kernels right (rt_pmu_node_check). A run
+ * and only after the table read the probe's own kernels of the run's precisions right
+ * (rt_pmu_node_table: fp32, and bf16 for a bf16 run). A run
  * counts one group of events; a configuration's repetitions count the groups in turn, and
  * its FLOPs are hw once every group has been read (never a partial sum). DRAM bytes come from
  * the memory controllers' PMUs (uncore.h: the node's traffic during the run) where they read a
@@ -19,11 +20,12 @@ struct pmu_ctx {
 	struct rt_pmu_session *s;
 	struct rt_uncore_set *dram;     /* open and trusted, or NULL */
 	double units, known;            /* this run's timed iterations and their model FLOPs */
+	const char *precision;          /* the run's (for a replay) */
 	bool running;
 };
 
 int rt_counters_pmu_open(void **ctx, const struct rt_pmu *pmu, const struct rt_uarch *u,
-			 unsigned counters, struct rt_err *err)
+			 unsigned counters, enum rt_precision p, struct rt_err *err)
 {
 	struct pmu_ctx *c = calloc(1, sizeof(*c));
 	int rc;
@@ -35,23 +37,23 @@ int rt_counters_pmu_open(void **ctx, const struct rt_pmu *pmu, const struct rt_u
 		free(c);
 		return rc;
 	}
+	c->precision = rt_precision_name(p);
 	*ctx = c;
 	return 0;
 }
 
-static int pmu_open(void **ctx, struct rt_err *err)
+static int pmu_open(void **ctx, enum rt_precision p, struct rt_err *err)
 {
+	/* the kinds of work a run does: fp32, and bf16 around it in a bf16 run */
+	const char *const work[] = { "fp32", p == RT_PRECISION_FP32 ? NULL : rt_precision_name(p),
+				     NULL };
 	const struct rt_uarch *u;
-	struct rt_validation v[2];
 	struct rt_err why;
 
 	*ctx = NULL;
-	if (rt_pmu_node_check(&u, v, &why))
+	if (!(u = rt_pmu_node_table(work, &why)))
 		return rt_err_set(err, -ENOTSUP, "%s", why.msg);
-	for (int p = 0; p < 2; p++)
-		if (!v[p].trusted)
-			return rt_err_set(err, -ENOTSUP, "%s", v[p].verdict);
-	if (rt_counters_pmu_open(ctx, &rt_pmu_perf, u, u->counters, err))
+	if (rt_counters_pmu_open(ctx, &rt_pmu_perf, u, u->counters, p, err))
 		return -ENOTSUP;
 	{
 		/* DRAM bytes where the memory controllers' events read a known triad right */
@@ -118,7 +120,7 @@ static int pmu_stop(void *p, struct rt_counts *out, struct rt_err *err)
 	if (!c->running)
 		return rt_err_set(err, -EINVAL, "the counters were not started");
 	c->running = false;
-	if ((rc = rt_pmu_session_stop(c->s, c->units, c->known, err)))
+	if ((rc = rt_pmu_session_stop(c->s, c->units, c->known, c->precision, err)))
 		return rc;
 	/* the node's DRAM traffic during the run (each start resets the counts) */
 	if (c->dram) {

@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const rt_events_prec[5] = { "fp64", "fp32", "fp16", "bf16", "int8" };
-
 /* Intel FP_ARITH_INST_RETIRED (event 0xc7), Skylake-SP onwards: "each count represents N
  * computation operations, one for each element" (an FMA instruction counts twice), per
  * tools/perf/pmu-events/arch/x86/{skylakex,icelakex,sapphirerapids,emeraldrapids,
@@ -191,8 +189,8 @@ int rt_events_flops(const struct rt_uarch *u, const struct rt_event_reading *r, 
 		}
 		v = (double)got->value * scale * u->flops[k].weight;
 		out->flops += v;
-		for (int p = 0; p < 5; p++)
-			if (!strcmp(u->flops[k].precision, rt_events_prec[p]))
+		for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++)
+			if (!strcmp(u->flops[k].precision, rt_vocab_precisions[p]))
 				out->by_prec[p] += v;
 	}
 	if (out->source == RT_SOURCE_HW_ESTIMATE)

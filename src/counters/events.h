@@ -87,14 +87,13 @@ struct rt_event_reading {
  * it ("any": by_prec has nothing of it). */
 struct rt_flop_count {
 	double flops;
-	double by_prec[5];              /* fp64 fp32 fp16 bf16 int8 (rt_events_prec order) */
+	double by_prec[RT_VOCAB_NPRECISIONS];   /* rt_vocab_precisions order */
 	enum rt_source source;          /* hw, or hw-estimate when multiplexed */
 	double scale;                   /* the largest enabled / running (1: none) */
 	char why[160];
 };
 int rt_events_flops(const struct rt_uarch *u, const struct rt_event_reading *r, size_t n,
 		    struct rt_flop_count *out);
-extern const char *const rt_events_prec[5];
 
 /* A source checked against a kernel whose FLOPs are known exactly (the probe's FMA chains):
  * trusted within 2%; refused otherwise, the verdict naming the ratio ("fp_ret_sse_avx_ops.all

@@ -94,12 +94,12 @@ static void perf_enable(void *h)
 		ioctl(pg->fd[i], PERF_EVENT_IOC_ENABLE, 0);
 }
 
-static int perf_read(void *h, double known_flops, struct rt_event_reading *out,
+static int perf_read(void *h, const struct rt_pmu_work *w, struct rt_event_reading *out,
 		     struct rt_err *err)
 {
 	struct perf_group *pg = h;
 
-	(void)known_flops;      /* a PMU counts for itself */
+	(void)w;                /* a PMU counts for itself */
 	for (size_t i = 0; i < pg->n; i++)
 		ioctl(pg->fd[i], PERF_EVENT_IOC_DISABLE, 0);
 	for (size_t i = 0; i < pg->n; i++) {
@@ -157,7 +157,7 @@ void rt_pmu_replay_enable(void *h)
 	(void)h;
 }
 
-int rt_pmu_replay_read(void *h, double known_flops, struct rt_event_reading *out,
+int rt_pmu_replay_read(void *h, const struct rt_pmu_work *w, struct rt_event_reading *out,
 		       struct rt_err *err)
 {
 	const struct replay_group *rg = h;
@@ -166,15 +166,25 @@ int rt_pmu_replay_read(void *h, double known_flops, struct rt_event_reading *out
 	(void)err;
 	for (size_t i = 0; i < rg->g->n; i++) {
 		const struct rt_hw_event *e = &rg->u->flops[rg->g->idx[i]];
-		double per_flop = 0;
+		const struct rt_replay_event *best = NULL;
+		size_t best_len = 0;
 
-		for (size_t j = 0; j < rg->r->n; j++)
-			if (rg->r->ev[j].raw == e->raw)
-				per_flop = rg->r->ev[j].per_flop;
+		for (size_t j = 0; j < rg->r->n; j++) {
+			const struct rt_replay_event *x = &rg->r->ev[j];
+			const size_t len = x->kind ? strlen(x->kind) : 0;
+
+			if (x->raw != e->raw || (best && len <= best_len))
+				continue;
+			if (!x->kind || (w->kind && !strncmp(w->kind, x->kind, len) &&
+					 (w->kind[len] == '\0' || w->kind[len] == ' '))) {
+				best = x;
+				best_len = len;
+			}
+		}
 		/* a multiplexed count sees its share of the work */
-		out[i] = (struct rt_event_reading){ rg->g->idx[i],
-						    llround(per_flop * known_flops * running), 1.0,
-						    running };
+		out[i] = (struct rt_event_reading){
+			rg->g->idx[i], llround((best ? best->per_flop : 0) * w->known_flops * running),
+			1.0, running };
 	}
 	return 0;
 }
@@ -195,7 +205,7 @@ int rt_pmu_count(const struct rt_pmu *pmu, const struct rt_uarch *u,
 		return rc;
 	pmu->enable(h);
 	w->fn(w->arg);
-	rc = pmu->read(h, w->known_flops, out, err);
+	rc = pmu->read(h, w, out, err);
 	pmu->close(h);
 	return rc;
 }
@@ -247,15 +257,16 @@ int rt_pmu_session_start(struct rt_pmu_session *s, struct rt_err *err)
 }
 
 int rt_pmu_session_stop(struct rt_pmu_session *s, double units, double known_flops,
-			struct rt_err *err)
+			const char *kind, struct rt_err *err)
 {
 	struct rt_event_reading got[RT_EVENTS_MAX];
 	const struct rt_event_group *g = &s->g[s->next];
+	const struct rt_pmu_work w = { NULL, NULL, known_flops, kind };
 	int rc;
 
 	if (!s->h)
 		return rt_err_set(err, -EINVAL, "the counters were not started");
-	rc = s->pmu->read(s->h, known_flops, got, err);
+	rc = s->pmu->read(s->h, &w, got, err);
 	s->pmu->close(s->h);
 	s->h = NULL;
 	if (rc)
@@ -342,63 +353,149 @@ int rt_pmu_measure(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned 
 	return 0;
 }
 
-struct fma_run {
-	const struct rt_kernel *k;
+/* one of the probe's kernels, run once on this thread */
+struct check_run {
+	const struct rt_kernel *k;              /* an FMA chain, or */
+	const struct rt_peak_kernel *pk;        /* a low-precision instruction's chains */
 	uint64_t iters;
-	double buf_in[1024], buf_out[1024];
+	double mul, add;
+	void *in, *out;
 };
 
-static void run_fma(void *arg)
+static void run_check(void *arg)
 {
-	struct fma_run *f = arg;
+	struct check_run *r = arg;
 
-	f->k->flops(f->iters, f->buf_in, 1.0000001, 1e-9, f->buf_out);
+	if (r->k)
+		r->k->flops(r->iters, r->in, r->mul, r->add, r->out);
+	else
+		r->pk->run(r->iters, r->in, r->mul, r->add, r->out);
+}
+
+/* u's events on one kernel: elems accumulators of esz bytes each (8 fp64, 4 fp32 or int32, 2
+ * fp16), seeded with one in their type, over about 2^28 operations */
+static int check_kernel(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned counters,
+			const char *events, struct check_run *r, const char *kname,
+			size_t elems, unsigned esz, uint64_t ops_per_iter, struct rt_validation *v,
+			struct rt_err *err)
+{
+	const size_t bytes = (elems * esz + 63) / 64 * 64;
+	struct rt_flop_count c;
+	size_t ng;
+	int rc;
+
+	if (!(r->in = aligned_alloc(64, bytes)) || !(r->out = aligned_alloc(64, bytes))) {
+		free(r->in);
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	for (size_t off = 0; off + esz <= bytes; off += esz) {
+		const double d = 1.0;
+		const float f = 1.0f;
+		const uint16_t h = 0x3c00;      /* fp16 1.0 */
+
+		memcpy((char *)r->in + off, esz == 8 ? (const void *)&d : esz == 4 ?
+		       (const void *)&f : (const void *)&h, esz);
+	}
+	r->iters = ops_per_iter ? ((uint64_t)1 << 28) / ops_per_iter : 0;
+	if (!r->iters)
+		r->iters = 1;
+	{
+		const struct rt_pmu_work w = { run_check, r, (double)r->iters * (double)ops_per_iter,
+					       kname };
+
+		if (!(rc = rt_pmu_measure(pmu, u, counters, &w, &c, &ng, err)))
+			rt_events_validate(events, kname, c.flops, w.known_flops, v);
+	}
+	free(r->in);
+	free(r->out);
+	return rc;
 }
 
 int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned counters,
-		     struct rt_validation v[2], struct rt_err *err)
+		     struct rt_pmu_checks *c, struct rt_err *err)
 {
 	static const enum rt_isa widest[] = { RT_ISA_AVX512, RT_ISA_AVX2, RT_ISA_SSE };
+	char events[160] = "";
+	int rc;
 
+	c->n = 0;
+	for (size_t i = 0; i < u->nflops; i++)
+		snprintf(events + strlen(events), sizeof(events) - strlen(events), "%s%s",
+			 i ? "+" : "", u->flops[i].name);
+	if (strlen(events) >= sizeof(events) - 1)
+		snprintf(events, sizeof(events), "%s's %zu FLOP events", u->name, u->nflops);
+	/* the FMA chains of fp64 and fp32 */
 	for (int p = 0; p < 2; p++) {
-		struct fma_run f = { .iters = 1u << 20 };
-		struct rt_flop_count c;
-		char kname[64], events[160] = "";
-		size_t ng;
-		int rc;
+		struct check_run r = { .mul = 1.0000001, .add = 1e-9 };
+		const enum rt_prec prec = p ? RT_FP32 : RT_FP64;
+		char kname[64];
 
-		for (size_t i = 0; i < sizeof(widest) / sizeof(widest[0]) && !f.k; i++)
+		for (size_t i = 0; i < sizeof(widest) / sizeof(widest[0]) && !r.k; i++)
 			if (rt_isa_supported(widest[i]))
-				f.k = rt_kernel_flops(widest[i], p ? RT_FP32 : RT_FP64);
-		/* the chains' seeds: 1024 doubles or 2048 floats at most */
-		if (!f.k || (size_t)f.k->chains * f.k->lanes > (p ? 2048u : 1024u))
+				r.k = rt_kernel_flops(widest[i], prec);
+		if (!r.k)
 			return rt_err_set(err, -ENOTSUP, "no FMA kernel to check the counters on");
-		for (size_t i = 0; i < 1024; i++) {
-			if (p) {
-				float one[2] = { 1.0f, 1.0f };
+		snprintf(kname, sizeof(kname), "%s %s %s", rt_prec_name(prec), rt_isa_name(r.k->isa),
+			 r.k->name);
+		if ((rc = check_kernel(pmu, u, counters, events, &r, kname,
+				       (size_t)r.k->chains * r.k->lanes, p ? 4 : 8,
+				       r.k->flops_per_iter, &c->v[c->n], err)))
+			return rc;
+		c->n++;
+	}
+	/* every low-precision kernel this CPU runs: dot products count K multiplies and K
+	 * adds per pair of elements, as the instructions define them (kernels.h) */
+	for (const struct rt_peak_kernel *pk = rt_peak_next(NULL); pk && c->n < RT_PMU_CHECKS_MAX;
+	     pk = rt_peak_next(pk)) {
+		struct check_run r = { .pk = pk, .mul = 0x1p-10, .add = 0x1p-10 };
+		char kname[64];
 
-				memcpy(&f.buf_in[i], one, sizeof(one));
-			} else {
-				f.buf_in[i] = 1.0;
-			}
-		}
-		snprintf(kname, sizeof(kname), "%s %s %s", rt_prec_name(p ? RT_FP32 : RT_FP64),
-			 rt_isa_name(f.k->isa), f.k->name);
-		for (size_t i = 0; i < u->nflops; i++)
-			snprintf(events + strlen(events), sizeof(events) - strlen(events), "%s%s",
-				 i ? "+" : "", u->flops[i].name);
-		if (strlen(events) >= sizeof(events) - 1)
-			snprintf(events, sizeof(events), "%s's %zu FLOP events", u->name, u->nflops);
-		{
-			const struct rt_pmu_work w = { run_fma, &f,
-						       (double)f.iters * (double)f.k->flops_per_iter };
-
-			if ((rc = rt_pmu_measure(pmu, u, counters, &w, &c, &ng, err)))
-				return rc;
-			rt_events_validate(events, kname, c.flops, w.known_flops, &v[p]);
-		}
+		if (!pk->supported())
+			continue;
+		snprintf(kname, sizeof(kname), "%s %s %s", pk->precision, pk->isa, pk->name);
+		if ((rc = check_kernel(pmu, u, counters, events, &r, kname,
+				       (size_t)pk->chains * pk->lanes, pk->acc_bytes,
+				       pk->ops_per_iter, &c->v[c->n], err)))
+			return rc;
+		c->n++;
 	}
 	return 0;
+}
+
+int rt_pmu_check_prec(const struct rt_validation *v)
+{
+	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++) {
+		const size_t len = strlen(rt_vocab_precisions[p]);
+
+		if (!strncmp(v->kernel, rt_vocab_precisions[p], len) && v->kernel[len] == ' ')
+			return p;
+	}
+	return -1;
+}
+
+bool rt_pmu_trusted_for(const struct rt_validation *v, size_t n, const char *precision,
+			char *why, size_t size)
+{
+	const int want = rt_vocab_index(rt_vocab_precisions, RT_VOCAB_NPRECISIONS, precision);
+	size_t seen = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (want < 0 || rt_pmu_check_prec(&v[i]) != want)
+			continue;
+		seen++;
+		if (!v[i].trusted) {
+			if (why && v[i].verdict[0])
+				snprintf(why, size, "%s", v[i].verdict);
+			else if (why)
+				snprintf(why, size, "the events read %.2fx of a known kernel (%s): not "
+					 "used", v[i].ratio, v[i].kernel);
+			return false;
+		}
+	}
+	if (!seen && why)
+		snprintf(why, size, "no %s kernel of the probe runs on this CPU to check the events "
+			 "on: not used for %s work", precision, precision);
+	return seen > 0;
 }
 
 int rt_pmu_dram_check(struct rt_uncore_set *s, struct rt_validation *v, struct rt_err *err)
@@ -460,19 +557,105 @@ int rt_pmu_node_dram(const struct rt_uarch *u, struct rt_uncore_set *s, struct r
 	return rt_uncore_open(s, why);
 }
 
-int rt_pmu_node_check(const struct rt_uarch **u, struct rt_validation v[2], struct rt_err *why)
+int rt_pmu_node_check(const struct rt_uarch **u, struct rt_pmu_checks *c, struct rt_err *why)
 {
 	struct rt_cpu cpu;
 	struct rt_err e;
 
 	*u = NULL;
+	c->n = 0;
 	if (rt_cpu_detect(&cpu, &e) == 0)
 		*u = rt_uarch_find(cpu.vendor, cpu.family, cpu.model_number);
 	if (!*u)
 		return rt_err_set(why, -ENOENT, "no FLOP event table for this CPU (%s family 0x%x "
 				  "model 0x%x)", cpu.vendor, (unsigned)cpu.family,
 				  (unsigned)cpu.model_number);
-	return rt_pmu_selfcheck(&rt_pmu_perf, *u, (*u)->counters, v, why);
+	return rt_pmu_selfcheck(&rt_pmu_perf, *u, (*u)->counters, c, why);
+}
+
+const struct rt_uarch *rt_pmu_node_table(const char *const *precisions, struct rt_err *why)
+{
+	const struct rt_uarch *u;
+	struct rt_pmu_checks c;
+	char buf[sizeof(why->msg)];
+
+	if (rt_pmu_node_check(&u, &c, why))
+		return NULL;
+	for (size_t i = 0; precisions && precisions[i]; i++)
+		if (!rt_pmu_trusted_for(c.v, c.n, precisions[i], buf, sizeof(buf))) {
+			rt_err_set(why, -ENOTSUP, "not trusted for %s work: %s", precisions[i], buf);
+			return NULL;
+		}
+	return u;
+}
+
+/* "fp64, fp32 and bf16" from the precisions in set (rt_vocab_precisions order) */
+static void prec_list(char *buf, size_t size, const bool *set)
+{
+	int n = 0, k = 0;
+
+	buf[0] = '\0';
+	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++)
+		n += set[p];
+	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++)
+		if (set[p]) {
+			k++;
+			snprintf(buf + strlen(buf), size - strlen(buf), "%s%s",
+				 k == 1 ? "" : k == n ? " and " : ", ", rt_vocab_precisions[p]);
+		}
+}
+
+void rt_pmu_judge(const struct rt_uarch *u, const struct rt_pmu_checks *ck, char *buf,
+		  size_t size, char *note, size_t notesize, struct rt_pmu_record *rec)
+{
+	/* trusted per precision: every kernel of it read within the tolerance */
+	bool checked[RT_VOCAB_NPRECISIONS] = { 0 }, ok[RT_VOCAB_NPRECISIONS] = { 0 },
+	     bad[RT_VOCAB_NPRECISIONS] = { 0 };
+	char oklist[64], badlist[64], ratios[400] = "", w[240];
+	bool any = false;
+
+	rec->why[0] = '\0';
+	for (size_t i = 0; i < ck->n; i++) {
+		const int p = rt_pmu_check_prec(&ck->v[i]);
+
+		if (p >= 0)
+			checked[p] = true;
+		rec->check[i] = ck->v[i];
+		snprintf(ratios + strlen(ratios), sizeof(ratios) - strlen(ratios), "%s%s %.3fx",
+			 i ? ", " : "", ck->v[i].kernel, ck->v[i].ratio);
+	}
+	rec->nchecks = ck->n;
+	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++) {
+		if (!checked[p])
+			continue;
+		ok[p] = rt_pmu_trusted_for(ck->v, ck->n, rt_vocab_precisions[p], w, sizeof(w));
+		bad[p] = !ok[p];
+		any |= ok[p];
+		if (bad[p])
+			snprintf(rec->why + strlen(rec->why), sizeof(rec->why) - strlen(rec->why),
+				 "%snot trusted for %s work: %s", rec->why[0] ? "; " : "",
+				 rt_vocab_precisions[p], w);
+	}
+	prec_list(oklist, sizeof(oklist), ok);
+	prec_list(badlist, sizeof(badlist), bad);
+	rec->state = any ? RT_PMU_VALIDATED : RT_PMU_REFUSED;
+	if (any)
+		snprintf(buf, size, "hardware counters: %s table validated for %s work (the "
+			 "probe's kernels read: %s)%s%s%s; DRAM bytes: %s", u->name, oklist,
+			 ratios, rec->why[0] ? "; " : "", rec->why,
+			 rec->why[0] ? " (that work's FLOPs from the model's exact counts)" : "",
+			 rec->dram);
+	else
+		snprintf(buf, size, "hardware counters: %s table refused (the probe's kernels "
+			 "read: %s); %s; FLOPs from the model's exact counts; DRAM bytes: %s",
+			 u->name, ratios, rec->why, rec->dram);
+	if (any && badlist[0])
+		snprintf(note, notesize, "hardware counters: %s table validated for %s work "
+			 "on the probe's kernels (not for %s)", u->name, oklist, badlist);
+	else
+		snprintf(note, notesize, "hardware counters: %s table %s for %s work on the "
+			 "probe's kernels", u->name, any ? "validated" : "refused",
+			 any ? oklist : badlist);
 }
 
 void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize,
@@ -480,9 +663,9 @@ void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize,
 {
 	const struct rt_uarch *u;
 	struct rt_event_group g[RT_EVENTS_MAX];
-	struct rt_validation v[2];
+	struct rt_pmu_checks c;
 	size_t ng;
-	int rc = rt_pmu_node_check(&u, v, why);
+	int rc = rt_pmu_node_check(&u, &c, why);
 
 	memset(rec, 0, sizeof(*rec));
 	if (!u) {
@@ -526,25 +709,7 @@ void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize,
 			 rc == -ENOENT ? "no core PMU" : "an event cannot be counted", u->name);
 		rec->state = RT_PMU_NOT_USED;
 		snprintf(rec->why, sizeof(rec->why), "%s", why->msg);
-	} else {
-		const bool ok = v[0].trusted && v[1].trusted;
-
-		snprintf(buf, size, "hardware counters: %s table %s: %s; %s%s; DRAM bytes: %s",
-			 u->name, ok ? "validated" : "refused", v[0].verdict, v[1].verdict,
-			 ok ? "" : "; FLOPs from the model's exact counts", rec->dram);
-		snprintf(note, notesize, "hardware counters: %s table %s on the probe's FMA "
-			 "kernels: fp64 %.3fx, fp32 %.3fx of the known FLOPs", u->name,
-			 ok ? "validated" : "refused", v[0].ratio, v[1].ratio);
-		rec->state = ok ? RT_PMU_VALIDATED : RT_PMU_REFUSED;
-		for (int p = 0; p < 2; p++) {
-			snprintf(rec->check[p].kernel, sizeof(rec->check[p].kernel), "%s",
-				 v[p].kernel);
-			rec->check[p].ratio = v[p].ratio;
-			rec->check[p].trusted = v[p].trusted;
-		}
-		rec->nchecks = 2;
-		if (!ok)
-			snprintf(rec->why, sizeof(rec->why), "%s",
-				 !v[0].trusted ? v[0].verdict : v[1].verdict);
+		return;
 	}
+	rt_pmu_judge(u, &c, buf, size, note, notesize, rec);
 }

@@ -11,25 +11,27 @@
 #include "base/err.h"
 #include "counters/events.h"
 
-/* A piece of work to count; known_flops is what it does exactly (a replay's values are per
- * FLOP of it; a real PMU counts for itself). */
+/* A piece of work to count; known_flops is what it does exactly, kind what it is: its
+ * precision ("fp32"), or a self-check's kernel ("bf16 avx512_bf16 vdpbf16ps"); NULL: unsaid.
+ * A replay's values are per FLOP of it, by its kind; a real PMU counts for itself. */
 struct rt_pmu_work {
 	void (*fn)(void *arg);
 	void *arg;
 	double known_flops;
+	const char *kind;
 };
 
 /* A PMU reader: opens the events of one group (all counted at once, never more than the
  * PMU's counters), counts between enable and read, closes. open: -ENOENT when this machine
  * has no such PMU (err says why), -ENOTSUP when an event of the group cannot be counted
- * (named). read disables and reads out[i] for g->idx[i]; known_flops is the work's exact
- * FLOPs (a replay's counts are per FLOP of it; a real PMU counts for itself). */
+ * (named). read disables and reads out[i] for g->idx[i]; w is the work counted (a replay
+ * counts from it; a real PMU counts for itself). */
 struct rt_pmu {
 	const char *name;
 	int (*open)(void *ctx, const struct rt_uarch *u, const struct rt_event_group *g,
 		    void **h, struct rt_err *err);
 	void (*enable)(void *h);
-	int (*read)(void *h, double known_flops, struct rt_event_reading *out,
+	int (*read)(void *h, const struct rt_pmu_work *w, struct rt_event_reading *out,
 		    struct rt_err *err);
 	void (*close)(void *h);
 	void *ctx;
@@ -45,14 +47,17 @@ extern const struct rt_pmu rt_pmu_perf;
 /* Whether the kernel exposes a core PMU (cpu, or cpu_core on hybrid Intel). */
 bool rt_pmu_core_present(void);
 
-/* A replay: each event's count per FLOP of the work (raw encoding -> per_flop), missing
- * events refused as a PMU refuses them, and the share of the time each was running (1: not
- * multiplexed). It records the largest group it was asked to count. A replay PMU:
+/* A replay: each event's count per FLOP of the work (raw encoding -> per_flop), for work of a
+ * kind or of any (NULL); an entry's kind matches work of that kind or whose kind starts with
+ * it and a space ("bf16" matches "bf16 amx_bf16 tdpbf16ps"), the longest match for the same
+ * raw counting. Missing events are refused as a PMU refuses them, and every event was running
+ * for a share of the time (1: not multiplexed). It records the largest group it was asked to count. A replay PMU:
  * { "replay", rt_pmu_replay_open, rt_pmu_replay_enable, rt_pmu_replay_read,
  * rt_pmu_replay_close, &replay } (RT_PMU_REPLAY(&replay)). */
 struct rt_replay_event {
 	unsigned long long raw;
 	double per_flop;
+	const char *kind;
 };
 struct rt_replay {
 	const struct rt_replay_event *ev;
@@ -64,7 +69,7 @@ struct rt_replay {
 int rt_pmu_replay_open(void *ctx, const struct rt_uarch *u, const struct rt_event_group *g,
 		       void **h, struct rt_err *err);
 void rt_pmu_replay_enable(void *h);
-int rt_pmu_replay_read(void *h, double known_flops, struct rt_event_reading *out,
+int rt_pmu_replay_read(void *h, const struct rt_pmu_work *w, struct rt_event_reading *out,
 		       struct rt_err *err);
 void rt_pmu_replay_close(void *h);
 #define RT_PMU_REPLAY(replay) ((struct rt_pmu){ "replay", rt_pmu_replay_open, \
@@ -80,9 +85,9 @@ int rt_pmu_session_open(struct rt_pmu_session **s, const struct rt_pmu *pmu,
 /* Before a run: the next group opened and enabled. */
 int rt_pmu_session_start(struct rt_pmu_session *s, struct rt_err *err);
 /* After it: the group read; units: the run's units of work (its timed iterations);
- * known_flops: its exact FLOPs (for a replay). */
+ * known_flops and kind: its exact FLOPs and its precision (for a replay). */
 int rt_pmu_session_stop(struct rt_pmu_session *s, double units, double known_flops,
-			struct rt_err *err);
+			const char *kind, struct rt_err *err);
 /* The FLOPs per unit: 0 once every group was read (out filled: hw, or hw-estimate when a
  * group was multiplexed), -EAGAIN while groups are missing (out->why says how many). */
 int rt_pmu_session_flops(const struct rt_pmu_session *s, struct rt_flop_count *out);
@@ -97,11 +102,27 @@ int rt_pmu_measure(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned 
 		   const struct rt_pmu_work *w, struct rt_flop_count *out, size_t *ngroups,
 		   struct rt_err *err);
 
-/* The self-check: u's events on the probe's fp64 and fp32 FMA kernels of the widest ISA this
- * CPU runs (one thread), each against its exact FLOPs. v[0] fp64, v[1] fp32; returns 0 when
- * both were counted (each v says trusted or not), else the PMU's error. */
+/* The self-check: u's events on the probe's own kernels, one thread each, against their
+ * exact operations: the fp64 and fp32 FMA chains of the widest ISA this CPU runs, then every
+ * low-precision kernel it runs (bf16, fp16, int8: the dot-product and AMX instructions).
+ * Each check's kernel is named "<precision> <isa> <instruction>" ("bf16 avx512_bf16
+ * vdpbf16ps"). Returns 0 when every kernel was counted (each check says trusted or not),
+ * else the PMU's error. */
+#define RT_PMU_CHECKS_MAX 10
+struct rt_pmu_checks {
+	struct rt_validation v[RT_PMU_CHECKS_MAX];
+	size_t n;
+};
 int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned counters,
-		     struct rt_validation v[2], struct rt_err *err);
+		     struct rt_pmu_checks *c, struct rt_err *err);
+/* Whether checks v[0..n) trust the events for work of a precision: at least one kernel of
+ * that precision checked, and every one of them read within the tolerance. Not: why says it
+ * (the first check that read wrong, or that no kernel of the precision ran here). */
+bool rt_pmu_trusted_for(const struct rt_validation *v, size_t n, const char *precision,
+			char *why, size_t size);
+/* The precision a check is of: the first word of its kernel, when it is one of
+ * rt_vocab_precisions (-1 otherwise). */
+int rt_pmu_check_prec(const struct rt_validation *v);
 
 /* The DRAM events of a memory-controller PMU (uncore.h) checked on a known DRAM triad (the
  * probe's non-temporal triad over arrays far larger than any cache, 24 bytes an element):
@@ -114,26 +135,28 @@ int rt_pmu_node_dram(const struct rt_uarch *u, struct rt_uncore_set *s, struct r
 		     struct rt_err *why);
 
 /* This node's FLOP event table (rt_uarch_find on its CPUID) checked by rt_pmu_selfcheck on the
- * kernel's PMU: 0 with v[] (trusted or not); -ENOENT with *u NULL when the CPU has no table;
- * the PMU's error otherwise (*u set). */
-int rt_pmu_node_check(const struct rt_uarch **u, struct rt_validation v[2], struct rt_err *why);
+ * kernel's PMU: 0 with c (each check trusted or not); -ENOENT with *u NULL when the CPU has no
+ * table; the PMU's error otherwise (*u set). */
+int rt_pmu_node_check(const struct rt_uarch **u, struct rt_pmu_checks *c, struct rt_err *why);
+/* The node's table, for work of the given precisions (NULL-terminated): *u when it was checked
+ * and trusted for every one of them; NULL with why (no table, no PMU, or the check that read
+ * a kernel of a precision wrong) otherwise. */
+const struct rt_uarch *rt_pmu_node_table(const char *const *precisions, struct rt_err *why);
 
-/* What the node's counters are, as a machine profile keeps it: the verdict (validated,
- * refused, not used: no PMU or an event that cannot be counted; no table), the table, its
- * events, how they group, the self-check's ratio per kernel, and why when not validated (the
- * states' names: base/vocab). */
+/* What the node's counters are, as a machine profile keeps it: the verdict (validated: trusted
+ * for the precisions whose every kernel read right, rt_pmu_trusted_for on its checks; refused:
+ * for none; not used: no PMU or an event that cannot be counted; no table), the table, its
+ * events, how they group, the self-check's ratio per kernel, and why (what was not trusted)
+ * (the states' names: base/vocab). */
 struct rt_pmu_record {
 	enum rt_pmu_state state;
 	char table[48];                 /* "AMD Zen 5" ("" without a table) */
 	char events[256];               /* the kernel's names, '+' between */
 	unsigned groups, counters;      /* the runs one count takes, on so many counters */
-	struct {
-		char kernel[64];        /* "fp64 avx512 fma" */
-		double ratio;           /* counted / known */
-		bool trusted;
-	} check[2];
+	struct rt_validation check[RT_PMU_CHECKS_MAX];  /* kernel, ratio, trusted (a profile
+							 * read back has no verdict) */
 	size_t nchecks;
-	char why[512];                  /* "" when validated */
+	char why[512];                  /* what is not trusted and why ("" when all is) */
 	char dram[512];                 /* DRAM bytes: trusted at its ratio, or why not */
 };
 
@@ -142,5 +165,11 @@ struct rt_pmu_record {
  * table, how its events group, and validated, refused (with the ratios) or no PMU. */
 void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize,
 		    struct rt_pmu_record *rec, struct rt_err *why);
+
+/* The verdict on a table whose self-check ran (checks ck): validated for the precisions every
+ * kernel of which read right (the others named, with the check that read wrong), or refused;
+ * rec's table, events, groups and dram are left as they are. */
+void rt_pmu_judge(const struct rt_uarch *u, const struct rt_pmu_checks *ck, char *buf,
+		  size_t size, char *note, size_t notesize, struct rt_pmu_record *rec);
 
 #endif

@@ -255,14 +255,17 @@ static int read_counters(const struct rt_cfg_reader *r, const config_setting_t *
 		const config_setting_t *e = config_setting_get_elem(checks, (unsigned)i);
 		char ctx[32];
 
-		if (i >= 2)
-			return rt_cfg_bad(r, e, "counters", "more than 2 checks (fp64, fp32)");
+		if (i >= RT_PMU_CHECKS_MAX)
+			return rt_cfg_bad(r, e, "counters", "more than %d checks", RT_PMU_CHECKS_MAX);
 		snprintf(ctx, sizeof(ctx), "counters.checks[%d]", i);
 		if ((rc = rt_cfg_string(r, e, ctx, "kernel", rec->check[i].kernel,
 					sizeof(rec->check[i].kernel), true)) ||
-		    (rc = rt_cfg_num(r, e, ctx, "ratio", &rec->check[i].ratio, true, false)) ||
+		    (rc = rt_cfg_num(r, e, ctx, "ratio", &rec->check[i].ratio, false, false)) ||
 		    (rc = rt_cfg_bool(r, e, ctx, "trusted", &rec->check[i].trusted)))
 			return rc;
+		if (rt_pmu_check_prec(&rec->check[i]) < 0)
+			return rt_cfg_bad(r, e, ctx, "kernel '%s' does not start with its precision "
+					  "(fp64, fp32, bf16, fp16, int8)", rec->check[i].kernel);
 		if (!config_setting_get_member(e, "ratio"))
 			rec->check[i].ratio = NAN;
 		else if (rec->check[i].ratio > 1000)
@@ -274,12 +277,22 @@ static int read_counters(const struct rt_cfg_reader *r, const config_setting_t *
 					  "%.0f%% of 1", rec->check[i].ratio,
 					  100 * RT_EVENTS_TOLERANCE);
 		rec->nchecks++;
-		if (!rec->check[i].trusted && rec->state == RT_PMU_VALIDATED)
-			return rt_cfg_bad(r, e, ctx, "an untrusted check in a validated table");
 	}
-	if (rec->state == RT_PMU_REFUSED && rec->nchecks &&
-	    rec->check[0].trusted && (rec->nchecks < 2 || rec->check[1].trusted))
-		return rt_cfg_bad(r, c, "counters", "refused, yet every check was trusted");
+	{
+		/* validated: trusted for the work of some precision (each of its kernels read
+		 * right); refused: for none */
+		bool any = false;
+
+		for (int k = 0; k < RT_VOCAB_NPRECISIONS; k++)
+			any |= rt_pmu_trusted_for(rec->check, rec->nchecks, rt_vocab_precisions[k],
+						  NULL, 0);
+		if (rec->state == RT_PMU_VALIDATED && !any)
+			return rt_cfg_bad(r, c, "counters", "validated, yet no precision has all of "
+					  "its checks trusted");
+		if (rec->state == RT_PMU_REFUSED && any)
+			return rt_cfg_bad(r, c, "counters", "refused, yet every check of a precision "
+					  "was trusted");
+	}
 	p->has_counters = true;
 	return 0;
 }

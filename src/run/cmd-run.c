@@ -1007,24 +1007,30 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const st
 	return 0;
 }
 
-/* Hardware counters on the command: the node's FLOP event table, used only once it read the
- * probe's own FMA kernels right (NULL, with why in line, when it cannot be used). */
-static const struct rt_uarch *hw_table(char *line, size_t size)
+/* Hardware counters on the command: the node's FLOP event table and its self-check on the
+ * probe's kernels (u NULL, with why in line, when it cannot be used for any work). */
+struct hw_node {
+	const struct rt_uarch *u;
+	struct rt_pmu_checks c;
+};
+
+static bool hw_table(struct hw_node *h, char *line, size_t size)
 {
 	struct rt_err e = { 0 };
-	struct rt_validation v[2];
-	const struct rt_uarch *u;
+	bool any = false;
 
-	if (rt_pmu_node_check(&u, v, &e)) {
+	if (rt_pmu_node_check(&h->u, &h->c, &e)) {
 		snprintf(line, size, "hardware counters: not used: %s", e.msg);
-		return NULL;
+		h->u = NULL;
+		return false;
 	}
-	if (!v[0].trusted || !v[1].trusted) {
-		snprintf(line, size, "hardware counters: not used: %s; %s", v[0].verdict,
-			 v[1].verdict);
-		return NULL;
+	for (size_t i = 0; i < h->c.n; i++)
+		any |= h->c.v[i].trusted;
+	if (!any) {
+		snprintf(line, size, "hardware counters: not used: %s", h->c.v[0].verdict);
+		h->u = NULL;
 	}
-	return u;
+	return h->u != NULL;
 }
 
 struct hw_run {
@@ -1048,27 +1054,51 @@ static void hw_run_once(void *arg)
 	rt_onednn_tally_free(&r.t);
 }
 
-/* The FLOPs the command retired, by the validated table: one run of the command per group of
- * events (perf_event, counting it and every process and thread it starts; roofline-run's own
- * reading of the output too, a few instructions per line). */
+/* The FLOPs the command retired, by the table, where it was trusted for every kind of work the
+ * command does (fp32, and each precision oneDNN's log shows FLOPs of): one run of the command
+ * per group of events (perf_event, counting it and every process and thread it starts;
+ * roofline-run's own reading of the output too, a few instructions per line). */
 static void hw_measure(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *c,
-		       const struct rt_uarch *u, char *line, size_t size)
+		       const struct rt_cmd_result *r, const struct hw_node *hn, char *line,
+		       size_t size)
 {
+	const struct rt_uarch *u = hn->u;
 	struct hw_run h = { o, c, true, "" };
-	const struct rt_pmu_work w = { hw_run_once, &h, 0 };
+	const struct rt_pmu_work w = { hw_run_once, &h, 0, NULL };
+	bool work[RT_VOCAB_NPRECISIONS] = { false, true };
 	struct rt_flop_count fc;
 	struct rt_err e = { 0 };
 	size_t ng = 0;
 
+	for (unsigned k = 0; k < r->n; k++)
+		for (size_t i = 0; i < r->runs[k].t.n; i++) {
+			const struct rt_onednn_prim *p = &r->runs[k].t.v[i];
+
+			if (p->counted && p->flops > 0 && p->prec >= 0 && p->prec < RT_VOCAB_NPRECISIONS)
+				work[p->prec] = true;
+		}
+	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++) {
+		char why[300];
+
+		if (work[p] && !rt_pmu_trusted_for(hn->c.v, hn->c.n, rt_vocab_precisions[p], why,
+						   sizeof(why))) {
+			snprintf(line, size, "hardware counters: not used on %s: its work includes "
+				 "%s (fp32 always; the others as oneDNN's log shows them), and the %s "
+				 "table is not trusted for it: %s", c->name, rt_vocab_precisions[p],
+				 u->name, why);
+			return;
+		}
+	}
 	fprintf(stderr, "%s: %s: hardware FLOP counts (%s table)\n", o->prog, c->name, u->name);
 	if (rt_pmu_measure(&rt_pmu_perf, u, u->counters, &w, &fc, &ng, &e) || !h.ok)
 		snprintf(line, size, "hardware counters: the %s table could not count the "
 			 "command: %s", u->name, h.ok ? e.msg : h.why);
 	else
-		snprintf(line, size, "hardware counters (%s table, validated on the probe's FMA "
-			 "kernels; source %s%s%s): %s's command retires %.4g FLOPs a run (its events "
-			 "counted in %zu run%s without the log, one per group), beside oneDNN's log's "
-			 "count", u->name, fc.source == RT_SOURCE_HW ? "hw" : "hw-estimate",
+		snprintf(line, size, "hardware counters (%s table, validated on the probe's kernels "
+			 "of the command's precisions; source %s%s%s): %s's command retires %.4g FLOPs "
+			 "a run (its events counted in %zu run%s without the log, one per group), "
+			 "beside oneDNN's log's count", u->name,
+			 fc.source == RT_SOURCE_HW ? "hw" : "hw-estimate",
 			 fc.source == RT_SOURCE_HW ? "" : ", ", fc.source == RT_SOURCE_HW ? "" :
 			 fc.why, c->name, fc.flops, ng, ng == 1 ? "" : "s");
 }
@@ -1078,7 +1108,7 @@ static void hw_measure(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
  * resumed ones included. */
 static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struct rt_cmd_cfg *cfgs,
 		   size_t n, struct rt_cmd_result *res, const bool *have, size_t *done,
-		   const struct rt_uarch *hw, char *hwline, size_t hwsize, struct rt_err *err)
+		   const struct hw_node *hw, char *hwline, size_t hwsize, struct rt_err *err)
 {
 	char csv[4200];
 	int rc;
@@ -1107,7 +1137,7 @@ static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struc
 		}
 		/* the default's FLOPs from the hardware too, where the node's counters are trusted */
 		if (!rc && hw && cfgs[i].is_default && res[i].ok && !rt_spawn_interrupted())
-			hw_measure(o, &cfgs[i], hw, hwline, hwsize);
+			hw_measure(o, &cfgs[i], &res[i], hw, hwline, hwsize);
 		free(buf);
 		if (rc)
 			return rc;
@@ -1180,8 +1210,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	struct rt_cmd_cfg *cfgs = NULL;
 	struct rt_cmd_result *res = NULL;
 	bool *have = NULL;
-	char **argv = NULL, hwline[1024] = "";
-	const struct rt_uarch *hw = NULL;
+	char **argv = NULL, hwline[2048] = "";
+	struct hw_node *hw = NULL;
 	size_t n = 0, done = 0;
 	char dir[4096], path[4300], exe[4096], profile[4096], started[32];
 	const char *top;
@@ -1264,8 +1294,11 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		resolved[0] = exe;
 		oo.cmd = resolved;
 		/* the node's counters, checked on the probe's kernels before the command runs */
-		if (o->hw_counters)
-			hw = hw_table(hwline, sizeof(hwline));
+		if (o->hw_counters && (hw = malloc(sizeof(*hw))) && !hw_table(hw, hwline,
+									     sizeof(hwline))) {
+			free(hw);
+			hw = NULL;
+		}
 		if ((rc = run_all(&oo, dir, cfgs, n, res, have, &done, hw, hwline, sizeof(hwline),
 				  &err))) {
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
@@ -1300,6 +1333,7 @@ out:
 		rt_cmd_result_free(&res[i]);
 	free(res);
 	free(have);
+	free(hw);
 	free(cfgs);
 	free_argv(argv);
 	rt_profile_destroy(prof);

@@ -174,7 +174,7 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 	{
 		/* the node's counters: validated on the probe's own kernels, refused, or absent;
 		 * kept with the profile (its notes) */
-		char verdict[1024], note[256];
+		char verdict[2048], note[256];
 		struct rt_err why = { 0 };
 
 		rt_pmu_verdict(verdict, sizeof(verdict), note, sizeof(note), &p->counters, &why);

@@ -342,7 +342,7 @@ int rt_run_train_one(const struct rt_train_settings *s, const struct rt_model *m
 	int rc;
 
 	if (strcmp(s->counters, "none") &&
-	    (rc = rt_counters_open(s->counters, &backend, &cctx, &why, err)))
+	    (rc = rt_counters_open(s->counters, no->precision, &backend, &cctx, &why, err)))
 		return rc;
 	to.meter = backend ? &backend->meter : NULL;
 	to.meter_ctx = cctx;

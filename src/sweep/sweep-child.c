@@ -209,7 +209,7 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 	pf[RT_PHASE_UPDATE] = t.update_flops * ranks;
 	pb[RT_PHASE_UPDATE] = t.update_bytes * ranks;
 	if (strcmp(o->counters, "none") &&
-	    (rc = rt_counters_open(o->counters, &backend, &cctx, &why, err))) {
+	    (rc = rt_counters_open(o->counters, no->precision, &backend, &cctx, &why, err))) {
 		backend = NULL;
 		goto out;
 	}

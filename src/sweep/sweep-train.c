@@ -625,7 +625,7 @@ int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opt
 {
 	struct rt_profile *prof = NULL;
 	struct rt_dirlock lock = { -1 };
-	char final_dir[4096] = "", note[2048], hw_verdict[1024];
+	char final_dir[4096] = "", note[2048], hw_verdict[2048];
 	bool need_probe = false;
 	int rc;
 
@@ -639,9 +639,27 @@ int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opt
 
 		rt_pmu_verdict(hw_verdict, sizeof(hw_verdict), pnote, sizeof(pnote), &prec, &why);
 		o->hw_counters = hw_verdict;
-		if (!strcmp(o->req->counters, "auto") && prec.state != RT_PMU_VALIDATED)
+		if (!strcmp(o->req->counters, "auto") && prec.state != RT_PMU_VALIDATED) {
 			rt_say(ro->say, ro->say_ctx, "hardware counters: %s; counting the model's FLOPs "
 			       "and bytes", prec.why);
+		} else if (!strcmp(o->req->counters, "auto")) {
+			/* validated, for some work: the configurations whose work is not in it */
+			for (int p = 0; p < RT_PRECISION_COUNT; p++) {
+				const char *name = rt_precision_name((enum rt_precision)p);
+				char w[300];
+				bool used = false;
+
+				for (size_t i = 0; i < s->nconfigs; i++)
+					used |= s->configs[i].precision == (enum rt_precision)p;
+				if (used && (!rt_pmu_trusted_for(prec.check, prec.nchecks, "fp32", w,
+								 sizeof(w)) ||
+					     !rt_pmu_trusted_for(prec.check, prec.nchecks, name, w,
+								 sizeof(w))))
+					rt_say(ro->say, ro->say_ctx, "hardware counters: %s; the %s "
+					       "configurations count the model's FLOPs and bytes", w,
+					       name);
+			}
+		}
 	}
 	o->resume = ro->resume != NULL;
 	o->outdir = dir;
