@@ -74,23 +74,45 @@ static void uncore(void)
 	put(root, "amd_umc_0/cpumask", "0\n");
 	put(root, "amd_umc_0/format/event", "config:0-7\n");
 	put(root, "amd_umc_0/format/rdwrmask", "config:8-9\n");
+	/* Zen 3's data fabric as the kernel's amd_df driver describes it (family 17h/19h
+	 * before Zen 4): one PMU, a CPU per die in its cpumask, no named events */
+	put(root, "amd_df/type", "11\n");
+	put(root, "amd_df/cpumask", "0,8\n");
+	put(root, "amd_df/format/event", "config:0-7,32-35\n");
+	put(root, "amd_df/format/umask", "config:8-15\n");
 	put(root, "split/format/event", "config:0-7,32-35\n");
 	put(root, "split/format/flag", "config1:3\n");
 	ok(skx && zen5 && zen3, "Skylake-SP, Zen 5 and Zen 3 tables");
 	if (is_int(rt_uncore_find(root, skx, &s, &why), 0, "Skylake-SP: the IMC's DRAM events "
 		   "found"))
-		ok(s.n == 4 && !strcmp(s.ev[0].pmu, "uncore_imc_0") && s.ev[0].type == 14 &&
-		   s.ev[0].config[0] == 0x0304 && s.ev[1].config[0] == 0x0c04 &&
-		   !strcmp(s.ev[3].pmu, "uncore_imc_1") && s.ev[3].type == 15 && s.ev[0].cpu == 0 &&
-		   s.ev[0].bytes_per_count == 64, "... 2 controllers x read and write, "
-		   "event=0x04,umask=0x03 as 0x304, 6.103515625e-5 MiB = 64 bytes a count");
+		ok(s.n == 8 && !strcmp(s.ev[0].pmu, "uncore_imc_0") && s.ev[0].type == 14 &&
+		   s.ev[0].config[0] == 0x0304 && s.ev[2].config[0] == 0x0c04 &&
+		   !strcmp(s.ev[7].pmu, "uncore_imc_1") && s.ev[7].type == 15 && s.ev[0].cpu == 0 &&
+		   s.ev[1].cpu == 28 && s.ev[1].config[0] == 0x0304 &&
+		   s.ev[0].bytes_per_count == 64, "... 2 controllers x read and write x the 2 "
+		   "sockets of the cpumask (0,28), event=0x04,umask=0x03 as 0x304, "
+		   "6.103515625e-5 MiB = 64 bytes a count");
 	if (is_int(rt_uncore_find(root, zen5, &s, &why), 0, "Zen 5: the UMC's events from the "
 		   "kernel's amdzen5 list"))
 		ok(s.n == 2 && s.ev[0].config[0] == 0x10a && s.ev[1].config[0] == 0x20a &&
 		   s.ev[0].bytes_per_count == 64, "... umc_cas_cmd.rd 0x10a, .wr 0x20a, 64 bytes");
-	is_int(rt_uncore_find(root, zen3, &s, &why), -ENOENT, "Zen 3's data fabric: no DRAM "
-	       "events tabled, said");
-	ok(strstr(why.msg, "no DRAM events for its amd_df PMU") != NULL, "... %s", why.msg);
+	if (is_int(rt_uncore_find(root, zen3, &s, &why), 0, "Zen 3: the data fabric's DRAM "
+		   "channel events from the kernel's amdzen3 list")) {
+		ok(s.n == 16 && !strcmp(s.ev[0].name, "dram_channel_data_controller_0") &&
+		   s.ev[0].config[0] == 0x3807 && s.ev[0].cpu == 0 && s.ev[1].cpu == 8 &&
+		   s.ev[2].config[0] == 0x3847 && s.ev[6].config[0] == 0x38c7 &&
+		   s.ev[8].config[0] == (0x3807ULL | 1ULL << 32) &&
+		   s.ev[14].config[0] == (0x38c7ULL | 1ULL << 32) && s.ev[15].type == 11 &&
+		   s.ev[15].bytes_per_count == 64,
+		   "... 8 channels x 2 dies: event 0x07 umask 0x38 as 0x3807, 0x107 as 0x100003807 "
+		   "(event bits 8-11 in config:32-35), 0x1c7 as 0x1000038c7, 64 bytes a beat");
+	}
+	{
+		const struct rt_uarch *zen2 = rt_uarch_find("AuthenticAMD", 0x17, 0x31);
+
+		ok(zen2 && rt_uncore_find(root, zen2, &s, &why) == 0 && s.n == 16,
+		   "Zen 2: the same data-fabric events");
+	}
 	put(root, "uncore_imc_2/type", "16\n");
 	put(root, "uncore_imc_2/format/event", "config:0-7\n");
 	put(root, "uncore_imc_2/format/umask", "config:8-15\n");
@@ -139,19 +161,19 @@ static void uncore(void)
 		if (rt_uncore_open(&s, &why)) {
 			skip("the msr PMU cannot be opened here: %s", why.msg);
 		} else {
-			double ticks = 0, first;
+			double ticks = 0, first, scale = 0;
 			struct timespec ts = { 0, 20000000 };
 
 			int rc;
 
 			rt_uncore_enable(&s);
 			nanosleep(&ts, NULL);
-			rc = rt_uncore_read(&s, &ticks, &why);
-			ok(!rc && ticks > 1e6, "counted for the node on CPU 0: %.3g TSC ticks in 20 ms",
-			   ticks);
+			rc = rt_uncore_read(&s, &ticks, &scale, &why);
+			ok(!rc && ticks > 1e6 && scale == 1, "counted for the node on CPU 0: %.3g TSC "
+			   "ticks in 20 ms, running all the time (scale %g)", ticks, scale);
 			first = ticks;
 			rt_uncore_enable(&s);           /* from zero again, read at once */
-			rc = rt_uncore_read(&s, &ticks, &why);
+			rc = rt_uncore_read(&s, &ticks, &scale, &why);
 			ok(!rc && ticks < first / 10, "... each enable starts from zero (%.3g, not "
 			   "above the %.3g before)", ticks, first);
 			rt_uncore_close(&s);

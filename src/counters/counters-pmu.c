@@ -124,9 +124,12 @@ static int pmu_stop(void *p, struct rt_counts *out, struct rt_err *err)
 		return rc;
 	/* the node's DRAM traffic during the run (each start resets the counts) */
 	if (c->dram) {
-		if ((rc = rt_uncore_read(c->dram, &out->bytes, err)))
+		double scale;
+
+		if ((rc = rt_uncore_read(c->dram, &out->bytes, &scale, err)))
 			return rc;
-		out->bytes_source = RT_SOURCE_HW;
+		/* events that took turns on the counters: scaled, an estimate */
+		out->bytes_source = scale > 1 ? RT_SOURCE_HW_ESTIMATE : RT_SOURCE_HW;
 	}
 	/* FLOPs once every group was read: per iteration, for this run's iterations */
 	if (rt_pmu_session_flops(c->s, &fc) == 0) {

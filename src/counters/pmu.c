@@ -504,7 +504,7 @@ int rt_pmu_dram_check(struct rt_uncore_set *s, struct rt_validation *v, struct r
 	const size_t n = (size_t)16 << 20;
 	const struct rt_kernel *k = NULL;
 	static const enum rt_isa widest[] = { RT_ISA_AVX512, RT_ISA_AVX2, RT_ISA_SSE };
-	double *a = NULL, *b = NULL, *c = NULL, bytes = 0, known;
+	double *a = NULL, *b = NULL, *c = NULL, bytes = 0, scale = 1, known;
 	int rc;
 
 	for (size_t i = 0; i < sizeof(widest) / sizeof(widest[0]) && !k; i++)
@@ -524,7 +524,7 @@ int rt_pmu_dram_check(struct rt_uncore_set *s, struct rt_validation *v, struct r
 		goto out;
 	rt_uncore_enable(s);
 	(void)k->bw(n, 2, a, b, c, 0.5);
-	rc = rt_uncore_read(s, &bytes, err);
+	rc = rt_uncore_read(s, &bytes, &scale, err);
 	rt_uncore_close(s);
 	if (rc)
 		goto out;
@@ -532,8 +532,13 @@ int rt_pmu_dram_check(struct rt_uncore_set *s, struct rt_validation *v, struct r
 	{
 		char events[200], kname[64];
 
-		snprintf(events, sizeof(events), "%zu DRAM events (%s/%s/, ...)", s->n,
-			 s->ev[0].pmu, s->ev[0].name);
+		char turns[64] = "";
+
+		if (scale > 1)
+			snprintf(turns, sizeof(turns), ", taking turns on the counters: scaled up to "
+				 "%.2fx", scale);
+		snprintf(events, sizeof(events), "%zu DRAM events (%s/%s/, ...%s)", s->n,
+			 s->ev[0].pmu, s->ev[0].name, turns);
 		snprintf(kname, sizeof(kname), "DRAM %s %s", k->name, rt_isa_name(k->isa));
 		rt_events_validate(events, kname, bytes, known, v);
 	}
