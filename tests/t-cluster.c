@@ -109,7 +109,7 @@ int main(void)
 	{
 		struct rt_cluster_finding f[16];
 		struct rt_cluster_node five[5], ref;
-		const struct rt_cluster_reference by_ref = { &ref, "acceptance.cfg" };
+		const struct rt_cluster_reference by_ref = { &ref, "acceptance.cfg", NULL };
 		size_t nf = rt_cluster_judge(nodes, 4, NULL, 0.10, f, 16);
 
 		/* n3: its best run and its median, 200 and 198 against 260 and 257.4 */

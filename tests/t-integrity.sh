@@ -255,7 +255,7 @@ check "... and creates nothing" test ! -e "$dir/nowhere"
 
 # a failed configuration is retried, unless --no-retry
 awk -F, -v OFS=, 'NR == 1 || $1 != "t'"$(nproc)"'-b4-none" { print }' "$dir/res/points.csv" >"$dir/keep"
-printf 't%s-b4-none,%s,4,none,fp32,1,iteration,iteration,median,0,0,0,,0,0,0,0,0,0,0,0,0,failed,exit 1: boom,,0,0,,,,,\n' \
+printf 't%s-b4-none,%s,4,none,fp32,1,iteration,iteration,median,0,0,0,,0,0,0,0,0,0,0,0,0,failed,exit 1: boom,,0,0,,,,,,\n' \
 	"$(nproc)" "$(nproc)" >>"$dir/keep"
 cp "$dir/keep" "$dir/res/points.csv"
 "$train" --resume "$dir/res" --no-retry >/dev/null 2>&1
@@ -271,7 +271,7 @@ cp "$dir/keep" "$dir/res/points.csv"
 "$train" --resume "$dir/res" >/dev/null 2>"$dir/cut.err"
 check "--resume after a cut last line: exit 0 (got $?)" test $? = 0
 check "... says which configuration is measured again" grep -q "cut short while written: configuration 't$(nproc)-b8-none'" "$dir/cut.err"
-check "... every configuration whole (18 rows each)" awk -F, 'NR > 1 { if (NF != 32) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; exit length(k) != 3 }' "$dir/res/points.csv"
+check "... every configuration whole (18 rows each)" awk -F, 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; exit length(k) != 3 }' "$dir/res/points.csv"
 check "... and roofline-plot reads it" "$plot" -p "$prof" -o "$dir/cutplot" "$dir/res"
 
 # a model of 1,403 layers, one named with a quote and a comma: every layer's rows kept (more

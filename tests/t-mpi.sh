@@ -88,7 +88,7 @@ start=$(date +%s)
 wait $job
 rc=$?
 check "killing rank 1 ($victim) mid-sweep stops the run: exit $rc in $(( $(date +%s) - start )) s" test -n "$victim" -a "$rc" != 0 -a $(( $(date +%s) - start )) -lt 60
-check "the finished configurations are whole (21 rows each: iteration and 6 phases x 3)" awk -F, 'NR > 1 { if (NF != 32) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }' "$dir/k/points.csv"
+check "the finished configurations are whole (21 rows each: iteration and 6 phases x 3)" awk -F, 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }' "$dir/k/points.csv"
 # ranks as a knob: rooftraj launches mpirun for each rank count, the node's cores and the global
 # batch shared among the ranks (r1 x t2 against r2 x t1 here)
 "$train" -m lenet5 -n 3 -w 0 -r 1 -c model --profile "$prof" --sweep ranks=1,2 --out "$dir/rk" \

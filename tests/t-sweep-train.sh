@@ -21,8 +21,8 @@ rc=$?
 check "the sweep completes (exit $rc)" test "$rc" = 0
 csv="$dir/a/points.csv"
 check "points.csv, summary.txt, run.cfg written" test -s "$csv" -a -s "$dir/a/summary.txt" -a -s "$dir/a/run.cfg"
-check "header names every column" grep -qx 'config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,status,reason,impl,input_h,input_w,weight_gradients,activation_gradients,inference,processes,cpu_share' "$csv"
-check "every row has 32 fields" awk -F, 'NR > 1 && NF != 32 { exit 1 }' "$csv"
+check "header names every column" grep -qx 'config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,status,reason,impl,input_h,input_w,weight_gradients,activation_gradients,inference,processes,cpu_share,bytes_source' "$csv"
+check "every row has 33 fields" awk -F, 'NR > 1 && NF != 33 { exit 1 }' "$csv"
 # (over 1 when a busy machine disturbed one of them twice: only undisturbed runs count)
 check "-r 2: every measured row is over its fresh processes, with the share of its cores' time" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && ($31 < 1 || $31 > 2 || !($32 > 0)) { exit 1 }' "$csv"
 check "each configuration's rows end with its iteration median" awk -F, 'NR > 1 { last[$1] = $7 "/" $9 } END { for (c in last) if (last[c] != "iteration/median") exit 1 }' "$csv"
@@ -62,6 +62,9 @@ if grep -q 'hardware_counters = "hardware counters: not used\|hardware_counters 
 else
 	check "... a validated or refused table: said with its ratios" grep -q 'hardware_counters = ".*known kernel' "$dir/hw/run.cfg"
 fi
+# the bytes' source beside the FLOPs': the model's, or the DRAM events' (hw, hw-estimate)
+# where the FLOPs are hw; never a word outside the three
+check "... every row names its bytes' source" awk -F, 'NR > 1 && $23 != "failed" && $33 != "model" && !($13 != "model" && ($33 == "hw" || $33 == "hw-estimate")) { exit 1 }' "$dir/hw/points.csv"
 check "... with the DRAM verdict" grep -q 'hardware_counters = ".*DRAM bytes: ' "$dir/hw/run.cfg"
 
 # interrupted: keep the header and the first configuration only, then resume
@@ -174,7 +177,7 @@ if chattr +i "$dir/imm-probe" 2>/dev/null; then
 		chattr -i "$dir/imm-$what" "$dir/imm-$what/points.csv" 2>/dev/null
 		check "unwritable $what mid-run: exit 1 (got $rc)" test "$rc" = 1
 		check "unwritable $what mid-run: the message names the file and the error" grep -q "imm-$what/[a-zA-Z0-9.]*: .*Operation not permitted" "$dir/imm-$what.err"
-		check "unwritable $what mid-run: the finished configurations whole, no summary" awk -F, -v s="$dir/imm-$what/summary.txt" 'NR > 1 { if (NF != 32) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; if ((getline x < s) > 0) exit 1; exit length(k) < 1 }' "$dir/imm-$what/points.csv"
+		check "unwritable $what mid-run: the finished configurations whole, no summary" awk -F, -v s="$dir/imm-$what/summary.txt" 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; if ((getline x < s) > 0) exit 1; exit length(k) < 1 }' "$dir/imm-$what/points.csv"
 		check "unwritable $what mid-run: no temporary left behind" sh -c "! ls '$dir/imm-$what'/*.tmp >/dev/null 2>&1"
 	done
 else

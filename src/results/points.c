@@ -40,6 +40,21 @@ const char *rt_point_source_name(const struct rt_point *p)
 	return p->source == RT_SOURCE_NONE ? "" : rt_source_name(p->source);
 }
 
+const char *rt_point_bytes_source_name(const struct rt_point *p)
+{
+	return p->bytes_source == RT_SOURCE_NONE ? rt_point_source_name(p) :
+	       rt_source_name(p->bytes_source);
+}
+
+void rt_point_sources(const struct rt_point *p, char *buf, size_t size)
+{
+	if (p->bytes_source == p->source || p->bytes_source == RT_SOURCE_NONE)
+		snprintf(buf, size, "%s", rt_point_source_name(p));
+	else
+		snprintf(buf, size, "%s, bytes %s", rt_point_source_name(p),
+			 rt_point_bytes_source_name(p));
+}
+
 const char *rt_point_affinity_name(const struct rt_point *p)
 {
 	return name_of(rt_vocab_affinities, RT_AFFINITY_COUNT, p->affinity);
@@ -290,11 +305,11 @@ static const char *const columns =
 	"config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,"
 	"intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,"
 	"status,reason,impl,input_h,input_w,weight_gradients,activation_gradients,inference,processes,"
-	"cpu_share";
+	"cpu_share,bytes_source";
 #define NCOLUMNS RT_POINTS_CSV_COLUMNS
 /* the columns of earlier files, still read: a prefix of today's (rooftraj 0.1: up to reason;
- * 0.2: up to impl; 0.3: up to inference) */
-static const int earlier_columns[] = { 24, 25, 30 };
+ * 0.2: up to impl; 0.3: up to inference; 0.4: up to cpu_share) */
+static const int earlier_columns[] = { 24, 25, 30, 32 };
 
 int rt_points_csv_columns(const char *header)
 {
@@ -382,9 +397,12 @@ void rt_points_csv_row(FILE *fp, const struct rt_point *p)
 	else
 		fputc(',', fp);
 	if (isnan(p->cpu_share))
-		fputs(",\n", fp);
+		fputc(',', fp);
 	else
-		fprintf(fp, ",%.3f\n", p->cpu_share);
+		fprintf(fp, ",%.3f", p->cpu_share);
+	fputc(',', fp);
+	rt_csv_field(fp, rt_point_bytes_source_name(p));
+	fputc('\n', fp);
 }
 
 int rt_csv_split(char *line, char **f, int max)
@@ -603,6 +621,17 @@ static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_p
 			if (p->cpu_share > 2)
 				return bad_field(at, "cpu_share", f[31], "is not a share (0..2)");
 		}
+	}
+	/* the bytes' source: as the FLOPs' in a file without the column; none where the
+	 * FLOPs have none (a failed configuration) */
+	p->bytes_source = p->source;
+	if (ncols > 32 && (*f[32] || p->source != RT_SOURCE_NONE)) {
+		TRY(csv_name(at, "bytes_source", f[32], rt_vocab_sources + 1, RT_SOURCE_COUNT - 1,
+			     &e));
+		p->bytes_source = (enum rt_source)(e + 1);
+		if (p->source == RT_SOURCE_NONE)
+			return bad_field(at, "bytes_source", f[32], "is set in a row without a "
+					 "source");
 	}
 	if ((p->status == RT_STATUS_OK || p->status == RT_STATUS_DISTURBED) && !(p->seconds > 0))
 		return bad_field(at, "seconds", f[9], "is not > 0 in a measured row");

@@ -35,7 +35,8 @@ struct rt_point {
 					 * ("conv1+relu1": a host and the layer fused into it) */
 	enum rt_stat stat;              /* over the repetitions */
 	double seconds, flops, bytes;   /* per iteration */
-	enum rt_source source;          /* none (written empty) for a failed configuration */
+	enum rt_source source;          /* of the FLOPs; none (written empty) for a failed
+					 * configuration */
 	double intensity, gflops, images_per_s;        /* derived */
 	double weights, activations, gradients, optimizer, workspace, peak_rss;   /* bytes */
 	enum rt_status status;
@@ -51,6 +52,9 @@ struct rt_point {
 	 * (CPU time over threads x wall time; NAN: not recorded) */
 	unsigned processes;
 	double cpu_share;
+	enum rt_source bytes_source;    /* of the bytes: hw (DRAM traffic counted), hw-estimate
+					 * (counted, scaled), model; none: as the FLOPs' (so
+					 * written; a file without the column reads so) */
 	char run[64];                   /* not in the CSV: which results directory, for overlays */
 };
 
@@ -72,6 +76,10 @@ const char *rt_point_scope_name(const struct rt_point *p);
 const char *rt_point_stat_name(const struct rt_point *p);
 const char *rt_point_status_name(const struct rt_point *p);
 const char *rt_point_source_name(const struct rt_point *p);     /* "" for none */
+const char *rt_point_bytes_source_name(const struct rt_point *p);       /* none: source's */
+/* Where a point's numbers came from, in words: "hw" when the FLOPs and the bytes share their
+ * source, else "hw, bytes model" ("" for none). */
+void rt_point_sources(const struct rt_point *p, char *buf, size_t size);
 const char *rt_point_affinity_name(const struct rt_point *p);
 const char *rt_point_precision_name(const struct rt_point *p);
 
@@ -136,7 +144,7 @@ void rt_point_derive(struct rt_point *p);
 /* The number of columns of a points.csv header this version reads (today's, or an earlier
  * version's prefix of it), or 0. */
 int rt_points_csv_columns(const char *header);
-#define RT_POINTS_CSV_COLUMNS 32        /* today's */
+#define RT_POINTS_CSV_COLUMNS 33        /* today's */
 /* A row is at most this long: a longer line is refused without being held in memory. */
 #define RT_POINTS_CSV_LINE_MAX 65536
 /* One CSV field: quoted when it holds a comma, a quote or leading/trailing blanks, control

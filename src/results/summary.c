@@ -61,11 +61,12 @@ int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
 			fprintf(fp, "%zu configuration%s did not get %s cores (another process or a CPU "
 				"quota): marked disturbed below, never compared\n", v.disturbed,
 				v.disturbed > 1 ? "s" : "", v.disturbed > 1 ? "their" : "its");
-		fprintf(fp, "\n%-22s %10s %9s %10s %9s %7s  %-34s %s\n", "configuration", "images/s",
+		fprintf(fp, "\n%-22s %10s %9s %10s %15s %7s  %-34s %s\n", "configuration", "images/s",
 			"GFLOP/s", "FLOP/byte", "source", "held in", "bound by", "of bound");
 		for (size_t i = 0; i < n; i++) {
 			const struct rt_point *p = &pts[i];
 			struct rt_bound b;
+			char src[40];
 
 			/* a failed configuration's one row is its iteration median */
 			if (p->scope != RT_SCOPE_ITERATION || p->stat != RT_STAT_MEDIAN)
@@ -74,19 +75,20 @@ int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
 				fprintf(fp, "%-22s failed: %s\n", p->config, p->reason);
 				continue;
 			}
+			/* the FLOPs' source, and the bytes' where it is another */
+			rt_point_sources(p, src, sizeof(src));
 			if (p->status == RT_STATUS_DISTURBED) {
-				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %9s disturbed: %s\n", p->config,
-					p->images_per_s, p->gflops, p->intensity, rt_point_source_name(p),
-					p->reason);
+				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %15s disturbed: %s\n", p->config,
+					p->images_per_s, p->gflops, p->intensity, src, p->reason);
 				continue;
 			}
 			if (book && rt_point_bound(p, book, &b) == 0)
-				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %9s %7s  %-34s %5.1f%%\n",
-					p->config, p->images_per_s, p->gflops, p->intensity,
-					rt_point_source_name(p), b.level, b.ceiling, 100 * b.fraction);
+				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %15s %7s  %-34s %5.1f%%\n",
+					p->config, p->images_per_s, p->gflops, p->intensity, src, b.level,
+					b.ceiling, 100 * b.fraction);
 			else
-				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %9s %7s  %-34s\n", p->config,
-					p->images_per_s, p->gflops, p->intensity, rt_point_source_name(p), "-",
+				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %15s %7s  %-34s\n", p->config,
+					p->images_per_s, p->gflops, p->intensity, src, "-",
 					"(no ceilings for it in the profile)");
 		}
 	}

@@ -226,6 +226,7 @@ static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
 		const bool disturbed = p->status == RT_STATUS_DISTURBED;
 		struct rt_bound b;
 		const bool bound = !disturbed && book && rt_point_bound(p, book, &b) == 0;
+		char src[40];
 
 		fprintf(fp, "<tr%s><td class=\"l\">", p == best ? " class=\"best\"" :
 			disturbed ? " class=\"disturbed\"" : "");
@@ -235,9 +236,10 @@ static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
 			rt_point_precision_name(p), p->ranks);
 		if (p->input_h)
 			fprintf(fp, "%ldx%ld", p->input_h, p->input_w);
+		rt_point_sources(p, src, sizeof(src));
 		fprintf(fp, "</td><td>%.1f</td><td>%.1f</td><td>%.2f</td><td class=\"l\">%s</td>"
 			"<td class=\"l\">%s</td><td class=\"l\">", p->images_per_s, p->gflops,
-			p->intensity, rt_point_source_name(p), bound ? b.level : "-");
+			p->intensity, src, bound ? b.level : "-");
 		if (bound)
 			esc(fp, b.ceiling);
 		if (disturbed) {

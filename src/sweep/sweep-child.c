@@ -132,9 +132,10 @@ static void check_cores(struct child_rows *cr, unsigned long long throttled_befo
 	}
 }
 
-/* The median, min and max of r runs' seconds (v is sorted). */
+/* The median, min and max of r runs' seconds (v is sorted); the FLOPs' and the bytes' sources. */
 static void emit_stats(struct child_rows *cr, enum rt_scope scope, const char *name, double *v,
-		       long r, double flops, double bytes, enum rt_source source)
+		       long r, double flops, double bytes, enum rt_source source,
+		       enum rt_source bytes_source)
 {
 	const double median = rt_median(v, (size_t)r);  /* sorts v ascending */
 	const double sec[RT_STAT_COUNT] = { median, v[0], v[r - 1] };
@@ -149,6 +150,7 @@ static void emit_stats(struct child_rows *cr, enum rt_scope scope, const char *n
 		p.flops = flops;
 		p.bytes = bytes;
 		p.source = source;
+		p.bytes_source = bytes_source;
 		rt_point_derive(&p);
 		rt_points_csv_row(cr->out, &p);
 	}
@@ -163,7 +165,7 @@ static void emit_fused(struct child_rows *cr, const char *name, const char *wher
 		p.scope = RT_SCOPE_LAYER;
 		snprintf(p.name, sizeof(p.name), "%s", name);
 		p.stat = (enum rt_stat)k;
-		p.source = RT_SOURCE_MODEL;
+		p.source = p.bytes_source = RT_SOURCE_MODEL;
 		p.status = RT_STATUS_FUSED;
 		p.cpu_share = NAN;
 		snprintf(p.reason, sizeof(p.reason), "%s", where);
@@ -187,7 +189,7 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 	struct rt_layer_work *work = calloc(m->nlayers, sizeof(*work));
 	const double ranks = o->comm ? o->comm->size : 1;
 	double flops = 0, bytes = 0, pf[RT_PHASE_COUNT] = { 0 }, pb[RT_PHASE_COUNT] = { 0 };
-	enum rt_source src = RT_SOURCE_MODEL;
+	enum rt_source src = RT_SOURCE_MODEL, bsrc = RT_SOURCE_MODEL;
 	struct child_rows cr = { .out = out };
 	struct rt_cpu_tasks others = { 0 };
 	unsigned long long throttled = 0;
@@ -259,6 +261,10 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 			if (src == RT_SOURCE_MODEL)
 				flops = pf[RT_PHASE_FORWARD] + pf[RT_PHASE_BACKWARD] +
 					pf[RT_PHASE_UPDATE];
+			/* the bytes: the node's DRAM traffic where the hw backend counted it,
+			 * else the model's */
+			bsrc = backend && res.counts.bytes_source != RT_SOURCE_NONE ?
+				res.counts.bytes_source : RT_SOURCE_MODEL;
 			bytes = backend && res.counts.bytes_source != RT_SOURCE_NONE ?
 				res.counts.bytes / (double)iters :
 				pb[RT_PHASE_FORWARD] + pb[RT_PHASE_BACKWARD] + pb[RT_PHASE_UPDATE];
@@ -297,14 +303,15 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 	if (src != RT_SOURCE_MODEL) {
 		/* both recorded: the hardware's counts, then the model's */
 		memcpy(copy, sec, (size_t)repeat * sizeof(double));
-		emit_stats(&cr, RT_SCOPE_ITERATION, "iteration", copy, repeat, flops, bytes, src);
+		emit_stats(&cr, RT_SCOPE_ITERATION, "iteration", copy, repeat, flops, bytes, src,
+			   bsrc);
 	}
 	/* every phase (comm under MPI only): the time an iteration spends in each */
 	for (int p = 0; p < np; p++)
 		if (p != RT_PHASE_COMM || ranks > 1)
 			emit_stats(&cr, RT_SCOPE_PHASE, rt_phase_name((enum rt_phase)p),
 				   sec + (size_t)(p + 1) * (size_t)repeat, repeat, pf[p], pb[p],
-				   RT_SOURCE_MODEL);
+				   RT_SOURCE_MODEL, RT_SOURCE_MODEL);
 	for (size_t l = 0; o->per_layer && l < m->nlayers; l++) {
 		const struct rt_layer_work *w = &work[l];
 
@@ -313,12 +320,13 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 		else
 			emit_stats(&cr, RT_SCOPE_LAYER, w->name, sec + ((size_t)first_layer + l) *
 				   (size_t)repeat, repeat, (w->fwd_flops + w->bwd_flops) * ranks,
-				   (w->fwd_bytes + w->bwd_bytes) * ranks, RT_SOURCE_MODEL);
+				   (w->fwd_bytes + w->bwd_bytes) * ranks, RT_SOURCE_MODEL,
+				   RT_SOURCE_MODEL);
 	}
 	emit_stats(&cr, RT_SCOPE_ITERATION, "iteration", sec, repeat,
 		   pf[RT_PHASE_FORWARD] + pf[RT_PHASE_BACKWARD] + pf[RT_PHASE_UPDATE],
 		   pb[RT_PHASE_FORWARD] + pb[RT_PHASE_BACKWARD] + pb[RT_PHASE_UPDATE],
-		   RT_SOURCE_MODEL);
+		   RT_SOURCE_MODEL, RT_SOURCE_MODEL);
 	if (fflush(out) || ferror(out))
 		rc = rt_err_set(err, -EIO, "writing the points: %s", strerror(errno ? errno : EIO));
 out:
