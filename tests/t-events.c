@@ -2,9 +2,12 @@
  * kernel's tools/perf/pmu-events/arch/x86 lists: event code, umask, FLOPs per count), the
  * grouping per PMU size (never more events at once than counters), the arithmetic (a partial
  * set is no count, a multiplexed one is scaled and labelled), and the self-check through a
- * replay PMU: a Zen 5 that reads a known kernel right is trusted, one that reads half is
- * refused with its ratio; a Sapphire Rapids set counted in two groups; the real perf_event
- * PMU where the kernel has one, its absence said where it has not. */
+ * replay PMU, per precision: a Zen 5 that reads the FMA chains and bf16 right and int8 as
+ * nothing is trusted for the first and not the last, one that reads fp64 at half (likwid's
+ * open report) keeps fp32, one that reads all at half is refused, with the ratios; a Sapphire
+ * Rapids that does not count VDPBF16PS refuses bf16 work; the verdict sentence; a set counted
+ * in two groups; the real perf_event PMU where the kernel has one, its absence said where it
+ * has not. */
 #include "config.h"
 #include "counters/events.h"
 #include "counters/pmu.h"
@@ -308,12 +311,21 @@ int main(void)
 					   ck.v[i].verdict);
 				vdp |= !strcmp(ck.v[i].kernel, "bf16 avx512_bf16 vdpbf16ps");
 			}
-			if (vdp)
+			if (vdp) {
 				ok(!rt_pmu_trusted_for(ck.v, ck.n, "bf16", why, sizeof(why)) &&
 				   strstr(why, "read 0.00x of a known kernel (bf16 avx512_bf16 vdpbf16ps)"),
 				   "... bf16 work refused: VDPBF16PS is no event's: %s", why);
-			else
+				/* what a training run asks: fp32, and bf16 too in a bf16 run */
+				ok(rt_pmu_trusted_all(ck.v, ck.n, rt_pmu_train_work(RT_PRECISION_FP32),
+						      why, sizeof(why)) &&
+				   !rt_pmu_trusted_all(ck.v, ck.n, rt_pmu_train_work(RT_PRECISION_BF16),
+						       why, sizeof(why)) &&
+				   !strncmp(why, "not trusted for bf16 work: ", 27),
+				   "... an fp32 run counted by the hardware, a bf16 run not: %s", why);
+			} else {
 				skip("no AVX512-BF16 here");
+				skip("no AVX512-BF16 here");
+			}
 		}
 		{
 			/* a Sapphire Rapids: 512-bit packed doubles, 8 FLOPs per count, in 2 groups */

@@ -44,14 +44,11 @@ int rt_counters_pmu_open(void **ctx, const struct rt_pmu *pmu, const struct rt_u
 
 static int pmu_open(void **ctx, enum rt_precision p, struct rt_err *err)
 {
-	/* the kinds of work a run does: fp32, and bf16 around it in a bf16 run */
-	const char *const work[] = { "fp32", p == RT_PRECISION_FP32 ? NULL : rt_precision_name(p),
-				     NULL };
 	const struct rt_uarch *u;
 	struct rt_err why;
 
 	*ctx = NULL;
-	if (!(u = rt_pmu_node_table(work, &why)))
+	if (!(u = rt_pmu_node_table(rt_pmu_train_work(p), &why)))
 		return rt_err_set(err, -ENOTSUP, "%s", why.msg);
 	if (rt_counters_pmu_open(ctx, &rt_pmu_perf, u, u->counters, p, err))
 		return -ENOTSUP;

@@ -462,6 +462,27 @@ int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigne
 	return 0;
 }
 
+bool rt_pmu_trusted_all(const struct rt_validation *v, size_t n, const char *const *work,
+			char *why, size_t size)
+{
+	char w[300];
+
+	for (size_t i = 0; work && work[i]; i++)
+		if (!rt_pmu_trusted_for(v, n, work[i], w, sizeof(w))) {
+			if (why)
+				snprintf(why, size, "not trusted for %s work: %s", work[i], w);
+			return false;
+		}
+	return true;
+}
+
+const char *const *rt_pmu_train_work(enum rt_precision p)
+{
+	static const char *const fp32[] = { "fp32", NULL }, *const bf16[] = { "fp32", "bf16", NULL };
+
+	return p == RT_PRECISION_BF16 ? bf16 : fp32;
+}
+
 int rt_pmu_check_prec(const struct rt_validation *v)
 {
 	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++) {
@@ -586,11 +607,10 @@ const struct rt_uarch *rt_pmu_node_table(const char *const *precisions, struct r
 
 	if (rt_pmu_node_check(&u, &c, why))
 		return NULL;
-	for (size_t i = 0; precisions && precisions[i]; i++)
-		if (!rt_pmu_trusted_for(c.v, c.n, precisions[i], buf, sizeof(buf))) {
-			rt_err_set(why, -ENOTSUP, "not trusted for %s work: %s", precisions[i], buf);
-			return NULL;
-		}
+	if (!rt_pmu_trusted_all(c.v, c.n, precisions, buf, sizeof(buf))) {
+		rt_err_set(why, -ENOTSUP, "%s", buf);
+		return NULL;
+	}
 	return u;
 }
 

@@ -120,6 +120,13 @@ int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigne
  * (the first check that read wrong, or that no kernel of the precision ran here). */
 bool rt_pmu_trusted_for(const struct rt_validation *v, size_t n, const char *precision,
 			char *why, size_t size);
+/* The same for every kind of work in a NULL-terminated list (why: the first not trusted,
+ * "not trusted for bf16 work: ..."). */
+bool rt_pmu_trusted_all(const struct rt_validation *v, size_t n, const char *const *work,
+			char *why, size_t size);
+/* The kinds of work a training run of precision p does: fp32, and bf16 around it in a bf16
+ * run (NULL-terminated). */
+const char *const *rt_pmu_train_work(enum rt_precision p);
 /* The precision a check is of: the first word of its kernel, when it is one of
  * rt_vocab_precisions (-1 otherwise). */
 int rt_pmu_check_prec(const struct rt_validation *v);

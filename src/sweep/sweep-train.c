@@ -651,10 +651,9 @@ int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opt
 
 				for (size_t i = 0; i < s->nconfigs; i++)
 					used |= s->configs[i].precision == (enum rt_precision)p;
-				if (used && (!rt_pmu_trusted_for(prec.check, prec.nchecks, "fp32", w,
-								 sizeof(w)) ||
-					     !rt_pmu_trusted_for(prec.check, prec.nchecks, name, w,
-								 sizeof(w))))
+				if (used && !rt_pmu_trusted_all(prec.check, prec.nchecks,
+								rt_pmu_train_work((enum rt_precision)p),
+								w, sizeof(w)))
 					rt_say(ro->say, ro->say_ctx, "hardware counters: %s; the %s "
 					       "configurations count the model's FLOPs and bytes", w,
 					       name);
