@@ -143,13 +143,25 @@ void rt_train_print_run(FILE *out, const struct rt_model *m, const struct rt_net
 	       t.update_flops / 1e9, it > 0 ? flops / it / 1e9 : 0);
 	if (c->counted) {
 		const struct rt_counts *cnt = &res->counts;
+		const double bytes_model = (t.fwd_bytes + t.bwd_bytes + t.update_bytes) * ranks *
+					   (double)c->iterations;
 
-		fprintf(out, "  counted over %ld iterations through PAPI: %.4g GFLOP (%s), %.4g GB (%s)"
-		       "; %.1f GFLOP/s, intensity %.2f FLOP/byte\n", c->iterations, cnt->flops / 1e9,
-		       rt_source_name(cnt->flops_source), cnt->bytes / 1e9,
-		       rt_source_name(cnt->bytes_source),
+		char bytes[96];
+
+		/* the hardware's bytes where the memory controllers' events were trusted */
+		if (cnt->bytes_source == RT_SOURCE_NONE)
+			snprintf(bytes, sizeof(bytes), "DRAM bytes not counted (the model's: %.4g GB)",
+				 bytes_model / 1e9);
+		else
+			snprintf(bytes, sizeof(bytes), "%.4g GB (%s)", cnt->bytes / 1e9,
+				 rt_source_name(cnt->bytes_source));
+		fprintf(out, "  counted over %ld iterations through %s: %.4g GFLOP (%s), %s; %.1f "
+		       "GFLOP/s, intensity %.2f FLOP/byte\n", c->iterations,
+		       c->hw ? "perf_event" : "PAPI", cnt->flops / 1e9,
+		       rt_source_name(cnt->flops_source), bytes,
 		       it > 0 ? cnt->flops / ((double)c->iterations * it) / 1e9 : 0,
-		       cnt->bytes > 0 ? cnt->flops / cnt->bytes : 0);
+		       cnt->bytes > 0 ? cnt->flops / cnt->bytes :
+		       bytes_model > 0 ? cnt->flops / bytes_model : 0);
 		fprintf(out, "  counting took %.1f us, %.4f%% of the timed iterations\n",
 		       res->counting_seconds * 1e6,
 		       100 * res->counting_seconds / ((double)c->iterations * it));

@@ -22,6 +22,7 @@ struct rt_train_print_opts {
 	int ranks, nodes;               /* under mpirun (ranks 0 or 1: one process) */
 	enum rt_pool_impl pool;         /* --maxpool-impl as asked */
 	bool counted;                   /* counters were open: their counts are reported */
+	bool hw;                        /* ... the hardware's (perf_event), not the model's (PAPI) */
 	const struct rt_err *why;       /* why the hardware's were not used (may be NULL) */
 	bool per_layer;
 };

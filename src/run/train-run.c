@@ -383,7 +383,8 @@ int rt_run_train_one(const struct rt_train_settings *s, const struct rt_model *m
 		const struct rt_train_print_opts ro = {
 			.prog = prog, .threads = omp_get_max_threads(), .iterations = s->iters,
 			.warmup = s->warmup, .ranks = cl->size, .nodes = cl->nodes, .pool = s->pool,
-			.counted = backend != NULL, .why = &why, .per_layer = s->per_layer,
+			.counted = backend != NULL, .hw = backend == &rt_counters_hw, .why = &why,
+			.per_layer = s->per_layer,
 		};
 
 		rt_train_print_run(out, m, no, &res, &ro);
