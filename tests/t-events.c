@@ -190,7 +190,7 @@ int main(void)
 		   "... the fp64 and fp32 FMA chains first (%s, %s), then %zu low-precision kernel%s",
 		   ck.v[0].kernel, ck.v[1].kernel, ck.n - 2, ck.n == 3 ? "" : "s");
 		for (size_t i = 2; i < ck.n; i++) {
-			const int p = rt_pmu_check_prec(&ck.v[i]);
+			const int p = rt_events_check_prec(&ck.v[i]);
 
 			printf("# %s\n", ck.v[i].verdict);
 			nbf16 += p == 2;
@@ -201,29 +201,29 @@ int main(void)
 		}
 		ok(ck.v[0].trusted && ck.v[1].trusted && fabs(ck.v[0].ratio - 1) < 1e-6,
 		   "... reading the FMA chains right: trusted (%s)", ck.v[0].verdict);
-		ok(rt_pmu_trusted_for(ck.v, ck.n, "fp64", why, sizeof(why)) &&
-		   rt_pmu_trusted_for(ck.v, ck.n, "fp32", why, sizeof(why)),
+		ok(rt_events_trusted_for(ck.v, ck.n, "fp64", why, sizeof(why)) &&
+		   rt_events_trusted_for(ck.v, ck.n, "fp32", why, sizeof(why)),
 		   "... for fp64 and fp32 work");
 		if (nbf16)
-			ok(rt_pmu_trusted_for(ck.v, ck.n, "bf16", why, sizeof(why)),
+			ok(rt_events_trusted_for(ck.v, ck.n, "bf16", why, sizeof(why)),
 			   "... and bf16 work (%zu bf16 kernel%s here)", nbf16, nbf16 == 1 ? "" : "s");
 		else
 			skip("no bf16 kernel runs on this CPU");
 		if (nint8) {
-			ok(!rt_pmu_trusted_for(ck.v, ck.n, "int8", why, sizeof(why)) &&
+			ok(!rt_events_trusted_for(ck.v, ck.n, "int8", why, sizeof(why)) &&
 			   strstr(why, "read 0.00x of a known kernel (int8 ") && strstr(why, "not used"),
 			   "... not for int8 work, the ratio said: %s", why);
 		} else {
 			skip("no int8 kernel runs on this CPU");
 		}
 		if (nbf16 + nint8 + 2 == ck.n)
-			ok(!rt_pmu_trusted_for(ck.v, ck.n, "fp16", why, sizeof(why)) &&
+			ok(!rt_events_trusted_for(ck.v, ck.n, "fp16", why, sizeof(why)) &&
 			   strstr(why, "no fp16 kernel of the probe runs on this CPU"),
 			   "no fp16 kernel here: fp16 work not trusted (%s)", why);
 		else
-			ok(rt_pmu_trusted_for(ck.v, ck.n, "fp16", why, sizeof(why)),
+			ok(rt_events_trusted_for(ck.v, ck.n, "fp16", why, sizeof(why)),
 			   "an fp16 kernel here, read right: fp16 work trusted");
-		ok(!rt_pmu_trusted_for(ck.v, 2, "bf16", why, sizeof(why)) &&
+		ok(!rt_events_trusted_for(ck.v, 2, "bf16", why, sizeof(why)) &&
 		   strstr(why, "no bf16 kernel of the probe runs on this CPU"),
 		   "a precision without a kernel checked is not trusted: %s", why);
 
@@ -254,9 +254,9 @@ int main(void)
 		is_int(rt_pmu_selfcheck(&pmu, zen5, 6, &ck, &err), 0, "a Zen 5 that reads fp64 at half");
 		ok(!ck.v[0].trusted && fabs(ck.v[0].ratio - 0.5) < 1e-6 && ck.v[1].trusted,
 		   "... fp64 refused, fp32 trusted");
-		ok(!rt_pmu_trusted_for(ck.v, ck.n, "fp64", why, sizeof(why)) &&
+		ok(!rt_events_trusted_for(ck.v, ck.n, "fp64", why, sizeof(why)) &&
 		   strstr(why, "fp_ret_sse_avx_ops.all read 0.50x of a known kernel (fp64 ") &&
-		   strstr(why, "not used") && rt_pmu_trusted_for(ck.v, ck.n, "fp32", NULL, 0),
+		   strstr(why, "not used") && rt_events_trusted_for(ck.v, ck.n, "fp32", NULL, 0),
 		   "... not used for fp64 work, with its ratio (%s); fp32 work still counted", why);
 
 		rp = (struct rt_replay){ half, 1, 1, 0, 0 };
@@ -302,7 +302,7 @@ int main(void)
 			is_int(rt_pmu_selfcheck(&pmu, spr, 8, &ck, &err), 0,
 			       "Sapphire Rapids replay: the probe's kernels counted, 2 groups each");
 			ok(ck.v[0].trusted && ck.v[1].trusted &&
-			   rt_pmu_trusted_for(ck.v, ck.n, "fp32", NULL, 0),
+			   rt_events_trusted_for(ck.v, ck.n, "fp32", NULL, 0),
 			   "... the FMA chains read right (%.3fx, %.3fx)", ck.v[0].ratio, ck.v[1].ratio);
 			for (size_t i = 2; i < ck.n; i++) {
 				if (strstr(ck.v[i].kernel, "amx_bf16"))
@@ -312,14 +312,16 @@ int main(void)
 				vdp |= !strcmp(ck.v[i].kernel, "bf16 avx512_bf16 vdpbf16ps");
 			}
 			if (vdp) {
-				ok(!rt_pmu_trusted_for(ck.v, ck.n, "bf16", why, sizeof(why)) &&
+				ok(!rt_events_trusted_for(ck.v, ck.n, "bf16", why, sizeof(why)) &&
 				   strstr(why, "read 0.00x of a known kernel (bf16 avx512_bf16 vdpbf16ps)"),
 				   "... bf16 work refused: VDPBF16PS is no event's: %s", why);
 				/* what a training run asks: fp32, and bf16 too in a bf16 run */
-				ok(rt_pmu_trusted_all(ck.v, ck.n, rt_pmu_train_work(RT_PRECISION_FP32),
-						      why, sizeof(why)) &&
-				   !rt_pmu_trusted_all(ck.v, ck.n, rt_pmu_train_work(RT_PRECISION_BF16),
-						       why, sizeof(why)) &&
+				ok(rt_events_trusted_all(ck.v, ck.n,
+							 rt_events_train_work(RT_PRECISION_FP32), why,
+							 sizeof(why)) &&
+				   !rt_events_trusted_all(ck.v, ck.n,
+							  rt_events_train_work(RT_PRECISION_BF16), why,
+							  sizeof(why)) &&
 				   !strncmp(why, "not trusted for bf16 work: ", 27),
 				   "... an fp32 run counted by the hardware, a bf16 run not: %s", why);
 			} else {

@@ -48,7 +48,7 @@ static int pmu_open(void **ctx, enum rt_precision p, struct rt_err *err)
 	struct rt_err why;
 
 	*ctx = NULL;
-	if (!(u = rt_pmu_node_table(rt_pmu_train_work(p), &why)))
+	if (!(u = rt_pmu_node_table(rt_events_train_work(p), &why)))
 		return rt_err_set(err, -ENOTSUP, "%s", why.msg);
 	if (rt_counters_pmu_open(ctx, &rt_pmu_perf, u, u->counters, p, err))
 		return -ENOTSUP;

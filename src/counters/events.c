@@ -215,3 +215,61 @@ void rt_events_validate(const char *events, const char *kernel, double counted, 
 		snprintf(v->verdict, sizeof(v->verdict), "%s: no known kernel count to check it "
 			 "against (%s): not used", events, kernel);
 }
+
+int rt_events_check_prec(const struct rt_validation *v)
+{
+	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++) {
+		const size_t len = strlen(rt_vocab_precisions[p]);
+
+		if (!strncmp(v->kernel, rt_vocab_precisions[p], len) && v->kernel[len] == ' ')
+			return p;
+	}
+	return -1;
+}
+
+bool rt_events_trusted_for(const struct rt_validation *v, size_t n, const char *precision,
+			   char *why, size_t size)
+{
+	const int want = rt_vocab_index(rt_vocab_precisions, RT_VOCAB_NPRECISIONS, precision);
+	size_t seen = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (want < 0 || rt_events_check_prec(&v[i]) != want)
+			continue;
+		seen++;
+		if (!v[i].trusted) {
+			if (why && v[i].verdict[0])
+				snprintf(why, size, "%s", v[i].verdict);
+			else if (why)
+				snprintf(why, size, "the events read %.2fx of a known kernel "
+					 "(%s): not used", v[i].ratio, v[i].kernel);
+			return false;
+		}
+	}
+	if (!seen && why)
+		snprintf(why, size, "no %s kernel of the probe runs on this CPU to check the "
+			 "events on: not used for %s work", precision, precision);
+	return seen > 0;
+}
+
+bool rt_events_trusted_all(const struct rt_validation *v, size_t n, const char *const *work,
+			   char *why, size_t size)
+{
+	char w[300];
+
+	for (size_t i = 0; work && work[i]; i++)
+		if (!rt_events_trusted_for(v, n, work[i], w, sizeof(w))) {
+			if (why)
+				snprintf(why, size, "not trusted for %s work: %s", work[i], w);
+			return false;
+		}
+	return true;
+}
+
+const char *const *rt_events_train_work(enum rt_precision p)
+{
+	static const char *const fp32[] = { "fp32", NULL };
+	static const char *const bf16[] = { "fp32", "bf16", NULL };
+
+	return p == RT_PRECISION_BF16 ? bf16 : fp32;
+}

@@ -108,4 +108,20 @@ struct rt_validation {
 void rt_events_validate(const char *events, const char *kernel, double counted, double known,
 			struct rt_validation *v);
 
+/* Whether checks v[0..n) trust the events for work of a precision: at least one kernel of
+ * that precision checked, and every one of them read within the tolerance. Not: why says it
+ * (the first check that read wrong, or that no kernel of the precision ran here). */
+bool rt_events_trusted_for(const struct rt_validation *v, size_t n, const char *precision,
+			   char *why, size_t size);
+/* The same for every kind of work in a NULL-terminated list (why: the first not trusted,
+ * "not trusted for bf16 work: ..."). */
+bool rt_events_trusted_all(const struct rt_validation *v, size_t n, const char *const *work,
+			   char *why, size_t size);
+/* The kinds of work a training run of precision p does: fp32, and bf16 around it in a bf16
+ * run (NULL-terminated). */
+const char *const *rt_events_train_work(enum rt_precision p);
+/* The precision a check is of: the first word of its kernel, when it is one of
+ * rt_vocab_precisions (-1 otherwise). */
+int rt_events_check_prec(const struct rt_validation *v);
+
 #endif

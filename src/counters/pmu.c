@@ -462,62 +462,6 @@ int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigne
 	return 0;
 }
 
-bool rt_pmu_trusted_all(const struct rt_validation *v, size_t n, const char *const *work,
-			char *why, size_t size)
-{
-	char w[300];
-
-	for (size_t i = 0; work && work[i]; i++)
-		if (!rt_pmu_trusted_for(v, n, work[i], w, sizeof(w))) {
-			if (why)
-				snprintf(why, size, "not trusted for %s work: %s", work[i], w);
-			return false;
-		}
-	return true;
-}
-
-const char *const *rt_pmu_train_work(enum rt_precision p)
-{
-	static const char *const fp32[] = { "fp32", NULL }, *const bf16[] = { "fp32", "bf16", NULL };
-
-	return p == RT_PRECISION_BF16 ? bf16 : fp32;
-}
-
-int rt_pmu_check_prec(const struct rt_validation *v)
-{
-	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++) {
-		const size_t len = strlen(rt_vocab_precisions[p]);
-
-		if (!strncmp(v->kernel, rt_vocab_precisions[p], len) && v->kernel[len] == ' ')
-			return p;
-	}
-	return -1;
-}
-
-bool rt_pmu_trusted_for(const struct rt_validation *v, size_t n, const char *precision,
-			char *why, size_t size)
-{
-	const int want = rt_vocab_index(rt_vocab_precisions, RT_VOCAB_NPRECISIONS, precision);
-	size_t seen = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (want < 0 || rt_pmu_check_prec(&v[i]) != want)
-			continue;
-		seen++;
-		if (!v[i].trusted) {
-			if (why && v[i].verdict[0])
-				snprintf(why, size, "%s", v[i].verdict);
-			else if (why)
-				snprintf(why, size, "the events read %.2fx of a known kernel (%s): not "
-					 "used", v[i].ratio, v[i].kernel);
-			return false;
-		}
-	}
-	if (!seen && why)
-		snprintf(why, size, "no %s kernel of the probe runs on this CPU to check the events "
-			 "on: not used for %s work", precision, precision);
-	return seen > 0;
-}
 
 int rt_pmu_dram_check(struct rt_uncore_set *s, struct rt_validation *v, struct rt_err *err)
 {
@@ -607,7 +551,7 @@ const struct rt_uarch *rt_pmu_node_table(const char *const *precisions, struct r
 
 	if (rt_pmu_node_check(&u, &c, why))
 		return NULL;
-	if (!rt_pmu_trusted_all(c.v, c.n, precisions, buf, sizeof(buf))) {
+	if (!rt_events_trusted_all(c.v, c.n, precisions, buf, sizeof(buf))) {
 		rt_err_set(why, -ENOTSUP, "%s", buf);
 		return NULL;
 	}
@@ -641,7 +585,7 @@ void rt_pmu_judge(const struct rt_uarch *u, const struct rt_pmu_checks *ck, char
 
 	rec->why[0] = '\0';
 	for (size_t i = 0; i < ck->n; i++) {
-		const int p = rt_pmu_check_prec(&ck->v[i]);
+		const int p = rt_events_check_prec(&ck->v[i]);
 
 		if (p >= 0)
 			checked[p] = true;
@@ -653,7 +597,7 @@ void rt_pmu_judge(const struct rt_uarch *u, const struct rt_pmu_checks *ck, char
 	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++) {
 		if (!checked[p])
 			continue;
-		ok[p] = rt_pmu_trusted_for(ck->v, ck->n, rt_vocab_precisions[p], w, sizeof(w));
+		ok[p] = rt_events_trusted_for(ck->v, ck->n, rt_vocab_precisions[p], w, sizeof(w));
 		bad[p] = !ok[p];
 		any |= ok[p];
 		if (bad[p])

@@ -115,22 +115,6 @@ struct rt_pmu_checks {
 };
 int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigned counters,
 		     struct rt_pmu_checks *c, struct rt_err *err);
-/* Whether checks v[0..n) trust the events for work of a precision: at least one kernel of
- * that precision checked, and every one of them read within the tolerance. Not: why says it
- * (the first check that read wrong, or that no kernel of the precision ran here). */
-bool rt_pmu_trusted_for(const struct rt_validation *v, size_t n, const char *precision,
-			char *why, size_t size);
-/* The same for every kind of work in a NULL-terminated list (why: the first not trusted,
- * "not trusted for bf16 work: ..."). */
-bool rt_pmu_trusted_all(const struct rt_validation *v, size_t n, const char *const *work,
-			char *why, size_t size);
-/* The kinds of work a training run of precision p does: fp32, and bf16 around it in a bf16
- * run (NULL-terminated). */
-const char *const *rt_pmu_train_work(enum rt_precision p);
-/* The precision a check is of: the first word of its kernel, when it is one of
- * rt_vocab_precisions (-1 otherwise). */
-int rt_pmu_check_prec(const struct rt_validation *v);
-
 /* The DRAM events of a memory-controller PMU (uncore.h) checked on a known DRAM triad (the
  * probe's non-temporal triad over arrays far larger than any cache, 24 bytes an element):
  * trusted within 2% (v says), else not. 0 when counted, the PMU's error otherwise. */
@@ -151,7 +135,7 @@ int rt_pmu_node_check(const struct rt_uarch **u, struct rt_pmu_checks *c, struct
 const struct rt_uarch *rt_pmu_node_table(const char *const *precisions, struct rt_err *why);
 
 /* What the node's counters are, as a machine profile keeps it: the verdict (validated: trusted
- * for the precisions whose every kernel read right, rt_pmu_trusted_for on its checks; refused:
+ * for the precisions whose every kernel read right, rt_events_trusted_for on its checks; refused:
  * for none; not used: no PMU or an event that cannot be counted; no table), the table, its
  * events, how they group, the self-check's ratio per kernel, and why (what was not trusted)
  * (the states' names: base/vocab). */

@@ -263,7 +263,7 @@ static int read_counters(const struct rt_cfg_reader *r, const config_setting_t *
 		    (rc = rt_cfg_num(r, e, ctx, "ratio", &rec->check[i].ratio, false, false)) ||
 		    (rc = rt_cfg_bool(r, e, ctx, "trusted", &rec->check[i].trusted)))
 			return rc;
-		if (rt_pmu_check_prec(&rec->check[i]) < 0)
+		if (rt_events_check_prec(&rec->check[i]) < 0)
 			return rt_cfg_bad(r, e, ctx, "kernel '%s' does not start with its precision "
 					  "(fp64, fp32, bf16, fp16, int8)", rec->check[i].kernel);
 		if (!config_setting_get_member(e, "ratio"))
@@ -284,8 +284,8 @@ static int read_counters(const struct rt_cfg_reader *r, const config_setting_t *
 		bool any = false;
 
 		for (int k = 0; k < RT_VOCAB_NPRECISIONS; k++)
-			any |= rt_pmu_trusted_for(rec->check, rec->nchecks, rt_vocab_precisions[k],
-						  NULL, 0);
+			any |= rt_events_trusted_for(rec->check, rec->nchecks,
+						     rt_vocab_precisions[k], NULL, 0);
 		if (rec->state == RT_PMU_VALIDATED && !any)
 			return rt_cfg_bad(r, c, "counters", "validated, yet no precision has all of "
 					  "its checks trusted");

@@ -1080,7 +1080,7 @@ static void hw_measure(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++) {
 		char why[300];
 
-		if (work[p] && !rt_pmu_trusted_for(hn->c.v, hn->c.n, rt_vocab_precisions[p], why,
+		if (work[p] && !rt_events_trusted_for(hn->c.v, hn->c.n, rt_vocab_precisions[p], why,
 						   sizeof(why))) {
 			snprintf(line, size, "hardware counters: not used on %s: its work includes "
 				 "%s (fp32 always; the others as oneDNN's log shows them), and the %s "
