@@ -138,8 +138,12 @@ for c in "flops fp64 avx512" "flops fp32 avx512" "bw DRAM"; do
 done
 judge "$dir/th" "... and nodea is not" sh -c "! grep -q 'host = \"nodea\"; ceiling' '$dir/th/cluster.cfg' || ! sed -n '/findings = (/,/);/p' '$dir/th/cluster.cfg' | grep -q nodea"
 check "... its disturbed ceilings are reported as throttled by the CPU quota, not ranked" grep -q 'host = "nodeb"; ceiling = "flops fp64 avx512"; flag = "throttled: .*CPU quota: 0.40 cores per 100 ms' "$dir/th/cluster.cfg"
+# against a reference taken in another run, nodeb held to 25%: the sustained DRAM run of either
+# vCPU differs by up to 37% from run to run (above), so at 40% a throttled nodeb can read 0.4 /
+# 0.63 = 0.63 of a reference measured on a slow turn, inside the 45% threshold (its DRAM finding
+# was missing once under the sanitizers); at 25% it reads at most 0.40
 judge_before=$(cpu_load)
-run -n 2 -t nodeb:40 -- "$probe" $probe_opts --reference "$dir/ok/nodea.cfg" -o "$dir/rf/%h.cfg" \
+run -n 2 -t nodeb:25 -- "$probe" $probe_opts --reference "$dir/ok/nodea.cfg" -o "$dir/rf/%h.cfg" \
 	--cluster "$dir/rf/cluster.cfg" >"$dir/rf.out" 2>"$dir/rf.err"
 rc=$?
 judge_after=$(cpu_load)
