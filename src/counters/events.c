@@ -137,6 +137,16 @@ const struct rt_uarch *rt_uarch_find(const char *vendor, int family, int model)
 	return rt_uarch_get(id);
 }
 
+void rt_events_names(const struct rt_uarch *u, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < u->nflops; i++)
+		snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i ? "+" : "",
+			 u->flops[i].name);
+	if (strlen(buf) >= size - 1)
+		snprintf(buf, size, "%s's %zu FLOP events", u->name, u->nflops);
+}
+
 size_t rt_events_group(const struct rt_uarch *u, unsigned counters, struct rt_event_group *g,
 		       size_t cap)
 {
@@ -264,6 +274,14 @@ bool rt_events_trusted_all(const struct rt_validation *v, size_t n, const char *
 			return false;
 		}
 	return true;
+}
+
+bool rt_events_trusted_any(const struct rt_validation *v, size_t n)
+{
+	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++)
+		if (rt_events_trusted_for(v, n, rt_vocab_precisions[p], NULL, 0))
+			return true;
+	return false;
 }
 
 const char *const *rt_events_train_work(enum rt_precision p)

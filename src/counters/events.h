@@ -59,6 +59,10 @@ struct rt_uarch {
 const struct rt_uarch *rt_uarch_find(const char *vendor, int family, int model);
 const struct rt_uarch *rt_uarch_get(enum rt_uarch_id id);
 
+/* u's FLOP events by the kernel's names, '+' between ("FP_ARITH_INST_RETIRED.SCALAR_DOUBLE+
+ * ..."), or "<table>'s N FLOP events" where the names do not fit size. */
+void rt_events_names(const struct rt_uarch *u, char *buf, size_t size);
+
 /* The FLOP events of u packed into groups a PMU of `counters` general counters counts at
  * once (a pair event takes two), in table order: groups[k] holds indexes into u->flops.
  * Each group is counted in a repetition of its own (a configuration is repeated anyway), so
@@ -117,6 +121,9 @@ bool rt_events_trusted_for(const struct rt_validation *v, size_t n, const char *
  * "not trusted for bf16 work: ..."). */
 bool rt_events_trusted_all(const struct rt_validation *v, size_t n, const char *const *work,
 			   char *why, size_t size);
+/* Whether checks v[0..n) trust the events for the work of some precision (a table validated
+ * for something). */
+bool rt_events_trusted_any(const struct rt_validation *v, size_t n);
 /* The kinds of work a training run of precision p does: fp32, and bf16 around it in a bf16
  * run (NULL-terminated). */
 const char *const *rt_events_train_work(enum rt_precision p);

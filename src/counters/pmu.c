@@ -415,15 +415,11 @@ int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigne
 		     struct rt_pmu_checks *c, struct rt_err *err)
 {
 	static const enum rt_isa widest[] = { RT_ISA_AVX512, RT_ISA_AVX2, RT_ISA_SSE };
-	char events[160] = "";
+	char events[160];
 	int rc;
 
 	c->n = 0;
-	for (size_t i = 0; i < u->nflops; i++)
-		snprintf(events + strlen(events), sizeof(events) - strlen(events), "%s%s",
-			 i ? "+" : "", u->flops[i].name);
-	if (strlen(events) >= sizeof(events) - 1)
-		snprintf(events, sizeof(events), "%s's %zu FLOP events", u->name, u->nflops);
+	rt_events_names(u, events, sizeof(events));
 	/* the FMA chains of fp64 and fp32 */
 	for (int p = 0; p < 2; p++) {
 		struct check_run r = { .mul = 1.0000001, .add = 1e-9 };
@@ -462,7 +458,6 @@ int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigne
 	return 0;
 }
 
-
 int rt_pmu_dram_check(struct rt_uncore_set *s, struct rt_validation *v, struct rt_err *err)
 {
 	/* three arrays of 128 MiB: DRAM on every node rooftraj knows (and a cold start) */
@@ -495,9 +490,7 @@ int rt_pmu_dram_check(struct rt_uncore_set *s, struct rt_validation *v, struct r
 		goto out;
 	known = 2.0 * (double)n * (double)rt_kernel_bytes_per_elem(k);
 	{
-		char events[200], kname[64];
-
-		char turns[64] = "";
+		char events[200], kname[64], turns[64] = "";
 
 		if (scale > 1)
 			snprintf(turns, sizeof(turns), ", taking turns on the counters: scaled up to "
@@ -581,7 +574,7 @@ void rt_pmu_judge(const struct rt_uarch *u, const struct rt_pmu_checks *ck, char
 	bool checked[RT_VOCAB_NPRECISIONS] = { 0 }, ok[RT_VOCAB_NPRECISIONS] = { 0 },
 	     bad[RT_VOCAB_NPRECISIONS] = { 0 };
 	char oklist[64], badlist[64], ratios[400] = "", w[240];
-	bool any = false;
+	const bool any = rt_events_trusted_any(ck->v, ck->n);
 
 	rec->why[0] = '\0';
 	for (size_t i = 0; i < ck->n; i++) {
@@ -599,7 +592,6 @@ void rt_pmu_judge(const struct rt_uarch *u, const struct rt_pmu_checks *ck, char
 			continue;
 		ok[p] = rt_events_trusted_for(ck->v, ck->n, rt_vocab_precisions[p], w, sizeof(w));
 		bad[p] = !ok[p];
-		any |= ok[p];
 		if (bad[p])
 			snprintf(rec->why + strlen(rec->why), sizeof(rec->why) - strlen(rec->why),
 				 "%snot trusted for %s work: %s", rec->why[0] ? "; " : "",
@@ -663,9 +655,7 @@ void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize,
 	}
 	ng = rt_events_group(u, u->counters, g, RT_EVENTS_MAX);
 	snprintf(rec->table, sizeof(rec->table), "%s", u->name);
-	for (size_t i = 0; i < u->nflops; i++)
-		snprintf(rec->events + strlen(rec->events), sizeof(rec->events) - strlen(rec->events),
-			 "%s%s", i ? "+" : "", u->flops[i].name);
+	rt_events_names(u, rec->events, sizeof(rec->events));
 	rec->groups = (unsigned)ng;
 	rec->counters = u->counters;
 	if (rc) {

@@ -249,8 +249,10 @@ int rt_uncore_find(const char *devroot, const struct rt_uarch *u, struct rt_unco
 	for (size_t i = 0; i < nn && !rc; i++) {
 		char dir[1024], line[256];
 		int cpus[RT_UNCORE_MAX];
-		const size_t ncpus = (snprintf(dir, sizeof(dir), "%s/%s", devroot, names[i]),
-				      cpumask_cpus(dir, cpus, RT_UNCORE_MAX));
+		size_t ncpus;
+
+		snprintf(dir, sizeof(dir), "%s/%s", devroot, names[i]);
+		ncpus = cpumask_cpus(dir, cpus, RT_UNCORE_MAX);
 
 		for (size_t k = 0; k < sizeof(dram) / sizeof(dram[0]) && !rc; k++) {
 			struct rt_uncore_event e = { 0 };

@@ -281,11 +281,8 @@ static int read_counters(const struct rt_cfg_reader *r, const config_setting_t *
 	{
 		/* validated: trusted for the work of some precision (each of its kernels read
 		 * right); refused: for none */
-		bool any = false;
+		const bool any = rt_events_trusted_any(rec->check, rec->nchecks);
 
-		for (int k = 0; k < RT_VOCAB_NPRECISIONS; k++)
-			any |= rt_events_trusted_for(rec->check, rec->nchecks,
-						     rt_vocab_precisions[k], NULL, 0);
 		if (rec->state == RT_PMU_VALIDATED && !any)
 			return rt_cfg_bad(r, c, "counters", "validated, yet no precision has all of "
 					  "its checks trusted");

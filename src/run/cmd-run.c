@@ -1017,16 +1017,13 @@ struct hw_node {
 static bool hw_table(struct hw_node *h, char *line, size_t size)
 {
 	struct rt_err e = { 0 };
-	bool any = false;
 
 	if (rt_pmu_node_check(&h->u, &h->c, &e)) {
 		snprintf(line, size, "hardware counters: not used: %s", e.msg);
 		h->u = NULL;
 		return false;
 	}
-	for (size_t i = 0; i < h->c.n; i++)
-		any |= h->c.v[i].trusted;
-	if (!any) {
+	if (!rt_events_trusted_any(h->c.v, h->c.n)) {
 		snprintf(line, size, "hardware counters: not used: %s", h->c.v[0].verdict);
 		h->u = NULL;
 	}
@@ -1211,7 +1208,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	struct rt_cmd_result *res = NULL;
 	bool *have = NULL;
 	char **argv = NULL, hwline[2048] = "";
-	struct hw_node *hw = NULL;
+	struct hw_node hwn;
+	const struct hw_node *hw = NULL;
 	size_t n = 0, done = 0;
 	char dir[4096], path[4300], exe[4096], profile[4096], started[32];
 	const char *top;
@@ -1294,11 +1292,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		resolved[0] = exe;
 		oo.cmd = resolved;
 		/* the node's counters, checked on the probe's kernels before the command runs */
-		if (o->hw_counters && (hw = malloc(sizeof(*hw))) && !hw_table(hw, hwline,
-									     sizeof(hwline))) {
-			free(hw);
-			hw = NULL;
-		}
+		if (o->hw_counters && hw_table(&hwn, hwline, sizeof(hwline)))
+			hw = &hwn;
 		if ((rc = run_all(&oo, dir, cfgs, n, res, have, &done, hw, hwline, sizeof(hwline),
 				  &err))) {
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
@@ -1333,7 +1328,6 @@ out:
 		rt_cmd_result_free(&res[i]);
 	free(res);
 	free(have);
-	free(hw);
 	free(cfgs);
 	free_argv(argv);
 	rt_profile_destroy(prof);

@@ -263,11 +263,14 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 					pf[RT_PHASE_UPDATE];
 			/* the bytes: the node's DRAM traffic where the hw backend counted it,
 			 * else the model's */
-			bsrc = backend && res.counts.bytes_source != RT_SOURCE_NONE ?
-				res.counts.bytes_source : RT_SOURCE_MODEL;
-			bytes = backend && res.counts.bytes_source != RT_SOURCE_NONE ?
-				res.counts.bytes / (double)iters :
-				pb[RT_PHASE_FORWARD] + pb[RT_PHASE_BACKWARD] + pb[RT_PHASE_UPDATE];
+			if (backend && res.counts.bytes_source != RT_SOURCE_NONE) {
+				bsrc = res.counts.bytes_source;
+				bytes = res.counts.bytes / (double)iters;
+			} else {
+				bsrc = RT_SOURCE_MODEL;
+				bytes = pb[RT_PHASE_FORWARD] + pb[RT_PHASE_BACKWARD] +
+					pb[RT_PHASE_UPDATE];
+			}
 			cr.base.threads = res.threads;
 			snprintf(cr.base.impl, sizeof(cr.base.impl), "%s", res.impl);
 			cr.base.weights = (double)mem->weights;
