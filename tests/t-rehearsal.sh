@@ -1,7 +1,7 @@
 #!/bin/sh
 # t-rehearsal.sh: rooftraj's multi-node paths on simulated nodes (tests/cluster-rehearsal.sh:
 # a host name and a cpuset of one core each, a real Open MPI over TCP): per-node profiles and a
-# cluster profile that flags nobody; a node throttled to 40% of its core by its cgroup (the
+# cluster profile that flags nobody; a node throttled to 25% of its core by its cgroup (the
 # kernel's default 100 ms period) found, and only it, on its headline FLOP and bandwidth
 # ceilings, against the best node and against a reference profile; data-parallel training
 # across the nodes equal to one process on the global batch, bit-identical on both; a node
@@ -69,8 +69,11 @@ judge() {
 # 45%: this VM's two vCPUs differ from run to run by up to 30% on a median (measured: fp64
 # median 41 against 58 GFLOP/s, L3 59 against 72 GB/s, both nodes healthy) and by up to 37% on
 # the sustained DRAM run (nodeb 26.8 against 42.5 GB/s, 29.3 against 46.8, twice in a row
-# each time, in 3 of 8 rehearsals), which the default 10% rightly reports; a node held to 40%
-# of its core is 60% below.
+# each time, in 3 of 8 rehearsals), which the default 10% rightly reports. A node held to 40%
+# of its core is 60% below on a sustained run, but against a fast turn of the other vCPU's
+# DRAM it can read 0.4 / 0.63 = 0.63 of the best node, inside the threshold (nodeb's DRAM
+# finding was missing so once in a plain build); a node held to 25% reads between 0.16 and
+# 0.40 of the best node on every headline ceiling, whichever vCPU was fast.
 probe_opts="-i avx512 --no-lowp --no-chart --no-curve -t 1 --sustain 1 --one-at-a-time --threshold 45"
 
 # two healthy nodes, one core each
@@ -120,28 +123,28 @@ else
 	skip "other work took nodea's core during the run (CPU 0 used by others: $load_before before, $load_after after; the flags above say by whom)"
 fi
 
-# nodeb throttled to 40% of its core, in periods of 100 ms: the best of short runs fits in the
+# nodeb throttled to 25% of its core, in periods of 100 ms: the best of short runs fits in the
 # unthrottled part; the sustained runs do not
 judge_before=$(cpu_load)
-run -n 2 -t nodeb:40 -- "$probe" $probe_opts -o "$dir/th/%h.cfg" --cluster "$dir/th/cluster.cfg" \
+run -n 2 -t nodeb:25 -- "$probe" $probe_opts -o "$dir/th/%h.cfg" --cluster "$dir/th/cluster.cfg" \
 	>"$dir/th.out" 2>"$dir/th.err"
 rc=$?
 judge_after=$(cpu_load)
 echo "# the machine used by other processes: $judge_before before the run, $judge_after after"
-check "nodeb throttled to 40%: the cluster probe exits 0 (got $rc)" test $rc = 0
+check "nodeb throttled to 25%: the cluster probe exits 0 (got $rc)" test $rc = 0
+sed -n '/^below the reference/,/^$/p' "$dir/th.out" | sed 's/^/# /'
 for c in "flops fp64 avx512" "flops fp32 avx512" "bw DRAM"; do
-	judge "$dir/th" "... nodeb found on '$c' (sustained), at about 40% of the best node" awk -v c="$c" '
+	judge "$dir/th" "... nodeb found on '$c' (sustained), at about 25% of the best node" awk -v c="$c" '
 		$0 ~ "host = \"nodeb\"; ceiling = \"" c "\"; statistic = \"sustained\"" {
 			match($0, /ratio = [0-9.]+/); r = substr($0, RSTART + 8, RLENGTH - 8)
-			if (r > 0.25 && r < 0.6) ok = 1 }
+			if (r > 0.12 && r < 0.5) ok = 1 }
 		END { exit !ok }' "$dir/th/cluster.cfg"
 done
 judge "$dir/th" "... and nodea is not" sh -c "! grep -q 'host = \"nodea\"; ceiling' '$dir/th/cluster.cfg' || ! sed -n '/findings = (/,/);/p' '$dir/th/cluster.cfg' | grep -q nodea"
-check "... its disturbed ceilings are reported as throttled by the CPU quota, not ranked" grep -q 'host = "nodeb"; ceiling = "flops fp64 avx512"; flag = "throttled: .*CPU quota: 0.40 cores per 100 ms' "$dir/th/cluster.cfg"
-# against a reference taken in another run, nodeb held to 25%: the sustained DRAM run of either
-# vCPU differs by up to 37% from run to run (above), so at 40% a throttled nodeb can read 0.4 /
-# 0.63 = 0.63 of a reference measured on a slow turn, inside the 45% threshold (its DRAM finding
-# was missing once under the sanitizers); at 25% it reads at most 0.40
+check "... its disturbed ceilings are reported as throttled by the CPU quota, not ranked" grep -q 'host = "nodeb"; ceiling = "flops fp64 avx512"; flag = "throttled: .*CPU quota: 0.25 cores per 100 ms' "$dir/th/cluster.cfg"
+# against a reference taken in another run, nodeb held to 25% again (at 40% it can read 0.63
+# of a reference measured on a slow turn, above; its DRAM finding was missing so once under
+# the sanitizers)
 judge_before=$(cpu_load)
 run -n 2 -t nodeb:25 -- "$probe" $probe_opts --reference "$dir/ok/nodea.cfg" -o "$dir/rf/%h.cfg" \
 	--cluster "$dir/rf/cluster.cfg" >"$dir/rf.out" 2>"$dir/rf.err"
