@@ -44,6 +44,32 @@ void rt_train_result_fini(struct rt_train_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
+static bool whole(enum rt_source s)
+{
+	return s == RT_SOURCE_HW || s == RT_SOURCE_HW_ESTIMATE;
+}
+
+int rt_train_count_whole(const struct rt_model *m, const struct rt_net_opts *no,
+			 const struct rt_train_opts *o, size_t runs, struct rt_counts *c,
+			 struct rt_err *err)
+{
+	struct rt_train_opts again = *o;
+	int rc = 0;
+
+	again.progress = NULL;
+	again.digest = false;
+	for (size_t k = 0; !whole(c->flops_source) && !o->comm && k < runs && !rc; k++) {
+		struct rt_train_result more = { 0 };
+
+		if ((rc = rt_train_iterations(m, no, &again, &more, err)) == 0) {
+			c->flops = more.counts.flops;
+			c->flops_source = more.counts.flops_source;
+		}
+		rt_train_result_fini(&more);
+	}
+	return rc;
+}
+
 int rt_train_iterations(const struct rt_model *m, const struct rt_net_opts *net_opts,
 		 const struct rt_train_opts *o, struct rt_train_result *res, struct rt_err *err)
 {

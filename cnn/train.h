@@ -68,6 +68,15 @@ int rt_train_iterations(const struct rt_model *m, const struct rt_net_opts *no,
 		 const struct rt_train_opts *o, struct rt_train_result *res, struct rt_err *err);
 void rt_train_result_fini(struct rt_train_result *res);
 
+/* A meter that reads part of its events a run (hardware events, a group a run) counts the
+ * FLOPs of o's work whole only after several runs: up to `runs` more of the same work,
+ * untimed and silent, until one says its FLOPs are whole (source hw or hw-estimate); c then
+ * holds that run's FLOPs and source. Nothing is run when c is whole already, nor under MPI
+ * (every rank would have to run them alike). */
+int rt_train_count_whole(const struct rt_model *m, const struct rt_net_opts *no,
+			 const struct rt_train_opts *o, size_t runs, struct rt_counts *c,
+			 struct rt_err *err);
+
 /* The process's peak resident set (VmHWM), KiB; 0 if unknown. */
 long rt_peak_rss_kib(void);
 

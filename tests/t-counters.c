@@ -378,6 +378,55 @@ int main(void)
 		is_str(rt_source_name(res.counts.flops_source), "model", "source recorded");
 		rt_train_result_fini(&res);
 		rt_counters_model.close(ctx);
+		/* the hw backend as the trainer's meter on a Sapphire Rapids replay (2 groups): a
+		 * run reads one group, no count; rt_train_count_whole runs the work again until
+		 * the FLOPs are whole */
+		{
+			const struct rt_uarch *spr = rt_uarch_find("GenuineIntel", 6, 0x8f);
+			const struct rt_replay_event ev[] = {
+				{ 0x01c7, 0, NULL }, { 0x02c7, 0, NULL }, { 0x04c7, 0, NULL },
+				{ 0x08c7, 0, NULL }, { 0x10c7, 0, NULL }, { 0x20c7, 0, NULL },
+				{ 0x40c7, 0, NULL }, { 0x80c7, 1.0 / 16, NULL }, { 0x01cf, 0, NULL },
+				{ 0x02cf, 0, NULL }, { 0x04cf, 0, NULL }, { 0x08cf, 0, NULL },
+				{ 0x10cf, 0, NULL }, { 0x02ce, 0, NULL },
+			};
+			struct rt_replay rp = { ev, 14, 1, 0, 0 };
+			const struct rt_pmu pmu = RT_PMU_REPLAY(&rp);
+			const double want = 3 * (t.fwd_flops + t.bwd_flops + t.update_flops);
+			struct rt_counts c;
+			int dummy = 0, rc;
+
+			if (spr && !rt_counters_pmu_open(&ctx, &pmu, spr, 8, RT_PRECISION_FP32, &err)) {
+				to.meter = &rt_counters_hw.meter;
+				to.meter_ctx = ctx;
+				rc = rt_train_iterations(m, &no, &to, &res, &err);
+				ok(rc == 0 && res.counts.flops_source == RT_SOURCE_NONE,
+				   "hw on a 2-group replay: a training run alone is no FLOP count (%s)",
+				   rt_source_name(res.counts.flops_source));
+				c = res.counts;
+				rt_train_result_fini(&res);
+				/* under MPI nothing more is run (the communicator is not touched) */
+				to.comm = (const struct rt_comm *)&dummy;
+				is_int(rt_train_count_whole(m, &no, &to, 2, &c, &err), 0,
+				       "... with a communicator: count_whole returns");
+				ok(c.flops_source == RT_SOURCE_NONE && rp.calls == 1,
+				   "... having run nothing (%u groups opened)", rp.calls);
+				to.comm = NULL;
+				is_int(rt_train_count_whole(m, &no, &to, 2, &c, &err), 0,
+				       "... one process: count_whole runs the work again");
+				ok(c.flops_source == RT_SOURCE_HW && rp.calls == 2,
+				   "... once: every group read, hw (%s, %u groups opened)",
+				   rt_source_name(c.flops_source), rp.calls);
+				/* to the grain of a whole count: 16 FLOPs in 7e7 */
+				is_double(c.flops, want, 1e-6, "... the 3 timed iterations' FLOPs, "
+					  "512-bit single counts x 16 (%.0f of %.0f)", c.flops, want);
+				is_int(rt_train_count_whole(m, &no, &to, 2, &c, &err), 0, "... again");
+				is_int(rp.calls, 2, "... whole already: nothing run");
+				rt_counters_hw.close(ctx);
+			} else {
+				ok(0, "setup: the hw backend on a replay: %s", err.msg);
+			}
+		}
 		rt_model_destroy(m);
 	}
 	return done_testing();

@@ -356,20 +356,10 @@ int rt_run_train_one(const struct rt_train_settings *s, const struct rt_model *m
 	if ((rc = rt_train_iterations(m, no, &to, &res, err)))
 		goto out;
 	/* hardware events count a group a run: the same work again, untimed and not printed,
-	 * until every group was read (not under MPI, where every rank would have to) */
-	for (size_t k = 0; backend == &rt_counters_hw && res.counts.flops_source == RT_SOURCE_NONE &&
-	     !cl->active && k < rt_counters_hw_groups(cctx); k++) {
-		struct rt_train_opts again = to;
-		struct rt_train_result more = { 0 };
-
-		again.progress = NULL;
-		again.digest = false;
-		if ((rc = rt_train_iterations(m, no, &again, &more, err)))
-			goto out;
-		res.counts.flops = more.counts.flops;
-		res.counts.flops_source = more.counts.flops_source;
-		rt_train_result_fini(&more);
-	}
+	 * until every group was read */
+	if (backend == &rt_counters_hw &&
+	    (rc = rt_train_count_whole(m, no, &to, rt_counters_hw_groups(cctx), &res.counts, err)))
+		goto out;
 	if (s->digest) {
 		/* every rank: data-parallel training keeps the weights identical on all of them */
 		if (cl->active)

@@ -286,20 +286,16 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 		rt_train_result_fini(&res);
 	}
 	/* hardware events count a group a run: runs of the same work, untimed, until every group
-	 * was read (none where the table fits the PMU in one group; not under MPI, where every
-	 * rank would have to run them alike) */
-	for (size_t k = 0; backend == &rt_counters_hw && src == RT_SOURCE_MODEL && !o->comm &&
-	     k < rt_counters_hw_groups(cctx); k++) {
-		struct rt_train_result res;
+	 * was read (none where the table fits the PMU in one group) */
+	if (backend == &rt_counters_hw && src == RT_SOURCE_MODEL) {
+		struct rt_counts c = { .flops_source = RT_SOURCE_NONE };
 
-		if ((rc = rt_train_iterations(m, no, &to, &res, err)))
+		if ((rc = rt_train_count_whole(m, no, &to, rt_counters_hw_groups(cctx), &c, err)))
 			goto out;
-		if (res.counts.flops_source == RT_SOURCE_HW ||
-		    res.counts.flops_source == RT_SOURCE_HW_ESTIMATE) {
-			flops = res.counts.flops / (double)iters;
-			src = res.counts.flops_source;
+		if (c.flops_source != RT_SOURCE_NONE) {
+			flops = c.flops / (double)iters;
+			src = c.flops_source;
 		}
-		rt_train_result_fini(&res);
 	}
 	check_cores(&cr, throttled, &others);
 	rt_points_csv_header(out);
