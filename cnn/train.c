@@ -44,11 +44,6 @@ void rt_train_result_fini(struct rt_train_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-static bool whole(enum rt_source s)
-{
-	return s == RT_SOURCE_HW || s == RT_SOURCE_HW_ESTIMATE;
-}
-
 int rt_train_count_whole(const struct rt_model *m, const struct rt_net_opts *no,
 			 const struct rt_train_opts *o, size_t runs, struct rt_counts *c,
 			 struct rt_err *err)
@@ -58,7 +53,7 @@ int rt_train_count_whole(const struct rt_model *m, const struct rt_net_opts *no,
 
 	again.progress = NULL;
 	again.digest = false;
-	for (size_t k = 0; !whole(c->flops_source) && !o->comm && k < runs && !rc; k++) {
+	for (size_t k = 0; !rt_source_hw(c->flops_source) && !o->comm && k < runs && !rc; k++) {
 		struct rt_train_result more = { 0 };
 
 		if ((rc = rt_train_iterations(m, no, &again, &more, err)) == 0) {

@@ -22,6 +22,11 @@ const char *rt_source_name(enum rt_source s)
 	return (unsigned)s < RT_SOURCE_COUNT ? rt_vocab_sources[s] : "none";
 }
 
+bool rt_source_hw(enum rt_source s)
+{
+	return s == RT_SOURCE_HW || s == RT_SOURCE_HW_ESTIMATE;
+}
+
 int rt_vocab_index(const char *const *names, int n, const char *s)
 {
 	for (int i = 0; i < n; i++)

@@ -5,6 +5,8 @@
 #ifndef RT_VOCAB_H
 #define RT_VOCAB_H
 
+#include <stdbool.h>
+
 /* Every precision a ceiling may be measured in (profile.cfg, the roofs), in this order:
  * enum rt_prec's kernels (fp64, fp32) and oneDNN's matmul types index it too. */
 #define RT_VOCAB_NPRECISIONS 5
@@ -42,8 +44,9 @@ const char *rt_affinity_name(enum rt_affinity aff);
 /* 0, or -EINVAL when name names no affinity. */
 int rt_affinity_parse(enum rt_affinity *aff, const char *name);
 
-/* Where a number came from: a hardware counter, a hardware estimate (LLC misses for bytes),
- * the trainer's exact analytic model. The names are rt_vocab_sources[s]. */
+/* Where a number came from: hardware counters, a hardware estimate (events that took turns on
+ * the counters, scaled by the time each ran), the exact analytic model. The names are
+ * rt_vocab_sources[s]. */
 enum rt_source { RT_SOURCE_NONE, RT_SOURCE_HW, RT_SOURCE_HW_ESTIMATE, RT_SOURCE_MODEL,
 		 RT_SOURCE_COUNT };
 extern const char *const rt_vocab_sources[RT_SOURCE_COUNT];  /* none hw hw-estimate model */
@@ -54,6 +57,8 @@ enum rt_pmu_state { RT_PMU_VALIDATED, RT_PMU_REFUSED, RT_PMU_NOT_USED, RT_PMU_NO
 		    RT_PMU_STATE_COUNT };
 extern const char *const rt_vocab_pmu_states[RT_PMU_STATE_COUNT];
 const char *rt_source_name(enum rt_source s);
+/* Whether a count came from the hardware: hw or hw-estimate. */
+bool rt_source_hw(enum rt_source s);
 
 /* The index of s in a name table of n entries, or -1. */
 int rt_vocab_index(const char *const *names, int n, const char *s);

@@ -1095,9 +1095,8 @@ static void hw_measure(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 			 "of the command's precisions; source %s%s%s): %s's command retires %.4g FLOPs "
 			 "a run (its events counted in %zu run%s without the log, one per group), "
 			 "beside oneDNN's log's count", u->name,
-			 fc.source == RT_SOURCE_HW ? "hw" : "hw-estimate",
-			 fc.source == RT_SOURCE_HW ? "" : ", ", fc.source == RT_SOURCE_HW ? "" :
-			 fc.why, c->name, fc.flops, ng, ng == 1 ? "" : "s");
+			 rt_source_name(fc.source), fc.source == RT_SOURCE_HW ? "" : ", ",
+			 fc.source == RT_SOURCE_HW ? "" : fc.why, c->name, fc.flops, ng, ng == 1 ? "" : "s");
 }
 
 /* The configurations, each in fresh processes; each one's rows appended to points.csv when

@@ -250,8 +250,7 @@ int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_
 		/* the counters' FLOPs from the first repetition that counted them whole (hardware
 		 * events count a group of events a repetition: whole once every group was read);
 		 * until then, and without them, the model's */
-		if (src == RT_SOURCE_MODEL && (res.counts.flops_source == RT_SOURCE_HW ||
-						res.counts.flops_source == RT_SOURCE_HW_ESTIMATE)) {
+		if (src == RT_SOURCE_MODEL && rt_source_hw(res.counts.flops_source)) {
 			flops = res.counts.flops / (double)iters;
 			src = res.counts.flops_source;
 		}
