@@ -57,7 +57,7 @@ check "... and no counter verdict with -c model (none was asked)" sh -c "! grep 
 # groups, the self-check or why not, the DRAM events; the points say their source
 "$tool" -m lenet5 -n 2 -w 1 -r 1 -c auto --profile "$prof" --sweep threads=1 --out "$dir/hw" >/dev/null 2>&1
 check "-c auto: run.cfg records the counter verdict" grep -q '^  hardware_counters = "hardware counters: ' "$dir/hw/run.cfg"
-if grep -q 'hardware_counters = "hardware counters: not used\|hardware_counters = "hardware counters: no FLOP' "$dir/hw/run.cfg"; then
+if grep -q 'hardware_counters = "hardware counters: not used\|hardware_counters = "hardware counters: no table' "$dir/hw/run.cfg"; then
 	check "... no counters here: every point's FLOPs from the model" sh -c "awk -F, 'NR > 1 && \$8 == \"iteration\"' '$dir/hw/points.csv' | grep -q ',model,' && ! grep -q ',hw,\|,hw-estimate,' '$dir/hw/points.csv'"
 else
 	check "... a validated or refused table: said with its ratios" grep -q 'hardware_counters = ".*known kernel' "$dir/hw/run.cfg"

@@ -33,3 +33,18 @@ same_weights() {
 	     END { d = s1 - s2; if (d < 0) d = -d; e = n1 - n2; if (e < 0) e = -e;
 		   exit !(n1 > 0 && d <= 1e-5 * n1 && e <= 1e-5 * n1) }' "$1" "$2"
 }
+# identity_tree DIR VENDOR FAMILY MODEL [PMU ...]: a node's identity under DIR for
+# ROOFTRAJ_SYSROOT=DIR, whatever CPU runs the test: its /proc/cpuinfo (VENDOR, CPUID FAMILY and
+# MODEL in decimal) and its sysfs PMUs (a software one always, each PMU named: "cpu" is a core
+# PMU; an uncore one gets a type no kernel gives)
+identity_tree() {
+	_d=$1
+	mkdir -p "$_d/proc" "$_d/sys/bus/event_source/devices/software" || return 1
+	printf 'processor\t: 0\nvendor_id\t: %s\ncpu family\t: %d\nmodel\t\t: %d\nmodel name\t: a test CPU\nflags\t\t: fpu sse sse2 avx fma avx2\n' \
+		"$2" "$3" "$4" >"$_d/proc/cpuinfo"
+	echo 1 >"$_d/sys/bus/event_source/devices/software/type"
+	shift 4
+	for _p in "$@"; do
+		mkdir -p "$_d/sys/bus/event_source/devices/$_p" && echo 4000000 >"$_d/sys/bus/event_source/devices/$_p/type"
+	done
+}

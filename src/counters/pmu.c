@@ -18,10 +18,33 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* the directory of the kernel's PMUs (under ROOFTRAJ_SYSROOT when a test sets it) */
+static void devroot(char *buf, size_t size)
+{
+	if (!rt_cpu_identity_path(buf, size, "/sys/bus/event_source/devices"))
+		snprintf(buf, size, "/sys/bus/event_source/devices");
+}
+
 bool rt_pmu_core_present(void)
 {
-	return access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ||
-	       access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
+	char d[4096], p[4200];
+
+	devroot(d, sizeof(d));
+	snprintf(p, sizeof(p), "%s/cpu", d);
+	if (access(p, F_OK) == 0)
+		return true;
+	snprintf(p, sizeof(p), "%s/cpu_core", d);
+	return access(p, F_OK) == 0;
+}
+
+/* why a node has no core PMU, the same words wherever it is said */
+static int no_core_pmu(struct rt_err *err)
+{
+	char d[4096];
+
+	devroot(d, sizeof(d));
+	return rt_err_set(err, -ENOENT, "the kernel exposes no core PMU here (no %.400s/cpu: a VM "
+			  "without a virtual PMU?)", d);
 }
 
 /* ---- the kernel's perf_event, raw encodings ---- */
@@ -52,8 +75,7 @@ static int perf_open(void *ctx, const struct rt_uarch *u, const struct rt_event_
 	(void)ctx;
 	*h = NULL;
 	if (!rt_pmu_core_present())
-		return rt_err_set(err, -ENOENT, "the kernel exposes no core PMU here (no "
-				  "/sys/bus/event_source/devices/cpu: a VM without a virtual PMU?)");
+		return no_core_pmu(err);
 	if (!(pg = calloc(1, sizeof(*pg))))
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	pg->u = u;
@@ -472,6 +494,9 @@ int rt_pmu_dram_check(struct rt_uncore_set *s, struct rt_validation *v, struct r
 			k = rt_kernel_bw("triad_nt", widest[i]);
 	if (!k)
 		return rt_err_set(err, -ENOTSUP, "no non-temporal triad to check DRAM bytes on");
+	/* opened first: a controller that cannot be counted costs no 384 MiB triad */
+	if ((rc = rt_uncore_open(s, err)))
+		return rc;
 	if (!(a = aligned_alloc(4096, n * sizeof(double))) ||
 	    !(b = aligned_alloc(4096, n * sizeof(double))) ||
 	    !(c = aligned_alloc(4096, n * sizeof(double)))) {
@@ -480,13 +505,9 @@ int rt_pmu_dram_check(struct rt_uncore_set *s, struct rt_validation *v, struct r
 	}
 	for (size_t i = 0; i < n; i++)
 		a[i] = 0, b[i] = 1, c[i] = 2;   /* touched: no page faults inside the count */
-	if ((rc = rt_uncore_open(s, err)))
-		goto out;
 	rt_uncore_enable(s);
 	(void)k->bw(n, 2, a, b, c, 0.5);
-	rc = rt_uncore_read(s, &bytes, &scale, err);
-	rt_uncore_close(s);
-	if (rc)
+	if ((rc = rt_uncore_read(s, &bytes, &scale, err)))
 		goto out;
 	known = 2.0 * (double)n * (double)rt_kernel_bytes_per_elem(k);
 	{
@@ -501,6 +522,7 @@ int rt_pmu_dram_check(struct rt_uncore_set *s, struct rt_validation *v, struct r
 		rt_events_validate(events, kname, bytes, known, v);
 	}
 out:
+	rt_uncore_close(s);
 	free(a);
 	free(b);
 	free(c);
@@ -510,9 +532,11 @@ out:
 int rt_pmu_node_dram(const struct rt_uarch *u, struct rt_uncore_set *s, struct rt_validation *v,
 		     struct rt_err *why)
 {
+	char d[4096];
 	int rc;
 
-	if ((rc = rt_uncore_find("/sys/bus/event_source/devices", u, s, why)) ||
+	devroot(d, sizeof(d));
+	if ((rc = rt_uncore_find(d, u, s, why)) ||
 	    (rc = rt_pmu_dram_check(s, v, why)))
 		return rc;
 	if (!v->trusted)
@@ -520,20 +544,39 @@ int rt_pmu_node_dram(const struct rt_uarch *u, struct rt_uncore_set *s, struct r
 	return rt_uncore_open(s, why);
 }
 
-int rt_pmu_node_check(const struct rt_uarch **u, struct rt_pmu_checks *c, struct rt_err *why)
+int rt_pmu_node_check_with(const struct rt_pmu *pmu, const struct rt_uarch **u,
+			   struct rt_pmu_checks *c, struct rt_err *why)
 {
 	struct rt_cpu cpu;
-	struct rt_err e;
+	struct rt_err e, nopmu = { 0 };
+	char who[160];
+	/* a replay stands for a PMU; the kernel's is there or not */
+	const bool present = pmu != &rt_pmu_perf || rt_pmu_core_present();
 
 	*u = NULL;
 	c->n = 0;
-	if (rt_cpu_detect(&cpu, &e) == 0)
+	if (!present)
+		no_core_pmu(&nopmu);
+	if (rt_cpu_detect(&cpu, &e) == 0) {
 		*u = rt_uarch_find(cpu.vendor, cpu.family, cpu.model_number);
+		snprintf(who, sizeof(who), "%s family 0x%x model 0x%x", cpu.vendor[0] ?
+			 cpu.vendor : "unknown vendor", (unsigned)cpu.family,
+			 (unsigned)cpu.model_number);
+	} else {
+		snprintf(who, sizeof(who), "its identity could not be read: %.120s", e.msg);
+	}
+	/* both said when both are true: neither alone is the whole reason */
 	if (!*u)
-		return rt_err_set(why, -ENOENT, "no FLOP event table for this CPU (%s family 0x%x "
-				  "model 0x%x)", cpu.vendor, (unsigned)cpu.family,
-				  (unsigned)cpu.model_number);
-	return rt_pmu_selfcheck(&rt_pmu_perf, *u, (*u)->counters, c, why);
+		return rt_err_set(why, -ENOENT, "%s%sno FLOP event table for this CPU (%s)",
+				  nopmu.msg, present ? "" : "; ", who);
+	if (!present)
+		return rt_err_set(why, nopmu.code, "%s", nopmu.msg);
+	return rt_pmu_selfcheck(pmu, *u, (*u)->counters, c, why);
+}
+
+int rt_pmu_node_check(const struct rt_uarch **u, struct rt_pmu_checks *c, struct rt_err *why)
+{
+	return rt_pmu_node_check_with(&rt_pmu_perf, u, c, why);
 }
 
 const struct rt_uarch *rt_pmu_node_table(const char *const *precisions, struct rt_err *why)
@@ -619,20 +662,24 @@ void rt_pmu_judge(const struct rt_uarch *u, const struct rt_pmu_checks *ck, char
 			 any ? oklist : badlist);
 }
 
-void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize,
-		    struct rt_pmu_record *rec, struct rt_err *why)
+void rt_pmu_verdict_with(const struct rt_pmu *pmu, char *buf, size_t size, char *note,
+			 size_t notesize, struct rt_pmu_record *rec, struct rt_err *why)
 {
 	const struct rt_uarch *u;
 	struct rt_event_group g[RT_EVENTS_MAX];
 	struct rt_pmu_checks c;
 	size_t ng;
-	int rc = rt_pmu_node_check(&u, &c, why);
+	int rc = rt_pmu_node_check_with(pmu, &u, &c, why);
 
 	memset(rec, 0, sizeof(*rec));
 	if (!u) {
-		snprintf(buf, size, "hardware counters: %s: FLOPs and bytes from the model's exact "
-			 "counts", why->msg);
-		snprintf(note, notesize, "hardware counters: no FLOP event table for this CPU");
+		/* the memory controllers' events are the table's too: none without one */
+		snprintf(rec->dram, sizeof(rec->dram), "not counted: no table of memory-controller "
+			 "events for this CPU");
+		snprintf(buf, size, "hardware counters: no table: %s; FLOPs from the model's exact "
+			 "counts; DRAM bytes: %s", why->msg, rec->dram);
+		snprintf(note, notesize, "hardware counters: no FLOP event table for this CPU%s",
+			 strstr(why->msg, "no core PMU") ? ", no core PMU" : "");
 		rec->state = RT_PMU_NO_TABLE;
 		snprintf(rec->why, sizeof(rec->why), "%s", why->msg);
 		return;
@@ -671,4 +718,10 @@ void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize,
 		return;
 	}
 	rt_pmu_judge(u, &c, buf, size, note, notesize, rec);
+}
+
+void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize,
+		    struct rt_pmu_record *rec, struct rt_err *why)
+{
+	rt_pmu_verdict_with(&rt_pmu_perf, buf, size, note, notesize, rec, why);
 }

@@ -44,7 +44,8 @@ int rt_pmu_count(const struct rt_pmu *pmu, const struct rt_uarch *u,
 /* The kernel's perf_event PMU, raw encodings (PERF_TYPE_RAW), counting this process and the
  * threads it starts during the work. */
 extern const struct rt_pmu rt_pmu_perf;
-/* Whether the kernel exposes a core PMU (cpu, or cpu_core on hybrid Intel). */
+/* Whether the kernel exposes a core PMU (cpu, or cpu_core on hybrid Intel), in
+ * /sys/bus/event_source/devices (under ROOFTRAJ_SYSROOT when set: machine/cpu.h). */
 bool rt_pmu_core_present(void);
 
 /* A replay: each event's count per FLOP of the work (raw encoding -> per_flop), for work of a
@@ -129,6 +130,11 @@ int rt_pmu_node_dram(const struct rt_uarch *u, struct rt_uncore_set *s, struct r
  * kernel's PMU: 0 with c (each check trusted or not); -ENOENT with *u NULL when the CPU has no
  * table; the PMU's error otherwise (*u set). */
 int rt_pmu_node_check(const struct rt_uarch **u, struct rt_pmu_checks *c, struct rt_err *why);
+/* The same on pmu (a replay stands for a core PMU that is there; rt_pmu_perf is there when the
+ * kernel exposes one). why says every reason that holds: no core PMU and no table for this
+ * CPU, both, when both are true. */
+int rt_pmu_node_check_with(const struct rt_pmu *pmu, const struct rt_uarch **u,
+			   struct rt_pmu_checks *c, struct rt_err *why);
 /* The node's table, for work of the given precisions (NULL-terminated): *u when it was checked
  * and trusted for every one of them; NULL with why (no table, no PMU, or the check that read
  * a kernel of a precision wrong) otherwise. */
@@ -156,6 +162,10 @@ struct rt_pmu_record {
  * table, how its events group, and validated, refused (with the ratios) or no PMU. */
 void rt_pmu_verdict(char *buf, size_t size, char *note, size_t notesize,
 		    struct rt_pmu_record *rec, struct rt_err *why);
+/* The verdict counted on pmu (rt_pmu_verdict: the kernel's). Every sentence begins
+ * "hardware counters: " and ends with the DRAM bytes' verdict. */
+void rt_pmu_verdict_with(const struct rt_pmu *pmu, char *buf, size_t size, char *note,
+			 size_t notesize, struct rt_pmu_record *rec, struct rt_err *why);
 
 /* The verdict on a table whose self-check ran (checks ck): validated for the precisions every
  * kernel of which read right (the others named, with the check that read wrong), or refused;

@@ -88,28 +88,40 @@ int rt_cpu_parse_cpuinfo(struct rt_cpu *cpu, const char *text, struct rt_err *er
 	return 0;
 }
 
+bool rt_cpu_identity_path(char *buf, size_t size, const char *path)
+{
+	const char *root = getenv("ROOFTRAJ_SYSROOT");
+
+	if (!root || !*root)
+		root = "";
+	return (size_t)snprintf(buf, size, "%s%s", root, path) < size;
+}
+
 int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err)
 {
-	char *text = NULL;
+	char *text = NULL, path[4096];
 	size_t cap = 0;
-	FILE *fp = fopen("/proc/cpuinfo", "r");
+	FILE *fp;
 	ssize_t n;
 	int rc;
 
-	if (!fp)
-		return rt_err_set(err, -errno, "/proc/cpuinfo: %s", strerror(errno));
+	if (!rt_cpu_identity_path(path, sizeof(path), "/proc/cpuinfo"))
+		return rt_err_set(err, -ENAMETOOLONG, "ROOFTRAJ_SYSROOT: too long");
+	if (!(fp = fopen(path, "r")))
+		return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
 	n = getdelim(&text, &cap, '\0', fp);
 	fclose(fp);
 	if (n < 0) {
 		free(text);
-		return rt_err_set(err, -EIO, "/proc/cpuinfo: cannot read");
+		return rt_err_set(err, -EIO, "%s: cannot read", path);
 	}
 	rc = rt_cpu_parse_cpuinfo(cpu, text, err);
 	free(text);
 	if (rc)
 		return rc;
-	fp = fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "r");
-	if (fp) {
+	if (rt_cpu_identity_path(path, sizeof(path),
+				 "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq") &&
+	    (fp = fopen(path, "r"))) {
 		unsigned long khz;
 
 		if (fscanf(fp, "%lu", &khz) == 1)

@@ -19,9 +19,17 @@ struct rt_cpu {
 	bool hypervisor;
 };
 
+/* Where the node's identity is read: the files /proc/cpuinfo, cpufreq's maximum and the PMUs of
+ * /sys/bus/event_source/devices, each under the directory ROOFTRAJ_SYSROOT names when it is set
+ * (a test gives the code the CPU it asserts about: a vendor, family and model, with or without a
+ * core PMU or a memory controller's PMU), else under /. path is absolute ("/proc/cpuinfo");
+ * false when the result does not fit. Only identity is read so: the CPU times of /proc/stat and
+ * the cgroup are always this machine's. */
+bool rt_cpu_identity_path(char *buf, size_t size, const char *path);
+
 /* Parse /proc/cpuinfo-formatted text (the first processor's block). */
 int rt_cpu_parse_cpuinfo(struct rt_cpu *cpu, const char *text, struct rt_err *err);
-/* Read this machine's /proc/cpuinfo and cpufreq. */
+/* Read this machine's /proc/cpuinfo and cpufreq (under ROOFTRAJ_SYSROOT when set). */
 int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err);
 
 /* The operations (FLOPs; int8: OPs) one core can start per cycle for a FLOP ceiling, by the
