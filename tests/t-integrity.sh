@@ -181,8 +181,8 @@ if [ "$ncpu" -ge 2 ] && ! ldd "$train" 2>/dev/null | grep -q libasan; then
 	rm -rf "$dir/qp/machine-profiles"
 	(cd "$dir/qp" && "$train" -m lenet5 -n 200 -w 5 -r 3 -c model --sweep threads=$ncpu --out a >/dev/null 2>&1)
 	(cd "$dir/qp" && "$train" -m lenet5 -n 200 -w 5 -r 3 -c model --sweep threads=$ncpu --out b >/dev/null 2>&1)
-	ia=$(awk -F, '$7 == "iteration" && $9 == "median" && $23 == "ok" { print $16; exit }' "$dir/qp/a/points.csv")
-	ib=$(awk -F, '$7 == "iteration" && $9 == "median" && $23 == "ok" { print $16; exit }' "$dir/qp/b/points.csv")
+	ia=$("$csvawk" '$7 == "iteration" && $9 == "median" && $23 == "ok" { print $16; exit }' "$dir/qp/a/points.csv")
+	ib=$("$csvawk" '$7 == "iteration" && $9 == "median" && $23 == "ok" { print $16; exit }' "$dir/qp/b/points.csv")
 	if [ -n "$ia" ] && [ -n "$ib" ]; then
 		check "the run that probed first ($ia images/s) and the next ($ib) agree within 2x" \
 			awk -v a="$ia" -v b="$ib" 'BEGIN { exit !(a > 0 && b > 0 && a / b > 0.5 && a / b < 2) }'
@@ -215,7 +215,7 @@ if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 	check "... flags the ceilings measured on it, naming the cause" grep -q "at $(nproc) threads .* is flagged: busy: measured twice" "$dir/busy.err"
 	check "... the profile records the flags" grep -q 'threads = '"$(nproc)"';.*flag = "busy' "$dir/busy.cfg"
 	# the spinner is the busiest other process allowed on those CPUs: named, with its pid
-	check "... and names the spinning process (sh, pid $spin)" grep -q "flagged: busy: measured twice.*the busiest allowed there: sh, pid $spin, " "$dir/busy.err"
+	check "... and names the spinning process (sh, pid $spin)" grep -q "flagged: busy: measured twice.*the busiest allowed there: .*sh, pid $spin, " "$dir/busy.err"
 	# the free CPU's 1-thread ceilings are not called busy (other load on the machine may
 	# flag one: never as many as share the spinning CPU), unless the probe saw that CPU
 	# busy before it started too (then its flags are right)
@@ -244,7 +244,7 @@ check "--out with other knobs: exit 1, the knobs named" grep -q "sweep: 'threads
 head -n 19 "$dir/res/points.csv" >"$dir/keep" && cp "$dir/keep" "$dir/res/points.csv"
 "$train" --resume "$dir/res" -v >"$dir/res.out" 2>"$dir/res.err"
 check "--resume with no other option: exit 0 (got $?)" test $? = 0
-check "... the grid from run.cfg: 3 configurations" awk -F, 'NR > 1 { k[$1] } END { exit length(k) != 3 }' "$dir/res/points.csv"
+check "... the grid from run.cfg: 3 configurations" "$csvawk" 'NR > 1 { k[$1] } END { exit length(k) != 3 }' "$dir/res/points.csv"
 check "... skipped what was measured" grep -q "measured before (resumed)" "$dir/res.err"
 "$train" --resume "$dir/res" -m convnet >/dev/null 2>"$dir/res2.err"
 check "--resume with a different model: exit 1, named" grep -q "model: .*there, .*asked" "$dir/res2.err"
@@ -271,7 +271,7 @@ cp "$dir/keep" "$dir/res/points.csv"
 "$train" --resume "$dir/res" >/dev/null 2>"$dir/cut.err"
 check "--resume after a cut last line: exit 0 (got $?)" test $? = 0
 check "... says which configuration is measured again" grep -q "cut short while written: configuration 't$(nproc)-b8-none'" "$dir/cut.err"
-check "... every configuration whole (18 rows each)" awk -F, 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; exit length(k) != 3 }' "$dir/res/points.csv"
+check "... every configuration whole (18 rows each)" "$csvawk" 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; exit length(k) != 3 }' "$dir/res/points.csv"
 check "... and roofline-plot reads it" "$plot" -p "$prof" -o "$dir/cutplot" "$dir/res"
 
 # a model of 1,403 layers, one named with a quote and a comma: every layer's rows kept (more
@@ -286,7 +286,7 @@ check "... and roofline-plot reads it" "$plot" -p "$prof" -o "$dir/cutplot" "$di
 "$train" -m "$dir/deep.cfg" -n 1 -w 0 -r 1 -c model --profile "$prof" --sweep threads=1 --per-layer \
 	--out "$dir/deep" >/dev/null 2>"$dir/deep.err"
 check "1,403 layers per configuration: exit 0 (got $?)" test $? = 0
-check "... 3 rows of each layer in each configuration" awk -F, '$7 == "layer" { k[$1]++ } END { for (c in k) if (k[c] != 3 * 1403) exit 1; exit length(k) < 1 }' "$dir/deep/points.csv"
+check "... 3 rows of each layer in each configuration" "$csvawk" '$7 == "layer" { k[$1]++ } END { for (c in k) if (k[c] != 3 * 1403) exit 1; exit length(k) < 1 }' "$dir/deep/points.csv"
 check "... the last layers too" sh -c "grep -q ',layer,fc_out,median,' '$dir/deep/points.csv' && grep -q ',layer,loss,median,' '$dir/deep/points.csv'"
 check "... a name with a quote and a comma, quoted" grep -q ',layer,"fc""in,put",median,' "$dir/deep/points.csv"
 check_rendered "... the per-layer chart rendered" "$dir/deep/layers"

@@ -59,14 +59,14 @@ check "mpirun -n 2 sweep exits 0 (got $?)" test $? = 0
 "$train" -m lenet5 -n 2 -w 0 -r 1 -c model --profile "$prof" --sweep threads=1 --out "$dir/s" \
 	>"$dir/s1.out" 2>"$dir/s1.err"
 check "a one-process sweep appends to the same directory" test $? = 0
-check "configurations of 2 ranks are named -r2 and carry ranks 2, the global batch 128" awk -F, '$1 ~ /-r2$/ && $7 == "iteration" { k++; if ($6 != 2 || $3 != 128) exit 1 } END { exit !k }' "$dir/s/points.csv"
-check "and the one-process rows ranks 1" awk -F, 'NR > 1 && $1 == "t1-b64-none" && $6 != 1 { exit 1 }' "$dir/s/points.csv"
+check "configurations of 2 ranks are named -r2 and carry ranks 2, the global batch 128" "$csvawk" '$1 ~ /-r2$/ && $7 == "iteration" { k++; if ($6 != 2 || $3 != 128) exit 1 } END { exit !k }' "$dir/s/points.csv"
+check "and the one-process rows ranks 1" "$csvawk" 'NR > 1 && $1 == "t1-b64-none" && $6 != 1 { exit 1 }' "$dir/s/points.csv"
 check "the 2-rank rows have a comm phase" grep -q -- '-r2,.*,phase,comm,' "$dir/s/points.csv"
 check "roofline-plot draws the directory's trajectories over the ranks" sh -c "'$top_builddir/src/roofline-plot' -o '$dir/sp' '$dir/s' && grep -q 'as ranks varies' '$dir/sp.gp'"
 mpi 2 "$train" -m lenet5 -n 2 -w 0 -r 1 -c model --profile "$prof" --sweep threads=1 \
 	--sweep affinity --out "$dir/a" >"$dir/a.out" 2>"$dir/a.err"
 check "an affinity sweep under mpirun (threads pinned in process) exits 0 (got $?)" test $? = 0
-check "... compact, scatter and none, per rank count" awk -F, '$7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { k[$1]++ } END { exit !(("t1-b64-compact-r2" in k) && ("t1-b64-scatter-r2" in k) && ("t1-b64-none-r2" in k)) }' "$dir/a/points.csv"
+check "... compact, scatter and none, per rank count" "$csvawk" '$7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { k[$1]++ } END { exit !(("t1-b64-compact-r2" in k) && ("t1-b64-scatter-r2" in k) && ("t1-b64-none-r2" in k)) }' "$dir/a/points.csv"
 check "... without a placement warning" sh -c "! grep -q warning '$dir/a.err'"
 
 # a rank killed mid-sweep: the job stops in bounded time, the points written so far intact
@@ -74,27 +74,32 @@ mpi 2 "$train" -m lenet5 -n 400 -w 0 -r 1 -c model --profile "$prof" --sweep bat
 	--out "$dir/k" >"$dir/k.out" 2>"$dir/k.err" &
 job=$!
 victim=
-for k in $(seq 600); do
+# (waiting for the first configuration's rows, however slow the machine; the victim is rank 1's
+# own process, not a configuration's child that may be gone by the time it is killed)
+for k in $(seq 3000); do
 	if [ -f "$dir/k/points.csv" ] && [ "$(wc -l <"$dir/k/points.csv")" -gt 1 ]; then
 		for p in $(pgrep -f "roofline-train -m lenet5 -n 400"); do
+			parent=$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')" 2>/dev/null)
+			[ "$parent" = roofline-train ] && continue
 			grep -qz '^OMPI_COMM_WORLD_RANK=1$' /proc/$p/environ 2>/dev/null && victim=$p
 		done
 		break
 	fi
+	[ -d "/proc/$job" ] || break
 	sleep 0.1
 done
 start=$(date +%s)
 [ -n "$victim" ] && kill -9 "$victim"
 wait $job
 rc=$?
-check "killing rank 1 ($victim) mid-sweep stops the run: exit $rc in $(( $(date +%s) - start )) s" test -n "$victim" -a "$rc" != 0 -a $(( $(date +%s) - start )) -lt 60
-check "the finished configurations are whole (21 rows each: iteration and 6 phases x 3)" awk -F, 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }' "$dir/k/points.csv"
+check "killing rank 1 ($victim) mid-sweep stops the run: exit $rc in $(( $(date +%s) - start )) s" test -n "$victim" -a "$rc" != 0 -a $(( $(date +%s) - start )) -lt 300
+check "the finished configurations are whole (21 rows each: iteration and 6 phases x 3)" "$csvawk" 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }' "$dir/k/points.csv"
 # ranks as a knob: rooftraj launches mpirun for each rank count, the node's cores and the global
 # batch shared among the ranks (r1 x t2 against r2 x t1 here)
 "$train" -m lenet5 -n 3 -w 0 -r 1 -c model --profile "$prof" --sweep ranks=1,2 --out "$dir/rk" \
 	>"$dir/rk.out" 2>"$dir/rk.err"
 check "--sweep ranks=1,2 (no mpirun around it) exits 0 (got $?)" test $? = 0
-check "... two configurations, 1 and 2 ranks, the same global batch, the cores shared" awk -F, '
+check "... two configurations, 1 and 2 ranks, the same global batch, the cores shared" "$csvawk" '
 	NR > 1 && $7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { t[$6] = $2; b[$6] = $3; k++ }
 	END { exit !(k == 2 && (1 in t) && (2 in t) && b[1] == b[2] &&
 		     (t[2] == int(t[1] / 2) || (t[1] == 1 && t[2] == 1))) }' "$dir/rk/points.csv"
@@ -117,9 +122,10 @@ mpi 2 "$run" -o "$dir/rr" -r 2 --no-overhead --sweep threads=1 -- env -u OMPI_CO
 	-u PMI_SIZE -u PMIX_RANK "$train" -m lenet5 -b 4 -n 1 -w 0 -c none >"$dir/rr.out" 2>"$dir/rr.err"
 check "mpirun -n 2 roofline-run: exit 0 (got $?)" test -s "$dir/rr/summary.txt"
 check "... each rank wrote its own room" sh -c "test -s '$dir/rr/rank-0/points.csv' && test -s '$dir/rr/rank-1/points.csv'"
-check "... one points.csv with every rank's runs (2 configurations x 2 runs x 2 ranks)" sh -c "awk -F, '\$3 == \"run\" && \$18 == \"ok\" { n[\$26]++ } END { exit !(n[0] == 4 && n[1] == 4) }' '$dir/rr/points.csv'"
+check "... one points.csv with every rank's runs (2 configurations x 2 runs x 2 ranks)" sh -c "$csvawk '\$3 == \"run\" && (\$18 == \"ok\" || \$18 == \"disturbed\") { n[\$26]++ } END { exit !(n[0] == 4 && n[1] == 4) }' '$dir/rr/points.csv'"
 check "... one summary of the job, printed once" sh -c "grep -q '^2 ranks (OMPI_COMM_WORLD_SIZE)' '$dir/rr/summary.txt' && test \$(grep -c '^2 ranks' '$dir/rr.out') = 1"
-check "... every run of both configurations counted on both ranks" sh -c "grep -Eq '^default +[0-9.]+ \\([0-9.]+\\.\\.[0-9.]+\\) +2/2 ' '$dir/rr/summary.txt' && grep -Eq '^threads=1 +[0-9.]+ \\([0-9.]+\\.\\.[0-9.]+\\) +2/2 ' '$dir/rr/summary.txt'"
+# (a run disturbed on a rank by other work on the machine is said so, never compared)
+check "... every run of both configurations counted on both ranks" sh -c "for c in default threads=1; do grep -Eq \"^\$c +([0-9.]+ \\([0-9.]+\\.\\.[0-9.]+\\) +(2/2 |[01]/2 .*disturbed on a rank: not counted\\))|disturbed on a rank in every run)\" '$dir/rr/summary.txt' || exit 1; done; ! grep -q 'failed on a rank' '$dir/rr/summary.txt'"
 mpi 2 "$run" -r 1 -- true >/dev/null 2>"$dir/rr2.err"
 check "... without -o: refused, naming it" grep -q 'give the directory they share with -o DIR' "$dir/rr2.err"
 echo "1..$n"

@@ -420,6 +420,20 @@ int main(void)
 		v[0].status = v[1].status = v[2].status = RT_STATUS_DISTURBED;
 		rt_points_verdict(v, 6, "t2-b64-none", &vd);
 		ok(vd.kind == RT_VERDICT_NONE, "nothing undisturbed: no verdict");
+		/* an input sweep whose default (28x28) was disturbed: a faster 8x8 image is not the
+		 * best, the default's input is its configuration's */
+		{
+			struct rt_point w[2] = { pt("t2-b64-none", 2, 0.10, 4e9, 2e9),
+						 pt("t2-b64-none-i8", 2, 0.01, 4e8, 2e8) };
+
+			w[0].input_h = w[0].input_w = 28;
+			w[1].input_h = w[1].input_w = 8;
+			w[0].status = RT_STATUS_DISTURBED;
+			ok(rt_points_best(w, 2, "t2-b64-none") == NULL, "a disturbed default of 28x28: "
+			   "an 8x8 configuration is not the best");
+			w[0].status = RT_STATUS_OK;
+			ok(rt_points_best(w, 2, "t2-b64-none") == &w[0], "... the default is, measured");
+		}
 	}
 	/* a configuration's rows end with its iteration median: a cut one is told apart */
 	{

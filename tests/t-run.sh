@@ -17,7 +17,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
 # the FLOPs of points.csv's kind rows: KIND forward|backward
 log_flops() {
-	awk -F, -v k="$2" -v d="$3" '$3 == "kind" && $5 == k && (d == "forward" ? $6 ~ /^forward/ : $6 ~ /^backward/) { s += $13 }
+	"$csvawk" -v k="$2" -v d="$3" '$3 == "kind" && $5 == k && (d == "forward" ? $6 ~ /^forward/ : $6 ~ /^backward/) { s += $13 }
 		END { printf "%.0f\n", s }' "$1"
 }
 # the trainer's count per iteration of TYPE (conv, fc) forward or backward, from -D: the
@@ -71,8 +71,8 @@ check "... no oneDNN line among it" sh -c "! grep -q onednn_verbose '$dir/convne
 check "the raw log is kept" grep -q '^onednn_verbose,exec,cpu,convolution' "$dir/convnet/onednn/c000-r1.log"
 check "summary.txt: coverage first" sh -c "sed -n 4p '$dir/convnet/summary.txt' | grep -q '^coverage: oneDNN ran [0-9]*% of the default'"
 check "points.csv: a row per primitive with its calls and share" grep -q '^default,1,primitive,convolution forward_training f32 mb8_ic3oc64_ih32oh32kh3sh1dh0ph1_iw32ow32kw3sw1dw0pw1,convolution,forward_training,f32,fp32,[^,]*,1,' "$dir/convnet/points.csv"
-check "points.csv: reorders as bandwidth (bytes, no FLOPs)" awk -F, '$3 == "kind" && $5 == "reorder" { if ($13 == 0 && $14 > 0) ok = 1 } END { exit !ok }' "$dir/convnet/points.csv"
-check "points.csv: every row has the header's 26 fields" awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || n != 26 }' "$dir/convnet/points.csv"
+check "points.csv: reorders as bandwidth (bytes, no FLOPs)" "$csvawk" '$3 == "kind" && $5 == "reorder" { if ($13 == 0 && $14 > 0) ok = 1 } END { exit !ok }' "$dir/convnet/points.csv"
+check "points.csv: every row has the header's 26 fields" "$csvawk" 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || n != 26 }' "$dir/convnet/points.csv"
 
 # the chart: the configurations and the fastest's primitives under a profile's roofs, every
 # text (the configurations' names hold what the user typed) quoted so that gnuplot runs
@@ -202,8 +202,9 @@ rc=$?
 kill $spin
 check "a run under busy CPUs: exit 0 (got $rc), measured again" sh -c "test $rc = 0 && grep -q 'busy: other processes used [0-9]*% of its [0-9]* CPUs. time during the run.*measured again' '$dir/busy.err'"
 check "... its rows disturbed, with why" sh -c "grep -c '^[^,]*,1,run,command,,,,,,0,[0-9.e-]*,1,0,0,0,,onednn-log,disturbed,\"\\?busy: other processes used' '$dir/busy/points.csv' | grep -qx 2"
-named=$(sed -n 's/.*the busiest allowed there: sh, pid \([0-9]*\), .*/\1/p' "$dir/busy/points.csv" | head -n 1)
-check "... naming one of the spinners (pid ${named:-none} of$spin)" sh -c "test -n '$named' && case ' $spin ' in *' $named '*) true ;; *) false ;; esac"
+# the busiest few are named: a spinner among them (other work on the machine may be busier)
+named=$(grep -o 'the busiest allowed there: [^"]*' "$dir/busy/points.csv" | grep -o 'sh, pid [0-9]*' | sed 's/sh, pid //' | sort -u | tr '\n' ' ')
+check "... naming one of the spinners (pids ${named:-none}of$spin)" sh -c "for p in $named; do case ' $spin ' in *\" \$p \"*) exit 0 ;; esac; done; exit 1"
 check "... never called faster" sh -c "grep -q 'disturbed, every run' '$dir/busy/summary.txt' && grep -q '^every configuration was disturbed' '$dir/busy/summary.txt'"
 
 # a real client: PyTorch
@@ -222,12 +223,13 @@ else
 	f1=$((2 * 16 * 16 * 3 * 94 * 94 + 16 * 16 * 32 * 32))
 	f2=$((2 * 16 * 32 * 16 * 46 * 46 + 16 * 32 * 16 * 16))
 	want=$((3 * (f1 + f2 + f1 + f2 + 2 * 16 * 32 * 16 * 46 * 46)))
-	got=$(awk -F, '$1 == "threads=2" && $3 == "kind" && $5 == "convolution" { s += $13 } END { printf "%.0f", s }' "$dir/pt/points.csv")
+	got=$("$csvawk" '$1 == "threads=2" && $3 == "kind" && $5 == "convolution" { s += $13 } END { printf "%.0f", s }' "$dir/pt/points.csv")
 	check "... its convolution FLOPs over 3 iterations = the hand count ($got = $want)" test "$got" = "$want"
 	check "... the coverage reported" grep -q '^coverage: oneDNN ran [0-9]*% of the default' "$dir/pt/summary.txt"
-	check "... the images/s it printed, per configuration" awk -F, '$3 == "run" && $25 > 0 { n++ } END { exit n < 6 }' "$dir/pt/points.csv"
+	check "... the images/s it printed, per configuration" "$csvawk" '$3 == "run" && $25 > 0 { n++ } END { exit n < 6 }' "$dir/pt/points.csv"
 	check "... a verdict on the best configuration" grep -Eq '^(best configuration|no configuration is measurably faster|the default configuration is the fastest|every configuration was disturbed)' "$dir/pt/summary.txt"
-	check "... the verbose overhead measured" grep -q '^verbose overhead: the default took' "$dir/pt/summary.txt"
+	# (on a machine busy with other work every run may be disturbed: then why not, said)
+	check "... the verbose overhead measured, or why not" grep -q '^verbose overhead: \(the default took\|not measured: .*disturbed\)' "$dir/pt/summary.txt"
 	sed -n '/^configuration/,/^$/p' "$dir/pt/summary.txt" | sed 's/^/# /'
 fi
 echo "1..$n"

@@ -22,18 +22,18 @@ check "the sweep completes (exit $rc)" test "$rc" = 0
 csv="$dir/a/points.csv"
 check "points.csv, summary.txt, run.cfg written" test -s "$csv" -a -s "$dir/a/summary.txt" -a -s "$dir/a/run.cfg"
 check "header names every column" grep -qx 'config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,status,reason,impl,input_h,input_w,weight_gradients,activation_gradients,inference,processes,cpu_share,bytes_source' "$csv"
-check "every row has 33 fields" awk -F, 'NR > 1 && NF != 33 { exit 1 }' "$csv"
+check "every row has 33 fields" "$csvawk" 'NR > 1 && NF != 33 { exit 1 }' "$csv"
 # (over 1 when a busy machine disturbed one of them twice: only undisturbed runs count)
-check "-r 2: every measured row is over its fresh processes, with the share of its cores' time" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && ($31 < 1 || $31 > 2 || !($32 > 0)) { exit 1 }' "$csv"
-check "each configuration's rows end with its iteration median" awk -F, 'NR > 1 { last[$1] = $7 "/" $9 } END { for (c in last) if (last[c] != "iteration/median") exit 1 }' "$csv"
-check "ok rows name oneDNN's implementation of the heaviest layer" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && $25 == "" { exit 1 }' "$csv"
-check "the default configuration first (all cores, batch 64)" awk -F, -v c="$(nproc)" 'NR == 2 && $1 != "t" c "-b64-none" { exit 1 }' "$csv"
-check "iteration and the phases data, forward, loss, backward, update, each median/min/max" awk -F, '$1 ~ /^t[0-9]*-b8-none$/ && ($23 == "ok" || $23 == "disturbed") { k++ } END { exit k != 18 }' "$csv"
-check "the memory split adds up: gradients = weight_gradients + activation_gradients" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && $19 != $28 + $29 { exit 1 }' "$csv"
-check "the input size and the inference footprint are recorded" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && ($26 != 28 || $27 != 28 || $30 <= 0 || $30 >= $17 + $18 + $19 + $20 + $21) { exit 1 }' "$csv"
-check "intensity = flops / bytes, GFLOP/s = flops / seconds / 1e9 in every ok row" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") { i = $11 / $12; g = $11 / $10 / 1e9;
+check "-r 2: every measured row is over its fresh processes, with the share of its cores' time" "$csvawk" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && ($31 < 1 || $31 > 2 || !($32 > 0)) { exit 1 }' "$csv"
+check "each configuration's rows end with its iteration median" "$csvawk" 'NR > 1 { last[$1] = $7 "/" $9 } END { for (c in last) if (last[c] != "iteration/median") exit 1 }' "$csv"
+check "ok rows name oneDNN's implementation of the heaviest layer" "$csvawk" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && $25 == "" { exit 1 }' "$csv"
+check "the default configuration first (all cores, batch 64)" "$csvawk" -v c="$(nproc)" 'NR == 2 && $1 != "t" c "-b64-none" { exit 1 }' "$csv"
+check "iteration and the phases data, forward, loss, backward, update, each median/min/max" "$csvawk" '$1 ~ /^t[0-9]*-b8-none$/ && ($23 == "ok" || $23 == "disturbed") { k++ } END { exit k != 18 }' "$csv"
+check "the memory split adds up: gradients = weight_gradients + activation_gradients" "$csvawk" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && $19 != $28 + $29 { exit 1 }' "$csv"
+check "the input size and the inference footprint are recorded" "$csvawk" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && ($26 != 28 || $27 != 28 || $30 <= 0 || $30 >= $17 + $18 + $19 + $20 + $21) { exit 1 }' "$csv"
+check "intensity = flops / bytes, GFLOP/s = flops / seconds / 1e9 in every ok row" "$csvawk" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") { i = $11 / $12; g = $11 / $10 / 1e9;
 	if (($14 - i) / i > 1e-5 || ($14 - i) / i < -1e-5 || ($15 - g) / g > 1e-5 || ($15 - g) / g < -1e-5) exit 1 }' "$csv"
-check "images/s = batch / seconds on the iteration rows" awk -F, 'NR > 1 && $7 == "iteration" && ($23 == "ok" || $23 == "disturbed") { v = $3 / $10; if (($16 - v) / v > 1e-5 || ($16 - v) / v < -1e-5) exit 1 }' "$csv"
+check "images/s = batch / seconds on the iteration rows" "$csvawk" 'NR > 1 && $7 == "iteration" && ($23 == "ok" || $23 == "disturbed") { v = $3 / $10; if (($16 - v) / v > 1e-5 || ($16 - v) / v < -1e-5) exit 1 }' "$csv"
 if [ "$big" = 60000 ]; then
 	check "the batch that does not fit is a failed row with its reason" grep -q '^t[0-9]*-b60000-none,.*,failed,.*out of memory\|^t[0-9]*-b60000-none,.*,failed,.*exit 1' "$csv"
 else
@@ -64,17 +64,17 @@ else
 fi
 # the bytes' source beside the FLOPs': the model's, or the DRAM events' (hw, hw-estimate)
 # where the FLOPs are hw; never a word outside the three
-check "... every row names its bytes' source" awk -F, 'NR > 1 && $23 != "failed" && $33 != "model" && !($13 != "model" && ($33 == "hw" || $33 == "hw-estimate")) { exit 1 }' "$dir/hw/points.csv"
+check "... every row names its bytes' source" "$csvawk" 'NR > 1 && $23 != "failed" && $33 != "model" && !($13 != "model" && ($33 == "hw" || $33 == "hw-estimate")) { exit 1 }' "$dir/hw/points.csv"
 check "... with the DRAM verdict" grep -q 'hardware_counters = ".*DRAM bytes: ' "$dir/hw/run.cfg"
 
 # interrupted: keep the header and the first configuration only, then resume
-first=$(awk -F, 'NR == 2 { print $1 }' "$csv")
+first=$("$csvawk" 'NR == 2 { print $1 }' "$csv")
 awk -F, -v f="$first" 'NR == 1 || $1 == f' "$csv" >"$dir/keep" && cp "$dir/keep" "$csv"
 before=$(wc -l <"$csv")
 (ulimit -v $limit; "$tool" $common --sweep batch=8,$big --resume "$dir/a" -v >"$dir/r.out" 2>"$dir/r.err")
 check "resume exits 0" test $? = 0
 check "resume skips what was measured" grep -q "measured before (resumed)" "$dir/r.err"
-check "resume measures only what was missing" awk -F, -v f="$first" 'NR > 1 && $1 == f { k++ } END { exit k != 18 }' "$csv"
+check "resume measures only what was missing" "$csvawk" -v f="$first" 'NR > 1 && $1 == f { k++ } END { exit k != 18 }' "$csv"
 check "resume added the missing configurations" test "$(wc -l <"$csv")" -gt "$before"
 
 # a configuration past its time limit is recorded, and the sweep still ends
@@ -86,11 +86,11 @@ check "timeouts are failed rows with their reason" grep -q ',failed,timeout afte
 # --per-layer: layer points and the per-layer chart of the best configuration
 "$tool" -m lenet5 -n 2 -w 1 -r 1 -c model --profile "$prof" --sweep threads=1 --per-layer \
 	--out "$dir/l" >/dev/null 2>&1
-check "per-layer points for every layer" awk -F, '$7 == "layer" && $9 == "median" { k++ } END { exit k != 24 }' "$dir/l/points.csv"
+check "per-layer points for every layer" "$csvawk" '$7 == "layer" && $9 == "median" { k++ } END { exit k != 24 }' "$dir/l/points.csv"
 check "the per-layer chart (layers.gp) names the hosts of fused layers and the level that holds them" grep -q "'conv2+relu2 \[L[1-3]\] [0-9]*%'\|'conv2+relu2 \[DRAM\] [0-9]*%'" "$dir/l/layers.gp"
 check "a relu fused into conv1 and pool1 has no rate: its rows say fused and where" sh -c "test \$(grep -c ',layer,relu1,\(median\|min\|max\),0,0,0,model,0,0,0,[0-9,]*,fused,\"forward in conv1+relu1, backward in pool1+relu1\",' '$dir/l/points.csv') = 6"
 check "its host's rows are named after both" grep -q ',layer,conv1+relu1,median,' "$dir/l/points.csv"
-check "the layers' FLOPs and bytes add up to forward + backward, per configuration" awk -F, '$9 != "median" { next } $7 == "layer" { lf[$1] += $11; lb[$1] += $12 } $7 == "phase" && ($8 == "forward" || $8 == "backward") { pf[$1] += $11; pb[$1] += $12 }
+check "the layers' FLOPs and bytes add up to forward + backward, per configuration" "$csvawk" '$9 != "median" { next } $7 == "layer" { lf[$1] += $11; lb[$1] += $12 } $7 == "phase" && ($8 == "forward" || $8 == "backward") { pf[$1] += $11; pb[$1] += $12 }
 	END { for (c in pf) { n++; if (lf[c] - pf[c] > 1e-9 * pf[c] || pf[c] - lf[c] > 1e-9 * pf[c] || lb[c] - pb[c] > 1e-9 * pb[c] || pb[c] - lb[c] > 1e-9 * pb[c]) exit 1 } exit n < 1 }' "$dir/l/points.csv"
 
 # SIGINT in the middle: a clear message, exit 130, only whole configurations kept, resume
@@ -106,12 +106,12 @@ wait $pid
 rc=$?
 check "SIGINT: exit 130 (got $rc)" test "$rc" = 130
 check "SIGINT: says what was kept and how to resume" grep -q "interrupted: .*--resume" "$dir/i.err"
-check "SIGINT: every configuration in points.csv is whole (18 rows)" awk -F, 'NR > 1 { k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1 }' "$dir/i/points.csv"
+check "SIGINT: every configuration in points.csv is whole (18 rows)" "$csvawk" 'NR > 1 { k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1 }' "$dir/i/points.csv"
 check "SIGINT: no summary pretends the sweep completed" test ! -e "$dir/i/summary.txt"
 "$tool" -m lenet5 -n 300 -w 1 -r 2 -c model --profile "$prof" --sweep batch=8,16,32,48,64 \
 	--resume "$dir/i" >/dev/null 2>&1
 # the grid: the default (all cores, batch 64) and batches 8, 16, 32, 48 at all cores
-check "after SIGINT, --resume completes the sweep" awk -F, 'NR > 1 { k[$1]++ } END { n = 0; for (c in k) n++; exit n != 5 }' "$dir/i/points.csv"
+check "after SIGINT, --resume completes the sweep" "$csvawk" 'NR > 1 { k[$1]++ } END { n = 0; for (c in k) n++; exit n != 5 }' "$dir/i/points.csv"
 
 # the disk fills (a small tmpfs, filled up; root only): a clear error naming the file, no
 # half-written chart or summary in place, the points kept; roofline-plot on a good directory
@@ -177,7 +177,7 @@ if chattr +i "$dir/imm-probe" 2>/dev/null; then
 		chattr -i "$dir/imm-$what" "$dir/imm-$what/points.csv" 2>/dev/null
 		check "unwritable $what mid-run: exit 1 (got $rc)" test "$rc" = 1
 		check "unwritable $what mid-run: the message names the file and the error" grep -q "imm-$what/[a-zA-Z0-9.]*: .*Operation not permitted" "$dir/imm-$what.err"
-		check "unwritable $what mid-run: the finished configurations whole, no summary" awk -F, -v s="$dir/imm-$what/summary.txt" 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; if ((getline x < s) > 0) exit 1; exit length(k) < 1 }' "$dir/imm-$what/points.csv"
+		check "unwritable $what mid-run: the finished configurations whole, no summary" "$csvawk" -v s="$dir/imm-$what/summary.txt" 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; if ((getline x < s) > 0) exit 1; exit length(k) < 1 }' "$dir/imm-$what/points.csv"
 		check "unwritable $what mid-run: no temporary left behind" sh -c "! ls '$dir/imm-$what'/*.tmp >/dev/null 2>&1"
 	done
 else
@@ -189,12 +189,12 @@ if "$top_builddir/src/roofline-train" -p bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >
 	"$tool" -m lenet5 -n 2 -w 1 -r 1 -c model --profile "$prof" --sweep precision --sweep threads=1 \
 		--out "$dir/p" >/dev/null 2>"$dir/p.err"
 	check "precision sweep exits 0 (got $?)" test $? = 0
-	check "precision sweep: the default and fp32 and bf16 at 1 thread" awk -F, 'NR > 1 && $7 == "iteration" && $9 == "median" { k[$1 "/" $5]++ }
+	check "precision sweep: the default and fp32 and bf16 at 1 thread" "$csvawk" 'NR > 1 && $7 == "iteration" && $9 == "median" { k[$1 "/" $5]++ }
 		END { exit !(("t1-b64-none/fp32" in k) && ("t1-b64-none-bf16/bf16" in k) && length(k) == 3) }' "$dir/p/points.csv"
-	check "bf16 rows ran bf16 primitives" awk -F, 'NR > 1 && $5 == "bf16" && ($23 == "ok" || $23 == "disturbed") && $25 !~ /bf16|avx512_core/ { exit 1 }' "$dir/p/points.csv"
+	check "bf16 rows ran bf16 primitives" "$csvawk" 'NR > 1 && $5 == "bf16" && ($23 == "ok" || $23 == "disturbed") && $25 !~ /bf16|avx512_core/ { exit 1 }' "$dir/p/points.csv"
 	# (not half: LeNet-5's conv1 computes its weight gradient in fp32, cnn/model.h bwd_w_fp32;
 	# t-bf16 checks the exact counts)
-	check "bf16 moves fewer compulsory bytes for the same FLOPs" awk -F, 'NR > 1 && $1 == "t1-b64-none" && $7 == "iteration" { f = $11; b = $12 }
+	check "bf16 moves fewer compulsory bytes for the same FLOPs" "$csvawk" 'NR > 1 && $1 == "t1-b64-none" && $7 == "iteration" { f = $11; b = $12 }
 		NR > 1 && $1 == "t1-b64-none-bf16" && $7 == "iteration" { g = $11; c = $12 } END { exit !(f == g && c < 0.8 * b) }' "$dir/p/points.csv"
 	check "the chart draws the bf16 roof beside the fp32 ones" sh -c "grep -q \"^set label [0-9]* 'bf16 \" '$dir/p/trajectories.gp' && grep -q \"^set label [0-9]* 'fp32 \" '$dir/p/trajectories.gp'"
 	check "the summary bounds bf16 points by the bf16 roof or the level that holds them (or says it was disturbed)" grep -q '^t1-b64-none-bf16 .* \(bf16 [a-z0-9_]* [0-9.]* GFLOP/s\|[LD][1-5R][A-Z]* [a-z_]* [0-9.]* GB/s\|disturbed: \)' "$dir/p/summary.txt"

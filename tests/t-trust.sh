@@ -97,7 +97,7 @@ else
 fi
 kill -TERM $first
 wait $first
-check "... and the first one ends as interrupted, its directory whole" sh -c "test ! -s '$dir/busydir/points.csv' || awk -F, 'NR > 1 && NF != 33 { exit 1 }' '$dir/busydir/points.csv'"
+check "... and the first one ends as interrupted, its directory whole" sh -c "test ! -s '$dir/busydir/points.csv' || $csvawk 'NR > 1 && NF != 33 { exit 1 }' '$dir/busydir/points.csv'"
 # default names never collide: the next seconds' names already taken
 mkdir -p "$dir/names/results"
 now=$(date -u +%s)
@@ -117,7 +117,7 @@ check "two default sweeps at once: two directories ($a, $b)" sh -c "test -n '$a'
 
 # ---- resume: a configuration cut at a line boundary is measured again ----
 "$train" $common --sweep batch=8,16 --out "$dir/res" >/dev/null 2>&1
-cfg=$(awk -F, 'NR == 2 { print $1 }' "$dir/res/points.csv")
+cfg=$("$csvawk" 'NR == 2 { print $1 }' "$dir/res/points.csv")
 rows=$(grep -c "^$cfg," "$dir/res/points.csv")
 # its rows up to the one before its iteration median: whole lines, the configuration not
 awk -F, -v c="$cfg" -v r="$rows" '$1 == c { k++; if (k >= r - 1) next } { print }' \
@@ -125,7 +125,7 @@ awk -F, -v c="$cfg" -v r="$rows" '$1 == c { k++; if (k >= r - 1) next } { print 
 "$train" --resume "$dir/res" >/dev/null 2>"$dir/res.err"
 check "--resume after a configuration cut at a line boundary: exit 0 (got $?)" test $? = 0
 check "... says which configuration is measured again" grep -q "configuration '$cfg' has only some of its rows (cut while written): measured again" "$dir/res.err"
-check "... every configuration whole once ($rows rows each)" awk -F, -v r="$rows" 'NR > 1 { k[$1]++ } END { for (c in k) if (k[c] != r) exit 1; exit length(k) != 3 }' "$dir/res/points.csv"
+check "... every configuration whole once ($rows rows each)" "$csvawk" -v r="$rows" 'NR > 1 { k[$1]++ } END { for (c in k) if (k[c] != r) exit 1; exit length(k) != 3 }' "$dir/res/points.csv"
 # a default sweep interrupted, then resumed: its directory loses .partial when it completes
 mkdir -p "$dir/part"
 (cd "$dir/part" && exec "$train" -m lenet5 -n 200 -w 0 -r 1 -c model --profile "$prof" \
@@ -165,12 +165,12 @@ if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
 	wait $spin 2>/dev/null
 	check "a process spinning on a core during the sweep: exit 0 (got $rc)" test $rc = 0
 	check "... the 2-thread configuration is flagged disturbed, with the cause" grep -q '^t2-b64-none,.*,disturbed,"\?busy: its runs got [0-9]*% of their 2 threads. time' "$dir/busy/points.csv"
-	check "... naming the spinning process (sh, pid $spin)" grep -q "^t2-b64-none,.*,disturbed,.*the busiest allowed there: sh, pid $spin, " "$dir/busy/points.csv"
-	def=$(awk -F, 'NR == 2 { print $1 }' "$dir/busy/points.csv")
+	check "... naming the spinning process (sh, pid $spin)" grep -q "^t2-b64-none,.*,disturbed,.*the busiest allowed there: .*sh, pid $spin, " "$dir/busy/points.csv"
+	def=$("$csvawk" 'NR == 2 { print $1 }' "$dir/busy/points.csv")
 	verdict=$(head -n 1 "$dir/busy/summary.txt")
 	echo "# $verdict"
 	check "... never the best, and no speedup claimed against it" sh -c "
-		for c in \$(awk -F, '\$23 == \"disturbed\" { print \$1 }' '$dir/busy/points.csv' | sort -u); do
+		for c in \$($csvawk '\$23 == \"disturbed\" { print \$1 }' '$dir/busy/points.csv' | sort -u); do
 			case '$verdict' in \"best configuration: \$c,\"*) exit 1 ;; esac
 			if [ \"\$c\" = '$def' ]; then case '$verdict' in *speedup*) exit 1 ;; esac; fi
 		done"

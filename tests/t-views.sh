@@ -39,7 +39,7 @@ check "report.html written" test -s "$dir/b/report.html"
 # ascending), MiB of weights, weight gradients, optimizer, activations, activation gradients,
 # workspace, their sum, peak RSS
 sed -n '/^\$memory << EOD$/,/^EOD$/p' "$dir/b/memory.gp" | sed '1d;$d' >"$dir/mem.dat"
-awk -F, 'NR > 1 && $7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { print $3, $17, $28, $20, $18, $29, $21, $22 }' \
+"$csvawk" 'NR > 1 && $7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { print $3, $17, $28, $20, $18, $29, $21, $22 }' \
 	"$dir/b/points.csv" | sort -n >"$dir/mem.csv"
 check "memory.gp: a row per configuration (the default's batch 64 too)" sh -c "test \$(wc -l <'$dir/mem.dat') = 4 && test \$(wc -l <'$dir/mem.csv') = 4"
 check "memory.gp: each bar is the CSV's split, in MiB, in batch order" awk '
@@ -56,7 +56,7 @@ check "... and the activation gradients grow" awk 'NR > 1 && !($5 > g) { exit 1 
 sed -n '/^\$phases << EOD$/,/^EOD$/p' "$dir/b/phases.gp" | sed '1d;$d' >"$dir/ph.dat"
 for ph in data:1 forward:2 loss:3 backward:4 update:6; do
 	name=${ph%:*} col=${ph#*:}
-	awk -F, -v p="$name" 'NR > 1 && $7 == "phase" && $8 == p && $9 == "median" { print $3, $10 * 1000 }' \
+	"$csvawk" -v p="$name" 'NR > 1 && $7 == "phase" && $8 == p && $9 == "median" { print $3, $10 * 1000 }' \
 		"$dir/b/points.csv" | sort -n | awk '{ print $2 }' >"$dir/ph-$name.csv"
 	check "phases.gp: $name is the CSV's median, in ms" sh -c "awk '{ print \$$col }' '$dir/ph.dat' | paste - '$dir/ph-$name.csv' | awk '(\$1 - \$2) ^ 2 > 1e-12 * (\$2 ^ 2 + 1e-9) { exit 1 }'"
 done
@@ -67,7 +67,7 @@ check "phases.gp: no comm phase in the key without MPI" sh -c "! grep -q 'title 
 # layers-time.gp: the best configuration's layers, slowest first, their measured ms the CSV's
 best=$(sed -n 's/^best configuration: \([^ ,]*\),.*/\1/p; s/^the default configuration, \([^ ,]*\), is the best.*/\1/p; s/^no configuration is measurably faster than the default: the fastest, \([^ ,]*\),.*/\1/p' "$dir/b/summary.txt")
 sed -n '/^\$layers << EOD$/,/^EOD$/p' "$dir/b/layers-time.gp" | sed '1d;$d' >"$dir/lt.dat"
-awk -F, -v c="$best" 'NR > 1 && $1 == c && $7 == "layer" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { print $10 * 1000 }' \
+"$csvawk" -v c="$best" 'NR > 1 && $1 == c && $7 == "layer" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { print $10 * 1000 }' \
 	"$dir/b/points.csv" | sort -gr >"$dir/lt.csv"
 check "layers-time.gp: the best configuration ($best), slowest layer first, times the CSV's" sh -c "
 	awk '{ print \$1 }' '$dir/lt.dat' | paste - '$dir/lt.csv' | awk '(\$1 - \$2) ^ 2 > 1e-10 * (\$2 ^ 2 + 1e-9) { exit 1 } END { exit NR < 5 }'"
@@ -121,7 +121,7 @@ check "--input 0x8: a usage error (exit 2, got $?)" test $? = 2
 	-o "$dir/in" >"$dir/in.out" 2>"$dir/in.err"
 check "a convnet input sweep with a size it cannot take: exit 0 (got $?)" test $? = 0
 check "... that size is a failed row, the layer named" grep -q '^t[0-9]*-b2-none-i4,.*,failed,.*does not fit.*pool3' "$dir/in/points.csv"
-check "... the others measured, each with its input recorded" awk -F, '
+check "... the others measured, each with its input recorded" "$csvawk" '
 	NR > 1 && $7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { k[$26 "x" $27] }
 	END { exit !(("8x8" in k) && ("16x16" in k) && ("32x32" in k)) }' "$dir/in/points.csv"
 check "memory-input.gp written" test -s "$dir/in/memory-input.gp"
@@ -130,7 +130,7 @@ check "memory-input.gp: a row per size, by pixel area (64, 256, 1024)" sh -c "te
 check "memory-input.gp: training above inference, their ratio the right axis" awk '
 	!($2 > $3 && $3 > 0 && ($4 - $2 / $3) ^ 2 < 1e-8) { exit 1 }' "$dir/mi.dat"
 check "memory-input.gp: inference is the CSV's, training its allocated total" sh -c "
-	awk -F, 'NR > 1 && \$7 == \"iteration\" && \$9 == \"median\" && (\$23 == \"ok\" || \$23 == \"disturbed\") { printf \"%.6f %.6f\\n\", (\$17 + \$18 + \$19 + \$20 + \$21) / 1048576, \$30 / 1048576 }' '$dir/in/points.csv' | sort -g >'$dir/mi.csv'
+	$csvawk 'NR > 1 && \$7 == \"iteration\" && \$9 == \"median\" && (\$23 == \"ok\" || \$23 == \"disturbed\") { printf \"%.6f %.6f\\n\", (\$17 + \$18 + \$19 + \$20 + \$21) / 1048576, \$30 / 1048576 }' '$dir/in/points.csv' | sort -g >'$dir/mi.csv'
 	awk '{ printf \"%.6f %.6f\\n\", \$2, \$3 }' '$dir/mi.dat' | sort -g | diff - '$dir/mi.csv'"
 check "the best configuration is chosen among the default's input (a smaller image is no speedup)" sh -c "
 	head -n 1 '$dir/in/summary.txt' | grep -q '^\(best configuration: \|the default configuration, \|no configuration \)' &&
@@ -191,7 +191,10 @@ fi
 # the probe's page of a node
 "$top_builddir/src/roofline-probe" --quick -o "$dir/node.cfg" >"$dir/probe.out" 2>&1
 check "roofline-probe writes the node's page" sh -c "grep -q 'page:    $dir/node-report.html' '$dir/probe.out' && test -s '$dir/node-report.html'"
-if $have_python; then
+if grep -q 'warning: no chart: the profile has no trusted' "$dir/probe.out"; then
+	# a machine so busy with other work that every ceiling the chart needs was flagged
+	check "... no roofline: the page says why, in the probe's words" grep -q '<p class="note">Not drawn: the profile has no trusted FLOP and bandwidth' "$dir/node-report.html"
+elif $have_python; then
 	check "... well-formed, its roofline inline" sh -c "! $have_gnuplot || python3 '$checker' html '$dir/node-report.html' roofline"
 else
 	skip "python3 is not installed"

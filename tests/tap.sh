@@ -2,6 +2,8 @@
 # check DESCRIPTION COMMAND...: "ok N - DESCRIPTION" when the command succeeds, else "not ok".
 # skip REASON: "ok N # SKIP REASON".
 n=0
+# awk over points.csv as CSV: a quoted field with commas in it is one field (tests/csvawk)
+csvawk="$top_srcdir/tests/csvawk"
 check() {
 	n=$((n + 1))
 	_check_what=$1

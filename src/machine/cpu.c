@@ -523,10 +523,13 @@ void rt_cpu_culprit(const struct rt_cpu_tasks *a, const struct rt_cpu_tasks *b, 
 		    size_t size)
 {
 	const double hz = (double)sysconf(_SC_CLK_TCK);
-	const struct rt_cpu_task *best = NULL;
-	unsigned long long most = 0;
+	/* the busiest few, most first: on a machine that other work keeps busy too, the one a
+	 * reader looks for need not be the very busiest */
+	const struct rt_cpu_task *best[RT_CPU_CULPRITS] = { NULL };
+	unsigned long long most[RT_CPU_CULPRITS] = { 0 };
 	const int self = (int)getpid();
 	double steal;
+	size_t len;
 
 	if (!size)
 		return;
@@ -538,26 +541,33 @@ void rt_cpu_culprit(const struct rt_cpu_tasks *a, const struct rt_cpu_tasks *b, 
 	for (size_t i = 0; i < b->n; i++) {
 		const struct rt_cpu_task *t = &b->t[i], *was = task_find(a, t->pid);
 		unsigned long long used;
+		int k;
 
 		if (was && was->start != t->start)
 			was = NULL;     /* the pid went to another process meanwhile */
 		used = was ? (t->ticks > was->ticks ? t->ticks - was->ticks : 0)
 			   : t->ticks;  /* started meanwhile */
-
-		if (used > most && !ours(b, t->pid, self) && allowed_on(t->pid, b->cpus)) {
-			most = used;
-			best = t;
+		if (!used || used <= most[RT_CPU_CULPRITS - 1] || ours(b, t->pid, self) ||
+		    !allowed_on(t->pid, b->cpus))
+			continue;
+		for (k = RT_CPU_CULPRITS - 1; k > 0 && used > most[k - 1]; k--) {
+			most[k] = most[k - 1];
+			best[k] = best[k - 1];
 		}
+		most[k] = used;
+		best[k] = t;
+	}
+	for (int k = 0; k < RT_CPU_CULPRITS && best[k]; k++) {
+		len = strlen(out);
+		snprintf(out + len, size - len, "%s%s, pid %d, %.2f CPU s", k ? "; " :
+			 "another process ran on them; the busiest allowed there: ", best[k]->comm,
+			 best[k]->pid, (double)most[k] / hz);
 	}
 	steal = b->steal - a->steal;
-	if (best)
-		snprintf(out, size, "another process ran on them; the busiest allowed there: %s, "
-			 "pid %d, %.2f CPU s", best->comm, best->pid, (double)most / hz);
 	if (steal >= 0.01) {
-		size_t len = strlen(out);
-
+		len = strlen(out);
 		snprintf(out + len, size - len, "%sthe hypervisor's steal time %.2f s",
-			 best ? "; " : "", steal);
+			 best[0] ? "; " : "", steal);
 	}
 	if (!out[0])
 		snprintf(out, size, "something else ran on them: no process still running and no "

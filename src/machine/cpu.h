@@ -84,10 +84,12 @@ int rt_cpu_tasks_take(struct rt_cpu_tasks *s, const int *pus, unsigned npus);
 /* Again, on the CPUs of a first take (a measurement's end). */
 int rt_cpu_tasks_take_like(struct rt_cpu_tasks *s, const struct rt_cpu_tasks *first);
 void rt_cpu_tasks_free(struct rt_cpu_tasks *s);
-/* Between two takes: the cause in words, for a flag's parenthesis: the process (neither this
- * one nor one it started) allowed on those CPUs that used the most CPU time meanwhile
- * ("another process ran on them; the busiest allowed there: sh, pid 4711, 0.98 CPU s"), the
- * hypervisor's steal time when there was some, or that none was found. */
+/* Between two takes: the cause in words, for a flag's parenthesis: the processes (neither this
+ * one nor one it started) allowed on those CPUs that used the most CPU time meanwhile, up to
+ * RT_CPU_CULPRITS, most first ("another process ran on them; the busiest allowed there: sh,
+ * pid 4711, 0.98 CPU s; make, pid 12, 0.31 CPU s"), the hypervisor's steal time when there was
+ * some, or that none was found. */
+#define RT_CPU_CULPRITS 3
 void rt_cpu_culprit(const struct rt_cpu_tasks *a, const struct rt_cpu_tasks *b, char *out,
 		    size_t size);
 

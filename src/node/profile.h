@@ -43,7 +43,7 @@ struct rt_profile_flops {
 	char impl[64];          /* the instruction, or oneDNN's implementation for matmul peaks */
 	double theoretical;     /* GFLOP/s: threads x clock x operations a core starts per cycle
 				 * (rt_cpu_ops_per_cycle); 0: none (oneDNN's rates) */
-	char flag[256];         /* "": trusted; else why it cannot be (measured twice, still
+	char flag[512];         /* "": trusted; else why it cannot be (measured twice, still
 				 * disturbed: "busy: ...", "below its 1-thread value ...") */
 };
 
@@ -55,7 +55,7 @@ struct rt_profile_bw {
 	double gbytes_per_s;    /* best of the runs; bytes as the kernel moves them */
 	double median, spread;
 	uint64_t working_set;   /* bytes, all threads and arrays together */
-	char flag[256];         /* "": trusted; else why not (see rt_profile_flops) */
+	char flag[512];         /* "": trusted; else why not (see rt_profile_flops) */
 };
 
 /* A sustained run of a headline ceiling: the same kernel for seconds, one run, its average
@@ -68,7 +68,7 @@ struct rt_profile_sustained {
 	unsigned threads;
 	double value;           /* GFLOP/s or GB/s over the run */
 	double seconds;         /* the run lasted at least this long */
-	char flag[256];         /* "": the node's; else why not ("busy: ...") */
+	char flag[512];         /* "": the node's; else why not ("busy: ...") */
 };
 
 struct rt_profile_point {

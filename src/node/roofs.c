@@ -90,9 +90,9 @@ int rt_roofs_at(struct rt_roofs *r, const struct rt_profile *p, unsigned threads
 				fb += p->bw[i].flag[0] != '\0';
 			}
 		return rt_err_set(err, -ENOENT, "the profile has no trusted FLOP and bandwidth "
-				  "ceilings at %u threads or fewer (%zu FLOP ceilings, %zu of them "
-				  "flagged; %zu bandwidth ceilings, %zu flagged)", threads, nf, ff, nb,
-				  fb);
+				  "ceilings at %u thread%s (%zu FLOP ceilings, %zu of them "
+				  "flagged; %zu bandwidth ceilings, %zu flagged)", threads,
+				  threads == 1 ? "" : "s or fewer", nf, ff, nb, fb);
 	}
 }
 

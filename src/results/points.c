@@ -94,9 +94,13 @@ const struct rt_point *rt_points_headline(const struct rt_point *pts, size_t n,
 const struct rt_point *rt_points_best(const struct rt_point *pts, size_t n,
 				      const char *default_config)
 {
-	const struct rt_point *def = default_config ? rt_points_headline(pts, n, default_config) :
-				     NULL, *best = NULL;
+	const struct rt_point *def = NULL, *best = NULL;
 
+	/* the default's input size is its configuration's, from any row of it: a best of
+	 * another image size is no speedup, also when the default's runs were disturbed */
+	for (size_t i = 0; default_config && i < n && !def; i++)
+		if (pts[i].input_h && !strcmp(pts[i].config, default_config))
+			def = &pts[i];
 	for (size_t i = 0; i < n; i++) {
 		const struct rt_point *p = &pts[i];
 

@@ -40,7 +40,7 @@ struct rt_point {
 	double intensity, gflops, images_per_s;        /* derived */
 	double weights, activations, gradients, optimizer, workspace, peak_rss;   /* bytes */
 	enum rt_status status;
-	char reason[400];
+	char reason[640];
 	char impl[64];                  /* oneDNN's implementation of the heaviest layer */
 	long input_h, input_w;          /* the input's height and width (0: not recorded) */
 	/* gradients split into the weights' and the activations' (their sum); the bytes a

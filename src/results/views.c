@@ -430,8 +430,8 @@ int rt_views_page_write(const struct rt_views_page *pg, struct rt_err *err)
 	return rt_outfile_commit(&of, err);
 }
 
-int rt_views_node_page(const struct rt_profile *p, const char *svg_path, const char *html_path,
-		       struct rt_err *err)
+int rt_views_node_page(const struct rt_profile *p, const char *svg_path, const char *why_not,
+		       const char *html_path, struct rt_err *err)
 {
 	struct rt_outfile of;
 	char title[400];
@@ -450,9 +450,11 @@ int rt_views_node_page(const struct rt_profile *p, const char *svg_path, const c
 	esc(of.fp, p->created);
 	fputs(".</p>\n<figure id=\"roofline\"><figcaption>The node's roofline</figcaption>\n",
 	      of.fp);
-	if (!svg_path || inline_svg(of.fp, svg_path, "r_"))
-		fputs("<p class=\"note\">Not rendered (gnuplot is not installed, or the chart was "
-		      "not asked for).</p>\n", of.fp);
+	if (!svg_path || inline_svg(of.fp, svg_path, "r_")) {
+		fputs("<p class=\"note\">Not drawn: ", of.fp);
+		esc(of.fp, why_not && *why_not ? why_not : "its SVG could not be read");
+		fputs(".</p>\n", of.fp);
+	}
 	fputs("\n</figure>\n<h2>FLOP ceilings</h2>\n<table>\n<tr><th class=\"l\">precision</th>"
 	      "<th class=\"l\">ISA</th><th>threads</th><th>GFLOP/s (best)</th><th>median</th>"
 	      "<th>spread</th><th>theoretical</th><th class=\"l\">method</th>"

@@ -58,8 +58,8 @@ struct rt_views_page {
 int rt_views_page_write(const struct rt_views_page *pg, struct rt_err *err);
 
 /* The node's page, html_path: the profile's ceilings, caches and flags, and its roofline
- * chart (svg_path, inlined when it exists). */
-int rt_views_node_page(const struct rt_profile *p, const char *svg_path, const char *html_path,
-		       struct rt_err *err);
+ * chart (svg_path, inlined when it exists; else why_not says why it was not drawn). */
+int rt_views_node_page(const struct rt_profile *p, const char *svg_path, const char *why_not,
+		       const char *html_path, struct rt_err *err);
 
 #endif

@@ -47,6 +47,7 @@ struct jobrun {
 	char config[200];
 	unsigned rep;
 	int ranks_ok, ranks_failed;
+	int ranks_disturbed;            /* of ranks_ok: measured while other work took their CPUs */
 	double wall, flops, onednn;
 };
 
@@ -112,8 +113,10 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 					free(line);
 					return rt_err_set(err, -ENOMEM, "out of memory");
 				}
-				if (!strcmp(f[17], "ok")) {
+				/* a disturbed run ran: counted, never compared */
+				if (!strcmp(f[17], "ok") || !strcmp(f[17], "disturbed")) {
 					r->ranks_ok++;
+					r->ranks_disturbed += !strcmp(f[17], "disturbed");
 					r->wall = fmax(r->wall, strtod(f[19], NULL));
 					r->flops += strtod(f[12], NULL);
 					r->onednn += strtod(f[20], NULL);
@@ -145,7 +148,7 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cmd_launc
 		"GFLOP/s");
 	for (size_t i = 0; i < j->n; i++) {
 		double w[64], lo = INFINITY, hi = 0, fl = 0, med;
-		unsigned k = 0, failed = 0;
+		unsigned k = 0, failed = 0, disturbed = 0;
 		bool seen = false;
 
 		for (size_t p = 0; p < i && !seen; p++)
@@ -157,7 +160,9 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cmd_launc
 
 			if (strcmp(r->config, j->v[i].config))
 				continue;
-			if (r->ranks_ok == l->size && k < 64) {
+			if (r->ranks_ok == l->size && r->ranks_disturbed) {
+				disturbed++;
+			} else if (r->ranks_ok == l->size && k < 64) {
 				w[k++] = r->wall;
 				lo = fmin(lo, r->wall);
 				hi = fmax(hi, r->wall);
@@ -167,7 +172,9 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cmd_launc
 			}
 		}
 		if (!k) {
-			fprintf(fp, "%-44s failed on a rank in every run\n", j->v[i].config);
+			fprintf(fp, "%-44s %s\n", j->v[i].config, disturbed ? "disturbed on a rank "
+				"in every run (other work took its CPUs): not compared" :
+				"failed on a rank in every run");
 			continue;
 		}
 		med = rt_median(w, k);
@@ -175,8 +182,12 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cmd_launc
 			char range[64];
 
 			snprintf(range, sizeof(range), "%.3f (%.3f..%.3f)", med, lo, hi);
-			fprintf(fp, "%-44s %24s %4u/%-2u %12.2f\n", j->v[i].config, range, k,
-				k + failed, med > 0 ? fl / med / 1e9 : 0);
+			fprintf(fp, "%-44s %24s %4u/%-2u %12.2f", j->v[i].config, range, k,
+				k + failed + disturbed, med > 0 ? fl / med / 1e9 : 0);
+			if (disturbed)
+				fprintf(fp, "  (%u run%s disturbed on a rank: not counted)", disturbed,
+					disturbed == 1 ? "" : "s");
+			fputc('\n', fp);
 		}
 		if (!strcmp(j->v[i].config, "default")) {
 			def_med = med, def_lo = lo, def_hi = hi, def_k = k;

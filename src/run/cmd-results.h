@@ -28,7 +28,7 @@ struct rt_cmd_cfg {
 /* One process's outcome. */
 struct rt_cmd_outcome {
 	bool ok;
-	char reason[256];
+	char reason[640];
 	double wall;
 	double images_per_s;            /* the last "images/s N" the command printed (NAN: none) */
 	bool disturbed;                 /* ok, but other processes took its CPUs' time (reason) */

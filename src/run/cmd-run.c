@@ -336,7 +336,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 		const double share = rt_cpu_others_share(&before, &after, r->wall, &others);
 
 		if (r->ok && share > RT_CMD_BUSY_SHARE && others > RT_CMD_BUSY_MIN_S) {
-			char cause[160];
+			char cause[400];
 
 			rt_cpu_culprit(&tasks[0], &tasks[1], cause, sizeof(cause));
 			r->disturbed = true;
@@ -640,6 +640,10 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 	else if (def->ok && o->overhead && def->bare_tried)
 		fprintf(fp, "verbose overhead: not measured: every run without the log was "
 			"disturbed or failed\n");
+	else if (o->overhead)
+		fprintf(fp, "verbose overhead: not measured: the default configuration's runs "
+			"with the log %s\n", def->ok ? "were not measured" : "failed or were "
+			"disturbed, so there is nothing to compare with");
 	fprintf(fp, "\n%-44s %22s %9s %10s %10s %9s %9s\n", "configuration", "wall s (min..max)",
 		"coverage", "GFLOP/s", "in oneDNN", "reorders", "images/s");
 	for (size_t i = 0; i < n; i++) {

@@ -147,6 +147,7 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 	char chart[4200], outbase[4200];
 	struct rt_profile *p = NULL;
 	bool drawn = false;
+	char nochart[sizeof(err->msg)];
 	int rc;
 
 	/* fail on an unwritable destination now, not after the measurements */
@@ -189,9 +190,11 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 		rt_probe_print(o->out, p);
 		fprintf(o->out, "\nprofile: %s   (probe took %.1f s)\n", path, rt_now() - ps->start);
 	}
+	snprintf(nochart, sizeof(nochart), "the chart was not asked for (--no-chart)");
 	if (o->chart) {
 		rc = rt_plot_roofline(p, 0, o->all_roofs, outbase, err);
 		drawn = rc == 0;
+		snprintf(nochart, sizeof(nochart), "%s", drawn ? "" : err->msg);
 		if (rc == 0 && print)
 			fprintf(o->out, "chart:   %s.png, %s.svg (script %s)\n", outbase, outbase,
 				chart);
@@ -213,7 +216,7 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 		strncat(html, "-report.html", sizeof(html) - strlen(html) - 1);
 		snprintf(svg, sizeof(svg), "%.4200s.svg", outbase);
 		/* the chart this run drew, never one lying there from another */
-		rc = rt_views_node_page(p, drawn ? svg : NULL, html, err);
+		rc = rt_views_node_page(p, drawn ? svg : NULL, nochart, html, err);
 		if (!rc && print)
 			fprintf(o->out, "page:    %s\n", html);
 	}

@@ -107,7 +107,7 @@ static void check_cores(struct child_rows *cr, unsigned long long throttled_befo
 			const struct rt_cpu_tasks *before)
 {
 	struct rt_cpu_tasks after;
-	char cause[160];
+	char cause[400];
 	struct rt_point *b = &cr->base;
 	unsigned long long throttled = 0;
 	double cores, period;
