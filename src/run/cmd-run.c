@@ -509,7 +509,7 @@ static void onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, stru
 
 /* The results directory: the one given (refused when it holds results already), or a new
  * results/run-TIMESTAMP of its own. */
-static int make_dir(const struct rt_cmd_run_opts *o, const struct rt_cmd_launcher *l, char *dir,
+static int make_dir(const struct rt_cmd_run_opts *o, const struct rt_cluster_launch *l, char *dir,
 		    size_t size, struct rt_err *err)
 {
 	char path[4200];
@@ -1142,7 +1142,7 @@ static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struc
 }
 
 /* summary.txt (also printed when alone), the charts and report.html. */
-static int finish(const struct rt_cmd_run_opts *o, const struct rt_cmd_launcher *l,
+static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launch *l,
 		  const char *dir, const struct rt_cmd_cfg *cfgs, const struct rt_cmd_result *res,
 		  size_t n, size_t done, const char *resume_dir, const struct rt_profile *prof,
 		  const char *hwline)
@@ -1201,7 +1201,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	const struct rt_cmd_run_opts *o = &req;
 	struct rt_err err = { 0 };
 	struct rt_dirlock lock = { .fd = -1 };
-	struct rt_cmd_launcher l;
+	struct rt_cluster_launch l;
 	struct rt_profile *prof = NULL;
 	struct rt_cmd_cfg *cfgs = NULL;
 	struct rt_cmd_result *res = NULL;
@@ -1215,7 +1215,17 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	int status = 1, rc;
 
 	rt_timestamp(started, sizeof(started));
-	rt_cmd_launcher_detect(&l);
+	/* a rank of a job, or alone: the rule every tool follows */
+	if (rt_cluster_launch_detect(&l, &err)) {
+		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+		goto out;
+	}
+	if (l.launched && l.size < 1) {
+		fprintf(stderr, "%s: %s: a PMIx launch that says no number of tasks "
+			"(OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_STEP_NUM_TASKS): each rank's room "
+			"cannot be told\n", o->prog, l.from);
+		goto out;
+	}
 	req.ranked = l.size > 1;
 	top = o->resume ? o->resume : o->outdir;
 	if (o->resume) {
