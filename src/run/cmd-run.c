@@ -52,6 +52,43 @@ static bool env_name_ok(const char *s)
 	return true;
 }
 
+/* The variables a knob sets in each configuration's environment (owner: the knob), and those
+ * roofline-run sets itself for its log (owner NULL): no env: knob may sweep one of them as
+ * well, or a configuration would carry it twice (the OpenMP runtime reading one, a shell
+ * the other). */
+static const struct {
+	const char *var, *owner;
+} knob_vars[] = {
+	{ "OMP_NUM_THREADS", "threads" },
+	{ "OMP_PLACES", "affinity" },
+	{ "OMP_PROC_BIND", "affinity" },
+	{ "ONEDNN_VERBOSE", NULL },
+	{ "DNNL_VERBOSE", NULL },
+};
+
+/* Whether knob (an env: knob's variable, or "threads", "affinity") sets a variable another
+ * knob of o sets too: -EINVAL naming both. */
+static int knob_collides(const struct rt_cmd_run_opts *o, const char *env, const char *knob,
+			 struct rt_err *err)
+{
+	for (size_t i = 0; i < sizeof(knob_vars) / sizeof(knob_vars[0]); i++) {
+		const char *v = knob_vars[i].var, *w = knob_vars[i].owner;
+
+		if (env && !strcmp(env, v) && !w)
+			return rt_err_set(err, -EINVAL, "--sweep env:%s: roofline-run sets %s itself "
+					  "(oneDNN's log: --verbose-value)", env, v);
+		if (env && !strcmp(env, v) && ((!strcmp(w, "threads") && o->nthreads) ||
+					       (!strcmp(w, "affinity") && o->naffs)))
+			return rt_err_set(err, -EINVAL, "--sweep env:%s and --sweep %s: both set %s "
+					  "(sweep it with one of them)", env, w, v);
+		for (size_t k = 0; knob && w && !strcmp(knob, w) && k < o->nenv; k++)
+			if (!strcmp(o->env[k].name, v))
+				return rt_err_set(err, -EINVAL, "--sweep %s and --sweep env:%s: both "
+						  "set %s (sweep it with one of them)", knob, v, v);
+	}
+	return 0;
+}
+
 int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *err)
 {
 	char buf[1024], *items[RT_CMD_MAX_VALUES + 1];
@@ -77,6 +114,8 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 			if (!strcmp(o->env[i].name, k->name))
 				return rt_err_set(err, -EINVAL, "--sweep %s: %s swept twice", spec,
 						  k->name);
+		if (knob_collides(o, k->name, NULL, err))
+			return -EINVAL;
 		n = rt_opt_split_list(buf, sizeof(buf), items, RT_CMD_MAX_VALUES, "--sweep",
 				      eq + 1, err);
 		if (n < 0)
@@ -86,6 +125,12 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 			    strlen(items[i]) >= sizeof(k->values[0]))
 				return rt_err_set(err, -EINVAL, "--sweep %s: '%s=%s' is longer than "
 						  "63 characters", spec, k->name, items[i]);
+			/* run.cfg and points.csv hold a value on one line */
+			for (const char *c = items[i]; *c; c++)
+				if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					return rt_err_set(err, -EINVAL, "--sweep env:%s: value %d holds "
+							  "a control character (a newline, a tab): a "
+							  "value is one line of text", k->name, i + 1);
 			for (int j = 0; j < i; j++)
 				if (!strcmp(items[i], items[j]))
 					return rt_err_set(err, -EINVAL, "--sweep %s: '%s' twice",
@@ -103,6 +148,8 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 
 		if (o->nthreads)
 			return rt_err_set(err, -EINVAL, "--sweep threads: given twice");
+		if (knob_collides(o, NULL, "threads", err))
+			return -EINVAL;
 		if (!eq) {
 			for (unsigned t = 1; t < cpus && nv < RT_CMD_MAX_VALUES - 1; t *= 2)
 				v[nv++] = t;
@@ -119,6 +166,8 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 	if (!strncmp(spec, "affinity", 8) && (!spec[8] || spec[8] == '=')) {
 		if (o->naffs)
 			return rt_err_set(err, -EINVAL, "--sweep affinity: given twice");
+		if (knob_collides(o, NULL, "affinity", err))
+			return -EINVAL;
 		if (!eq) {
 			for (int a = 0; a < RT_AFFINITY_COUNT; a++)
 				o->affs[o->naffs++] = (enum rt_affinity)a;
