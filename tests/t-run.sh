@@ -186,6 +186,62 @@ check "--resume of a trainer's sweep: exit 1, named (got $rc)" sh -c "test $rc =
 rc=$?
 check "roofline-train --resume of roofline-run's: refused, named (got $rc)" sh -c "test $rc != 0 && grep -q 'a run of roofline-run, not a sweep of the trainer' '$dir/res2.out'"
 
+# --resume of something else: another working directory (./cmd.sh there is another
+# program), another environment, refused naming run.cfg's line; nothing written
+mkdir -p "$dir/wa" "$dir/wb"
+printf '#!/bin/sh\necho from-a\n' >"$dir/wa/cmd.sh"
+printf '#!/bin/sh\necho from-b\n' >"$dir/wb/cmd.sh"
+chmod +x "$dir/wa/cmd.sh" "$dir/wb/cmd.sh"
+(cd "$dir/wa" && OMP_SCHEDULE=static "$run" -o "$dir/cw" -r 1 --no-overhead --no-hw-counters \
+	-- ./cmd.sh >"$dir/cw.out" 2>&1)
+check "a run of ./cmd.sh: run.cfg records where and what ran, and the environment" sh -c "grep -q '^    cwd = \"$dir/wa\";' '$dir/cw/run.cfg' && grep -q '^    program = \"$dir/wa/cmd.sh\";' '$dir/cw/run.cfg' && grep -q '^  environment = \\[.*\"OMP_SCHEDULE=static\"' '$dir/cw/run.cfg'"
+cp "$dir/cw/points.csv" "$dir/cw-before.csv"
+cp "$dir/cw/run.cfg" "$dir/cw-before.cfg"
+line=$(grep -n '^    cwd = ' "$dir/cw/run.cfg" | cut -d: -f1)
+(cd "$dir/wb" && OMP_SCHEDULE=static "$run" --resume "$dir/cw" >"$dir/cw2.out" 2>&1)
+rc=$?
+check "--resume from another directory: refused (exit $rc), run.cfg's line named" sh -c "test $rc = 1 && grep -q 'cw/run.cfg:$line: the working directory: .$dir/wa. when the run started, .$dir/wb. now' '$dir/cw2.out' && ! grep -q from-b '$dir/cw2.out'"
+line=$(grep -n '^  environment = ' "$dir/cw/run.cfg" | cut -d: -f1)
+(cd "$dir/wa" && env -u OMP_SCHEDULE "$run" --resume "$dir/cw" >"$dir/cw3.out" 2>&1)
+rc=$?
+check "--resume without a variable the run started with: refused (exit $rc), named" sh -c "test $rc = 1 && grep -q 'cw/run.cfg:$line: environment: OMP_SCHEDULE=static when the run started, unset now' '$dir/cw3.out'"
+(cd "$dir/wa" && OMP_SCHEDULE=dynamic "$run" --resume "$dir/cw" >"$dir/cw4.out" 2>&1)
+rc=$?
+check "... with another value: refused (exit $rc), both said" sh -c "test $rc = 1 && grep -q 'environment: OMP_SCHEDULE=static when the run started, OMP_SCHEDULE=dynamic now' '$dir/cw4.out'"
+(cd "$dir/wa" && OMP_SCHEDULE=static MKL_VERBOSE=1 "$run" --resume "$dir/cw" >"$dir/cw5.out" 2>&1)
+rc=$?
+check "... with one more: refused (exit $rc), named" sh -c "test $rc = 1 && grep -q 'environment: MKL_VERBOSE=1 now, unset when the run started' '$dir/cw5.out'"
+check "... nothing of the run lost or rewritten (points.csv, run.cfg)" sh -c "cmp -s '$dir/cw-before.csv' '$dir/cw/points.csv' && cmp -s '$dir/cw-before.cfg' '$dir/cw/run.cfg'"
+(cd "$dir/wa" && OMP_SCHEDULE=static "$run" --resume "$dir/cw" >"$dir/cw6.out" 2>&1)
+rc=$?
+check "... from its own directory, its own environment: resumed (exit $rc)" sh -c "test $rc = 0 && grep -q 'default: measured before (resumed)' '$dir/cw6.out' && grep -q 'OMP_SCHEDULE=static' '$dir/cw/run.cfg'"
+
+# a command of 5,004 words runs whole, is recorded whole and resumes
+"$run" -o "$dir/words" -r 1 --no-overhead --no-hw-counters -- sh -c 'echo "args $#"' sh \
+	$(seq 5000) >"$dir/words.out" 2>&1
+rc=$?
+check "a command of 5,004 words: every word passed (exit $rc)" sh -c "test $rc = 0 && grep -qx 'args 5000' '$dir/words.out'"
+check "... run.cfg records them all" sh -c "test \$(sed -n '/^    argv = /p' '$dir/words/run.cfg' | tr ',' '\\n' | wc -l) = 5004 && grep -q '^command: sh -c .* 4999 5000\$' '$dir/words/summary.txt'"
+"$run" --resume "$dir/words" >"$dir/words2.out" 2>&1
+rc=$?
+check "... and its own run.cfg resumes (exit $rc)" sh -c "test $rc = 0 && grep -q 'default: measured before (resumed)' '$dir/words2.out'"
+
+# configurations whose names pass 199 characters: two names, each its own rows, resumed
+v=$(printf 'v%.0s' $(seq 40))
+"$run" -o "$dir/long" -r 1 --no-overhead --no-hw-counters --sweep "env:AAAAAAAAAAAAAA=${v}1" \
+	--sweep "env:BBBBBBBBBBBBBB=${v}1" --sweep "env:CCCCCCCCCCCCCCC=${v}1" \
+	--sweep "env:DDDDDDDDDDDDDDDD=${v}1,${v}2" -- sh -c 'echo "D=$DDDDDDDDDDDDDDDD"' \
+	>"$dir/long.out" 2>&1
+rc=$?
+check "long configuration names: two, told apart by a hash of the whole (exit $rc)" sh -c "test $rc = 0 && test \$(awk -F, '\$3 == \"run\" { print \$1 }' '$dir/long/points.csv' | sort -u | wc -l) = 3 && test \$(grep -c ' #[0-9a-f]\\{8\\},1,run,' '$dir/long/points.csv') = 2"
+"$run" --resume "$dir/long" >"$dir/long2.out" 2>&1
+rc=$?
+check "... read back by --resume as the two they are (exit $rc)" sh -c "test $rc = 0 && test \$(grep -c 'measured before (resumed)' '$dir/long2.out') = 3"
+"$run" -o "$dir/sp" -r 1 --no-overhead --no-hw-counters --sweep "env:A=1 B=2,1" \
+	--sweep "env:B=3,2 B=3" -- true >"$dir/sp.out" 2>&1
+rc=$?
+check "values with spaces: quoted in the names, 5 configurations, 5 names (exit $rc)" sh -c "test $rc = 0 && test \$(awk -F, '\$3 == \"run\" { print \$1 }' '$dir/sp/points.csv' | sort -u | wc -l) = 5 && grep -q \"^A='1 B=2' B=3,\" '$dir/sp/points.csv'"
+
 # a run whose CPUs another process takes: each run measured again, then marked disturbed,
 # never compared (a spinner on each CPU this process may use while the command sleeps)
 spin=""

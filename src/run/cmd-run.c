@@ -22,12 +22,15 @@
 #include <fcntl.h>
 #include <math.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #define MAX_CONFIGS 4096
 #define MAX_ENV RT_CMD_MAX_CFG_ENV
@@ -209,6 +212,77 @@ static void cfg_set(struct rt_cmd_cfg *c, const char *kv)
 	}
 }
 
+/* A configuration's name for its knobs' words (full, "threads=2 affinity=compact A=x"):
+ * whole when it fits, else cut at a character's start with a hash of the whole after it, so
+ * that two long names that begin alike stay two. */
+static void cfg_name(struct rt_cmd_cfg *c, const char *full)
+{
+	const size_t len = strlen(full), keep = sizeof(c->name) - 12;
+	uint32_t h = 2166136261u;               /* FNV-1a */
+	size_t cut = keep;
+
+	if (len < sizeof(c->name)) {
+		memcpy(c->name, full, len + 1);
+		return;
+	}
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)full[i]) * 16777619u;
+	while (cut > 0 && ((unsigned char)full[cut] & 0xc0) == 0x80)
+		cut--;
+	snprintf(c->name, sizeof(c->name), "%.*s #%08x", (int)cut, full, (unsigned)h);
+}
+
+static int cmp_cfg_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct rt_cmd_cfg *const *)a)->name,
+		      (*(const struct rt_cmd_cfg *const *)b)->name);
+}
+
+/* Each configuration's name its own (rows are keyed by it): -EINVAL naming a pair that is
+ * not. */
+static int names_unique(const struct rt_cmd_cfg *v, size_t n, struct rt_err *err)
+{
+	const struct rt_cmd_cfg **p = calloc(n, sizeof(*p));
+	int rc = 0;
+
+	if (!p)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		p[i] = &v[i];
+	qsort(p, n, sizeof(*p), cmp_cfg_name);
+	for (size_t i = 1; i < n && !rc; i++)
+		if (!strcmp(p[i - 1]->name, p[i]->name))
+			rc = rt_err_set(err, -EINVAL, "--sweep: configurations %td and %td would "
+					"both be named '%s'", p[i - 1] - v + 1, p[i] - v + 1,
+					p[i]->name);
+	free(p);
+	return rc;
+}
+
+/* A value in a configuration's name: quoted when it holds a space or a quote (A='1 B=2' and
+ * A=1 B=2 are two configurations). */
+static void name_value(char *buf, size_t size, const char *v)
+{
+	size_t k = strlen(buf);
+
+	if (!strpbrk(v, " '")) {
+		snprintf(buf + k, size - k, "%s", v);
+		return;
+	}
+	if (k + 1 < size)
+		buf[k++] = '\'';
+	for (; *v && k + 5 < size; v++)
+		if (*v == '\'') {
+			memcpy(buf + k, "'\\''", 4);
+			k += 4;
+		} else {
+			buf[k++] = *v;
+		}
+	if (k + 1 < size)
+		buf[k++] = '\'';
+	buf[k] = '\0';
+}
+
 /* The default (the environment untouched) first, then the grid, the first knob slowest:
  * threads, affinity, then each environment variable. */
 static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cmd_cfg **out,
@@ -241,7 +315,8 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 		struct rt_cmd_cfg *c = &v[k + 1];
 		size_t rest = k, d = nd, at = 0;
 		size_t idx[2 + RT_CMD_MAX_ENV];
-		char part[128];
+		/* threads=N, affinity=W and 4 variables of up to 63 characters, each quoted */
+		char part[128], full[1200] = "";
 
 		while (d--) {
 			idx[d] = rest % dims[d];
@@ -251,8 +326,7 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 			c->threads = o->threads[idx[at++]];
 			snprintf(part, sizeof(part), "OMP_NUM_THREADS=%u", c->threads);
 			cfg_set(c, part);
-			snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name),
-				 "threads=%u", c->threads);
+			snprintf(full, sizeof(full), "threads=%u", c->threads);
 		}
 		if (o->naffs) {
 			const enum rt_affinity a = o->affs[idx[at++]];
@@ -261,17 +335,23 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 			cfg_set(c, a == RT_AFFINITY_NONE ? "OMP_PLACES=" : "OMP_PLACES=cores");
 			cfg_set(c, a == RT_AFFINITY_COMPACT ? "OMP_PROC_BIND=close" :
 				   a == RT_AFFINITY_SCATTER ? "OMP_PROC_BIND=spread" : "OMP_PROC_BIND=");
-			snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name),
-				 "%saffinity=%s", *c->name ? " " : "", rt_affinity_name(a));
+			snprintf(full + strlen(full), sizeof(full) - strlen(full), "%saffinity=%s",
+				 *full ? " " : "", rt_affinity_name(a));
 		}
 		for (size_t i = 0; i < o->nenv; i++) {
 			const char *val = o->env[i].values[idx[at++]];
 
 			snprintf(part, sizeof(part), "%s=%s", o->env[i].name, val);
 			cfg_set(c, part);
-			snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name),
-				 "%s%s", *c->name ? " " : "", part);
+			snprintf(full + strlen(full), sizeof(full) - strlen(full), "%s%s=",
+				 *full ? " " : "", o->env[i].name);
+			name_value(full, sizeof(full), val);
 		}
+		cfg_name(c, full);
+	}
+	if (names_unique(v, total + 1, err)) {
+		free(v);
+		return -EINVAL;
 	}
 	*out = v;
 	*nout = total + 1;
@@ -606,25 +686,21 @@ static int make_dir(const struct rt_cmd_run_opts *o, const struct rt_cluster_lau
 	}
 }
 
-/* A word as a shell reads it back: as it is, or single-quoted (a quote inside as '\'') */
-static const char *shell_word(const char *s, char *buf, size_t size)
+/* A word as a shell reads it back, whole: as it is, or single-quoted (a quote inside as
+ * '\'') */
+static void put_shell_word(FILE *fp, const char *s)
 {
-	size_t k = 0;
-
-	if (!strpbrk(s, " \t\n\"'\\$`;&|<>()*?[]#~!{}") && *s)
-		return s;
-	buf[k++] = '\'';
-	for (; *s && k + 6 < size; s++) {
-		if (*s == '\'') {
-			memcpy(buf + k, "'\\''", 4);
-			k += 4;
-		} else {
-			buf[k++] = *s;
-		}
+	if (!strpbrk(s, " \t\n\"'\\$`;&|<>()*?[]#~!{}") && *s) {
+		fputs(s, fp);
+		return;
 	}
-	buf[k++] = '\'';
-	buf[k] = '\0';
-	return buf;
+	fputc('\'', fp);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", fp);
+		else
+			fputc(*s, fp);
+	fputc('\'', fp);
 }
 
 /* summary.txt (and the same text on stdout). */
@@ -642,11 +718,12 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 	char *const v = ld->verdict;
 	const size_t vs = sizeof(ld->verdict);
 	size_t best = SIZE_MAX;
-	char w[8200];
 
 	fputs("command:", fp);
-	for (char *const *a = o->cmd; *a; a++)
-		fprintf(fp, " %s", shell_word(*a, w, sizeof(w)));
+	for (char *const *a = o->cmd; *a; a++) {
+		fputc(' ', fp);
+		put_shell_word(fp, *a);
+	}
 	fprintf(fp, "\n%zu configuration%s x %u fresh process%s each; counts from oneDNN's "
 		"verbose log (source onednn-log: exact FLOPs and bytes of each primitive oneDNN "
 		"ran; nothing it did not run)\n\n", n, n == 1 ? "" : "s", o->repeat,
@@ -859,7 +936,8 @@ static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[1100], si
 /* DIR/run.cfg: the request (enough to run the rest: roofline-run --resume DIR) and how it
  * ran; status running, complete or interrupted. */
 static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o, size_t n,
-			const char *started, const char *status, struct rt_err *err)
+			const char *cwd, const char *exe, const char *started, const char *status,
+			struct rt_err *err)
 {
 	char specs[2 + RT_CMD_MAX_ENV][1100];
 	struct rt_outfile of;
@@ -880,7 +958,12 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o, size_t
 		fputs(i ? ", " : " ", of.fp);
 		rt_cfg_put_str(of.fp, o->cmd[i]);
 	}
-	fputs(" ];\n    sweep = [", of.fp);
+	/* where it ran and what the first word found: --resume runs the rest only there */
+	fputs(" ];\n    cwd = ", of.fp);
+	rt_cfg_put_str(of.fp, cwd);
+	fputs(";\n    program = ", of.fp);
+	rt_cfg_put_str(of.fp, exe);
+	fputs(";\n    sweep = [", of.fp);
 	sweep_specs(o, specs, &ns);
 	for (size_t i = 0; i < ns; i++) {
 		fputs(i ? ", " : " ", of.fp);
@@ -930,7 +1013,7 @@ static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, char ***argv,
 	av = config_setting_get_member(g, "argv");
 	sw = config_setting_get_member(g, "sweep");
 	if (!av || config_setting_type(av) != CONFIG_TYPE_ARRAY ||
-	    (na = config_setting_length(av)) < 1 || na > 4000 || !sw ||
+	    (na = config_setting_length(av)) < 1 || !sw ||
 	    config_setting_type(sw) != CONFIG_TYPE_ARRAY ||
 	    config_setting_length(sw) > 2 + RT_CMD_MAX_ENV) {
 		rc = rt_cfg_bad(&rd, g, "command_request", "'argv' (the command's words) and "
@@ -985,6 +1068,74 @@ static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, char ***argv,
 	}
 	o->cmd = *argv;
 	rc = 0;
+out:
+	config_destroy(&cfg);
+	return rc;
+}
+
+/* --resume runs the rest of the same run: refused, naming what differs and run.cfg's line,
+ * when the working directory, the program the command's first word finds, or a variable
+ * that changes what a run does (rt_runrec_env_kind) differs from the run's start. A record
+ * of an older rooftraj without them is not compared. */
+static int resume_check(const char *dir, const char *cwd, const char *exe, struct rt_err *err)
+{
+	static const char how[] = "--resume runs the rest of that run: resume it as it started";
+	char path[4200];
+	const config_setting_t *g, *ev, *m;
+	const char *const names[2][3] = { { "cwd", "the working directory", cwd },
+					  { "program", "the command's program", exe } };
+	config_t cfg;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/run.cfg", dir);
+	if ((rc = rt_cfg_read(&cfg, path, err)))
+		goto out;
+	g = config_lookup(&cfg, "run.command_request");
+	for (size_t i = 0; g && i < 2; i++) {
+		const char *s;
+
+		if (!(m = config_setting_get_member(g, names[i][0])))
+			continue;
+		if (!(s = config_setting_get_string(m)) || strcmp(s, names[i][2])) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: %s: '%s' when the run started, '%s' "
+					"now (%s)", path, config_setting_source_line(m),
+					names[i][1], s ? s : "?", names[i][2], how);
+			goto out;
+		}
+	}
+	ev = config_lookup(&cfg, "run.environment");
+	if (!ev || config_setting_type(ev) != CONFIG_TYPE_ARRAY)
+		goto out;
+	for (int i = 0; i < config_setting_length(ev); i++) {
+		const char *kv = config_setting_get_string_elem(ev, i), *eq, *now;
+		char name[256];
+
+		if (!kv || rt_runrec_env_kind(kv) != RT_RUNREC_ENV_RUN || !(eq = strchr(kv, '=')))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - kv), kv);
+		if (!(now = getenv(name)) || strcmp(now, eq + 1)) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: environment: %s when the run started, "
+					"%s%s%s now (%s)", path, config_setting_source_line(ev), kv,
+					now ? name : "unset", now ? "=" : "", now ? now : "", how);
+			goto out;
+		}
+	}
+	for (char **e = environ; *e; e++) {
+		bool there = false;
+
+		if (rt_runrec_env_kind(*e) != RT_RUNREC_ENV_RUN)
+			continue;
+		for (int i = 0; i < config_setting_length(ev) && !there; i++) {
+			const char *kv = config_setting_get_string_elem(ev, i);
+
+			there = kv && !strcmp(kv, *e);
+		}
+		if (!there) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: environment: %s now, unset when the run "
+					"started (%s)", path, config_setting_source_line(ev), *e, how);
+			goto out;
+		}
+	}
 out:
 	config_destroy(&cfg);
 	return rc;
@@ -1259,7 +1410,9 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	struct hw_node hwn;
 	const struct hw_node *hw = NULL;
 	size_t n = 0, done = 0;
-	char dir[4096], path[4300], exe[4096], profile[4096], started[32];
+	char dir[4096], path[4300], exe[4096], profile[4096], started[32], *cwd = NULL;
+	char *program = NULL;
+	char **resolved = NULL;
 	const char *top;
 	int status = 1, rc;
 
@@ -1293,6 +1446,16 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		fprintf(stderr, "%s: %s: command not found (nothing run)\n", o->prog,
 			o->cmd && o->cmd[0] ? o->cmd[0] : "");
 		status = 127;
+		goto out;
+	}
+	/* where it runs, and the program the first word found, as run.cfg records them */
+	if (!(cwd = getcwd(NULL, 0)) || !(program = realpath(exe, NULL))) {
+		fprintf(stderr, "%s: %s: %s\n", o->prog, cwd ? exe : "the working directory",
+			strerror(errno));
+		goto out;
+	}
+	if (o->resume && resume_check(dir, cwd, program, &err)) {
+		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
 	}
 	if (o->profile && rt_profile_load(&prof, o->profile, &err)) {
@@ -1333,20 +1496,25 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			"would; run one configuration with -r 1 per launch then\n", o->prog, l.rank,
 			l.size, n * o->repeat + (o->overhead ? o->repeat : 0));
 	snprintf(path, sizeof(path), "%s/onednn", dir);
-	if (rt_mkdir_p(path, &err) || write_runcfg(dir, o, n, started, "running", &err) ||
+	if (rt_mkdir_p(path, &err) ||
+	    write_runcfg(dir, o, n, cwd, program, started, "running", &err) ||
 	    (!o->resume && write_points_header(dir, &err))) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
 	}
 	{
-		char *resolved[4096];
 		size_t na = 0;
 		struct rt_cmd_run_opts oo = req;
 
-		/* execvp's search done once: the same program for every configuration */
-		for (; o->cmd[na] && na < 4095; na++)
-			resolved[na] = o->cmd[na];
-		resolved[na] = NULL;
+		/* execvp's search done once: the same program for every configuration; every word
+		 * of the command passed on */
+		while (o->cmd[na])
+			na++;
+		if (!(resolved = calloc(na + 1, sizeof(*resolved)))) {
+			fprintf(stderr, "%s: out of memory\n", o->prog);
+			goto out;
+		}
+		memcpy(resolved, o->cmd, na * sizeof(*resolved));
 		resolved[0] = exe;
 		oo.cmd = resolved;
 		/* the node's counters, checked on the probe's kernels before the command runs */
@@ -1358,8 +1526,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			goto out;
 		}
 	}
-	if (write_runcfg(dir, o, n, started, rt_spawn_interrupted() ? "interrupted" : "complete",
-			 &err))
+	if (write_runcfg(dir, o, n, cwd, program, started,
+			 rt_spawn_interrupted() ? "interrupted" : "complete", &err))
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 	if (finish(o, &l, dir, cfgs, res, n, done, top, prof, hwline))
 		goto out;
@@ -1388,6 +1556,9 @@ out:
 	free(have);
 	free(cfgs);
 	free_argv(argv);
+	free(resolved);
+	free(cwd);
+	free(program);
 	rt_profile_destroy(prof);
 	rt_dirlock_release(&lock);
 	return status;
