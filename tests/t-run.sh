@@ -242,6 +242,14 @@ check "... read back by --resume as the two they are (exit $rc)" sh -c "test $rc
 rc=$?
 check "values with spaces: quoted in the names, 5 configurations, 5 names (exit $rc)" sh -c "test $rc = 0 && test \$(awk -F, '\$3 == \"run\" { print \$1 }' '$dir/sp/points.csv' | sort -u | wc -l) = 5 && grep -q \"^A='1 B=2' B=3,\" '$dir/sp/points.csv'"
 
+# an output path of the results directory that is a symbolic link: never written through
+mkdir -p "$dir/sl" "$dir/outside"
+echo precious >"$dir/outside/c000-r1.log"
+ln -s "$dir/outside" "$dir/sl/onednn"
+"$run" -o "$dir/sl" -r 1 --no-overhead --no-hw-counters -- true >"$dir/sl.out" 2>&1
+rc=$?
+check "DIR/onednn a symbolic link: refused (exit $rc), the path named, the file outside kept" sh -c "test $rc = 1 && grep -q 'sl/onednn: a symbolic link: outputs are never written through one' '$dir/sl.out' && grep -qx precious '$dir/outside/c000-r1.log' && test \$(ls '$dir/outside' | wc -l) = 1 && test ! -e '$dir/sl/points.csv'"
+
 # a run whose CPUs another process takes: each run measured again, then marked disturbed,
 # never compared (a spinner on each CPU this process may use while the command sleeps)
 spin=""

@@ -650,12 +650,15 @@ static int make_dir(const struct rt_cmd_run_opts *o, const struct rt_cluster_lau
 				  "-o DIR", l->size, l->from);
 	if (o->outdir) {
 		/* under a launcher each rank its own room in the directory they share */
-		if (l->size > 1)
-			snprintf(dir, size, "%s/rank-%d", o->outdir, l->rank);
-		else
-			snprintf(dir, size, "%s", o->outdir);
-		if ((rc = rt_mkdir_p(dir, err)))
+		if ((rc = rt_mkdir_p(o->outdir, err)))
 			return rc;
+		if (l->size > 1) {
+			snprintf(dir, size, "%s/rank-%d", o->outdir, l->rank);
+			if ((rc = rt_mkdir_own(dir, err)))
+				return rc;
+		} else {
+			snprintf(dir, size, "%s", o->outdir);
+		}
 		snprintf(path, sizeof(path), "%s/points.csv", dir);
 		if (lstat(path, &st) == 0)
 			return rt_err_set(err, -EEXIST, "%s holds results already (points.csv): "
@@ -1448,6 +1451,15 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		status = 127;
 		goto out;
 	}
+	{
+		struct stat st;
+
+		if (stat(exe, &st) == 0 && S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "%s: '%s' is a directory (nothing run)\n", o->prog, exe);
+			status = 126;
+			goto out;
+		}
+	}
 	/* where it runs, and the program the first word found, as run.cfg records them */
 	if (!(cwd = getcwd(NULL, 0)) || !(program = realpath(exe, NULL))) {
 		fprintf(stderr, "%s: %s: %s\n", o->prog, cwd ? exe : "the working directory",
@@ -1496,7 +1508,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			"would; run one configuration with -r 1 per launch then\n", o->prog, l.rank,
 			l.size, n * o->repeat + (o->overhead ? o->repeat : 0));
 	snprintf(path, sizeof(path), "%s/onednn", dir);
-	if (rt_mkdir_p(path, &err) ||
+	if (rt_mkdir_own(path, &err) ||
 	    write_runcfg(dir, o, n, cwd, program, started, "running", &err) ||
 	    (!o->resume && write_points_header(dir, &err))) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
