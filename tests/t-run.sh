@@ -249,6 +249,11 @@ check "... read back by --resume as the two they are (exit $rc)" sh -c "test $rc
 rc=$?
 check "values with spaces: quoted in the names, 5 configurations, 5 names (exit $rc)" sh -c "test $rc = 0 && test \$(awk -F, '\$3 == \"run\" { print \$1 }' '$dir/sp/points.csv' | sort -u | wc -l) = 5 && grep -q \"^A='1 B=2' B=3,\" '$dir/sp/points.csv'"
 
+# kind rows grouped in one sort: two kinds interleaved over distinct problems, each kind's
+# row the sum of its primitives (reorder: 3 calls of 0.5, 0.25, 0.125 ms; eltwise: 2)
+"$run" -o "$dir/kinds" -r 1 --no-overhead --no-hw-counters -- sh -c 'for p in "reorder 10x10 0.5" "eltwise 8x8 0.75" "reorder 20x20 0.25" "eltwise 4x4 0.0625" "reorder 30x30 0.125"; do set -- $p; echo "onednn_verbose,exec,cpu,$1,jit:uni,undef,src_f32::blocked:ab:f0 dst_f32::blocked:ab:f0,,,$2,$3"; done' >"$dir/kinds.out" 2>&1
+check "kind rows: each kind's calls and time the sum of its primitives, in the order of their heaviest" sh -c "awk -F, '\$3 == \"kind\" { printf \"%s %s %.6f\\n\", \$5, \$10, \$11 * 1000 }' '$dir/kinds/points.csv' | tr '\\n' ';' | grep -qx 'eltwise 2 0.812500;reorder 3 0.875000;'"
+
 # an output path of the results directory that is a symbolic link: never written through
 mkdir -p "$dir/sl" "$dir/outside"
 echo precious >"$dir/outside/c000-r1.log"
