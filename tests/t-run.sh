@@ -122,7 +122,7 @@ check "a command killed: its signal recorded" grep -q 'killed by SIGKILL' "$dir/
 "$run" -o "$dir/none" -r 2 -- sh -c 'echo images/s 12.5' >"$dir/none.out" 2>&1
 rc=$?
 check "a command that runs no oneDNN primitive: exit 0 (got $rc)" test $rc = 0
-check "... its wall time, and the note" grep -q 'no oneDNN primitive ran: coverage 0%' "$dir/none/summary.txt"
+check "... its wall time, and the note: no line came, so no coverage said" grep -q "^coverage: unknown: no oneDNN verbose line came: the command ran no oneDNN primitive, or switched oneDNN's log off itself" "$dir/none/summary.txt"
 check "... the images/s it printed recorded" grep -q ',12.5,$' "$dir/none/points.csv"
 check "... and run again without the log (the overhead)" grep -q '^default,2,run,command without the log,' "$dir/none/points.csv"
 if [ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/devices/cpu_core ]; then
@@ -130,6 +130,11 @@ if [ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/device
 else
 	check "... no core PMU here: said, the counts from the log" grep -q '^hardware counters: not used: the kernel exposes no core PMU here' "$dir/none/summary.txt"
 fi
+"$run" -o "$dir/off" -r 1 --no-overhead --no-hw-counters -- env ONEDNN_VERBOSE=0 DNNL_VERBOSE=0 \
+	"$train" -m lenet5 -b 4 -n 1 -w 0 -c none >"$dir/off.out" 2>&1
+check "a command that switches oneDNN's log off itself: not said to run no primitive" sh -c "grep -q '^coverage: unknown: no oneDNN verbose line came' '$dir/off/summary.txt' && ! grep -q 'no oneDNN primitive ran' '$dir/off/summary.txt' '$dir/off/points.csv'"
+"$run" -o "$dir/info" -r 1 --no-overhead --no-hw-counters -- sh -c 'echo onednn_verbose,info,oneDNN v2.6.0' >"$dir/info.out" 2>&1
+check "... one that logs but runs none: no primitive ran, coverage 0%" grep -q '^coverage: no oneDNN primitive ran: coverage 0%' "$dir/info/summary.txt"
 "$run" -o "$dir/nohw" -r 1 --no-overhead --no-hw-counters -- true >/dev/null 2>&1
 check "... --no-hw-counters: not tried, not said" sh -c "test -s '$dir/nohw/summary.txt' && ! grep -q '^hardware counters' '$dir/nohw/summary.txt'"
 check "... the command in the summary as a shell reads it back" grep -qx "command: sh -c 'echo images/s 12.5'" "$dir/none/summary.txt"

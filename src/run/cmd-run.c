@@ -365,6 +365,7 @@ struct stream {
 	struct rt_onednn_tally *t;
 	FILE *log;                      /* the raw log, or NULL */
 	double *images_per_s;
+	unsigned long *lines;           /* oneDNN's lines that came */
 };
 
 /* "images/s 735.2" (or "images/s: 735.2") anywhere in a line of the command's own output:
@@ -402,6 +403,7 @@ static void on_line(void *ctx, const char *line, size_t len)
 	}
 	if (s->log)
 		fwrite(line, 1, len, s->log);
+	(*s->lines)++;
 	if (k == RT_ONEDNN_EXEC)
 		rt_onednn_tally_add(s->t, &e);
 	else if (k == RT_ONEDNN_UNPARSED)
@@ -421,7 +423,8 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	char env[MAX_ENV + 2][64];
 	size_t nenv = 0;
 	struct rt_outfile lf = { 0 };
-	struct stream s = { .count = logpath != NULL, .t = &r->t, .images_per_s = &r->images_per_s };
+	struct stream s = { .count = logpath != NULL, .t = &r->t, .images_per_s = &r->images_per_s,
+			  .lines = &r->verbose_lines };
 	const struct rt_spawn_io io = { on_line, on_err, &s };
 	struct rt_cpu_sample before, after;
 	struct rt_cpu_tasks tasks[2] = { { 0 }, { 0 } };
@@ -545,6 +548,11 @@ static void put_row(FILE *fp, const struct row *w)
 		fputs(",\n", fp);
 }
 
+/* A run with the log on that gave not one of its lines: oneDNN may have run with the log
+ * switched off by the command itself, so nothing is known of its primitives. */
+#define NO_LINE "no oneDNN verbose line came: the command ran no oneDNN primitive, or " \
+	"switched oneDNN's log off itself (an ONEDNN_VERBOSE=0 of its own)"
+
 /* A run's row (scope "run"). */
 static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, const struct rt_cmd_outcome *r,
 		    const char *name, const char *log, bool logged)
@@ -561,7 +569,7 @@ static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, const st
 	if (r->disturbed) {
 		w.reason = r->reason;
 	} else if (r->ok && logged && !r->t.execs) {
-		w.reason = "no oneDNN primitive ran: coverage 0%";
+		w.reason = r->verbose_lines ? "no oneDNN primitive ran: coverage 0%" : NO_LINE;
 	} else if (r->ok && logged && r->t.unparsed) {
 		snprintf(why, sizeof(why), "%lu oneDNN lines not read (the first: %s)",
 			 r->t.unparsed, r->t.first_unparsed_why);
@@ -788,7 +796,10 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 		const struct rt_cmd_outcome *r = &def->runs[def->med];
 		const double cov = r->wall > 0 ? r->t.ms / 1e3 / r->wall : 0;
 
-		if (!r->t.execs)
+		if (!r->t.execs && !r->verbose_lines)
+			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: unknown: %s (the "
+				 "default's %.3f s)", NO_LINE, r->wall);
+		else if (!r->t.execs)
 			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: no oneDNN primitive "
 				 "ran: coverage 0%% (the default's %.3f s are all outside oneDNN)",
 				 r->wall);

@@ -69,7 +69,7 @@ void rt_cmd_result_free(struct rt_cmd_result *s)
 
 /* A raw log read again: the same lines give the same tally the run made. */
 static int tally_log(const char *dir, const char *log, struct rt_onednn_tally *t,
-		     const char *csv, size_t line, struct rt_err *err)
+		     unsigned long *lines, const char *csv, size_t line, struct rt_err *err)
 {
 	struct rt_onednn_reader rd;
 	char path[4300], *buf = NULL;
@@ -92,6 +92,7 @@ static int tally_log(const char *dir, const char *log, struct rt_onednn_tally *t
 		struct rt_onednn_exec e;
 		enum rt_onednn_line k = rt_onednn_read(&rd, buf, (size_t)len, &e);
 
+		*lines += k != RT_ONEDNN_OTHER;
 		if (k == RT_ONEDNN_EXEC)
 			rt_onednn_tally_add(t, &e);
 		else if (k == RT_ONEDNN_UNPARSED)
@@ -333,7 +334,7 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 			r->wall = r->ok ? wall : 0;
 			r->images_per_s = img;
 			snprintf(r->reason, sizeof(r->reason), "%s", f[18]);
-			if (*f[23] && (rc = tally_log(dir, f[23], &r->t, csv, line, err)))
+			if (*f[23] && (rc = tally_log(dir, f[23], &r->t, &r->verbose_lines, csv, line, err)))
 				goto out;
 		}
 		s->resumed = true;
