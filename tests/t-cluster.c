@@ -4,6 +4,7 @@
  * reported and never ranked, the file read back with libconfig */
 #include "config.h"
 #include "tap.h"
+#include "cluster/cluster.h"
 #include "cluster/cluster-profile.h"
 
 #include <errno.h>
@@ -30,6 +31,86 @@ static void node(struct rt_cluster_node *n, const char *host, double fp32, doubl
 	n->c[1].median = dram * 0.98;
 	n->c[1].sustained = dram * 0.97;
 	n->nc = 2;
+}
+
+/* The launcher's variables: NULL-terminated NAME=VALUE words, every other one unset. */
+static int launch_in(struct rt_cluster_launch *l, struct rt_err *err, const char *const *env)
+{
+	static const char *const all[] = { "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
+					   "PMI_RANK", "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID",
+					   "SLURM_NTASKS", "SLURM_STEP_NUM_TASKS", "SLURM_STEP_ID",
+					   "SLURM_JOB_ID" };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		unsetenv(all[i]);
+	for (; *env; env++) {
+		char name[64];
+		const char *eq = strchr(*env, '=');
+
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - *env), *env);
+		setenv(name, eq + 1, 1);
+	}
+	memset(err, 0, sizeof(*err));
+	return rt_cluster_launch_detect(l, err);
+}
+
+/* The one rule for "am I a rank of a job": each launcher's pair, a Slurm batch script that is
+ * none, and variables that do not read refused by name. */
+static void launches(void)
+{
+	struct rt_cluster_launch l;
+	struct rt_err err;
+
+	ok(launch_in(&l, &err, (const char *const[]){ NULL }) == 0 && !l.launched && !l.mpi &&
+	   l.rank == 0 && l.size == 1, "no launcher's variable: alone, rank 0 of 1");
+	ok(launch_in(&l, &err, (const char *const[]){ "OMPI_COMM_WORLD_RANK=2",
+						      "OMPI_COMM_WORLD_SIZE=4", NULL }) == 0 &&
+	   l.launched && l.mpi && l.rank == 2 && l.size == 4 &&
+	   !strcmp(l.from, "OMPI_COMM_WORLD_SIZE"), "mpirun: rank 2 of 4, an MPI launch");
+	ok(launch_in(&l, &err, (const char *const[]){ "PMI_RANK=1", "PMI_SIZE=3", NULL }) == 0 &&
+	   l.launched && l.mpi && l.rank == 1 && l.size == 3, "PMI: rank 1 of 3");
+	ok(launch_in(&l, &err, (const char *const[]){ "SLURM_NTASKS=4", "SLURM_PROCID=0",
+						      "SLURM_JOB_ID=77", NULL }) == 0 &&
+	   !l.launched && l.size == 1, "a Slurm batch script (SLURM_NTASKS=4, no step): alone, not "
+	   "rank 0 of 4");
+	ok(launch_in(&l, &err, (const char *const[]){ "SLURM_NTASKS=4", "SLURM_PROCID=0",
+						      "SLURM_STEP_ID=4294967291", NULL }) == 0 &&
+	   !l.launched && l.size == 1, "... nor in its batch step (id 0xfffffffb)");
+	ok(launch_in(&l, &err, (const char *const[]){ "SLURM_NTASKS=8", "SLURM_STEP_NUM_TASKS=4",
+						      "SLURM_PROCID=3", "SLURM_STEP_ID=0",
+						      NULL }) == 0 &&
+	   l.launched && !l.mpi && l.rank == 3 && l.size == 4 &&
+	   !strcmp(l.from, "SLURM_STEP_NUM_TASKS"), "srun: rank 3 of the step's 4 tasks, not "
+	   "MPI's");
+	ok(launch_in(&l, &err, (const char *const[]){ "SLURM_STEP_NUM_TASKS=2", "SLURM_PROCID=1",
+						      "SLURM_STEP_ID=3", "PMIX_RANK=1", NULL }) == 0 &&
+	   l.launched && l.mpi && l.rank == 1 && l.size == 2, "srun --mpi=pmix: MPI's too");
+	ok(launch_in(&l, &err, (const char *const[]){ "PMIX_RANK=0", NULL }) == 0 &&
+	   l.launched && l.mpi && l.size == 0, "PMIx alone: launched, MPI_Init tells the size");
+	ok(launch_in(&l, &err, (const char *const[]){ "PMI_SIZE=garbage", NULL }) == -EINVAL &&
+	   strstr(err.msg, "PMI_SIZE: 'garbage' is not a number of tasks"),
+	   "PMI_SIZE=garbage: refused, the variable named: %s", err.msg);
+	ok(launch_in(&l, &err, (const char *const[]){ "OMPI_COMM_WORLD_SIZE=4",
+						      "OMPI_COMM_WORLD_RANK=4", NULL }) == -EINVAL &&
+	   strstr(err.msg, "OMPI_COMM_WORLD_RANK: '4' is not a rank of OMPI_COMM_WORLD_SIZE=4"),
+	   "a rank past the size: refused: %s", err.msg);
+	ok(launch_in(&l, &err, (const char *const[]){ "PMI_SIZE=2", NULL }) == -EINVAL &&
+	   strstr(err.msg, "PMI_SIZE=2 but PMI_RANK is not set"),
+	   "a size without its rank: refused: %s", err.msg);
+	ok(launch_in(&l, &err, (const char *const[]){ "SLURM_NTASKS=0", "SLURM_PROCID=0",
+						      "SLURM_STEP_ID=1", NULL }) == -EINVAL &&
+	   strstr(err.msg, "SLURM_NTASKS: '0' is not a number of tasks"),
+	   "in a step, SLURM_NTASKS=0: refused: %s", err.msg);
+	ok(launch_in(&l, &err, (const char *const[]){ "OMPI_COMM_WORLD_SIZE=99999999999999999999",
+						      "OMPI_COMM_WORLD_RANK=0", NULL }) == -EINVAL,
+	   "a size that overflows: refused");
+	ok(launch_in(&l, &err, (const char *const[]){ "SLURM_NTASKS=3", "SLURM_PROCID=0",
+						      "SLURM_STEP_ID=5", NULL }) == 0 &&
+	   rt_cluster_check_world(&l, 1, &err) == -ENOTSUP &&
+	   strstr(err.msg, "started 3 tasks (SLURM_NTASKS=3)"),
+	   "3 tasks of a step, MPI's world of 1: refused: %.60s", err.msg);
+	ok(rt_cluster_check_world(&l, 3, &err) == 0, "... a world of 3: fine");
+	launch_in(&l, &err, (const char *const[]){ NULL });
 }
 
 int main(void)
@@ -194,5 +275,6 @@ int main(void)
 	   "an unwritable path is an error naming it: %s", err.msg);
 	unlink(file);
 	rmdir(path);
+	launches();
 	return done_testing();
 }

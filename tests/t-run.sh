@@ -87,13 +87,20 @@ if command -v gnuplot >/dev/null 2>&1 && [ -f "$top_builddir/tests/tripwire.so" 
 	check "... the typed names are labels, never commands" sh -c "test ! -e pwned && test ! -e '$dir/chart/pwned' && test ! -s '$dir/tripwire.log'"
 	check "... the time view: every primitive's time against its floor" sh -c "test -s '$dir/chart/primitives-time.png' && awk '/^\\\$layers << EOD/ { on = 1; next } /^EOD/ { on = 0 } on { n++; if (\$1 <= 0 || \$2 < 0 || \$3 <= 0 || \$3 > 1) bad = 1; s += \$3 } END { exit bad || n < 3 || s > 1.000001 }' '$dir/chart/primitives-time.gp'"
 	check "... report.html: the verdict, the coverage, both charts inlined" sh -c "grep -q '<p class=\"big\">the default configuration is the fastest\\|<p class=\"big\">best configuration\\|<p class=\"big\">no configuration is measurably\\|<p class=\"big\">every configuration' '$dir/chart/report.html' && grep -q '<p>coverage: oneDNN ran' '$dir/chart/report.html' && test \$(grep -c '<svg' '$dir/chart/report.html') = 2 && ! grep -qi '<script\\|onload=' '$dir/chart/report.html'"
+	# two adjacent quotes in a name: gnuplot 5.4 ended a single-quoted string there
+	GNUPLOT="$top_srcdir/tests/gnuplot-tripwire" RT_TRIPWIRE_SO="$top_builddir/tests/tripwire.so" \
+	RT_TRIPWIRE_LOG="$dir/tripwire-q.log" \
+	"$run" -o "$dir/quotes" -r 1 --no-overhead -p "$top_srcdir/machine-profiles/example-kvm-spr.cfg" \
+		--sweep "env:RT_Q=it''s,''x\`@" -- "$train" -m lenet5 -b 4 -n 1 -w 0 -c none \
+		>/dev/null 2>"$dir/quotes.err"
+	check "names with adjacent quotes: the chart drawn, the names its labels, nothing run" sh -c "grep -q '</svg>' '$dir/quotes/run-roofline.svg' && grep -q 'RT_Q=.*it.*s' '$dir/quotes/run-roofline.svg' && grep -q '\\\\047\\\\047' '$dir/quotes/run-roofline.gp' && ! grep -q 'no run-roofline chart\|gnuplot' '$dir/quotes.err' && test ! -s '$dir/tripwire-q.log'"
 	rm -f "$dir/chart/run-roofline.svg" "$dir/chart/primitives-time.svg" "$dir/chart/report.html"
 	"$top_builddir/src/roofline-plot" "$dir/chart" >"$dir/replot.out" 2>&1
 	check "roofline-plot DIR on roofline-run's results: charts and page again (exit $?)" sh -c "test -s '$dir/chart/run-roofline.svg' && test -s '$dir/chart/primitives-time.svg' && test \$(grep -c '<svg' '$dir/chart/report.html') = 2"
 	"$top_builddir/src/roofline-plot" "$dir/chart" "$dir/convnet" >"$dir/replot.out" 2>&1
 	check "... with another directory (an overlay): refused, said why" sh -c "test $? = 1 && grep -q 'a run of roofline-run: roofline-plot DIR alone' '$dir/replot.out'"
 else
-	for i in 1 2 3 4 5 6; do skip "gnuplot is not installed"; done
+	for i in 1 2 3 4 5 6 7; do skip "gnuplot is not installed"; done
 fi
 check "without a profile: report.html all the same, saying why no chart" sh -c "grep -q 'No chart: no machine profile' '$dir/convnet/report.html' && grep -q '<h2>Summary (summary.txt)</h2>' '$dir/convnet/report.html'"
 check "without a profile: no chart, said why" grep -q 'no chart: no machine profile' "$dir/convnet.err"
@@ -117,7 +124,7 @@ identity_tree "$dir/zen5" AuthenticAMD 26 2
 ROOFTRAJ_SYSROOT="$dir/zen5" "$run" -o "$dir/none" -r 2 -- sh -c 'echo images/s 12.5' >"$dir/none.out" 2>&1
 rc=$?
 check "a command that runs no oneDNN primitive: exit 0 (got $rc)" test $rc = 0
-check "... its wall time, and the note" grep -q 'no oneDNN primitive ran: coverage 0%' "$dir/none/summary.txt"
+check "... its wall time, and the note: no line came, so no coverage said" grep -q "^coverage: unknown: no oneDNN verbose line came: the command ran no oneDNN primitive, or switched oneDNN's log off itself" "$dir/none/summary.txt"
 check "... the images/s it printed recorded" grep -q ',12.5,$' "$dir/none/points.csv"
 check "... and run again without the log (the overhead)" grep -q '^default,2,run,command without the log,' "$dir/none/points.csv"
 check "... no core PMU on the node: said, the counts from the log" grep -q "^hardware counters: not used: the kernel exposes no core PMU here (no $dir/zen5/sys/bus/event_source/devices/cpu: " "$dir/none/summary.txt"
@@ -126,6 +133,11 @@ check "... no core PMU on the node: said, the counts from the log" grep -q "^har
 identity_tree "$dir/a7" GenuineIntel 6 167
 ROOFTRAJ_SYSROOT="$dir/a7" "$run" -o "$dir/a7run" -r 1 --no-overhead -- true >/dev/null 2>&1
 check "... an unknown Intel model without a PMU: both reasons" grep -q '^hardware counters: not used: the kernel exposes no core PMU here (.*); no FLOP event table for this CPU (GenuineIntel family 0x6 model 0xa7)' "$dir/a7run/summary.txt"
+"$run" -o "$dir/off" -r 1 --no-overhead --no-hw-counters -- env ONEDNN_VERBOSE=0 DNNL_VERBOSE=0 \
+	"$train" -m lenet5 -b 4 -n 1 -w 0 -c none >"$dir/off.out" 2>&1
+check "a command that switches oneDNN's log off itself: not said to run no primitive" sh -c "grep -q '^coverage: unknown: no oneDNN verbose line came' '$dir/off/summary.txt' && ! grep -q 'no oneDNN primitive ran' '$dir/off/summary.txt' '$dir/off/points.csv'"
+"$run" -o "$dir/info" -r 1 --no-overhead --no-hw-counters -- sh -c 'echo onednn_verbose,info,oneDNN v2.6.0' >"$dir/info.out" 2>&1
+check "... one that logs but runs none: no primitive ran, coverage 0%" grep -q '^coverage: no oneDNN primitive ran: coverage 0%' "$dir/info/summary.txt"
 "$run" -o "$dir/nohw" -r 1 --no-overhead --no-hw-counters -- true >/dev/null 2>&1
 check "... --no-hw-counters: not tried, not said" sh -c "test -s '$dir/nohw/summary.txt' && ! grep -q '^hardware counters' '$dir/nohw/summary.txt'"
 check "... the command in the summary as a shell reads it back" grep -qx "command: sh -c 'echo images/s 12.5'" "$dir/none/summary.txt"
@@ -188,6 +200,75 @@ check "--resume of a trainer's sweep: exit 1, named (got $rc)" sh -c "test $rc =
 "$train" --resume "$dir/int" >"$dir/res2.out" 2>&1
 rc=$?
 check "roofline-train --resume of roofline-run's: refused, named (got $rc)" sh -c "test $rc != 0 && grep -q 'a run of roofline-run, not a sweep of the trainer' '$dir/res2.out'"
+
+# --resume of something else: another working directory (./cmd.sh there is another
+# program), another environment, refused naming run.cfg's line; nothing written
+mkdir -p "$dir/wa" "$dir/wb"
+printf '#!/bin/sh\necho from-a\n' >"$dir/wa/cmd.sh"
+printf '#!/bin/sh\necho from-b\n' >"$dir/wb/cmd.sh"
+chmod +x "$dir/wa/cmd.sh" "$dir/wb/cmd.sh"
+(cd "$dir/wa" && OMP_SCHEDULE=static "$run" -o "$dir/cw" -r 1 --no-overhead --no-hw-counters \
+	-- ./cmd.sh >"$dir/cw.out" 2>&1)
+check "a run of ./cmd.sh: run.cfg records where and what ran, and the environment" sh -c "grep -q '^    cwd = \"$dir/wa\";' '$dir/cw/run.cfg' && grep -q '^    program = \"$dir/wa/cmd.sh\";' '$dir/cw/run.cfg' && grep -q '^  environment = \\[.*\"OMP_SCHEDULE=static\"' '$dir/cw/run.cfg'"
+cp "$dir/cw/points.csv" "$dir/cw-before.csv"
+cp "$dir/cw/run.cfg" "$dir/cw-before.cfg"
+line=$(grep -n '^    cwd = ' "$dir/cw/run.cfg" | cut -d: -f1)
+(cd "$dir/wb" && OMP_SCHEDULE=static "$run" --resume "$dir/cw" >"$dir/cw2.out" 2>&1)
+rc=$?
+check "--resume from another directory: refused (exit $rc), run.cfg's line named" sh -c "test $rc = 1 && grep -q 'cw/run.cfg:$line: the working directory: .$dir/wa. when the run started, .$dir/wb. now' '$dir/cw2.out' && ! grep -q from-b '$dir/cw2.out'"
+line=$(grep -n '^  environment = ' "$dir/cw/run.cfg" | cut -d: -f1)
+(cd "$dir/wa" && env -u OMP_SCHEDULE "$run" --resume "$dir/cw" >"$dir/cw3.out" 2>&1)
+rc=$?
+check "--resume without a variable the run started with: refused (exit $rc), named" sh -c "test $rc = 1 && grep -q 'cw/run.cfg:$line: environment: OMP_SCHEDULE=static when the run started, unset now' '$dir/cw3.out'"
+(cd "$dir/wa" && OMP_SCHEDULE=dynamic "$run" --resume "$dir/cw" >"$dir/cw4.out" 2>&1)
+rc=$?
+check "... with another value: refused (exit $rc), both said" sh -c "test $rc = 1 && grep -q 'environment: OMP_SCHEDULE=static when the run started, OMP_SCHEDULE=dynamic now' '$dir/cw4.out'"
+(cd "$dir/wa" && OMP_SCHEDULE=static MKL_VERBOSE=1 "$run" --resume "$dir/cw" >"$dir/cw5.out" 2>&1)
+rc=$?
+check "... with one more: refused (exit $rc), named" sh -c "test $rc = 1 && grep -q 'environment: MKL_VERBOSE=1 now, unset when the run started' '$dir/cw5.out'"
+check "... nothing of the run lost or rewritten (points.csv, run.cfg)" sh -c "cmp -s '$dir/cw-before.csv' '$dir/cw/points.csv' && cmp -s '$dir/cw-before.cfg' '$dir/cw/run.cfg'"
+(cd "$dir/wa" && OMP_SCHEDULE=static "$run" --resume "$dir/cw" >"$dir/cw6.out" 2>&1)
+rc=$?
+check "... from its own directory, its own environment: resumed (exit $rc)" sh -c "test $rc = 0 && grep -q 'default: measured before (resumed)' '$dir/cw6.out' && grep -q 'OMP_SCHEDULE=static' '$dir/cw/run.cfg'"
+
+# a command of 5,004 words runs whole, is recorded whole and resumes
+"$run" -o "$dir/words" -r 1 --no-overhead --no-hw-counters -- sh -c 'echo "args $#"' sh \
+	$(seq 5000) >"$dir/words.out" 2>&1
+rc=$?
+check "a command of 5,004 words: every word passed (exit $rc)" sh -c "test $rc = 0 && grep -qx 'args 5000' '$dir/words.out'"
+check "... run.cfg records them all" sh -c "test \$(sed -n '/^    argv = /p' '$dir/words/run.cfg' | tr ',' '\\n' | wc -l) = 5004 && grep -q '^command: sh -c .* 4999 5000\$' '$dir/words/summary.txt'"
+"$run" --resume "$dir/words" >"$dir/words2.out" 2>&1
+rc=$?
+check "... and its own run.cfg resumes (exit $rc)" sh -c "test $rc = 0 && grep -q 'default: measured before (resumed)' '$dir/words2.out'"
+
+# configurations whose names pass 199 characters: two names, each its own rows, resumed
+v=$(printf 'v%.0s' $(seq 40))
+"$run" -o "$dir/long" -r 1 --no-overhead --no-hw-counters --sweep "env:AAAAAAAAAAAAAA=${v}1" \
+	--sweep "env:BBBBBBBBBBBBBB=${v}1" --sweep "env:CCCCCCCCCCCCCCC=${v}1" \
+	--sweep "env:DDDDDDDDDDDDDDDD=${v}1,${v}2" -- sh -c 'echo "D=$DDDDDDDDDDDDDDDD"' \
+	>"$dir/long.out" 2>&1
+rc=$?
+check "long configuration names: two, told apart by a hash of the whole (exit $rc)" sh -c "test $rc = 0 && test \$(awk -F, '\$3 == \"run\" { print \$1 }' '$dir/long/points.csv' | sort -u | wc -l) = 3 && test \$(grep -c ' #[0-9a-f]\\{8\\},1,run,' '$dir/long/points.csv') = 2"
+"$run" --resume "$dir/long" >"$dir/long2.out" 2>&1
+rc=$?
+check "... read back by --resume as the two they are (exit $rc)" sh -c "test $rc = 0 && test \$(grep -c 'measured before (resumed)' '$dir/long2.out') = 3"
+"$run" -o "$dir/sp" -r 1 --no-overhead --no-hw-counters --sweep "env:A=1 B=2,1" \
+	--sweep "env:B=3,2 B=3" -- true >"$dir/sp.out" 2>&1
+rc=$?
+check "values with spaces: quoted in the names, 5 configurations, 5 names (exit $rc)" sh -c "test $rc = 0 && test \$(awk -F, '\$3 == \"run\" { print \$1 }' '$dir/sp/points.csv' | sort -u | wc -l) = 5 && grep -q \"^A='1 B=2' B=3,\" '$dir/sp/points.csv'"
+
+# kind rows grouped in one sort: two kinds interleaved over distinct problems, each kind's
+# row the sum of its primitives (reorder: 3 calls of 0.5, 0.25, 0.125 ms; eltwise: 2)
+"$run" -o "$dir/kinds" -r 1 --no-overhead --no-hw-counters -- sh -c 'for p in "reorder 10x10 0.5" "eltwise 8x8 0.75" "reorder 20x20 0.25" "eltwise 4x4 0.0625" "reorder 30x30 0.125"; do set -- $p; echo "onednn_verbose,exec,cpu,$1,jit:uni,undef,src_f32::blocked:ab:f0 dst_f32::blocked:ab:f0,,,$2,$3"; done' >"$dir/kinds.out" 2>&1
+check "kind rows: each kind's calls and time the sum of its primitives, in the order of their heaviest" sh -c "awk -F, '\$3 == \"kind\" { printf \"%s %s %.6f\\n\", \$5, \$10, \$11 * 1000 }' '$dir/kinds/points.csv' | tr '\\n' ';' | grep -qx 'eltwise 2 0.812500;reorder 3 0.875000;'"
+
+# an output path of the results directory that is a symbolic link: never written through
+mkdir -p "$dir/sl" "$dir/outside"
+echo precious >"$dir/outside/c000-r1.log"
+ln -s "$dir/outside" "$dir/sl/onednn"
+"$run" -o "$dir/sl" -r 1 --no-overhead --no-hw-counters -- true >"$dir/sl.out" 2>&1
+rc=$?
+check "DIR/onednn a symbolic link: refused (exit $rc), the path named, the file outside kept" sh -c "test $rc = 1 && grep -q 'sl/onednn: a symbolic link: outputs are never written through one' '$dir/sl.out' && grep -qx precious '$dir/outside/c000-r1.log' && test \$(ls '$dir/outside' | wc -l) = 1 && test ! -e '$dir/sl/points.csv'"
 
 # a run whose CPUs another process takes: each run measured again, then marked disturbed,
 # never compared (a spinner on each CPU this process may use while the command sleeps)

@@ -128,6 +128,25 @@ int rt_mkdir_p(const char *dir, struct rt_err *err)
 	return 0;
 }
 
+int rt_mkdir_own(const char *dir, struct rt_err *err)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0777) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return rt_err_set(err, -errno, "%s: cannot create directory: %s", dir,
+				  strerror(errno));
+	if (lstat(dir, &st))
+		return rt_err_set(err, -errno, "%s: %s", dir, strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return rt_err_set(err, -ENOTDIR, "%s: a symbolic link: outputs are never written "
+				  "through one (remove it)", dir);
+	if (!S_ISDIR(st.st_mode))
+		return rt_err_set(err, -ENOTDIR, "%s: not a directory", dir);
+	return 0;
+}
+
 /* The permissions a new file gets: 0666 less this process's umask (read from
  * /proc/self/status, so that no other thread sees a changed umask; 022 when the kernel does
  * not say). */

@@ -85,6 +85,10 @@ int rt_check_regular(const char *path, struct rt_err *err);
 
 /* mkdir -p */
 int rt_mkdir_p(const char *dir, struct rt_err *err);
+/* A directory of a tool's own in a results directory (DIR/onednn, DIR/rank-K): made, or one
+ * that is there taken only when it is a directory itself, never a symbolic link (an output
+ * written through one would replace a file outside DIR): -ENOTDIR naming the path. */
+int rt_mkdir_own(const char *dir, struct rt_err *err);
 
 /* s as a libconfig string literal ("..."): quotes and backslashes escaped, control characters
  * as \xNN, so that libconfig reads back exactly s. The one escaper of every libconfig file

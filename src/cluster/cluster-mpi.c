@@ -147,13 +147,16 @@ static double comm_sum(void *ctx, double v)
 
 int rt_cluster_init(struct rt_cluster *c, int *argc, char ***argv, struct rt_err *err)
 {
+	struct rt_cluster_launch l;
 	int provided = 0, lrank = 0, rc;
 
 	memset(c, 0, sizeof(*c));
 	gethostname(c->host, sizeof(c->host) - 1);
 	rt_cluster_single(c);
-	if (!rt_cluster_launched())
-		return rt_cluster_check_world(1, err);
+	if ((rc = rt_cluster_launch_detect(&l, err)))
+		return rc;
+	if (!l.mpi)
+		return rt_cluster_check_world(&l, 1, err);
 	rc = MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
 	if (rc != MPI_SUCCESS)
 		return rt_err_set(err, -EIO, "MPI_Init_thread failed (%d)", rc);
@@ -183,7 +186,7 @@ int rt_cluster_init(struct rt_cluster *c, int *argc, char ***argv, struct rt_err
 	MPI_Bcast(&c->nodes, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	c->comm = (struct rt_comm){ .rank = c->rank, .size = c->size, .start = comm_start,
 				    .finish = comm_finish, .sum = comm_sum, .ctx = c };
-	return rt_cluster_check_world(c->size, err);
+	return rt_cluster_check_world(&l, c->size, err);
 }
 
 void rt_cluster_finalize(struct rt_cluster *c)

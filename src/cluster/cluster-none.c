@@ -16,12 +16,17 @@ bool rt_cluster_built(void)
 
 int rt_cluster_init(struct rt_cluster *c, int *argc, char ***argv, struct rt_err *err)
 {
+	struct rt_cluster_launch l;
+	int rc;
+
 	(void)argc;
 	(void)argv;
 	memset(c, 0, sizeof(*c));
 	gethostname(c->host, sizeof(c->host) - 1);
 	rt_cluster_single(c);
-	return rt_cluster_check_world(1, err);
+	if ((rc = rt_cluster_launch_detect(&l, err)))
+		return rc;
+	return rt_cluster_check_world(&l, 1, err);
 }
 
 void rt_cluster_finalize(struct rt_cluster *c)

@@ -12,11 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-bool rt_cluster_launched(void)
-{
-	return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
-}
-
 void rt_cluster_single(struct rt_cluster *c)
 {
 	c->active = false;
@@ -25,46 +20,81 @@ void rt_cluster_single(struct rt_cluster *c)
 }
 
 
-long rt_cluster_expected_tasks(const char **from)
+/* A whole number in lo..hi, all of it. */
+static bool env_long(const char *v, long lo, long hi, long *out)
 {
-	static const char *const vars[] = { "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS",
-					    "OMPI_COMM_WORLD_SIZE", "PMI_SIZE" };
-	long best = 1;
+	char *end;
 
-	*from = NULL;
-	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		const char *v = getenv(vars[i]), *step = getenv("SLURM_STEP_ID");
-		char *end;
-		long n;
-
-		if (!v || !*v)
-			continue;
-		/* SLURM_NTASKS is the allocation's in a batch script (run once): a step's only
-		 * inside srun (a numeric step id; the batch and extern steps are not) */
-		if (i == 1 && (!step || strtol(step, &end, 10) < 0 || *end ||
-			       strtol(step, NULL, 10) >= 0x7ffffff0L))
-			continue;
-		n = strtol(v, &end, 10);
-		if (*end || n < 1 || n > (1L << 24))
-			continue;
-		if (n > best) {
-			best = n;
-			*from = vars[i];
-		}
-	}
-	return best;
+	errno = 0;
+	*out = strtol(v, &end, 10);
+	return *v && !*end && !errno && *out >= lo && *out <= hi;
 }
 
-int rt_cluster_check_world(int world_size, struct rt_err *err)
+/* Whether this process runs inside a Slurm job step (srun): a numeric step id; a batch
+ * script runs outside any (no SLURM_STEP_ID, or the batch and extern steps' ids near 2^32),
+ * with the allocation's SLURM_NTASKS for the tasks it may start, not its own. */
+static bool slurm_step(void)
 {
-	const char *from;
-	const long tasks = rt_cluster_expected_tasks(&from);
+	const char *step = getenv("SLURM_STEP_ID");
+	long id;
 
-	if (tasks <= 1 || world_size > 1)
+	return step && env_long(step, 0, 0x7fffffefL, &id);
+}
+
+int rt_cluster_launch_detect(struct rt_cluster_launch *l, struct rt_err *err)
+{
+	/* the rank's variable and the size's, the first pair present decides; an MPI launcher's
+	 * (MPI_Init joins its job) or a Slurm step's */
+	static const struct {
+		const char *rank, *size;
+		bool mpi, step;
+	} pairs[] = {
+		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", true, false },
+		{ "PMI_RANK", "PMI_SIZE", true, false },
+		{ "SLURM_PROCID", "SLURM_STEP_NUM_TASKS", false, true },
+		{ "SLURM_PROCID", "SLURM_NTASKS", false, true },
+		{ "PMIX_RANK", NULL, true, false },
+	};
+	const bool step = slurm_step();
+
+	memset(l, 0, sizeof(*l));
+	l->size = 1;
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		const char *r = getenv(pairs[i].rank);
+		const char *s = pairs[i].size ? getenv(pairs[i].size) : NULL;
+		long size = 0, rank;
+
+		l->mpi |= pairs[i].mpi && r && (s || !pairs[i].size);
+		if (l->launched || (pairs[i].step && !step) || (!s && (!r || pairs[i].size)))
+			continue;
+		if (s && !env_long(s, 1, RT_CLUSTER_MAX_TASKS, &size))
+			return rt_err_set(err, -EINVAL, "%s: '%.40s' is not a number of tasks (1..%ld): "
+					  "not a launch this tool can join", pairs[i].size, s,
+					  (long)RT_CLUSTER_MAX_TASKS);
+		if (!r)
+			return rt_err_set(err, -EINVAL, "%s=%ld but %s is not set: not a launch this "
+					  "tool can join", pairs[i].size, size, pairs[i].rank);
+		if (!env_long(r, 0, s ? size - 1 : RT_CLUSTER_MAX_TASKS - 1, &rank))
+			return s ? rt_err_set(err, -EINVAL, "%s: '%.40s' is not a rank of %s=%ld "
+					      "(0..%ld)", pairs[i].rank, r, pairs[i].size, size,
+					      size - 1) :
+				   rt_err_set(err, -EINVAL, "%s: '%.40s' is not a rank", pairs[i].rank,
+					      r);
+		l->launched = true;
+		l->rank = (int)rank;
+		l->size = (int)size;    /* 0: the launcher's MPI says (PMIx alone) */
+		snprintf(l->from, sizeof(l->from), "%s", s ? pairs[i].size : pairs[i].rank);
+	}
+	return 0;
+}
+
+int rt_cluster_check_world(const struct rt_cluster_launch *l, int world_size, struct rt_err *err)
+{
+	if (l->size <= 1 || world_size > 1)
 		return 0;
-	return rt_err_set(err, -ENOTSUP, "the launcher started %ld tasks (%s=%ld) but MPI sees "
+	return rt_err_set(err, -ENOTSUP, "the launcher started %d tasks (%s=%d) but MPI sees "
 			  "one rank: each would measure alone, on the same cores, and write the same "
-			  "files. %s", tasks, from, tasks, rt_cluster_built() ?
+			  "files. %s", l->size, l->from, l->size, rt_cluster_built() ?
 			  "Under Slurm start them with srun --mpi=pmix (srun --mpi=list shows the "
 			  "site's plugins) or with mpirun inside the allocation" :
 			  "This rooftraj was built without MPI (./configure --with-mpi=yes; "

@@ -23,20 +23,30 @@ struct rt_cluster {
 
 /* Whether this build has MPI. */
 bool rt_cluster_built(void);
-/* Whether the process was started by an MPI launcher (Open MPI's mpirun sets
- * OMPI_COMM_WORLD_SIZE; PMI and PMIx launchers set PMI_SIZE or PMIX_RANK). */
 /* The one rank of one node (both builds: a process no launcher started, or any process of a
  * build without MPI). */
 void rt_cluster_single(struct rt_cluster *c);
-bool rt_cluster_launched(void);
-/* The tasks the launcher says it started together (SLURM_STEP_NUM_TASKS, SLURM_NTASKS inside
- * an srun step, OMPI_COMM_WORLD_SIZE, PMI_SIZE: the largest), *from the variable; 1 when none
- * says more. */
-long rt_cluster_expected_tasks(const char **from);
+
+#define RT_CLUSTER_MAX_TASKS (1L << 24)
+
+/* How this process was started: alone, or as one task of a launcher's job. */
+struct rt_cluster_launch {
+	bool launched;                  /* a launcher started it as a task of a job */
+	bool mpi;                       /* an MPI launcher's variables (MPI_Init joins its job) */
+	int rank, size;                 /* 0 and 1 alone; size 0: PMIx alone, MPI_Init tells */
+	char from[48];                  /* the variable the size came from ("": alone) */
+};
+/* The one rule for "am I a rank of a job", for every tool: the first of OMPI_COMM_WORLD_RANK/
+ * _SIZE (mpirun), PMI_RANK/PMI_SIZE (MPICH, Intel MPI), SLURM_PROCID/SLURM_STEP_NUM_TASKS
+ * or SLURM_NTASKS inside an srun step (a batch script is no step: its SLURM_NTASKS is the
+ * allocation's and the script runs once), PMIX_RANK. A pair present that does not read as
+ * 0 <= rank < size is -EINVAL naming the variable (a garbage size is not a launch of one). */
+int rt_cluster_launch_detect(struct rt_cluster_launch *l, struct rt_err *err);
 /* No silent singletons: when the launcher started several tasks but MPI's world (world_size)
  * holds one, each would measure alone on the same cores and write the same files: -ENOTSUP
  * with how to fix it. */
-int rt_cluster_check_world(int world_size, struct rt_err *err);
+int rt_cluster_check_world(const struct rt_cluster_launch *l, int world_size,
+			   struct rt_err *err);
 
 /* Initialize MPI when launched by mpirun (and built with it); otherwise fill a one-process
  * cluster. Nodes are found with MPI_Comm_split_type(MPI_COMM_TYPE_SHARED). An MPI launch of a

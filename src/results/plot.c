@@ -15,16 +15,26 @@
 
 void rt_plot_quote(FILE *fp, const char *s)
 {
-	fputc('\'', fp);
+	/* single quotes, where gnuplot substitutes nothing (no `command`, no @macro) and reads
+	 * two quotes as one; but gnuplot 5.4's scanner ends such a string at a quote that
+	 * follows two ("it''s" written with its quotes doubled loses the chart), so a text
+	 * with a quote goes double-quoted instead, each character that means something there
+	 * (quotes, backquote, backslash, @, $) as an octal escape: read after the line's
+	 * substitutions, it never triggers one */
+	const bool dq = strchr(s, '\'') != NULL;
+
+	fputc(dq ? '"' : '\'', fp);
 	for (; *s; s++) {
 		const unsigned char ch = (unsigned char)*s;
 
-		if (ch == '\'')
-			fputs("''", fp);
+		if (ch < 0x20 || ch == 0x7f)
+			fputc(' ', fp);
+		else if (dq && strchr("'\"`\\@$", ch))
+			fprintf(fp, "\\%03o", ch);
 		else
-			fputc(ch < 0x20 || ch == 0x7f ? ' ' : ch, fp);
+			fputc(ch, fp);
 	}
-	fputc('\'', fp);
+	fputc(dq ? '"' : '\'', fp);
 }
 
 static const char *const roof_colors[] = {

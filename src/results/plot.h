@@ -12,9 +12,11 @@
  * to render (a note, not a failure). Distinct from every other answer. */
 #define RT_PLOT_SCRIPT_ONLY (-ENOEXEC)
 
-/* Write s as a gnuplot string literal: single-quoted ('' for a quote), the one form in which
- * gnuplot substitutes nothing (no backquote commands, no macros, no escapes); control
- * characters become spaces. Every text that reaches a script goes through here; the plot
+/* Write s as a gnuplot string literal gnuplot reads back as s and runs nothing of:
+ * single-quoted, the form in which gnuplot substitutes nothing (no backquote commands, no
+ * macros, no escapes); a text with a quote double-quoted with every quote, backquote,
+ * backslash, @ and $ as an octal escape (gnuplot 5.4 misreads adjacent quotes in the single
+ * form); control characters become spaces. Every text that reaches a script goes through here; the plot
  * commands themselves only name the variables that hold it. */
 void rt_plot_quote(FILE *fp, const char *s);
 

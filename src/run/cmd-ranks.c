@@ -13,35 +13,6 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-void rt_cmd_launcher_detect(struct rt_cmd_launcher *l)
-{
-	static const char *const pairs[][2] = {
-		{ "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE" },
-		{ "PMI_RANK", "PMI_SIZE" },
-		{ "SLURM_PROCID", "SLURM_NTASKS" },
-	};
-
-	l->rank = 0;
-	l->size = 1;
-	l->from[0] = '\0';
-	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		const char *r = getenv(pairs[i][0]), *s = getenv(pairs[i][1]);
-		char *e1, *e2;
-		long rank, size;
-
-		if (!r || !s || !*r || !*s)
-			continue;
-		rank = strtol(r, &e1, 10);
-		size = strtol(s, &e2, 10);
-		if (*e1 || *e2 || size < 1 || size > 1 << 20 || rank < 0 || rank >= size)
-			continue;
-		l->rank = (int)rank;
-		l->size = (int)size;
-		snprintf(l->from, sizeof(l->from), "%s", pairs[i][1]);
-		return;
-	}
-}
-
 /* The job's run of one configuration and repetition: the slowest rank sets its time. */
 struct jobrun {
 	char config[200];
@@ -133,7 +104,7 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 	return 0;
 }
 
-static void job_summary(FILE *fp, const struct job *j, const struct rt_cmd_launcher *l)
+static void job_summary(FILE *fp, const struct job *j, const struct rt_cluster_launch *l)
 {
 	double best = INFINITY, def_med = NAN, def_lo = 0, def_hi = 0;
 	double best_lo = 0, best_hi = 0;
@@ -217,7 +188,7 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cmd_launc
 			def_lo, def_hi);
 }
 
-int rt_cmd_ranks_merge(const char *dir, const struct rt_cmd_launcher *l, FILE *out,
+int rt_cmd_ranks_merge(const char *dir, const struct rt_cluster_launch *l, FILE *out,
 		       struct rt_err *err)
 {
 	char path[4200];

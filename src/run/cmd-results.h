@@ -32,6 +32,8 @@ struct rt_cmd_outcome {
 	double wall;
 	double images_per_s;            /* the last "images/s N" the command printed (NAN: none) */
 	bool disturbed;                 /* ok, but other processes took its CPUs' time (reason) */
+	unsigned long verbose_lines;    /* oneDNN's lines that came (0: no primitive ran, or the
+					 * command switched the log off itself) */
 	struct rt_onednn_tally t;
 };
 

@@ -22,12 +22,15 @@
 #include <fcntl.h>
 #include <math.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #define MAX_CONFIGS 4096
 #define MAX_ENV RT_CMD_MAX_CFG_ENV
@@ -50,6 +53,43 @@ static bool env_name_ok(const char *s)
 		      (*s >= '0' && *s <= '9')))
 			return false;
 	return true;
+}
+
+/* The variables a knob sets in each configuration's environment (owner: the knob), and those
+ * roofline-run sets itself for its log (owner NULL): no env: knob may sweep one of them as
+ * well, or a configuration would carry it twice (the OpenMP runtime reading one, a shell
+ * the other). */
+static const struct {
+	const char *var, *owner;
+} knob_vars[] = {
+	{ "OMP_NUM_THREADS", "threads" },
+	{ "OMP_PLACES", "affinity" },
+	{ "OMP_PROC_BIND", "affinity" },
+	{ "ONEDNN_VERBOSE", NULL },
+	{ "DNNL_VERBOSE", NULL },
+};
+
+/* Whether knob (an env: knob's variable, or "threads", "affinity") sets a variable another
+ * knob of o sets too: -EINVAL naming both. */
+static int knob_collides(const struct rt_cmd_run_opts *o, const char *env, const char *knob,
+			 struct rt_err *err)
+{
+	for (size_t i = 0; i < sizeof(knob_vars) / sizeof(knob_vars[0]); i++) {
+		const char *v = knob_vars[i].var, *w = knob_vars[i].owner;
+
+		if (env && !strcmp(env, v) && !w)
+			return rt_err_set(err, -EINVAL, "--sweep env:%s: roofline-run sets %s itself "
+					  "(oneDNN's log: --verbose-value)", env, v);
+		if (env && !strcmp(env, v) && ((!strcmp(w, "threads") && o->nthreads) ||
+					       (!strcmp(w, "affinity") && o->naffs)))
+			return rt_err_set(err, -EINVAL, "--sweep env:%s and --sweep %s: both set %s "
+					  "(sweep it with one of them)", env, w, v);
+		for (size_t k = 0; knob && w && !strcmp(knob, w) && k < o->nenv; k++)
+			if (!strcmp(o->env[k].name, v))
+				return rt_err_set(err, -EINVAL, "--sweep %s and --sweep env:%s: both "
+						  "set %s (sweep it with one of them)", knob, v, v);
+	}
+	return 0;
 }
 
 int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *err)
@@ -77,6 +117,8 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 			if (!strcmp(o->env[i].name, k->name))
 				return rt_err_set(err, -EINVAL, "--sweep %s: %s swept twice", spec,
 						  k->name);
+		if (knob_collides(o, k->name, NULL, err))
+			return -EINVAL;
 		n = rt_opt_split_list(buf, sizeof(buf), items, RT_CMD_MAX_VALUES, "--sweep",
 				      eq + 1, err);
 		if (n < 0)
@@ -86,6 +128,12 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 			    strlen(items[i]) >= sizeof(k->values[0]))
 				return rt_err_set(err, -EINVAL, "--sweep %s: '%s=%s' is longer than "
 						  "63 characters", spec, k->name, items[i]);
+			/* run.cfg and points.csv hold a value on one line */
+			for (const char *c = items[i]; *c; c++)
+				if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					return rt_err_set(err, -EINVAL, "--sweep env:%s: value %d holds "
+							  "a control character (a newline, a tab): a "
+							  "value is one line of text", k->name, i + 1);
 			for (int j = 0; j < i; j++)
 				if (!strcmp(items[i], items[j]))
 					return rt_err_set(err, -EINVAL, "--sweep %s: '%s' twice",
@@ -103,6 +151,8 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 
 		if (o->nthreads)
 			return rt_err_set(err, -EINVAL, "--sweep threads: given twice");
+		if (knob_collides(o, NULL, "threads", err))
+			return -EINVAL;
 		if (!eq) {
 			for (unsigned t = 1; t < cpus && nv < RT_CMD_MAX_VALUES - 1; t *= 2)
 				v[nv++] = t;
@@ -119,6 +169,8 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 	if (!strncmp(spec, "affinity", 8) && (!spec[8] || spec[8] == '=')) {
 		if (o->naffs)
 			return rt_err_set(err, -EINVAL, "--sweep affinity: given twice");
+		if (knob_collides(o, NULL, "affinity", err))
+			return -EINVAL;
 		if (!eq) {
 			for (int a = 0; a < RT_AFFINITY_COUNT; a++)
 				o->affs[o->naffs++] = (enum rt_affinity)a;
@@ -160,6 +212,77 @@ static void cfg_set(struct rt_cmd_cfg *c, const char *kv)
 	}
 }
 
+/* A configuration's name for its knobs' words (full, "threads=2 affinity=compact A=x"):
+ * whole when it fits, else cut at a character's start with a hash of the whole after it, so
+ * that two long names that begin alike stay two. */
+static void cfg_name(struct rt_cmd_cfg *c, const char *full)
+{
+	const size_t len = strlen(full), keep = sizeof(c->name) - 12;
+	uint32_t h = 2166136261u;               /* FNV-1a */
+	size_t cut = keep;
+
+	if (len < sizeof(c->name)) {
+		memcpy(c->name, full, len + 1);
+		return;
+	}
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)full[i]) * 16777619u;
+	while (cut > 0 && ((unsigned char)full[cut] & 0xc0) == 0x80)
+		cut--;
+	snprintf(c->name, sizeof(c->name), "%.*s #%08x", (int)cut, full, (unsigned)h);
+}
+
+static int cmp_cfg_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct rt_cmd_cfg *const *)a)->name,
+		      (*(const struct rt_cmd_cfg *const *)b)->name);
+}
+
+/* Each configuration's name its own (rows are keyed by it): -EINVAL naming a pair that is
+ * not. */
+static int names_unique(const struct rt_cmd_cfg *v, size_t n, struct rt_err *err)
+{
+	const struct rt_cmd_cfg **p = calloc(n, sizeof(*p));
+	int rc = 0;
+
+	if (!p)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		p[i] = &v[i];
+	qsort(p, n, sizeof(*p), cmp_cfg_name);
+	for (size_t i = 1; i < n && !rc; i++)
+		if (!strcmp(p[i - 1]->name, p[i]->name))
+			rc = rt_err_set(err, -EINVAL, "--sweep: configurations %td and %td would "
+					"both be named '%s'", p[i - 1] - v + 1, p[i] - v + 1,
+					p[i]->name);
+	free(p);
+	return rc;
+}
+
+/* A value in a configuration's name: quoted when it holds a space or a quote (A='1 B=2' and
+ * A=1 B=2 are two configurations). */
+static void name_value(char *buf, size_t size, const char *v)
+{
+	size_t k = strlen(buf);
+
+	if (!strpbrk(v, " '")) {
+		snprintf(buf + k, size - k, "%s", v);
+		return;
+	}
+	if (k + 1 < size)
+		buf[k++] = '\'';
+	for (; *v && k + 5 < size; v++)
+		if (*v == '\'') {
+			memcpy(buf + k, "'\\''", 4);
+			k += 4;
+		} else {
+			buf[k++] = *v;
+		}
+	if (k + 1 < size)
+		buf[k++] = '\'';
+	buf[k] = '\0';
+}
+
 /* The default (the environment untouched) first, then the grid, the first knob slowest:
  * threads, affinity, then each environment variable. */
 static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cmd_cfg **out,
@@ -192,7 +315,8 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 		struct rt_cmd_cfg *c = &v[k + 1];
 		size_t rest = k, d = nd, at = 0;
 		size_t idx[2 + RT_CMD_MAX_ENV];
-		char part[128];
+		/* threads=N, affinity=W and 4 variables of up to 63 characters, each quoted */
+		char part[128], full[1200] = "";
 
 		while (d--) {
 			idx[d] = rest % dims[d];
@@ -202,8 +326,7 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 			c->threads = o->threads[idx[at++]];
 			snprintf(part, sizeof(part), "OMP_NUM_THREADS=%u", c->threads);
 			cfg_set(c, part);
-			snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name),
-				 "threads=%u", c->threads);
+			snprintf(full, sizeof(full), "threads=%u", c->threads);
 		}
 		if (o->naffs) {
 			const enum rt_affinity a = o->affs[idx[at++]];
@@ -212,17 +335,23 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 			cfg_set(c, a == RT_AFFINITY_NONE ? "OMP_PLACES=" : "OMP_PLACES=cores");
 			cfg_set(c, a == RT_AFFINITY_COMPACT ? "OMP_PROC_BIND=close" :
 				   a == RT_AFFINITY_SCATTER ? "OMP_PROC_BIND=spread" : "OMP_PROC_BIND=");
-			snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name),
-				 "%saffinity=%s", *c->name ? " " : "", rt_affinity_name(a));
+			snprintf(full + strlen(full), sizeof(full) - strlen(full), "%saffinity=%s",
+				 *full ? " " : "", rt_affinity_name(a));
 		}
 		for (size_t i = 0; i < o->nenv; i++) {
 			const char *val = o->env[i].values[idx[at++]];
 
 			snprintf(part, sizeof(part), "%s=%s", o->env[i].name, val);
 			cfg_set(c, part);
-			snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name),
-				 "%s%s", *c->name ? " " : "", part);
+			snprintf(full + strlen(full), sizeof(full) - strlen(full), "%s%s=",
+				 *full ? " " : "", o->env[i].name);
+			name_value(full, sizeof(full), val);
 		}
+		cfg_name(c, full);
+	}
+	if (names_unique(v, total + 1, err)) {
+		free(v);
+		return -EINVAL;
 	}
 	*out = v;
 	*nout = total + 1;
@@ -236,6 +365,7 @@ struct stream {
 	struct rt_onednn_tally *t;
 	FILE *log;                      /* the raw log, or NULL */
 	double *images_per_s;
+	unsigned long *lines;           /* oneDNN's lines that came */
 };
 
 /* "images/s 735.2" (or "images/s: 735.2") anywhere in a line of the command's own output:
@@ -273,6 +403,7 @@ static void on_line(void *ctx, const char *line, size_t len)
 	}
 	if (s->log)
 		fwrite(line, 1, len, s->log);
+	(*s->lines)++;
 	if (k == RT_ONEDNN_EXEC)
 		rt_onednn_tally_add(s->t, &e);
 	else if (k == RT_ONEDNN_UNPARSED)
@@ -292,7 +423,8 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	char env[MAX_ENV + 2][64];
 	size_t nenv = 0;
 	struct rt_outfile lf = { 0 };
-	struct stream s = { .count = logpath != NULL, .t = &r->t, .images_per_s = &r->images_per_s };
+	struct stream s = { .count = logpath != NULL, .t = &r->t, .images_per_s = &r->images_per_s,
+			  .lines = &r->verbose_lines };
 	const struct rt_spawn_io io = { on_line, on_err, &s };
 	struct rt_cpu_sample before, after;
 	struct rt_cpu_tasks tasks[2] = { { 0 }, { 0 } };
@@ -416,6 +548,11 @@ static void put_row(FILE *fp, const struct row *w)
 		fputs(",\n", fp);
 }
 
+/* A run with the log on that gave not one of its lines: oneDNN may have run with the log
+ * switched off by the command itself, so nothing is known of its primitives. */
+#define NO_LINE "no oneDNN verbose line came: the command ran no oneDNN primitive, or " \
+	"switched oneDNN's log off itself (an ONEDNN_VERBOSE=0 of its own)"
+
 /* A run's row (scope "run"). */
 static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, const struct rt_cmd_outcome *r,
 		    const char *name, const char *log, bool logged)
@@ -432,7 +569,7 @@ static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, const st
 	if (r->disturbed) {
 		w.reason = r->reason;
 	} else if (r->ok && logged && !r->t.execs) {
-		w.reason = "no oneDNN primitive ran: coverage 0%";
+		w.reason = r->verbose_lines ? "no oneDNN primitive ran: coverage 0%" : NO_LINE;
 	} else if (r->ok && logged && r->t.unparsed) {
 		snprintf(why, sizeof(why), "%lu oneDNN lines not read (the first: %s)",
 			 r->t.unparsed, r->t.first_unparsed_why);
@@ -441,10 +578,47 @@ static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, const st
 	put_row(fp, &w);
 }
 
-/* The oneDNN rows of one run: everything, each kind and direction, each primitive. */
-static void onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, struct rt_cmd_outcome *r,
-			const char *log)
+/* A kind row's primitives: the same kind, direction and data type. */
+struct kind_group {
+	size_t lead;                    /* the heaviest (the tally is sorted by time) */
+	unsigned long calls;
+	double seconds, flops, bytes;
+};
+
+/* 0 when two primitives are of one kind row */
+static int same_kind(const struct rt_onednn_prim *a, const struct rt_onednn_prim *b)
 {
+	int d = strcmp(a->kind, b->kind);
+
+	if (!d)
+		d = strcmp(a->prop, b->prop);
+	return d ? d : strcmp(a->dtype, b->dtype);
+}
+
+/* primitives' indices by kind, then by index (time) */
+static int cmp_kind(const void *a, const void *b, void *ctx)
+{
+	const struct rt_onednn_tally *t = ctx;
+	const size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const int d = same_kind(&t->v[i], &t->v[j]);
+
+	return d ? d : (i > j) - (i < j);
+}
+
+static int cmp_lead(const void *a, const void *b)
+{
+	const size_t i = ((const struct kind_group *)a)->lead;
+	const size_t j = ((const struct kind_group *)b)->lead;
+
+	return (i > j) - (i < j);
+}
+
+/* The oneDNN rows of one run: everything, each kind and direction, each primitive; -ENOMEM. */
+static int onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
+		       struct rt_cmd_outcome *r, const char *log)
+{
+	struct kind_group *grp = NULL;
+	size_t *ord = NULL, ng = 0;
 	const double total = r->t.ms;
 	struct row w = { .config = c->name, .rep = rep, .scope = "onednn", .name = "all",
 			 .status = "ok", .log = log, .threads = c->threads, .calls = r->t.execs,
@@ -455,40 +629,54 @@ static void onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, stru
 
 	put_row(fp, &w);
 	rt_onednn_tally_sort(&r->t);
-	/* each kind and direction (precision apart), by time */
-	for (size_t i = 0; i < r->t.n; i++) {
-		const struct rt_onednn_prim *p = &r->t.v[i];
+	/* each kind and direction (precision apart), by time: the primitives grouped by one
+	 * sort (n log n: a log of 80,000 distinct kinds took 45 s pairwise), each group's row
+	 * where its heaviest primitive stands */
+	if (r->t.n && (!(ord = malloc(r->t.n * sizeof(*ord))) ||
+		       !(grp = malloc(r->t.n * sizeof(*grp))))) {
+		free(ord);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < r->t.n; i++)
+		ord[i] = i;
+	if (r->t.n)
+		qsort_r(ord, r->t.n, sizeof(*ord), cmp_kind, &r->t);
+	for (size_t i = 0, end; i < r->t.n; i = end) {
+		struct kind_group *g = &grp[ng++];
+
+		memset(g, 0, sizeof(*g));
+		g->lead = ord[i];               /* the lowest index: the heaviest */
+		for (end = i; end < r->t.n && !same_kind(&r->t.v[ord[i]], &r->t.v[ord[end]]);
+		     end++) {
+			const struct rt_onednn_prim *q = &r->t.v[ord[end]];
+
+			g->calls += q->calls;
+			g->seconds += q->ms / 1e3;
+			g->flops += q->flops;
+			g->bytes += q->bytes;
+		}
+	}
+	if (ng)
+		qsort(grp, ng, sizeof(*grp), cmp_lead);
+	for (size_t i = 0; i < ng; i++) {
+		const struct rt_onednn_prim *p = &r->t.v[grp[i].lead];
 		struct row k = w;
-		bool seen = false;
 		char name[80];
 
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(r->t.v[j].kind, p->kind) && !strcmp(r->t.v[j].prop, p->prop) &&
-			       !strcmp(r->t.v[j].dtype, p->dtype);
-		if (seen)
-			continue;
 		k.scope = "kind";
 		snprintf(name, sizeof(name), "%s %s", p->kind, p->prop);
 		k.name = name;
 		k.kind = p->kind, k.prop = p->prop, k.dtype = p->dtype;
 		k.precision = rt_vocab_precisions[p->prec];
-		k.calls = 0, k.seconds = 0, k.flops = 0, k.bytes = 0;
+		k.calls = grp[i].calls, k.seconds = grp[i].seconds;
+		k.flops = grp[i].flops, k.bytes = grp[i].bytes;
 		k.counted = p->counted;
-		for (size_t j = i; j < r->t.n; j++) {
-			const struct rt_onednn_prim *q = &r->t.v[j];
-
-			if (strcmp(q->kind, p->kind) || strcmp(q->prop, p->prop) ||
-			    strcmp(q->dtype, p->dtype))
-				continue;
-			k.calls += q->calls;
-			k.seconds += q->ms / 1e3;
-			k.flops += q->flops;
-			k.bytes += q->bytes;
-		}
 		k.share = total > 0 ? k.seconds * 1e3 / total : 0;
 		k.reason = p->counted ? "" : "a kind not counted: its time, no FLOPs";
 		put_row(fp, &k);
 	}
+	free(ord);
+	free(grp);
 	for (size_t i = 0; i < r->t.n; i++) {
 		const struct rt_onednn_prim *p = &r->t.v[i];
 		struct row q = w;
@@ -505,11 +693,12 @@ static void onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, stru
 		q.reason = p->counted ? "" : "a kind not counted: its time, no FLOPs";
 		put_row(fp, &q);
 	}
+	return 0;
 }
 
 /* The results directory: the one given (refused when it holds results already), or a new
  * results/run-TIMESTAMP of its own. */
-static int make_dir(const struct rt_cmd_run_opts *o, const struct rt_cmd_launcher *l, char *dir,
+static int make_dir(const struct rt_cmd_run_opts *o, const struct rt_cluster_launch *l, char *dir,
 		    size_t size, struct rt_err *err)
 {
 	char path[4200];
@@ -521,12 +710,15 @@ static int make_dir(const struct rt_cmd_run_opts *o, const struct rt_cmd_launche
 				  "-o DIR", l->size, l->from);
 	if (o->outdir) {
 		/* under a launcher each rank its own room in the directory they share */
-		if (l->size > 1)
-			snprintf(dir, size, "%s/rank-%d", o->outdir, l->rank);
-		else
-			snprintf(dir, size, "%s", o->outdir);
-		if ((rc = rt_mkdir_p(dir, err)))
+		if ((rc = rt_mkdir_p(o->outdir, err)))
 			return rc;
+		if (l->size > 1) {
+			snprintf(dir, size, "%s/rank-%d", o->outdir, l->rank);
+			if ((rc = rt_mkdir_own(dir, err)))
+				return rc;
+		} else {
+			snprintf(dir, size, "%s", o->outdir);
+		}
 		snprintf(path, sizeof(path), "%s/points.csv", dir);
 		if (lstat(path, &st) == 0)
 			return rt_err_set(err, -EEXIST, "%s holds results already (points.csv): "
@@ -557,25 +749,21 @@ static int make_dir(const struct rt_cmd_run_opts *o, const struct rt_cmd_launche
 	}
 }
 
-/* A word as a shell reads it back: as it is, or single-quoted (a quote inside as '\'') */
-static const char *shell_word(const char *s, char *buf, size_t size)
+/* A word as a shell reads it back, whole: as it is, or single-quoted (a quote inside as
+ * '\'') */
+static void put_shell_word(FILE *fp, const char *s)
 {
-	size_t k = 0;
-
-	if (!strpbrk(s, " \t\n\"'\\$`;&|<>()*?[]#~!{}") && *s)
-		return s;
-	buf[k++] = '\'';
-	for (; *s && k + 6 < size; s++) {
-		if (*s == '\'') {
-			memcpy(buf + k, "'\\''", 4);
-			k += 4;
-		} else {
-			buf[k++] = *s;
-		}
+	if (!strpbrk(s, " \t\n\"'\\$`;&|<>()*?[]#~!{}") && *s) {
+		fputs(s, fp);
+		return;
 	}
-	buf[k++] = '\'';
-	buf[k] = '\0';
-	return buf;
+	fputc('\'', fp);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", fp);
+		else
+			fputc(*s, fp);
+	fputc('\'', fp);
 }
 
 /* summary.txt (and the same text on stdout). */
@@ -593,11 +781,12 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 	char *const v = ld->verdict;
 	const size_t vs = sizeof(ld->verdict);
 	size_t best = SIZE_MAX;
-	char w[8200];
 
 	fputs("command:", fp);
-	for (char *const *a = o->cmd; *a; a++)
-		fprintf(fp, " %s", shell_word(*a, w, sizeof(w)));
+	for (char *const *a = o->cmd; *a; a++) {
+		fputc(' ', fp);
+		put_shell_word(fp, *a);
+	}
 	fprintf(fp, "\n%zu configuration%s x %u fresh process%s each; counts from oneDNN's "
 		"verbose log (source onednn-log: exact FLOPs and bytes of each primitive oneDNN "
 		"ran; nothing it did not run)\n\n", n, n == 1 ? "" : "s", o->repeat,
@@ -607,7 +796,10 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 		const struct rt_cmd_outcome *r = &def->runs[def->med];
 		const double cov = r->wall > 0 ? r->t.ms / 1e3 / r->wall : 0;
 
-		if (!r->t.execs)
+		if (!r->t.execs && !r->verbose_lines)
+			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: unknown: %s (the "
+				 "default's %.3f s)", NO_LINE, r->wall);
+		else if (!r->t.execs)
 			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: no oneDNN primitive "
 				 "ran: coverage 0%% (the default's %.3f s are all outside oneDNN)",
 				 r->wall);
@@ -814,7 +1006,8 @@ static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[1100], si
 /* DIR/run.cfg: the request (enough to run the rest: roofline-run --resume DIR) and how it
  * ran; status running, complete or interrupted. */
 static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o, size_t n,
-			const char *started, const char *status, struct rt_err *err)
+			const char *cwd, const char *exe, const char *started, const char *status,
+			struct rt_err *err)
 {
 	char specs[2 + RT_CMD_MAX_ENV][1100];
 	struct rt_outfile of;
@@ -835,7 +1028,12 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o, size_t
 		fputs(i ? ", " : " ", of.fp);
 		rt_cfg_put_str(of.fp, o->cmd[i]);
 	}
-	fputs(" ];\n    sweep = [", of.fp);
+	/* where it ran and what the first word found: --resume runs the rest only there */
+	fputs(" ];\n    cwd = ", of.fp);
+	rt_cfg_put_str(of.fp, cwd);
+	fputs(";\n    program = ", of.fp);
+	rt_cfg_put_str(of.fp, exe);
+	fputs(";\n    sweep = [", of.fp);
 	sweep_specs(o, specs, &ns);
 	for (size_t i = 0; i < ns; i++) {
 		fputs(i ? ", " : " ", of.fp);
@@ -885,7 +1083,7 @@ static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, char ***argv,
 	av = config_setting_get_member(g, "argv");
 	sw = config_setting_get_member(g, "sweep");
 	if (!av || config_setting_type(av) != CONFIG_TYPE_ARRAY ||
-	    (na = config_setting_length(av)) < 1 || na > 4000 || !sw ||
+	    (na = config_setting_length(av)) < 1 || !sw ||
 	    config_setting_type(sw) != CONFIG_TYPE_ARRAY ||
 	    config_setting_length(sw) > 2 + RT_CMD_MAX_ENV) {
 		rc = rt_cfg_bad(&rd, g, "command_request", "'argv' (the command's words) and "
@@ -945,6 +1143,74 @@ out:
 	return rc;
 }
 
+/* --resume runs the rest of the same run: refused, naming what differs and run.cfg's line,
+ * when the working directory, the program the command's first word finds, or a variable
+ * that changes what a run does (rt_runrec_env_kind) differs from the run's start. A record
+ * of an older rooftraj without them is not compared. */
+static int resume_check(const char *dir, const char *cwd, const char *exe, struct rt_err *err)
+{
+	static const char how[] = "--resume runs the rest of that run: resume it as it started";
+	char path[4200];
+	const config_setting_t *g, *ev, *m;
+	const char *const names[2][3] = { { "cwd", "the working directory", cwd },
+					  { "program", "the command's program", exe } };
+	config_t cfg;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/run.cfg", dir);
+	if ((rc = rt_cfg_read(&cfg, path, err)))
+		goto out;
+	g = config_lookup(&cfg, "run.command_request");
+	for (size_t i = 0; g && i < 2; i++) {
+		const char *s;
+
+		if (!(m = config_setting_get_member(g, names[i][0])))
+			continue;
+		if (!(s = config_setting_get_string(m)) || strcmp(s, names[i][2])) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: %s: '%s' when the run started, '%s' "
+					"now (%s)", path, config_setting_source_line(m),
+					names[i][1], s ? s : "?", names[i][2], how);
+			goto out;
+		}
+	}
+	ev = config_lookup(&cfg, "run.environment");
+	if (!ev || config_setting_type(ev) != CONFIG_TYPE_ARRAY)
+		goto out;
+	for (int i = 0; i < config_setting_length(ev); i++) {
+		const char *kv = config_setting_get_string_elem(ev, i), *eq, *now;
+		char name[256];
+
+		if (!kv || rt_runrec_env_kind(kv) != RT_RUNREC_ENV_RUN || !(eq = strchr(kv, '=')))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - kv), kv);
+		if (!(now = getenv(name)) || strcmp(now, eq + 1)) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: environment: %s when the run started, "
+					"%s%s%s now (%s)", path, config_setting_source_line(ev), kv,
+					now ? name : "unset", now ? "=" : "", now ? now : "", how);
+			goto out;
+		}
+	}
+	for (char **e = environ; *e; e++) {
+		bool there = false;
+
+		if (rt_runrec_env_kind(*e) != RT_RUNREC_ENV_RUN)
+			continue;
+		for (int i = 0; i < config_setting_length(ev) && !there; i++) {
+			const char *kv = config_setting_get_string_elem(ev, i);
+
+			there = kv && !strcmp(kv, *e);
+		}
+		if (!there) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: environment: %s now, unset when the run "
+					"started (%s)", path, config_setting_source_line(ev), *e, how);
+			goto out;
+		}
+	}
+out:
+	config_destroy(&cfg);
+	return rc;
+}
+
 static void free_argv(char **argv)
 {
 	for (size_t i = 0; argv && argv[i]; i++)
@@ -986,7 +1252,8 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const st
 	}
 	rt_cmd_summarize(s);
 	if (s->med >= 0)
-		onednn_rows(rows, c, (unsigned)s->med + 1, &s->runs[s->med], "");
+		if (onednn_rows(rows, c, (unsigned)s->med + 1, &s->runs[s->med], ""))
+			return rt_err_set(err, -ENOMEM, "out of memory");
 	/* the log's own cost: the default again without it */
 	if (c->is_default && o->overhead && s->ok && !rt_spawn_interrupted()) {
 		double w[64];
@@ -1146,7 +1413,7 @@ static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struc
 }
 
 /* summary.txt (also printed when alone), the charts and report.html. */
-static int finish(const struct rt_cmd_run_opts *o, const struct rt_cmd_launcher *l,
+static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launch *l,
 		  const char *dir, const struct rt_cmd_cfg *cfgs, const struct rt_cmd_result *res,
 		  size_t n, size_t done, const char *resume_dir, const struct rt_profile *prof,
 		  const char *hwline)
@@ -1205,7 +1472,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	const struct rt_cmd_run_opts *o = &req;
 	struct rt_err err = { 0 };
 	struct rt_dirlock lock = { .fd = -1 };
-	struct rt_cmd_launcher l;
+	struct rt_cluster_launch l;
 	struct rt_profile *prof = NULL;
 	struct rt_cmd_cfg *cfgs = NULL;
 	struct rt_cmd_result *res = NULL;
@@ -1214,12 +1481,24 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	struct hw_node hwn;
 	const struct hw_node *hw = NULL;
 	size_t n = 0, done = 0;
-	char dir[4096], path[4300], exe[4096], profile[4096], started[32];
+	char dir[4096], path[4300], exe[4096], profile[4096], started[32], *cwd = NULL;
+	char *program = NULL;
+	char **resolved = NULL;
 	const char *top;
 	int status = 1, rc;
 
 	rt_timestamp(started, sizeof(started));
-	rt_cmd_launcher_detect(&l);
+	/* a rank of a job, or alone: the rule every tool follows */
+	if (rt_cluster_launch_detect(&l, &err)) {
+		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+		goto out;
+	}
+	if (l.launched && l.size < 1) {
+		fprintf(stderr, "%s: %s: a PMIx launch that says no number of tasks "
+			"(OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_STEP_NUM_TASKS): each rank's room "
+			"cannot be told\n", o->prog, l.from);
+		goto out;
+	}
 	req.ranked = l.size > 1;
 	top = o->resume ? o->resume : o->outdir;
 	if (o->resume) {
@@ -1238,6 +1517,25 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		fprintf(stderr, "%s: %s: command not found (nothing run)\n", o->prog,
 			o->cmd && o->cmd[0] ? o->cmd[0] : "");
 		status = 127;
+		goto out;
+	}
+	{
+		struct stat st;
+
+		if (stat(exe, &st) == 0 && S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "%s: '%s' is a directory (nothing run)\n", o->prog, exe);
+			status = 126;
+			goto out;
+		}
+	}
+	/* where it runs, and the program the first word found, as run.cfg records them */
+	if (!(cwd = getcwd(NULL, 0)) || !(program = realpath(exe, NULL))) {
+		fprintf(stderr, "%s: %s: %s\n", o->prog, cwd ? exe : "the working directory",
+			strerror(errno));
+		goto out;
+	}
+	if (o->resume && resume_check(dir, cwd, program, &err)) {
+		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
 	}
 	if (o->profile && rt_profile_load(&prof, o->profile, &err)) {
@@ -1278,20 +1576,25 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			"would; run one configuration with -r 1 per launch then\n", o->prog, l.rank,
 			l.size, n * o->repeat + (o->overhead ? o->repeat : 0));
 	snprintf(path, sizeof(path), "%s/onednn", dir);
-	if (rt_mkdir_p(path, &err) || write_runcfg(dir, o, n, started, "running", &err) ||
+	if (rt_mkdir_own(path, &err) ||
+	    write_runcfg(dir, o, n, cwd, program, started, "running", &err) ||
 	    (!o->resume && write_points_header(dir, &err))) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
 	}
 	{
-		char *resolved[4096];
 		size_t na = 0;
 		struct rt_cmd_run_opts oo = req;
 
-		/* execvp's search done once: the same program for every configuration */
-		for (; o->cmd[na] && na < 4095; na++)
-			resolved[na] = o->cmd[na];
-		resolved[na] = NULL;
+		/* execvp's search done once: the same program for every configuration; every word
+		 * of the command passed on */
+		while (o->cmd[na])
+			na++;
+		if (!(resolved = calloc(na + 1, sizeof(*resolved)))) {
+			fprintf(stderr, "%s: out of memory\n", o->prog);
+			goto out;
+		}
+		memcpy(resolved, o->cmd, na * sizeof(*resolved));
 		resolved[0] = exe;
 		oo.cmd = resolved;
 		/* the node's counters, checked on the probe's kernels before the command runs */
@@ -1303,8 +1606,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			goto out;
 		}
 	}
-	if (write_runcfg(dir, o, n, started, rt_spawn_interrupted() ? "interrupted" : "complete",
-			 &err))
+	if (write_runcfg(dir, o, n, cwd, program, started,
+			 rt_spawn_interrupted() ? "interrupted" : "complete", &err))
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 	if (finish(o, &l, dir, cfgs, res, n, done, top, prof, hwline))
 		goto out;
@@ -1333,6 +1636,9 @@ out:
 	free(have);
 	free(cfgs);
 	free_argv(argv);
+	free(resolved);
+	free(cwd);
+	free(program);
 	rt_profile_destroy(prof);
 	rt_dirlock_release(&lock);
 	return status;

@@ -69,7 +69,7 @@ void rt_cmd_result_free(struct rt_cmd_result *s)
 
 /* A raw log read again: the same lines give the same tally the run made. */
 static int tally_log(const char *dir, const char *log, struct rt_onednn_tally *t,
-		     const char *csv, size_t line, struct rt_err *err)
+		     unsigned long *lines, const char *csv, size_t line, struct rt_err *err)
 {
 	struct rt_onednn_reader rd;
 	char path[4300], *buf = NULL;
@@ -92,6 +92,7 @@ static int tally_log(const char *dir, const char *log, struct rt_onednn_tally *t
 		struct rt_onednn_exec e;
 		enum rt_onednn_line k = rt_onednn_read(&rd, buf, (size_t)len, &e);
 
+		*lines += k != RT_ONEDNN_OTHER;
 		if (k == RT_ONEDNN_EXEC)
 			rt_onednn_tally_add(t, &e);
 		else if (k == RT_ONEDNN_UNPARSED)
@@ -119,15 +120,67 @@ static int num_field(const char *s, double *out, bool empty_ok)
 	return *end || !isfinite(*out) || *out < 0 ? -1 : 0;
 }
 
-/* the configuration named, made from the row when the caller gave none */
-static long find_cfg(struct rt_cmd_cfg **cfgs, size_t *n, size_t *cap, bool make,
-		     const char *name, const char *threads)
+/* The configurations by name: open addressing, slots hold index + 1 (0: empty), at most
+ * half full, so that a directory of many configurations reads in linear time. */
+struct cfg_index {
+	size_t *slots, nslots;
+};
+
+static size_t name_hash(const char *s)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*cfgs)[i].name, name))
-			return (long)i;
+	size_t h = 1469598103934665603u;        /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* The slot of name: its configuration's, or the empty one it would take. */
+static size_t index_slot(const struct cfg_index *x, const struct rt_cmd_cfg *cfgs,
+			 const char *name)
+{
+	size_t h = name_hash(name) & (x->nslots - 1);
+
+	while (x->slots[h] && strcmp(cfgs[x->slots[h] - 1].name, name))
+		h = (h + 1) & (x->nslots - 1);
+	return h;
+}
+
+/* Room for n configurations (cfgs[0..n) indexed again when it grows). */
+static bool index_fit(struct cfg_index *x, const struct rt_cmd_cfg *cfgs, size_t n)
+{
+	size_t ns = x->nslots ? x->nslots : 16, *v;
+
+	if (x->nslots && (n + 1) * 2 <= x->nslots)
+		return true;
+	while ((n + 1) * 2 > ns)
+		ns *= 2;
+	if (!(v = calloc(ns, sizeof(*v))))
+		return false;
+	free(x->slots);
+	x->slots = v;
+	x->nslots = ns;
+	for (size_t i = 0; i < n; i++)
+		x->slots[index_slot(x, cfgs, cfgs[i].name)] = i + 1;
+	return true;
+}
+
+/* the configuration named, made from the row when the caller gave none (-2: out of memory,
+ * -3: a name longer than a configuration's) */
+static long find_cfg(struct rt_cmd_cfg **cfgs, size_t *n, size_t *cap, struct cfg_index *x,
+		     bool make, const char *name, const char *threads)
+{
+	size_t h;
+
+	if (!index_fit(x, *cfgs, *n))
+		return -2;
+	h = index_slot(x, *cfgs, name);
+	if (x->slots[h])
+		return (long)x->slots[h] - 1;
 	if (!make)
 		return -1;
+	if (strlen(name) >= sizeof((*cfgs)[0].name))
+		return -3;
 	if (*n == *cap) {
 		size_t nc = *cap ? 2 * *cap : 8;
 		struct rt_cmd_cfg *v = realloc(*cfgs, nc * sizeof(*v));
@@ -142,6 +195,7 @@ static long find_cfg(struct rt_cmd_cfg **cfgs, size_t *n, size_t *cap, bool make
 	(*cfgs)[*n].threads = (unsigned)strtoul(threads, NULL, 10);
 	(*cfgs)[*n].is_default = *n == 0;
 	(*cfgs)[*n].rank = -1;
+	x->slots[h] = *n + 1;
 	return (long)(*n)++;
 }
 
@@ -153,6 +207,7 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 	size_t cap = 0, ncap = 0, line = 0, rescap = make ? 0 : *n;
 	double (*bare)[MAX_REPS] = NULL;
 	unsigned *nbare = NULL;
+	struct cfg_index idx = { NULL, 0 };
 	ssize_t len;
 	FILE *fp;
 	int rc = 0;
@@ -188,9 +243,15 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 		}
 		if (strcmp(f[2], "run"))
 			continue;
-		ci = find_cfg(cfgs, n, &ncap, make, f[0], f[22]);
+		ci = find_cfg(cfgs, n, &ncap, &idx, make, f[0], f[22]);
 		if (ci == -2) {
 			rc = rt_err_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		if (ci == -3) {
+			rc = rt_err_set(err, -EINVAL, "%s:%zu: a configuration's name of %zu "
+					"characters (at most %zu)", csv, line, strlen(f[0]),
+					sizeof((*cfgs)[0].name) - 1);
 			goto out;
 		}
 		if (ci < 0) {
@@ -244,9 +305,16 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 			rc = rt_err_set(err, -EINVAL, "%s:%zu: a run row named '%s'", csv, line, f[3]);
 			goto out;
 		}
-		if (!s->runs && !(s->runs = calloc(MAX_REPS, sizeof(*s->runs)))) {
-			rc = rt_err_set(err, -ENOMEM, "out of memory");
-			goto out;
+		if ((unsigned)rep > s->n) {
+			/* the runs a row names, not MAX_REPS for each configuration */
+			struct rt_cmd_outcome *v = realloc(s->runs, (size_t)rep * sizeof(*v));
+
+			if (!v) {
+				rc = rt_err_set(err, -ENOMEM, "out of memory");
+				goto out;
+			}
+			s->runs = v;
+			memset(v + s->n, 0, ((size_t)rep - s->n) * sizeof(*v));
 		}
 		{
 			struct rt_cmd_outcome *r = &s->runs[(unsigned)rep - 1];
@@ -266,7 +334,7 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 			r->wall = r->ok ? wall : 0;
 			r->images_per_s = img;
 			snprintf(r->reason, sizeof(r->reason), "%s", f[18]);
-			if (*f[23] && (rc = tally_log(dir, f[23], &r->t, csv, line, err)))
+			if (*f[23] && (rc = tally_log(dir, f[23], &r->t, &r->verbose_lines, csv, line, err)))
 				goto out;
 		}
 		s->resumed = true;
@@ -297,6 +365,7 @@ out:
 			*res = v;
 		}
 	}
+	free(idx.slots);
 	free(bare);
 	free(nbare);
 	free(buf);

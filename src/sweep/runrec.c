@@ -166,17 +166,28 @@ static void put_kv(FILE *fp, const char *indent, const char *name, const char *v
 	fputs(";\n", fp);
 }
 
+int rt_runrec_env_kind(const char *kv)
+{
+	static const char *const run[] = { "OMP_", "DNNL_", "ONEDNN_", "KMP_", "GOMP_", "MKL_",
+					   "OPENBLAS_" };
+	static const char *const job[] = { "SLURM_JOB_", "SLURM_STEP_", "SLURM_NTASKS" };
+
+	for (size_t i = 0; i < sizeof(run) / sizeof(run[0]); i++)
+		if (!strncmp(kv, run[i], strlen(run[i])))
+			return RT_RUNREC_ENV_RUN;
+	for (size_t i = 0; i < sizeof(job) / sizeof(job[0]); i++)
+		if (!strncmp(kv, job[i], strlen(job[i])))
+			return RT_RUNREC_ENV_JOB;
+	return 0;
+}
+
 void rt_runrec_put_environment(FILE *fp)
 {
 	bool first = true;
 
 	fprintf(fp, "  environment = [");
 	for (char **ev = environ; *ev; ev++)
-		if (!strncmp(*ev, "OMP_", 4) || !strncmp(*ev, "DNNL_", 5) ||
-		    !strncmp(*ev, "ONEDNN_", 7) || !strncmp(*ev, "KMP_", 4) ||
-		    !strncmp(*ev, "GOMP_", 5) || !strncmp(*ev, "MKL_", 4) ||
-		    !strncmp(*ev, "OPENBLAS_", 9) || !strncmp(*ev, "SLURM_JOB_", 10) ||
-		    !strncmp(*ev, "SLURM_STEP_", 11) || !strncmp(*ev, "SLURM_NTASKS", 12)) {
+		if (rt_runrec_env_kind(*ev)) {
 			fprintf(fp, "%s ", first ? "" : ",");
 			rt_cfg_put_str(fp, *ev);
 			first = false;

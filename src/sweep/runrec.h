@@ -56,6 +56,12 @@ struct rt_runrec {
  * that change what a run does (OMP_, KMP_, GOMP_, DNNL_, ONEDNN_, MKL_, OPENBLAS_, the Slurm
  * job's), for any tool's run.cfg. */
 void rt_runrec_put_environment(FILE *fp);
+/* Whether NAME=VALUE is one of those: RT_RUNREC_ENV_RUN for a variable that changes what a
+ * run does (a resumed run must have the same), RT_RUNREC_ENV_JOB for the Slurm job's
+ * (recorded; a resumed run may be another job's), 0 for one not recorded. */
+#define RT_RUNREC_ENV_RUN 1
+#define RT_RUNREC_ENV_JOB 2
+int rt_runrec_env_kind(const char *kv);
 
 /* DIR/run.cfg opened (a temporary name until committed) with its head: the comment, "run = {",
  * the tool, the program (NULL: none), status, started, finished (unless running), host. The

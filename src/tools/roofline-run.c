@@ -85,16 +85,13 @@ int main(int argc, char **argv)
 	struct rt_cmd_run_opts o = { .prog = prog, .repeat = 3, .verbose = "1", .overhead = true,
 				     .hw_counters = true };
 	struct rt_err err = { 0 };
-	char cmdline[4096] = "";
+	char *cmdline;
+	size_t len = 1;
 	bool request_given = false;    /* -o, --sweep, -r, --verbose-value, --no-overhead */
 	long v;
 	double d;
 	int c;
 
-	for (int i = 0; i < argc; i++)
-		snprintf(cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline), "%s%s",
-			 i ? " " : "", argv[i]);
-	o.cmdline = cmdline;
 	/* '+': options end at the command's first word */
 	while ((c = getopt_long(argc, argv, "+o:r:p:hV", long_opts, NULL)) != -1) {
 		request_given |= c == 'o' || c == 's' || c == 'r' || c == 'B' || c == 'N';
@@ -161,5 +158,17 @@ int main(int argc, char **argv)
 		sigaction(SIGHUP, &sa, NULL);
 		rt_spawn_set_interrupt_flag(&interrupted);
 	}
-	return rt_cmd_run_tool(&o);
+	/* the whole command line, however long, for run.cfg and the directory's lock */
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	if (!(cmdline = calloc(len, 1))) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 1;
+	}
+	for (int i = 0, at = 0; i < argc; i++)
+		at += sprintf(cmdline + at, "%s%s", i ? " " : "", argv[i]);
+	o.cmdline = cmdline;
+	c = rt_cmd_run_tool(&o);
+	free(cmdline);
+	return c;
 }
