@@ -273,10 +273,7 @@ static void on_line(void *ctx, const char *line, size_t len)
 	}
 	if (s->log)
 		fwrite(line, 1, len, s->log);
-	if (k == RT_ONEDNN_EXEC)
-		rt_onednn_tally_add(s->t, &e);
-	else if (k == RT_ONEDNN_UNPARSED)
-		rt_onednn_tally_unparsed(s->t, line, len, e.why);
+	rt_onednn_tally_line(s->t, k, &e, line, len);
 }
 
 static void on_err(void *ctx, const char *buf, size_t len)

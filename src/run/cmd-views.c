@@ -90,12 +90,9 @@ static int tally_log(const char *dir, const char *log, struct rt_onednn_tally *t
 	rt_onednn_reader_init(&rd);
 	while ((len = getline(&buf, &cap, fp)) > 0) {
 		struct rt_onednn_exec e;
-		enum rt_onednn_line k = rt_onednn_read(&rd, buf, (size_t)len, &e);
+		const enum rt_onednn_line k = rt_onednn_read(&rd, buf, (size_t)len, &e);
 
-		if (k == RT_ONEDNN_EXEC)
-			rt_onednn_tally_add(t, &e);
-		else if (k == RT_ONEDNN_UNPARSED)
-			rt_onednn_tally_unparsed(t, buf, (size_t)len, e.why);
+		rt_onednn_tally_line(t, k, &e, buf, (size_t)len);
 	}
 	free(buf);
 	if (ferror(fp)) {
