@@ -190,6 +190,8 @@ static void math_prec(struct rt_onednn_exec *e)
 
 	e->prec = dt_prec(e->dtype);
 	e->prec_bound = false;
+	if (!lowers)
+		e->fpmath[0] = '\0';   /* the attribute does not change this kind's math */
 	/* only f32 tensors are lowered; tf32 is no CPU's math */
 	if (!lowers || strcmp(e->dtype, "f32") || low == 1)
 		return;

@@ -38,7 +38,7 @@ struct rt_onednn_exec {
 	char problem[200];      /* the benchdnn descriptor; a graph partition's op names and
 				 * tensor dimensions */
 	char fpmath[12];        /* the fpmath attribute's mode (bf16, f16, tf32, any); "" when
-				 * none or strict */
+				 * none, strict, or a kind whose math it does not change */
 	double ms;              /* oneDNN's time */
 	double flops, bytes;    /* exact for the kinds counted; flops 0 for reorder, concat */
 	bool counted;           /* false: work this reader cannot count (time without FLOPs) */
