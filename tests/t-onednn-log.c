@@ -6,6 +6,7 @@
  * malformed ones are named, never counted. */
 #include "config.h"
 #include "counters/onednn-log.h"
+#include "run/cmd-results.h"
 #include "tap.h"
 
 #include <stdio.h>
@@ -386,6 +387,52 @@ int main(void)
 		   "ONEDNN_VERBOSE=all's own lines read; a bad one among them named: %s (%s)",
 		   t.first_unparsed, t.first_unparsed_why);
 		rt_onednn_tally_free(&t);
+	}
+
+	/* the Emerald Rapids node (tests/data/emr16): conv1 forward on AMX under attr-fpmath:bf16
+	 * at 1,620 GFLOP/s was an fp32 point above the fp32 roof (1,276 GFLOP/s at 16 threads);
+	 * as the bf16 point it is, it sits under the bf16 roof (AMX, 15,045) */
+	{
+		const char *top = getenv("top_srcdir");
+		char path[4096];
+		struct rt_profile *prof = NULL;
+		struct rt_err err = { 0 };
+		struct rt_cmd_outcome out = { .ok = true, .wall = 1 };
+		struct rt_cmd_judgement j;
+		struct rt_onednn_prim p = { .kind = "convolution", .prop = "forward_training",
+					    .dtype = "f32", .fpmath = "bf16", .counted = true,
+					    .prec = 2, .calls = 1, .flops = 2 * MAC1 + OUT1 };
+		const struct rt_roof *roof;
+
+		snprintf(path, sizeof(path), "%s/tests/data/emr16/emr16.cfg", top ? top : ".");
+		p.ms = p.flops / 1620e9 * 1e3 - 1e-3;   /* 1,620 GFLOP/s with the grain */
+		if (rt_profile_load(&prof, path, &err)) {
+			ok(0, "emr16.cfg: %s", err.msg);
+		} else {
+			rt_onednn_tally_init(&out.t);
+			out.t.nthr = 16;
+			rt_cmd_judge(&out, 0, prof, &j);
+			roof = rt_cmd_prim_roof(&j, &p);
+			ok(!j.impossible && roof && !strcmp(roof->precision, "bf16") &&
+			   roof->value > 15000 && !rt_cmd_prim_impossible(&j, &p, NULL, 0),
+			   "EMR: the AMX convolution at 1,620 GFLOP/s under the bf16 roof (%.0f)",
+			   roof ? roof->value : 0);
+			p.prec = 1;
+			roof = rt_cmd_prim_roof(&j, &p);
+			ok(roof && roof->value < 1300 && rt_cmd_prim_impossible(&j, &p, NULL, 0),
+			   "... as an fp32 point it would be above the fp32 roof (%.0f): impossible",
+			   roof ? roof->value : 0);
+			p.prec = 2;
+			p.prec_bound = true;
+			roof = rt_cmd_prim_roof(&j, &p);
+			ok(roof && !strcmp(roof->precision, "bf16"), "... the math not told: the "
+			   "highest roof it could have had, bf16's");
+			out.t.nthr = 17;
+			rt_cmd_judge(&out, 0, prof, &j);
+			ok(j.over_threads && strstr(j.why, "17 threads"), "17 threads on the 16 of "
+			   "the profile's node: %s", j.why);
+			rt_profile_destroy(prof);
+		}
 	}
 
 	/* a tally: distinct primitives, calls, totals, the first unparsed line */
