@@ -1,11 +1,16 @@
 /* t-onednn-log.c: oneDNN's verbose lines, 2.x (as Debian's oneDNN 2.6 prints them: copied from
  * a run of roofline-train) and 3.x (written from oneDNN's documented format: "v1", the event
- * class "primitive", timestamps, "src:f32::blocked:acdb::f0" descriptors), counted exactly by
- * hand; lines that are not oneDNN's pass; malformed ones are named, never counted. */
+ * class "primitive", timestamps, "src:f32::blocked:acdb::f0" descriptors; and oneDNN 3.10.2's
+ * own logs of a PyTorch 2.11 training, tests/data/pytorch-2.11), counted exactly by hand from
+ * the layers' shapes; the precision of each point's math; lines that are not oneDNN's pass;
+ * malformed ones are named, never counted. */
 #include "config.h"
 #include "counters/onednn-log.h"
+#include "run/cmd-results.h"
 #include "tap.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static enum rt_onednn_line rd(struct rt_onednn_reader *r, const char *line,
@@ -13,6 +18,70 @@ static enum rt_onednn_line rd(struct rt_onednn_reader *r, const char *line,
 {
 	return rt_onednn_read(r, line, strlen(line), e);
 }
+
+/* tests/data/pytorch-2.11/pt211-MODE.log read as roofline-run reads a command's output, with
+ * extra (a line of the test's) read after the log's fifth line; false when the file is not
+ * there */
+static bool tally_file(struct rt_onednn_tally *t, const char *mode, const char *extra)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096], line[8192];
+	struct rt_onednn_reader r;
+	int k = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/tests/data/pytorch-2.11/pt211-%s.log", top ? top : ".",
+		 mode);
+	rt_onednn_reader_init(&r);
+	rt_onednn_tally_init(t);
+	if (!(fp = fopen(path, "r")))
+		return false;
+	while (fgets(line, sizeof(line), fp)) {
+		struct rt_onednn_exec e;
+
+		rt_onednn_tally_line(t, rt_onednn_read(&r, line, strlen(line), &e), &e, line,
+				     strlen(line));
+		if (++k == 5 && extra)
+			rt_onednn_tally_line(t, rd(&r, extra, &e), &e, extra, strlen(extra));
+	}
+	fclose(fp);
+	return true;
+}
+
+/* The FLOPs of the tally's counted primitives of kind (and direction, NULL: any) whose math
+ * ran in precision prec (-1: any) */
+static double flops_of(const struct rt_onednn_tally *t, const char *kind, const char *prop,
+		       int prec)
+{
+	double f = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].kind, kind) && (!prop || !strcmp(t->v[i].prop, prop)) &&
+		    (prec < 0 || t->v[i].prec == prec))
+			f += t->v[i].flops;
+	return f;
+}
+
+/* train-tiny.py's layers, batch 16, two steps, counted by hand (taps on the padding are not
+ * work; a bias is 1 FLOP an output):
+ *   conv1 3->16 5x5 pad 2 on 32x32: taps per dimension 32 * 5 - (2 + 1) * 2 = 154;
+ *     16 * 16 * 3 * 154^2 MACs x2, + 16 * 16 * 32 * 32 bias
+ *   conv2 16->32 3x3 pad 1, 2 groups, on 16x16: taps 16 * 3 - 2 = 46; 16 * 32 * 8 * 46^2 MACs
+ *   conv3 32->32 1x1 stride 2, 16x16 -> 8x8: 16 * 32 * 32 * 64 MACs
+ * forward and backward weights have the bias, backward data does not; conv1 has no backward
+ * data (its input needs no gradient). */
+#define MAC1 (16.0 * 16 * 3 * 154 * 154)
+#define MAC2 (16.0 * 32 * 8 * 46 * 46)
+#define MAC3 (16.0 * 32 * 32 * 64)
+#define OUT1 (16.0 * 16 * 32 * 32)
+#define OUT2 (16.0 * 32 * 16 * 16)
+#define OUT3 (16.0 * 32 * 8 * 8)
+#define FWD (2 * (2 * MAC1 + OUT1 + 2 * MAC2 + OUT2 + 2 * MAC3 + OUT3))
+#define BWD_D (2 * (2 * MAC2 + 2 * MAC3))
+/* the linear layer 2048 -> 10 (a oneDNN matmul under autocast only): forward 16x2048 by
+ * 2048x10 with the bias added by a sum post-op (1 an output), the input's gradient 16x10 by
+ * 10x2048, the weights' 10x16 by 16x2048 */
+#define MM (2 * (2.0 * 16 * 10 * 2048 + 16 * 10 + 2.0 * 16 * 2048 * 10 + 2.0 * 10 * 2048 * 16))
 
 int main(void)
 {
@@ -170,6 +239,201 @@ int main(void)
 	ok(rd(&r, "onednn_verbose,exec,cpu,reorder,jit:uni,undef,src_f32::blocked:ab:f0 "
 	      "dst_bf16::blocked:ab:f0,,,0.25,10x10", &e) == RT_ONEDNN_EXEC && e.ms == 0.25 &&
 	   e.bytes == 600, "the fields where the header puts them");
+
+	/* oneDNN 3.x: matmul's "src:wei" problem (3.4 on: the output is not printed) */
+	rt_onednn_reader_init(&r);
+	ok(rd(&r, "onednn_verbose,v1,primitive,exec,cpu,matmul,brg_matmul:avx10_1_512_amx,undef,"
+	      "src:bf16::blocked:ab::f0 wei:bf16::blocked:ba::f0 dst:bf16::blocked:ab::f0,"
+	      "attr-scratchpad:user attr-post-ops:sum,,16x2048:2048x10,0.0649414", &e) ==
+	   RT_ONEDNN_EXEC && e.flops == 2.0 * 16 * 10 * 2048 + 16 * 10 &&
+	   e.bytes == 2.0 * (16 * 2048 + 2048 * 10 + 16 * 10) && e.prec == 2 && !e.prec_bound,
+	   "3.x's matmul 16x2048:2048x10 with a sum post-op: %.0f FLOPs, %.0f bytes", e.flops,
+	   e.bytes);
+	ok(rd(&r, "onednn_verbose,v1,primitive,exec,cpu,matmul,brg:avx512_core,undef,"
+	      "src:f32::blocked:abc::f0 wei:f32::blocked:abc::f0 bia:f32::blocked:abc::f0_mask4 "
+	      "dst:f32::blocked:abc::f0,,,4x128x64:1x64x32,0.5", &e) == RT_ONEDNN_EXEC &&
+	   e.flops == 2.0 * 4 * 128 * 32 * 64 + 4 * 128 * 32 &&
+	   e.bytes == 4.0 * (4 * 128 * 64 + 64 * 32 + 4 * 128 * 32),
+	   "... batched, the weights broadcast, a bias: %.0f", e.flops);
+	ok(rd(&r, "onednn_verbose,v1,primitive,exec,cpu,matmul,brg:avx512_core,undef,"
+	      "src:f32::blocked:ab::f0 wei:f32::blocked:ab::f0 dst:f32::blocked:ab::f0,,,"
+	      "16x2048:1024x10,0.5", &e) == RT_ONEDNN_UNPARSED && strstr(e.why, "src:wei"),
+	   "... a K that differs is not read: %s", e.why);
+	ok(rd(&r, "onednn_verbose,v1,primitive,exec,cpu,matmul,brg:avx512_core,undef,"
+	      "src:f32::blocked:ab::f0 wei:f32::blocked:ab::f0 dst:f32::blocked:ab::f0,,"
+	      "runtime_dims_masks:1:0,*x2048:2048x10,0.5", &e) == RT_ONEDNN_EXEC && !e.counted &&
+	   e.ms == 0.5, "... runtime dimensions: its time, no FLOPs");
+
+	/* the precision of the math: data types, the fpmath attribute, the implementation */
+	ok(rd(&r, "onednn_verbose,v1,primitive,exec,cpu,convolution,brg_conv_fwd:avx10_1_512_amx,"
+	      "forward_training,src:f32:a:blocked:acdb::f0 wei:f32:a:blocked:Acdb16a::f0 "
+	      "bia:f32:a:blocked:a::f0 dst:f32:a:blocked:acdb::f0,attr-scratchpad:user "
+	      "attr-fpmath:bf16,alg:convolution_direct,"
+	      "mb16_ic3oc16_ih32oh32kh5sh1dh0ph2_iw32ow32kw5sw1dw0pw2,0.686035", &e) ==
+	   RT_ONEDNN_EXEC && e.prec == 2 && !e.prec_bound && !strcmp(e.dtype, "f32") &&
+	   !strcmp(e.fpmath, "bf16") && e.flops == 2 * MAC1 + OUT1,
+	   "f32 tensors, attr-fpmath:bf16, an AMX implementation: bf16 math");
+	ok(rd(&r, "onednn_verbose,v1,primitive,exec,cpu,convolution,brgconv_strided:avx512_core,"
+	      "backward_data,src:f32:a:blocked:acdb::f0 wei:f32:a:blocked:Bcda32b::f0 "
+	      "bia:undef::undef::: dst:f32:a:blocked:acdb::f0,attr-scratchpad:user "
+	      "attr-fpmath:bf16,alg:convolution_direct,"
+	      "mb16_ic32oc32_ih16oh8kh1sh2dh0ph0_iw16ow8kw1sw2dw0pw0,0.0629883", &e) ==
+	   RT_ONEDNN_EXEC && e.prec == 1 && !e.prec_bound,
+	   "... an avx512_core implementation (fp32 FMAs only): fp32 math");
+	ok(rd(&r, "onednn_verbose,v1,primitive,exec,cpu,convolution,ref:any,forward_training,"
+	      "src:f32::blocked:abcd::f0 wei:f32::blocked:abcd::f0 bia:undef::undef::: "
+	      "dst:f32::blocked:abcd::f0,attr-fpmath:bf16:true,alg:convolution_direct,"
+	      "mb1_ic4oc4_ih4oh4kh1sh1dh0ph0_iw4ow4kw1sw1dw0pw0,0.01", &e) == RT_ONEDNN_EXEC &&
+	   e.prec == 2 && e.prec_bound, "... a name without an ISA: bf16 at most, not told");
+	ok(rd(&r, "onednn_verbose,v1,primitive,exec,cpu,reorder,jit:uni,undef,"
+	      "src:f32::blocked:abcd::f0 dst:f32::blocked:acdb::f0,attr-scratchpad:user "
+	      "attr-fpmath:bf16,,16x3x32x32,1.2439", &e) == RT_ONEDNN_EXEC && e.prec == 1 &&
+	   !e.prec_bound, "... a reorder's precision is its data's");
+	ok(rd(&r, "onednn_verbose,exec,cpu,convolution,jit:avx512_core,forward_training,"
+	      "src_f32::blocked:abcd:f0 wei_f32::blocked:Acdb16a:f0 bia_f32::blocked:a:f0 "
+	      "dst_f32::blocked:aBcd16b:f0,attr-scratchpad:user "
+	      "attr-fpmath_mode:fpmath_mode_bf16 attr-post-ops:eltwise_relu ,"
+	      "alg:convolution_direct,mb2_ic1oc6_ih28oh28kh5sh1dh0ph2_iw28ow28kw5sw1dw0pw2,0.05",
+	      &e) == RT_ONEDNN_EXEC && !strcmp(e.fpmath, "bf16") && e.prec == 1 && !e.prec_bound,
+	   "2.6's attr-fpmath_mode:fpmath_mode_bf16 read, jit:avx512_core: fp32 math");
+
+	/* graph partitions (3.x's "graph,exec", oneDNN's graph/utils/verbose.cpp format) */
+	rt_onednn_reader_init(&r);
+	ok(rd(&r, "onednn_verbose,v1,graph,info,template:operation,engine,partition_id,"
+	      "partition_kind,op_names,data_formats,logical_tensors,fpmath_mode,implementation,"
+	      "backend,exec_time", &e) == RT_ONEDNN_INFO, "the graph header");
+	ok(rd(&r, "onednn_verbose,v1,graph,exec,cpu,100002,matmul_post_ops,MatMul;BiasAdd;ReLU,,"
+	      "in0_f32:0:strided:undef:16x2048:2048s1 in1_f32:1:strided:constant:10x2048:2048s1 "
+	      "in2_f32:2:strided:constant:10:1s out0_f32:5:strided:undef:16x10:10s1,fpm:strict,"
+	      "larger_partition_kernel_t,dnnl_backend,0.25", &e) == RT_ONEDNN_EXEC && e.counted &&
+	   e.flops == 2.0 * 16 * 10 * 2048 + 2 * 160 &&
+	   e.bytes == 4.0 * (16 * 2048 + 10 * 2048 + 10 + 160) && e.ms == 0.25 &&
+	   !strcmp(e.kind, "graph") && !strcmp(e.prop, "matmul_post_ops") && e.prec == 1,
+	   "a MatMul partition (transposed weights) with a bias and a relu: %.0f FLOPs (%s)",
+	   e.flops, e.problem);
+	ok(rd(&r, "onednn_verbose,v1,graph,exec,cpu,100003,convolution_post_ops,"
+	      "Convolution;BiasAdd,data:NCX;filter:OIX ,"
+	      "in0_f32:0:strided:undef:1x3x32x32:3072s1024s32s1 "
+	      "in1_f32:1:strided:constant:8x3x3x3:27s9s3s1 in2_f32:2:strided:constant:8:1s "
+	      "out0_f32:4:strided:undef:1x8x32x32:8192s1024s32s1,fpm:bf16,"
+	      "larger_partition_kernel_t,dnnl_backend,0.5", &e) == RT_ONEDNN_EXEC && !e.counted &&
+	   e.flops == 0 && e.ms == 0.5 && e.prec == 2 && e.prec_bound,
+	   "a convolution partition (no strides nor padding printed): its time, no FLOPs; fpm "
+	   "bf16 with no ISA named: bf16 at most");
+	ok(rd(&r, "onednn_verbose,v1,graph,exec,cpu,1,matmul,MatMul,,in0_f32:0:strided:undef:"
+	      "-1x64:64s1 in1_f32:1:strided:undef:64x64:64s1 out0_f32:2:strided:undef:-1x64:64s1,"
+	      "fpm:strict,k,dnnl_backend,0.1", &e) == RT_ONEDNN_EXEC && !e.counted,
+	   "... a dimension unknown: time only");
+	ok(rd(&r, "onednn_verbose,v1,graph,exec,cpu,1,matmul,MatMul,,x,fpm:strict,k,dnnl_backend",
+	      &e) == RT_ONEDNN_UNPARSED && strstr(e.why, "graph fields"), "a graph line short of "
+	   "a field: %s", e.why);
+
+	/* oneDNN 3.10.2's own logs of PyTorch 2.11 training train-tiny.py (16 threads) */
+	{
+		static const struct {
+			const char *mode;
+			double fwd, bwd_d, bwd_w, mm;
+			unsigned long execs;
+		} logs[] = {
+			{ "fp32", FWD, BWD_D, FWD, 0, 66 },
+			{ "cl", FWD, BWD_D, FWD, 0, 38 },
+			{ "autocast", FWD, BWD_D, FWD, MM, 76 },
+			{ "fpmath-bf16", FWD, BWD_D, FWD, 0, 68 },
+			{ "fp32-verbose-all", FWD, BWD_D, FWD, 0, 66 },
+		};
+		struct rt_onednn_tally t;
+
+		for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
+			if (!tally_file(&t, logs[i].mode, NULL)) {
+				ok(0, "pt211-%s.log: not found", logs[i].mode);
+				continue;
+			}
+			ok(t.execs == logs[i].execs && !t.unparsed && !t.uncounted && t.nthr == 16,
+			   "pt211-%s.log: %lu executions, every line read (%lu not: %s), 16 threads",
+			   logs[i].mode, t.execs, t.unparsed, t.first_unparsed_why);
+			is_double(flops_of(&t, "convolution", "forward_training", -1), logs[i].fwd, 0,
+				  "... forward convolutions: %.0f FLOPs", logs[i].fwd);
+			is_double(flops_of(&t, "convolution", "backward_data", -1), logs[i].bwd_d, 0,
+				  "... backward data: %.0f", logs[i].bwd_d);
+			is_double(flops_of(&t, "convolution", "backward_weights", -1), logs[i].bwd_w,
+				  0, "... backward weights: %.0f", logs[i].bwd_w);
+			is_double(flops_of(&t, "matmul", NULL, -1), logs[i].mm, 0,
+				  "... matmuls: %.0f", logs[i].mm);
+			if (!strcmp(logs[i].mode, "autocast"))
+				ok(flops_of(&t, "convolution", NULL, 2) == FWD + BWD_D + FWD &&
+				   flops_of(&t, "matmul", NULL, 2) == MM, "... all of it bf16 math");
+			if (!strcmp(logs[i].mode, "fpmath-bf16")) {
+				/* the forward convolutions and conv2's backward data ran on AMX;
+				 * conv3's backward data and every backward weights on avx512_core
+				 * or avx2 kernels: fp32 */
+				ok(flops_of(&t, "convolution", "forward_training", 2) == FWD &&
+				   flops_of(&t, "convolution", "backward_data", 2) == 2 * 2 * MAC2 &&
+				   flops_of(&t, "convolution", "backward_data", 1) == 2 * 2 * MAC3 &&
+				   flops_of(&t, "convolution", "backward_weights", 1) == FWD,
+				   "... the AMX convolutions bf16 points, the others fp32");
+				for (size_t j = 0; j < t.n; j++)
+					if (t.v[j].prec_bound)
+						ok(0, "... %s %s told: %s", t.v[j].kind, t.v[j].prop,
+						   t.v[j].impl);
+			}
+			rt_onednn_tally_free(&t);
+		}
+		/* a line no reader knows among ONEDNN_VERBOSE=all's creation, dispatch and
+		 * check lines: the first named */
+		tally_file(&t, "fp32-verbose-all", "onednn_verbose,v1,primitive,exec,cpu,reorder,"
+			   "jit:uni,undef,src:f32::blocked:ab::f0,,,64,slow");
+		ok(t.unparsed == 1 && strstr(t.first_unparsed, ",64,slow") &&
+		   strstr(t.first_unparsed_why, "milliseconds") && t.execs == 66,
+		   "ONEDNN_VERBOSE=all's own lines read; a bad one among them named: %s (%s)",
+		   t.first_unparsed, t.first_unparsed_why);
+		rt_onednn_tally_free(&t);
+	}
+
+	/* the Emerald Rapids node (tests/data/emr16): conv1 forward on AMX under attr-fpmath:bf16
+	 * at 1,620 GFLOP/s was an fp32 point above the fp32 roof (1,276 GFLOP/s at 16 threads);
+	 * as the bf16 point it is, it sits under the bf16 roof (AMX, 15,045) */
+	{
+		const char *top = getenv("top_srcdir");
+		char path[4096];
+		struct rt_profile *prof = NULL;
+		struct rt_err err = { 0 };
+		struct rt_cmd_outcome out = { .ok = true, .wall = 1 };
+		struct rt_cmd_judgement j;
+		struct rt_onednn_prim p = { .kind = "convolution", .prop = "forward_training",
+					    .dtype = "f32", .fpmath = "bf16", .counted = true,
+					    .prec = 2, .calls = 1, .flops = 2 * MAC1 + OUT1 };
+		const struct rt_roof *roof;
+
+		snprintf(path, sizeof(path), "%s/tests/data/emr16/emr16.cfg", top ? top : ".");
+		p.ms = p.flops / 1620e9 * 1e3 - 1e-3;   /* 1,620 GFLOP/s with the grain */
+		if (rt_profile_load(&prof, path, &err)) {
+			ok(0, "emr16.cfg: %s", err.msg);
+		} else {
+			rt_onednn_tally_init(&out.t);
+			out.t.nthr = 16;
+			rt_cmd_judge(&out, 0, prof, &j);
+			roof = rt_cmd_prim_roof(&j, &p);
+			ok(!j.impossible && roof && !strcmp(roof->precision, "bf16") &&
+			   roof->value > 15000 && !rt_cmd_prim_impossible(&j, &p, NULL, 0),
+			   "EMR: the AMX convolution at 1,620 GFLOP/s under the bf16 roof (%.0f)",
+			   roof ? roof->value : 0);
+			p.prec = 1;
+			roof = rt_cmd_prim_roof(&j, &p);
+			ok(roof && roof->value < 1300 && rt_cmd_prim_impossible(&j, &p, NULL, 0),
+			   "... as an fp32 point it would be above the fp32 roof (%.0f): impossible",
+			   roof ? roof->value : 0);
+			p.prec = 2;
+			p.prec_bound = true;
+			roof = rt_cmd_prim_roof(&j, &p);
+			ok(roof && !strcmp(roof->precision, "bf16"), "... the math not told: the "
+			   "highest roof it could have had, bf16's");
+			out.t.nthr = 17;
+			rt_cmd_judge(&out, 0, prof, &j);
+			ok(j.over_threads && strstr(j.why, "17 threads"), "17 threads on the 16 of "
+			   "the profile's node: %s", j.why);
+			rt_profile_destroy(prof);
+		}
+	}
 
 	/* a tally: distinct primitives, calls, totals, the first unparsed line */
 	{

@@ -5,7 +5,8 @@
 # convnet, lenet5, resnet18 and bf16. A real client: a PyTorch CNN (tests/data/pytorch-cnn.py)
 # under --sweep threads=1,2, its convolution FLOPs against a hand count. The failure paths: a
 # command not found, one that fails or is killed, one that runs no oneDNN primitive, a line
-# that does not read, bad options, a directory that holds results, Ctrl-C.
+# that does not read, bad options, a directory that holds results, Ctrl-C. Impossible numbers (a
+# spoofed log, a log of another node) said so; Debian's oneDNN 2.6 under a bf16 fpmath mode.
 . "$top_srcdir/tests/tap.sh"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-run.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
@@ -145,6 +146,33 @@ check "... the command in the summary as a shell reads it back" grep -qx "comman
 check "... a quote inside a word too" grep -qx "command: sh -c 'echo it'\\\\''s'" "$dir/quote/summary.txt"
 "$run" -o "$dir/bad" -r 1 --no-overhead -- sh -c 'echo "onednn_verbose,exec,cpu,convolution,jit,forward,src_f32::a:f0,,,mb8_icXoc,1"; echo "onednn_verbose,exec,cpu,reorder,jit:uni,undef,src_f32::blocked:ab:f0 dst_f32::blocked:ba:f0,,,10x10,0.5"' >"$dir/bad.out" 2>&1
 check "a line that does not read: counted and named, the others counted" sh -c "grep -q '1 oneDNN lines not read, the first: \"onednn_verbose,exec,cpu,convolution' '$dir/bad/summary.txt' && grep -q '^default,1,kind,reorder undef,reorder,undef,f32,fp32,,1,' '$dir/bad/points.csv'"
+
+# impossible numbers are said so, never printed as facts: a command printing verbose lines of
+# its own (a spoof: absurd times), a log of a 16-thread node read against a 2-core profile
+conv='onednn_verbose,exec,cpu,convolution,jit:avx512_core,forward_training,src_f32::blocked:abcd:f0 wei_f32::blocked:Acdb16a:f0 bia_f32::blocked:a:f0 dst_f32::blocked:aBcd16b:f0,attr-scratchpad:user ,alg:convolution_direct,mb16_ic3oc16_ih32oh32kh5sh1dh0ph2_iw32ow32kw5sw1dw0pw2'
+spr="$top_srcdir/machine-profiles/example-kvm-spr.cfg"
+"$run" -o "$dir/spoof" -r 1 --no-overhead -- sh -c "echo '$conv,5000'" >"$dir/spoof.out" 2>"$dir/spoof.err"
+check "a spoof: 5 s of oneDNN time in a run of milliseconds: impossible, no coverage said" sh -c "grep -q '^coverage: not known: impossible: oneDNN.s log sums 5 s of primitive time in a run of' '$dir/spoof/summary.txt' && grep -q ' impossible  *- *- ' '$dir/spoof/summary.txt' && grep -q 'default: impossible: oneDNN.s log sums 5 s' '$dir/spoof.err' && grep -q '^default,1,run,command,.*,ok,\"\\?impossible: oneDNN' '$dir/spoof/points.csv' && ! grep -q '[0-9][0-9][0-9][0-9]%' '$dir/spoof/summary.txt'"
+conv8=$(echo "$conv" | sed 's/mb16_/mb8_/')
+"$run" -o "$dir/spoof2" -r 1 --no-overhead -p "$spr" -- sh -c "echo '$conv,0.001'; echo '$conv8,1e-300'; echo 'images/s 1e308'" >"$dir/spoof2.out" 2>"$dir/spoof2.err"
+check "... 1e-300 ms: impossible, under any clock's grain" grep -q 'impossible: 1 call in 1e-300 ms, under a nanosecond each' "$dir/spoof2/summary.txt"
+check "... 36.7 MFLOP in a microsecond: impossible, above the fp32 roof of the profile" sh -c "grep -q 'impossible: at least [0-9.e+]* GFLOP/s (a microsecond more a call), [0-9]*% of the fp32 roof' '$dir/spoof2/summary.txt' && grep -q 'convolution forward_training .*impossible: at least' '$dir/spoof2.err'"
+check "... images/s 1e308: impossible, not taken" sh -c "grep -q 'the command printed images/s 1e+308, more than an image a nanosecond' '$dir/spoof2/summary.txt' && grep -q '^default,1,run,command,.*,onednn/c000-r1.log,,\$' '$dir/spoof2/points.csv'"
+check "... no number in more than a dozen digits" sh -c "! grep -q '[0-9]\{13\}' '$dir/spoof2/summary.txt' && ! grep -q '[0-9]\{13\}' '$dir/spoof/summary.txt'"
+if command -v gnuplot >/dev/null 2>&1; then
+	check "... the impossible points not drawn, and said" grep -q 'run-roofline: [0-9]* impossible points\? not drawn' "$dir/spoof2.err"
+else
+	skip "gnuplot is not installed"
+fi
+"$run" -o "$dir/other" -r 1 --no-overhead -p "$spr" -- sh -c "cat '$top_srcdir/tests/data/pytorch-2.11/pt211-fp32.log'; sleep 0.05" >"$dir/other.out" 2>"$dir/other.err"
+check "a 16-thread node's log against a 2-core profile: impossible, not judged on its roofs" sh -c "grep -q 'impossible: oneDNN.s log names 16 threads, the profile.s node (example-kvm-spr) has 2 hardware threads' '$dir/other/summary.txt' && grep -q 'not judged: the run.s log is impossible' '$dir/other/summary.txt' && ! grep -q '% of the fp32 ceiling' '$dir/other/summary.txt'"
+
+# Debian's oneDNN 2.6 under a bf16 fpmath mode: the attribute read, the math of each
+# convolution as its implementation's ISA says (avx512_core, avx2: fp32; AMX or bf16: bf16)
+ONEDNN_DEFAULT_FPMATH_MODE=BF16 DNNL_DEFAULT_FPMATH_MODE=BF16 "$run" -o "$dir/fpmath" -r 1 --no-overhead -- "$train" -m lenet5 -b 2 -n 1 -w 0 -c none -t 1 >"$dir/fpmath.out" 2>&1
+check "fpmath bf16 through oneDNN 2.6: the attribute in its log" grep -q 'attr-fpmath_mode:fpmath_mode_bf16' "$dir/fpmath/onednn/c000-r1.log"
+check "... each convolution's and inner product's precision as its implementation says (fp32 on avx512_core)" awk -F, '$3 == "primitive" && ($5 == "convolution" || $5 == "inner_product") { n++; want = $9 ~ /amx|bf16|avx10/ ? "bf16" : $9 ~ /:(avx512_core|avx2|avx|sse41)$/ ? "fp32" : ""; if (want == "" || $8 != want) bad++ } END { exit n == 0 || bad }' "$dir/fpmath/points.csv"
+check "... the summary names the math" grep -Eq '(convolution|inner_product) .*f32 +\((fp32|bf16) math\)' "$dir/fpmath/summary.txt"
 "$run" -o "$dir/none" -- true >"$dir/again.out" 2>&1
 rc=$?
 check "a directory that holds results: refused (exit $rc), nothing lost" sh -c "test $rc = 1 && grep -q 'holds results already' '$dir/again.out' && grep -q ',12.5,\$' '$dir/none/points.csv'"

@@ -14,7 +14,9 @@
  *   convolution: 2 per multiply-add on a real input (taps on the padding are not work: the
  *     trainer's rule), + 1 per output for a bias (forward, backward weights), + 1 per output
  *     for each post-op; groups and dilation honoured
- *   inner_product: 2 * mb * oc * ic * spatial, + bias as above; matmul: 2 * batch * M * N * K
+ *   inner_product: 2 * mb * oc * ic * spatial, + bias as above; matmul: 2 * batch * M * N * K,
+ *     + 1 per output for a bias and for each post-op (3.x writes "src:wei" dimensions, the
+ *     output's following from them, 2.x "src:wei:dst")
  *   pooling: max (window - 1) per output forward, 1 backward; average window forward,
  *     window + 1 backward (the trainer's rules)
  *   eltwise, binary: 1 per element; sum: inputs - 1 per element; softmax: 5 per element
@@ -22,6 +24,20 @@
  *     per element forward, 6 backward data, 11 backward with scale and shift (the trainer's)
  *   reorder, concat: no FLOPs, their bytes (pure-bandwidth points)
  *   any other kind: its time, no FLOPs ("counted" false)
+ *   a graph partition: a MatMul as matmul, + 1 per output for each element-wise op after it
+ *     (its K from the first input's two last dimensions over the output's M: a transposed
+ *     input has the same product); type casts, reorders, reshapes and transposes alone move
+ *     bytes; any other partition (a convolution's strides and padding are not printed): its
+ *     time, no FLOPs
+ *
+ * The math's precision: the source's data type; f32 tensors under an fpmath attribute of a
+ * lower precision ("attr-fpmath:bf16" in 3.x, "attr-fpmath_mode:fpmath_mode_bf16" in 2.x,
+ * "fpm:bf16" in a graph line) run that precision only where the implementation's ISA has its
+ * instructions: an AMX or bf16 ISA in the name (brg_conv_fwd:avx10_1_512_amx) did, an ISA with
+ * fp32 FMAs only (jit:avx512_core, brgemm:avx2: Debian's oneDNN 2.6 prints the attribute and
+ * keeps these kernels) did not, and a name without an ISA (ref:any, gemm:jit) does not tell:
+ * the highest precision it allows, prec_bound set. Kinds whose math the attribute does not
+ * change (reorders, element-wise, pooling, normalization) keep their data type's.
  */
 #include "config.h"
 #include "counters/onednn-log.h"
@@ -42,20 +58,34 @@ static const char *const default_fields[] = { "operation", "engine", "primitive"
 					      "memory_descriptors", "attributes", "auxiliary",
 					      "problem_desc", "exec_time" };
 
+/* 3.x's graph fields (the "graph,info,template:" header of oneDNN 3.10) */
+static const char *const default_gfields[] = { "operation", "engine", "partition_id",
+					       "partition_kind", "op_names", "data_formats",
+					       "logical_tensors", "fpmath_mode", "implementation",
+					       "backend", "exec_time" };
+
 void rt_onednn_reader_init(struct rt_onednn_reader *r)
 {
 	memset(r, 0, sizeof(*r));
 	for (size_t i = 0; i < sizeof(default_fields) / sizeof(default_fields[0]); i++)
 		snprintf(r->fields[i], sizeof(r->fields[i]), "%s", default_fields[i]);
 	r->nfields = sizeof(default_fields) / sizeof(default_fields[0]);
+	for (size_t i = 0; i < sizeof(default_gfields) / sizeof(default_gfields[0]); i++)
+		snprintf(r->gfields[i], sizeof(r->gfields[i]), "%s", default_gfields[i]);
+	r->ngfields = sizeof(default_gfields) / sizeof(default_gfields[0]);
+}
+
+static int index_in(const char (*fields)[24], size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(fields[i], name))
+			return (int)i;
+	return -1;
 }
 
 static int field_index(const struct rt_onednn_reader *r, const char *name)
 {
-	for (size_t i = 0; i < r->nfields; i++)
-		if (!strcmp(r->fields[i], name))
-			return (int)i;
-	return -1;
+	return index_in(r->fields, r->nfields, name);
 }
 
 static bool is_number(const char *s)
@@ -94,6 +124,88 @@ static int dt_prec(const char *dt)
 	if (!strcmp(dt, "s8") || !strcmp(dt, "u8"))
 		return 4;
 	return 1;
+}
+
+/* The fpmath mode of the attributes ("attr-fpmath:bf16", "attr-fpmath:bf16:true" in 3.x,
+ * "attr-fpmath_mode:fpmath_mode_bf16" in 2.x) into mode; "" for none or strict. */
+static void fpmath_of(const char *attrs, char *mode, size_t size)
+{
+	const char *p = strstr(attrs, "attr-fpmath_mode:fpmath_mode_");
+	size_t n;
+
+	if (p)
+		p += strlen("attr-fpmath_mode:fpmath_mode_");
+	else if ((p = strstr(attrs, "attr-fpmath:")))
+		p += strlen("attr-fpmath:");
+	else if (!strncmp(attrs, "fpm:", 4))    /* a graph line's field */
+		p = attrs + 4;
+	n = p ? strcspn(p, ": ") : 0;
+	snprintf(mode, size, "%.*s", (int)n, p ? p : "");
+	if (!strcmp(mode, "strict"))
+		mode[0] = '\0';
+}
+
+/* What an implementation's ISA (the word after ':' of each '+'-joined part:
+ * "brg_conv_bwd:avx10_1_512_amx+brg_conv_fwd:avx10_1_512_amx") says of math in precision
+ * prec (bf16 2, fp16 3): 1 some part has its instructions (AMX, a bf16 or fp16 ISA, AVX10),
+ * 0 every part is of an ISA with fp32 FMAs only, -1 a part names no ISA (ref:any, gemm:jit). */
+static int isa_has(const char *impl, int prec)
+{
+	static const char *const fp32_only[] = { "sse41", "avx", "avx2", "avx2_vnni",
+						 "avx512_core", "avx512_core_vnni",
+						 "avx512_common", "avx512_mic", "avx512_mic_4ops" };
+	int verdict = 0;
+
+	for (const char *p = impl; *p;) {
+		const size_t len = strcspn(p, "+");
+		char part[64], *isa;
+		bool known = false;
+
+		snprintf(part, sizeof(part), "%.*s", (int)(len < 63 ? len : 63), p);
+		isa = strrchr(part, ':');
+		isa = isa ? isa + 1 : part;
+		if (strstr(isa, "amx") || strstr(isa, "avx10") ||
+		    strstr(isa, prec == 2 ? "bf16" : "fp16") || !strcmp(isa, "avx2_vnni_2"))
+			return 1;
+		for (size_t i = 0; i < sizeof(fp32_only) / sizeof(fp32_only[0]); i++)
+			known |= !strcmp(isa, fp32_only[i]);
+		if (!known)
+			verdict = -1;
+		p += len;
+		if (*p == '+')
+			p++;
+	}
+	return verdict;
+}
+
+/* The precision of e's math (e->dtype, e->fpmath, e->impl read), prec_bound when the log does
+ * not tell it. */
+static void math_prec(struct rt_onednn_exec *e)
+{
+	const bool lowers = !strcmp(e->kind, "convolution") || !strcmp(e->kind, "deconvolution") ||
+			    !strcmp(e->kind, "inner_product") || !strcmp(e->kind, "matmul") ||
+			    !strcmp(e->kind, "rnn") || !strcmp(e->kind, "graph");
+	const int low = !strcmp(e->fpmath, "bf16") || !strcmp(e->fpmath, "any") ? 2 :
+			!strcmp(e->fpmath, "f16") ? 3 : 1;
+
+	e->prec = dt_prec(e->dtype);
+	e->prec_bound = false;
+	if (!lowers)
+		e->fpmath[0] = '\0';   /* the attribute does not change this kind's math */
+	/* only f32 tensors are lowered; tf32 is no CPU's math */
+	if (!lowers || strcmp(e->dtype, "f32") || low == 1)
+		return;
+	switch (isa_has(e->impl, low)) {
+	case 1:
+		e->prec = low;
+		break;
+	case -1:
+		e->prec = low;
+		e->prec_bound = true;
+		break;
+	default:
+		break;
+	}
 }
 
 /* The memory descriptors: each argument's name ("src", "wei", "bia", "dst", "ws", "data"
@@ -310,9 +422,66 @@ static bool is_backward(const char *prop)
 	return !strncmp(prop, "backward", 8);
 }
 
+/* One part of "16x2048:2048x10" as its dimensions (at most 12); the count, 0 when it does
+ * not read. */
+static size_t dims_of(const char **s, long *d)
+{
+	size_t nd = 0;
+
+	for (;;) {
+		char *end;
+		const long v = strtol(*s, &end, 10);
+
+		if (end == *s || v < 0 || v > (1L << 40) || nd == 12)
+			return 0;
+		d[nd++] = v;
+		*s = end;
+		if (**s != 'x')
+			return nd;
+		++*s;
+	}
+}
+
+/* 3.x's "src:wei" matmul problem (the output not printed): the output's elements, the batch
+ * dimensions broadcast (each the larger where the other is 1); false when the two do not
+ * multiply (ranks differ, K differs, batch dimensions neither equal nor 1). */
+static bool matmul_dst(const char *problem, double *dst)
+{
+	long a[12], b[12];
+	const char *s = problem;
+	size_t na = dims_of(&s, a), nb;
+	double e = 1;
+
+	if (!na || *s++ != ':')
+		return false;
+	nb = dims_of(&s, b);
+	if (*s || nb != na || na < 2 || a[na - 1] != b[nb - 2])
+		return false;
+	for (size_t i = 0; i + 2 < na; i++) {
+		if (a[i] != b[i] && a[i] != 1 && b[i] != 1)
+			return false;
+		e *= (double)(a[i] > b[i] ? a[i] : b[i]);
+	}
+	*dst = e * (double)a[na - 2] * (double)b[nb - 1];
+	return true;
+}
+
 /* FLOPs and bytes of e from its fields; false when they do not read (why says). */
+static bool count_kind(struct rt_onednn_exec *e, char *mdtext, const char *attrs,
+		       const char *aux, char *why, size_t wsize);
+
 static bool count(struct rt_onednn_exec *e, char *mdtext, const char *attrs, const char *aux,
 		  char *why, size_t wsize)
+{
+	const bool ok = count_kind(e, mdtext, attrs, aux, why, wsize);
+
+	fpmath_of(attrs, e->fpmath, sizeof(e->fpmath));
+	math_prec(e);
+	return ok;
+}
+
+static bool count_kind(struct rt_onednn_exec *e, char *mdtext, const char *attrs,
+		       const char *aux, char *why, size_t wsize)
 {
 	struct md mds[12];
 	const size_t nmd = read_mds(mdtext, mds, 12);
@@ -407,14 +576,22 @@ static bool count(struct rt_onednn_exec *e, char *mdtext, const char *attrs, con
 	if (!strcmp(e->kind, "matmul")) {
 		double m, k, nn, batch;
 
+		if (strchr(e->problem, '*')) {
+			/* runtime dimensions: the sizes are not printed */
+			e->counted = false;
+			e->flops = e->bytes = 0;
+			return true;
+		}
 		n = read_dims(e->problem, el, 3, l2);
-		if (n < 3) {
-			snprintf(why, wsize, "problem '%.40s': not src:wei:dst dimensions",
+		if (n == 2 && !matmul_dst(e->problem, &el[2]))
+			n = 0;
+		if (n < 2) {
+			snprintf(why, wsize, "problem '%.40s': not src:wei[:dst] dimensions",
 				 e->problem);
 			return false;
 		}
 		m = l2[0], k = l2[1], nn = l2[3];
-		batch = l2[4] * l2[5] > 0 ? el[2] / (l2[4] * l2[5]) : 0;
+		batch = m * nn > 0 ? el[2] / (m * nn) : 0;
 		e->flops = 2 * batch * m * nn * k + post * el[2] +
 			   (md_of(mds, nmd, "bia") ? el[2] : 0);
 		e->bytes = el[0] * md_size(mds, nmd, "src") + el[1] * md_size(mds, nmd, "wei") +
@@ -492,12 +669,246 @@ dims:
 	return false;
 }
 
+/* An "info" line (tok: the fields after "info"): a template header ("prim_template:" in 2.x
+ * and 3.0 to 3.4, "template:" after "primitive" or "graph" in 3.x) sets the fields the
+ * executions of its class hold; the runtime line names the threads. */
+static enum rt_onednn_line info_line(struct rt_onednn_reader *r, bool graph, char **tok,
+				     size_t nt, struct rt_onednn_exec *e)
+{
+	const size_t skip = nt && !strncmp(tok[0], "prim_template:", 14) ? 14 :
+			    nt && !strncmp(tok[0], "template:", 9) ? 9 : 0;
+
+	if (skip) {
+		char (*fields)[24] = graph ? r->gfields : r->fields;
+		size_t k = 0;
+
+		tok[0] += skip;
+		for (size_t j = 0; j < nt && k < 16; j++)
+			if (strcmp(tok[j], "timestamp"))
+				snprintf(fields[k++], sizeof(fields[0]), "%s", tok[j]);
+		*(graph ? &r->ngfields : &r->nfields) = k;
+		return RT_ONEDNN_INFO;
+	}
+	for (size_t j = 0; j < nt; j++)
+		if (!strncmp(tok[j], "nthr:", 5)) {
+			char *end;
+			const unsigned long v = strtoul(tok[j] + 5, &end, 10);
+
+			if (end != tok[j] + 5 && !*end && v >= 1 && v <= 1u << 20)
+				e->nthr = (unsigned)v;
+		}
+	return RT_ONEDNN_INFO;
+}
+
+/* A graph partition's logical tensors ("in0_f32:0:strided:undef:16x2048:2048s1 out0_...",
+ * oneDNN 3.x's graph/utils/verbose.cpp): each one's data type and dimensions. */
+struct lt {
+	char dt[12];
+	long d[12];
+	size_t nd;
+	bool out;
+};
+
+static size_t read_lts(char *s, struct lt *v, size_t max, bool *whole)
+{
+	size_t n = 0;
+
+	*whole = true;
+	for (char *save = NULL, *tok = strtok_r(s, " ", &save); tok && n < max;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *part[6], *us;
+		size_t np = 0;
+		const char *d;
+
+		for (char *p = tok; np < 6;) {
+			char *c = strchr(p, ':');
+
+			part[np++] = p;
+			if (!c)
+				break;
+			*c = '\0';
+			p = c + 1;
+		}
+		us = strchr(part[0], '_');
+		d = np >= 5 ? part[4] : "";
+		if (np < 5 || !us || (strncmp(part[0], "in", 2) && strncmp(part[0], "out", 3))) {
+			*whole = false;
+			continue;
+		}
+		v[n].out = part[0][0] == 'o';
+		snprintf(v[n].dt, sizeof(v[n].dt), "%s", us + 1);
+		v[n].nd = dims_of(&d, v[n].d);
+		if (!v[n].nd || *d)
+			*whole = false; /* -1: a dimension not known when compiled */
+		else
+			n++;
+	}
+	return n;
+}
+
+/* The op a graph partition holds: 'm' MatMul, 'e' element-wise (1 FLOP an output, as a
+ * post-op), 'b' bytes only (casts, reorders, reshapes, transposes), 0 any other. */
+static char graph_op(const char *op, size_t len)
+{
+	static const char *const elt[] = { "BiasAdd", "Add", "Subtract", "Multiply", "Divide",
+					   "Maximum", "Minimum", "ReLU", "GELU", "Sigmoid", "Tanh",
+					   "Elu", "Clamp", "HardSwish", "HardSigmoid", "LeakyReLU",
+					   "Mish", "SoftPlus", "Square", "Sqrt", "Exp", "Log", "Abs",
+					   "Round", "Pow", "SquaredDifference", "Reciprocal" };
+	static const char *const mov[] = { "TypeCast", "Reorder", "StaticReshape",
+					   "StaticTranspose" };
+
+	if (len == 6 && !memcmp(op, "MatMul", 6))
+		return 'm';
+	for (size_t i = 0; i < sizeof(elt) / sizeof(elt[0]); i++)
+		if (strlen(elt[i]) == len && !memcmp(op, elt[i], len))
+			return 'e';
+	for (size_t i = 0; i < sizeof(mov) / sizeof(mov[0]); i++)
+		if (strlen(mov[i]) == len && !memcmp(op, mov[i], len))
+			return 'b';
+	return 0;
+}
+
+/* A graph partition's FLOPs and bytes from its op names and tensors: counted false (its time
+ * alone) where they do not give them exactly. */
+static void graph_count(struct rt_onednn_exec *e, const char *ops, char *lts)
+{
+	struct lt v[16];
+	bool whole;
+	const size_t n = read_lts(lts, v, 16, &whole);
+	const struct lt *in0 = NULL, *in1 = NULL, *out = NULL;
+	size_t nops = 0, nelt = 0, nmov = 0;
+	bool matmul_first = false, other = false;
+	double bytes = 0;
+
+	e->counted = false;
+	e->flops = e->bytes = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct lt *t = &v[i];
+		double el = 1;
+
+		for (size_t d = 0; d < t->nd; d++)
+			el *= (double)t->d[d];
+		bytes += el * dt_size(t->dt);
+		if (t->out && !out)
+			out = t;
+		else if (!t->out && !in0)
+			in0 = t;
+		else if (!t->out && !in1)
+			in1 = t;
+	}
+	snprintf(e->dtype, sizeof(e->dtype), "%s", in0 ? in0->dt : "undef");
+	for (const char *p = ops; *p;) {
+		const size_t len = strcspn(p, ";");
+		const char k = graph_op(p, len);
+
+		if (!nops)
+			matmul_first = k == 'm';
+		else if (k == 'm')
+			other = true;
+		nelt += k == 'e';
+		nmov += k == 'b';
+		other |= !k;
+		nops++;
+		p += len;
+		if (*p == ';')
+			p++;
+	}
+	if (!whole || !out || !nops || other)
+		return;
+	if (!matmul_first) {
+		/* data movement alone: bytes, no FLOPs; element-wise ops on their own: time only */
+		e->counted = nmov == nops;
+		e->bytes = e->counted ? bytes : 0;
+		return;
+	}
+	if (in0 && in1 && in0->nd >= 2 && in1->nd >= 2 && out->nd >= 2) {
+		const double m = (double)out->d[out->nd - 2], nn = (double)out->d[out->nd - 1];
+		const double a = (double)in0->d[in0->nd - 2] * (double)in0->d[in0->nd - 1];
+		const double b = (double)in1->d[in1->nd - 2] * (double)in1->d[in1->nd - 1];
+		double outs = 1;
+
+		for (size_t d = 0; d < out->nd; d++)
+			outs *= (double)out->d[d];
+		/* K from each input: M x K and K x N in either order */
+		if (m > 0 && nn > 0 && a / m == b / nn && a / m == floor(a / m)) {
+			e->flops = 2 * outs * (a / m) + (double)nelt * outs;
+			e->bytes = bytes;
+			e->counted = true;
+		}
+	}
+}
+
+/* A "graph,exec" line (tok from "exec" on) by the graph template's fields. */
+static enum rt_onednn_line graph_exec(const struct rt_onednn_reader *r, char **tok, size_t nt,
+				      struct rt_onednn_exec *e)
+{
+	static const char *const names[] = { "partition_kind", "op_names", "logical_tensors",
+					     "fpmath_mode", "exec_time" };
+	const char *f[5];
+	const int impl = index_in(r->gfields, r->ngfields, "implementation");
+	const int backend = index_in(r->gfields, r->ngfields, "backend");
+	char *end;
+
+	if (nt != r->ngfields || index_in(r->gfields, r->ngfields, "operation") != 0) {
+		snprintf(e->why, sizeof(e->why), "%zu graph fields where the header names %zu", nt,
+			 r->ngfields);
+		return RT_ONEDNN_UNPARSED;
+	}
+	for (size_t k = 0; k < 5; k++) {
+		const int at = index_in(r->gfields, r->ngfields, names[k]);
+
+		if (at < 0) {
+			snprintf(e->why, sizeof(e->why), "the graph header names no %s", names[k]);
+			return RT_ONEDNN_UNPARSED;
+		}
+		f[k] = tok[at];
+	}
+	e->ms = strtod(f[4], &end);
+	if (end == f[4] || *end || !isfinite(e->ms) || e->ms < 0 || e->ms > 1e9) {
+		snprintf(e->why, sizeof(e->why), "time '%.40s' is not milliseconds", f[4]);
+		return RT_ONEDNN_UNPARSED;
+	}
+	snprintf(e->kind, sizeof(e->kind), "graph");
+	snprintf(e->prop, sizeof(e->prop), "%s", f[0]);
+	snprintf(e->impl, sizeof(e->impl), "%s", impl >= 0 ? tok[impl] :
+		 backend >= 0 ? tok[backend] : "");
+	/* the op names and the tensors' dimensions (the fifth of each one's ':' parts): the
+	 * partition's problem, "MatMul;ReLU 16x2048:2048x10:16x10" */
+	{
+		size_t k = (size_t)snprintf(e->problem, sizeof(e->problem), "%s", f[1]);
+		char sep = ' ';
+
+		for (const char *p = f[2]; *p && k < sizeof(e->problem) - 1;) {
+			const size_t len = strcspn(p, " ");
+			const char *d = p;
+
+			for (int c = 0; c < 4 && d; c++) {
+				d = memchr(d, ':', (size_t)(p + len - d));
+				d = d ? d + 1 : NULL;
+			}
+			if (d) {
+				k += (size_t)snprintf(e->problem + k, sizeof(e->problem) - k, "%c%.*s",
+						      sep, (int)strcspn(d, ": "), d);
+				sep = ':';
+			}
+			p += len;
+			p += strspn(p, " ");
+		}
+	}
+	graph_count(e, f[1], (char *)f[2]);
+	fpmath_of(f[3], e->fpmath, sizeof(e->fpmath));
+	math_prec(e);
+	return RT_ONEDNN_EXEC;
+}
+
 enum rt_onednn_line rt_onednn_read(struct rt_onednn_reader *r, const char *line, size_t len,
 				   struct rt_onednn_exec *e)
 {
 	char buf[MAX_LINE], *tok[MAX_TOKENS];
 	size_t nt = 0, i = 0;
 	const char *f[16] = { 0 };
+	bool graph = false;
 	char *end;
 
 	memset(e, 0, sizeof(*e));
@@ -526,28 +937,25 @@ enum rt_onednn_line rt_onednn_read(struct rt_onednn_reader *r, const char *line,
 		i++;
 	if (i < nt && is_number(tok[i]))        /* a timestamp */
 		i++;
-	if (i < nt && !strcmp(tok[i], "info")) {
-		/* the header: the fields each execution line holds, in order */
-		if (i + 1 < nt && !strncmp(tok[i + 1], "prim_template:", 14)) {
-			size_t k = 0;
-
-			tok[i + 1] += 14;
-			for (size_t j = i + 1; j < nt && k < 16; j++)
-				if (strcmp(tok[j], "timestamp"))
-					snprintf(r->fields[k++], sizeof(r->fields[0]), "%s", tok[j]);
-			r->nfields = k;
-		}
+	/* 3.x's event class: primitive or graph ("info" lines before it in 2.x and 3.x) */
+	if (i < nt && (!strcmp(tok[i], "primitive") || !strcmp(tok[i], "graph")))
+		graph = !strcmp(tok[i++], "graph");
+	else if (i < nt && (!strcmp(tok[i], "common") || !strcmp(tok[i], "error") ||
+			    !strcmp(tok[i], "warn")))
 		return RT_ONEDNN_INFO;
+	if (i < nt && !strcmp(tok[i], "info"))
+		return info_line(r, graph, tok + i + 1, nt - i - 1, e);
+	if (i < nt && (!strcmp(tok[i], "error") || !strcmp(tok[i], "warn") ||
+		       !strncmp(tok[i], "create", 6) || !strncmp(tok[i], "compile", 7) ||
+		       !strncmp(tok[i], "exec:", 5)))
+		return RT_ONEDNN_INFO;  /* creation, dispatch, checks: no execution */
+	if (i >= nt || strcmp(tok[i], "exec")) {
+		snprintf(e->why, sizeof(e->why), "operation '%.40s' is not exec or create",
+			 i < nt ? tok[i] : "");
+		return RT_ONEDNN_UNPARSED;
 	}
-	if (i < nt && !strcmp(tok[i], "primitive"))     /* 3.x's event class */
-		i++;
-	else if (i < nt && (!strcmp(tok[i], "graph") || !strcmp(tok[i], "common") ||
-			    !strcmp(tok[i], "error") || !strcmp(tok[i], "warn")))
-		return RT_ONEDNN_INFO;
-	if (i >= nt || strcmp(tok[i], "exec"))
-		return i < nt && !strncmp(tok[i], "create", 6) ? RT_ONEDNN_INFO :
-		       (snprintf(e->why, sizeof(e->why), "operation '%.40s' is not exec or create",
-				 i < nt ? tok[i] : ""), RT_ONEDNN_UNPARSED);
+	if (graph)
+		return graph_exec(r, tok + i, nt - i, e);
 	/* the fields from the operation on, by the header's names */
 	if (nt - i != r->nfields || field_index(r, "operation") != 0) {
 		snprintf(e->why, sizeof(e->why), "%zu fields where the header names %zu", nt - i,
@@ -603,8 +1011,10 @@ void rt_onednn_tally_init(struct rt_onednn_tally *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* A distinct primitive: kind, direction, data type, problem and the precision of its math
+ * (the same convolution under another fpmath mode or implementation is another point). */
 static uint64_t key_hash(const char *kind, const char *prop, const char *dtype,
-			 const char *problem)
+			 const char *problem, int prec, bool bound)
 {
 	uint64_t h = 1469598103934665603ULL;
 	const char *parts[4] = { kind, prop, dtype, problem };
@@ -614,13 +1024,14 @@ static uint64_t key_hash(const char *kind, const char *prop, const char *dtype,
 			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
 		h = (h ^ 0xff) * 1099511628211ULL;
 	}
-	return h;
+	return (h ^ (uint64_t)(prec * 2 + bound)) * 1099511628211ULL;
 }
 
 static bool same(const struct rt_onednn_prim *p, const struct rt_onednn_exec *e)
 {
 	return !strcmp(p->kind, e->kind) && !strcmp(p->prop, e->prop) &&
-	       !strcmp(p->dtype, e->dtype) && !strcmp(p->problem, e->problem);
+	       !strcmp(p->dtype, e->dtype) && !strcmp(p->problem, e->problem) &&
+	       p->prec == e->prec && p->prec_bound == e->prec_bound;
 }
 
 /* Grow the slots to twice the primitives (at least 64); false when out of memory. */
@@ -633,7 +1044,8 @@ static bool rehash(struct rt_onednn_tally *t)
 		return false;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct rt_onednn_prim *p = &t->v[i];
-		size_t h = (size_t)key_hash(p->kind, p->prop, p->dtype, p->problem) & (ns - 1);
+		size_t h = (size_t)key_hash(p->kind, p->prop, p->dtype, p->problem, p->prec,
+					    p->prec_bound) & (ns - 1);
 
 		while (s[h])
 			h = (h + 1) & (ns - 1);
@@ -662,7 +1074,8 @@ void rt_onednn_tally_add(struct rt_onednn_tally *t, const struct rt_onednn_exec 
 		t->oom = true;
 		return;
 	}
-	h = (size_t)key_hash(e->kind, e->prop, e->dtype, e->problem) & (t->nslots - 1);
+	h = (size_t)key_hash(e->kind, e->prop, e->dtype, e->problem, e->prec, e->prec_bound) &
+	    (t->nslots - 1);
 	while (t->slots[h] && !same(&t->v[t->slots[h] - 1], e))
 		h = (h + 1) & (t->nslots - 1);
 	if (t->slots[h]) {
@@ -686,8 +1099,10 @@ void rt_onednn_tally_add(struct rt_onednn_tally *t, const struct rt_onednn_exec 
 		snprintf(p->impl, sizeof(p->impl), "%s", e->impl);
 		snprintf(p->dtype, sizeof(p->dtype), "%s", e->dtype);
 		snprintf(p->problem, sizeof(p->problem), "%s", e->problem);
+		snprintf(p->fpmath, sizeof(p->fpmath), "%s", e->fpmath);
 		p->counted = e->counted;
 		p->prec = e->prec;
+		p->prec_bound = e->prec_bound;
 		t->slots[h] = ++t->n;
 	}
 	p->calls++;
@@ -707,6 +1122,17 @@ void rt_onednn_tally_unparsed(struct rt_onednn_tally *t, const char *line, size_
 			       sizeof(t->first_unparsed) - 1), line);
 		snprintf(t->first_unparsed_why, sizeof(t->first_unparsed_why), "%s", why);
 	}
+}
+
+void rt_onednn_tally_line(struct rt_onednn_tally *t, enum rt_onednn_line k,
+			  const struct rt_onednn_exec *e, const char *line, size_t len)
+{
+	if (k == RT_ONEDNN_EXEC)
+		rt_onednn_tally_add(t, e);
+	else if (k == RT_ONEDNN_UNPARSED)
+		rt_onednn_tally_unparsed(t, line, len, e->why);
+	else if (k == RT_ONEDNN_INFO && e->nthr > t->nthr)
+		t->nthr = e->nthr;
 }
 
 void rt_onednn_tally_free(struct rt_onednn_tally *t)

@@ -4,8 +4,14 @@
  * follow exactly, by the trainer's rules (cnn/model.c: convolution taps on the padding are not
  * work), and its time is oneDNN's own. The format is oneDNN's documented one
  * (doc/performance_considerations/verbose.md in oneDNN 2.x and 3.x): a marker, optionally
- * "v1", then the fields that the "prim_template:" header names, or 2.x's fields when no header
- * was printed. */
+ * "v1", then the fields that the "prim_template:" (3.x: "primitive,info,template:") header
+ * names, or 2.x's fields when no header was printed. A graph partition's execution (3.x's
+ * "graph,exec", fields by "graph,info,template:") is oneDNN's time too: counted where its ops
+ * and tensors give the FLOPs exactly (a MatMul and element-wise ops after it), time only
+ * otherwise. A point's precision is that of its math: the data type, lowered by an fpmath
+ * attribute where the implementation's ISA has the lower math (AMX, a bf16 ISA), kept where it
+ * has not (avx512_core, avx2: fp32 FMAs), and the highest it could be where the name does not
+ * tell (prec_bound). */
 #ifndef RT_ONEDNN_LOG_H
 #define RT_ONEDNN_LOG_H
 
@@ -16,7 +22,8 @@
 /* What a line of a program's output is. */
 enum rt_onednn_line {
 	RT_ONEDNN_OTHER,        /* not oneDNN's: the program's own output */
-	RT_ONEDNN_INFO,         /* oneDNN's, not an execution (version, ISA, template, create) */
+	RT_ONEDNN_INFO,         /* oneDNN's, not an execution (version, ISA, threads, template,
+				 * create, dispatch, checks) */
 	RT_ONEDNN_EXEC,         /* one primitive execution, read */
 	RT_ONEDNN_UNPARSED,     /* oneDNN's marker, but not a line this reader understands */
 };
@@ -28,19 +35,29 @@ struct rt_onednn_exec {
 	char prop[24];          /* forward_training, backward_data, ...; "undef" */
 	char impl[64];          /* jit:avx512_core, brg:avx512_core_bf16, ... */
 	char dtype[12];         /* the source's data type (the first argument's without one) */
-	char problem[200];      /* the benchdnn descriptor */
+	char problem[200];      /* the benchdnn descriptor; a graph partition's op names and
+				 * tensor dimensions */
+	char fpmath[12];        /* the fpmath attribute's mode (bf16, f16, tf32, any); "" when
+				 * none, strict, or a kind whose math it does not change */
 	double ms;              /* oneDNN's time */
 	double flops, bytes;    /* exact for the kinds counted; flops 0 for reorder, concat */
-	bool counted;           /* false: a kind this reader cannot count (time without FLOPs) */
-	int prec;               /* of the FLOPs: an index in rt_vocab_precisions (fp64 fp32
-				 * bf16 fp16 int8), from the data type; fp32 for any other */
+	bool counted;           /* false: work this reader cannot count (time without FLOPs) */
+	int prec;               /* of the math: an index in rt_vocab_precisions (fp64 fp32
+				 * bf16 fp16 int8), from the data type, the fpmath attribute and
+				 * the implementation's ISA; fp32 for any other type */
+	bool prec_bound;        /* the log does not tell which math ran (f32 tensors, a lower
+				 * fpmath mode, an implementation naming no ISA): prec is the
+				 * highest it could have been */
+	unsigned nthr;          /* RT_ONEDNN_INFO: the threads the runtime line names (0: none) */
 	char why[96];           /* for RT_ONEDNN_UNPARSED: what did not read */
 };
 
-/* A reader: remembers the field layout of the last "prim_template:" header. */
+/* A reader: remembers the field layout of the last primitive and graph template headers. */
 struct rt_onednn_reader {
 	char fields[16][24];
 	size_t nfields;
+	char gfields[16][24];
+	size_t ngfields;
 };
 void rt_onednn_reader_init(struct rt_onednn_reader *r);
 
@@ -52,9 +69,10 @@ enum rt_onednn_line rt_onednn_read(struct rt_onednn_reader *r, const char *line,
 /* A tally of executions: the totals, and each distinct primitive (kind, direction, data type,
  * problem) with its calls. */
 struct rt_onednn_prim {
-	char kind[32], prop[24], impl[64], dtype[12], problem[200];
+	char kind[32], prop[24], impl[64], dtype[12], problem[200], fpmath[12];
 	bool counted;
 	int prec;
+	bool prec_bound;
 	unsigned long calls;
 	double ms, flops, bytes;
 };
@@ -65,6 +83,7 @@ struct rt_onednn_tally {
 	size_t nslots;
 	unsigned long execs, unparsed, uncounted;
 	double ms, flops, bytes, uncounted_ms;
+	unsigned nthr;          /* the most threads a runtime line named (0: none) */
 	char first_unparsed[160];       /* the first unparsed line, cut */
 	char first_unparsed_why[96];
 	bool oom;               /* a primitive could not be recorded (totals stay right) */
@@ -73,6 +92,10 @@ void rt_onednn_tally_init(struct rt_onednn_tally *t);
 void rt_onednn_tally_add(struct rt_onednn_tally *t, const struct rt_onednn_exec *e);
 void rt_onednn_tally_unparsed(struct rt_onednn_tally *t, const char *line, size_t len,
 			      const char *why);
+/* A line as rt_onednn_read classed it: an execution added, an unread line counted (the first
+ * named), a runtime line's threads kept; the program's own lines leave the tally alone. */
+void rt_onednn_tally_line(struct rt_onednn_tally *t, enum rt_onednn_line k,
+			  const struct rt_onednn_exec *e, const char *line, size_t len);
 void rt_onednn_tally_free(struct rt_onednn_tally *t);
 /* The primitives by oneDNN's time, heaviest first (once the tally is complete: its index is
  * not kept). */

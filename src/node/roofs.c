@@ -150,6 +150,20 @@ const struct rt_roof *rt_roofs_ceiling(const struct rt_roofs *r, const char *pre
 	}
 }
 
+const struct rt_roof *rt_roofs_ceiling_highest(const struct rt_roofs *r,
+					       const char *const *precisions, size_t n)
+{
+	const struct rt_roof *b = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rt_roof *c = rt_roofs_ceiling(r, precisions[i]);
+
+		if (c && (!b || c->value > b->value))
+			b = c;
+	}
+	return b;
+}
+
 int rt_roofs_bound(const struct rt_roofs *r, const char *precision, double bytes,
 		   double intensity, struct rt_roof_bound *b)
 {

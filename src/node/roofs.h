@@ -70,6 +70,11 @@ const struct rt_roof *rt_roofs_peak(const struct rt_roofs *r, const char *precis
  * never an achievable rate alone (oneDNN's matmul is a rate, not a limit: a convolution can
  * run faster). NULL when there is neither. */
 const struct rt_roof *rt_roofs_ceiling(const struct rt_roofs *r, const char *precision);
+/* The highest of n precisions' ceilings (rt_roofs_ceiling): the roof of work whose math
+ * could have run in any of them (f32 tensors under a bf16 fpmath mode, the implementation not
+ * saying which ran). NULL when none has one. */
+const struct rt_roof *rt_roofs_ceiling_highest(const struct rt_roofs *r,
+					       const char *const *precisions, size_t n);
 /* The theoretical peak of a precision, or NULL. */
 const struct rt_roof *rt_roofs_theoretical(const struct rt_roofs *r, const char *precision);
 /* The bandwidth roof of a level, or NULL. */

@@ -11,6 +11,7 @@
 #include "base/err.h"
 #include "counters/onednn-log.h"
 #include "node/profile.h"
+#include "node/roofs.h"
 
 #define RT_CMD_MAX_CFG_ENV 10
 
@@ -59,6 +60,48 @@ struct rt_cmd_result {
  * disturbed (then disturbed is set). */
 void rt_cmd_summarize(struct rt_cmd_result *s);
 void rt_cmd_result_free(struct rt_cmd_result *s);
+
+/* What cannot be true of a run's counts (src/run/cmd-judge.c). oneDNN times each call by the
+ * wall clock, and its logs print those times in steps of 2^-10 ms (a microsecond): a call's
+ * time can be off by that grain, so the calls' sum can pass the process's wall time by at
+ * most one grain a call, and a rate is judged on its time plus one grain a call. No clock
+ * reads under a nanosecond a call; no core reads an image a nanosecond. */
+#define RT_CMD_LOG_GRAIN_S 1e-6
+#define RT_CMD_CLOCK_MIN_S 1e-9
+#define RT_CMD_IMAGES_PER_S_MAX 1e9
+
+struct rt_cmd_judgement {
+	bool impossible;                /* the run's log cannot be this node's run (why says) */
+	bool over_wall;                 /* ... oneDNN's time passes the wall time */
+	bool over_threads;              /* ... more threads than the profile's node has */
+	bool over_images;               /* ... the images/s it printed */
+	bool log_impossible;            /* over_wall or over_threads: its points not judged */
+	size_t impossible_prims;        /* primitives whose rate is impossible */
+	char why[600];                  /* "impossible: ..." (each reason, "; "-joined) */
+	bool have_roofs;                /* roofs of the profile at the run's threads */
+	struct rt_roofs roofs;
+};
+
+/* The run r (of a configuration asking for cfg_threads, 0: the runtime's choice) judged
+ * against the profile (NULL: its own numbers alone): oneDNN's time past the wall time, the
+ * log's threads past the profile's hardware threads, an images/s no core reaches. */
+void rt_cmd_judge(const struct rt_cmd_outcome *r, unsigned cfg_threads,
+		  const struct rt_profile *prof, struct rt_cmd_judgement *j);
+
+/* The roof a primitive's rate is held against: the ceiling of its math's precision; where the
+ * log does not tell which math ran, the highest it could have had (fp32's or the lower
+ * precision's). NULL without roofs or such a ceiling. */
+const struct rt_roof *rt_cmd_prim_roof(const struct rt_cmd_judgement *j,
+				       const struct rt_onednn_prim *p);
+
+/* Whether a primitive's rate is impossible: a time under the clock's grain a call, or above
+ * its roof (rt_cmd_prim_roof) even with a grain more a call. why (when not NULL) says so,
+ * starting "impossible: ". */
+bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_onednn_prim *p,
+			    char *why, size_t size);
+
+/* A rate or size in a few digits (%.4g; "-" for none): no number is printed in 300 digits. */
+const char *rt_cmd_num(double v, char *buf, size_t size);
 
 /* points.csv's header (26 columns). */
 extern const char rt_cmd_points_header[];

@@ -404,10 +404,7 @@ static void on_line(void *ctx, const char *line, size_t len)
 	if (s->log)
 		fwrite(line, 1, len, s->log);
 	(*s->lines)++;
-	if (k == RT_ONEDNN_EXEC)
-		rt_onednn_tally_add(s->t, &e);
-	else if (k == RT_ONEDNN_UNPARSED)
-		rt_onednn_tally_unparsed(s->t, line, len, e.why);
+	rt_onednn_tally_line(s->t, k, &e, line, len);
 }
 
 static void on_err(void *ctx, const char *buf, size_t len)
@@ -541,7 +538,8 @@ static void put_row(FILE *fp, const struct row *w)
 	else
 		fputs(",,", fp);
 	rt_csv_field(fp, w->log ? w->log : "");
-	num(fp, w->images_per_s, ok && w->images_per_s > 0);
+	num(fp, w->images_per_s, ok && w->images_per_s > 0 &&
+	    w->images_per_s <= RT_CMD_IMAGES_PER_S_MAX);
 	if (w->rank >= 0)
 		fprintf(fp, ",%d\n", w->rank);
 	else
@@ -558,6 +556,7 @@ static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, const st
 		    const char *name, const char *log, bool logged)
 {
 	char why[300];
+	struct rt_cmd_judgement j;
 	struct row w = { .config = c->name, .rep = rep, .scope = "run", .name = name,
 			 .status = !r->ok ? "failed" : r->disturbed ? "disturbed" : "ok", .reason = r->reason, .log = log,
 			 .threads = c->threads, .calls = logged ? r->t.execs : 0,
@@ -566,8 +565,12 @@ static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, const st
 			 .coverage = logged && r->wall > 0 ? r->t.ms / 1e3 / r->wall : -1,
 			 .images_per_s = r->images_per_s, .counted = logged, .rank = c->rank };
 
+	/* what no profile is needed to call impossible: the row says it, the number is kept */
+	rt_cmd_judge(r, c->threads, NULL, &j);
 	if (r->disturbed) {
 		w.reason = r->reason;
+	} else if (r->ok && j.impossible) {
+		w.reason = j.why;
 	} else if (r->ok && logged && !r->t.execs) {
 		w.reason = r->verbose_lines ? "no oneDNN primitive ran: coverage 0%" : NO_LINE;
 	} else if (r->ok && logged && r->t.unparsed) {
@@ -578,7 +581,7 @@ static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, const st
 	put_row(fp, &w);
 }
 
-/* A kind row's primitives: the same kind, direction and data type. */
+/* A kind row's primitives: the same kind, direction, data type and precision of math. */
 struct kind_group {
 	size_t lead;                    /* the heaviest (the tally is sorted by time) */
 	unsigned long calls;
@@ -592,7 +595,9 @@ static int same_kind(const struct rt_onednn_prim *a, const struct rt_onednn_prim
 
 	if (!d)
 		d = strcmp(a->prop, b->prop);
-	return d ? d : strcmp(a->dtype, b->dtype);
+	if (!d)
+		d = strcmp(a->dtype, b->dtype);
+	return d ? d : (int)a->prec - (int)b->prec;
 }
 
 /* primitives' indices by kind, then by index (time) */
@@ -795,8 +800,13 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 	if (def->med >= 0) {
 		const struct rt_cmd_outcome *r = &def->runs[def->med];
 		const double cov = r->wall > 0 ? r->t.ms / 1e3 / r->wall : 0;
+		struct rt_cmd_judgement j;
 
-		if (!r->t.execs && !r->verbose_lines)
+		rt_cmd_judge(r, cfgs[0].threads, prof, &j);
+		if (j.over_wall)
+			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: not known: %s",
+				 j.why);
+		else if (!r->t.execs && !r->verbose_lines)
 			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: unknown: %s (the "
 				 "default's %.3f s)", NO_LINE, r->wall);
 		else if (!r->t.execs)
@@ -808,8 +818,10 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 				 "the default's wall time (%.3f of %.3f s); the largest uncovered "
 				 "share: %.0f%% outside oneDNN (what the command does besides oneDNN's "
 				 "primitives: its own operators, BLAS, the interpreter, start-up)",
-				 100 * cov, r->t.ms / 1e3, r->wall, 100 * fmax(0, 1 - cov));
+				 100 * fmin(1, cov), r->t.ms / 1e3, r->wall, 100 * fmax(0, 1 - cov));
 		fprintf(fp, "%s\n", ld->coverage);
+		if (j.impossible && !j.over_wall)
+			fprintf(fp, "          %s\n", j.why);
 		if (r->t.uncounted)
 			fprintf(fp, "          %lu executions of kinds not counted: %.3f s of "
 				"oneDNN's time without FLOPs\n", r->t.uncounted,
@@ -841,8 +853,9 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 	for (size_t i = 0; i < n; i++) {
 		const struct rt_cmd_result *s = &res[i];
 		const struct rt_cmd_outcome *r;
+		struct rt_cmd_judgement jr;
 		double reorder = 0;
-		char range[64];
+		char range[64], cov[16], gw[32], go[32];
 
 		if (s->med < 0) {
 			fprintf(fp, "%-44s failed: %s\n", cfgs[i].name,
@@ -854,15 +867,27 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 			if (!strcmp(r->t.v[j].kind, "reorder"))
 				reorder += r->t.v[j].ms;
 		snprintf(range, sizeof(range), "%.3f (%.3f..%.3f)", s->median, s->lo, s->hi);
-		fprintf(fp, "%-44s %22s %8.0f%% %10.2f %10.2f %8.0f%%", cfgs[i].name, range,
-			r->wall > 0 ? 100 * r->t.ms / 1e3 / r->wall : 0,
-			r->wall > 0 ? r->t.flops / r->wall / 1e9 : 0,
-			r->t.ms > 0 ? r->t.flops / (r->t.ms / 1e3) / 1e9 : 0,
+		/* an impossible log's coverage and rates are no facts: not printed as numbers */
+		rt_cmd_judge(r, cfgs[i].threads, prof, &jr);
+		snprintf(cov, sizeof(cov), "%.0f%%", r->wall > 0 ? 100 * fmin(1, r->t.ms / 1e3 /
+									  r->wall) : 0);
+		rt_cmd_num(r->wall > 0 ? r->t.flops / r->wall / 1e9 : 0, gw, sizeof(gw));
+		rt_cmd_num(r->t.ms > 0 ? r->t.flops / (r->t.ms / 1e3) / 1e9 : 0, go, sizeof(go));
+		fprintf(fp, "%-44s %22s %9s %10s %10s %8.0f%%", cfgs[i].name, range,
+			jr.over_wall ? "impossible" : cov,
+			jr.log_impossible || jr.impossible_prims ? "-" : gw,
+			jr.log_impossible || jr.impossible_prims ? "-" : go,
 			r->t.ms > 0 ? 100 * reorder / r->t.ms : 0);
-		if (r->images_per_s > 0)
-			fprintf(fp, " %9.1f\n", r->images_per_s);
+		if (jr.over_images)
+			fprintf(fp, " %9s\n", "impossible");
+		else if (r->images_per_s > 0)
+			fprintf(fp, " %9s\n", rt_cmd_num(r->images_per_s, gw, sizeof(gw)));
 		else
 			fprintf(fp, " %9s\n", "-");
+		if (jr.impossible) {
+			fprintf(fp, "%-44s   %s\n", "", jr.why);
+			fprintf(stderr, "%s: %s: %s\n", o->prog, cfgs[i].name, jr.why);
+		}
 		{
 			unsigned failed = 0, busy = 0;
 			const char *fwhy = "", *bwhy = "";
@@ -928,29 +953,53 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 	/* where the default's oneDNN time went, and how far each is from its roof */
 	if (def->med >= 0 && def->runs[def->med].t.n) {
 		const struct rt_cmd_outcome *r = &def->runs[def->med];
-		struct rt_roofs roofs;
-		const bool have_roofs = prof && rt_roofs_at(&roofs, prof, rt_profile_max_threads(prof),
-							    NULL) == 0;
+		struct rt_cmd_judgement jd;
+		size_t bound = 0;
 
+		rt_cmd_judge(r, cfgs[0].threads, prof, &jd);
 		fprintf(fp, "\nthe default's heaviest primitives (oneDNN's time):\n");
 		for (size_t j = 0; j < r->t.n && j < 8; j++) {
 			const struct rt_onednn_prim *p = &r->t.v[j];
-			const double gf = p->ms > 0 ? p->flops / (p->ms / 1e3) / 1e9 : 0;
-			const struct rt_roof *c = have_roofs ?
-				rt_roofs_ceiling(&roofs, rt_vocab_precisions[p->prec]) : NULL;
+			const double gf = p->ms > 0 ? p->flops / (p->ms / 1e3) / 1e9 : NAN;
+			const struct rt_roof *c = rt_cmd_prim_roof(&jd, p);
+			char num[32], why[300];
 
 			fprintf(fp, "  %5.1f%%  %5lu calls  %-14s %-17s %-5s", 100 * p->ms / r->t.ms,
 				p->calls, p->kind, p->prop, p->dtype);
+			/* under an fpmath mode, the math that ran (or could have) */
+			if (p->fpmath[0] && p->flops > 0)
+				fprintf(fp, " (%s math%s)", rt_vocab_precisions[p->prec],
+					p->prec_bound ? " at most" : "");
 			if (!p->counted)
 				fprintf(fp, "  (not counted)");
+			else if (jd.log_impossible)
+				fprintf(fp, "  not judged: the run's log is impossible");
+			else if (rt_cmd_prim_impossible(&jd, p, why, sizeof(why)))
+				fprintf(fp, "  %s", why);
+			else if (p->flops > 0 && p->ms > 0)
+				fprintf(fp, "  %8s GFLOP/s", rt_cmd_num(gf, num, sizeof(num)));
 			else if (p->flops > 0)
-				fprintf(fp, "  %8.2f GFLOP/s", gf);
+				fprintf(fp, "  time 0 ms (under the log's grain): no rate");
 			else
-				fprintf(fp, "  %8.2f GB/s", p->ms > 0 ? p->bytes / (p->ms / 1e3) / 1e9 : 0);
-			if (c && p->flops > 0 && p->counted)
+				fprintf(fp, "  %8s GB/s", rt_cmd_num(p->ms > 0 ? p->bytes / (p->ms / 1e3) /
+								     1e9 : NAN, num, sizeof(num)));
+			if (c && p->flops > 0 && p->ms > 0 && p->counted && !jd.log_impossible &&
+			    !rt_cmd_prim_impossible(&jd, p, NULL, 0))
 				fprintf(fp, " = %.0f%% of the %s ceiling at %u threads", 100 * gf / c->value,
-					c->precision, roofs.threads);
+					c->precision, jd.roofs.threads);
+			bound += p->counted && p->flops > 0 && p->prec_bound;
 			fprintf(fp, "  %s\n", p->problem);
+		}
+		if (bound)
+			fprintf(fp, "  (\"at most\": f32 tensors under a lower fpmath mode, and the "
+				"implementation's name does not tell which math ran: judged against the "
+				"highest roof it could have had)\n");
+		for (size_t j = 0; j < r->t.n && !jd.log_impossible; j++) {
+			char why[300];
+
+			if (rt_cmd_prim_impossible(&jd, &r->t.v[j], why, sizeof(why)))
+				fprintf(stderr, "%s: %s %s %s: %s\n", o->prog, r->t.v[j].kind,
+					r->t.v[j].prop, r->t.v[j].problem, why);
 		}
 	}
 }

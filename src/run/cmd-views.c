@@ -90,13 +90,10 @@ static int tally_log(const char *dir, const char *log, struct rt_onednn_tally *t
 	rt_onednn_reader_init(&rd);
 	while ((len = getline(&buf, &cap, fp)) > 0) {
 		struct rt_onednn_exec e;
-		enum rt_onednn_line k = rt_onednn_read(&rd, buf, (size_t)len, &e);
+		const enum rt_onednn_line k = rt_onednn_read(&rd, buf, (size_t)len, &e);
 
 		*lines += k != RT_ONEDNN_OTHER;
-		if (k == RT_ONEDNN_EXEC)
-			rt_onednn_tally_add(t, &e);
-		else if (k == RT_ONEDNN_UNPARSED)
-			rt_onednn_tally_unparsed(t, buf, (size_t)len, e.why);
+		rt_onednn_tally_line(t, k, &e, buf, (size_t)len);
 	}
 	free(buf);
 	if (ferror(fp)) {
@@ -392,12 +389,27 @@ static unsigned cfg_threads(const struct rt_cmd_cfg *c, const struct rt_profile 
 	return c->threads ? c->threads : rt_profile_max_threads(prof);
 }
 
+/* Whether a comma-separated list holds a word. */
+static bool in_prec(const char *list, const char *word)
+{
+	const size_t n = strlen(word);
+
+	for (const char *p = list; *p;) {
+		const size_t len = strcspn(p, ",");
+
+		if (len == n && !strncmp(p, word, n))
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
 /* DIR/run-roofline: each configuration's point (oneDNN's FLOPs over oneDNN's time, and over
  * the whole command's wall time) as trajectories along the sweep, and the heaviest primitives
  * of the fastest configuration, under the profile's roofs. */
 static int chart_roofline(const char *dir, const struct rt_cmd_cfg *cfgs,
 			  const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
-			  struct rt_err *err)
+			  size_t *left, struct rt_err *err)
 {
 	struct rt_plot_mark *m = calloc(2 * n + 16, sizeof(*m));
 	char (*labels)[96] = calloc(16, sizeof(*labels));
@@ -408,7 +420,8 @@ static int chart_roofline(const char *dir, const struct rt_cmd_cfg *cfgs,
 	};
 	const struct rt_cmd_outcome *fast;
 	const size_t best = fastest(res, n);
-	char base[4200], title[400], prec[8] = "fp32";
+	char base[4200], title[400], prec[64] = "";
+	struct rt_cmd_judgement j;
 	size_t nm = 0;
 	int rc;
 
@@ -428,6 +441,12 @@ static int chart_roofline(const char *dir, const struct rt_cmd_cfg *cfgs,
 		r = &res[i].runs[res[i].med];
 		if (!(r->t.flops > 0 && r->t.bytes > 0 && r->t.ms > 0 && r->wall > 0))
 			continue;
+		/* an impossible log is no point of this node's: not drawn */
+		rt_cmd_judge(r, cfgs[i].threads, prof, &j);
+		if (j.log_impossible || j.impossible_prims) {
+			++*left;
+			continue;
+		}
 		m[nm++] = (struct rt_plot_mark){ r->t.flops / r->t.bytes,
 						 r->t.flops / (r->t.ms / 1e3) / 1e9, 0.1, 0,
 						 cfgs[i].name };
@@ -435,13 +454,21 @@ static int chart_roofline(const char *dir, const struct rt_cmd_cfg *cfgs,
 						 0.1, 1, NULL };
 	}
 	fast = &res[best].runs[res[best].med];
-	for (size_t j = 0, k = 0; j < fast->t.n && k < 16; j++) {
-		const struct rt_onednn_prim *p = &fast->t.v[j];
+	rt_cmd_judge(fast, cfgs[best].threads, prof, &j);
+	for (size_t i = 0, k = 0; i < fast->t.n && k < 16; i++) {
+		const struct rt_onednn_prim *p = &fast->t.v[i];
+		const struct rt_roof *roof = rt_cmd_prim_roof(&j, p);
 
 		if (!p->counted || !(p->flops > 0) || !(p->bytes > 0) || !(p->ms > 0))
 			continue;
-		if (!k)
-			snprintf(prec, sizeof(prec), "%s", rt_vocab_precisions[p->prec]);
+		if (j.log_impossible || rt_cmd_prim_impossible(&j, p, NULL, 0)) {
+			++*left;
+			continue;
+		}
+		/* the roofs of every precision a point is held against */
+		if (roof && !in_prec(prec, roof->precision))
+			snprintf(prec + strlen(prec), sizeof(prec) - strlen(prec), "%s%s",
+				 *prec ? "," : "", roof->precision);
 		snprintf(labels[k], sizeof(labels[k]), "%s %s %.0f%%", p->kind, p->prop,
 			 100 * p->ms / fast->t.ms);
 		m[nm++] = (struct rt_plot_mark){ p->flops / p->bytes, p->flops / (p->ms / 1e3) / 1e9,
@@ -449,9 +476,12 @@ static int chart_roofline(const char *dir, const struct rt_cmd_cfg *cfgs,
 		k++;
 	}
 	if (!nm) {
-		rc = rt_err_set(err, -ENODATA, "no oneDNN primitive with FLOPs ran");
+		rc = rt_err_set(err, -ENODATA, *left ? "every point is impossible (summary.txt says "
+				"why)" : "no oneDNN primitive with FLOPs ran");
 		goto out;
 	}
+	if (!*prec)
+		snprintf(prec, sizeof(prec), "fp32");
 	snprintf(title, sizeof(title), "The command's configurations and the primitives of the "
 		 "fastest (%.60s) on %.60s: counts from oneDNN's log", cfgs[best].name, prof->host);
 	snprintf(base, sizeof(base), "%s/run-roofline", dir);
@@ -483,9 +513,10 @@ static const char *short_prop(const char *prop)
  * a point holds) against the floors their FLOPs and bytes set. */
 static int chart_time(const char *dir, const struct rt_cmd_cfg *cfgs,
 		      const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
-		      struct rt_err *err)
+		      size_t *left, struct rt_err *err)
 {
 	const size_t best = fastest(res, n);
+	struct rt_cmd_judgement j;
 	const struct rt_cmd_outcome *r;
 	struct rt_point *pts;
 	char base[4200];
@@ -495,6 +526,11 @@ static int chart_time(const char *dir, const struct rt_cmd_cfg *cfgs,
 	if (best == SIZE_MAX)
 		return rt_err_set(err, -ENODATA, "no configuration ran");
 	r = &res[best].runs[res[best].med];
+	rt_cmd_judge(r, cfgs[best].threads, prof, &j);
+	if (j.log_impossible) {
+		++*left;
+		return rt_err_set(err, -ENODATA, "%s", j.why);
+	}
 	if (!(pts = calloc(r->t.n + 1, sizeof(*pts))))
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	pts[0] = (struct rt_point){ .threads = cfg_threads(&cfgs[best], prof), .ranks = 1,
@@ -504,14 +540,18 @@ static int chart_time(const char *dir, const struct rt_cmd_cfg *cfgs,
 	snprintf(pts[0].name, sizeof(pts[0].name), "oneDNN");
 	np = 1;
 	/* the 24 slowest: a chart, not a table */
-	for (size_t j = 0; j < r->t.n && np <= 24; j++) {
-		const struct rt_onednn_prim *p = &r->t.v[j];
+	for (size_t i = 0; i < r->t.n && np <= 24; i++) {
+		const struct rt_onednn_prim *p = &r->t.v[i];
 		struct rt_point *q = &pts[np];
 		enum rt_precision pr;
 
 		if (!p->counted || !(p->ms > 0) ||
 		    rt_precision_parse(rt_vocab_precisions[p->prec], &pr))
 			continue;
+		if (rt_cmd_prim_impossible(&j, p, NULL, 0)) {
+			++*left;
+			continue;
+		}
 		*q = pts[0];
 		q->scope = RT_SCOPE_LAYER;
 		q->precision = pr;
@@ -546,15 +586,19 @@ int rt_cmd_views(const char *prog, const char *dir, const struct rt_cmd_cfg *cfg
 	};
 	int (*const draw[2])(const char *, const struct rt_cmd_cfg *,
 			     const struct rt_cmd_result *, size_t, const struct rt_profile *,
-			     struct rt_err *) = { chart_roofline, chart_time };
+			     size_t *, struct rt_err *) = { chart_roofline, chart_time };
 	char title[400], why[400] = "no machine profile (-p FILE; roofline-probe writes "
 				    "machine-profiles/HOST.cfg)";
 	bool said = false;
 
 	for (size_t k = 0; k < 2 && prof; k++) {
 		struct rt_err e = { 0 };
-		const int rc = draw[k](dir, cfgs, res, n, prof, &e);
+		size_t left = 0;
+		const int rc = draw[k](dir, cfgs, res, n, prof, &left, &e);
 
+		if (left)
+			fprintf(stderr, "%s: %s: %zu impossible point%s not drawn (summary.txt says "
+				"why)\n", prog, figs[k].name, left, left == 1 ? "" : "s");
 		if (rc == 0) {
 			figs[k].drawn = 2;
 			fprintf(stderr, "%s: chart %s/%s.png, .svg (%s.gp)\n", prog, dir,

@@ -1,0 +1,113 @@
+/* cmd-judge.c: what cannot be true of roofline-run's counts: oneDNN's time past the process's
+ * wall time, more threads than the node has, a rate above its roof or under the clock's
+ * grain, an images/s no core reaches; said "impossible: ..." and kept out of verdicts and
+ * charts by their callers (summary.txt, the charts) */
+#include "config.h"
+#include "run/cmd-results.h"
+#include "base/vocab.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *rt_cmd_num(double v, char *buf, size_t size)
+{
+	if (isfinite(v))
+		snprintf(buf, size, "%.4g", v);
+	else
+		snprintf(buf, size, "-");
+	return buf;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void impossible(struct rt_cmd_judgement *j, const char *fmt, ...)
+{
+	const size_t k = strlen(j->why);
+	va_list ap;
+
+	snprintf(j->why + k, sizeof(j->why) - k, "%s", j->impossible ? "; " : "impossible: ");
+	va_start(ap, fmt);
+	vsnprintf(j->why + strlen(j->why), sizeof(j->why) - strlen(j->why), fmt, ap);
+	va_end(ap);
+	j->impossible = true;
+}
+
+void rt_cmd_judge(const struct rt_cmd_outcome *r, unsigned cfg_threads,
+		  const struct rt_profile *prof, struct rt_cmd_judgement *j)
+{
+	const struct rt_onednn_tally *t = &r->t;
+	const double onednn = t->ms / 1e3;
+	char a[32], b[32];
+
+	memset(j, 0, sizeof(*j));
+	j->over_wall = r->ok && onednn > r->wall + (double)t->execs * RT_CMD_LOG_GRAIN_S;
+	j->over_threads = prof && prof->cpu.pus && t->nthr > prof->cpu.pus;
+	j->over_images = r->images_per_s > RT_CMD_IMAGES_PER_S_MAX;
+	if (j->over_wall)
+		impossible(j, "oneDNN's log sums %s s of primitive time in a run of %s s (oneDNN "
+			   "times each call by the wall clock: their sum cannot pass the run's by "
+			   "more than a microsecond a call); the log is not this process's own "
+			   "(verbose lines printed by the command, a log of another run)",
+			   rt_cmd_num(onednn, a, sizeof(a)), rt_cmd_num(r->wall, b, sizeof(b)));
+	if (j->over_threads)
+		impossible(j, "oneDNN's log names %u threads, the profile's node (%s) has %u "
+			   "hardware threads (a log of another node, or more threads than CPUs): "
+			   "not judged on its roofs", t->nthr, prof->host, prof->cpu.pus);
+	if (j->over_images)
+		impossible(j, "the command printed images/s %s, more than an image a nanosecond: "
+			   "not taken", rt_cmd_num(r->images_per_s, a, sizeof(a)));
+	if (prof) {
+		/* the roofs at the threads the configuration asked for, or the log names */
+		const unsigned threads = cfg_threads ? cfg_threads : t->nthr ? t->nthr :
+					 rt_profile_max_threads(prof);
+
+		j->have_roofs = rt_roofs_at(&j->roofs, prof, threads, NULL) == 0;
+	}
+	j->log_impossible = j->over_wall || j->over_threads;
+	for (size_t i = 0; i < t->n; i++)
+		j->impossible_prims += rt_cmd_prim_impossible(j, &t->v[i], NULL, 0);
+}
+
+const struct rt_roof *rt_cmd_prim_roof(const struct rt_cmd_judgement *j,
+				       const struct rt_onednn_prim *p)
+{
+	const char *prec[2] = { "fp32", NULL };
+
+	if (!j->have_roofs || p->prec < 0 || p->prec >= RT_VOCAB_NPRECISIONS)
+		return NULL;
+	prec[1] = rt_vocab_precisions[p->prec];
+	return p->prec_bound ? rt_roofs_ceiling_highest(&j->roofs, prec, 2) :
+	       rt_roofs_ceiling(&j->roofs, prec[1]);
+}
+
+bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_onednn_prim *p,
+			    char *why, size_t size)
+{
+	const struct rt_roof *roof = rt_cmd_prim_roof(j, p);
+	const double calls = p->calls ? (double)p->calls : 1;
+	char a[32], b[32];
+	double gf;
+
+	if (!p->counted || !(p->flops > 0))
+		return false;
+	if (p->ms > 0 && p->ms / 1e3 / calls < RT_CMD_CLOCK_MIN_S) {
+		if (why)
+			snprintf(why, size, "impossible: %lu call%s in %s ms, under a nanosecond "
+				 "each: no clock reads that", p->calls, p->calls == 1 ? "" : "s",
+				 rt_cmd_num(p->ms, a, sizeof(a)));
+		return true;
+	}
+	if (!roof)
+		return false;
+	/* the rate with a grain more a call: the least its work could have run at */
+	gf = p->flops / (p->ms / 1e3 + calls * RT_CMD_LOG_GRAIN_S) / 1e9;
+	if (gf <= roof->value)
+		return false;
+	if (why)
+		snprintf(why, size, "impossible: at least %s GFLOP/s (a microsecond more a call), "
+			 "%.0f%% of the %s roof (%s, %s GFLOP/s at %u threads)",
+			 rt_cmd_num(gf, a, sizeof(a)), 100 * gf / roof->value, roof->precision,
+			 roof->what, rt_cmd_num(roof->value, b, sizeof(b)), j->roofs.threads);
+	return true;
+}
