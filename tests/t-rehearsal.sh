@@ -176,7 +176,8 @@ run -n 2 -- "$train" -m lenet5 -n 100 -w 0 -r 1 -c model --profile "$prof" \
 	--sweep batch=8,1024 --out "$dir/k" >"$dir/k.out" 2>"$dir/k.err" &
 job=$!
 cg=
-for k in $(seq 900); do
+# until the first configuration is written, however long a busy machine takes
+while kill -0 $job 2>/dev/null; do
 	if [ -f "$dir/k/points.csv" ] && [ "$(wc -l <"$dir/k/points.csv")" -gt 1 ]; then
 		# this rehearsal's own cgroup (it names it): another one's, left by a run killed
 		# with SIGKILL, would hold no process
@@ -193,12 +194,12 @@ wait $job
 rc=$?
 took=$(( $(date +%s) - start ))
 check "nodeb killed mid-sweep: the job stops (exit $rc) within 60 s ($took s)" test -n "$cg" -a "$rc" != 0 -a "$took" -lt 60
-check "... the finished configurations are whole (21 rows each)" awk -F, 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }' "$dir/k/points.csv"
+check "... the finished configurations are whole (21 rows each)" csv_awk "$dir/k/points.csv" 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }'
 before=$(awk -F, 'NR > 1 { k[$1] } END { print length(k) }' "$dir/k/points.csv")
 run -n 2 -- "$train" --resume "$dir/k" >"$dir/r.out" 2>"$dir/r.err"
 check "--resume on the two nodes continues: exit 0 (got $?)" test $? = 0
-check "... every configuration measured once, those before kept ($before before)" awk -F, -v b="$before" '
-	NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n != 3 || b < 1 }' "$dir/k/points.csv"
+check "... every configuration measured once, those before kept ($before before)" csv_awk "$dir/k/points.csv" -v b="$before" '
+	NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n != 3 || b < 1 }'
 # every rehearsal above said which cgroups it made: none is left
 bases=$(sed -n 's/^rehearsal: cgroups \([^ ]*\) .*/\1/p' "$dir"/*.err "$dir"/*.out 2>/dev/null | sort -u | tr '\n' ' ')
 check "... nothing of the $(echo $bases | wc -w) rehearsals is left behind" sh -c "

@@ -72,7 +72,7 @@ check "the raw log is kept" grep -q '^onednn_verbose,exec,cpu,convolution' "$dir
 check "summary.txt: coverage first" sh -c "sed -n 4p '$dir/convnet/summary.txt' | grep -q '^coverage: oneDNN ran [0-9]*% of the default'"
 check "points.csv: a row per primitive with its calls and share" grep -q '^default,1,primitive,convolution forward_training f32 mb8_ic3oc64_ih32oh32kh3sh1dh0ph1_iw32ow32kw3sw1dw0pw1,convolution,forward_training,f32,fp32,[^,]*,1,' "$dir/convnet/points.csv"
 check "points.csv: reorders as bandwidth (bytes, no FLOPs)" awk -F, '$3 == "kind" && $5 == "reorder" { if ($13 == 0 && $14 > 0) ok = 1 } END { exit !ok }' "$dir/convnet/points.csv"
-check "points.csv: every row has the header's 26 fields" awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || n != 26 }' "$dir/convnet/points.csv"
+check "points.csv: every row has the header's 26 fields" csv_awk "$dir/convnet/points.csv" 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || n != 26 }'
 
 # the chart: the configurations and the fastest's primitives under a profile's roofs, every
 # text (the configurations' names hold what the user typed) quoted so that gnuplot runs
@@ -222,7 +222,7 @@ else
 	got=$(awk -F, '$1 == "threads=2" && $3 == "kind" && $5 == "convolution" { s += $13 } END { printf "%.0f", s }' "$dir/pt/points.csv")
 	check "... its convolution FLOPs over 3 iterations = the hand count ($got = $want)" test "$got" = "$want"
 	check "... the coverage reported" grep -q '^coverage: oneDNN ran [0-9]*% of the default' "$dir/pt/summary.txt"
-	check "... the images/s it printed, per configuration" awk -F, '$3 == "run" && $25 > 0 { n++ } END { exit n < 6 }' "$dir/pt/points.csv"
+	check "... the images/s it printed, per configuration" csv_awk "$dir/pt/points.csv" '$3 == "run" && $25 > 0 { n++ } END { exit n < 6 }'
 	check "... a verdict on the best configuration" grep -Eq '^(best configuration|no configuration is measurably faster|the default configuration is the fastest|every configuration was disturbed)' "$dir/pt/summary.txt"
 	check "... the verbose overhead measured" grep -q '^verbose overhead: the default took' "$dir/pt/summary.txt"
 	sed -n '/^configuration/,/^$/p' "$dir/pt/summary.txt" | sed 's/^/# /'

@@ -75,7 +75,13 @@ check "... both rank counts measured" awk -F, 'NR > 1 && $7 == "iteration" && $9
 check "... run.cfg names the job" grep -q '"SLURM_JOB_ID=[0-9]*"' "$dir/ranks/run.cfg"
 check "roofline-run under srun, one rank per node, the command an MPI program of 2 ranks: exit 0 ($(cat "$dir/run.rc" 2>/dev/null))" test "$(cat "$dir/run.rc" 2>/dev/null)" = 0
 grep -v '^\[' "$dir/run.err" | grep -i 'error\|refus\|fail' | head -n 5 | sed 's/^/# /'
-check "... each rank its own rows, one summary of the job" sh -c "test -s '$dir/run/rank-0/points.csv' && test -s '$dir/run/rank-1/points.csv' && awk -F, 'NR > 1 { r[\$26] } END { exit !(0 in r && 1 in r) }' '$dir/run/points.csv' && test -s '$dir/run/summary.txt'"
+# (csv_awk: a disturbed row's reason holds commas)
+job_rows() {
+	test -s "$dir/run/rank-0/points.csv" && test -s "$dir/run/rank-1/points.csv" &&
+		csv_awk "$dir/run/points.csv" 'NR > 1 { r[$26] } END { exit !(0 in r && 1 in r) }' &&
+		test -s "$dir/run/summary.txt"
+}
+check "... each rank its own rows, one summary of the job" job_rows
 
 # nodeb throttled to 40% of its core: found on its sustained runs
 before=$(cpu_load)

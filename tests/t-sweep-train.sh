@@ -22,15 +22,15 @@ check "the sweep completes (exit $rc)" test "$rc" = 0
 csv="$dir/a/points.csv"
 check "points.csv, summary.txt, run.cfg written" test -s "$csv" -a -s "$dir/a/summary.txt" -a -s "$dir/a/run.cfg"
 check "header names every column" grep -qx 'config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,status,reason,impl,input_h,input_w,weight_gradients,activation_gradients,inference,processes,cpu_share,bytes_source' "$csv"
-check "every row has 33 fields" awk -F, 'NR > 1 && NF != 33 { exit 1 }' "$csv"
+check "every row has 33 fields" csv_awk "$csv" 'NR > 1 && NF != 33 { exit 1 }'
 # (over 1 when a busy machine disturbed one of them twice: only undisturbed runs count)
-check "-r 2: every measured row is over its fresh processes, with the share of its cores' time" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && ($31 < 1 || $31 > 2 || !($32 > 0)) { exit 1 }' "$csv"
+check "-r 2: every measured row is over its fresh processes, with the share of its cores' time" csv_awk "$csv" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && ($31 < 1 || $31 > 2 || !($32 > 0)) { exit 1 }'
 check "each configuration's rows end with its iteration median" awk -F, 'NR > 1 { last[$1] = $7 "/" $9 } END { for (c in last) if (last[c] != "iteration/median") exit 1 }' "$csv"
-check "ok rows name oneDNN's implementation of the heaviest layer" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && $25 == "" { exit 1 }' "$csv"
+check "ok rows name oneDNN's implementation of the heaviest layer" csv_awk "$csv" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && $25 == "" { exit 1 }'
 check "the default configuration first (all cores, batch 64)" awk -F, -v c="$(nproc)" 'NR == 2 && $1 != "t" c "-b64-none" { exit 1 }' "$csv"
 check "iteration and the phases data, forward, loss, backward, update, each median/min/max" awk -F, '$1 ~ /^t[0-9]*-b8-none$/ && ($23 == "ok" || $23 == "disturbed") { k++ } END { exit k != 18 }' "$csv"
-check "the memory split adds up: gradients = weight_gradients + activation_gradients" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && $19 != $28 + $29 { exit 1 }' "$csv"
-check "the input size and the inference footprint are recorded" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && ($26 != 28 || $27 != 28 || $30 <= 0 || $30 >= $17 + $18 + $19 + $20 + $21) { exit 1 }' "$csv"
+check "the memory split adds up: gradients = weight_gradients + activation_gradients" csv_awk "$csv" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && $19 != $28 + $29 { exit 1 }'
+check "the input size and the inference footprint are recorded" csv_awk "$csv" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && ($26 != 28 || $27 != 28 || $30 <= 0 || $30 >= $17 + $18 + $19 + $20 + $21) { exit 1 }'
 check "intensity = flops / bytes, GFLOP/s = flops / seconds / 1e9 in every ok row" awk -F, 'NR > 1 && ($23 == "ok" || $23 == "disturbed") { i = $11 / $12; g = $11 / $10 / 1e9;
 	if (($14 - i) / i > 1e-5 || ($14 - i) / i < -1e-5 || ($15 - g) / g > 1e-5 || ($15 - g) / g < -1e-5) exit 1 }' "$csv"
 check "images/s = batch / seconds on the iteration rows" awk -F, 'NR > 1 && $7 == "iteration" && ($23 == "ok" || $23 == "disturbed") { v = $3 / $10; if (($16 - v) / v > 1e-5 || ($16 - v) / v < -1e-5) exit 1 }' "$csv"
@@ -64,7 +64,7 @@ else
 fi
 # the bytes' source beside the FLOPs': the model's, or the DRAM events' (hw, hw-estimate)
 # where the FLOPs are hw; never a word outside the three
-check "... every row names its bytes' source" awk -F, 'NR > 1 && $23 != "failed" && $33 != "model" && !($13 != "model" && ($33 == "hw" || $33 == "hw-estimate")) { exit 1 }' "$dir/hw/points.csv"
+check "... every row names its bytes' source" csv_awk "$dir/hw/points.csv" 'NR > 1 && $23 != "failed" && $33 != "model" && !($13 != "model" && ($33 == "hw" || $33 == "hw-estimate")) { exit 1 }'
 check "... with the DRAM verdict" grep -q 'hardware_counters = ".*DRAM bytes: ' "$dir/hw/run.cfg"
 
 # interrupted: keep the header and the first configuration only, then resume
@@ -97,8 +97,9 @@ check "the layers' FLOPs and bytes add up to forward + backward, per configurati
 "$tool" -m lenet5 -n 300 -w 1 -r 2 -c model --profile "$prof" --sweep batch=8,16,32,48,64 \
 	--out "$dir/i" >/dev/null 2>"$dir/i.err" &
 pid=$!
-for k in $(seq 300); do
-	[ "$(wc -l <"$dir/i/points.csv" 2>/dev/null || echo 0)" -gt 1 ] && break
+# until the first configuration is written, however long a busy machine takes (a sweep that
+# ended first fails the checks below)
+while kill -0 $pid 2>/dev/null && [ "$(wc -l <"$dir/i/points.csv" 2>/dev/null || echo 0)" -le 1 ]; do
 	sleep 0.1
 done
 kill -INT $pid
@@ -167,7 +168,7 @@ if chattr +i "$dir/imm-probe" 2>/dev/null; then
 		"$tool" -m lenet5 -n 200 -w 0 -r 1 -c model --profile "$prof" --sweep batch=8,16,32 \
 			--out "$dir/imm-$what" >/dev/null 2>"$dir/imm-$what.err" &
 		pid=$!
-		for k in $(seq 300); do
+		while kill -0 $pid 2>/dev/null; do
 			[ -f "$dir/imm-$what/points.csv" ] && [ "$(wc -l <"$dir/imm-$what/points.csv")" -gt 1 ] && break
 			sleep 0.1
 		done
@@ -177,7 +178,7 @@ if chattr +i "$dir/imm-probe" 2>/dev/null; then
 		chattr -i "$dir/imm-$what" "$dir/imm-$what/points.csv" 2>/dev/null
 		check "unwritable $what mid-run: exit 1 (got $rc)" test "$rc" = 1
 		check "unwritable $what mid-run: the message names the file and the error" grep -q "imm-$what/[a-zA-Z0-9.]*: .*Operation not permitted" "$dir/imm-$what.err"
-		check "unwritable $what mid-run: the finished configurations whole, no summary" awk -F, -v s="$dir/imm-$what/summary.txt" 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; if ((getline x < s) > 0) exit 1; exit length(k) < 1 }' "$dir/imm-$what/points.csv"
+		check "unwritable $what mid-run: the finished configurations whole, no summary" csv_awk "$dir/imm-$what/points.csv" -v s="$dir/imm-$what/summary.txt" 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; if ((getline x < s) > 0) exit 1; exit length(k) < 1 }'
 		check "unwritable $what mid-run: no temporary left behind" sh -c "! ls '$dir/imm-$what'/*.tmp >/dev/null 2>&1"
 	done
 else
@@ -191,7 +192,7 @@ if "$top_builddir/src/roofline-train" -p bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >
 	check "precision sweep exits 0 (got $?)" test $? = 0
 	check "precision sweep: the default and fp32 and bf16 at 1 thread" awk -F, 'NR > 1 && $7 == "iteration" && $9 == "median" { k[$1 "/" $5]++ }
 		END { exit !(("t1-b64-none/fp32" in k) && ("t1-b64-none-bf16/bf16" in k) && length(k) == 3) }' "$dir/p/points.csv"
-	check "bf16 rows ran bf16 primitives" awk -F, 'NR > 1 && $5 == "bf16" && ($23 == "ok" || $23 == "disturbed") && $25 !~ /bf16|avx512_core/ { exit 1 }' "$dir/p/points.csv"
+	check "bf16 rows ran bf16 primitives" csv_awk "$dir/p/points.csv" 'NR > 1 && $5 == "bf16" && ($23 == "ok" || $23 == "disturbed") && $25 !~ /bf16|avx512_core/ { exit 1 }'
 	# (not half: LeNet-5's conv1 computes its weight gradient in fp32, cnn/model.h bwd_w_fp32;
 	# t-bf16 checks the exact counts)
 	check "bf16 moves fewer compulsory bytes for the same FLOPs" awk -F, 'NR > 1 && $1 == "t1-b64-none" && $7 == "iteration" { f = $11; b = $12 }

@@ -97,7 +97,8 @@ else
 fi
 kill -TERM $first
 wait $first
-check "... and the first one ends as interrupted, its directory whole" sh -c "test ! -s '$dir/busydir/points.csv' || awk -F, 'NR > 1 && NF != 33 { exit 1 }' '$dir/busydir/points.csv'"
+whole_or_none() { test ! -s "$1" || csv_awk "$1" 'NR > 1 && NF != 33 { exit 1 }'; }
+check "... and the first one ends as interrupted, its directory whole" whole_or_none "$dir/busydir/points.csv"
 # default names never collide: the next seconds' names already taken
 mkdir -p "$dir/names/results"
 now=$(date -u +%s)

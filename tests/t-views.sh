@@ -39,8 +39,8 @@ check "report.html written" test -s "$dir/b/report.html"
 # ascending), MiB of weights, weight gradients, optimizer, activations, activation gradients,
 # workspace, their sum, peak RSS
 sed -n '/^\$memory << EOD$/,/^EOD$/p' "$dir/b/memory.gp" | sed '1d;$d' >"$dir/mem.dat"
-awk -F, 'NR > 1 && $7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { print $3, $17, $28, $20, $18, $29, $21, $22 }' \
-	"$dir/b/points.csv" | sort -n >"$dir/mem.csv"
+csv_awk "$dir/b/points.csv" 'NR > 1 && $7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { print $3, $17, $28, $20, $18, $29, $21, $22 }' |
+	sort -n >"$dir/mem.csv"
 check "memory.gp: a row per configuration (the default's batch 64 too)" sh -c "test \$(wc -l <'$dir/mem.dat') = 4 && test \$(wc -l <'$dir/mem.csv') = 4"
 check "memory.gp: each bar is the CSV's split, in MiB, in batch order" awk '
 	NR == FNR { for (i = 1; i <= 8; i++) d[FNR, i] = $i; next }
@@ -121,16 +121,17 @@ check "--input 0x8: a usage error (exit 2, got $?)" test $? = 2
 	-o "$dir/in" >"$dir/in.out" 2>"$dir/in.err"
 check "a convnet input sweep with a size it cannot take: exit 0 (got $?)" test $? = 0
 check "... that size is a failed row, the layer named" grep -q '^t[0-9]*-b2-none-i4,.*,failed,.*does not fit.*pool3' "$dir/in/points.csv"
-check "... the others measured, each with its input recorded" awk -F, '
+check "... the others measured, each with its input recorded" csv_awk "$dir/in/points.csv" '
 	NR > 1 && $7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { k[$26 "x" $27] }
-	END { exit !(("8x8" in k) && ("16x16" in k) && ("32x32" in k)) }' "$dir/in/points.csv"
+	END { exit !(("8x8" in k) && ("16x16" in k) && ("32x32" in k)) }'
 check "memory-input.gp written" test -s "$dir/in/memory-input.gp"
 sed -n '/^\$mem << EOD$/,/^EOD$/p' "$dir/in/memory-input.gp" | sed '1d;$d' >"$dir/mi.dat"
 check "memory-input.gp: a row per size, by pixel area (64, 256, 1024)" sh -c "test \"\$(awk '{ printf \"%s \", \$1 }' '$dir/mi.dat')\" = '64 256 1024 '"
 check "memory-input.gp: training above inference, their ratio the right axis" awk '
 	!($2 > $3 && $3 > 0 && ($4 - $2 / $3) ^ 2 < 1e-8) { exit 1 }' "$dir/mi.dat"
+csv_awk "$dir/in/points.csv" 'NR > 1 && $7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { printf "%.6f %.6f\n", ($17 + $18 + $19 + $20 + $21) / 1048576, $30 / 1048576 }' |
+	sort -g >"$dir/mi.csv"
 check "memory-input.gp: inference is the CSV's, training its allocated total" sh -c "
-	awk -F, 'NR > 1 && \$7 == \"iteration\" && \$9 == \"median\" && (\$23 == \"ok\" || \$23 == \"disturbed\") { printf \"%.6f %.6f\\n\", (\$17 + \$18 + \$19 + \$20 + \$21) / 1048576, \$30 / 1048576 }' '$dir/in/points.csv' | sort -g >'$dir/mi.csv'
 	awk '{ printf \"%.6f %.6f\\n\", \$2, \$3 }' '$dir/mi.dat' | sort -g | diff - '$dir/mi.csv'"
 check "the best configuration is chosen among the default's input (a smaller image is no speedup)" sh -c "
 	head -n 1 '$dir/in/summary.txt' | grep -q '^\(best configuration: \|the default configuration, \|no configuration \)' &&
