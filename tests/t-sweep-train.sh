@@ -97,8 +97,9 @@ check "the layers' FLOPs and bytes add up to forward + backward, per configurati
 "$tool" -m lenet5 -n 300 -w 1 -r 2 -c model --profile "$prof" --sweep batch=8,16,32,48,64 \
 	--out "$dir/i" >/dev/null 2>"$dir/i.err" &
 pid=$!
-for k in $(seq 300); do
-	[ "$(wc -l <"$dir/i/points.csv" 2>/dev/null || echo 0)" -gt 1 ] && break
+# until the first configuration is written, however long a busy machine takes (a sweep that
+# ended first fails the checks below)
+while kill -0 $pid 2>/dev/null && [ "$(wc -l <"$dir/i/points.csv" 2>/dev/null || echo 0)" -le 1 ]; do
 	sleep 0.1
 done
 kill -INT $pid
@@ -167,7 +168,7 @@ if chattr +i "$dir/imm-probe" 2>/dev/null; then
 		"$tool" -m lenet5 -n 200 -w 0 -r 1 -c model --profile "$prof" --sweep batch=8,16,32 \
 			--out "$dir/imm-$what" >/dev/null 2>"$dir/imm-$what.err" &
 		pid=$!
-		for k in $(seq 300); do
+		while kill -0 $pid 2>/dev/null; do
 			[ -f "$dir/imm-$what/points.csv" ] && [ "$(wc -l <"$dir/imm-$what/points.csv")" -gt 1 ] && break
 			sleep 0.1
 		done
