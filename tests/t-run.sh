@@ -171,7 +171,7 @@ check "a 16-thread node's log against a 2-core profile: impossible, not judged o
 # convolution as its implementation's ISA says (avx512_core, avx2: fp32; AMX or bf16: bf16)
 ONEDNN_DEFAULT_FPMATH_MODE=BF16 DNNL_DEFAULT_FPMATH_MODE=BF16 "$run" -o "$dir/fpmath" -r 1 --no-overhead -- "$train" -m lenet5 -b 2 -n 1 -w 0 -c none -t 1 >"$dir/fpmath.out" 2>&1
 check "fpmath bf16 through oneDNN 2.6: the attribute in its log" grep -q 'attr-fpmath_mode:fpmath_mode_bf16' "$dir/fpmath/onednn/c000-r1.log"
-check "... each convolution's and inner product's precision as its implementation says (fp32 on avx512_core)" awk -F, '$3 == "primitive" && ($5 == "convolution" || $5 == "inner_product") { n++; want = $9 ~ /amx|bf16|avx10/ ? "bf16" : $9 ~ /:(avx512_core|avx2|avx|sse41)$/ ? "fp32" : ""; if (want == "" || $8 != want) bad++ } END { exit n == 0 || bad }' "$dir/fpmath/points.csv"
+check "... each convolution's and inner product's precision as its implementation says (fp32 on avx512_core)" "$csvawk" '$3 == "primitive" && ($5 == "convolution" || $5 == "inner_product") { n++; want = $9 ~ /amx|bf16|avx10/ ? "bf16" : $9 ~ /:(avx512_core|avx2|avx|sse41)$/ ? "fp32" : ""; if (want == "" || $8 != want) bad++ } END { exit n == 0 || bad }' "$dir/fpmath/points.csv"
 check "... the summary names the math" grep -Eq '(convolution|inner_product) .*f32 +\((fp32|bf16) math\)' "$dir/fpmath/summary.txt"
 "$run" -o "$dir/none" -- true >"$dir/again.out" 2>&1
 rc=$?
@@ -276,19 +276,19 @@ v=$(printf 'v%.0s' $(seq 40))
 	--sweep "env:DDDDDDDDDDDDDDDD=${v}1,${v}2" -- sh -c 'echo "D=$DDDDDDDDDDDDDDDD"' \
 	>"$dir/long.out" 2>&1
 rc=$?
-check "long configuration names: two, told apart by a hash of the whole (exit $rc)" sh -c "test $rc = 0 && test \$(awk -F, '\$3 == \"run\" { print \$1 }' '$dir/long/points.csv' | sort -u | wc -l) = 3 && test \$(grep -c ' #[0-9a-f]\\{8\\},1,run,' '$dir/long/points.csv') = 2"
+check "long configuration names: two, told apart by a hash of the whole (exit $rc)" sh -c "test $rc = 0 && test \$($csvawk '\$3 == \"run\" { print \$1 }' '$dir/long/points.csv' | sort -u | wc -l) = 3 && test \$(grep -c ' #[0-9a-f]\\{8\\},1,run,' '$dir/long/points.csv') = 2"
 "$run" --resume "$dir/long" >"$dir/long2.out" 2>&1
 rc=$?
 check "... read back by --resume as the two they are (exit $rc)" sh -c "test $rc = 0 && test \$(grep -c 'measured before (resumed)' '$dir/long2.out') = 3"
 "$run" -o "$dir/sp" -r 1 --no-overhead --no-hw-counters --sweep "env:A=1 B=2,1" \
 	--sweep "env:B=3,2 B=3" -- true >"$dir/sp.out" 2>&1
 rc=$?
-check "values with spaces: quoted in the names, 5 configurations, 5 names (exit $rc)" sh -c "test $rc = 0 && test \$(awk -F, '\$3 == \"run\" { print \$1 }' '$dir/sp/points.csv' | sort -u | wc -l) = 5 && grep -q \"^A='1 B=2' B=3,\" '$dir/sp/points.csv'"
+check "values with spaces: quoted in the names, 5 configurations, 5 names (exit $rc)" sh -c "test $rc = 0 && test \$($csvawk '\$3 == \"run\" { print \$1 }' '$dir/sp/points.csv' | sort -u | wc -l) = 5 && grep -q \"^A='1 B=2' B=3,\" '$dir/sp/points.csv'"
 
 # kind rows grouped in one sort: two kinds interleaved over distinct problems, each kind's
 # row the sum of its primitives (reorder: 3 calls of 0.5, 0.25, 0.125 ms; eltwise: 2)
 "$run" -o "$dir/kinds" -r 1 --no-overhead --no-hw-counters -- sh -c 'for p in "reorder 10x10 0.5" "eltwise 8x8 0.75" "reorder 20x20 0.25" "eltwise 4x4 0.0625" "reorder 30x30 0.125"; do set -- $p; echo "onednn_verbose,exec,cpu,$1,jit:uni,undef,src_f32::blocked:ab:f0 dst_f32::blocked:ab:f0,,,$2,$3"; done' >"$dir/kinds.out" 2>&1
-check "kind rows: each kind's calls and time the sum of its primitives, in the order of their heaviest" sh -c "awk -F, '\$3 == \"kind\" { printf \"%s %s %.6f\\n\", \$5, \$10, \$11 * 1000 }' '$dir/kinds/points.csv' | tr '\\n' ';' | grep -qx 'eltwise 2 0.812500;reorder 3 0.875000;'"
+check "kind rows: each kind's calls and time the sum of its primitives, in the order of their heaviest" sh -c "$csvawk '\$3 == \"kind\" { printf \"%s %s %.6f\\n\", \$5, \$10, \$11 * 1000 }' '$dir/kinds/points.csv' | tr '\\n' ';' | grep -qx 'eltwise 2 0.812500;reorder 3 0.875000;'"
 
 # an output path of the results directory that is a symbolic link: never written through
 mkdir -p "$dir/sl" "$dir/outside"

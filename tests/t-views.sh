@@ -129,8 +129,6 @@ sed -n '/^\$mem << EOD$/,/^EOD$/p' "$dir/in/memory-input.gp" | sed '1d;$d' >"$di
 check "memory-input.gp: a row per size, by pixel area (64, 256, 1024)" sh -c "test \"\$(awk '{ printf \"%s \", \$1 }' '$dir/mi.dat')\" = '64 256 1024 '"
 check "memory-input.gp: training above inference, their ratio the right axis" awk '
 	!($2 > $3 && $3 > 0 && ($4 - $2 / $3) ^ 2 < 1e-8) { exit 1 }' "$dir/mi.dat"
-csv_awk "$dir/in/points.csv" 'NR > 1 && $7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { printf "%.6f %.6f\n", ($17 + $18 + $19 + $20 + $21) / 1048576, $30 / 1048576 }' |
-	sort -g >"$dir/mi.csv"
 check "memory-input.gp: inference is the CSV's, training its allocated total" sh -c "
 	$csvawk 'NR > 1 && \$7 == \"iteration\" && \$9 == \"median\" && (\$23 == \"ok\" || \$23 == \"disturbed\") { printf \"%.6f %.6f\\n\", (\$17 + \$18 + \$19 + \$20 + \$21) / 1048576, \$30 / 1048576 }' '$dir/in/points.csv' | sort -g >'$dir/mi.csv'
 	awk '{ printf \"%.6f %.6f\\n\", \$2, \$3 }' '$dir/mi.dat' | sort -g | diff - '$dir/mi.csv'"

@@ -14,18 +14,6 @@ skip() {
 	n=$((n + 1))
 	echo "ok $n # SKIP $1"
 }
-# csv_awk FILE [AWK ARGUMENT]...: awk -F, over a points.csv read field by field: a quoted field
-# (a reason with commas, a name with quotes, written as CSV quotes it) is one field, unquoted,
-# its commas read as semicolons; awk -F, alone would split it, and every column after it would
-# move (a disturbed row's reason names "the busiest allowed there: sh, pid 4711, 0.98 CPU s")
-csv_awk() {
-	_csv_file=$1
-	shift
-	awk '{ while (match($0, /"[^"]*"/)) {
-		f = substr($0, RSTART + 1, RLENGTH - 2); gsub(/,/, ";", f)
-		$0 = substr($0, 1, RSTART - 1) f substr($0, RSTART + RLENGTH) } print }' "$_csv_file" |
-		awk -F, "$@"
-}
 # sweep_child PID: the pid of the configuration child (roofline-train --emit-points) a sweep
 # started, waited for up to 60 s; empty when there is none.
 sweep_child() {
