@@ -436,6 +436,7 @@ static void __attribute__((noreturn)) supervise(struct sup_args *a)
 	if (getppid() != a->parent)
 		_exit(0);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	prctl(PR_SET_NAME, "rt-supervisor");    /* in ps, beside the tool it was forked from */
 	/* ours above 2, /dev/null on 0-2 (the parent's terminal or pipes are not held here),
 	 * nothing else of the parent's */
 	for (size_t i = 0; i < 5; i++) {
@@ -501,7 +502,8 @@ static void __attribute__((noreturn)) supervise(struct sup_args *a)
 		say(a->status, &e);
 	}
 	if (!ended) {
-		size_t n = tree(self, procs, TREE_MAX);
+		/* its orphans were made ours before it could be reaped: no child, nothing left */
+		size_t n = reap(&r) ? tree(self, procs, TREE_MAX) : 0;
 		struct timespec grace = after_s(RT_SPAWN_GRACE_S);
 
 		/* it exited: what it left running is a stray, named, then ended */
