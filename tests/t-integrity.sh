@@ -164,7 +164,7 @@ want=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
 pid=$!
 got=
 for k in $(seq 600); do
-	child=$(pgrep -P $pid -f emit-points | head -n 1)
+	child=$(for s in $(pgrep -P $pid); do pgrep -P "$s" -f emit-points; done | head -n 1)
 	if [ -n "$child" ]; then
 		got=$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$child/status" 2>/dev/null)
 		[ -n "$got" ] && break

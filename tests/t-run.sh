@@ -6,7 +6,9 @@
 # under --sweep threads=1,2, its convolution FLOPs against a hand count. The failure paths: a
 # command not found, one that fails or is killed, one that runs no oneDNN primitive, a line
 # that does not read, bad options, a directory that holds results, Ctrl-C. Impossible numbers (a
-# spoofed log, a log of another node) said so; Debian's oneDNN 2.6 under a bf16 fpmath mode.
+# spoofed log, a log of another node) said so; Debian's oneDNN 2.6 under a bf16 fpmath mode. The command's
+# processes: only fds 0-2, strays named and ended, --timeout on a command that closed its
+# output, none left after roofline-run is killed by SIGKILL.
 . "$top_srcdir/tests/tap.sh"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-run.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
@@ -120,6 +122,35 @@ check "... the sweep went on (the last configuration ran too)" grep -q '^threads
 check "... its stderr passed through" grep -q '^bad input 1$' "$dir/fail.err"
 "$run" -o "$dir/kill" -r 1 --no-overhead -- sh -c 'kill -9 $$' >"$dir/kill.out" 2>&1
 check "a command killed: its signal recorded" grep -q 'killed by SIGKILL' "$dir/kill/points.csv"
+
+# the command's processes: only fds 0, 1, 2; the run ends when the command exits, what it
+# left running named and ended; --timeout ends it whatever it does with its descriptors;
+# roofline-run killed by SIGKILL leaves none of them (each sleeps 3000 s: one gone was ended)
+"$run" -o "$dir/fds" -r 1 --no-overhead --no-hw-counters -- sh -c 'ls /proc/$$/fd' >"$dir/fds.out" 2>&1
+check "the command sees only fds 0, 1, 2 ($(grep -x '[0-9][0-9]*' "$dir/fds.out" | tr '\n' ' '))" test "$(grep -x '[0-9][0-9]*' "$dir/fds.out" | tr '\n' ' ')" = "0 1 2 "
+"$run" -o "$dir/stray" -r 1 --no-overhead --no-hw-counters -- sh -c 'sleep 3000 & while [ "$(cat /proc/$!/comm)" != sleep ]; do :; done; echo "stray $!"' >"$dir/stray.out" 2>"$dir/stray.err"
+rc=$?
+spid=$(sed -n 's/^stray //p' "$dir/stray.out" | head -n 1)
+check "a command that leaves a daemon running: exit 0 (got $rc), the run ok" sh -c "test $rc = 0 && grep -q '^default,1,run,command,.*,onednn-log,ok,' '$dir/stray/points.csv'"
+check "... the daemon named as a stray (pid ${spid:-none})" grep -q "^roofline-run: default: the command left 1 process running when it exited, ended: sleep (pid $spid)\$" "$dir/stray.err"
+check "... and gone" sh -c "test -n '$spid' && ! kill -0 '$spid' 2>/dev/null"
+"$run" -o "$dir/closed" -r 1 --no-overhead --no-hw-counters --timeout 1 -- sh -c 'echo "pid $$"; exec >&- 2>&-; exec sleep 3000' >"$dir/closed.out" 2>&1
+rc=$?
+cpid=$(sed -n 's/^pid //p' "$dir/closed.out" | head -n 1)
+check "a command that closes its output and sleeps: ended by --timeout (exit $rc)" sh -c "test $rc = 1 && grep -q 'timeout after 1 s' '$dir/closed/points.csv'"
+check "... and gone (pid ${cpid:-none})" sh -c "test -n '$cpid' && ! kill -0 '$cpid' 2>/dev/null"
+mkfifo "$dir/fifo"
+"$run" -o "$dir/killed" -r 1 --no-overhead --no-hw-counters -- sh -c 'sleep 3000 & echo "$$ $!" >"$1"; exec sleep 3000' sh "$dir/fifo" >"$dir/killed.out" 2>&1 &
+pid=$!
+read -r grp bg <"$dir/fifo"
+kill -9 $pid
+wait $pid
+# each process's end is the event (tail --pid watches it; 120 s only bound a failure)
+timeout 120 tail --pid="$grp" -f /dev/null
+timeout 120 tail --pid="$bg" -f /dev/null
+check "roofline-run killed by SIGKILL: its command (group $grp) and the background sleep ($bg) ended" sh -c "! kill -0 '$grp' 2>/dev/null && ! kill -0 '$bg' 2>/dev/null"
+check "... no process left in the command's group" sh -c "! ps -eo pgid= | grep -qx ' *$grp'"
+kill -9 -- "-$grp" "$bg" 2>/dev/null
 # the node is a Zen 5 without a core PMU here, whatever CPU runs the test
 identity_tree "$dir/zen5" AuthenticAMD 26 2
 ROOFTRAJ_SYSROOT="$dir/zen5" "$run" -o "$dir/none" -r 2 -- sh -c 'echo images/s 12.5' >"$dir/none.out" 2>&1

@@ -18,8 +18,11 @@ skip() {
 # started, waited for up to 60 s; empty when there is none.
 sweep_child() {
 	for _k in $(seq 1200); do
-		_c=$(pgrep -P "$1" -f emit-points | head -n 1)
-		[ -n "$_c" ] && { echo "$_c"; return 0; }
+		# below the supervisor process the spawner puts between them
+		for _s in $(pgrep -P "$1"); do
+			_c=$(pgrep -P "$_s" -f emit-points | head -n 1)
+			[ -n "$_c" ] && { echo "$_c"; return 0; }
+		done
 		sleep 0.05
 	done
 }

@@ -1,6 +1,8 @@
-/* spawn.h: run a program in a child process of its own (its own process group, killed when its
- * parent dies, an environment built before fork), with a time limit and its output captured:
- * the one process spawner of the sweep's configurations and of gnuplot */
+/* spawn.h: run a program in a child process of its own (its own process group under a small
+ * supervisor that ends every process it starts when it exits, times out, is interrupted or
+ * its parent dies; an environment built before fork; only fds 0-2), with a time limit and its
+ * output captured: the one process spawner of roofline-run's command, the sweep's
+ * configurations and gnuplot */
 #ifndef RT_SPAWN_H
 #define RT_SPAWN_H
 
@@ -12,6 +14,18 @@
  * child is not ok. */
 #define RT_SPAWN_MAX_OUTPUT (256 << 20)
 
+/* The processes a child leaves running are named, up to this many. */
+#define RT_SPAWN_STRAYS 8
+
+/* How long processes a child left running have between SIGTERM and SIGKILL. */
+#define RT_SPAWN_GRACE_S 1
+
+/* A process a child left running when it exited. */
+struct rt_stray {
+	int pid;
+	char comm[16];                  /* its name, as /proc/PID/stat says it */
+};
+
 /* What a child did. */
 struct rt_child {
 	bool ok;                        /* exited 0 within the time limit */
@@ -20,15 +34,28 @@ struct rt_child {
 	char *out;                      /* its standard output (caller frees) */
 	size_t outlen;
 	bool truncated;                 /* it printed more than RT_SPAWN_MAX_OUTPUT: not ok */
-	double seconds;
+	double seconds;                 /* from its start until it exited or was ended */
+	/* Processes it started that were still running when it exited (any that left its
+	 * process group included): ended (SIGTERM, then SIGKILL after RT_SPAWN_GRACE_S) before
+	 * the call returned. nstrays counts them (ok is not changed by them), stray[] names the
+	 * first RT_SPAWN_STRAYS, unended counts those even SIGKILL did not end in 10 s, and
+	 * strays says it all in words for a warning after "the command " ("" when none):
+	 * "left 1 process running when it exited, ended: sleep (pid 4242)". */
+	unsigned nstrays, unended;
+	struct rt_stray stray[RT_SPAWN_STRAYS];
+	char strays[320];
 };
 
 /* Run argv[0] (a path; no PATH search) with argv in a new process: our environment plus env[]
- * ("NAME=VALUE"; "NAME=" unsets NAME), standard input from /dev/null, in a process group of
- * its own that is killed (SIGKILL) after timeout seconds (0: no limit), when the interrupt
- * flag is raised, or when this process dies. Collects its standard output and the end of its
- * standard error. Returns 0 when the child could be started (c->ok says how it went), or a
- * negative errno with err filled (pipe, fork, memory). */
+ * ("NAME=VALUE"; "NAME=" unsets NAME), standard input from /dev/null, no descriptor but 0, 1
+ * and 2, in a process group of its own under a supervisor process (a child subreaper, so
+ * every process it starts stays below it, setsid or double fork alike). The run ends when the
+ * child exits: what is in its output pipes then is read, and the processes it left are
+ * strays (c->strays). Every process of it is killed (SIGKILL) after timeout seconds (0: no
+ * limit), when the interrupt flag is raised, or when this process dies (SIGKILL included),
+ * whatever the child does with its descriptors. Collects its standard output and the end of
+ * its standard error. Returns 0 when the child could be started (c->ok says how it went), or
+ * a negative errno with err filled (pipe, fork, memory). */
 int rt_spawn_run(char *const argv[], char env[][64], size_t nenv, double timeout,
 		 struct rt_child *c, struct rt_err *err);
 

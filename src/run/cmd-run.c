@@ -426,6 +426,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	struct rt_cpu_sample before, after;
 	struct rt_cpu_tasks tasks[2] = { { 0 }, { 0 } };
 	struct rt_child ch;
+	double sampled;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -445,8 +446,10 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	fflush(stdout);
 	(void)rt_cpu_tasks_take(&tasks[0], NULL, 0);     /* who else ran there: a busy run's words */
 	rt_cpu_sample_take(&before);
+	sampled = rt_now();
 	rc = rt_spawn_run_io(o->cmd, env, nenv, o->timeout, &io, &ch, err);
 	rt_cpu_sample_take(&after);
+	sampled = rt_now() - sampled;
 	(void)rt_cpu_tasks_take_like(&tasks[1], &tasks[0]);
 	fflush(stdout);
 	if (rc) {
@@ -456,13 +459,16 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 		return rc;
 	}
 	free(ch.out);
+	if (ch.strays[0])       /* a daemon it started does not hold the run: named, ended */
+		fprintf(stderr, "%s: %s: the command %s\n", o->prog, c->name, ch.strays);
 	r->ok = ch.ok;
 	r->wall = ch.seconds;
 	snprintf(r->reason, sizeof(r->reason), "%s", ch.reason);
 	{
-		/* whether the command had its CPUs: what others used of them meanwhile */
+		/* whether the command had its CPUs: what others used of them meanwhile, over the
+		 * time between the samples (past the command's own when it left strays to end) */
 		double others = 0;
-		const double share = rt_cpu_others_share(&before, &after, r->wall, &others);
+		const double share = rt_cpu_others_share(&before, &after, sampled, &others);
 
 		if (r->ok && share > RT_CMD_BUSY_SHARE && others > RT_CMD_BUSY_MIN_S) {
 			char cause[400];
