@@ -459,5 +459,34 @@ int main(void)
 		   !strcmp(t.first_unparsed_why, "2 fields"), "unparsed: counted, the first named");
 		rt_onednn_tally_free(&t);
 	}
+	/* the one rule for f32 work under a default fpmath mode, the trainer's points' too */
+	{
+		static const struct {
+			const char *mode, *impl;
+			int prec;
+			bool bound;
+		} m[] = {
+			{ NULL, "brg:avx512_core_amx", 1, false },
+			{ "strict", "brg:avx512_core_amx", 1, false },
+			{ "BF16", "brg:avx512_core_amx", 2, false },   /* the variable's spelling */
+			{ "bf16", "brg_conv_fwd:avx10_1_512_amx", 2, false },
+			{ "any", "jit:avx512_core_bf16", 2, false },
+			{ "bf16", "jit:avx512_core", 1, false },       /* Debian's 2.6 here */
+			{ "bf16", "brgemm:avx2", 1, false },
+			{ "bf16", "gemm:jit", 2, true },               /* no ISA: the highest roof */
+			{ "bf16", "ref:any", 2, true },
+			{ "bf16", "jit:avx512_core+brg:avx512_core_amx", 2, false },
+			{ "f16", "brg:avx512_core_amx_fp16", 3, false },
+		};
+
+		for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+			bool bound = !m[i].bound;
+			const int got = rt_onednn_f32_math(m[i].mode, m[i].impl, &bound);
+
+			ok(got == m[i].prec && bound == m[i].bound, "f32 under fpmath %s on %s: %s%s",
+			   m[i].mode ? m[i].mode : "(none)", m[i].impl, rt_vocab_precisions[got],
+			   bound ? " at most" : "");
+		}
+	}
 	return done_testing();
 }

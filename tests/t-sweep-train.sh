@@ -202,6 +202,17 @@ if "$top_builddir/src/roofline-train" -p bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >
 else
 	skip "this CPU has no bf16 in oneDNN"
 fi
+# a point's precision is its math's: fp32 tensors under oneDNN's bf16 fpmath mode are bf16 work
+# where the implementation has bf16 instructions (AMX), fp32 where it has fp32 FMAs only (on
+# whatever CPU runs the test: the implementation each row names decides)
+ONEDNN_DEFAULT_FPMATH_MODE=BF16 DNNL_DEFAULT_FPMATH_MODE=BF16 "$tool" -m lenet5 -n 2 -w 1 -r 1 \
+	-c model --profile "$prof" --sweep threads=1 --out "$dir/fm" >/dev/null 2>"$dir/fm.err"
+check "fpmath bf16: the sweep exits 0 (got $?)" test -s "$dir/fm/points.csv"
+check "... each point's precision the math its heaviest layer's implementation runs" "$csvawk" '
+	NR > 1 && ($23 == "ok" || $23 == "disturbed") { n++; want = "bf16"
+		if ($25 !~ /amx|bf16|avx10/ && $25 ~ /:(avx512_core|avx512_core_vnni|avx2|avx|sse41)$/) want = "fp32"
+		if ($5 != want) bad++ }
+	END { exit n == 0 || bad }' "$dir/fm/points.csv"
 
 # bad sweeps
 "$tool" --sweep cores=2 >/dev/null 2>"$dir/e1"

@@ -123,7 +123,7 @@ check "a convnet input sweep with a size it cannot take: exit 0 (got $?)" test $
 check "... that size is a failed row, the layer named" grep -q '^t[0-9]*-b2-none-i4,.*,failed,.*does not fit.*pool3' "$dir/in/points.csv"
 check "... the others measured, each with its input recorded" "$csvawk" '
 	NR > 1 && $7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { k[$26 "x" $27] }
-	END { exit !(("8x8" in k) && ("16x16" in k) && ("32x32" in k)) }'
+	END { exit !(("8x8" in k) && ("16x16" in k) && ("32x32" in k)) }' "$dir/in/points.csv"
 check "memory-input.gp written" test -s "$dir/in/memory-input.gp"
 sed -n '/^\$mem << EOD$/,/^EOD$/p' "$dir/in/memory-input.gp" | sed '1d;$d' >"$dir/mi.dat"
 check "memory-input.gp: a row per size, by pixel area (64, 256, 1024)" sh -c "test \"\$(awk '{ printf \"%s \", \$1 }' '$dir/mi.dat')\" = '64 256 1024 '"
@@ -157,8 +157,9 @@ chromium=$(command -v chromium || command -v chromium-browser)
 # Chromium with every request sent to a proxy that only listens and records; the browser's own
 # services (component updates, accounts) are told apart from what a page asks for
 shoot() {
-	rm -f "$dir/port"
-	python3 "$checker" listen "$dir/port" 20 >"$dir/$2.req" &
+	rm -f "$dir/port" "$dir/$2.done"
+	# (it listens until the browser is done, 60 s at most)
+	python3 "$checker" listen "$dir/port" 60 "$dir/$2.done" >"$dir/$2.req" &
 	_l=$!
 	for _k in $(seq 50); do [ -s "$dir/port" ] && break; sleep 0.1; done
 	HOME="$dir/home-$2" timeout 60 "$chromium" --headless --no-sandbox --disable-gpu \
@@ -167,6 +168,7 @@ shoot() {
 		--proxy-server="http://127.0.0.1:$(cat "$dir/port")" --proxy-bypass-list="<-loopback>" \
 		--window-size=1400,3000 --screenshot="$dir/$2.png" "file://$1" >"$dir/$2.log" 2>&1
 	_rc=$?
+	: >"$dir/$2.done"
 	wait "$_l"
 	grep -v -e 'update\.googleapis\.com' -e 'accounts\.google\.com' -e 'clients2\.google\.com/time' \
 		"$dir/$2.req" >"$dir/$2.page-req"

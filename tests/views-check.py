@@ -10,6 +10,7 @@
   listen PORTFILE N    a proxy that only listens: accept connections on a free port (written
                        to PORTFILE) for N seconds; print the first line of each request
 """
+import os
 import socket
 import struct
 import sys
@@ -124,17 +125,25 @@ def check_labels(path):
     print("ok: %d labels apart" % len(boxes))
 
 
-def listen(portfile, seconds):
+def listen(portfile, seconds, stopfile=None):
+    """Record the first line of every request until stopfile exists (the client is done:
+    what it sent waits in the backlog, and is read), at most seconds."""
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
     s.listen(16)
     s.settimeout(0.2)
     open(portfile, "w").write("%d\n" % s.getsockname()[1])
     end = time.time() + float(seconds)
+    stopping = False
     while time.time() < end:
+        if not stopping and stopfile and os.path.exists(stopfile):
+            stopping = True
+            s.settimeout(0.05)
         try:
             c, _ = s.accept()
-        except socket.timeout:
+        except (socket.timeout, BlockingIOError):
+            if stopping:
+                return
             continue
         c.settimeout(1)
         try:
@@ -154,6 +163,6 @@ if __name__ == "__main__":
     elif cmd == "labels":
         check_labels(sys.argv[2])
     elif cmd == "listen":
-        listen(sys.argv[2], sys.argv[3])
+        listen(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
     else:
         sys.exit("unknown check " + cmd)

@@ -48,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_LINE 8192
 #define MAX_TOKENS 24
@@ -178,6 +179,28 @@ static int isa_has(const char *impl, int prec)
 	return verdict;
 }
 
+int rt_onednn_f32_math(const char *fpmath, const char *impl, bool *bound)
+{
+	int low = 1;
+
+	*bound = false;
+	if (fpmath && (!strcasecmp(fpmath, "bf16") || !strcasecmp(fpmath, "any")))
+		low = 2;
+	else if (fpmath && !strcasecmp(fpmath, "f16"))
+		low = 3;
+	if (low == 1)
+		return 1;
+	switch (isa_has(impl ? impl : "", low)) {
+	case 1:
+		return low;
+	case -1:
+		*bound = true;
+		return low;
+	default:
+		return 1;
+	}
+}
+
 /* The precision of e's math (e->dtype, e->fpmath, e->impl read), prec_bound when the log does
  * not tell it. */
 static void math_prec(struct rt_onednn_exec *e)
@@ -195,17 +218,7 @@ static void math_prec(struct rt_onednn_exec *e)
 	/* only f32 tensors are lowered; tf32 is no CPU's math */
 	if (!lowers || strcmp(e->dtype, "f32") || low == 1)
 		return;
-	switch (isa_has(e->impl, low)) {
-	case 1:
-		e->prec = low;
-		break;
-	case -1:
-		e->prec = low;
-		e->prec_bound = true;
-		break;
-	default:
-		break;
-	}
+	e->prec = rt_onednn_f32_math(e->fpmath, e->impl, &e->prec_bound);
 }
 
 /* The memory descriptors: each argument's name ("src", "wei", "bia", "dst", "ws", "data"

@@ -101,4 +101,12 @@ void rt_onednn_tally_free(struct rt_onednn_tally *t);
  * not kept). */
 void rt_onednn_tally_sort(struct rt_onednn_tally *t);
 
+/* The precision of the math an implementation runs on f32 tensors under an fpmath mode
+ * ("bf16", "any", "f16", any case; NULL, "" or "strict": fp32), as an index in
+ * rt_vocab_precisions: the lower precision where impl's ISA has its instructions (AMX, a bf16
+ * or fp16 ISA, AVX10), fp32 where every part of impl is of an ISA with fp32 FMAs only, and the
+ * lower one with *bound set where impl names no ISA (the highest roof the work could have had).
+ * One rule for a log's primitives and the trainer's points. */
+int rt_onednn_f32_math(const char *fpmath, const char *impl, bool *bound);
+
 #endif

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "sweep/sweep-child.h"
 #include "counters/counters.h"
+#include "counters/onednn-log.h"
 #include "machine/cpu.h"
 #include "machine/topo.h"
 #include "base/util.h"
@@ -12,6 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+const char *rt_sweep_fpmath_mode(void)
+{
+	const char *m = getenv("ONEDNN_DEFAULT_FPMATH_MODE");
+
+	return m && *m ? m : getenv("DNNL_DEFAULT_FPMATH_MODE");
+}
 
 void rt_sweep_config_point(struct rt_point *p, const struct rt_sweep_config *c)
 {
@@ -73,9 +81,13 @@ int rt_sweep_child_parse(const char *out, size_t len, const struct rt_sweep_conf
 		snprintf(why, whysize, "%s", rc ? err.msg : "the child printed no points");
 		return -1;
 	}
-	/* the configuration is the parent's to name: its knobs, as the sweep set them */
+	/* the configuration is the parent's to name: its knobs, as the sweep set them; a point's
+	 * precision is its math's: fp32 tensors under oneDNN's default fpmath mode (the child
+	 * inherits this environment) ran bf16 math where the heaviest layer's implementation
+	 * has bf16 instructions (AMX), and may have where it names no ISA: the highest roof */
 	for (size_t i = 0; i < f.n; i++) {
 		struct rt_point *p = &f.pts[i], id;
+		bool bound;
 
 		rt_sweep_config_point(&id, c);
 		snprintf(p->config, sizeof(p->config), "%s", id.config);
@@ -83,6 +95,9 @@ int rt_sweep_child_parse(const char *out, size_t len, const struct rt_sweep_conf
 		p->batch = id.batch;
 		p->affinity = id.affinity;
 		p->precision = id.precision;
+		if (p->precision == RT_PRECISION_FP32 &&
+		    rt_onednn_f32_math(rt_sweep_fpmath_mode(), p->impl, &bound) > 1)
+			p->precision = RT_PRECISION_BF16;
 		p->ranks = id.ranks;
 		rt_point_derive(p);
 	}
