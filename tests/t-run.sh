@@ -158,6 +158,13 @@ rc=$?
 check "a command that runs no oneDNN primitive: exit 0 (got $rc)" test $rc = 0
 check "... its wall time, and the note: no line came, so no coverage said" grep -q "^coverage: unknown: no oneDNN verbose line came: the command ran no oneDNN primitive, or switched oneDNN's log off itself" "$dir/none/summary.txt"
 check "... the images/s it printed recorded" grep -q ',12.5,$' "$dir/none/points.csv"
+# a throughput on standard error, as trainings print it there (logging, tqdm): read, and the
+# stream passed through as it came
+"$run" -o "$dir/se" -r 1 --no-overhead --no-hw-counters -- sh -c 'echo "epoch 1: 1604.9 img/s" >&2; printf "step 2 | samples/s=88.5\r" >&2; echo "loss 0.5 examples/sec nan" >&2' >"$dir/se.out" 2>"$dir/se.err"
+check "a throughput on stderr read, the last one printed (samples/s=88.5 after 1604.9 img/s)" "$csvawk" '$3 == "run" && $25 == 88.5 { k++ } END { exit k != 1 }' "$dir/se/points.csv"
+check "... stderr passed through untouched" sh -c "grep -q '^epoch 1: 1604.9 img/s\$' '$dir/se.err' && grep -q 'samples/s=88.5' '$dir/se.err'"
+"$run" -o "$dir/se2" -r 1 --no-overhead --no-hw-counters -- sh -c 'echo "throughput: 4321 examples/sec"' >"$dir/se2.out" 2>&1
+check "... examples/sec on stdout too" "$csvawk" '$3 == "run" && $25 == 4321 { k++ } END { exit k != 1 }' "$dir/se2/points.csv"
 check "... and run again without the log (the overhead)" grep -q '^default,2,run,command without the log,' "$dir/none/points.csv"
 check "... no core PMU on the node: said, the counts from the log" grep -q "^hardware counters: not used: the kernel exposes no core PMU here (no $dir/zen5/sys/bus/event_source/devices/cpu: " "$dir/none/summary.txt"
 # an Intel model no table knows, without a core PMU (the 2-vCPU Sapphire Rapids guest whose

@@ -18,6 +18,7 @@
 #include "sweep/runrec.h"
 #include "base/cfgread.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -366,27 +367,72 @@ struct stream {
 	FILE *log;                      /* the raw log, or NULL */
 	double *images_per_s;
 	unsigned long *lines;           /* oneDNN's lines that came */
+	char err[4096];                 /* the standard error line being assembled (a longer
+					 * line's start: a figure is printed early in its line) */
+	size_t errlen;
 };
 
-/* "images/s 735.2" (or "images/s: 735.2") anywhere in a line of the command's own output:
- * searched in place (every line of the command passes here), copied only when found. */
-static void read_images_per_s(const char *line, size_t len, double *out)
+/* The number that ends at end (back to its first character), or NAN. */
+static double number_before(const char *line, const char *end)
 {
-	const char *hit = memmem(line, len, "images/s", 8);
-	char buf[64], *p, *end;
+	const char *p = end;
+	char buf[64], *stop;
 	double v;
 
-	if (!hit)
-		return;
-	hit += 8;
-	snprintf(buf, sizeof(buf), "%.*s", (int)((size_t)(line + len - hit) < sizeof(buf) - 1 ?
-						 (size_t)(line + len - hit) : sizeof(buf) - 1), hit);
-	p = buf;
-	while (*p == ':' || *p == ' ' || *p == '=')
-		p++;
-	v = strtod(p, &end);
-	if (end != p && isfinite(v) && v > 0)
-		*out = v;
+	while (p > line && strchr("0123456789.eE+-", p[-1]))
+		p--;
+	if (p == end || (size_t)(end - p) >= sizeof(buf))
+		return NAN;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(end - p), p);
+	v = strtod(buf, &stop);
+	return *stop ? NAN : v;
+}
+
+/* A training's throughput in a line of its output, as trainings print it: N images/s (img/s,
+ * samples/s, examples/sec, examples/s) after the unit ("images/s 735.2", "images/s: 735.2",
+ * "img/s=735") or before it where the unit ends the line or a part of it ("1604.9 images/s",
+ * "735 img/s, loss 0.4"); the last on the line wins.
+ * Searched in place (every line of the command passes here), copied only when found. */
+static void read_images_per_s(const char *line, size_t len, double *out)
+{
+	static const char *const units[] = { "images/s", "img/s", "samples/s", "examples/sec",
+					      "examples/s" };
+
+	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
+		const size_t ul = strlen(units[u]);
+		const char *from = line, *hit;
+
+		while ((hit = memmem(from, (size_t)(line + len - from), units[u], ul))) {
+			const char *after = hit + ul, *q = hit;
+			char buf[64], *p, *end;
+			double v = NAN;
+
+			from = hit + 1;
+			/* a longer unit is another's ("examples/s" of "examples/sec") */
+			if (after < line + len && isalpha((unsigned char)*after))
+				continue;
+			snprintf(buf, sizeof(buf), "%.*s", (int)((size_t)(line + len - after) <
+								 sizeof(buf) - 1 ? (size_t)(line + len - after) :
+								 sizeof(buf) - 1), after);
+			p = buf;
+			while (*p == ':' || *p == ' ' || *p == '=')
+				p++;
+			if (isdigit((unsigned char)*p) || *p == '.') {
+				v = strtod(p, &end);
+				if (end == p)
+					v = NAN;
+			}
+			/* before the unit only where nothing else follows it ("N img/s", "N img/s,"
+			 * "N img/s]"): in "loss 0.5 examples/sec nan" the 0.5 is the loss */
+			if (isnan(v) && strchr(",;|)]\r\n", *p)) {
+				while (q > line && q[-1] == ' ')
+					q--;
+				v = number_before(line, q);
+			}
+			if (isfinite(v) && v > 0)
+				*out = v;
+		}
+	}
 }
 
 static void on_line(void *ctx, const char *line, size_t len)
@@ -407,10 +453,22 @@ static void on_line(void *ctx, const char *line, size_t len)
 	rt_onednn_tally_line(s->t, k, &e, line, len);
 }
 
+/* The command's standard error passes through as it comes; its lines (ended by a newline, or
+ * by the carriage return a progress bar redraws with) are read for its throughput too: many
+ * trainings print it there (logging, tqdm, warnings all go to stderr). */
 static void on_err(void *ctx, const char *buf, size_t len)
 {
-	(void)ctx;
+	struct stream *s = ctx;
+
 	fwrite(buf, 1, len, stderr);
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == '\n' || buf[i] == '\r') {
+			read_images_per_s(s->err, s->errlen, s->images_per_s);
+			s->errlen = 0;
+		} else if (s->errlen < sizeof(s->err)) {
+			s->err[s->errlen++] = buf[i];
+		}
+	}
 }
 
 /* One fresh process of configuration c; with the log when logpath is not NULL. */
@@ -459,6 +517,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 		return rc;
 	}
 	free(ch.out);
+	read_images_per_s(s.err, s.errlen, &r->images_per_s);  /* a last line without its end */
 	if (ch.strays[0])       /* a daemon it started does not hold the run: named, ended */
 		fprintf(stderr, "%s: %s: the command %s\n", o->prog, c->name, ch.strays);
 	r->ok = ch.ok;
