@@ -431,6 +431,17 @@ int main(void)
 			rt_cmd_judge(&out, 0, prof, &j);
 			ok(j.over_threads && strstr(j.why, "17 threads"), "17 threads on the 16 of "
 			   "the profile's node: %s", j.why);
+			/* 1.5 s of oneDNN in a run of 1 s: one process cannot, two at once can */
+			out.t.nthr = 16;
+			out.t.ms = 1500;
+			out.t.execs = 10;
+			out.t.instances = 1;
+			rt_cmd_judge(&out, 0, prof, &j);
+			ok(j.over_wall, "1.5 s of oneDNN time in 1 s of one process: impossible");
+			out.t.instances = 2;
+			rt_cmd_judge(&out, 0, prof, &j);
+			ok(!j.over_wall, "... in 1 s of two processes that each loaded oneDNN (two "
+			   "version lines): possible");
 			rt_profile_destroy(prof);
 		}
 	}
@@ -457,6 +468,44 @@ int main(void)
 		is_double(t.flops, 500 * 100, 0, "their FLOPs");
 		ok(t.unparsed == 2 && !strcmp(t.first_unparsed, "onednn_verbose,exec,x") &&
 		   !strcmp(t.first_unparsed_why, "2 fields"), "unparsed: counted, the first named");
+		rt_onednn_tally_free(&t);
+	}
+	/* the default described by the log's info lines: version, runtime, threads, ISA */
+	{
+		struct rt_onednn_tally t;
+		struct rt_onednn_reader r;
+		static const char *const v26[] = {
+			"onednn_verbose,info,oneDNN v2.6.3 (commit N/A)\n",
+			"onednn_verbose,info,cpu,runtime:OpenMP,nthr:2\n",
+			"onednn_verbose,info,cpu,isa:Intel AVX-512 with Intel DL Boost and bfloat16 "
+			"support\n",
+			"onednn_verbose,info,gpu,runtime:OpenCL\n",
+		};
+
+		if (tally_file(&t, "fp32", NULL)) {
+			ok(!strcmp(t.version, "v3.10.2") && !strcmp(t.runtime, "OpenMP") &&
+			   t.nthr == 16, "PyTorch 2.11's log: oneDNN %s, %s, %u threads", t.version,
+			   t.runtime, t.nthr);
+			is_str(t.isa, "Intel AVX-512 with float16, Intel DL Boost and bfloat16 support "
+			       "and Intel AMX with bfloat16 and 8-bit integer support",
+			       "... its ISA line whole, its comma kept");
+			rt_onednn_tally_free(&t);
+		} else {
+			skip("tests/data/pytorch-2.11 is not there");
+			skip("tests/data/pytorch-2.11 is not there");
+		}
+		rt_onednn_reader_init(&r);
+		rt_onednn_tally_init(&t);
+		for (size_t i = 0; i < sizeof(v26) / sizeof(v26[0]); i++) {
+			struct rt_onednn_exec e;
+
+			rt_onednn_tally_line(&t, rd(&r, v26[i], &e), &e, v26[i], strlen(v26[i]));
+		}
+		ok(t.instances == 1, "one version line: one process that loaded oneDNN");
+		ok(!strcmp(t.version, "v2.6.3") && !strcmp(t.runtime, "OpenMP") && t.nthr == 2 &&
+		   !strcmp(t.isa, "Intel AVX-512 with Intel DL Boost and bfloat16 support"),
+		   "oneDNN 2.6's form: %s, %s (the GPU's runtime not taken), %u threads, %s",
+		   t.version, t.runtime, t.nthr, t.isa);
 		rt_onednn_tally_free(&t);
 	}
 	/* the one rule for f32 work under a default fpmath mode, the trainer's points' too */

@@ -73,6 +73,11 @@ check "the command's own output passes through" grep -q '^roofline-train: convne
 check "... no oneDNN line among it" sh -c "! grep -q onednn_verbose '$dir/convnet.out'"
 check "the raw log is kept" grep -q '^onednn_verbose,exec,cpu,convolution' "$dir/convnet/onednn/c000-r1.log"
 check "summary.txt: coverage first" sh -c "sed -n 4p '$dir/convnet/summary.txt' | grep -q '^coverage: oneDNN ran [0-9]*% of the default'"
+# the default described: what oneDNN's info lines say (Debian's 2.6 here, its OpenMP runtime,
+# its threads), and the environment that sets it
+check "summary.txt: the default's oneDNN version, runtime and threads as its log says them" grep -q '^the default: oneDNN v[0-9][0-9.]*, OpenMP runtime, [0-9]* threads*, ISA ' "$dir/convnet/summary.txt"
+OMP_PROC_BIND=close "$run" -o "$dir/envd" -r 1 --no-overhead --no-hw-counters -- "$train" -m lenet5 -b 4 -n 1 -w 0 -c none >/dev/null 2>&1
+check "... and the environment's variables that set it" grep -q '^the default.s environment: .*OMP_PROC_BIND=close' "$dir/envd/summary.txt"
 check "points.csv: a row per primitive with its calls and share" grep -q '^default,1,primitive,convolution forward_training f32 mb8_ic3oc64_ih32oh32kh3sh1dh0ph1_iw32ow32kw3sw1dw0pw1,convolution,forward_training,f32,fp32,[^,]*,1,' "$dir/convnet/points.csv"
 check "points.csv: reorders as bandwidth (bytes, no FLOPs)" "$csvawk" '$3 == "kind" && $5 == "reorder" { if ($13 == 0 && $14 > 0) ok = 1 } END { exit !ok }' "$dir/convnet/points.csv"
 check "points.csv: every row has the header's 26 fields" "$csvawk" 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || n != 26 }' "$dir/convnet/points.csv"
@@ -314,7 +319,7 @@ v=$(printf 'v%.0s' $(seq 40))
 	--sweep "env:DDDDDDDDDDDDDDDD=${v}1,${v}2" -- sh -c 'echo "D=$DDDDDDDDDDDDDDDD"' \
 	>"$dir/long.out" 2>&1
 rc=$?
-check "long configuration names: two, told apart by a hash of the whole (exit $rc)" sh -c "test $rc = 0 && test \$($csvawk '\$3 == \"run\" { print \$1 }' '$dir/long/points.csv' | sort -u | wc -l) = 3 && test \$(grep -c ' #[0-9a-f]\\{8\\},1,run,' '$dir/long/points.csv') = 2"
+check "long configuration names: two, told apart by a hash of the whole (exit $rc)" sh -c "test $rc = 0 && test \$($csvawk '\$3 == \"run\" { print \$1 }' '$dir/long/points.csv' | sort -u | wc -l) = 3 && test \$(grep -c ' #[0-9a-f]\\{8\\},1,run,command,' '$dir/long/points.csv') = 2"
 "$run" --resume "$dir/long" >"$dir/long2.out" 2>&1
 rc=$?
 check "... read back by --resume as the two they are (exit $rc)" sh -c "test $rc = 0 && test \$(grep -c 'measured before (resumed)' '$dir/long2.out') = 3"
@@ -353,6 +358,27 @@ check "... its rows disturbed, with why" sh -c "grep -c '^[^,]*,1,run,command,,,
 named=$(grep -o 'the busiest allowed there: [^"]*' "$dir/busy/points.csv" | grep -o 'sh, pid [0-9]*' | sed 's/sh, pid //' | sort -u | tr '\n' ' ')
 check "... naming one of the spinners (pids ${named:-none}of$spin)" sh -c "for p in $named; do case ' $spin ' in *\" \$p \"*) exit 0 ;; esac; done; exit 1"
 check "... never called faster" sh -c "grep -q 'disturbed, every run' '$dir/busy/summary.txt' && grep -q '^every configuration was disturbed' '$dir/busy/summary.txt'"
+
+# a speedup is claimed only when the runs without the log, the default and the best in turn,
+# confirm it; each command's time differs by 0.3 s where it differs, so each verdict is sure
+"$run" -o "$dir/cf" -r 2 --no-overhead --no-hw-counters --sweep env:X=1 -- sh -c '[ "$X" = 1 ] || sleep 0.3' >"$dir/cf.out" 2>&1
+# (a machine busy with other work disturbs the default: then no claim can be made, and none is)
+if grep -q 'disturbed in every run: no speedup to tell\|every configuration was disturbed\|was disturbed or failed: not confirmed' "$dir/cf/summary.txt"; then
+	skip "other work on the machine disturbed the default: no claim to confirm"
+	skip "other work on the machine disturbed the default: no claim to confirm"
+else
+check "a configuration faster with and without the log: the claim stands on the runs without it" grep -q '^best configuration: X=1, [0-9.]* s (.* over 2 fresh processes) without the log against the default.s [0-9.]* s (.*) (run in turn): speedup [0-9.]*x in wall time, outside both ranges; with the log ' "$dir/cf/summary.txt"
+check "... the 4 runs without the log in points.csv, in turn" sh -c "test \$(grep -c ',run,command without the log\\, confirming,\\|,run,\"command without the log, confirming\",' '$dir/cf/points.csv') = 4"
+fi
+"$run" -o "$dir/nc" -r 2 --no-overhead --no-hw-counters --sweep env:X=1 -- sh -c 'if [ -n "$ONEDNN_VERBOSE" ]; then [ "$X" = 1 ] || sleep 0.3; else [ "$X" = 1 ] && sleep 0.3; fi; true' >"$dir/nc.out" 2>&1
+if grep -q 'disturbed in every run: no speedup to tell\|every configuration was disturbed\|was disturbed or failed: not confirmed' "$dir/nc/summary.txt"; then
+	skip "other work on the machine disturbed the default: no claim to confirm"
+else
+	check "a configuration faster only with the log on: no speedup claimed" grep -q '^no configuration is measurably faster than the default without the log: X=1 took [0-9.]* s .* the default as fast or faster; with the log ' "$dir/nc/summary.txt"
+# A/A: two configurations that differ in nothing; 5 runs of each (with the log, then without)
+fi
+"$run" -o "$dir/aa" -r 5 --no-overhead --no-hw-counters --sweep env:RT_AA=1,2 -- sh -c true >"$dir/aa.out" 2>&1
+check "an A/A sweep never claims a speedup" sh -c "test -s '$dir/aa/summary.txt' && ! grep -q '^best configuration' '$dir/aa/summary.txt'"
 
 # a real client: PyTorch
 py=

@@ -702,14 +702,27 @@ static enum rt_onednn_line info_line(struct rt_onednn_reader *r, bool graph, cha
 		*(graph ? &r->ngfields : &r->nfields) = k;
 		return RT_ONEDNN_INFO;
 	}
-	for (size_t j = 0; j < nt; j++)
-		if (!strncmp(tok[j], "nthr:", 5)) {
+	/* "oneDNN v3.10.2 (commit ...)"; the CPU's "runtime:OpenMP", "nthr:16" and
+	 * "isa:Intel AVX-512 with float16, Intel DL Boost ..." (its words may hold commas) */
+	if (nt && !strncmp(tok[0], "oneDNN ", 7))
+		snprintf(e->version, sizeof(e->version), "%.*s", (int)strcspn(tok[0] + 7, " "),
+			 tok[0] + 7);
+	for (size_t j = 1; nt && !strcmp(tok[0], "cpu") && j < nt; j++) {
+		if (!strncmp(tok[j], "runtime:", 8)) {
+			snprintf(e->runtime, sizeof(e->runtime), "%s", tok[j] + 8);
+		} else if (!strncmp(tok[j], "isa:", 4)) {
+			snprintf(e->isa, sizeof(e->isa), "%s", tok[j] + 4);
+			while (++j < nt)
+				snprintf(e->isa + strlen(e->isa), sizeof(e->isa) - strlen(e->isa),
+					 ",%s", tok[j]);
+		} else if (!strncmp(tok[j], "nthr:", 5)) {
 			char *end;
 			const unsigned long v = strtoul(tok[j] + 5, &end, 10);
 
 			if (end != tok[j] + 5 && !*end && v >= 1 && v <= 1u << 20)
 				e->nthr = (unsigned)v;
 		}
+	}
 	return RT_ONEDNN_INFO;
 }
 
@@ -1144,8 +1157,17 @@ void rt_onednn_tally_line(struct rt_onednn_tally *t, enum rt_onednn_line k,
 		rt_onednn_tally_add(t, e);
 	else if (k == RT_ONEDNN_UNPARSED)
 		rt_onednn_tally_unparsed(t, line, len, e->why);
-	else if (k == RT_ONEDNN_INFO && e->nthr > t->nthr)
-		t->nthr = e->nthr;
+	else if (k == RT_ONEDNN_INFO) {
+		if (e->nthr > t->nthr)
+			t->nthr = e->nthr;
+		t->instances += e->version[0] != '\0';
+		if (!t->version[0])
+			snprintf(t->version, sizeof(t->version), "%s", e->version);
+		if (!t->runtime[0])
+			snprintf(t->runtime, sizeof(t->runtime), "%s", e->runtime);
+		if (!t->isa[0])
+			snprintf(t->isa, sizeof(t->isa), "%s", e->isa);
+	}
 }
 
 void rt_onednn_tally_free(struct rt_onednn_tally *t)

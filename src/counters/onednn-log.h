@@ -49,6 +49,9 @@ struct rt_onednn_exec {
 				 * fpmath mode, an implementation naming no ISA): prec is the
 				 * highest it could have been */
 	unsigned nthr;          /* RT_ONEDNN_INFO: the threads the runtime line names (0: none) */
+	char version[48];       /* RT_ONEDNN_INFO: "v3.10.2" of "oneDNN v3.10.2 (commit ...)" */
+	char runtime[24];       /* ... the CPU runtime line's "OpenMP" ("" on other lines) */
+	char isa[200];          /* ... the CPU ISA line's words ("Intel AVX-512 with ...") */
 	char why[96];           /* for RT_ONEDNN_UNPARSED: what did not read */
 };
 
@@ -84,6 +87,9 @@ struct rt_onednn_tally {
 	unsigned long execs, unparsed, uncounted;
 	double ms, flops, bytes, uncounted_ms;
 	unsigned nthr;          /* the most threads a runtime line named (0: none) */
+	char version[48], runtime[24], isa[200];        /* the first info lines' ("": none came) */
+	unsigned instances;     /* version lines that came: each process that loaded oneDNN
+				 * prints its own (a command of several processes, DDP's ranks) */
 	char first_unparsed[160];       /* the first unparsed line, cut */
 	char first_unparsed_why[96];
 	bool oom;               /* a primitive could not be recorded (totals stay right) */
@@ -93,7 +99,8 @@ void rt_onednn_tally_add(struct rt_onednn_tally *t, const struct rt_onednn_exec 
 void rt_onednn_tally_unparsed(struct rt_onednn_tally *t, const char *line, size_t len,
 			      const char *why);
 /* A line as rt_onednn_read classed it: an execution added, an unread line counted (the first
- * named), a runtime line's threads kept; the program's own lines leave the tally alone. */
+ * named), the info lines' version, CPU runtime, threads and ISA kept; the program's own lines
+ * leave the tally alone. */
 void rt_onednn_tally_line(struct rt_onednn_tally *t, enum rt_onednn_line k,
 			  const struct rt_onednn_exec *e, const char *line, size_t len);
 void rt_onednn_tally_free(struct rt_onednn_tally *t);

@@ -54,6 +54,11 @@ struct rt_cmd_result {
 	bool bare_tried;                /* the default ran without the log (all may have failed) */
 	bool disturbed;                 /* no undisturbed run: the figures are of disturbed ones */
 	bool resumed;                   /* read back from the directory, not run now */
+	/* a claim's own runs: the best and the default in turn without the log, -r of each
+	 * (cf_tried: they ran; cf_ok of them undisturbed and successful, their wall seconds) */
+	bool cf_tried;
+	unsigned cf_ok;
+	double cf_median, cf_lo, cf_hi;
 };
 
 /* median, lo, hi and med from the runs: the undisturbed ones, all when every run was
