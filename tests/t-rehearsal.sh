@@ -75,9 +75,7 @@ judge() {
 # finding was missing so once in a plain build); a node held to 25% reads between 0.16 and
 # 0.40 of the best node on every headline ceiling, whichever vCPU was fast.
 # the widest FMA this CPU runs (the kernels must really run): every ceiling named by it
-isa=sse
-grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && isa=avx2
-grep -qw avx512f /proc/cpuinfo && isa=avx512
+isa=$(widest_isa)
 probe_opts="-i $isa --no-lowp --no-chart --no-curve -t 1 --sustain 1 --one-at-a-time --threshold 45"
 
 # two healthy nodes, one core each: coarse short runs (--quick) and the 1 s sustained runs

@@ -23,9 +23,7 @@ cd "$dir" || exit 1
 # found on its sustained runs, 1 s each with --quick too; the healthy cluster's probe is checked
 # for its files and its job record only, and measures no sustained run
 # the widest FMA this CPU runs (the kernels must really run): every ceiling named by it
-isa=sse
-grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo && isa=avx2
-grep -qw avx512f /proc/cpuinfo && isa=avx512
+isa=$(widest_isa)
 probe_opts="-q -i $isa --no-lowp --no-chart --no-curve -t 1 --one-at-a-time --threshold 45"
 common="-m $top_srcdir/tests/data/dp.cfg -n 6 -w 0 -t 1 -c none --digest"
 # cpu_load: the share of the machine that other processes used over 2 s (a judgement of the

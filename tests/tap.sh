@@ -38,6 +38,13 @@ same_weights() {
 	     END { d = s1 - s2; if (d < 0) d = -d; e = n1 - n2; if (e < 0) e = -e;
 		   exit !(n1 > 0 && d <= 1e-5 * n1 && e <= 1e-5 * n1) }' "$1" "$2"
 }
+# widest_isa: the widest FMA ISA of the CPU that runs the test, as the probe names it (avx512,
+# avx2, sse): for tests whose kernels must really run
+widest_isa() {
+	if grep -qw avx512f /proc/cpuinfo; then echo avx512
+	elif grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo; then echo avx2
+	else echo sse; fi
+}
 # identity_tree DIR VENDOR FAMILY MODEL [PMU ...]: a node's identity under DIR for
 # ROOFTRAJ_SYSROOT=DIR, whatever CPU runs the test: its /proc/cpuinfo (VENDOR, CPUID FAMILY and
 # MODEL in decimal) and its sysfs PMUs (a software one always, each PMU named: "cpu" is a core

@@ -90,6 +90,8 @@ void rt_cpu_tasks_free(struct rt_cpu_tasks *s);
  * pid 4711, 0.98 CPU s; make, pid 12, 0.31 CPU s"), the hypervisor's steal time when there was
  * some, or that none was found. */
 #define RT_CPU_CULPRITS 3
+/* Room enough for the cause of RT_CPU_CULPRITS processes and the steal time. */
+#define RT_CPU_CAUSE_MAX 400
 void rt_cpu_culprit(const struct rt_cpu_tasks *a, const struct rt_cpu_tasks *b, char *out,
 		    size_t size);
 

@@ -138,7 +138,7 @@ static int measure_checked(const struct probe_ctx *c, const struct measure_call 
 	struct rt_measurement again;
 	double cores, period, first;
 	unsigned long long throttled = 0;
-	char cause[400];
+	char cause[RT_CPU_CAUSE_MAX];
 	int rc;
 
 	(void)rt_cpu_quota(&cores, &period, &throttled);        /* none: throttled stays 0 */
@@ -710,7 +710,7 @@ static void sustained_flag(char *flag, size_t size, const struct rt_measurement 
 			   const struct rt_cpu_tasks *before)
 {
 	struct rt_cpu_tasks after;
-	char cause[400];
+	char cause[RT_CPU_CAUSE_MAX];
 	double cores, period;
 	unsigned long long throttled = 0;
 

@@ -530,7 +530,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 		const double share = rt_cpu_others_share(&before, &after, sampled, &others);
 
 		if (r->ok && share > RT_CMD_BUSY_SHARE && others > RT_CMD_BUSY_MIN_S) {
-			char cause[400];
+			char cause[RT_CPU_CAUSE_MAX];
 
 			rt_cpu_culprit(&tasks[0], &tasks[1], cause, sizeof(cause));
 			r->disturbed = true;

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *rt_sweep_fpmath_mode(void)
+/* oneDNN's default fpmath mode in this environment, which every child inherits
+ * (ONEDNN_DEFAULT_FPMATH_MODE, else DNNL_DEFAULT_FPMATH_MODE; NULL when neither is set) */
+static const char *fpmath_mode(void)
 {
 	const char *m = getenv("ONEDNN_DEFAULT_FPMATH_MODE");
 
@@ -96,7 +98,7 @@ int rt_sweep_child_parse(const char *out, size_t len, const struct rt_sweep_conf
 		p->affinity = id.affinity;
 		p->precision = id.precision;
 		if (p->precision == RT_PRECISION_FP32 &&
-		    rt_onednn_f32_math(rt_sweep_fpmath_mode(), p->impl, &bound) > 1)
+		    rt_onednn_f32_math(fpmath_mode(), p->impl, &bound) > 1)
 			p->precision = RT_PRECISION_BF16;
 		p->ranks = id.ranks;
 		rt_point_derive(p);
@@ -122,7 +124,7 @@ static void check_cores(struct child_rows *cr, unsigned long long throttled_befo
 			const struct rt_cpu_tasks *before)
 {
 	struct rt_cpu_tasks after;
-	char cause[400];
+	char cause[RT_CPU_CAUSE_MAX];
 	struct rt_point *b = &cr->base;
 	unsigned long long throttled = 0;
 	double cores, period;

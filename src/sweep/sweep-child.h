@@ -54,8 +54,4 @@ int rt_sweep_child_parse(const char *out, size_t len, const struct rt_sweep_conf
  * precision, ranks); the rest zero. */
 void rt_sweep_config_point(struct rt_point *p, const struct rt_sweep_config *c);
 
-/* oneDNN's default fpmath mode in this environment, which every child inherits
- * (ONEDNN_DEFAULT_FPMATH_MODE, else DNNL_DEFAULT_FPMATH_MODE; NULL when neither is set). */
-const char *rt_sweep_fpmath_mode(void);
-
 #endif
