@@ -60,6 +60,10 @@ check "... the window is the stamps' (last start + its time - first start, to a 
 check "... said to be by oneDNN's timestamps" grep -q "^work window: the default's first oneDNN primitive started [0-9.]* s after the command did (start-up), its last ended [0-9.]* s later (the window, by oneDNN's timestamps)" "$dir/st/summary.txt"
 check "... the stamped lines counted (4 convolutions)" grep -q '^default,1,kind,convolution forward_training,convolution,forward_training,f32,fp32,,4,' "$dir/st/points.csv"
 
+grep '^work window: ' "$dir/st/summary.txt" >"$dir/st-window.txt"
+"$run" --resume "$dir/st" >"$dir/st-res.out" 2>&1
+check "... read back by --resume: the same window, by the same clock" sh -c "test -s '$dir/st-window.txt' && grep -qxF -f '$dir/st-window.txt' '$dir/st-res.out'"
+
 # --- a saved log replayed: no timestamps, the window by when its lines came
 "$run" -o "$dir/fp32" -r 1 --no-overhead --no-hw-counters -- "$py" -c "$replay" "$fix/pt211-fp32.log" >"$dir/fp32.out" 2>"$dir/fp32.err"
 rc=$?

@@ -1123,6 +1123,7 @@ void rt_onednn_tally_add(struct rt_onednn_tally *t, const struct rt_onednn_exec 
 	size_t h;
 
 	t->execs++;
+	t->stamped += e->stamp_ms > 0;
 	t->ms += e->ms;
 	if (e->from[0]) {
 		size_t c = 0;

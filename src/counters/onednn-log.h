@@ -97,6 +97,7 @@ struct rt_onednn_tally {
 	size_t *slots;          /* open addressing: index + 1, 0 empty */
 	size_t nslots;
 	unsigned long execs, unparsed, uncounted;
+	unsigned long stamped;  /* executions with a timestamp (ONEDNN_VERBOSE_TIMESTAMP=1) */
 	double ms, flops, bytes, uncounted_ms;
 	unsigned nthr;          /* the most threads a runtime line named (0: none) */
 	char version[48], runtime[24], isa[200];        /* the first info lines' ("": none came) */

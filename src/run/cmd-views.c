@@ -362,6 +362,8 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 			snprintf(r->reason, sizeof(r->reason), "%s", f[18]);
 			if (*f[23] && (rc = tally_log(dir, f[23], &r->t, &r->verbose_lines, csv, line, err)))
 				goto out;
+			/* the window was by oneDNN's timestamps where each execution had one */
+			r->stamped = r->t.execs && r->t.stamped == r->t.execs;
 		}
 		s->resumed = true;
 		if (have)
