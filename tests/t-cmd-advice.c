@@ -95,6 +95,73 @@ int main(void)
 			   c[i].to, c[i].act ? "activations NCHW <-> blocked" : "not activations'");
 		}
 	}
+	/* under the roof, on a node of a 1000 GFLOP/s fp32 ceiling and 100 GB/s of DRAM (the
+	 * ridge at 10 FLOP/B), 16 threads: each heavy primitive under half its ceiling with the
+	 * why its numbers show, none without one */
+	{
+		struct rt_cmd_judgement j;
+		struct rt_onednn_tally syn;
+		struct rt_onednn_prim p[4];
+		const char *l;
+		int f32 = 0;
+
+		while (f32 < RT_VOCAB_NPRECISIONS && strcmp(rt_vocab_precisions[f32], "fp32"))
+			f32++;
+		memset(&j, 0, sizeof(j));
+		j.have_roofs = true;
+		j.roofs.threads = 16;
+		j.roofs.roof[0] = (struct rt_roof){ .kind = RT_ROOF_FLOPS, .basis = RT_ROOF_MEASURED,
+						    .precision = "fp32", .level = "", .what = "fma",
+						    .value = 1000 };
+		j.roofs.roof[1] = (struct rt_roof){ .kind = RT_ROOF_BANDWIDTH,
+						    .basis = RT_ROOF_MEASURED, .precision = "",
+						    .level = "DRAM", .what = "load", .value = 100 };
+		j.roofs.n = 2;
+		memset(p, 0, sizeof(p));
+		for (int i = 0; i < 4; i++) {
+			snprintf(p[i].kind, sizeof(p[i].kind), "convolution");
+			snprintf(p[i].prop, sizeof(p[i].prop), "forward_training");
+			snprintf(p[i].dtype, sizeof(p[i].dtype), "f32");
+			p[i].counted = true;
+			p[i].prec = f32;
+			p[i].calls = 10;
+			p[i].ms = 100;          /* 0.1 s each: the rate is 10 x GFLOPs */
+		}
+		/* 3 images a thread, intensity 20: 100 GFLOP/s, 10% of the ceiling */
+		snprintf(p[0].problem, sizeof(p[0].problem),
+			 "mb48_ic24oc48_ih32oh32kh3sh1dh0ph1_iw32ow32kw3sw1dw0pw1");
+		p[0].flops = 10e9, p[0].bytes = 0.5e9;
+		/* memory-bound: intensity 2, 100 GFLOP/s */
+		snprintf(p[1].problem, sizeof(p[1].problem),
+			 "mb64_ic48oc48_ih16oh16kh1sh1dh0ph0_iw16ow16kw1sw1dw0pw0");
+		p[1].flops = 10e9, p[1].bytes = 5e9;
+		/* at 60% of the ceiling: not far under it */
+		snprintf(p[2].problem, sizeof(p[2].problem), "mb8_ic48oc48_ih16oh16kh3sh1dh0ph1_iw16ow16kw3sw1dw0pw1");
+		p[2].flops = 60e9, p[2].bytes = 1e9;
+		/* far under, but neither memory-bound nor short of work (4 images a thread): no why */
+		snprintf(p[3].problem, sizeof(p[3].problem),
+			 "mb64_ic48oc48_ih16oh16kh3sh1dh0ph1_iw16ow16kw3sw1dw0pw1");
+		p[3].flops = 10e9, p[3].bytes = 0.5e9;
+		rt_onednn_tally_init(&syn);
+		syn.v = p;
+		syn.n = 4;
+		syn.execs = 40;
+		syn.ms = 400;
+		rt_cmd_advise(&a, &syn, &j, 16, &plain, false);
+		is_int((long long)a.n, 2, "a synthetic node: two primitives under the roof with a why");
+		l = a.n > 0 ? a.line[0] : "";
+		ok(strstr(l, "mb48_ic24") && strstr(l, "at 100 GFLOP/s, 10% of the fp32 ceiling "
+						   "(1000 GFLOP/s at 16 threads)") &&
+		   strstr(l, "little work a thread: mb48 over 16 threads is 3 images a thread "
+			  "(96 output rows a thread)"), "%s", l);
+		l = a.n > 1 ? a.line[1] : "";
+		ok(strstr(l, "mb64_ic48oc48_ih16oh16kh1") &&
+		   strstr(l, "memory-bound: its intensity 2 FLOP/B is under the ridge 10 FLOP/B "
+			  "(the fp32 ceiling over DRAM's 100 GB/s), so DRAM bounds it at 200 GFLOP/s"),
+		   "%s", l);
+		rt_cmd_advise(&a, &syn, NULL, 16, &plain, false);
+		is_int((long long)a.n, 0, "... without roofs: no line");
+	}
 	if (!tally_file(&t, "fp32")) {
 		skip("tests/data/pytorch-2.11 is not there");
 		return done_testing();

@@ -57,7 +57,7 @@ static long problem_dim(const char *problem, const char *key)
 		if (p != problem && p[-1] != '_' && !(p[-1] >= '0' && p[-1] <= '9'))
 			continue;
 		v = strtol(p + kl, &end, 10);
-		if (end != p + kl || v < 1)
+		if (end == p + kl || v < 1)
 			continue;
 		return v;
 	}
