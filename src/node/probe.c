@@ -32,6 +32,25 @@ size_t rt_probe_default_threads(const struct rt_topo *topo, unsigned *list, size
 	return n;
 }
 
+size_t rt_probe_topo_threads(const struct rt_topo *topo, unsigned *list, size_t cap)
+{
+	unsigned cores = rt_topo_cores(topo), packs = rt_topo_packages(topo), per_pack;
+	size_t n = 0;
+
+	if (!cores)
+		cores = 1;
+	per_pack = cores / packs ? cores / packs : 1;
+	{
+		/* ascending by construction: 1 <= half <= a socket <= all */
+		const unsigned want[] = { 1, per_pack / 2, per_pack, cores };
+
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]) && n < cap; i++)
+			if (want[i] && (!n || want[i] > list[n - 1]))
+				list[n++] = want[i];
+	}
+	return n;
+}
+
 static const char *level_name(size_t k, size_t ncaches, const struct rt_topo *topo)
 {
 	const struct rt_cache_info *c = rt_topo_cache(topo, k);
@@ -883,7 +902,7 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 		nthreads = o->nthreads;
 		memcpy(threads, o->threads, nthreads * sizeof(*threads));
 	} else {
-		nthreads = rt_probe_default_threads(topo, threads, RT_PROBE_MAX_THREADS_LIST);
+		nthreads = rt_probe_topo_threads(topo, threads, RT_PROBE_MAX_THREADS_LIST);
 	}
 	pus = calloc(rt_topo_pus(topo) + 1, sizeof(*pus));
 	if (!pus) {
