@@ -387,6 +387,74 @@ int main(void)
 		rt_profile_destroy(q);
 		q = NULL;
 	}
+	/* the node's previous profile against its new one: given profiles, no measurement */
+	{
+		struct rt_profile *old = NULL, *now = NULL;
+		/* the issue's 16-core node: fp32 at 8 threads 1127 then 695 GFLOP/s, DRAM load 134
+		 * then 219 GB/s, the clock 2.86 then 2.38 GHz; fp64 within its noise; L1 flagged */
+		struct rt_profile_flops f32 = { "fp32", "avx512", 8, 1127, 1120, 0.02, "fma-chains",
+						"", 0, "" };
+		struct rt_profile_flops f64 = { "fp64", "avx512", 8, 560, 555, 0.02, "fma-chains",
+						"", 0, "" };
+		struct rt_profile_bw dram = { "DRAM", "load", "avx512", 16, 134, 130, 0.03,
+					      1ULL << 30, "" };
+		struct rt_profile_bw l1 = { "L1", "load", "avx512", 1, 200, 199, 0.01, 16384, "" };
+		int moved;
+
+		rt_profile_create(&old, &err);
+		rt_profile_create(&now, &err);
+		snprintf(old->host, sizeof(old->host), "node16");
+		snprintf(now->host, sizeof(now->host), "node16");
+		snprintf(old->created, sizeof(old->created), "2026-11-20T10:00:00Z");
+		old->cpu.clock_ghz = 2.86;
+		now->cpu.clock_ghz = 2.38;
+		rt_profile_add_flops(old, &f32);
+		rt_profile_add_flops(old, &f64);
+		rt_profile_add_bw(old, &dram);
+		rt_profile_add_bw(old, &l1);
+		f32.gflops = 695;
+		f64.gflops = 570;       /* +1.8%: inside the 5% noise */
+		dram.gbytes_per_s = 219;
+		l1.gbytes_per_s = 100;  /* halved, but flagged now: not a reading to compare */
+		snprintf(l1.flag, sizeof(l1.flag), "busy: measured twice");
+		rt_profile_add_flops(now, &f32);
+		rt_profile_add_flops(now, &f64);
+		rt_profile_add_bw(now, &dram);
+		rt_profile_add_bw(now, &l1);
+		moved = rt_profile_compare(now, old, 0.05);
+		is_int(moved, 3, "fp32, DRAM and the clock moved; fp64 within noise, L1 flagged");
+		is_int((long long)now->nnotes, 4, "a summary and one note per move");
+		like(now->notes[0], "previous profile of node16 (2026-11-20T10:00:00Z): 3 of 4 (3 "
+		     "ceilings and the clock) moved", "the summary: %s", now->notes[0]);
+		like(now->notes[0], "; 1 flagged in one of them, not compared",
+		     "the flagged L1 counted apart: %s", now->notes[0]);
+		like(now->notes[1], "DRAM load at 16 threads moved +63.4% (134 -> 219 GB/s",
+		     "the largest move first, with both values: %s", now->notes[1]);
+		like(now->notes[2], "fp32 avx512 fma-chains at 8 threads moved -38.3% (1127 -> 695 "
+		     "GFLOP/s", "then fp32: %s", now->notes[2]);
+		like(now->notes[3], "the clock moved -16.8% (2.86 -> 2.38 GHz", "then the clock: %s",
+		     now->notes[3]);
+		/* a spread wider than the move: inside that ceiling's own noise */
+		rt_profile_destroy(now);
+		rt_profile_create(&now, &err);
+		snprintf(now->host, sizeof(now->host), "node16");
+		f32.gflops = 1000;      /* -11% */
+		f32.spread = 0.15;
+		rt_profile_add_flops(now, &f32);
+		is_int(rt_profile_compare(now, old, 0.05), 0,
+		       "-11%% against a 15%% spread of its runs: not a move");
+		like(now->notes[0], ": 0 of 1 (1 ceiling) moved", "said: %s", now->notes[0]);
+		/* another host's profile */
+		rt_profile_destroy(now);
+		rt_profile_create(&now, &err);
+		snprintf(now->host, sizeof(now->host), "node17");
+		is_int(rt_profile_compare(now, old, 0.05), 0, "another host: nothing compared");
+		like(now->nnotes ? now->notes[0] : "", "of host 'node16', not 'node17': not compared",
+		     "said: %s", now->nnotes ? now->notes[0] : "");
+		rt_profile_destroy(now);
+		rt_profile_destroy(old);
+	}
+
 	ok(rt_profile_load(&q, "/nonexistent/x.cfg", &err) == -ENOENT, "missing file");
 	like(err.msg, "/nonexistent/x.cfg: cannot read", "missing file message");
 	{

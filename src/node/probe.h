@@ -12,6 +12,11 @@
 
 #define RT_PROBE_MAX_THREADS_LIST 64
 
+/* A ceiling moved since the node's previous profile when it changed by more than this
+ * fraction and more than its runs' spread (rt_profile_compare): the issue's 16-core node
+ * moved 30-60% between probes; its quiet ceilings repeat within a few percent. */
+#define RT_PROBE_MOVE_TOL 0.05
+
 /* Progress reports (the library never prints): a short line, no newline. */
 typedef void (*rt_progress_fn)(void *ctx, const char *msg);
 

@@ -830,3 +830,124 @@ const char *rt_profile_holding_level(const struct rt_profile *p, double bytes, u
 	}
 	return rt_level_name(0);
 }
+
+/* One ceiling found in both profiles, for rt_profile_compare. */
+struct move {
+	char what[96];
+	const char *unit;
+	double before, after, noise;
+};
+
+static int cmp_move(const void *x, const void *y)
+{
+	const struct move *a = x, *b = y;
+	double da = fabs(a->after / a->before - 1), db = fabs(b->after / b->before - 1);
+
+	return (da < db) - (da > db);
+}
+
+/* The larger of tol and two spreads (a spread that is not a number counts as none). */
+static double noise_of(double tol, double s1, double s2)
+{
+	double n = tol;
+
+	if (isfinite(s1) && s1 > n)
+		n = s1;
+	if (isfinite(s2) && s2 > n)
+		n = s2;
+	return n;
+}
+
+int rt_profile_compare(struct rt_profile *cur, const struct rt_profile *prev, double tol)
+{
+	struct move *mv = NULL;
+	size_t cap = cur->nflops + cur->nbw + 1, n = 0, both = 0, moved = 0, clock = 0;
+	size_t flagged = 0;     /* in both, but flagged in one: a disturbed reading, not compared */
+	int rc = 0;
+
+	if (strcmp(cur->host, prev->host))
+		return rt_profile_add_note(cur, "the previous profile is of host '%.64s', not '%.64s': "
+					   "not compared", prev->host, cur->host) ? -ENOMEM : 0;
+	mv = calloc(cap, sizeof(*mv));
+	if (!mv)
+		return -ENOMEM;
+	for (size_t i = 0; i < cur->nflops; i++) {
+		const struct rt_profile_flops *f = &cur->flops[i];
+
+		for (size_t j = 0; j < prev->nflops; j++) {
+			const struct rt_profile_flops *g = &prev->flops[j];
+
+			if (g->threads != f->threads || strcmp(g->precision, f->precision) ||
+			    strcmp(g->isa, f->isa) || strcmp(g->method, f->method))
+				continue;
+			if (f->flag[0] || g->flag[0] || !(g->gflops > 0)) {
+				flagged++;
+				break;
+			}
+			snprintf(mv[n].what, sizeof(mv[n].what), "%s %s %s at %u thread%s", f->precision,
+				 f->isa, f->method, f->threads, f->threads > 1 ? "s" : "");
+			mv[n].unit = strcmp(f->precision, "int8") ? "GFLOP/s" : "GOP/s";
+			mv[n].before = g->gflops;
+			mv[n].after = f->gflops;
+			mv[n++].noise = noise_of(tol, f->spread, g->spread);
+			break;
+		}
+	}
+	for (size_t i = 0; i < cur->nbw; i++) {
+		const struct rt_profile_bw *b = &cur->bw[i];
+
+		for (size_t j = 0; j < prev->nbw; j++) {
+			const struct rt_profile_bw *g = &prev->bw[j];
+
+			if (g->threads != b->threads || strcmp(g->level, b->level) ||
+			    strcmp(g->kernel, b->kernel))
+				continue;
+			if (b->flag[0] || g->flag[0] || !(g->gbytes_per_s > 0)) {
+				flagged++;
+				break;
+			}
+			snprintf(mv[n].what, sizeof(mv[n].what), "%s %s at %u thread%s", b->level,
+				 b->kernel, b->threads, b->threads > 1 ? "s" : "");
+			mv[n].unit = "GB/s";
+			mv[n].before = g->gbytes_per_s;
+			mv[n].after = b->gbytes_per_s;
+			mv[n++].noise = noise_of(tol, b->spread, g->spread);
+			break;
+		}
+	}
+	if (cur->cpu.clock_ghz > 0 && prev->cpu.clock_ghz > 0) {
+		snprintf(mv[n].what, sizeof(mv[n].what), "the clock");
+		mv[n].unit = "GHz";
+		mv[n].before = prev->cpu.clock_ghz;
+		mv[n].after = cur->cpu.clock_ghz;
+		mv[n++].noise = tol;
+		clock = 1;
+	}
+	both = n;
+	/* keep the moves beyond their noise, largest first */
+	for (size_t i = 0; i < both; i++)
+		if (fabs(mv[i].after / mv[i].before - 1) > mv[i].noise)
+			mv[moved++] = mv[i];
+	qsort(mv, moved, sizeof(*mv), cmp_move);
+	if (rt_profile_add_note(cur, "against the previous profile of %.64s (%.31s): %zu of %zu "
+				"(%zu ceiling%s%s) moved beyond their noise (%.0f%% or their runs' "
+				"spread); %zu flagged in one of them, not compared%s", prev->host,
+				prev->created, moved, both, both - clock, both - clock == 1 ? "" : "s",
+				clock ? " and the clock" : "", 100 * tol, flagged,
+				moved > RT_PROFILE_MOVES_LISTED ? "; the largest follow" : "")) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < moved && i < RT_PROFILE_MOVES_LISTED; i++)
+		if (rt_profile_add_note(cur, "since the previous profile: %s moved %+.1f%% (%.4g -> "
+					"%.4g %s; noise %.1f%%)", mv[i].what,
+					100 * (mv[i].after / mv[i].before - 1), mv[i].before,
+					mv[i].after, mv[i].unit, 100 * mv[i].noise)) {
+			rc = -ENOMEM;
+			goto out;
+		}
+	rc = (int)moved;
+out:
+	free(mv);
+	return rc;
+}

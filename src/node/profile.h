@@ -155,6 +155,18 @@ unsigned rt_profile_nearest_threads(const struct rt_profile *p, unsigned t);
  * sizes. The name is static. */
 const char *rt_profile_holding_level(const struct rt_profile *p, double bytes, unsigned t);
 
+/* The node's previous profile against its new one, in the new one's notes: each ceiling that
+ * both measured (a FLOP ceiling by precision, ISA, method and threads; a bandwidth by level,
+ * kernel and threads) unflagged in both (one flagged in either is counted, not compared), and
+ * the clock, moved when it changed by more than the noise: the larger of tol and the two
+ * ceilings' own spreads (their runs' (max - min) / median). The RT_PROFILE_MOVES_LISTED
+ * largest moves are named with both values and the change; one more note says how many of
+ * how many moved (or that none did), and a previous profile of another host is not compared
+ * (a note says so). Returns the number of readings that moved (the clock included), or
+ * -ENOMEM. */
+#define RT_PROFILE_MOVES_LISTED 8
+int rt_profile_compare(struct rt_profile *cur, const struct rt_profile *prev, double tol);
+
 /* Largest thread count any ceiling was measured with. */
 unsigned rt_profile_max_threads(const struct rt_profile *p);
 
