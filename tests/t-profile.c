@@ -442,8 +442,8 @@ int main(void)
 		rt_profile_create(&n, &err);
 		rt_profile_add_flops(n, &f64);
 		is_int(rt_profile_judge_rounds(n, 0.05), 0, "steady rounds agree");
-		like(n->nnotes ? n->notes[0] : "", "the node is stable: the 1 ceilings measured in "
-		     "rounds agree", "said: %s", n->nnotes ? n->notes[0] : "");
+		like(n->nnotes ? n->notes[0] : "", "the node is stable: 1 ceiling measured in "
+		     "rounds, each within the noise", "said: %s", n->nnotes ? n->notes[0] : "");
 		rt_profile_destroy(n);
 		rt_profile_create(&n, &err);
 		f64.nrounds = 0;

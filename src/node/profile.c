@@ -1072,8 +1072,8 @@ int rt_profile_judge_rounds(struct rt_profile *p, double tol)
 				      "disagree beyond the noise, %s by %.0f%%: a share of a roof "
 				      "built on them is as uncertain", bad, judged, widest_what,
 				      100 * widest) :
-		  rt_profile_add_note(p, "the node is stable: the %zu ceilings measured in rounds "
-				      "agree within the noise", judged))
+		  rt_profile_add_note(p, "the node is stable: %zu ceiling%s measured in rounds, "
+				      "each within the noise", judged, judged == 1 ? "" : "s"))
 		return -ENOMEM;
 	return (int)bad;
 }
