@@ -176,6 +176,29 @@ static bool stable(const double *rates, unsigned n, double tol)
 	return v[0] - v[2] <= tol * v[0];
 }
 
+bool rt_measure_done(const struct rt_measure_opts *o, const double *rates, unsigned n,
+		     double elapsed)
+{
+	unsigned max_runs = o->max_runs < MAX_RUNS ? o->max_runs : MAX_RUNS;
+	double before = 0, last = 0;
+
+	if (n >= max_runs)
+		return true;
+	if (n < o->min_runs)
+		return false;
+	if (stable(rates, n, o->stable_tol) || elapsed > o->budget_seconds)
+		return true;
+	if (n <= RT_MEASURE_NO_GAIN)
+		return false;
+	for (unsigned r = 0; r < n; r++) {
+		double *b = r < n - RT_MEASURE_NO_GAIN ? &before : &last;
+
+		if (rates[r] > *b)
+			*b = rates[r];
+	}
+	return last <= before * (1 + o->stable_tol);
+}
+
 /* Every thread runs `reps` repetitions between barriers; the master starts the clock. Called
  * inside the parallel region (orphaned barriers bind to it). */
 static void run_timed(const struct job *j, int tid, uint64_t reps, double *t0)
@@ -284,10 +307,7 @@ static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *e
 				rt_run_snap(&after);
 				waited[nruns] = rt_run_waited(&before, &after, j->threads);
 				rates[nruns++] = j->work_per_rep * (double)reps / (dt > 0 ? dt : 1e-9);
-				if (nruns >= max_runs ||
-				    (nruns >= o->min_runs &&
-				     (stable(rates, nruns, o->stable_tol) ||
-				      now - start > o->budget_seconds)))
+				if (nruns >= max_runs || rt_measure_done(o, rates, nruns, now - start))
 					done = true;
 			}
 #pragma omp barrier

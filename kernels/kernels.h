@@ -91,12 +91,25 @@ const struct rt_peak_kernel *rt_peak_next(const struct rt_peak_kernel *k);
 struct rt_measure_opts {
 	double min_run_seconds;         /* each timed run lasts at least this long */
 	unsigned min_runs, max_runs;    /* timed runs after calibration and warm-up */
-	double stable_tol;              /* stop when the best 3 runs agree within this fraction */
+	double stable_tol;              /* stop when the best 3 runs agree within this fraction,
+					 * or when RT_MEASURE_NO_GAIN runs in a row raised the best
+					 * by no more than it */
 	double budget_seconds;          /* stop repeating past this (after min_runs) */
 };
 
 /* Default options, or the coarse ones of --quick. */
 void rt_measure_opts_default(struct rt_measure_opts *o, bool quick);
+
+/* Runs in a row that must leave the best where it was (within stable_tol) to stop. */
+#define RT_MEASURE_NO_GAIN 3
+
+/* Whether a measurement of n runs (rates in run order, elapsed seconds so far) is done: n
+ * reached max_runs, or, from min_runs on, the best 3 runs agree within stable_tol, the last
+ * RT_MEASURE_NO_GAIN runs did not beat the best before them by more than stable_tol (the best,
+ * which the ceiling is, has stopped moving: more runs add only the machine's noise), or the
+ * budget is spent. */
+bool rt_measure_done(const struct rt_measure_opts *o, const double *rates, unsigned n,
+		     double elapsed);
 
 struct rt_measurement {
 	double best;                    /* best rate over runs (FLOP/s or byte/s) */

@@ -269,6 +269,40 @@ int main(void)
 	   "lookups find kernels");
 	ok(!rt_kernel_bw("stream", RT_ISA_SSE), "unknown kernel name not found");
 
+	/* when the harness stops repeating, from given rates (no clock involved) */
+	{
+		const struct rt_measure_opts so = { .min_runs = 5, .max_runs = 21,
+						    .stable_tol = 0.005, .budget_seconds = 0.6 };
+		/* the best 3 within 0.5%: done at the 5th run, not at the 4th (min_runs) */
+		const double agree[] = { 90, 99.8, 100, 95, 99.7 };
+		/* a noisy machine: the 5th run 1% past the best before it, then 3 runs below it */
+		const double flat[] = { 90, 100, 80, 97, 101, 85, 96, 99 };
+		/* the 5th run past the best before it, but by 0.4%: inside the tolerance */
+		const double within[] = { 90, 100, 80, 97, 100.4 };
+		/* still rising: the 5th run beat the best before it by 2% */
+		const double rising[] = { 80, 100, 70, 90, 102, 60 };
+
+		ok(!rt_measure_done(&so, agree, 4, 0.1), "4 runs: fewer than min_runs, not done");
+		ok(rt_measure_done(&so, agree, 5, 0.1), "best 3 of 5 within 0.5%%: done");
+		ok(!rt_measure_done(&so, flat, 5, 0.1),
+		   "best 3 apart, the 5th run 1%% past the best of the first 4: not done");
+		ok(!rt_measure_done(&so, flat, 7, 0.1), "the new best among the last 3 runs: not done");
+		ok(rt_measure_done(&so, flat, 8, 0.1), "the best not beaten in the 3 runs after it: done");
+		ok(rt_measure_done(&so, within, 5, 0.1),
+		   "the last 3 runs beat the best before them by 0.4%%, inside 0.5%%: done");
+		ok(!rt_measure_done(&so, rising, 6, 0.1),
+		   "the best rose by 2%% in the last 3 runs: not done");
+		ok(rt_measure_done(&so, rising, 6, 0.7), "past the budget: done");
+		ok(rt_measure_done(&so, rising, 5, 0.7) && !rt_measure_done(&so, rising, 4, 0.7),
+		   "the budget counts only from min_runs on");
+		{
+			struct rt_measure_opts two = so;
+
+			two.max_runs = 2;
+			ok(rt_measure_done(&two, rising, 2, 0), "max_runs reached: done");
+		}
+	}
+
 	/* the harness: positive rates, coherent statistics, errors for bad working sets */
 	rt_measure_opts_default(&o, true);
 	{

@@ -32,6 +32,25 @@ size_t rt_probe_default_threads(const struct rt_topo *topo, unsigned *list, size
 	return n;
 }
 
+size_t rt_probe_topo_threads(const struct rt_topo *topo, unsigned *list, size_t cap)
+{
+	unsigned cores = rt_topo_cores(topo), packs = rt_topo_packages(topo), per_pack;
+	size_t n = 0;
+
+	if (!cores)
+		cores = 1;
+	per_pack = cores / packs ? cores / packs : 1;
+	{
+		/* ascending by construction: 1 <= half <= a socket <= all */
+		const unsigned want[] = { 1, per_pack / 2, per_pack, cores };
+
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]) && n < cap; i++)
+			if (want[i] && (!n || want[i] > list[n - 1]))
+				list[n++] = want[i];
+	}
+	return n;
+}
+
 static const char *level_name(size_t k, size_t ncaches, const struct rt_topo *topo)
 {
 	const struct rt_cache_info *c = rt_topo_cache(topo, k);
@@ -858,6 +877,87 @@ out:
 	return rc;
 }
 
+/* One more round of the headline ceilings at a thread count, with the quick harness options:
+ * each precision's best FMA-chain ceiling, and the L1 and DRAM loads. A round that did not
+ * get its cores (another process took them) adds nothing: rounds are there to show a node
+ * that wanders on its own (a shared host's clock and memory), not its neighbours. */
+static int measure_round(struct probe_ctx *c, unsigned threads, const int *pus, struct rt_err *err)
+{
+	struct rt_measure_opts q;
+	struct rt_profile *p = c->p;
+	int rc = 0;
+
+	rt_measure_opts_default(&q, true);
+	for (int prec = 0; prec < RT_PREC_COUNT; prec++) {
+		struct rt_profile_flops *best = NULL;
+		const struct rt_kernel *k = NULL;
+		struct rt_measurement m;
+
+		for (size_t i = 0; i < p->nflops; i++) {
+			struct rt_profile_flops *f = &p->flops[i];
+
+			if (f->threads == threads && !f->flag[0] && !strcmp(f->method, "fma-chains") &&
+			    !strcmp(f->precision, rt_prec_name(prec)) &&
+			    (!best || f->gflops > best->gflops))
+				best = f;
+		}
+		if (!best || best->nrounds >= RT_PROFILE_MAX_ROUNDS)
+			continue;
+		for (int isa = 0; isa < RT_ISA_COUNT && !k; isa++)
+			if (!strcmp(rt_isa_name((enum rt_isa)isa), best->isa))
+				k = rt_kernel_flops((enum rt_isa)isa, (enum rt_prec)prec);
+		if (!k)
+			continue;
+		progress(c->o, "round %u: %s %s, %u thread%s", best->nrounds + 1, best->precision,
+			 best->isa, threads, threads > 1 ? "s" : "");
+		if ((rc = rt_kernel_measure_flops(k, threads, pus, &q, &m, err)))
+			return rc;
+		if (!best->nrounds)
+			best->rounds[best->nrounds++] = best->gflops;
+		if (m.cpu_share >= BUSY_SHARE)
+			best->rounds[best->nrounds++] = m.best / 1e9;
+	}
+	for (size_t i = 0; i < p->nbw; i++) {
+		struct rt_profile_bw *b = &p->bw[i];
+		const struct rt_kernel *k = rt_kernel_bw(b->kernel, c->bw_isa);
+		struct rt_arena *arena = NULL;
+		struct rt_measurement m;
+		uint64_t ws = b->working_set / threads;
+
+		if (b->threads != threads || b->flag[0] || strcmp(b->kernel, "load") || !k ||
+		    (strcmp(b->level, "L1") && strcmp(b->level, "DRAM")) ||
+		    b->nrounds >= RT_PROFILE_MAX_ROUNDS)
+			continue;
+		progress(c->o, "round %u: %s load, %u thread%s", b->nrounds + 1, b->level, threads,
+			 threads > 1 ? "s" : "");
+		if ((rc = rt_arena_create(&arena, threads, pus, ws + 4096, err)))
+			return rc;
+		rc = rt_kernel_measure_bw(k, arena, ws, &q, &m, err);
+		rt_arena_destroy(arena);
+		if (rc)
+			return rc;
+		if (!b->nrounds)
+			b->rounds[b->nrounds++] = b->gbytes_per_s;
+		if (m.cpu_share >= BUSY_SHARE)
+			b->rounds[b->nrounds++] = m.best / 1e9;
+	}
+	return 0;
+}
+
+/* A round of every thread count's headline ceilings (measure_round). */
+static int measure_rounds(struct probe_ctx *c, const unsigned *threads, size_t nthreads,
+			  int *pus, struct rt_err *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < nthreads && !rc; i++) {
+		rc = rt_topo_placement(c->topo, RT_AFFINITY_COMPACT, threads[i], pus, err);
+		if (!rc)
+			rc = measure_round(c, threads[i], pus, err);
+	}
+	return rc;
+}
+
 static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 		     const struct rt_probe_opts *o, struct rt_err *err)
 {
@@ -883,7 +983,7 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 		nthreads = o->nthreads;
 		memcpy(threads, o->threads, nthreads * sizeof(*threads));
 	} else {
-		nthreads = rt_probe_default_threads(topo, threads, RT_PROBE_MAX_THREADS_LIST);
+		nthreads = rt_probe_topo_threads(topo, threads, RT_PROBE_MAX_THREADS_LIST);
 	}
 	pus = calloc(rt_topo_pus(topo) + 1, sizeof(*pus));
 	if (!pus) {
@@ -908,6 +1008,8 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	/* the headline ceilings are measured again in rounds spread over the run: one after
+	 * every thread count's ceilings, one at the end (the full probe; --quick has none) */
 	for (size_t i = 0; i < nthreads; i++) {
 		rc = rt_topo_placement(topo, RT_AFFINITY_COMPACT, threads[i], pus, err);
 		if (!rc)
@@ -918,9 +1020,13 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 			rc = measure_bandwidth(&c, threads[i], pus, err);
 		if (!rc && !o->no_lowp)
 			rc = measure_lowp(&c, threads[i], pus, i == 0, err);
+		if (!rc && !o->quick && i > 0)
+			rc = measure_rounds(&c, threads, i, pus, err);
 		if (rc)
 			goto out;
 	}
+	if (!o->quick && (rc = measure_rounds(&c, threads, nthreads, pus, err)))
+		goto out;
 	if (o->sustain_seconds > 0) {
 		unsigned most = threads[0];
 
@@ -942,6 +1048,10 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 	}
 	check_order(&c, pus);
 	set_theoretical(c.p);
+	if (rt_profile_judge_rounds(c.p, RT_PROBE_ROUND_TOL) < 0) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
 	*out = c.p;
 	c.p = NULL;
 out:

@@ -442,6 +442,13 @@ static void write_head(FILE *fp, const char *base, const char *title, struct can
 			  "maxrows 2 spacing 1.2 samplen 3\n" : "unset key\n");
 }
 
+/* Whether a roof's spread over the probe's rounds is drawn: a lowest round under its value
+ * (a dotted line of its colour there; the roof itself stays the best). */
+static bool spread_drawn(const struct rt_roof *q)
+{
+	return q->low > 0 && q->low < q->value && isfinite(q->low);
+}
+
 /* Flat roofs start where they meet the highest bandwidth; slanted roofs stop at the top. */
 static void write_roof_functions(FILE *fp, const struct roofs *r)
 {
@@ -454,6 +461,15 @@ static void write_roof_functions(FILE *fp, const struct roofs *r)
 	for (size_t i = 0; i < r->nth; i++)
 		fprintf(fp, "t%zu(x) = x >= %.6g / %.6g ? %.6g : 1/0\n", i, r->th[i]->value,
 			r->bmax, r->th[i]->value);
+	/* a roof's spread over the probe's rounds: its lowest round, under the roof */
+	for (size_t i = 0; i < r->nfl; i++)
+		if (spread_drawn(r->fl[i]))
+			fprintf(fp, "fl%zu(x) = x >= %.6g / %.6g ? %.6g : 1/0\n", i, r->fl[i]->value,
+				r->bmax, r->fl[i]->low);
+	for (size_t i = 0; i < r->nbw; i++)
+		if (spread_drawn(r->bw[i]))
+			fprintf(fp, "bl%zu(x) = %.6g * x <= %.6g ? %.6g * x : 1/0\n", i,
+				r->bw[i]->value, r->pmax, r->bw[i]->low);
 }
 
 /* The plot clauses of the roofs (inside the plot_roofline string: no quotes at all); their
@@ -468,6 +484,14 @@ static void write_roof_clauses(FILE *fp, const struct roofs *r)
 			roof_colors[(r->nfl + i) % NCOLORS]);
 	for (size_t i = 0; i < r->nth; i++)
 		fprintf(fp, ", t%zu(x) lw 1.5 dt 2 lc rgb \"#555555\" notitle", i);
+	for (size_t i = 0; i < r->nfl; i++)
+		if (spread_drawn(r->fl[i]))
+			fprintf(fp, ", fl%zu(x) lw 1 dt 3 lc rgb \"%s\" notitle", i,
+				roof_colors[i % NCOLORS]);
+	for (size_t i = 0; i < r->nbw; i++)
+		if (spread_drawn(r->bw[i]))
+			fprintf(fp, ", bl%zu(x) lw 1 dt 3 lc rgb \"%s\" notitle", i,
+				roof_colors[(r->nfl + i) % NCOLORS]);
 }
 
 static void write_tail(FILE *fp)
