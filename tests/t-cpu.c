@@ -1,6 +1,6 @@
 /* t-cpu.c: /proc/cpuinfo parsing (vendor, family, the ISA flags that matter), the
  * operations per cycle behind each theoretical peak, against hand-computed values, and the
- * process named when another one takes this process's CPUs */
+ * process named when another one takes this process's CPUs, the CPUs this process may use */
 #define _GNU_SOURCE
 #include "config.h"
 #include "machine/cpu.h"
@@ -184,6 +184,33 @@ static const char zen4[] =
 	"model name\t: AMD EPYC 9654\nflags\t\t: fpu sse2 avx avx2 fma avx512f avx512_bf16 "
 	"avx512_vnni\n";
 
+/* The CPU set counted by rt_cpu_usable: the whole mask, then a mask of one CPU set here. */
+static void usable(void)
+{
+	cpu_set_t mine, one, got;
+	int first = -1;
+
+	if (sched_getaffinity(0, sizeof(mine), &mine)) {
+		skip("no affinity");
+		return;
+	}
+	is_int(rt_cpu_usable(NULL), CPU_COUNT(&mine), "the usable CPUs: the affinity mask's %d",
+	       CPU_COUNT(&mine));
+	for (int c = 0; c < CPU_SETSIZE && first < 0; c++)
+		if (CPU_ISSET(c, &mine))
+			first = c;
+	CPU_ZERO(&one);
+	CPU_SET(first, &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		skip("cannot narrow the affinity mask");
+		return;
+	}
+	CPU_ZERO(&got);
+	is_int(rt_cpu_usable(&got), 1, "narrowed to CPU %d: one usable CPU", first);
+	ok(CPU_EQUAL(&got, &one), "and the mask given back is that CPU alone");
+	ok(!sched_setaffinity(0, sizeof(mine), &mine), "the mask restored");
+}
+
 int main(void)
 {
 	struct rt_cpu c;
@@ -234,6 +261,7 @@ int main(void)
 		  "no AVX-512: 256-bit pipes");
 	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, true, "bf16", "avx512_core_bf16",
 				       "onednn-matmul"), 0, 0, "oneDNN's rates have no theoretical peak");
+	usable();
 	culprit();
 	return done_testing();
 }

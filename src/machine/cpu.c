@@ -284,6 +284,17 @@ static int stat_cpus(const unsigned long long *set, double *busy, double *steal)
 	return n;
 }
 
+int rt_cpu_usable(cpu_set_t *set)
+{
+	cpu_set_t mask;
+
+	if (sched_getaffinity(0, sizeof(mask), &mask))
+		return -errno;
+	if (set)
+		*set = mask;
+	return CPU_COUNT(&mask);
+}
+
 void rt_cpu_sample_take(struct rt_cpu_sample *s)
 {
 	unsigned long long set[RT_CPU_SET_WORDS] = { 0 };
@@ -299,7 +310,7 @@ void rt_cpu_sample_take(struct rt_cpu_sample *s)
 		s->children = (double)kids.ru_utime.tv_sec + (double)kids.ru_utime.tv_usec / 1e6 +
 			      (double)kids.ru_stime.tv_sec + (double)kids.ru_stime.tv_usec / 1e6;
 	}
-	if (sched_getaffinity(0, sizeof(mask), &mask))
+	if (rt_cpu_usable(&mask) < 0)
 		return;
 	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &mask))

@@ -2,6 +2,7 @@
 #ifndef RT_CPU_H
 #define RT_CPU_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include "base/err.h"
@@ -45,6 +46,10 @@ int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err);
  * many periods so far were throttled (held back at the quota). -ENOENT when there is no
  * quota (or no cgroup to read). */
 int rt_cpu_quota(double *cores, double *period_s, unsigned long long *throttled);
+
+/* The CPUs this process may run on (its affinity mask, read once here for every caller): how
+ * many, with the mask in *set when set is not NULL; -errno when it cannot be read. */
+int rt_cpu_usable(cpu_set_t *set);
 
 /* What else ran on this process's CPUs: a sample now of the busy time of the CPUs it may run
  * on (/proc/stat: user, nice, system, irq, softirq, and steal: a hypervisor's other guests),

@@ -172,7 +172,7 @@ static void note_other_load(struct rt_profile *p)
 	cpu_set_t mine;
 	int ncpu = 0;
 
-	if (sched_getaffinity(0, sizeof(mine), &mine))
+	if (rt_cpu_usable(&mine) < 0)
 		CPU_ZERO(&mine);
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *fp = fopen("/proc/stat", "r");

@@ -38,11 +38,9 @@ extern char **environ;
 
 static unsigned usable_cpus(void)
 {
-	cpu_set_t set;
+	const int n = rt_cpu_usable(NULL);
 
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-		return (unsigned)CPU_COUNT(&set);
-	return 1;
+	return n > 0 ? (unsigned)n : 1;
 }
 
 static bool env_name_ok(const char *s)
