@@ -4,6 +4,7 @@
 #include "config.h"
 #include "kernels/kernels.h"
 #include "base/util.h"
+#include "machine/busy.h"
 #include "machine/topo.h"
 
 #include <errno.h>
@@ -210,7 +211,7 @@ void rt_measurement_of_runs(struct rt_measurement *m, const double *rates, const
 	m->disturbed_runs = 0;
 	for (unsigned r = 0; r < nruns && r < MAX_RUNS; r++) {
 		w[r] = waited[r];
-		if (waited[r] > RT_RUN_WAIT_MAX)
+		if (rt_busy_lost(waited[r]))
 			m->disturbed_runs++;
 		else
 			kept[nk++] = rates[r];

@@ -108,16 +108,12 @@ struct rt_measurement {
 	double cpu_share;               /* the process's CPU time over threads x wall time while
 					 * measuring, or, where most runs waited for a CPU (the
 					 * threads' schedstat run delay), the runs' median share:
-					 * below about 0.9, another process (or a CPU quota) took
-					 * the cores' time */
+					 * below 1 - RT_BUSY_LOST_MAX (machine/busy.h), another
+					 * process (or a CPU quota) took the cores' time */
 	unsigned disturbed_runs;        /* timed runs whose threads waited for a CPU more than
-					 * RT_RUN_WAIT_MAX of their time: left out of best, median
+					 * RT_BUSY_LOST_MAX of their time: left out of best, median
 					 * and spread (unless every run was) */
 };
-
-/* A timed run whose threads spent more than this share of threads x its wall time waiting
- * for a CPU (run delay) was disturbed. */
-#define RT_RUN_WAIT_MAX 0.1
 
 /* What a run's threads got: take a snapshot before and after (the process's CPU time, its
  * threads' run time and run delay, the clock). */

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "node/probe.h"
+#include "machine/busy.h"
 #include "machine/cpu.h"
 #include "node/levels.h"
 #include "base/util.h"
@@ -73,9 +74,6 @@ struct probe_ctx {
 	struct rt_level_result levels[RT_TOPO_MAX_CACHES + 1];
 };
 
-/* A run that got less than this share of its cores' time shared them with another process. */
-#define BUSY_SHARE 0.9
-
 /* One measurement: a FLOP kernel, a peak kernel, or a bandwidth kernel on an arena. */
 struct measure_call {
 	const struct rt_kernel *k;
@@ -111,55 +109,44 @@ static int measure_once(const struct probe_ctx *c, const struct measure_call *mc
 	return rt_kernel_measure_flops(mc->k, mc->threads, mc->pus, &c->mopts, m, err);
 }
 
-/* Measure; a run another process disturbed (it got less than BUSY_SHARE of its cores' time)
- * is made again, the undisturbed (or better) one kept; disturbed both times, flag says so. */
-/* Why runs did not get their cores: the process's CPU quota (a cgroup held it back: the
- * throttled periods grew, or the quota is below the threads) or, else, another process. */
-static void disturbed(char *flag, size_t size, double a, double b, unsigned threads,
-		      unsigned long long throttled_before, const char *cause)
+/* Whether a run lost its cores' time to other work (rt_busy_lost of what it did not get). */
+static bool lost_cores(const struct rt_measurement *m)
 {
-	double cores, period;
-	unsigned long long throttled;
-
-	if (!rt_cpu_quota(&cores, &period, &throttled) &&
-	    (throttled > throttled_before || cores < threads))
-		snprintf(flag, size, "throttled: measured twice, the runs got %.0f%% and %.0f%% of "
-			 "their cores' time (the cgroup's CPU quota: %.2f cores per %.0f ms)",
-			 100 * a, 100 * b, cores, period * 1e3);
-	else
-		snprintf(flag, size, "busy: measured twice, the runs got %.0f%% and %.0f%% of their "
-			 "cores' time (%s)", 100 * a, 100 * b, cause);
+	return rt_busy_lost(1 - m->cpu_share);
 }
 
+/* Measure; a run another process disturbed (it lost more than RT_BUSY_LOST_MAX of its cores'
+ * time) is made again, the undisturbed (or better) one kept; disturbed both times, flag says
+ * why: the process's CPU quota (a cgroup held it back: the throttled periods grew, or the
+ * quota is below the threads) or, else, another process (rt_busy_reason). */
 static int measure_checked(const struct probe_ctx *c, const struct measure_call *mc,
 			   struct rt_measurement *m, char *flag, size_t flagsize, struct rt_err *err)
 {
-	struct rt_cpu_tasks before, after = { 0 };
+	struct rt_cpu_tasks before;
 	struct rt_measurement again;
 	double cores, period, first;
 	unsigned long long throttled = 0;
-	char cause[RT_CPU_CAUSE_MAX];
+	char figures[128];
 	int rc;
 
 	(void)rt_cpu_quota(&cores, &period, &throttled);        /* none: throttled stays 0 */
 	rc = measure_once(c, mc, m, err);
 	flag[0] = '\0';
-	if (rc || m->cpu_share >= BUSY_SHARE)
+	if (rc || !lost_cores(m))
 		return rc;
 	/* who else runs there, for the flag's words */
 	(void)rt_cpu_tasks_take(&before, mc->pus, mc->pus ? mc->threads : 0);
 	rc = measure_once(c, mc, &again, err);
-	if (!rc)
-		(void)rt_cpu_tasks_take_like(&after, &before);
 	first = m->cpu_share;
-	if (!rc && (again.cpu_share >= BUSY_SHARE || again.best > m->best))
+	if (!rc && (!lost_cores(&again) || again.best > m->best))
 		*m = again;
-	if (!rc && m->cpu_share < BUSY_SHARE) {
-		rt_cpu_culprit(&before, &after, cause, sizeof(cause));
-		disturbed(flag, flagsize, first, again.cpu_share, mc->threads, throttled, cause);
+	if (!rc && lost_cores(m)) {
+		snprintf(figures, sizeof(figures), "measured twice, the runs got %.0f%% and %.0f%% "
+			 "of their cores' time", 100 * first, 100 * again.cpu_share);
+		(void)rt_busy_reason(flag, flagsize, figures, true, mc->threads, throttled,
+				     &before, NULL);
 	}
 	rt_cpu_tasks_free(&before);
-	rt_cpu_tasks_free(&after);
 	return rc;
 }
 
@@ -643,7 +630,7 @@ static void check_order(struct probe_ctx *c, int *pus)
 			/* the evidence, not a guess: whether the run had its cores to itself */
 			snprintf(f->flag, sizeof(f->flag), "measured twice, still below %s's %.1f "
 				 "GFLOP/s; %s", fewer ? "its 1-thread value" : g->isa, g->gflops,
-				 share <= 0 ? "it could not be measured again" : share < BUSY_SHARE ?
+				 share <= 0 ? "it could not be measured again" : rt_busy_lost(1 - share) ?
 				 "the cores were busy with another process" :
 				 "it had its cores (not a busy machine: the code or the CPU is slower)");
 		}
@@ -709,22 +696,16 @@ static void sustained_flag(char *flag, size_t size, const struct rt_measurement 
 			   unsigned threads, unsigned long long throttled_before,
 			   const struct rt_cpu_tasks *before)
 {
-	struct rt_cpu_tasks after;
-	char cause[RT_CPU_CAUSE_MAX];
 	double cores, period;
-	unsigned long long throttled = 0;
+	char figures[64];
 
 	flag[0] = '\0';
-	if (m->cpu_share >= BUSY_SHARE)
+	if (!lost_cores(m) || rt_busy_throttled(threads, throttled_before, &cores, &period))
 		return;
-	if (!rt_cpu_quota(&cores, &period, &throttled) &&
-	    (throttled > throttled_before || cores < threads))
-		return;
-	(void)rt_cpu_tasks_take_like(&after, before);
-	rt_cpu_culprit(before, &after, cause, sizeof(cause));
-	rt_cpu_tasks_free(&after);
-	snprintf(flag, size, "busy: the run got %.0f%% of its cores' time (%s)", 100 * m->cpu_share,
-		 cause);
+	snprintf(figures, sizeof(figures), "the run got %.0f%% of its cores' time",
+		 100 * m->cpu_share);
+	(void)rt_busy_reason(flag, size, figures, false, threads, throttled_before, before,
+			     NULL);
 }
 
 static int add_sustained(struct probe_ctx *c, const char *name, const char *kernel,

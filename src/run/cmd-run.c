@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "counters/onednn-log.h"
 #include "counters/pmu.h"
+#include "machine/busy.h"
 #include "machine/cpu.h"
 #include "node/profile.h"
 #include "node/roofs.h"
@@ -527,14 +528,14 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 		double others = 0;
 		const double share = rt_cpu_others_share(&before, &after, sampled, &others);
 
-		if (r->ok && share > RT_CMD_BUSY_SHARE && others > RT_CMD_BUSY_MIN_S) {
-			char cause[RT_CPU_CAUSE_MAX];
+		if (r->ok && rt_busy_others(share, others)) {
+			char figures[128];
 
-			rt_cpu_culprit(&tasks[0], &tasks[1], cause, sizeof(cause));
 			r->disturbed = true;
-			snprintf(r->reason, sizeof(r->reason), "busy: other processes used %.0f%% of "
-				 "its %u CPUs' time during the run (%.2f CPU s: %s)", 100 * share,
-				 after.ncpus, others, cause);
+			snprintf(figures, sizeof(figures), "other processes used %.0f%% of its %u CPUs' "
+				 "time during the run, %.2f CPU s", 100 * share, after.ncpus, others);
+			(void)rt_busy_reason(r->reason, sizeof(r->reason), figures, false, 0, 0,
+					     &tasks[0], &tasks[1]);
 		}
 	}
 	rt_cpu_tasks_free(&tasks[0]);
