@@ -360,7 +360,7 @@ int rt_kernel_measure_flops(const struct rt_kernel *k, unsigned threads, const i
 		return rt_err_set(err, -EINVAL, "'%s' is not a FLOP kernel", k->name);
 	if (!rt_isa_supported(k->isa))
 		return rt_err_set(err, -ENOTSUP, "this CPU cannot run %s code", rt_isa_name(k->isa));
-	return time_flops(&j, k->prec == RT_FP64, m, err);
+	return time_flops(&j, k->prec == RT_PRECISION_FP64, m, err);
 }
 
 int rt_kernel_measure_peak(const struct rt_peak_kernel *k, unsigned threads, const int *pus,

@@ -213,15 +213,18 @@ int rt_cpu_quota(double *cores, double *period_s, unsigned long long *throttled)
 	return 0;
 }
 
-double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512, const char *precision,
-			    const char *isa, const char *method)
+double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512,
+			    enum rt_precision precision, const char *isa, const char *method)
 {
+	/* the bits of an element of each precision, in enum rt_precision's order */
+	static const double bits[RT_PRECISION_COUNT] = { 64, 32, 16, 16, 8 };
 	const bool amd = !strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine");
 	const double datapath = avx512 && (!amd || family >= 0x1a) ? 512 : 256;
-	const double elem = !strcmp(precision, "fp64") ? 64 : !strcmp(precision, "fp32") ? 32 :
-			    !strcmp(precision, "int8") ? 8 : 16;
-	double width;
+	double width, elem;
 
+	if ((unsigned)precision >= RT_PRECISION_COUNT)
+		return 0;
+	elem = bits[precision];
 	if (!strcmp(isa, "amx_bf16"))
 		return 1024;
 	if (!strcmp(isa, "amx_int8"))
@@ -235,11 +238,11 @@ double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512, const c
 	if (!strcmp(method, "fma-chains"))
 		return 2 * 2 * width / elem;            /* 2 pipes x lanes x (mul + add) */
 	if (!strcmp(method, "instruction")) {
-		if (!strcmp(precision, "fp16"))
+		if (precision == RT_PRECISION_FP16)
 			return 2 * 2 * width / 16;      /* VFMADD231PH */
-		if (!strcmp(precision, "bf16"))
+		if (precision == RT_PRECISION_BF16)
 			return 2 * (width / 32) * 2 * 2;        /* VDPBF16PS: 2 pairs a lane */
-		if (!strcmp(precision, "int8"))
+		if (precision == RT_PRECISION_INT8)
 			return 2 * (width / 32) * 4 * 2;        /* VPDPBUSD: 4 pairs a lane */
 	}
 	return 0;

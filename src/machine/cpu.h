@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "base/err.h"
+#include "base/vocab.h"
 
 #define RT_CPU_MAX_ISA 24
 
@@ -100,7 +101,7 @@ void rt_cpu_tasks_free(struct rt_cpu_tasks *s);
 void rt_cpu_culprit(const struct rt_cpu_tasks *a, const struct rt_cpu_tasks *b, char *out,
 		    size_t size);
 
-double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512, const char *precision,
-			    const char *isa, const char *method);
+double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512,
+			    enum rt_precision precision, const char *isa, const char *method);
 
 #endif

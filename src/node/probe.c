@@ -83,7 +83,7 @@ struct measure_call {
 	unsigned threads;
 	const int *pus;
 	/* a oneDNN matmul of this type (mm_res: its implementation), when mm_res is set */
-	enum rt_matmul_type mm;
+	enum rt_precision mm;
 	struct rt_matmul_result *mm_res;
 };
 
@@ -317,17 +317,17 @@ static int add_flops(struct probe_ctx *c, struct rt_profile_flops *f, unsigned t
 static int measure_flops(struct probe_ctx *c, unsigned threads, const int *pus,
 			 struct rt_err *err)
 {
-	for (int prec = 0; prec < RT_PREC_COUNT; prec++) {
+	for (int prec = 0; prec < RT_KERNEL_NPRECISIONS; prec++) {
 		for (int isa = 0; isa < RT_ISA_COUNT; isa++) {
 			const struct rt_kernel *k = rt_kernel_flops((enum rt_isa)isa,
-								   (enum rt_prec)prec);
+								   (enum rt_precision)prec);
 			struct rt_profile_flops f = { 0 };
 			struct rt_measurement m;
 			int rc;
 
 			if (!k || !(c->isa_mask & (1u << isa)) || !rt_isa_supported(k->isa))
 				continue;
-			progress(c->o, "peak %s %s, %u thread%s", rt_prec_name(k->prec),
+			progress(c->o, "peak %s %s, %u thread%s", rt_precision_name(k->prec),
 				 rt_isa_name(k->isa), threads, threads > 1 ? "s" : "");
 			{
 				const struct measure_call mc = { .k = k, .threads = threads, .pus = pus };
@@ -336,7 +336,7 @@ static int measure_flops(struct probe_ctx *c, unsigned threads, const int *pus,
 			}
 			if (rc)
 				return rc;
-			snprintf(f.precision, sizeof(f.precision), "%s", rt_prec_name(k->prec));
+			snprintf(f.precision, sizeof(f.precision), "%s", rt_precision_name(k->prec));
 			snprintf(f.isa, sizeof(f.isa), "%s", rt_isa_name(k->isa));
 			snprintf(f.method, sizeof(f.method), "%s",
 				 k->fused ? "fma-chains" : "mul-add-chains");
@@ -386,7 +386,8 @@ static int measure_peaks(struct probe_ctx *c, unsigned threads, const int *pus, 
 static int measure_lowp(struct probe_ctx *c, unsigned threads, const int *pus, bool first,
 			struct rt_err *err)
 {
-	for (int t = 0; t < RT_MM_COUNT; t++) {
+	/* oneDNN's matmul in fp32 and every precision below it */
+	for (int t = RT_PRECISION_FP32; t < RT_PRECISION_COUNT; t++) {
 		struct rt_profile_flops f = { 0 };
 		struct rt_matmul_result res;
 		struct rt_measurement m;
@@ -394,19 +395,19 @@ static int measure_lowp(struct probe_ctx *c, unsigned threads, const int *pus, b
 		const char *colon;
 		int rc;
 
-		progress(c->o, "oneDNN %s matmul, %u thread%s", rt_matmul_type_name(t), threads,
+		progress(c->o, "oneDNN %s matmul, %u thread%s", rt_precision_name(t), threads,
 			 threads > 1 ? "s" : "");
 		{
 			/* checked like every ceiling: a run another process disturbed is made again */
 			const struct measure_call mc = { .threads = threads, .pus = pus,
-							 .mm = (enum rt_matmul_type)t, .mm_res = &res };
+							 .mm = (enum rt_precision)t, .mm_res = &res };
 
 			rc = measure_checked(c, &mc, &m, f.flag, sizeof(f.flag), &e2);
 		}
 		if (rc == -ENOTSUP) {
 			/* not a failure: this CPU (or this oneDNN) simply has no such roof */
 			if (first)
-				rt_profile_add_note(c->p, "no %s peak: %s", rt_matmul_type_name(t),
+				rt_profile_add_note(c->p, "no %s peak: %s", rt_precision_name(t),
 						    e2.msg);
 			continue;
 		}
@@ -415,7 +416,7 @@ static int measure_lowp(struct probe_ctx *c, unsigned threads, const int *pus, b
 			return rc;
 		}
 		colon = strchr(res.impl, ':');
-		snprintf(f.precision, sizeof(f.precision), "%s", rt_matmul_type_name(t));
+		snprintf(f.precision, sizeof(f.precision), "%s", rt_precision_name(t));
 		snprintf(f.isa, sizeof(f.isa), "%.31s", colon ? colon + 1 : res.impl);
 		snprintf(f.method, sizeof(f.method), "onednn-matmul");
 		snprintf(f.impl, sizeof(f.impl), "%.63s", res.impl);
@@ -573,8 +574,8 @@ static bool remeasure_flops(const struct probe_ctx *c, struct rt_profile_flops *
 	} else {
 		int isa = isa_rank(f->isa);
 
-		mc.k = isa < 0 ? NULL : rt_kernel_flops((enum rt_isa)isa, strcmp(f->precision, "fp64") ?
-							RT_FP32 : RT_FP64);
+		mc.k = isa < 0 ? NULL : rt_kernel_flops((enum rt_isa)isa,
+							rt_precision_of(f->precision));
 		if (!mc.k || strcmp(f->method, "onednn-matmul") == 0)
 			return false;
 	}
@@ -679,7 +680,8 @@ static void set_theoretical(struct rt_profile *p)
 
 		f->theoretical = (double)f->threads * p->cpu.clock_ghz *
 				 rt_cpu_ops_per_cycle(p->cpu.vendor, p->cpu.family, avx512,
-						      f->precision, f->isa, f->method);
+						      rt_precision_of(f->precision), f->isa,
+						      f->method);
 	}
 }
 
@@ -763,7 +765,7 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 	int rc = 0;
 
 	sustained_opts(&o, c->o->sustain_seconds);
-	for (int prec = 0; prec < RT_PREC_COUNT && !rc; prec++) {
+	for (int prec = 0; prec < RT_KERNEL_NPRECISIONS && !rc; prec++) {
 		const struct rt_profile_flops *best = NULL;
 		const struct rt_kernel *k = NULL;
 		struct rt_measurement m;
@@ -772,14 +774,14 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 		for (size_t i = 0; i < c->p->nflops; i++) {
 			const struct rt_profile_flops *f = &c->p->flops[i];
 
-			if (f->threads == threads && !strcmp(f->precision, rt_prec_name(prec)) &&
+			if (f->threads == threads && !strcmp(f->precision, rt_precision_name(prec)) &&
 			    strstr(f->method, "chains") && !strstr(f->method, "instruction") &&
 			    (!best || f->gflops > best->gflops))
 				best = f;
 		}
 		for (int isa = 0; best && isa < RT_ISA_COUNT; isa++)
 			if (!strcmp(rt_isa_name((enum rt_isa)isa), best->isa))
-				k = rt_kernel_flops((enum rt_isa)isa, (enum rt_prec)prec);
+				k = rt_kernel_flops((enum rt_isa)isa, (enum rt_precision)prec);
 		if (!k)
 			continue;
 		progress(c->o, "sustained %s %s, %u thread%s, %.0f s", best->precision, best->isa,

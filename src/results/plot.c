@@ -330,7 +330,7 @@ static void take_marker(struct canvas *c, double x, double y, double radius)
 
 static void roof_name(char *t, size_t size, const struct rt_roof *q)
 {
-	const char *unit = strcmp(q->precision, "int8") ? "GFLOP/s" : "GOP/s";
+	const char *unit = rt_precision_of(q->precision) == RT_PRECISION_INT8 ? "GOP/s" : "GFLOP/s";
 
 	if (q->kind == RT_ROOF_BANDWIDTH)
 		snprintf(t, size, "%s %s %.1f GB/s", q->level, q->what, q->value);
@@ -462,7 +462,8 @@ static void write_roof_clauses(FILE *fp, const struct roofs *r)
 {
 	for (size_t i = 0; i < r->nfl; i++)
 		fprintf(fp, "%sf%zu(x) lw 2 dt %d lc rgb \"%s\" notitle", i ? ", " : "", i,
-			strcmp(r->fl[i]->precision, "fp64") ? 1 : 2, roof_colors[i % NCOLORS]);
+			rt_precision_of(r->fl[i]->precision) == RT_PRECISION_FP64 ? 2 : 1,
+			roof_colors[i % NCOLORS]);
 	for (size_t i = 0; i < r->nbw; i++)
 		fprintf(fp, ", b%zu(x) lw 3 lc rgb \"%s\" notitle", i,
 			roof_colors[(r->nfl + i) % NCOLORS]);

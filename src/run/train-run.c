@@ -50,7 +50,7 @@ int rt_train_settings_option(struct rt_train_settings *s, int key, const char *a
 	case 'r': return whole(s, &s->repeat, "--repeat", arg, 1, 100, RT_GIVEN_REPEAT, err);
 	case 'd': s->data = arg; s->given |= RT_GIVEN_DATA; return 0;
 	case 'p':
-		return rt_precision_parse(arg, &s->prec) ?
+		return rt_precision_parse(arg, &s->prec) || !rt_precision_trains(s->prec) ?
 		       rt_err_set(err, -EINVAL, "--precision: '%s' is not fp32 or bf16", arg) : 0;
 	case 'L':
 		s->given |= RT_GIVEN_LR;

@@ -99,7 +99,7 @@ int rt_sweep_child_parse(const char *out, size_t len, const struct rt_sweep_conf
 		p->affinity = id.affinity;
 		p->precision = id.precision;
 		if (p->precision == RT_PRECISION_FP32 &&
-		    rt_onednn_f32_math(fpmath_mode(), p->impl, &bound) > 1)
+		    rt_onednn_f32_math(fpmath_mode(), p->impl, &bound) != RT_PRECISION_FP32)
 			p->precision = RT_PRECISION_BF16;
 		p->ranks = id.ranks;
 		rt_point_derive(p);

@@ -644,14 +644,15 @@ int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opt
 			       "and bytes", prec.why);
 		} else if (!strcmp(o->req->counters, "auto")) {
 			/* validated, for some work: the configurations whose work is not in it */
-			for (int p = 0; p < RT_PRECISION_COUNT; p++) {
-				const char *name = rt_precision_name((enum rt_precision)p);
-				const char *const *work = rt_events_train_work((enum rt_precision)p);
+			for (size_t t = 0; t < RT_TRAIN_NPRECISIONS; t++) {
+				const enum rt_precision p = rt_vocab_train_precisions[t];
+				const char *name = rt_precision_name(p);
+				const char *const *work = rt_events_train_work(p);
 				char w[300];
 				bool used = false;
 
 				for (size_t i = 0; i < s->nconfigs; i++)
-					used |= s->configs[i].precision == (enum rt_precision)p;
+					used |= s->configs[i].precision == p;
 				if (used && !rt_events_trusted_all(prec.check, prec.nchecks, work, w,
 								   sizeof(w)))
 					rt_say(ro->say, ro->say_ctx, "hardware counters: %s; the %s "
