@@ -1,4 +1,5 @@
-/* util.c: clocks, medians and atomic (temporary file + rename) output */
+/* util.c: clocks, medians, bounded reads and lines, safe file names, directory locks and
+ * atomic (temporary file + rename) output */
 #define _GNU_SOURCE
 #include "config.h"
 #include "base/util.h"

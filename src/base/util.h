@@ -1,4 +1,6 @@
-/* util.h: clocks, statistics and atomic file output shared by the modules */
+/* util.h: what the modules share: clocks, this process's CPU time, medians, files read whole
+ * or by bounded lines, safe host file names, a results directory's lock, outputs written
+ * under a temporary name and renamed when complete */
 #ifndef RT_UTIL_H
 #define RT_UTIL_H
 

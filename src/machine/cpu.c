@@ -1,4 +1,6 @@
-/* cpu.c: CPU model and ISA extensions from /proc/cpuinfo, maximum clock from cpufreq */
+/* cpu.c: CPU model and ISA extensions from /proc/cpuinfo, maximum clock from cpufreq; the
+ * operations a core starts per cycle; the CPUs this process may use, its cgroup's CPU quota,
+ * and who else ran on its CPUs (/proc/stat, /proc/PID/stat) */
 #define _GNU_SOURCE
 #include "config.h"
 #include "machine/cpu.h"

@@ -1,4 +1,6 @@
-/* cpu.h: what the CPU is: model name, the ISA extensions that matter for FLOPs, clock */
+/* cpu.h: what the CPU is (model name, the ISA extensions that matter for FLOPs, clock, the
+ * operations a core starts per cycle) and what this process gets of it (the CPUs it may use,
+ * its CPU quota, the others that ran on its CPUs) */
 #ifndef RT_CPU_H
 #define RT_CPU_H
 
