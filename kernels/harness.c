@@ -4,6 +4,7 @@
 #include "config.h"
 #include "kernels/kernels.h"
 #include "base/util.h"
+#include "machine/busy.h"
 #include "machine/topo.h"
 
 #include <errno.h>
@@ -233,7 +234,7 @@ void rt_measurement_of_runs(struct rt_measurement *m, const double *rates, const
 	m->disturbed_runs = 0;
 	for (unsigned r = 0; r < nruns && r < MAX_RUNS; r++) {
 		w[r] = waited[r];
-		if (waited[r] > RT_RUN_WAIT_MAX)
+		if (rt_busy_lost(waited[r]))
 			m->disturbed_runs++;
 		else
 			kept[nk++] = rates[r];
@@ -379,7 +380,7 @@ int rt_kernel_measure_flops(const struct rt_kernel *k, unsigned threads, const i
 		return rt_err_set(err, -EINVAL, "'%s' is not a FLOP kernel", k->name);
 	if (!rt_isa_supported(k->isa))
 		return rt_err_set(err, -ENOTSUP, "this CPU cannot run %s code", rt_isa_name(k->isa));
-	return time_flops(&j, k->prec == RT_FP64, m, err);
+	return time_flops(&j, k->prec == RT_PRECISION_FP64, m, err);
 }
 
 int rt_kernel_measure_peak(const struct rt_peak_kernel *k, unsigned threads, const int *pus,

@@ -284,6 +284,18 @@ int main(void)
 			   "a bytes_source without a source: refused, named: %s", err.msg);
 			free(back);
 			back = NULL;
+			/* a precision of the vocabulary the trainer does not compute in */
+			of = fopen(csv, "w");
+			rt_points_csv_header(of);
+			fputs("t1-b8-none,1,8,none,fp64,1,iteration,iteration,median,0.5,1e9,1e8,model,"
+			      "10,2,16,1,2,3,4,5,6,ok,,,0,0,,,,1,1,\n", of);
+			fclose(of);
+			ok(rt_points_csv_read(csv, &back, &n, &err) == -EINVAL &&
+			   strstr(err.msg, "hw.csv:2: precision 'fp64' is not a known value"),
+			   "a point in fp64, which no training computes in: refused, named: %s",
+			   err.msg);
+			free(back);
+			back = NULL;
 			unlink(csv);
 		}
 		/* the summary: best, speedup over the default, bounds */

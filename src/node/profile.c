@@ -38,7 +38,7 @@ bool rt_profile_valid_kernel(const char *s)
 
 bool rt_profile_valid_precision(const char *s)
 {
-	return rt_vocab_index(rt_vocab_precisions, RT_VOCAB_NPRECISIONS, s) >= 0;
+	return rt_vocab_index(rt_vocab_precisions, RT_PRECISION_COUNT, s) >= 0;
 }
 
 int rt_profile_create(struct rt_profile **out, struct rt_err *err)
@@ -293,7 +293,7 @@ static int read_counters(const struct rt_cfg_reader *r, const config_setting_t *
 		    (rc = rt_cfg_num(r, e, ctx, "ratio", &rec->check[i].ratio, false, false)) ||
 		    (rc = rt_cfg_bool(r, e, ctx, "trusted", &rec->check[i].trusted)))
 			return rc;
-		if (rt_events_check_prec(&rec->check[i]) < 0)
+		if (rt_events_check_prec(&rec->check[i]) == RT_PRECISION_COUNT)
 			return rt_cfg_bad(r, e, ctx, "kernel '%s' does not start with its precision "
 					  "(fp64, fp32, bf16, fp16, int8)", rec->check[i].kernel);
 		if (!config_setting_get_member(e, "ratio"))
