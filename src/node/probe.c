@@ -871,7 +871,7 @@ static int measure_round(struct probe_ctx *c, unsigned threads, const int *pus, 
 	int rc = 0;
 
 	rt_measure_opts_default(&q, true);
-	for (int prec = 0; prec < RT_PREC_COUNT; prec++) {
+	for (int prec = 0; prec < RT_PRECISION_COUNT; prec++) {
 		struct rt_profile_flops *best = NULL;
 		const struct rt_kernel *k = NULL;
 		struct rt_measurement m;
@@ -880,7 +880,7 @@ static int measure_round(struct probe_ctx *c, unsigned threads, const int *pus, 
 			struct rt_profile_flops *f = &p->flops[i];
 
 			if (f->threads == threads && !f->flag[0] && !strcmp(f->method, "fma-chains") &&
-			    !strcmp(f->precision, rt_prec_name(prec)) &&
+			    !strcmp(f->precision, rt_precision_name((enum rt_precision)prec)) &&
 			    (!best || f->gflops > best->gflops))
 				best = f;
 		}
@@ -888,7 +888,7 @@ static int measure_round(struct probe_ctx *c, unsigned threads, const int *pus, 
 			continue;
 		for (int isa = 0; isa < RT_ISA_COUNT && !k; isa++)
 			if (!strcmp(rt_isa_name((enum rt_isa)isa), best->isa))
-				k = rt_kernel_flops((enum rt_isa)isa, (enum rt_prec)prec);
+				k = rt_kernel_flops((enum rt_isa)isa, (enum rt_precision)prec);
 		if (!k)
 			continue;
 		progress(c->o, "round %u: %s %s, %u thread%s", best->nrounds + 1, best->precision,
@@ -897,7 +897,7 @@ static int measure_round(struct probe_ctx *c, unsigned threads, const int *pus, 
 			return rc;
 		if (!best->nrounds)
 			best->rounds[best->nrounds++] = best->gflops;
-		if (m.cpu_share >= BUSY_SHARE)
+		if (!lost_cores(&m))
 			best->rounds[best->nrounds++] = m.best / 1e9;
 	}
 	for (size_t i = 0; i < p->nbw; i++) {
@@ -921,7 +921,7 @@ static int measure_round(struct probe_ctx *c, unsigned threads, const int *pus, 
 			return rc;
 		if (!b->nrounds)
 			b->rounds[b->nrounds++] = b->gbytes_per_s;
-		if (m.cpu_share >= BUSY_SHARE)
+		if (!lost_cores(&m))
 			b->rounds[b->nrounds++] = m.best / 1e9;
 	}
 	return 0;
