@@ -2109,11 +2109,11 @@ static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struc
 
 /* --sweep tune once its alternatives ran: the winners (o->tune_together), recorded in
  * run.cfg, and when there are several, their configuration built, run and appended (*cfgs,
- * *res, *have and *n grown by it). */
+ * *res, *have and *n grown by it; *done counts it when it finished). */
 static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts *run,
 			 const char *dir, const char *cwd, const char *exe, const char *started,
 			 struct rt_cmd_cfg **cfgs, struct rt_cmd_result **res, bool **have,
-			 size_t *n, struct rt_err *err)
+			 size_t *n, size_t *done, struct rt_err *err)
 {
 	struct rt_cmd_cfg *nc = NULL;
 	struct rt_cmd_result *nr;
@@ -2155,8 +2155,8 @@ static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts
 	if (fclose(rows) && !rc)
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 	snprintf(csv, sizeof(csv), "%s/points.csv", dir);
-	if (!rc && !rt_spawn_interrupted())
-		rc = rt_file_append(csv, buf, len, err);
+	if (!rc && !rt_spawn_interrupted() && !(rc = rt_file_append(csv, buf, len, err)))
+		++*done;
 	free(buf);
 	return rc;
 }
@@ -2358,7 +2358,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		 * launch: no runs beyond the sweep's) */
 		if (o->tune && !o->ranked && !o->ntogether && !rt_spawn_interrupted() &&
 		    (rc = tune_together(&req, &oo, dir, cwd, program, started, &cfgs, &res, &have,
-					&n, &err))) {
+					&n, &done, &err))) {
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 			goto out;
 		}
