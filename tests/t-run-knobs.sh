@@ -177,7 +177,7 @@ else
 		"grep -q 'tune_together = \[ \"threads=1\", \"allocator=jemalloc\" \];' '$dir/tw/run.cfg' &&
 		 grep -q '{ name = \"threads=1 allocator=jemalloc\"; environment = \[ \"OMP_NUM_THREADS=1\" \]; preload = \"$dir/rich/opt/rt-lib/libjemalloc.so.2\"; argv_prefix = \[ \]; together = true; }' '$dir/tw/run.cfg'"
 	check "... the set chosen is the two together, confirmed without the log" \
-		grep -q '^tune: the set chosen: threads=1 allocator=jemalloc, the fastest of those that beat the default with the log, confirmed without it$' "$dir/tw/summary.txt"
+		grep -q '^tune: the set chosen: threads=1 allocator=jemalloc, the fastest of those that beat the default with the log, confirmed without it (the verdict above)$' "$dir/tw/summary.txt"
 	check "... the verdict names it" grep -q '^best configuration: threads=1 allocator=jemalloc, ' "$dir/tw/summary.txt"
 fi
 # the same decision from figures the test gives: tw's rows made undisturbed (the default
@@ -206,7 +206,7 @@ ROOFTRAJ_SYSROOT="$dir/rich" "$run" --resume "$dir/tw" >"$dir/twr.out" 2>"$dir/t
 check "--resume of tune's 3 configurations, given figures: exit 0 (got $?), none run again" sh -c \
 	"test \$(grep -c 'measured before (resumed)' '$dir/twr.err') -eq 3"
 check "... both alternatives beat the default, the fastest of each knob said with its figures" \
-	grep -q '^tune: faster than the default with the log (the fastest value of each knob): threads=1 (0.265 s against 0.515 s), allocator=jemalloc (0.265 s against 0.515 s)$' "$dir/tw/summary.txt"
+	grep -q '^tune: faster than the default with the log (the fastest value of each knob, wall time): threads=1 (0.265 s against 0.515 s), allocator=jemalloc (0.265 s against 0.515 s)$' "$dir/tw/summary.txt"
 check "... their configuration together built, recorded and run" sh -c \
 	"grep -q 'tune_together = \[ \"threads=1\", \"allocator=jemalloc\" \];' '$dir/tw/run.cfg' &&
 	 grep -q '{ name = \"threads=1 allocator=jemalloc\"; environment = \[ \"OMP_NUM_THREADS=1\" \]; preload = \"$dir/rich/opt/rt-lib/libjemalloc.so.2\"; argv_prefix = \[ \]; together = true; }' '$dir/tw/run.cfg' &&

@@ -45,6 +45,10 @@ static void usage(FILE *fp)
 "                         precision's ceiling\n"
 "      --timeout=SECONDS  kill a process that runs longer (default: none)\n"
 "      --verbose-value=V  ONEDNN_VERBOSE's value (default 1; oneDNN 3.x: profile_exec)\n"
+"      --batch=N          images an iteration: an iteration rate the command prints\n"
+"                         (tqdm's \"12.3it/s\", \"1.2s/it\") read as N times that images/s\n"
+"      --throughput=REGEX the command's throughput in its own form (POSIX extended\n"
+"                         regex): the first group, or the whole match, is images/s\n"
 "      --no-overhead      do not run the default again without the log\n"
 "      --no-hw-counters   do not count the default's FLOPs with the node's hardware\n"
 "                         counters (done where they read roofline-probe's kernels right)\n"
@@ -55,8 +59,10 @@ static void usage(FILE *fp)
 "\n"
 "Examples:\n"
 "  %s --sweep threads=1,2 -- python3 train.py\n"
-"  %s -r 5 --sweep threads --sweep env:TF_NUM_INTEROP_THREADS=1,2 -- python3 tf.py\n",
-		prog, prog, prog, prog);
+"  %s -r 5 --sweep threads --sweep env:TF_NUM_INTEROP_THREADS=1,2 -- python3 tf.py\n"
+"  %s --batch 64 -- python3 train.py\n"
+"  %s --throughput 'step/s=([0-9.]+)' -- ./train\n",
+		prog, prog, prog, prog, prog, prog);
 }
 
 static const struct option long_opts[] = {
@@ -67,6 +73,8 @@ static const struct option long_opts[] = {
 	{ "timeout", required_argument, NULL, 'T' },
 	{ "verbose-value", required_argument, NULL, 'B' },
 	{ "no-overhead", no_argument, NULL, 'N' },
+	{ "batch", required_argument, NULL, 'b' },
+	{ "throughput", required_argument, NULL, 'P' },
 	{ "resume", required_argument, NULL, 'R' },
 	{ "no-hw-counters", no_argument, NULL, 'H' },
 	{ "help", no_argument, NULL, 'h' },
@@ -94,7 +102,8 @@ int main(int argc, char **argv)
 
 	/* '+': options end at the command's first word */
 	while ((c = getopt_long(argc, argv, "+o:r:p:hV", long_opts, NULL)) != -1) {
-		request_given |= c == 'o' || c == 's' || c == 'r' || c == 'B' || c == 'N';
+		request_given |= c == 'o' || c == 's' || c == 'r' || c == 'B' || c == 'N' ||
+				 c == 'b' || c == 'P';
 		switch (c) {
 		case 'o':
 			if (rt_opt_parse_path(&o.outdir, "--out", optarg, "directory", &err))
@@ -125,6 +134,15 @@ int main(int argc, char **argv)
 			o.verbose = optarg;
 			break;
 		case 'N': o.overhead = false; break;
+		case 'b':
+			if (rt_opt_parse_long(&v, "--batch", optarg, 1, RT_CMD_BATCH_MAX, &err))
+				return bad(err.msg);
+			o.batch = (unsigned)v;
+			break;
+		case 'P':
+			if (rt_cmd_throughput_set(&o, optarg, &err))
+				return bad(err.msg);
+			break;
 		case 'H': o.hw_counters = false; break;
 		case 'R':
 			if (rt_opt_parse_path(&o.resume, "--resume", optarg, "directory", &err))
@@ -142,8 +160,9 @@ int main(int argc, char **argv)
 		if (optind < argc)
 			return bad("--resume: the command comes from DIR/run.cfg (give none)");
 		if (request_given)
-			return bad("--resume: the sweep, -r, -o, --verbose-value and --no-overhead "
-				   "come from DIR/run.cfg (only -p and --timeout may be given)");
+			return bad("--resume: the sweep, -r, -o, --verbose-value, --no-overhead, "
+				   "--batch and --throughput come from DIR/run.cfg (only -p and "
+				   "--timeout may be given)");
 	} else if (optind == argc) {
 		return bad("no command given (roofline-run [OPTION]... -- COMMAND [ARG]...)");
 	} else {
@@ -169,6 +188,7 @@ int main(int argc, char **argv)
 		at += sprintf(cmdline + at, "%s%s", i ? " " : "", argv[i]);
 	o.cmdline = cmdline;
 	c = rt_cmd_run_tool(&o);
+	rt_cmd_run_opts_fini(&o);
 	free(cmdline);
 	return c;
 }
