@@ -1472,7 +1472,9 @@ static void tune_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struct
 		else
 			fprintf(fp, "tune: the set chosen: the default (the environment untouched): "
 				"%s beat it with the log, but the runs without the log did not "
-				"confirm it\n", cfgs[best].name);
+				"confirm it (%s)\n", cfgs[best].name, !b->cf_ok || !d->cf_ok ?
+				"every run of one of the two was disturbed or failed" :
+				"not measurably faster without it");
 	} else {
 		fprintf(fp, "tune: the set chosen: the default (the environment untouched): no "
 			"alternative beat it\n");
