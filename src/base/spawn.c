@@ -61,7 +61,7 @@ bool rt_spawn_which(const char *prog, char *buf, size_t size)
 
 /* Our environment with env[] applied, as a NULL-terminated array built before fork (setenv
  * after fork is not async-signal-safe). The strings are borrowed from environ and env. */
-static char **child_environment(char env[][64], size_t nenv)
+static char **child_environment(char *const env[], size_t nenv)
 {
 	size_t n = 0, k = 0;
 	char **v;
@@ -654,6 +654,19 @@ int rt_spawn_run(char *const argv[], char env[][64], size_t nenv, double timeout
 
 int rt_spawn_run_io(char *const argv[], char env[][64], size_t nenv, double timeout,
 		    const struct rt_spawn_io *io, struct rt_child *c, struct rt_err *err)
+{
+	char *v[64];
+
+	if (nenv > sizeof(v) / sizeof(v[0]))
+		return rt_err_set(err, -E2BIG, "spawn: %zu variables (at most %zu)", nenv,
+				  sizeof(v) / sizeof(v[0]));
+	for (size_t i = 0; i < nenv; i++)
+		v[i] = env[i];
+	return rt_spawn_run_envp(argv, v, nenv, timeout, io, c, err);
+}
+
+int rt_spawn_run_envp(char *const argv[], char *const env[], size_t nenv, double timeout,
+		      const struct rt_spawn_io *io, struct rt_child *c, struct rt_err *err)
 {
 	/* out[2], err[2], status[2], ctl[2], /dev/null */
 	int fds[9] = { -1, -1, -1, -1, -1, -1, -1, -1, -1 };

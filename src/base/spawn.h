@@ -73,6 +73,10 @@ struct rt_spawn_io {
 /* rt_spawn_run with io (NULL: collected, as rt_spawn_run); with io, c->out stays empty. */
 int rt_spawn_run_io(char *const argv[], char env[][64], size_t nenv, double timeout,
 		    const struct rt_spawn_io *io, struct rt_child *c, struct rt_err *err);
+/* rt_spawn_run_io with env[] as pointers, of any length (a LD_PRELOAD list, a path): at most
+ * 64 of them through the [64] forms above. */
+int rt_spawn_run_envp(char *const argv[], char *const env[], size_t nenv, double timeout,
+		      const struct rt_spawn_io *io, struct rt_child *c, struct rt_err *err);
 
 /* The full path of an executable named prog (a name with a '/' is taken as it is; otherwise
  * searched in $PATH) into buf; false when there is none. */

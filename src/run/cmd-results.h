@@ -25,6 +25,9 @@ struct rt_cmd_cfg {
 	unsigned threads;
 	bool is_default;
 	int rank;                       /* under a launcher: this process's rank; else -1 */
+	char preload[512];              /* allocator=: the library added to LD_PRELOAD ("": none) */
+	char numa[512];                 /* numa=: numactl's options ("": no numactl) */
+	bool together;                  /* --sweep tune: the alternatives that won, together */
 };
 
 /* One process's outcome. */

@@ -36,6 +36,7 @@
 extern char **environ;
 
 #define MAX_CONFIGS 4096
+#define MAX_SPECS (3 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV)     /* --sweep's knobs, tune */
 #define MAX_ENV RT_CMD_MAX_CFG_ENV
 
 static unsigned usable_cpus(void)
@@ -66,9 +67,30 @@ static const struct {
 	{ "OMP_NUM_THREADS", "threads" },
 	{ "OMP_PLACES", "affinity" },
 	{ "OMP_PROC_BIND", "affinity" },
+	{ "LD_PRELOAD", "allocator" },
+	{ "ONEDNN_DEFAULT_FPMATH_MODE", "fpmath" },
+	{ "DNNL_DEFAULT_FPMATH_MODE", "fpmath" },
+	{ "ONEDNN_MAX_CPU_ISA", "isa" },
+	{ "DNNL_MAX_CPU_ISA", "isa" },
 	{ "ONEDNN_VERBOSE", NULL },
 	{ "DNNL_VERBOSE", NULL },
 };
+
+/* Whether o sweeps the knob named w already ("threads", "affinity", a named knob; tune
+ * counts as each of them). */
+static bool knob_given(const struct rt_cmd_run_opts *o, const char *w)
+{
+	if (o->tune)
+		return true;
+	if (!strcmp(w, "threads"))
+		return o->nthreads;
+	if (!strcmp(w, "affinity"))
+		return o->naffs;
+	for (size_t i = 0; i < o->nknobs; i++)
+		if (!strcmp(rt_cmd_knob_name(o->knobs[i].kind), w))
+			return true;
+	return false;
+}
 
 /* Whether knob (an env: knob's variable, or "threads", "affinity") sets a variable another
  * knob of o sets too: -EINVAL naming both. */
@@ -81,10 +103,9 @@ static int knob_collides(const struct rt_cmd_run_opts *o, const char *env, const
 		if (env && !strcmp(env, v) && !w)
 			return rt_err_set(err, -EINVAL, "--sweep env:%s: roofline-run sets %s itself "
 					  "(oneDNN's log: --verbose-value)", env, v);
-		if (env && !strcmp(env, v) && ((!strcmp(w, "threads") && o->nthreads) ||
-					       (!strcmp(w, "affinity") && o->naffs)))
+		if (env && !strcmp(env, v) && knob_given(o, w))
 			return rt_err_set(err, -EINVAL, "--sweep env:%s and --sweep %s: both set %s "
-					  "(sweep it with one of them)", env, w, v);
+					  "(sweep it with one of them)", env, o->tune ? "tune" : w, v);
 		for (size_t k = 0; knob && w && !strcmp(knob, w) && k < o->nenv; k++)
 			if (!strcmp(o->env[k].name, v))
 				return rt_err_set(err, -EINVAL, "--sweep %s and --sweep env:%s: both "
@@ -93,12 +114,90 @@ static int knob_collides(const struct rt_cmd_run_opts *o, const char *env, const
 	return 0;
 }
 
+/* --sweep tune (the alternatives this node offers) or tune=KNOB:VALUE,... (those): each
+ * alternative checked as its knob is, alone. */
+static int tune_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *err)
+{
+	char buf[1024], *items[RT_CMD_TUNE_MAX + 1], alt[RT_CMD_TUNE_MAX][64];
+	size_t n = 0;
+
+	if (o->tune || o->nthreads || o->naffs || o->nenv || o->nknobs)
+		return rt_err_set(err, -EINVAL, "--sweep %s: tune chooses its knobs itself: give it "
+				  "alone", spec);
+	o->tune = true;
+	if (!spec[4]) {
+		n = rt_cmd_tune_alternatives(alt, RT_CMD_TUNE_MAX, usable_cpus(), o->tune_lacked,
+					     sizeof(o->tune_lacked));
+	} else {
+		char lacked[800];
+		int k = rt_opt_split_list(buf, sizeof(buf), items, RT_CMD_TUNE_MAX, "--sweep tune",
+					  spec + 5, err);
+
+		if (k < 0)
+			return k;
+		for (int i = 0; i < k; i++) {
+			char *colon = strchr(items[i], ':');
+
+			if (!colon || strlen(items[i]) >= sizeof(alt[n]))
+				return rt_err_set(err, -EINVAL, "--sweep tune=...: '%s': KNOB:VALUE "
+						  "expected (threads:8, allocator:jemalloc)", items[i]);
+			*colon = '=';
+			memcpy(alt[n++], items[i], strlen(items[i]) + 1);
+		}
+		/* what the node lacks, said as for tune alone */
+		(void)rt_cmd_tune_alternatives(alt + n, 0, usable_cpus(), lacked, sizeof(lacked));
+		snprintf(o->tune_lacked, sizeof(o->tune_lacked), "%s", lacked);
+	}
+	for (size_t i = 0; i < n; i++) {
+		enum rt_cmd_knob_kind kind;
+		long t;
+
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(alt[i], alt[j]))
+				return rt_err_set(err, -EINVAL, "--sweep tune: '%s' twice", alt[i]);
+		memcpy(o->tune_alt[i], alt[i], sizeof(o->tune_alt[i]));
+		memset(&o->tune_knob[i], 0, sizeof(o->tune_knob[i]));
+		o->tune_threads[i] = 0;
+		if (!strncmp(alt[i], "threads=", 8)) {
+			if (rt_opt_parse_long(&t, "--sweep tune: threads", alt[i] + 8, 1, 4096, err))
+				return -EINVAL;
+			o->tune_threads[i] = (unsigned)t;
+		} else if (!rt_cmd_knob_named(alt[i], &kind) || !strchr(alt[i], '=') ||
+			   strchr(strchr(alt[i], '='), ',')) {
+			return rt_err_set(err, -EINVAL, "--sweep tune: '%s': one value of threads, "
+					  "allocator, fpmath, isa or numa expected", alt[i]);
+		} else if (rt_cmd_knob_parse(&o->tune_knob[i], alt[i], o->numactl, err)) {
+			return -EINVAL;
+		}
+	}
+	o->ntune = n;
+	return 0;
+}
+
 int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *err)
 {
 	char buf[1024], *items[RT_CMD_MAX_VALUES + 1];
 	const char *eq = strchr(spec, '=');
+	enum rt_cmd_knob_kind kind;
 	int n;
 
+	if (!strncmp(spec, "tune", 4) && (!spec[4] || spec[4] == '='))
+		return tune_add(o, spec, err);
+	if (o->tune)
+		return rt_err_set(err, -EINVAL, "--sweep %s: tune chooses its knobs itself: give "
+				  "it alone", spec);
+	if (rt_cmd_knob_named(spec, &kind)) {
+		const char *name = rt_cmd_knob_name(kind);
+
+		if (knob_given(o, name))
+			return rt_err_set(err, -EINVAL, "--sweep %s: given twice", name);
+		if (knob_collides(o, NULL, name, err))
+			return -EINVAL;
+		if (rt_cmd_knob_parse(&o->knobs[o->nknobs], spec, o->numactl, err))
+			return -EINVAL;
+		o->nknobs++;
+		return 0;
+	}
 	if (!strncmp(spec, "env:", 4)) {
 		struct rt_cmd_env_knob *k;
 
@@ -195,7 +294,8 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 		}
 		return 0;
 	}
-	return rt_err_set(err, -EINVAL, "--sweep %s: threads[=LIST], affinity[=LIST] or "
+	return rt_err_set(err, -EINVAL, "--sweep %s: threads[=LIST], affinity[=LIST], "
+			  "allocator[=LIST], fpmath[=LIST], isa=LIST, numa[=LIST], tune or "
 			  "env:NAME=V1,V2,... expected", spec);
 }
 
@@ -313,18 +413,95 @@ static void name_value(char *buf, size_t size, const char *v)
 	buf[k] = '\0';
 }
 
+/* A named knob's value in configuration c (the library to preload, a variable, numactl's
+ * options), "KNOB=WORD" added to its name's words in full. */
+static void apply_knob(struct rt_cmd_cfg *c, const struct rt_cmd_knob *k,
+		       const struct rt_cmd_knob_value *v, char *full, size_t size)
+{
+	const size_t at = strlen(full);
+
+	if (k->kind == RT_CMD_KNOB_ALLOCATOR)
+		snprintf(c->preload, sizeof(c->preload), "%s", v->arg);
+	else if (k->kind == RT_CMD_KNOB_NUMA)
+		snprintf(c->numa, sizeof(c->numa), "%s", v->arg);
+	else
+		cfg_set(c, v->arg);
+	snprintf(full + at, size - at, "%s%s=%s", at ? " " : "", rt_cmd_knob_name(k->kind),
+		 v->word);
+}
+
+/* Alternative i of --sweep tune in c, its words added to full. */
+static void apply_tune(const struct rt_cmd_run_opts *o, size_t i, struct rt_cmd_cfg *c,
+		       char *full, size_t size)
+{
+	if (o->tune_threads[i]) {
+		char part[64];
+		const size_t at = strlen(full);
+
+		c->threads = o->tune_threads[i];
+		snprintf(part, sizeof(part), "OMP_NUM_THREADS=%u", c->threads);
+		cfg_set(c, part);
+		snprintf(full + at, size - at, "%sthreads=%u", at ? " " : "", c->threads);
+	} else {
+		apply_knob(c, &o->tune_knob[i], &o->tune_knob[i].v[0], full, size);
+	}
+}
+
+/* --sweep tune's configurations: the default, each alternative alone, and (once chosen) the
+ * alternatives that won together. */
+static int build_tune(const struct rt_cmd_run_opts *o, int rank, struct rt_cmd_cfg **out,
+		      size_t *nout, struct rt_err *err)
+{
+	const size_t total = 1 + o->ntune + (o->ntogether > 1);
+	struct rt_cmd_cfg *v = calloc(total, sizeof(*v));
+
+	if (!v)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	snprintf(v[0].name, sizeof(v[0].name), "default");
+	v[0].is_default = true;
+	for (size_t i = 0; i < total; i++)
+		v[i].rank = rank;
+	for (size_t i = 0; i < o->ntune; i++) {
+		char full[200] = "";
+
+		apply_tune(o, i, &v[1 + i], full, sizeof(full));
+		cfg_name(&v[1 + i], full);
+	}
+	if (o->ntogether > 1) {
+		struct rt_cmd_cfg *c = &v[total - 1];
+		char full[600] = "";
+
+		for (size_t j = 0; j < o->ntogether; j++)
+			apply_tune(o, o->tune_together[j], c, full, sizeof(full));
+		cfg_name(c, full);
+		c->together = true;
+	}
+	if (names_unique(v, total, err)) {
+		free(v);
+		return -EINVAL;
+	}
+	*out = v;
+	*nout = total;
+	return 0;
+}
+
 /* The default (the environment untouched) first, then the grid, the first knob slowest:
- * threads, affinity, then each environment variable. */
+ * threads, affinity, the named knobs in the order given, then each environment variable.
+ * --sweep tune: build_tune. */
 static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cmd_cfg **out,
 			 size_t *nout, struct rt_err *err)
 {
-	size_t dims[2 + RT_CMD_MAX_ENV], nd = 0, total = 1;
+	size_t dims[2 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV], nd = 0, total = 1;
 	struct rt_cmd_cfg *v;
 
+	if (o->tune)
+		return build_tune(o, rank, out, nout, err);
 	if (o->nthreads)
 		dims[nd++] = o->nthreads;
 	if (o->naffs)
 		dims[nd++] = o->naffs;
+	for (size_t i = 0; i < o->nknobs; i++)
+		dims[nd++] = o->knobs[i].n;
 	for (size_t i = 0; i < o->nenv; i++)
 		dims[nd++] = o->env[i].n;
 	for (size_t i = 0; i < nd; i++)
@@ -344,7 +521,7 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 	for (size_t k = 0; k < total; k++) {
 		struct rt_cmd_cfg *c = &v[k + 1];
 		size_t rest = k, d = nd, at = 0;
-		size_t idx[2 + RT_CMD_MAX_ENV];
+		size_t idx[2 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV];
 		/* threads=N, affinity=W and 4 variables of up to 63 characters, each quoted */
 		char part[128], full[1200] = "";
 
@@ -367,6 +544,11 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 				   a == RT_AFFINITY_SCATTER ? "OMP_PROC_BIND=spread" : "OMP_PROC_BIND=");
 			snprintf(full + strlen(full), sizeof(full) - strlen(full), "%saffinity=%s",
 				 *full ? " " : "", rt_affinity_name(a));
+		}
+		for (size_t i = 0; i < o->nknobs; i++) {
+			const size_t j = idx[at++];
+
+			apply_knob(c, &o->knobs[i], &o->knobs[i].v[j], full, sizeof(full));
 		}
 		for (size_t i = 0; i < o->nenv; i++) {
 			const char *val = o->env[i].values[idx[at++]];
@@ -659,11 +841,65 @@ static double realtime_off(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec - rt_now();
 }
 
+/* What configuration c's named knobs add to its launch: *preload, "LD_PRELOAD=" with its
+ * library after this environment's own list (kept: a user's preload still loads, first),
+ * and *argv, the command behind numactl and its options; each NULL when c sets none (the
+ * caller frees both). */
+static int knob_launch(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *c,
+		       char **preload, char ***argv, struct rt_err *err)
+{
+	const char *own = getenv("LD_PRELOAD");
+	size_t na = 0, nw = 0, k = 0;
+	char *words = NULL;
+
+	*preload = NULL;
+	*argv = NULL;
+	if (c->preload[0] && asprintf(preload, "LD_PRELOAD=%s%s%s", own && *own ? own : "",
+				      own && *own ? ":" : "", c->preload) < 0) {
+		*preload = NULL;
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	if (!c->numa[0])
+		return 0;
+	while (o->cmd[na])
+		na++;
+	if (!(words = strdup(c->numa)))
+		goto oom;
+	nw = 1;
+	for (const char *w = words; *w; w++)
+		nw += *w == ' ';
+	if (!(*argv = calloc(1 + nw + 1 + na + 1, sizeof(**argv))))
+		goto oom;
+	if (!((*argv)[k++] = strdup(o->numactl)))
+		goto oom;
+	for (char *save = NULL, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		if (!((*argv)[k++] = strdup(w)))
+			goto oom;
+	if (!((*argv)[k++] = strdup("--")))
+		goto oom;
+	for (size_t i = 0; i < na; i++)
+		if (!((*argv)[k++] = strdup(o->cmd[i])))
+			goto oom;
+	free(words);
+	return 0;
+oom:
+	free(words);
+	free(*preload);
+	*preload = NULL;
+	for (size_t i = 0; *argv && i < k; i++)
+		free((*argv)[i]);
+	free(*argv);
+	*argv = NULL;
+	return rt_err_set(err, -ENOMEM, "out of memory");
+}
+
+static void free_argv(char **argv);
+
 /* One fresh process of configuration c; with the log when logpath is not NULL. */
 static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *c,
 		       const char *logpath, struct rt_cmd_outcome *r, struct rt_err *err)
 {
-	char env[MAX_ENV + 4][64];
+	char env[MAX_ENV + 4][64], *envp[MAX_ENV + 5], *preload = NULL, **argv = NULL;
 	size_t nenv = 0;
 	struct rt_outfile lf = { 0 };
 	struct stream s = { .o = o, .count = logpath != NULL, .t = &r->t,
@@ -688,9 +924,18 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	snprintf(env[nenv++], 64, "DNNL_VERBOSE_TIMESTAMP=%s", logpath ? "1" : "");
 	for (size_t i = 0; i < c->nenv; i++)
 		memcpy(env[nenv++], c->env[i], 64);
+	for (size_t i = 0; i < nenv; i++)
+		envp[i] = env[i];
+	if ((rc = knob_launch(o, c, &preload, &argv, err)))
+		return rc;
+	if (preload)
+		envp[nenv++] = preload;
 	if (logpath) {
-		if ((rc = rt_outfile_open(&lf, logpath, err)))
+		if ((rc = rt_outfile_open(&lf, logpath, err))) {
+			free(preload);
+			free_argv(argv);
 			return rc;
+		}
 		s.log = lf.fp;
 	}
 	fflush(stdout);
@@ -698,8 +943,10 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	rt_cpu_sample_take(&before);
 	sampled = rt_now();
 	off = realtime_off();
-	rc = rt_spawn_run_io(o->cmd, env, nenv, o->timeout, &io, &ch, err);
+	rc = rt_spawn_run_envp(argv ? argv : o->cmd, envp, nenv, o->timeout, &io, &ch, err);
 	off = (off + realtime_off()) / 2;       /* the clocks' offset (a step between: held) */
+	free(preload);
+	free_argv(argv);
 	rt_cpu_sample_take(&after);
 	sampled = rt_now() - sampled;
 	(void)rt_cpu_tasks_take_like(&tasks[1], &tasks[0]);
@@ -1110,6 +1357,131 @@ static size_t best_compared(const struct rt_cmd_result *res, size_t n, double *b
 	return best;
 }
 
+/* Whether s was measured faster than the default d with the log, as the verdict judges it:
+ * both undisturbed, s's range under d's (the medians from a single run of either). */
+static bool beats(const struct rt_cmd_result *s, const struct rt_cmd_result *d)
+{
+	if (s->med < 0 || s->disturbed || d->med < 0 || d->disturbed)
+		return false;
+	return s->ok < 2 || d->ok < 2 ? s->median < d->median : s->hi < d->lo;
+}
+
+/* The configuration a claim is made of: the fastest; under --sweep tune the fastest of those
+ * that beat the default (its alternatives and their combination), else the fastest. */
+static size_t pick(const struct rt_cmd_run_opts *o, const struct rt_cmd_result *res, size_t n)
+{
+	size_t best = SIZE_MAX;
+
+	for (size_t i = 1; o->tune && i < n; i++)
+		if (beats(&res[i], &res[0]) && (best == SIZE_MAX || res[i].median < res[best].median))
+			best = i;
+	return best == SIZE_MAX ? best_of(res, n) : best;
+}
+
+/* pick() on the basis the summary compares on (on_window), confirm()'s choice: the medians
+ * of the pick and of the default on it into *best_med and *def_med. */
+static size_t pick_compared(const struct rt_cmd_run_opts *o, const struct rt_cmd_result *res,
+			    size_t n, double *best_med, double *def_med)
+{
+	struct rt_cmd_result *cmp;
+	size_t best;
+
+	if (!o->tune || !(cmp = calloc(n, sizeof(*cmp))))
+		return best_compared(res, n, best_med, def_med);
+	compared(cmp, res, n, on_window(res, n));
+	best = pick(o, cmp, n);
+	if (best != SIZE_MAX) {
+		*best_med = cmp[best].median;
+		*def_med = cmp[0].median;
+	}
+	free(cmp);
+	return best;
+}
+
+/* Whether tune's alternatives i and j set the same knob. */
+static bool same_knob(const struct rt_cmd_run_opts *o, size_t i, size_t j)
+{
+	if (o->tune_threads[i] || o->tune_threads[j])
+		return o->tune_threads[i] && o->tune_threads[j];
+	return o->tune_knob[i].kind == o->tune_knob[j].kind;
+}
+
+/* --sweep tune's winners (res[1 + i] is alternative i's): of each knob, the fastest value that
+ * beats the default; their indexes into win, in the alternatives' order. */
+static size_t tune_winners(const struct rt_cmd_run_opts *o, const struct rt_cmd_result *res,
+			   size_t *win)
+{
+	size_t nw = 0;
+
+	for (size_t i = 0; i < o->ntune; i++) {
+		bool first = beats(&res[1 + i], &res[0]);
+
+		for (size_t j = 0; j < o->ntune && first; j++)
+			if (j != i && same_knob(o, i, j) && beats(&res[1 + j], &res[0]) &&
+			    (res[1 + j].median < res[1 + i].median ||
+			     (res[1 + j].median == res[1 + i].median && j < i)))
+				first = false;
+		if (first)
+			win[nw++] = i;
+	}
+	return nw;
+}
+
+/* The summary's words on --sweep tune: what was measured, what won, the set chosen, what
+ * the node lacked. */
+static void tune_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *cfgs,
+			 const struct rt_cmd_result *res, size_t n, size_t best, const char *basis,
+			 bool confirmed)
+{
+	size_t win[RT_CMD_TUNE_MAX], nw = n > o->ntune ? tune_winners(o, res, win) : 0;
+
+	fprintf(fp, "\ntune: %zu alternative%s this node offers, each varied alone against the "
+		"default (not their product):", o->ntune, o->ntune == 1 ? "" : "s");
+	for (size_t i = 0; i < o->ntune; i++)
+		fprintf(fp, "%s %s", i ? "," : "", o->tune_alt[i]);
+	fputc('\n', fp);
+	if (!nw) {
+		fprintf(fp, "tune: none was measurably faster than the default with the log\n");
+	} else {
+		fprintf(fp, "tune: faster than the default with the log (the fastest value of each "
+			"knob, %s):", basis);
+		for (size_t i = 0; i < nw; i++)
+			fprintf(fp, "%s %s (%.3f s against %.3f s)", i ? "," : "",
+				cfgs[1 + win[i]].name, res[1 + win[i]].median, res[0].median);
+		fputc('\n', fp);
+		for (size_t i = 0; i < n; i++)
+			if (cfgs[i].together)
+				fprintf(fp, "tune: the winners together, %s: %s\n", cfgs[i].name,
+					res[i].med < 0 ? "did not run" : res[i].disturbed ?
+					"disturbed in every run" : beats(&res[i], &res[0]) ?
+					"faster than the default with the log" :
+					"not measurably faster than the default with the log");
+	}
+	if (nw && best != SIZE_MAX && best > 0 && beats(&res[best], &res[0])) {
+		const struct rt_cmd_result *b = &res[best], *d = &res[0];
+
+		if (!b->cf_tried || !d->cf_tried)
+			fprintf(fp, "tune: the set chosen: %s, the fastest of those that beat the "
+				"default with the log; not confirmed without it (not run so)\n",
+				cfgs[best].name);
+		else if (confirmed)
+			fprintf(fp, "tune: the set chosen: %s, the fastest of those that beat the "
+				"default with the log, confirmed without it (the verdict above)\n",
+				cfgs[best].name);
+		else
+			fprintf(fp, "tune: the set chosen: the default (the environment untouched): "
+				"%s beat it with the log, but the runs without the log did not "
+				"confirm it (%s)\n", cfgs[best].name, !b->cf_ok || !d->cf_ok ?
+				"every run of one of the two was disturbed or failed" :
+				"not measurably faster without it");
+	} else {
+		fprintf(fp, "tune: the set chosen: the default (the environment untouched): no "
+			"alternative beat it\n");
+	}
+	fprintf(fp, "tune: what this node lacks: %s\n", o->tune_lacked[0] ? o->tune_lacked :
+		"nothing (each of tune's knobs was offered)");
+}
+
 /* What the default is: oneDNN's version, runtime, threads and ISA as its log's info lines say
  * them, and the variables of this environment that set them (the default configuration adds
  * none; the log's own are roofline-run's) */
@@ -1167,9 +1539,11 @@ static void rate(char *buf, size_t size, double med, double lo, double hi, unsig
  * else by their wall time (they have no primitives, so no window); the logged figures said
  * beside them. */
 static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_result *b,
-		  const struct rt_cmd_result *d, const char *basis)
+		  const struct rt_cmd_result *d, const char *basis, bool *confirmed)
 {
 	char lb[96], ld[96], fb[96], fd[96], logged[420];
+
+	*confirmed = false;
 
 	figure(lb, sizeof(lb), b->median, b->lo, b->hi, b->ok);
 	figure(ld, sizeof(ld), d->median, d->lo, d->hi, d->ok);
@@ -1208,6 +1582,7 @@ static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_resu
 				 "the command's own throughput), %s; %s", name, fb, fd,
 				 b->cf_img_median > d->cf_img_median ? "the ranges overlap" :
 				 "the default as fast or faster", logged);
+		*confirmed = !strncmp(v, "best configuration: ", 20);
 		return;
 	}
 	figure(fb, sizeof(fb), b->cf_median, b->cf_lo, b->cf_hi, b->cf_ok);
@@ -1226,6 +1601,8 @@ static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_resu
 			 "the log: %s took %s against the default's %s (run in turn, wall time), %s; "
 			 "%s", name, fb, fd, b->cf_median < d->cf_median ? "the ranges overlap" :
 			 "the default as fast or faster", logged);
+	/* past the returns above, a named best is a speedup the runs without the log made */
+	*confirmed = !strncmp(v, "best configuration: ", 20);
 }
 
 static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *cfgs,
@@ -1236,6 +1613,7 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 	char *const v = ld->verdict;
 	const size_t vs = sizeof(ld->verdict);
 	const char *basis;
+	bool confirmed = false;
 	struct rt_cmd_result *cmp = NULL;
 	size_t best = SIZE_MAX;
 	bool win;
@@ -1410,7 +1788,7 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 	basis = win ? "work window" : "wall time";
 	res = cmp;
 	def = &cmp[0];
-	best = best_of(res, n);
+	best = pick(o, res, n);
 	fputc('\n', fp);
 	/* the best against the default: faster only when the ranges do not overlap */
 	if (best == SIZE_MAX) {
@@ -1431,7 +1809,7 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 			 "(%.3f..%.3f over %u fresh process%s, %s)", def->median, def->lo, def->hi,
 			 def->ok, def->ok == 1 ? "" : "es", basis);
 	} else if (res[best].ok < 2 || def->ok < 2 || res[best].hi < def->lo) {
-		claim(v, vs, cfgs[best].name, &res[best], def, basis);
+		claim(v, vs, cfgs[best].name, &res[best], def, basis, &confirmed);
 	} else {
 		snprintf(v, vs, "no configuration is measurably faster than the default: the "
 			 "fastest, %s, took %.3f s (%.3f..%.3f), the default %.3f s (%.3f..%.3f), "
@@ -1446,6 +1824,8 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 	else if (n > 1)
 		fprintf(fp, "compared on the whole command's wall time (not every configuration's "
 			    "runs had a work window)\n");
+	if (o->tune)
+		tune_summary(fp, o, cfgs, res, n, best, basis, confirmed);
 	/* where the default's oneDNN time went, and how far each is from its roof */
 	if (def->med >= 0 && def->runs[def->med].t.n) {
 		const struct rt_cmd_outcome *r = &def->runs[def->med];
@@ -1556,6 +1936,20 @@ static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[1100], si
 			snprintf(s + strlen(s), 1100 - strlen(s), "%s%s", i ? "," : "",
 				 rt_affinity_name(o->affs[i]));
 	}
+	for (size_t k = 0; k < o->nknobs; k++)
+		rt_cmd_knob_spec(&o->knobs[k], specs[(*n)++], 1100);
+	if (o->tune) {
+		/* the alternatives spelled out: --resume measures the same ones */
+		char *s = specs[(*n)++];
+
+		strcpy(s, "tune=");
+		for (size_t i = 0; i < o->ntune; i++) {
+			const char *eq = strchr(o->tune_alt[i], '=');
+
+			snprintf(s + strlen(s), 1100 - strlen(s), "%s%.*s:%s", i ? "," : "",
+				 (int)(eq - o->tune_alt[i]), o->tune_alt[i], eq + 1);
+		}
+	}
 	for (size_t k = 0; k < o->nenv; k++) {
 		char *s = specs[(*n)++];
 
@@ -1568,11 +1962,45 @@ static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[1100], si
 
 /* DIR/run.cfg: the request (enough to run the rest: roofline-run --resume DIR) and how it
  * ran; status running, complete or interrupted. */
-static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o, size_t n,
-			const char *cwd, const char *exe, const char *started, const char *status,
-			struct rt_err *err)
+/* run.cfg's list of what each configuration ran with: the variables it sets, the library
+ * its LD_PRELOAD adds, the words before the command (numactl's) */
+static void put_configurations(FILE *fp, const struct rt_cmd_run_opts *o,
+			       const struct rt_cmd_cfg *cfgs, size_t n)
 {
-	char specs[2 + RT_CMD_MAX_ENV][1100];
+	fputs("  configurations_run = (", fp);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ",\n    { name = " : "\n    { name = ", fp);
+		rt_cfg_put_str(fp, cfgs[i].name);
+		fputs("; environment = [", fp);
+		for (size_t k = 0; k < cfgs[i].nenv; k++) {
+			fputs(k ? ", " : " ", fp);
+			rt_cfg_put_str(fp, cfgs[i].env[k]);
+		}
+		fputs(" ]; preload = ", fp);
+		rt_cfg_put_str(fp, cfgs[i].preload);
+		fputs("; argv_prefix = [", fp);
+		if (cfgs[i].numa[0]) {
+			char words[sizeof(cfgs[i].numa)], *save = NULL;
+
+			fputc(' ', fp);
+			rt_cfg_put_str(fp, o->numactl);
+			snprintf(words, sizeof(words), "%s", cfgs[i].numa);
+			for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+				fputs(", ", fp);
+				rt_cfg_put_str(fp, w);
+			}
+			fputs(", \"--\"", fp);
+		}
+		fprintf(fp, " ];%s }", cfgs[i].together ? " together = true;" : "");
+	}
+	fputs("\n  );\n", fp);
+}
+
+static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
+			const struct rt_cmd_cfg *cfgs, size_t n, const char *cwd, const char *exe,
+			const char *started, const char *status, struct rt_err *err)
+{
+	char specs[MAX_SPECS][1100];
 	struct rt_outfile of;
 	size_t ns;
 	int rc;
@@ -1607,7 +2035,17 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o, size_t
 	fprintf(of.fp, ";\n    overhead = %s;\n    timeout = %.6f;\n    batch = %u;\n"
 		"    throughput = ", o->overhead ? "true" : "false", o->timeout, o->batch);
 	rt_cfg_put_str(of.fp, o->throughput ? o->throughput : "");
-	fputs(";\n  };\n", of.fp);
+	fputs(";\n", of.fp);
+	if (o->ntogether) {
+		fputs("    tune_together = [", of.fp);
+		for (size_t i = 0; i < o->ntogether; i++) {
+			fputs(i ? ", " : " ", of.fp);
+			rt_cfg_put_str(of.fp, o->tune_alt[o->tune_together[i]]);
+		}
+		fputs(" ];\n", of.fp);
+	}
+	fputs("  };\n", of.fp);
+	put_configurations(of.fp, o, cfgs, n);
 	rt_runrec_put_environment(of.fp);
 	fputs(" ];\n};\n", of.fp);
 	return rt_outfile_commit(&of, err);
@@ -1620,7 +2058,7 @@ static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, char ***argv,
 {
 	char path[4200];
 	const struct rt_cfg_reader rd = { .path = path, .err = err };
-	const config_setting_t *g, *av, *sw;
+	const config_setting_t *g, *av, *sw, *tg;
 	const char *prog = NULL, *s;
 	long long rep;
 	double timeout;
@@ -1650,10 +2088,9 @@ static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, char ***argv,
 	if (!av || config_setting_type(av) != CONFIG_TYPE_ARRAY ||
 	    (na = config_setting_length(av)) < 1 || !sw ||
 	    config_setting_type(sw) != CONFIG_TYPE_ARRAY ||
-	    config_setting_length(sw) > 2 + RT_CMD_MAX_ENV) {
+	    config_setting_length(sw) > MAX_SPECS) {
 		rc = rt_cfg_bad(&rd, g, "command_request", "'argv' (the command's words) and "
-				"'sweep' (at most %d knobs) must be arrays of strings",
-				2 + RT_CMD_MAX_ENV);
+				"'sweep' (at most %d knobs) must be arrays of strings", MAX_SPECS);
 		goto out;
 	}
 	if ((rc = rt_cfg_int(&rd, g, "command_request", "repeat", &rep, 1, 64, true)) ||
@@ -1680,7 +2117,8 @@ static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, char ***argv,
 		}
 	}
 	/* the knobs again through --sweep's own checks */
-	o->nthreads = o->naffs = o->nenv = 0;
+	o->nthreads = o->naffs = o->nenv = o->nknobs = o->ntune = o->ntogether = 0;
+	o->tune = false;
 	for (int i = 0; i < config_setting_length(sw); i++) {
 		const char *k = config_setting_get_string_elem(sw, i);
 		struct rt_err e;
@@ -1689,6 +2127,28 @@ static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, char ***argv,
 			rc = rt_cfg_bad(&rd, sw, "command_request", "'sweep': %s",
 					k ? e.msg : "strings expected");
 			goto out;
+		}
+	}
+	/* tune's winners, once chosen: their configuration is one of the run's */
+	if ((tg = config_setting_get_member(g, "tune_together"))) {
+		if (!o->tune || config_setting_type(tg) != CONFIG_TYPE_ARRAY ||
+		    config_setting_length(tg) > (int)o->ntune) {
+			rc = rt_cfg_bad(&rd, tg, "command_request", "'tune_together': the "
+					"alternatives of its tune= sweep expected");
+			goto out;
+		}
+		for (int i = 0; i < config_setting_length(tg); i++) {
+			const char *a = config_setting_get_string_elem(tg, i);
+			size_t j = 0;
+
+			while (a && j < o->ntune && strcmp(a, o->tune_alt[j]))
+				j++;
+			if (!a || j == o->ntune) {
+				rc = rt_cfg_bad(&rd, tg, "command_request", "'tune_together': '%s' is "
+						"not an alternative of its tune= sweep", a ? a : "?");
+				goto out;
+			}
+			o->tune_together[o->ntogether++] = j;
 		}
 	}
 	{
@@ -1869,7 +2329,7 @@ static int confirm(const struct rt_cmd_run_opts *o, const char *dir, const struc
 		   size_t n, struct rt_cmd_result *res, struct rt_err *err)
 {
 	double bm = 0, dm = 0;
-	const size_t best = best_compared(res, n, &bm, &dm), pair[2] = { 0, best };
+	const size_t best = pick_compared(o, res, n, &bm, &dm), pair[2] = { 0, best };
 	double w[2][64], img[2][64];
 	unsigned nw[2] = { 0, 0 }, ni[2] = { 0, 0 };
 	char csv[4200], *buf = NULL;
@@ -2069,6 +2529,60 @@ static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struc
 	return 0;
 }
 
+/* --sweep tune once its alternatives ran: the winners (o->tune_together), recorded in
+ * run.cfg, and when there are several, their configuration built, run and appended (*cfgs,
+ * *res, *have and *n grown by it; *done counts it when it finished). */
+static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts *run,
+			 const char *dir, const char *cwd, const char *exe, const char *started,
+			 struct rt_cmd_cfg **cfgs, struct rt_cmd_result **res, bool **have,
+			 size_t *n, size_t *done, struct rt_err *err)
+{
+	struct rt_cmd_cfg *nc = NULL;
+	struct rt_cmd_result *nr;
+	size_t nn = 0, i;
+	char csv[4200], *buf = NULL;
+	size_t len = 0;
+	bool *nh;
+	FILE *rows;
+	int rc;
+
+	o->ntogether = tune_winners(o, *res, o->tune_together);
+	if (o->ntogether < 2)
+		return write_runcfg(dir, o, *cfgs, *n, cwd, exe, started, "running", err);
+	if ((rc = build_configs(o, (*cfgs)[0].rank, &nc, &nn, err)))
+		return rc;
+	nr = realloc(*res, nn * sizeof(**res));
+	if (nr)
+		*res = nr;
+	nh = nr ? realloc(*have, nn * sizeof(**have)) : NULL;
+	if (nh)
+		*have = nh;
+	if (!nr || !nh || nn != *n + 1) {
+		free(nc);
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	i = nn - 1;
+	memset(&(*res)[i], 0, sizeof(**res));
+	(*have)[i] = false;
+	free(*cfgs);
+	*cfgs = nc;
+	*n = nn;
+	if ((rc = write_runcfg(dir, o, nc, nn, cwd, exe, started, "running", err)))
+		return rc;
+	fprintf(stderr, "%s: tune: the alternatives that won, together: %s\n", o->prog,
+		nc[i].name);
+	if (!(rows = open_memstream(&buf, &len)))
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	rc = run_config(run, dir, &nc[i], i, &(*res)[i], rows, err);
+	if (fclose(rows) && !rc)
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+	snprintf(csv, sizeof(csv), "%s/points.csv", dir);
+	if (!rc && !rt_spawn_interrupted() && !(rc = rt_file_append(csv, buf, len, err)))
+		++*done;
+	free(buf);
+	return rc;
+}
+
 /* summary.txt (also printed when alone), the charts and report.html. */
 static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launch *l,
 		  const char *dir, const struct rt_cmd_cfg *cfgs, const struct rt_cmd_result *res,
@@ -2245,7 +2759,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			l.size, n * o->repeat + (o->overhead ? o->repeat : 0));
 	snprintf(path, sizeof(path), "%s/onednn", dir);
 	if (rt_mkdir_own(path, &err) ||
-	    write_runcfg(dir, o, n, cwd, program, started, "running", &err) ||
+	    write_runcfg(dir, o, cfgs, n, cwd, program, started, "running", &err) ||
 	    (!o->resume && write_points_header(dir, &err))) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
@@ -2273,6 +2787,15 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 			goto out;
 		}
+		/* tune: the alternatives that won, together (under a launcher MPI starts once per
+		 * launch: no runs beyond the sweep's) */
+		if (o->tune && !o->ranked && !o->ntogether && !rt_spawn_interrupted() &&
+		    (rc = tune_together(&req, &oo, dir, cwd, program, started, &cfgs, &res, &have,
+					&n, &done, &err))) {
+			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+			goto out;
+		}
+		oo.ntogether = req.ntogether;
 		/* under a launcher MPI starts once per launch: no runs beyond the sweep's */
 		if (!o->ranked && !rt_spawn_interrupted() &&
 		    (rc = confirm(&oo, dir, cfgs, n, res, &err))) {
@@ -2280,7 +2803,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			goto out;
 		}
 	}
-	if (write_runcfg(dir, o, n, cwd, program, started,
+	if (write_runcfg(dir, o, cfgs, n, cwd, program, started,
 			 rt_spawn_interrupted() ? "interrupted" : "complete", &err))
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 	if (finish(o, &l, dir, cfgs, res, n, done, top, prof, hwline))

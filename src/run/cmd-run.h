@@ -11,9 +11,11 @@
 #include <stddef.h>
 #include "base/err.h"
 #include "base/vocab.h"
+#include "run/cmd-knobs.h"
 
 #define RT_CMD_MAX_VALUES 16
 #define RT_CMD_MAX_ENV 4
+#define RT_CMD_TUNE_MAX 12
 
 struct rt_cmd_env_knob {
 	char name[48];
@@ -53,6 +55,21 @@ struct rt_cmd_run_opts {
 					 * images/s; set by rt_cmd_throughput_set */
 	regex_t throughput_re;          /* ... compiled */
 	char throughput_buf[256];       /* ... its storage */
+	/* --sweep allocator=, fpmath=, isa=, numa= (cmd-knobs.h), in the order given */
+	struct rt_cmd_knob knobs[RT_CMD_NKNOBS];
+	size_t nknobs;
+	char numactl[RT_CMD_KNOB_PATH]; /* numactl's path where a numa value needs it */
+	/* --sweep tune: each alternative ("threads=4", "allocator=jemalloc") measured alone
+	 * against the default, then the winners together (tune_together: their indexes, from
+	 * run.cfg on --resume once chosen); what the node lacked, in words */
+	bool tune;
+	char tune_alt[RT_CMD_TUNE_MAX][64];
+	struct rt_cmd_knob tune_knob[RT_CMD_TUNE_MAX];  /* each alternative's value (n 0: threads) */
+	unsigned tune_threads[RT_CMD_TUNE_MAX];
+	size_t ntune;
+	size_t tune_together[RT_CMD_TUNE_MAX];
+	size_t ntogether;
+	char tune_lacked[800];
 };
 
 #define RT_CMD_BATCH_MAX 1048576
@@ -64,8 +81,11 @@ int rt_cmd_throughput_set(struct rt_cmd_run_opts *o, const char *regex, struct r
 void rt_cmd_run_opts_fini(struct rt_cmd_run_opts *o);
 
 /* A --sweep argument: "threads" (1, powers of two, all the CPUs this process may use),
- * "threads=LIST", "affinity" (none, compact, scatter), "affinity=LIST", or
- * "env:NAME=V1,V2,...". Each knob once. -EINVAL naming the argument. */
+ * "threads=LIST", "affinity" (none, compact, scatter), "affinity=LIST",
+ * "env:NAME=V1,V2,...", a named knob ("allocator=default,jemalloc", "fpmath=strict,bf16",
+ * "isa=avx2,avx512_core", "numa=none,interleave": cmd-knobs.h), or "tune" (the alternatives
+ * this node offers; "tune=KNOB:VALUE,...": those), alone. Each knob once. -EINVAL naming
+ * the argument. */
 int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *err);
 
 /* The whole run; returns the tool's exit status (0; 1 when no configuration ran or the
