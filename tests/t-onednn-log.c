@@ -493,7 +493,7 @@ int main(void)
 	/* the default described by the log's info lines: version, runtime, threads, ISA */
 	{
 		struct rt_onednn_tally t;
-		struct rt_onednn_reader r;
+		struct rt_onednn_reader r26;
 		static const char *const v26[] = {
 			"onednn_verbose,info,oneDNN v2.6.3 (commit N/A)\n",
 			"onednn_verbose,info,cpu,runtime:OpenMP,nthr:2\n",
@@ -514,12 +514,12 @@ int main(void)
 			skip("tests/data/pytorch-2.11 is not there");
 			skip("tests/data/pytorch-2.11 is not there");
 		}
-		rt_onednn_reader_init(&r);
+		rt_onednn_reader_init(&r26);
 		rt_onednn_tally_init(&t);
 		for (size_t i = 0; i < sizeof(v26) / sizeof(v26[0]); i++) {
-			struct rt_onednn_exec e;
+			struct rt_onednn_exec e26;
 
-			rt_onednn_tally_line(&t, rd(&r, v26[i], &e), &e, v26[i], strlen(v26[i]));
+			rt_onednn_tally_line(&t, rd(&r26, v26[i], &e26), &e26, v26[i], strlen(v26[i]));
 		}
 		ok(t.instances == 1, "one version line: one process that loaded oneDNN");
 		ok(!strcmp(t.version, "v2.6.3") && !strcmp(t.runtime, "OpenMP") && t.nthr == 2 &&

@@ -160,7 +160,7 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 #define RT_CMD_ADVICE_IMAGES_THREAD 4
 #define RT_CMD_ADVICE_FP32_SHARE 0.10
 struct rt_cmd_advice {
-	char line[RT_CMD_ADVICE_MAX][640];
+	char line[RT_CMD_ADVICE_MAX][1024];
 	size_t n;
 };
 /* The advice on a run's tally t (sorted, heaviest first) judged by j (NULL, or without roofs:

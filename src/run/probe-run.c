@@ -144,7 +144,7 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 	const struct rt_probe_run_opts *o = x->o;
 	const char *path = x->path;
 	struct progress *ps = &x->progress;
-	char chart[4200], outbase[4200];
+	char outbase[4200], chart[sizeof(outbase) + 3];
 	struct rt_profile *p = NULL;
 	bool drawn = false;
 	char nochart[sizeof(err->msg)];

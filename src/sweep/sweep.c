@@ -185,7 +185,8 @@ void rt_sweep_knob_spec(const struct rt_sweep *s, size_t k, char *buf, size_t si
 
 void rt_sweep_config_name(struct rt_sweep_config *c, long base_h, long base_w)
 {
-	char r[16] = "", in[48] = "";
+	char r[16] = "", in[48] = "", full[160];
+	size_t len;
 
 	if (c->ranks > 1)
 		snprintf(r, sizeof(r), "-r%u", c->ranks);
@@ -195,9 +196,14 @@ void rt_sweep_config_name(struct rt_sweep_config *c, long base_h, long base_w)
 		else
 			snprintf(in, sizeof(in), "-i%ldx%ld", c->input_h, c->input_w);
 	}
-	snprintf(c->name, sizeof(c->name), "t%u-b%ld-%s%s%s%s%s", c->threads, c->batch,
+	/* the options' ranges keep a name far under 64 characters ("t1024-b65536-compact-bf16-
+	 * i4096x4096-r1024" is 42); the longer buffer only spares the compiler's worst case */
+	snprintf(full, sizeof(full), "t%u-b%ld-%s%s%s%s%s", c->threads, c->batch,
 		 rt_affinity_name(c->affinity), c->precision == RT_PRECISION_FP32 ? "" : "-",
 		 c->precision == RT_PRECISION_FP32 ? "" : rt_precision_name(c->precision), in, r);
+	len = strnlen(full, sizeof(c->name) - 1);
+	memcpy(c->name, full, len);
+	c->name[len] = '\0';
 }
 
 int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_batch,
