@@ -226,7 +226,7 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 	snprintf(a->line[a->n], sizeof(a->line[0]), "precision: %.0f%% of oneDNN's time is fp32 "
 		 "math on f32 tensors and this CPU has %s%s: bf16 math would lift the roof; "
 		 "ONEDNN_DEFAULT_FPMATH_MODE=BF16 lets oneDNN use it where an implementation has "
-		 "bf16 instructions%s (measure it: --sweep env:ONEDNN_DEFAULT_FPMATH_MODE=BF16)",
+		 "bf16 instructions%s (measure it: --sweep fpmath=strict,bf16)",
 		 100 * ms / t->ms, isa, roofs, python ? ", torch.autocast('cpu', "
 		 "dtype=torch.bfloat16) with bf16 tensors" : "");
 	a->n++;
