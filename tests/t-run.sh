@@ -76,6 +76,8 @@ check "summary.txt: coverage first" sh -c "sed -n 4p '$dir/convnet/summary.txt' 
 # the default described: what oneDNN's info lines say (Debian's 2.6 here, its OpenMP runtime,
 # its threads), and the environment that sets it
 check "summary.txt: the default's oneDNN version, runtime and threads as its log says them" grep -q '^the default: oneDNN v[0-9][0-9.]*, OpenMP runtime, [0-9]* threads*, ISA ' "$dir/convnet/summary.txt"
+ver=$(sed -n 's/^the default: oneDNN \(v[0-9.]*\), .*/\1/p' "$dir/convnet/summary.txt")
+check "run.cfg: the default described as the summary says it ($ver, OpenMP)" sh -c "grep -q 'onednn_version = \"$ver\";' '$dir/convnet/run.cfg' && grep -q 'runtime = \"OpenMP\";' '$dir/convnet/run.cfg' && grep -q 'isa = \"..*\";' '$dir/convnet/run.cfg'"
 OMP_PROC_BIND=close "$run" -o "$dir/envd" -r 1 --no-overhead --no-hw-counters -- "$train" -m lenet5 -b 4 -n 1 -w 0 -c none >/dev/null 2>&1
 check "... and the environment's variables that set it" grep -q '^the default.s environment: .*OMP_PROC_BIND=close' "$dir/envd/summary.txt"
 check "points.csv: a row per primitive with its calls and share" grep -q '^default,1,primitive,convolution forward_training f32 mb8_ic3oc64_ih32oh32kh3sh1dh0ph1_iw32ow32kw3sw1dw0pw1,convolution,forward_training,f32,fp32,[^,]*,1,' "$dir/convnet/points.csv"

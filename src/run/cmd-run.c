@@ -1996,9 +1996,11 @@ static void put_configurations(FILE *fp, const struct rt_cmd_run_opts *o,
 	fputs("\n  );\n", fp);
 }
 
+/* run.cfg; def: the default's results once it ran (its log's info lines described), or NULL */
 static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 			const struct rt_cmd_cfg *cfgs, size_t n, const char *cwd, const char *exe,
-			const char *started, const char *status, struct rt_err *err)
+			const char *started, const char *status, const struct rt_cmd_result *def,
+			struct rt_err *err)
 {
 	char specs[MAX_SPECS][1100];
 	struct rt_outfile of;
@@ -2045,6 +2047,18 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 		fputs(" ];\n", of.fp);
 	}
 	fputs("  };\n", of.fp);
+	if (def && def->med >= 0) {
+		/* what the default was, as its log's info lines said it */
+		const struct rt_onednn_tally *t = &def->runs[def->med].t;
+
+		fputs("  default_described = {\n    onednn_version = ", of.fp);
+		rt_cfg_put_str(of.fp, t->version);
+		fputs(";\n    runtime = ", of.fp);
+		rt_cfg_put_str(of.fp, t->runtime);
+		fprintf(of.fp, ";\n    threads = %u;\n    isa = ", t->nthr);
+		rt_cfg_put_str(of.fp, t->isa);
+		fputs(";\n  };\n", of.fp);
+	}
 	put_configurations(of.fp, o, cfgs, n);
 	rt_runrec_put_environment(of.fp);
 	fputs(" ];\n};\n", of.fp);
@@ -2548,7 +2562,7 @@ static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts
 
 	o->ntogether = tune_winners(o, *res, o->tune_together);
 	if (o->ntogether < 2)
-		return write_runcfg(dir, o, *cfgs, *n, cwd, exe, started, "running", err);
+		return write_runcfg(dir, o, *cfgs, *n, cwd, exe, started, "running", NULL, err);
 	if ((rc = build_configs(o, (*cfgs)[0].rank, &nc, &nn, err)))
 		return rc;
 	nr = realloc(*res, nn * sizeof(**res));
@@ -2567,7 +2581,7 @@ static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts
 	free(*cfgs);
 	*cfgs = nc;
 	*n = nn;
-	if ((rc = write_runcfg(dir, o, nc, nn, cwd, exe, started, "running", err)))
+	if ((rc = write_runcfg(dir, o, nc, nn, cwd, exe, started, "running", NULL, err)))
 		return rc;
 	fprintf(stderr, "%s: tune: the alternatives that won, together: %s\n", o->prog,
 		nc[i].name);
@@ -2759,7 +2773,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			l.size, n * o->repeat + (o->overhead ? o->repeat : 0));
 	snprintf(path, sizeof(path), "%s/onednn", dir);
 	if (rt_mkdir_own(path, &err) ||
-	    write_runcfg(dir, o, cfgs, n, cwd, program, started, "running", &err) ||
+	    write_runcfg(dir, o, cfgs, n, cwd, program, started, "running", NULL, &err) ||
 	    (!o->resume && write_points_header(dir, &err))) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
@@ -2804,7 +2818,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		}
 	}
 	if (write_runcfg(dir, o, cfgs, n, cwd, program, started,
-			 rt_spawn_interrupted() ? "interrupted" : "complete", &err))
+			 rt_spawn_interrupted() ? "interrupted" : "complete", &res[0], &err))
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 	if (finish(o, &l, dir, cfgs, res, n, done, top, prof, hwline))
 		goto out;
