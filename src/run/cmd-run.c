@@ -1589,8 +1589,8 @@ static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_resu
 	figure(fd, sizeof(fd), d->cf_median, d->cf_lo, d->cf_hi, d->cf_ok);
 	if (b->cf_ok >= 2 && d->cf_ok >= 2 && b->cf_hi < d->cf_lo)
 		snprintf(v, vs, "best configuration: %s, %s without the log against the default's "
-			 "%s (run in turn): speedup %.2fx in wall time, outside both ranges (the "
-			 "command printed no throughput in each run); %s",
+			 "%s (run in turn): speedup %.2fx in wall time, outside both ranges (wall "
+			 "time: not every run printed the command's throughput); %s",
 			 name, fb, fd, d->cf_median / b->cf_median, logged);
 	else if ((b->cf_ok < 2 || d->cf_ok < 2) && b->cf_median < d->cf_median)
 		snprintf(v, vs, "best configuration: %s, %s without the log against the default's "
