@@ -13,10 +13,10 @@ if ldd "$top_builddir/src/roofline-train" 2>/dev/null | grep -q libasan; then
 	echo "1..0 # SKIP a sanitizer build: its speeds say nothing"
 	exit 0
 fi
-"$top_builddir/src/roofline-probe" --quick -o "$dir/node.cfg" >/dev/null 2>"$dir/probe.err" ||
+"$top_builddir/src/roofline-probe" --quick --profile-out "$dir/node.cfg" >/dev/null 2>"$dir/probe.err" ||
 	{ echo "Bail out! the quick probe failed: $(tail -n 1 "$dir/probe.err")"; exit 1; }
 precisions=fp32
-"$top_builddir/src/roofline-train" -p bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >/dev/null 2>&1 &&
+"$top_builddir/src/roofline-train" --precision bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >/dev/null 2>&1 &&
 	precisions=fp32,bf16
 # lenet5 (small layers, fused relus) and convnet (3x3 convolutions with padding, the layers
 # closest to the peak)
