@@ -539,6 +539,15 @@ int rt_run_train_tool(const struct rt_train_tool *t)
 	    rt_model_open(&m, s->model, &err) ||
 	    rt_train_settings_apply(s, &m, t->topo, cl, &no, &err))
 		goto fail;
+	if (s->profile && !s->nsweeps && !s->resume && !t->emit) {
+		/* one run draws no roof, but a profile given is read as roofline-run reads it:
+		 * one that cannot be is the same error, not ignored */
+		struct rt_profile *p = NULL;
+
+		if (rt_profile_load(&p, s->profile, &err))
+			goto fail;
+		rt_profile_destroy(p);
+	}
 	if (s->nsweeps || s->resume) {
 		struct rt_sweep_mpi h = {
 			.m = m, .no = no, .cl = cl, .topo = t->topo, .warn = t->warn,
