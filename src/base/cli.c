@@ -177,7 +177,7 @@ int rt_cli_parse(const struct rt_cli *cli, int argc, char **argv, rt_cli_setter 
 				shorts[ns++] = ':';
 		}
 	}
-	optind = 1;
+	optind = 0;     /* glibc: a whole new parse (the state of an earlier one dropped) */
 	for (;;) {
 		const struct rt_cli_opt *o = NULL;
 		const char *used = NULL;
