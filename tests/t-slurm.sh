@@ -91,7 +91,7 @@ check "... each rank its own rows, one summary of the job" job_rows
 # nodeb throttled to 40% of its core: found on its sustained runs
 before=$(cpu_load)
 timeout 600 "$rehearse" -n 2 -t nodeb:40 -- srun -N 2 --ntasks-per-node=1 --mpi=pmix "$probe" \
-	$probe_opts --sustain 1 -o "$dir/th/%h.cfg" --cluster "$dir/th/cluster.cfg" \
+	$probe_opts --sustain 1 --profile-out "$dir/th/%h.cfg" --cluster "$dir/th/cluster.cfg" \
 	>"$dir/th.out" 2>"$dir/th.err"
 rc=$?
 after=$(cpu_load)
