@@ -200,6 +200,15 @@ int main(void)
 	   RT_ONEDNN_UNPARSED && strstr(e.why, "out of range"), "sizes out of range: %s", e.why);
 	ok(rd(&r, "onednn_verbose,create:cache_miss,cpu,convolution,jit,forward,x,,,mb1,0.1", &e) ==
 	   RT_ONEDNN_INFO, "a creation is not an execution");
+	ok(rd(&r, "onednn_verbose,1700000000123.25,exec,cpu,reorder,jit:uni,undef,"
+	      "src_f32::blocked:aBcd8b:f0 dst_f32::blocked:abcd:f0,attr-scratchpad:user ,,"
+	      "16x16x16x16,0.013", &e) == RT_ONEDNN_EXEC && !strcmp(e.from, "aBcd8b") &&
+	   !strcmp(e.to, "abcd") && e.stamp_ms == 1700000000123.25,
+	   "a 2.x reorder with ONEDNN_VERBOSE_TIMESTAMP=1: its layouts (%s -> %s) and start",
+	   e.from, e.to);
+	ok(rd(&r, "onednn_verbose,exec,cpu,reorder,jit:uni,undef,src_f32::blocked:ab:f0 "
+	      "dst_f32::blocked:ba:f0,,,10x10,0.5", &e) == RT_ONEDNN_EXEC && e.stamp_ms == 0 &&
+	   !strcmp(e.from, "ab") && !strcmp(e.to, "ba"), "... without a timestamp: none (0)");
 
 	/* oneDNN 3.x (3.5 on): "v1", a timestamp, the event class, arg:type descriptors */
 	rt_onednn_reader_init(&r);
@@ -218,6 +227,12 @@ int main(void)
 	is_double(e.bytes, 4.0 * (3 * 224 * 224 + 64 * 3 * 49 + 64 + 64 * 112 * 112), 0,
 		  "... its bytes from arg:type descriptors");
 	ok(!strcmp(e.dtype, "f32") && e.ms == 3.92, "... type and time");
+	ok(e.stamp_ms == 1693533460193.346924, "... its timestamp kept (the execution's start)");
+	ok(rd(&r, "onednn_verbose,v1,1693533460195.5,primitive,exec,cpu,reorder,jit:blk,undef,"
+	      "src:f32::blocked:abcd::f0 dst:f32:p:blocked:aBcd16b::f0,attr-scratchpad:user,,"
+	      "16x16x32x32,0.02", &e) == RT_ONEDNN_EXEC && !strcmp(e.from, "abcd") &&
+	   !strcmp(e.to, "aBcd16b") && e.stamp_ms == 1693533460195.5,
+	   "a 3.x reorder: its layouts (%s -> %s) and timestamp", e.from, e.to);
 	ok(rd(&r, "onednn_verbose,v1,1693533460194.0,primitive,exec,cpu,matmul,"
 	      "brg:avx512_core,undef,src:f32::blocked:abc::f0 wei:f32::blocked:abc::f0 "
 	      "dst:f32::blocked:abc::f0,,,4x128x64:4x64x32:4x128x32,0.5", &e) == RT_ONEDNN_EXEC &&

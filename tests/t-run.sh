@@ -71,7 +71,7 @@ fi
 # what passes through, what is kept
 check "the command's own output passes through" grep -q '^roofline-train: convnet, batch 8' "$dir/convnet.out"
 check "... no oneDNN line among it" sh -c "! grep -q onednn_verbose '$dir/convnet.out'"
-check "the raw log is kept" grep -q '^onednn_verbose,exec,cpu,convolution' "$dir/convnet/onednn/c000-r1.log"
+check "the raw log is kept (each execution with oneDNN's timestamp)" grep -q '^onednn_verbose,[0-9.]*,exec,cpu,convolution' "$dir/convnet/onednn/c000-r1.log"
 check "summary.txt: coverage first" sh -c "sed -n 4p '$dir/convnet/summary.txt' | grep -q '^coverage: oneDNN ran [0-9]*% of the default'"
 # the default described: what oneDNN's info lines say (Debian's 2.6 here, its OpenMP runtime,
 # its threads), and the environment that sets it
@@ -80,7 +80,7 @@ OMP_PROC_BIND=close "$run" -o "$dir/envd" -r 1 --no-overhead --no-hw-counters --
 check "... and the environment's variables that set it" grep -q '^the default.s environment: .*OMP_PROC_BIND=close' "$dir/envd/summary.txt"
 check "points.csv: a row per primitive with its calls and share" grep -q '^default,1,primitive,convolution forward_training f32 mb8_ic3oc64_ih32oh32kh3sh1dh0ph1_iw32ow32kw3sw1dw0pw1,convolution,forward_training,f32,fp32,[^,]*,1,' "$dir/convnet/points.csv"
 check "points.csv: reorders as bandwidth (bytes, no FLOPs)" "$csvawk" '$3 == "kind" && $5 == "reorder" { if ($13 == 0 && $14 > 0) ok = 1 } END { exit !ok }' "$dir/convnet/points.csv"
-check "points.csv: every row has the header's 26 fields" "$csvawk" 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || n != 26 }' "$dir/convnet/points.csv"
+check "points.csv: every row has the header's 28 fields" "$csvawk" 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || n != 28 }' "$dir/convnet/points.csv"
 
 # the chart: the configurations and the fastest's primitives under a profile's roofs, every
 # text (the configurations' names hold what the user typed) quoted so that gnuplot runs
@@ -162,7 +162,7 @@ ROOFTRAJ_SYSROOT="$dir/zen5" "$run" -o "$dir/none" -r 2 -- sh -c 'echo images/s 
 rc=$?
 check "a command that runs no oneDNN primitive: exit 0 (got $rc)" test $rc = 0
 check "... its wall time, and the note: no line came, so no coverage said" grep -q "^coverage: unknown: no oneDNN verbose line came: the command ran no oneDNN primitive, or switched oneDNN's log off itself" "$dir/none/summary.txt"
-check "... the images/s it printed recorded" grep -q ',12.5,$' "$dir/none/points.csv"
+check "... the images/s it printed recorded" grep -q ',12.5,,,$' "$dir/none/points.csv"
 # a throughput on standard error, as trainings print it there (logging, tqdm): read, and the
 # stream passed through as it came
 "$run" -o "$dir/se" -r 1 --no-overhead --no-hw-counters -- sh -c 'echo "epoch 1: 1604.9 img/s" >&2; printf "step 2 | samples/s=88.5\r" >&2; echo "loss 0.5 examples/sec nan" >&2' >"$dir/se.out" 2>"$dir/se.err"
@@ -200,7 +200,7 @@ conv8=$(echo "$conv" | sed 's/mb16_/mb8_/')
 "$run" -o "$dir/spoof2" -r 1 --no-overhead -p "$spr" -- sh -c "echo '$conv,0.001'; echo '$conv8,1e-300'; echo 'images/s 1e308'" >"$dir/spoof2.out" 2>"$dir/spoof2.err"
 check "... 1e-300 ms: impossible, under any clock's grain" grep -q 'impossible: 1 call in 1e-300 ms, under a nanosecond each' "$dir/spoof2/summary.txt"
 check "... 36.7 MFLOP in a microsecond: impossible, above the fp32 roof of the profile" sh -c "grep -q 'impossible: at least [0-9.e+]* GFLOP/s (a microsecond more a call), [0-9]*% of the fp32 roof' '$dir/spoof2/summary.txt' && grep -q 'convolution forward_training .*impossible: at least' '$dir/spoof2.err'"
-check "... images/s 1e308: impossible, not taken" sh -c "grep -q 'the command printed images/s 1e+308, more than an image a nanosecond' '$dir/spoof2/summary.txt' && grep -q '^default,1,run,command,.*,onednn/c000-r1.log,,\$' '$dir/spoof2/points.csv'"
+check "... images/s 1e308: impossible, not taken" sh -c "grep -q 'the command printed images/s 1e+308, more than an image a nanosecond' '$dir/spoof2/summary.txt' && grep -q '^default,1,run,command,.*,onednn/c000-r1.log,,,[0-9.e-]*,[0-9.e-]*\$' '$dir/spoof2/points.csv'"
 check "... no number in more than a dozen digits" sh -c "! grep -q '[0-9]\{13\}' '$dir/spoof2/summary.txt' && ! grep -q '[0-9]\{13\}' '$dir/spoof/summary.txt'"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "... the impossible points not drawn, and said" grep -q 'run-roofline: [0-9]* impossible points\? not drawn' "$dir/spoof2.err"
@@ -218,7 +218,7 @@ check "... each convolution's and inner product's precision as its implementatio
 check "... the summary names the math" grep -Eq '(convolution|inner_product) .*f32 +\((fp32|bf16) math\)' "$dir/fpmath/summary.txt"
 "$run" -o "$dir/none" -- true >"$dir/again.out" 2>&1
 rc=$?
-check "a directory that holds results: refused (exit $rc), nothing lost" sh -c "test $rc = 1 && grep -q 'holds results already' '$dir/again.out' && grep -q ',12.5,\$' '$dir/none/points.csv'"
+check "a directory that holds results: refused (exit $rc), nothing lost" sh -c "test $rc = 1 && grep -q 'holds results already' '$dir/again.out' && grep -q ',12.5,,,\$' '$dir/none/points.csv'"
 for args in "--sweep bogus" "--sweep env:1X=2" "--sweep env:A=1,1" "-r 0" "--sweep threads=0" "--timeout=-1"; do
 	# shellcheck disable=SC2086
 	"$run" $args -- true >"$dir/opt.out" 2>&1

@@ -795,6 +795,7 @@ int rt_spawn_run_io(char *const argv[], char env[][64], size_t nenv, double time
 	c->out[c->outlen] = '\0';
 	s->errbuf[s->errlen] = '\0';
 	c->seconds = have_exit ? seconds_between(&start.at, &ended.at) : rt_now() - t0;
+	c->started = have_exit ? (double)start.at.tv_sec + 1e-9 * (double)start.at.tv_nsec : t0;
 	c->nstrays = done.nstrays;
 	c->unended = done.unended;
 	memcpy(c->stray, done.stray, sizeof(c->stray));

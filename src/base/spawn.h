@@ -35,6 +35,7 @@ struct rt_child {
 	size_t outlen;
 	bool truncated;                 /* it printed more than RT_SPAWN_MAX_OUTPUT: not ok */
 	double seconds;                 /* from its start until it exited or was ended */
+	double started;                 /* its start on rt_now()'s clock (CLOCK_MONOTONIC) */
 	/* Processes it started that were still running when it exited (any that left its
 	 * process group included): ended (SIGTERM, then SIGKILL after RT_SPAWN_GRACE_S) before
 	 * the call returned. nstrays counts them (ok is not changed by them), stray[] names the

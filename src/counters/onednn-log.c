@@ -928,6 +928,34 @@ static enum rt_onednn_line graph_exec(const struct rt_onednn_reader *r, char **t
 	return RT_ONEDNN_EXEC;
 }
 
+/* A reorder's layouts from its memory descriptors: the format after "blocked:" of its src
+ * and dst ("src:f32::blocked:abcd::f0 dst:f32::blocked:aBcd16b::f0" in 3.x,
+ * "src_f32::blocked:abcd:f0 dst_f32::blocked:aBcd16b:f0" in 2.x). */
+static void reorder_layouts(const char *mds, struct rt_onednn_exec *e)
+{
+	for (const char *p = mds; *p;) {
+		const size_t n = strcspn(p, " ");
+		char md[128];
+		const char *b;
+
+		snprintf(md, sizeof(md), "%.*s", (int)(n < sizeof(md) - 1 ? n : sizeof(md) - 1), p);
+		b = strstr(md, "blocked:");
+		if (b && (!strncmp(md, "src", 3) || !strncmp(md, "dst", 3))) {
+			char *to = md[0] == 's' ? e->from : e->to;
+			const char *tag = b + 8;
+			const size_t tl = strcspn(tag, ":");
+
+			if (tl && tl < sizeof(e->from))
+				snprintf(to, sizeof(e->from), "%.*s", (int)tl, tag);
+		}
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	if (!e->from[0] || !e->to[0])
+		e->from[0] = e->to[0] = '\0';
+}
+
 enum rt_onednn_line rt_onednn_read(struct rt_onednn_reader *r, const char *line, size_t len,
 				   struct rt_onednn_exec *e)
 {
@@ -961,8 +989,12 @@ enum rt_onednn_line rt_onednn_read(struct rt_onednn_reader *r, const char *line,
 	i = 1;
 	if (i < nt && !strcmp(tok[i], "v1"))
 		i++;
-	if (i < nt && is_number(tok[i]))        /* a timestamp */
+	if (i < nt && is_number(tok[i])) {      /* a timestamp: the execution's start */
+		e->stamp_ms = strtod(tok[i], NULL);
+		if (!isfinite(e->stamp_ms) || e->stamp_ms < 0)
+			e->stamp_ms = 0;
 		i++;
+	}
 	/* 3.x's event class: primitive or graph ("info" lines before it in 2.x and 3.x) */
 	if (i < nt && (!strcmp(tok[i], "primitive") || !strcmp(tok[i], "graph")))
 		graph = !strcmp(tok[i++], "graph");
@@ -1023,6 +1055,8 @@ enum rt_onednn_line rt_onednn_read(struct rt_onednn_reader *r, const char *line,
 		snprintf(e->why, sizeof(e->why), "time '%.40s' is not milliseconds", f[7]);
 		return RT_ONEDNN_UNPARSED;
 	}
+	if (!strcmp(e->kind, "reorder"))
+		reorder_layouts(f[3], e);
 	if (!count(e, (char *)f[3], f[4], f[5], e->why, sizeof(e->why)))
 		return RT_ONEDNN_UNPARSED;
 	if (!isfinite(e->flops) || !isfinite(e->bytes) || e->flops < 0 || e->bytes < 0) {
@@ -1089,7 +1123,24 @@ void rt_onednn_tally_add(struct rt_onednn_tally *t, const struct rt_onednn_exec 
 	size_t h;
 
 	t->execs++;
+	t->stamped += e->stamp_ms > 0;
 	t->ms += e->ms;
+	if (e->from[0]) {
+		size_t c = 0;
+
+		while (c < t->nconvs && (strcmp(t->convs[c].from, e->from) ||
+					 strcmp(t->convs[c].to, e->to)))
+			c++;
+		if (c == t->nconvs && c < RT_ONEDNN_MAX_CONVS) {
+			memcpy(t->convs[c].from, e->from, sizeof(e->from));
+			memcpy(t->convs[c].to, e->to, sizeof(e->to));
+			t->nconvs++;
+		}
+		if (c < t->nconvs) {
+			t->convs[c].calls++;
+			t->convs[c].ms += e->ms;
+		}
+	}
 	t->flops += e->flops;
 	t->bytes += e->bytes;
 	if (!e->counted) {

@@ -53,6 +53,10 @@ struct rt_onednn_exec {
 	char runtime[24];       /* ... the CPU runtime line's "OpenMP" ("" on other lines) */
 	char isa[200];          /* ... the CPU ISA line's words ("Intel AVX-512 with ...") */
 	char why[96];           /* for RT_ONEDNN_UNPARSED: what did not read */
+	double stamp_ms;        /* the execution's start as ONEDNN_VERBOSE_TIMESTAMP=1 prints it
+				 * (gettimeofday, ms since the epoch, in 2.x and 3.x); 0: none */
+	char from[24], to[24];  /* a reorder's source and destination layouts ("abcd",
+				 * "aBcd16b"; "" for other kinds or where not said) */
 };
 
 /* A reader: remembers the field layout of the last primitive and graph template headers. */
@@ -68,6 +72,14 @@ void rt_onednn_reader_init(struct rt_onednn_reader *r);
  * filled, for RT_ONEDNN_UNPARSED e->why says what did not read. */
 enum rt_onednn_line rt_onednn_read(struct rt_onednn_reader *r, const char *line, size_t len,
 				   struct rt_onednn_exec *e);
+
+/* A reorder's layout conversion: from one layout to another, its calls and oneDNN's time. */
+#define RT_ONEDNN_MAX_CONVS 32
+struct rt_onednn_conv {
+	char from[24], to[24];
+	unsigned long calls;
+	double ms;
+};
 
 /* A tally of executions: the totals, and each distinct primitive (kind, direction, data type,
  * problem) with its calls. */
@@ -85,6 +97,7 @@ struct rt_onednn_tally {
 	size_t *slots;          /* open addressing: index + 1, 0 empty */
 	size_t nslots;
 	unsigned long execs, unparsed, uncounted;
+	unsigned long stamped;  /* executions with a timestamp (ONEDNN_VERBOSE_TIMESTAMP=1) */
 	double ms, flops, bytes, uncounted_ms;
 	unsigned nthr;          /* the most threads a runtime line named (0: none) */
 	char version[48], runtime[24], isa[200];        /* the first info lines' ("": none came) */
@@ -93,6 +106,9 @@ struct rt_onednn_tally {
 	char first_unparsed[160];       /* the first unparsed line, cut */
 	char first_unparsed_why[96];
 	bool oom;               /* a primitive could not be recorded (totals stay right) */
+	struct rt_onednn_conv convs[RT_ONEDNN_MAX_CONVS];       /* the reorders' conversions
+					 * (the first RT_ONEDNN_MAX_CONVS distinct ones) */
+	size_t nconvs;
 };
 void rt_onednn_tally_init(struct rt_onednn_tally *t);
 void rt_onednn_tally_add(struct rt_onednn_tally *t, const struct rt_onednn_exec *e);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "base/err.h"
 #include "counters/onednn-log.h"
+#include "machine/cpu.h"
 #include "node/profile.h"
 #include "node/roofs.h"
 
@@ -31,7 +32,17 @@ struct rt_cmd_outcome {
 	bool ok;
 	char reason[640];
 	double wall;
-	double images_per_s;            /* the last "images/s N" the command printed (NAN: none) */
+	double images_per_s;            /* the steady state of the throughput the command printed
+					 * (images/s; NAN: none): the median of its figures after
+					 * the first (the first alone where it printed one) */
+	unsigned figures;               /* the throughput figures it printed */
+	double startup;                 /* seconds from its start to its first oneDNN primitive's
+					 * start (NAN: no primitive, or no log) */
+	double window;                  /* its work window: seconds from the first primitive's
+					 * start to the last one's end (NAN: none); startup +
+					 * window <= wall */
+	bool stamped;                   /* the window from oneDNN's timestamps; else from the
+					 * time its lines reached roofline-run */
 	bool disturbed;                 /* ok, but other processes took its CPUs' time (reason) */
 	unsigned long verbose_lines;    /* oneDNN's lines that came (0: no primitive ran, or the
 					 * command switched the log off itself) */
@@ -59,7 +70,17 @@ struct rt_cmd_result {
 	bool cf_tried;
 	unsigned cf_ok;
 	double cf_median, cf_lo, cf_hi;
+	unsigned cf_img_ok;             /* ... of them that printed a throughput, its figures */
+	double cf_img_median, cf_img_lo, cf_img_hi;
+	/* the work window over the runs median..hi are of (win_ok of them had one) */
+	unsigned win_ok;
+	double win_median, win_lo, win_hi, startup_median;
 };
+
+/* The steady state of a command's throughput figures v (n of them, in the order printed):
+ * the median of those after the first (v reordered), the first alone where n is 1; NAN when
+ * none. */
+double rt_cmd_steady(double *v, size_t n);
 
 /* median, lo, hi and med from the runs: the undisturbed ones, all when every run was
  * disturbed (then disturbed is set). */
@@ -108,7 +129,7 @@ bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_on
 /* A rate or size in a few digits (%.4g; "-" for none): no number is printed in 300 digits. */
 const char *rt_cmd_num(double v, char *buf, size_t size);
 
-/* points.csv's header (26 columns). */
+/* points.csv's header (28 columns). */
 extern const char rt_cmd_points_header[];
 
 /* The configurations DIR/points.csv holds rows of, read back: res[i] for cfgs[i] (n of them)
@@ -118,6 +139,42 @@ extern const char rt_cmd_points_header[];
  * not read or a configuration not in cfgs; -ENOENT when DIR has no points.csv. */
 int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 			struct rt_cmd_result **res, bool *have, struct rt_err *err);
+
+/* Advice from the roof (src/run/cmd-advice.c), each line with its evidence:
+ * - reorders: where they take RT_CMD_ADVICE_REORDER_SHARE of oneDNN's time or more, their
+ *   share and the layouts they convert, heaviest first; where activations go between plain
+ *   NCHW (abcd) and oneDNN's channel-blocked layout (aBcd16b) and back, taking
+ *   RT_CMD_ADVICE_ACTIVATION_SHARE or more, channels-last (channels_last for PyTorch);
+ * - each of the 8 heaviest counted primitives with RT_CMD_ADVICE_PRIM_SHARE of the time or
+ *   more, under RT_CMD_ADVICE_FAR of its precision's ceiling (a profile's roofs needed), where
+ *   the log shows why: its intensity under the ridge (that ceiling over DRAM's bandwidth):
+ *   memory-bound; else fewer than RT_CMD_ADVICE_IMAGES_THREAD images a thread (mb over the
+ *   threads; output rows a thread beside it);
+ * - where fp32 math on f32 tensors (convolutions, deconvolutions, inner products, matmuls: the
+ *   kinds an fpmath mode changes) takes RT_CMD_ADVICE_FP32_SHARE of the time or more and the
+ *   CPU has amx_bf16 or avx512_bf16: the bf16 fpmath mode (and autocast for PyTorch), with
+ *   the bf16 and fp32 ceilings where the profile has both. */
+#define RT_CMD_ADVICE_MAX 12
+#define RT_CMD_ADVICE_REORDER_SHARE 0.10
+#define RT_CMD_ADVICE_ACTIVATION_SHARE 0.05
+#define RT_CMD_ADVICE_PRIM_SHARE 0.05
+#define RT_CMD_ADVICE_FAR 0.5
+#define RT_CMD_ADVICE_IMAGES_THREAD 4
+#define RT_CMD_ADVICE_FP32_SHARE 0.10
+struct rt_cmd_advice {
+	char line[RT_CMD_ADVICE_MAX][640];
+	size_t n;
+};
+/* The advice on a run's tally t (sorted, heaviest first) judged by j (NULL, or without roofs:
+ * no line that needs a roof) at threads (0: not known), on the CPU cpu (NULL: not known);
+ * python: the command is a Python program (PyTorch's cures named). No advice on an
+ * impossible log. */
+void rt_cmd_advise(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
+		   const struct rt_cmd_judgement *j, unsigned threads, const struct rt_cpu *cpu,
+		   bool python);
+/* Whether a conversion is of activations between plain NCHW (NCDHW) and oneDNN's blocked
+ * layout of channels (aBcd16b), in either direction. */
+bool rt_cmd_advice_activation_conv(const struct rt_onednn_conv *c);
 
 /* DIR's charts (run-roofline: the configurations and the fastest's primitives under the
  * profile's roofs; primitives-time: the fastest's primitives against their floors) and

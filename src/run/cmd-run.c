@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <regex.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -199,6 +200,35 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 			  "env:NAME=V1,V2,... expected", spec);
 }
 
+int rt_cmd_throughput_set(struct rt_cmd_run_opts *o, const char *regex, struct rt_err *err)
+{
+	regex_t re;
+	char msg[200];
+	int e;
+
+	if (strlen(regex) >= sizeof(o->throughput_buf))
+		return rt_err_set(err, -EINVAL, "--throughput: a regex of at most %zu characters "
+				  "expected", sizeof(o->throughput_buf) - 1);
+	if (!*regex)
+		return rt_err_set(err, -EINVAL, "--throughput: an empty regex matches every line");
+	if ((e = regcomp(&re, regex, REG_EXTENDED))) {
+		regerror(e, &re, msg, sizeof(msg));
+		return rt_err_set(err, -EINVAL, "--throughput: '%s': %s", regex, msg);
+	}
+	rt_cmd_run_opts_fini(o);
+	o->throughput_re = re;
+	snprintf(o->throughput_buf, sizeof(o->throughput_buf), "%s", regex);
+	o->throughput = o->throughput_buf;
+	return 0;
+}
+
+void rt_cmd_run_opts_fini(struct rt_cmd_run_opts *o)
+{
+	if (o->throughput)
+		regfree(&o->throughput_re);
+	o->throughput = NULL;
+}
+
 static void cfg_set(struct rt_cmd_cfg *c, const char *kv)
 {
 	/* rt_cmd_sweep_add kept every NAME=VALUE under 64 characters */
@@ -361,16 +391,43 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 
 /* What one process's output goes through. */
 struct stream {
+	const struct rt_cmd_run_opts *o;
 	bool count;                     /* the log is on: read it */
 	struct rt_onednn_reader rd;
 	struct rt_onednn_tally *t;
 	FILE *log;                      /* the raw log, or NULL */
-	double *images_per_s;
 	unsigned long *lines;           /* oneDNN's lines that came */
 	char err[4096];                 /* the standard error line being assembled (a longer
 					 * line's start: a figure is printed early in its line) */
 	size_t errlen;
+	double *figs;                   /* the throughput figures, images/s, in order */
+	size_t nfigs, capfigs;
+	/* the work window: the first and last executions, by oneDNN's timestamps (ms, its
+	 * clock: gettimeofday) where every one has one, and by when their lines came (rt_now) */
+	unsigned long execs;
+	bool stamped;
+	double first_stamp, last_end;
+	double first_came, first_ms, last_came;
 };
+
+/* The most throughput figures kept (a progress bar redrawn for days): later ones dropped. */
+#define MAX_FIGURES (1u << 20)
+
+static void figure_add(struct stream *s, double v)
+{
+	if (!isfinite(v) || v <= 0)
+		return;
+	if (s->nfigs == s->capfigs) {
+		const size_t nc = s->capfigs ? 2 * s->capfigs : 64;
+		double *f;
+
+		if (nc > MAX_FIGURES || !(f = realloc(s->figs, nc * sizeof(*f))))
+			return;
+		s->figs = f;
+		s->capfigs = nc;
+	}
+	s->figs[s->nfigs++] = v;
+}
 
 /* The number that ends at end (back to its first character), or NAN. */
 static double number_before(const char *line, const char *end)
@@ -435,6 +492,73 @@ static void read_images_per_s(const char *line, size_t len, double *out)
 	}
 }
 
+/* An iteration rate as tqdm prints it, the last on the line: "12.3it/s" (iterations a
+ * second) or "1.23s/it" (seconds an iteration); NAN when none. */
+static double read_iter_rate(const char *line, size_t len)
+{
+	static const char *const units[] = { "it/s", "s/it" };
+	double got = NAN;
+
+	for (size_t u = 0; u < 2; u++) {
+		const char *from = line, *hit;
+
+		while ((hit = memmem(from, (size_t)(line + len - from), units[u], 4))) {
+			const char *after = hit + 4;
+			double v;
+
+			from = hit + 1;
+			/* "12.3it/s" and "1.2s/it" alone: not "fit/s", "s/item" */
+			if (after < line + len && isalpha((unsigned char)*after))
+				continue;
+			v = number_before(line, hit);
+			if (isfinite(v) && v > 0)
+				got = u == 0 ? v : 1 / v;
+		}
+	}
+	return got;
+}
+
+/* The figure --throughput's regex finds in a line (the last match's), or NAN. */
+static double read_regex(const regex_t *re, const char *line, size_t len)
+{
+	char buf[4096], num[64], *end;
+	regmatch_t m[2];
+	double got = NAN;
+	int flags = 0;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) - 1 ? len : sizeof(buf) - 1),
+		 line);
+	for (const char *p = buf; *p && !regexec(re, p, 2, m, flags); flags = REG_NOTBOL) {
+		const regmatch_t *g = m[1].rm_so >= 0 ? &m[1] : &m[0];
+		const int gl = (int)(g->rm_eo - g->rm_so);
+		double v;
+
+		if (gl > 0 && gl < (int)sizeof(num)) {
+			snprintf(num, sizeof(num), "%.*s", gl, p + g->rm_so);
+			v = strtod(num, &end);
+			if (end != num && !*end && isfinite(v) && v > 0)
+				got = v;
+		}
+		p += m[0].rm_eo > 0 ? m[0].rm_eo : 1;
+	}
+	return got;
+}
+
+/* A line of the command's output (stdout or stderr) read for its throughput. */
+static void read_throughput(struct stream *s, const char *line, size_t len)
+{
+	double v = NAN;
+
+	if (s->o->throughput) {
+		v = read_regex(&s->o->throughput_re, line, len);
+	} else {
+		read_images_per_s(line, len, &v);
+		if (isnan(v) && s->o->batch)
+			v = read_iter_rate(line, len) * s->o->batch;
+	}
+	figure_add(s, v);
+}
+
 static void on_line(void *ctx, const char *line, size_t len)
 {
 	struct stream *s = ctx;
@@ -444,12 +568,30 @@ static void on_line(void *ctx, const char *line, size_t len)
 
 	if (k == RT_ONEDNN_OTHER) {
 		fwrite(line, 1, len, stdout);
-		read_images_per_s(line, len, s->images_per_s);
+		read_throughput(s, line, len);
 		return;
 	}
 	if (s->log)
 		fwrite(line, 1, len, s->log);
 	(*s->lines)++;
+	if (k == RT_ONEDNN_EXEC) {
+		const double now = rt_now();
+
+		if (!s->execs++) {
+			s->first_came = now;
+			s->first_ms = e.ms;
+			s->stamped = e.stamp_ms > 0;
+			s->first_stamp = e.stamp_ms;
+			s->last_end = 0;
+		}
+		s->last_came = now;
+		if (e.stamp_ms <= 0) {
+			s->stamped = false;
+		} else {
+			s->first_stamp = fmin(s->first_stamp, e.stamp_ms);
+			s->last_end = fmax(s->last_end, e.stamp_ms + e.ms);
+		}
+	}
 	rt_onednn_tally_line(s->t, k, &e, line, len);
 }
 
@@ -463,7 +605,7 @@ static void on_err(void *ctx, const char *buf, size_t len)
 	fwrite(buf, 1, len, stderr);
 	for (size_t i = 0; i < len; i++) {
 		if (buf[i] == '\n' || buf[i] == '\r') {
-			read_images_per_s(s->err, s->errlen, s->images_per_s);
+			read_throughput(s, s->err, s->errlen);
 			s->errlen = 0;
 		} else if (s->errlen < sizeof(s->err)) {
 			s->err[s->errlen++] = buf[i];
@@ -471,29 +613,80 @@ static void on_err(void *ctx, const char *buf, size_t len)
 	}
 }
 
+/* The steady state of a command's throughput figures: the median of those after the first
+ * (the first covers the start: primitives created, code generated, caches cold; the median
+ * holds against one odd figure, where the last alone would be one sample), the first alone
+ * where it printed one. NAN: none. */
+double rt_cmd_steady(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	return n == 1 ? v[0] : rt_median(v + 1, n - 1);
+}
+
+/* The run's start-up and work window (r->wall and the stream's first and last executions):
+ * by oneDNN's timestamps where each execution had one (gettimeofday's clock, mapped to
+ * rt_now()'s by their offset off, taken around the run), else by when the lines came (the
+ * first execution's start: its line's arrival less its time). Held within the run: a start
+ * before the command's is its start, an end after its exit its exit, so that start-up +
+ * window <= wall whatever the clocks did. */
+static void window_of(const struct stream *s, double started, double off,
+		      struct rt_cmd_outcome *r)
+{
+	double t0, t1;
+
+	r->startup = r->window = NAN;
+	if (!s->execs || !(r->wall >= 0))
+		return;
+	r->stamped = s->stamped;
+	if (s->stamped) {
+		t0 = s->first_stamp / 1e3 - off;
+		t1 = s->last_end / 1e3 - off;
+	} else {
+		t0 = s->first_came - s->first_ms / 1e3;
+		t1 = s->last_came;
+	}
+	t0 = fmin(fmax(t0 - started, 0), r->wall);
+	t1 = fmin(fmax(t1 - started, t0), r->wall);
+	r->startup = t0;
+	r->window = t1 - t0;
+}
+
+static double realtime_off(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec - rt_now();
+}
+
 /* One fresh process of configuration c; with the log when logpath is not NULL. */
 static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *c,
 		       const char *logpath, struct rt_cmd_outcome *r, struct rt_err *err)
 {
-	char env[MAX_ENV + 2][64];
+	char env[MAX_ENV + 4][64];
 	size_t nenv = 0;
 	struct rt_outfile lf = { 0 };
-	struct stream s = { .count = logpath != NULL, .t = &r->t, .images_per_s = &r->images_per_s,
-			  .lines = &r->verbose_lines };
+	struct stream s = { .o = o, .count = logpath != NULL, .t = &r->t,
+			    .lines = &r->verbose_lines };
 	const struct rt_spawn_io io = { on_line, on_err, &s };
 	struct rt_cpu_sample before, after;
 	struct rt_cpu_tasks tasks[2] = { { 0 }, { 0 } };
 	struct rt_child ch;
-	double sampled;
+	double sampled, off;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
 	r->images_per_s = NAN;
+	r->startup = r->window = NAN;
 	rt_onednn_tally_init(&r->t);
 	rt_onednn_reader_init(&s.rd);
 	/* the log on (2.x reads ONEDNN_VERBOSE, older builds DNNL_VERBOSE), or surely off */
 	snprintf(env[nenv++], 64, "ONEDNN_VERBOSE=%s", logpath ? o->verbose : "");
 	snprintf(env[nenv++], 64, "DNNL_VERBOSE=%s", logpath ? o->verbose : "");
+	/* each execution's start on oneDNN's clock: the work window (2.x and 3.x) */
+	snprintf(env[nenv++], 64, "ONEDNN_VERBOSE_TIMESTAMP=%s", logpath ? "1" : "");
+	snprintf(env[nenv++], 64, "DNNL_VERBOSE_TIMESTAMP=%s", logpath ? "1" : "");
 	for (size_t i = 0; i < c->nenv; i++)
 		memcpy(env[nenv++], c->env[i], 64);
 	if (logpath) {
@@ -505,7 +698,9 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	(void)rt_cpu_tasks_take(&tasks[0], NULL, 0);     /* who else ran there: a busy run's words */
 	rt_cpu_sample_take(&before);
 	sampled = rt_now();
+	off = realtime_off();
 	rc = rt_spawn_run_io(o->cmd, env, nenv, o->timeout, &io, &ch, err);
+	off = (off + realtime_off()) / 2;       /* the clocks' offset (a step between: held) */
 	rt_cpu_sample_take(&after);
 	sampled = rt_now() - sampled;
 	(void)rt_cpu_tasks_take_like(&tasks[1], &tasks[0]);
@@ -514,14 +709,20 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 		rt_cpu_tasks_free(&tasks[0]);
 		rt_cpu_tasks_free(&tasks[1]);
 		rt_outfile_abort(&lf);
+		free(s.figs);
 		return rc;
 	}
 	free(ch.out);
-	read_images_per_s(s.err, s.errlen, &r->images_per_s);  /* a last line without its end */
+	if (s.errlen)
+		read_throughput(&s, s.err, s.errlen);   /* a last line without its end */
+	r->figures = (unsigned)s.nfigs;
+	r->images_per_s = rt_cmd_steady(s.figs, s.nfigs);
+	free(s.figs);
 	if (ch.strays[0])       /* a daemon it started does not hold the run: named, ended */
 		fprintf(stderr, "%s: %s: the command %s\n", o->prog, c->name, ch.strays);
 	r->ok = ch.ok;
 	r->wall = ch.seconds;
+	window_of(&s, ch.started, off, r);
 	snprintf(r->reason, sizeof(r->reason), "%s", ch.reason);
 	{
 		/* whether the command had its CPUs: what others used of them meanwhile, over the
@@ -553,6 +754,7 @@ struct row {
 	unsigned rep, threads;
 	unsigned long calls;
 	double seconds, share, flops, bytes, wall, onednn, coverage, images_per_s;
+	double startup, window;         /* run rows with the log: the work window (NAN: none) */
 	bool counted;
 	int rank;
 };
@@ -606,9 +808,12 @@ static void put_row(FILE *fp, const struct row *w)
 	num(fp, w->images_per_s, ok && w->images_per_s > 0 &&
 	    w->images_per_s <= RT_CMD_IMAGES_PER_S_MAX);
 	if (w->rank >= 0)
-		fprintf(fp, ",%d\n", w->rank);
+		fprintf(fp, ",%d", w->rank);
 	else
-		fputs(",\n", fp);
+		fputc(',', fp);
+	num(fp, w->startup, ok && !isnan(w->window));
+	num(fp, w->window, ok && !isnan(w->startup));
+	fputc('\n', fp);
 }
 
 /* A run with the log on that gave not one of its lines: oneDNN may have run with the log
@@ -628,7 +833,8 @@ static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, const st
 			 .seconds = r->wall, .share = 1, .flops = r->t.flops, .bytes = r->t.bytes,
 			 .wall = r->wall, .onednn = logged ? r->t.ms / 1e3 : -1,
 			 .coverage = logged && r->wall > 0 ? r->t.ms / 1e3 / r->wall : -1,
-			 .images_per_s = r->images_per_s, .counted = logged, .rank = c->rank };
+			 .images_per_s = r->images_per_s, .counted = logged, .rank = c->rank,
+			 .startup = logged ? r->startup : NAN, .window = logged ? r->window : NAN };
 
 	/* what no profile is needed to call impossible: the row says it, the number is kept */
 	rt_cmd_judge(r, c->threads, NULL, &j);
@@ -695,7 +901,7 @@ static int onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
 			 .seconds = total / 1e3, .share = 1, .flops = r->t.flops,
 			 .bytes = r->t.bytes, .wall = r->wall, .onednn = total / 1e3,
 			 .coverage = r->wall > 0 ? total / 1e3 / r->wall : 0, .images_per_s = NAN,
-			 .counted = true, .rank = c->rank };
+			 .counted = true, .rank = c->rank, .startup = NAN, .window = NAN };
 
 	put_row(fp, &w);
 	rt_onednn_tally_sort(&r->t);
@@ -840,11 +1046,41 @@ static void put_shell_word(FILE *fp, const char *s)
 /* The summary's two lead sentences, for report.html too: the verdict and the coverage. */
 struct lead {
 	char verdict[1024], coverage[1024];
+	struct rt_cmd_advice adv;       /* advice from the roof (n 0: none) */
 	const char *hw;                 /* the hardware counters' line ("": none) */
 };
 
-/* The fastest configuration with the log, by its median, among those measured undisturbed
- * (a disturbed configuration's time is not its own); SIZE_MAX when none. */
+/* Whether configurations are compared on their work windows: every one that ran had one in
+ * each of the runs its figures are of (else on the whole command's wall time). */
+static bool on_window(const struct rt_cmd_result *res, size_t n)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++)
+		if (res[i].med >= 0) {
+			if (!res[i].win_ok)
+				return false;
+			any = true;
+		}
+	return any;
+}
+
+/* The results as compared: on the work window, each median, lo and hi the window's. */
+static void compared(struct rt_cmd_result *dst, const struct rt_cmd_result *res, size_t n,
+		     bool win)
+{
+	for (size_t i = 0; i < n; i++) {
+		dst[i] = res[i];
+		if (win && res[i].win_ok) {
+			dst[i].median = res[i].win_median;
+			dst[i].lo = res[i].win_lo;
+			dst[i].hi = res[i].win_hi;
+		}
+	}
+}
+
+/* The fastest configuration with the log, by its median (res as compared), among those
+ * measured undisturbed (a disturbed configuration's time is not its own); SIZE_MAX when none. */
 static size_t best_of(const struct rt_cmd_result *res, size_t n)
 {
 	size_t best = SIZE_MAX;
@@ -853,6 +1089,25 @@ static size_t best_of(const struct rt_cmd_result *res, size_t n)
 		if (res[i].med >= 0 && !res[i].disturbed &&
 		    (best == SIZE_MAX || res[i].median < res[best].median))
 			best = i;
+	return best;
+}
+
+/* The fastest on the basis the summary compares on (on_window). */
+static size_t best_compared(const struct rt_cmd_result *res, size_t n, double *best_med,
+			    double *def_med)
+{
+	const bool win = on_window(res, n);
+	size_t best = SIZE_MAX;
+
+	for (size_t i = 0; i < n; i++)
+		if (res[i].med >= 0 && !res[i].disturbed &&
+		    (best == SIZE_MAX || (win ? res[i].win_median < res[best].win_median :
+					  res[i].median < res[best].median)))
+			best = i;
+	if (best != SIZE_MAX) {
+		*best_med = win ? res[best].win_median : res[best].median;
+		*def_med = win ? res[0].win_median : res[0].median;
+	}
 	return best;
 }
 
@@ -896,19 +1151,32 @@ static void figure(char *buf, size_t size, double med, double lo, double hi, uns
 		snprintf(buf, size, "%.3f s (%.3f..%.3f over %u fresh processes)", med, lo, hi, k);
 }
 
-/* The verdict on a configuration faster than the default with the log: the runs without it
- * decide (the log's lines cost each configuration its own share of the time, so a speedup
- * with the log need not be one without it), the logged figures said beside them. */
-static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_result *b,
-		  const struct rt_cmd_result *d)
+/* "1604.9 images/s (1590..1620 over 3 fresh processes)" */
+static void rate(char *buf, size_t size, double med, double lo, double hi, unsigned k)
 {
-	char lb[96], ld[96], fb[96], fd[96], logged[400];
+	if (k < 2)
+		snprintf(buf, size, "%.4g images/s (one run)", med);
+	else
+		snprintf(buf, size, "%.4g images/s (%.4g..%.4g over %u fresh processes)", med, lo,
+			 hi, k);
+}
+
+/* The verdict on a configuration faster than the default with the log (b and d as compared:
+ * on basis, "work window" or "wall time"): the runs without the log decide (the log's lines
+ * cost each configuration its own share of the time, so a speedup with the log need not be
+ * one without it), by the command's own throughput where each of those runs printed one,
+ * else by their wall time (they have no primitives, so no window); the logged figures said
+ * beside them. */
+static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_result *b,
+		  const struct rt_cmd_result *d, const char *basis)
+{
+	char lb[96], ld[96], fb[96], fd[96], logged[420];
 
 	figure(lb, sizeof(lb), b->median, b->lo, b->hi, b->ok);
 	figure(ld, sizeof(ld), d->median, d->lo, d->hi, d->ok);
-	snprintf(logged, sizeof(logged), "with the log %s against the default's %s (%.2fx%s)", lb,
-		 ld, d->median / b->median, b->ok < 2 || d->ok < 2 ? ", the spread not known" :
-		 ", outside both ranges");
+	snprintf(logged, sizeof(logged), "with the log %s against the default's %s (%s: "
+		 "%.2fx%s)", lb, ld, basis, d->median / b->median, b->ok < 2 || d->ok < 2 ?
+		 ", the spread not known" : ", outside both ranges");
 	if (!b->cf_tried || !d->cf_tried) {
 		snprintf(v, vs, "best configuration: %s, %s; not confirmed without the log (it was "
 			 "not run so: read back by --resume, interrupted, or under a launcher)", name,
@@ -921,20 +1189,43 @@ static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_resu
 			 "not confirmed", name, logged, b->cf_ok ? "the default" : "it");
 		return;
 	}
+	if (b->cf_img_ok == b->cf_ok && d->cf_img_ok == d->cf_ok) {
+		/* the program's own throughput: higher is faster */
+		rate(fb, sizeof(fb), b->cf_img_median, b->cf_img_lo, b->cf_img_hi, b->cf_img_ok);
+		rate(fd, sizeof(fd), d->cf_img_median, d->cf_img_lo, d->cf_img_hi, d->cf_img_ok);
+		if (b->cf_ok >= 2 && d->cf_ok >= 2 && b->cf_img_lo > d->cf_img_hi)
+			snprintf(v, vs, "best configuration: %s, %s without the log against the "
+				 "default's %s (run in turn, the command's own throughput): speedup "
+				 "%.2fx, outside both ranges; %s", name, fb, fd,
+				 b->cf_img_median / d->cf_img_median, logged);
+		else if ((b->cf_ok < 2 || d->cf_ok < 2) && b->cf_img_median > d->cf_img_median)
+			snprintf(v, vs, "best configuration: %s, %s without the log against the "
+				 "default's %s (the command's own throughput): speedup %.2fx from one "
+				 "run of each, the spread is not known (use -r 3); %s", name, fb, fd,
+				 b->cf_img_median / d->cf_img_median, logged);
+		else
+			snprintf(v, vs, "no configuration is measurably faster than the default "
+				 "without the log: %s printed %s against the default's %s (run in turn, "
+				 "the command's own throughput), %s; %s", name, fb, fd,
+				 b->cf_img_median > d->cf_img_median ? "the ranges overlap" :
+				 "the default as fast or faster", logged);
+		return;
+	}
 	figure(fb, sizeof(fb), b->cf_median, b->cf_lo, b->cf_hi, b->cf_ok);
 	figure(fd, sizeof(fd), d->cf_median, d->cf_lo, d->cf_hi, d->cf_ok);
 	if (b->cf_ok >= 2 && d->cf_ok >= 2 && b->cf_hi < d->cf_lo)
 		snprintf(v, vs, "best configuration: %s, %s without the log against the default's "
-			 "%s (run in turn): speedup %.2fx in wall time, outside both ranges; %s",
+			 "%s (run in turn): speedup %.2fx in wall time, outside both ranges (the "
+			 "command printed no throughput in each run); %s",
 			 name, fb, fd, d->cf_median / b->cf_median, logged);
 	else if ((b->cf_ok < 2 || d->cf_ok < 2) && b->cf_median < d->cf_median)
 		snprintf(v, vs, "best configuration: %s, %s without the log against the default's "
-			 "%s: speedup %.2fx from one run of each, the spread is not known (use -r 3); "
-			 "%s", name, fb, fd, d->cf_median / b->cf_median, logged);
+			 "%s (wall time): speedup %.2fx from one run of each, the spread is not known "
+			 "(use -r 3); %s", name, fb, fd, d->cf_median / b->cf_median, logged);
 	else
 		snprintf(v, vs, "no configuration is measurably faster than the default without "
-			 "the log: %s took %s against the default's %s (run in turn), %s; %s", name, fb,
-			 fd, b->cf_median < d->cf_median ? "the ranges overlap" :
+			 "the log: %s took %s against the default's %s (run in turn, wall time), %s; "
+			 "%s", name, fb, fd, b->cf_median < d->cf_median ? "the ranges overlap" :
 			 "the default as fast or faster", logged);
 }
 
@@ -945,7 +1236,10 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 	const struct rt_cmd_result *def = &res[0];
 	char *const v = ld->verdict;
 	const size_t vs = sizeof(ld->verdict);
+	const char *basis;
+	struct rt_cmd_result *cmp = NULL;
 	size_t best = SIZE_MAX;
+	bool win;
 
 	fputs("command:", fp);
 	for (char *const *a = o->cmd; *a; a++) {
@@ -989,6 +1283,29 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 		if (r->t.unparsed)
 			fprintf(fp, "          %lu oneDNN lines not read, the first: \"%s\" (%s)\n",
 				r->t.unparsed, r->t.first_unparsed, r->t.first_unparsed_why);
+		if (!isnan(r->window)) {
+			char in[200];
+
+			/* oneDNN's times past the window (a grain a call aside) are not one
+			 * process's primitives in turn: no share of it said */
+			if (r->t.ms / 1e3 > r->window + r->t.execs * RT_CMD_LOG_GRAIN_S)
+				snprintf(in, sizeof(in), "oneDNN's times sum %.3f s, more than the "
+					 "window: primitives at once, or a log replayed", r->t.ms / 1e3);
+			else
+				snprintf(in, sizeof(in), "oneDNN ran %.0f%% of the window",
+					 r->window > 0 ? 100 * r->t.ms / 1e3 / r->window : 0);
+			fprintf(fp, "work window: the default's first oneDNN primitive started %.3f s "
+				"after the command did (start-up), its last ended %.3f s later (the "
+				"window, %s); %s; %.3f s after it\n", r->startup, r->window,
+				r->stamped ? "by oneDNN's timestamps" :
+				"by when its lines came: oneDNN printed no timestamps", in,
+				fmax(0, r->wall - r->startup - r->window));
+		}
+		if (r->figures)
+			fprintf(fp, "throughput: the command printed %u figure%s; its steady state "
+				"%.4g images/s (%s)\n", r->figures, r->figures == 1 ? "" : "s",
+				r->images_per_s, r->figures == 1 ? "its one figure" :
+				"the median of those after the first");
 		describe_default(fp, &r->t);
 	} else {
 		snprintf(ld->coverage, sizeof(ld->coverage), "coverage: unknown: the default "
@@ -1009,8 +1326,9 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 		fprintf(fp, "verbose overhead: not measured: the default configuration's runs "
 			"with the log %s\n", def->ok ? "were not measured" : "failed or were "
 			"disturbed, so there is nothing to compare with");
-	fprintf(fp, "\n%-44s %22s %9s %10s %10s %9s %9s\n", "configuration", "wall s (min..max)",
-		"coverage", "GFLOP/s", "in oneDNN", "reorders", "images/s");
+	fprintf(fp, "\n%-44s %22s %9s %10s %10s %9s %9s %9s %22s %8s\n", "configuration",
+		"wall s (min..max)", "coverage", "GFLOP/s", "in oneDNN", "reorders", "images/s",
+		"start-up", "window s (min..max)", "in window");
 	for (size_t i = 0; i < n; i++) {
 		const struct rt_cmd_result *s = &res[i];
 		const struct rt_cmd_outcome *r;
@@ -1040,11 +1358,22 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 			jr.log_impossible || jr.impossible_prims ? "-" : go,
 			r->t.ms > 0 ? 100 * reorder / r->t.ms : 0);
 		if (jr.over_images)
-			fprintf(fp, " %9s\n", "impossible");
+			fprintf(fp, " %9s", "impossible");
 		else if (r->images_per_s > 0)
-			fprintf(fp, " %9s\n", rt_cmd_num(r->images_per_s, gw, sizeof(gw)));
+			fprintf(fp, " %9s", rt_cmd_num(r->images_per_s, gw, sizeof(gw)));
 		else
-			fprintf(fp, " %9s\n", "-");
+			fprintf(fp, " %9s", "-");
+		/* the work window: the median run's start-up, the window over the runs */
+		if (s->win_ok) {
+			snprintf(range, sizeof(range), "%.3f (%.3f..%.3f)", s->win_median, s->win_lo,
+				 s->win_hi);
+			snprintf(cov, sizeof(cov), "%.0f%%", r->window > 0 ? 100 * r->t.ms / 1e3 /
+				 r->window : 0);
+			fprintf(fp, " %9.3f %22s %8s\n", s->startup_median, range,
+				r->t.ms / 1e3 > r->window + r->t.execs * RT_CMD_LOG_GRAIN_S ? "-" : cov);
+		} else {
+			fprintf(fp, " %9s %22s %8s\n", "-", "-", "-");
+		}
 		if (jr.impossible) {
 			fprintf(fp, "%-44s   %s\n", "", jr.why);
 			fprintf(stderr, "%s: %s: %s\n", o->prog, cfgs[i].name, jr.why);
@@ -1071,6 +1400,17 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 					busy, s->n, o->ranked ? "" : " twice", bwhy);
 		}
 	}
+	win = on_window(res, n);
+	cmp = calloc(n, sizeof(*cmp));
+	if (!cmp) {
+		snprintf(v, vs, "no verdict: out of memory");
+		fprintf(fp, "\n%s\n", v);
+		return;
+	}
+	compared(cmp, res, n, win);
+	basis = win ? "work window" : "wall time";
+	res = cmp;
+	def = &cmp[0];
 	best = best_of(res, n);
 	fputc('\n', fp);
 	/* the best against the default: faster only when the ranges do not overlap */
@@ -1084,22 +1424,29 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 	} else if (n == 1) {
 		snprintf(v, vs, "one configuration (no --sweep): nothing to compare");
 	} else if (def->med < 0 || def->disturbed) {
-		snprintf(v, vs, "best configuration: %s, %.3f s; the default %s: no speedup to "
-			 "tell", cfgs[best].name, res[best].median, def->med < 0 ? "did not run" :
-			 "was disturbed in every run");
+		snprintf(v, vs, "best configuration: %s, %.3f s (%s); the default %s: no speedup "
+			 "to tell", cfgs[best].name, res[best].median, basis, def->med < 0 ?
+			 "did not run" : "was disturbed in every run");
 	} else if (best == 0) {
 		snprintf(v, vs, "the default configuration is the fastest measured: %.3f s "
-			 "(%.3f..%.3f over %u fresh process%s)", def->median, def->lo, def->hi,
-			 def->ok, def->ok == 1 ? "" : "es");
+			 "(%.3f..%.3f over %u fresh process%s, %s)", def->median, def->lo, def->hi,
+			 def->ok, def->ok == 1 ? "" : "es", basis);
 	} else if (res[best].ok < 2 || def->ok < 2 || res[best].hi < def->lo) {
-		claim(v, vs, cfgs[best].name, &res[best], def);
+		claim(v, vs, cfgs[best].name, &res[best], def, basis);
 	} else {
 		snprintf(v, vs, "no configuration is measurably faster than the default: the "
-			 "fastest, %s, took %.3f s (%.3f..%.3f), the default %.3f s (%.3f..%.3f); "
-			 "the ranges overlap", cfgs[best].name, res[best].median, res[best].lo,
-			 res[best].hi, def->median, def->lo, def->hi);
+			 "fastest, %s, took %.3f s (%.3f..%.3f), the default %.3f s (%.3f..%.3f), "
+			 "%s; the ranges overlap", cfgs[best].name, res[best].median, res[best].lo,
+			 res[best].hi, def->median, def->lo, def->hi, basis);
 	}
 	fprintf(fp, "%s\n", v);
+	if (win && n > 1)
+		fprintf(fp, "compared on the work window (first oneDNN primitive to the last: "
+			    "start-up and the end left out); the whole command's wall time in the "
+			    "table too\n");
+	else if (n > 1)
+		fprintf(fp, "compared on the whole command's wall time (not every configuration's "
+			    "runs had a work window)\n");
 	/* where the default's oneDNN time went, and how far each is from its roof */
 	if (def->med >= 0 && def->runs[def->med].t.n) {
 		const struct rt_cmd_outcome *r = &def->runs[def->med];
@@ -1151,7 +1498,25 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 				fprintf(stderr, "%s: %s %s %s: %s\n", o->prog, r->t.v[j].kind,
 					r->t.v[j].prop, r->t.v[j].problem, why);
 		}
+		/* advice from the roof: each line with its evidence, none without */
+		{
+			struct rt_cpu cpu;
+			struct rt_err e;
+			const char *base = strrchr(o->cmd[0], '/');
+
+			base = base ? base + 1 : o->cmd[0];
+			rt_cmd_advise(&ld->adv, &r->t, &jd, r->t.nthr ? r->t.nthr : cfgs[0].threads,
+				      rt_cpu_detect(&cpu, &e) ? NULL : &cpu,
+				      !strncmp(base, "python", 6));
+			if (ld->adv.n)
+				fprintf(fp, "\nadvice (the default's log%s):\n", prof ? " and the "
+					"profile's roofs" : "; with -p PROFILE, the primitives under "
+					"their roofs too");
+			for (size_t k = 0; k < ld->adv.n; k++)
+				fprintf(fp, "  %s\n", ld->adv.line[k]);
+		}
 	}
+	free(cmp);
 }
 
 /* DIR/points.csv made (exclusively: a run never writes into another's) with its header. */
@@ -1240,8 +1605,10 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o, size_t
 	}
 	fprintf(of.fp, " ];\n    repeat = %u;\n    verbose = ", o->repeat);
 	rt_cfg_put_str(of.fp, o->verbose);
-	fprintf(of.fp, ";\n    overhead = %s;\n    timeout = %.6f;\n  };\n",
-		o->overhead ? "true" : "false", o->timeout);
+	fprintf(of.fp, ";\n    overhead = %s;\n    timeout = %.6f;\n    batch = %u;\n"
+		"    throughput = ", o->overhead ? "true" : "false", o->timeout, o->batch);
+	rt_cfg_put_str(of.fp, o->throughput ? o->throughput : "");
+	fputs(";\n  };\n", of.fp);
 	rt_runrec_put_environment(of.fp);
 	fputs(" ];\n};\n", of.fp);
 	return rt_outfile_commit(&of, err);
@@ -1322,6 +1689,25 @@ static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, char ***argv,
 		if (!k || rt_cmd_sweep_add(o, k, &e)) {
 			rc = rt_cfg_bad(&rd, sw, "command_request", "'sweep': %s",
 					k ? e.msg : "strings expected");
+			goto out;
+		}
+	}
+	{
+		/* the throughput's forms (a record of an older rooftraj has none) */
+		const config_setting_t *b = config_setting_get_member(g, "batch");
+		const config_setting_t *tp = config_setting_get_member(g, "throughput");
+		long long bv = 0;
+		const char *ts;
+		struct rt_err e;
+
+		if (b && (rc = rt_cfg_int(&rd, g, "command_request", "batch", &bv, 0,
+					  RT_CMD_BATCH_MAX, true)))
+			goto out;
+		o->batch = (unsigned)bv;
+		if (tp && (rc = rt_cfg_string_ref(&rd, g, "command_request", "throughput", &ts)))
+			goto out;
+		if (tp && ts && *ts && rt_cmd_throughput_set(o, ts, &e)) {
+			rc = rt_cfg_bad(&rd, tp, "command_request", "'throughput': %s", e.msg);
 			goto out;
 		}
 	}
@@ -1483,9 +1869,10 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const st
 static int confirm(const struct rt_cmd_run_opts *o, const char *dir, const struct rt_cmd_cfg *cfgs,
 		   size_t n, struct rt_cmd_result *res, struct rt_err *err)
 {
-	const size_t best = best_of(res, n), pair[2] = { 0, best };
-	double w[2][64];
-	unsigned nw[2] = { 0, 0 };
+	double bm = 0, dm = 0;
+	const size_t best = best_compared(res, n, &bm, &dm), pair[2] = { 0, best };
+	double w[2][64], img[2][64];
+	unsigned nw[2] = { 0, 0 }, ni[2] = { 0, 0 };
 	char csv[4200], *buf = NULL;
 	size_t len = 0;
 	FILE *rows;
@@ -1493,7 +1880,7 @@ static int confirm(const struct rt_cmd_run_opts *o, const char *dir, const struc
 
 	/* a claim to check: another configuration faster than an undisturbed default */
 	if (best == SIZE_MAX || best == 0 || !cfgs[0].is_default || res[0].med < 0 ||
-	    res[0].disturbed || res[best].median >= res[0].median)
+	    res[0].disturbed || bm >= dm)
 		return 0;
 	if (!(rows = open_memstream(&buf, &len)))
 		return rt_err_set(err, -ENOMEM, "out of memory");
@@ -1507,9 +1894,11 @@ static int confirm(const struct rt_cmd_run_opts *o, const char *dir, const struc
 			if ((rc = run_process(o, c, NULL, &r, err)))
 				break;
 			run_row(rows, c, k + 1, &r, "command without the log, confirming", "", false);
-			if (r.ok && !r.disturbed && nw[j] < 64)
+			if (r.ok && !r.disturbed && nw[j] < 64) {
 				w[j][nw[j]++] = r.wall;
-			else
+				if (r.images_per_s > 0 && r.images_per_s <= RT_CMD_IMAGES_PER_S_MAX)
+					img[j][ni[j]++] = r.images_per_s;
+			} else
 				fprintf(stderr, "%s: [%zu] %s: %s\n", o->prog, pair[j] + 1, c->name,
 					r.reason);
 			rt_onednn_tally_free(&r.t);
@@ -1524,6 +1913,15 @@ static int confirm(const struct rt_cmd_run_opts *o, const char *dir, const struc
 
 			s->cf_tried = true;
 			s->cf_ok = nw[j];
+			s->cf_img_ok = ni[j];
+			if (ni[j]) {
+				s->cf_img_median = rt_median(img[j], ni[j]);
+				s->cf_img_lo = s->cf_img_hi = img[j][0];
+				for (unsigned k = 1; k < ni[j]; k++) {
+					s->cf_img_lo = fmin(s->cf_img_lo, img[j][k]);
+					s->cf_img_hi = fmax(s->cf_img_hi, img[j][k]);
+				}
+			}
 			if (nw[j]) {
 				s->cf_median = rt_median(w[j], nw[j]);
 				s->cf_lo = s->cf_hi = w[j][0];
@@ -1680,17 +2078,22 @@ static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launc
 {
 	struct rt_err err = { 0 };
 	struct rt_outfile sf;
-	struct lead ld = { "", "", hwline };
+	struct lead *ldp = calloc(1, sizeof(*ldp));
 	char *text = NULL, path[4300], more[4700] = "";
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
 	int rc;
 
-	if (!mem) {
+	if (!mem || !ldp) {
 		fprintf(stderr, "%s: out of memory\n", o->prog);
+		if (mem)
+			fclose(mem);
+		free(text);
+		free(ldp);
 		return -ENOMEM;
 	}
-	write_summary(mem, o, cfgs, res, n, prof, &ld);
+	ldp->hw = hwline;
+	write_summary(mem, o, cfgs, res, n, prof, ldp);
 	if (rt_spawn_interrupted()) {
 		snprintf(more, sizeof(more), "interrupted: %zu of %zu configurations finished; "
 			 "roofline-run --resume %s runs the rest", done, n, resume_dir);
@@ -1708,21 +2111,27 @@ static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launc
 		fputs(text, stdout);
 	fflush(stdout);
 	free(text);
-	if (rc)
+	if (rc) {
+		free(ldp);
 		return rc;
+	}
 	{
-		const char *lead[4] = { ld.verdict, ld.coverage, hwline, more };
+		const char *lead[4 + RT_CMD_ADVICE_MAX] = { ldp->verdict, ldp->coverage, hwline,
+							    more };
 		size_t nl = 2;
 
 		if (*hwline)
 			nl++;
 		if (more[0])
 			lead[nl++] = more;
+		for (size_t k = 0; k < ldp->adv.n; k++)
+			lead[nl++] = ldp->adv.line[k];
 		if ((rc = rt_cmd_views(o->prog, dir, cfgs, res, n, prof, lead, nl, &err)))
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		else
 			fprintf(stderr, "%s: page %s/report.html\n", o->prog, dir);
 	}
+	free(ldp);
 	return rc;
 }
 

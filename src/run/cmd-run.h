@@ -6,6 +6,7 @@
 #ifndef RT_CMD_RUN_H
 #define RT_CMD_RUN_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include "base/err.h"
@@ -44,7 +45,23 @@ struct rt_cmd_run_opts {
 	char verbose_buf[48];           /* verbose's storage when read from run.cfg */
 	bool ranked;                    /* set by the tool under a launcher: a disturbed run is
 					 * not run again (a command that starts MPI can once) */
+	unsigned batch;                 /* --batch: images an iteration, so that an iteration
+					 * rate ("12.3it/s", "1.2s/it", tqdm's) is images/s; 0:
+					 * iteration rates not read */
+	const char *throughput;         /* --throughput's POSIX ERE (NULL: the built-in forms):
+					 * its first parenthesised group, or the whole match, is
+					 * images/s; set by rt_cmd_throughput_set */
+	regex_t throughput_re;          /* ... compiled */
+	char throughput_buf[256];       /* ... its storage */
 };
+
+#define RT_CMD_BATCH_MAX 1048576
+
+/* --throughput REGEX: compiled (POSIX extended), kept in o. -EINVAL naming the option and
+ * the regex's own error; at most 255 characters. Free with rt_cmd_run_opts_fini. */
+int rt_cmd_throughput_set(struct rt_cmd_run_opts *o, const char *regex, struct rt_err *err);
+/* What o holds: the compiled --throughput. */
+void rt_cmd_run_opts_fini(struct rt_cmd_run_opts *o);
 
 /* A --sweep argument: "threads" (1, powers of two, all the CPUs this process may use),
  * "threads=LIST", "affinity" (none, compact, scatter), "affinity=LIST", or

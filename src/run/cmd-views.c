@@ -20,9 +20,9 @@
 const char rt_cmd_points_header[] =
 	"config,rep,scope,name,kind,prop,dtype,precision,impl,calls,seconds,share,flops,bytes,"
 	"gflops,intensity,source,status,reason,wall_seconds,onednn_seconds,coverage,threads,log,"
-	"images_per_s,rank";
+	"images_per_s,rank,startup_seconds,window_seconds";
 
-#define NCOLS 26
+#define NCOLS 28
 #define MAX_REPS 64
 
 void rt_cmd_summarize(struct rt_cmd_result *s)
@@ -50,6 +50,26 @@ void rt_cmd_summarize(struct rt_cmd_result *s)
 		return;
 	}
 	s->median = rt_median(w, k);
+	/* the work window over the same runs: where each of them had one */
+	s->win_ok = 0;
+	s->win_lo = INFINITY, s->win_hi = 0;
+	{
+		double su[MAX_REPS];
+		unsigned ks = 0;
+
+		for (unsigned i = 0; i < s->n; i++)
+			if (s->runs[i].ok && (s->disturbed || !s->runs[i].disturbed) &&
+			    isfinite(s->runs[i].window) && s->win_ok < MAX_REPS) {
+				w[s->win_ok++] = s->runs[i].window;
+				su[ks++] = s->runs[i].startup;
+				s->win_lo = fmin(s->win_lo, s->runs[i].window);
+				s->win_hi = fmax(s->win_hi, s->runs[i].window);
+			}
+		if (s->win_ok < k)      /* a run without one: no window to compare */
+			s->win_ok = 0;
+		s->win_median = s->win_ok ? rt_median(w, s->win_ok) : NAN;
+		s->startup_median = s->win_ok ? rt_median(su, ks) : NAN;
+	}
 	/* the run closest to the median stands for the configuration's counts */
 	for (unsigned i = 0; i < s->n; i++)
 		if (s->runs[i].ok && (s->disturbed || !s->runs[i].disturbed) &&
@@ -219,7 +239,7 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 		*n = 0;
 	while ((len = getline(&buf, &cap, fp)) > 0) {
 		long ci;
-		double rep, wall, img;
+		double rep, wall, img, su, win;
 		struct rt_cmd_result *s;
 
 		line++;
@@ -287,9 +307,12 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 		if (num_field(f[1], &rep, false) || rep < 1 || rep > MAX_REPS || rep != floor(rep) ||
 		    (strcmp(f[17], "ok") && strcmp(f[17], "disturbed") && strcmp(f[17], "failed")) ||
 		    num_field(f[19], &wall, !strcmp(f[17], "failed")) ||
-		    num_field(f[24], &img, true)) {
+		    num_field(f[24], &img, true) || num_field(f[26], &su, true) ||
+		    num_field(f[27], &win, true) || (!isnan(su) && (su < 0 || su > wall)) ||
+		    (!isnan(win) && (win < 0 || su + win > wall * (1 + 1e-12)))) {
 			rc = rt_err_set(err, -EINVAL, "%s:%zu: a run row that does not read (rep, "
-					"status, wall_seconds, images_per_s)", csv, line);
+					"status, wall_seconds, images_per_s, startup_seconds and "
+					"window_seconds within the wall time)", csv, line);
 			goto out;
 		}
 		if (!strcmp(f[3], "command without the log")) {
@@ -327,15 +350,20 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 			while (s->n < (unsigned)rep) {
 				rt_onednn_tally_init(&s->runs[s->n].t);
 				s->runs[s->n].images_per_s = NAN;
+				s->runs[s->n].startup = s->runs[s->n].window = NAN;
 				s->n++;
 			}
 			r->ok = strcmp(f[17], "failed") != 0;
 			r->disturbed = !strcmp(f[17], "disturbed");
 			r->wall = r->ok ? wall : 0;
 			r->images_per_s = img;
+			r->startup = isnan(win) ? NAN : su;
+			r->window = isnan(su) ? NAN : win;
 			snprintf(r->reason, sizeof(r->reason), "%s", f[18]);
 			if (*f[23] && (rc = tally_log(dir, f[23], &r->t, &r->verbose_lines, csv, line, err)))
 				goto out;
+			/* the window was by oneDNN's timestamps where each execution had one */
+			r->stamped = r->t.execs && r->t.stamped == r->t.execs;
 		}
 		s->resumed = true;
 		if (have)
@@ -650,9 +678,10 @@ bool rt_cmd_is_run_dir(const char *dir)
 	return yes;
 }
 
-/* The summary's lead lines again: its coverage line, and the verdict (the first line after
- * the configurations' table). */
-static void summary_lead(const char *dir, char *coverage, char *verdict, size_t size)
+/* The summary's lead lines again: its coverage line, the verdict (the first line after the
+ * configurations' table), and the advice (the indented lines under "advice (..."). */
+static void summary_lead(const char *dir, char *coverage, char *verdict, size_t size,
+			 struct rt_cmd_advice *adv)
 {
 	char path[4200], *line = NULL;
 	size_t cap = 0;
@@ -661,6 +690,7 @@ static void summary_lead(const char *dir, char *coverage, char *verdict, size_t 
 	FILE *fp;
 
 	coverage[0] = verdict[0] = '\0';
+	adv->n = 0;
 	snprintf(path, sizeof(path), "%s/summary.txt", dir);
 	if (rt_check_regular(path, NULL) || !(fp = fopen(path, "re")))
 		return;
@@ -675,6 +705,12 @@ static void summary_lead(const char *dir, char *coverage, char *verdict, size_t 
 			state = 2;
 		else if (state == 2 && *line) {
 			snprintf(verdict, size, "%s", line);
+			state = 3;
+		} else if (state == 3 && !strncmp(line, "advice (", 8)) {
+			state = 4;
+		} else if (state == 4 && !strncmp(line, "  ", 2) && adv->n < RT_CMD_ADVICE_MAX) {
+			snprintf(adv->line[adv->n++], sizeof(adv->line[0]), "%s", line + 2);
+		} else if (state == 4) {
 			break;
 		}
 	}
@@ -688,16 +724,21 @@ int rt_cmd_views_redraw(const char *prog, const char *dir, const struct rt_profi
 	struct rt_cmd_cfg *cfgs = NULL;
 	struct rt_cmd_result *res = NULL;
 	char coverage[1024], verdict[1024];
-	const char *lead[2] = { verdict, coverage };
+	const char *lead[2 + RT_CMD_ADVICE_MAX] = { verdict, coverage };
+	struct rt_cmd_advice *adv = calloc(1, sizeof(*adv));
 	size_t n = 0;
-	int rc = rt_cmd_results_load(dir, &cfgs, &n, &res, NULL, err);
+	int rc = adv ? rt_cmd_results_load(dir, &cfgs, &n, &res, NULL, err) :
+		 rt_err_set(err, -ENOMEM, "out of memory");
 
 	if (!rc && !n)
 		rc = rt_err_set(err, -ENOENT, "%s/points.csv: no configuration finished yet", dir);
 	if (!rc) {
-		summary_lead(dir, coverage, verdict, sizeof(coverage));
-		rc = rt_cmd_views(prog, dir, cfgs, res, n, prof, lead, 2, err);
+		summary_lead(dir, coverage, verdict, sizeof(coverage), adv);
+		for (size_t k = 0; k < adv->n; k++)
+			lead[2 + k] = adv->line[k];
+		rc = rt_cmd_views(prog, dir, cfgs, res, n, prof, lead, 2 + adv->n, err);
 	}
+	free(adv);
 	for (size_t i = 0; res && i < n; i++)
 		rt_cmd_result_free(&res[i]);
 	free(res);

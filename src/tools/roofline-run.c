@@ -19,7 +19,8 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-enum { OPT_TIMEOUT = 256, OPT_VERBOSE_VALUE, OPT_NO_OVERHEAD, OPT_RESUME, OPT_NO_HW_COUNTERS };
+enum { OPT_TIMEOUT = 256, OPT_VERBOSE_VALUE, OPT_NO_OVERHEAD, OPT_RESUME, OPT_NO_HW_COUNTERS,
+       OPT_BATCH, OPT_THROUGHPUT };
 
 static const char *const synopsis[] = {
 	"[OPTION]... -- COMMAND [ARG]...",
@@ -47,6 +48,12 @@ static const struct rt_cli_opt opts[] = {
 	{ OPT_VERBOSE_VALUE, "verbose-value", 0, RT_CLI_WORD, "V",
 	  .def = "1",
 	  .help = "ONEDNN_VERBOSE's value (oneDNN 3.x: profile_exec)" },
+	{ OPT_BATCH, "batch", 'b', RT_CLI_INT, "N", 1, RT_CMD_BATCH_MAX,
+	  .help = "images an iteration: an iteration rate the command prints (tqdm's \"12.3it/s\", "
+		  "\"1.2s/it\") read as N times that images/s" },
+	{ OPT_THROUGHPUT, "throughput", 0, RT_CLI_WORD, "REGEX",
+	  .help = "the command's throughput in its own form (POSIX extended regex): the first "
+		  "group, or the whole match, is images/s" },
 	{ OPT_NO_OVERHEAD, "no-overhead", 0, RT_CLI_FLAG, NULL,
 	  .help = "do not run the default again without the log" },
 	{ OPT_NO_HW_COUNTERS, "no-hw-counters", 0, RT_CLI_FLAG, NULL,
@@ -72,12 +79,15 @@ static const struct rt_cli cli = {
 "\n"
 "Examples:\n"
 "  roofline-run --sweep threads=1,2 -- python3 train.py\n"
-"  roofline-run -r 5 --sweep threads --sweep env:TF_NUM_INTEROP_THREADS=1,2 -- python3 tf.py\n",
+"  roofline-run -r 5 --sweep threads --sweep env:TF_NUM_INTEROP_THREADS=1,2 -- python3 tf.py\n"
+"  roofline-run --batch 64 -- python3 train.py\n"
+"  roofline-run --throughput 'step/s=([0-9.]+)' -- ./train\n",
 };
 
 struct cli {
 	struct rt_cmd_run_opts o;
-	bool request_given;     /* -o, --sweep, -r, --verbose-value, --no-overhead */
+	bool request_given;     /* -o, --sweep, -r, --verbose-value, --no-overhead, --batch,
+				 * --throughput */
 };
 
 static int set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *err)
@@ -86,7 +96,7 @@ static int set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *
 	struct rt_cmd_run_opts *o = &c->o;
 
 	c->request_given |= key == 'o' || key == 'S' || key == 'r' || key == OPT_VERBOSE_VALUE ||
-			    key == OPT_NO_OVERHEAD;
+			    key == OPT_NO_OVERHEAD || key == OPT_BATCH || key == OPT_THROUGHPUT;
 	switch (key) {
 	case 'o': o->outdir = v->arg; break;
 	case 'S': return rt_cmd_sweep_add(o, v->arg, err);
@@ -103,6 +113,8 @@ static int set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *
 		o->verbose = v->arg;
 		break;
 	case OPT_NO_OVERHEAD: o->overhead = false; break;
+	case OPT_BATCH: o->batch = (unsigned)v->l; break;
+	case OPT_THROUGHPUT: return rt_cmd_throughput_set(o, v->arg, err);
 	case OPT_NO_HW_COUNTERS: o->hw_counters = false; break;
 	case OPT_RESUME: o->resume = v->arg; break;
 	}
@@ -116,29 +128,37 @@ int main(int argc, char **argv)
 				.hw_counters = true } };
 	struct rt_cmd_run_opts *o = &c.o;
 	struct rt_err err = { 0 };
-	char *cmdline;
+	char *cmdline = NULL;
 	size_t len = 1;
 	int first = 0, rc;
 
 	rc = rt_cli_parse(&cli, argc, argv, set, &c, &first, &err);
-	if (rc < 0)
-		return rt_cli_usage_error(&cli, err.msg);
+	if (rc < 0) {
+		rc = rt_cli_usage_error(&cli, err.msg);
+		goto out;
+	}
 	if (rc == RT_CLI_HELP || rc == RT_CLI_VERSION) {
 		(rc == RT_CLI_HELP ? rt_cli_help : rt_cli_version)(&cli, stdout);
-		return 0;
+		rc = 0;
+		goto out;
 	}
 	if (o->resume) {
 		/* what the run is comes from its record; only how it runs may be given */
-		if (first < argc)
-			return rt_cli_usage_error(&cli, "--resume: the command comes from DIR/run.cfg "
-						  "(give none)");
-		if (c.request_given)
-			return rt_cli_usage_error(&cli, "--resume: the sweep, -r, -o, --verbose-value "
-						  "and --no-overhead come from DIR/run.cfg (only -p "
-						  "and --timeout may be given)");
+		if (first < argc) {
+			rc = rt_cli_usage_error(&cli, "--resume: the command comes from DIR/run.cfg "
+						"(give none)");
+			goto out;
+		}
+		if (c.request_given) {
+			rc = rt_cli_usage_error(&cli, "--resume: the sweep, -r, -o, --verbose-value, "
+						"--no-overhead, --batch and --throughput come from "
+						"DIR/run.cfg (only -p and --timeout may be given)");
+			goto out;
+		}
 	} else if (first == argc) {
-		return rt_cli_usage_error(&cli, "no command given (roofline-run [OPTION]... -- "
-					  "COMMAND [ARG]...)");
+		rc = rt_cli_usage_error(&cli, "no command given (roofline-run [OPTION]... -- "
+					"COMMAND [ARG]...)");
+		goto out;
 	} else {
 		o->cmd = argv + first;
 	}
@@ -156,12 +176,15 @@ int main(int argc, char **argv)
 		len += strlen(argv[i]) + 1;
 	if (!(cmdline = calloc(len, 1))) {
 		fprintf(stderr, "%s: out of memory\n", cli.prog);
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	for (int i = 0, at = 0; i < argc; i++)
 		at += sprintf(cmdline + at, "%s%s", i ? " " : "", argv[i]);
 	o->cmdline = cmdline;
 	rc = rt_cmd_run_tool(o);
+out:
+	rt_cmd_run_opts_fini(o);
 	free(cmdline);
 	return rc;
 }

@@ -1,0 +1,245 @@
+/* cmd-advice.c: advice from the roof on a command's oneDNN log: each line with the evidence the
+ * log (and the node) shows for it, none without */
+#include "config.h"
+#include "run/cmd-results.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* oneDNN's blocked layout of activations: only the channels blocked ("aBcd16b", "aBcde8b");
+ * weights block their output channels too ("Acdb16a", "ABcd16b16a", "aBCde8c8b") */
+static bool data_blocked(const char *tag)
+{
+	size_t i = 2;
+
+	if (tag[0] != 'a' || tag[1] != 'B')
+		return false;
+	while (tag[i] >= 'c' && tag[i] <= 'z')
+		i++;
+	if (i < 4 || tag[i] < '1' || tag[i] > '9')
+		return false;
+	while (tag[i] >= '0' && tag[i] <= '9')
+		i++;
+	return !strcmp(tag + i, "b");
+}
+
+/* NCHW's plain layout, and NCDHW's */
+static bool nchw(const char *tag)
+{
+	return !strcmp(tag, "abcd") || !strcmp(tag, "abcde");
+}
+
+bool rt_cmd_advice_activation_conv(const struct rt_onednn_conv *c)
+{
+	return (nchw(c->from) && data_blocked(c->to)) || (data_blocked(c->from) && nchw(c->to));
+}
+
+static int cmp_conv_ms(const void *a, const void *b)
+{
+	const struct rt_onednn_conv *x = *(const struct rt_onednn_conv *const *)a;
+	const struct rt_onednn_conv *y = *(const struct rt_onednn_conv *const *)b;
+
+	return x->ms < y->ms ? 1 : x->ms > y->ms ? -1 : strcmp(x->from, y->from);
+}
+
+/* The number after "KEY" where it starts the problem or follows '_' ("mb48_ic24oc48_ih32oh32"):
+ * -1 when absent. */
+static long problem_dim(const char *problem, const char *key)
+{
+	const size_t kl = strlen(key);
+
+	for (const char *p = problem; (p = strstr(p, key)); p += kl) {
+		char *end;
+		long v;
+
+		if (p != problem && p[-1] != '_' && !(p[-1] >= '0' && p[-1] <= '9'))
+			continue;
+		v = strtol(p + kl, &end, 10);
+		if (end == p + kl || v < 1)
+			continue;
+		return v;
+	}
+	return -1;
+}
+
+static bool cpu_has(const struct rt_cpu *cpu, const char *isa)
+{
+	for (size_t i = 0; cpu && i < cpu->nisa; i++)
+		if (!strcmp(cpu->isa[i], isa))
+			return true;
+	return false;
+}
+
+/* The ceiling a precision's work is held against (rt_roofs_ceiling: the one the summary's
+ * primitives are judged by), or NULL. */
+static const struct rt_roof *flop_roof(const struct rt_cmd_judgement *j, const char *prec)
+{
+	return j && j->have_roofs ? rt_roofs_ceiling(&j->roofs, prec) : NULL;
+}
+
+/* DRAM's bandwidth roof, or NULL. */
+static const struct rt_roof *dram_roof(const struct rt_cmd_judgement *j)
+{
+	for (size_t i = 0; j && j->have_roofs && i < j->roofs.n; i++)
+		if (j->roofs.roof[i].kind == RT_ROOF_BANDWIDTH &&
+		    !strcmp(j->roofs.roof[i].level, "DRAM"))
+			return &j->roofs.roof[i];
+	return NULL;
+}
+
+static bool add(struct rt_cmd_advice *a)
+{
+	if (a->n >= RT_CMD_ADVICE_MAX)
+		return false;
+	a->line[a->n][0] = '\0';
+	return true;
+}
+
+/* the reorders' share and the layouts they convert, and channels_last where PyTorch's NCHW
+ * activations are converted to oneDNN's blocked layout and back */
+static void reorders(struct rt_cmd_advice *a, const struct rt_onednn_tally *t, bool python)
+{
+	const struct rt_onednn_conv *v[RT_ONEDNN_MAX_CONVS];
+	double ms = 0, act_ms = 0;
+	unsigned long calls = 0, act_calls = 0;
+	size_t len, n = 0;
+	const struct rt_onednn_conv *act = NULL;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].kind, "reorder")) {
+			ms += t->v[i].ms;
+			calls += t->v[i].calls;
+		}
+	if (t->ms <= 0 || ms / t->ms < RT_CMD_ADVICE_REORDER_SHARE || !add(a))
+		return;
+	for (size_t i = 0; i < t->nconvs; i++) {
+		v[n++] = &t->convs[i];
+		if (rt_cmd_advice_activation_conv(&t->convs[i])) {
+			act_ms += t->convs[i].ms;
+			act_calls += t->convs[i].calls;
+			if (!act || t->convs[i].ms > act->ms)
+				act = &t->convs[i];
+		}
+	}
+	qsort(v, n, sizeof(v[0]), cmp_conv_ms);
+	len = (size_t)snprintf(a->line[a->n], sizeof(a->line[0]), "reorders: %.0f%% of oneDNN's "
+			       "time (%.3f of %.3f ms, %lu calls), layouts converted",
+			       100 * ms / t->ms, ms, t->ms, calls);
+	for (size_t i = 0; i < n && i < 4 && len < sizeof(a->line[0]); i++)
+		len += (size_t)snprintf(a->line[a->n] + len, sizeof(a->line[0]) - len,
+					"%s %s -> %s (%.3f ms, %lu calls)", i ? "," : ":",
+					v[i]->from, v[i]->to, v[i]->ms, v[i]->calls);
+	if (!n && len < sizeof(a->line[0]))
+		snprintf(a->line[a->n] + len, sizeof(a->line[0]) - len, ": not said by the log");
+	a->n++;
+	if (!act || act_ms / t->ms < RT_CMD_ADVICE_ACTIVATION_SHARE || !add(a))
+		return;
+	snprintf(a->line[a->n], sizeof(a->line[0]), "layouts: %.0f%% of oneDNN's time (%.3f ms, "
+		 "%lu calls) converts activations between plain %s (NCHW) and oneDNN's blocked "
+		 "%s; %s", 100 * act_ms / t->ms, act_ms, act_calls,
+		 nchw(act->from) ? act->from : act->to, nchw(act->from) ? act->to : act->from,
+		 python ? "PyTorch's cure: channels_last (model and inputs .to(memory_format="
+		 "torch.channels_last)), acdb (NHWC) that oneDNN's convolutions take as it is" :
+		 "tensors kept channels-last (acdb, NHWC) are taken as they are");
+	a->n++;
+}
+
+/* the heaviest primitives far under their precision's ceiling, where the log shows why */
+static void under_roof(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
+		       const struct rt_cmd_judgement *j, unsigned threads)
+{
+	const struct rt_roof *dram = dram_roof(j);
+
+	if (!j || !j->have_roofs || j->log_impossible)
+		return;
+	for (size_t i = 0; i < t->n && i < 8; i++) {
+		const struct rt_onednn_prim *p = &t->v[i];
+		const struct rt_roof *c = rt_cmd_prim_roof(j, p);
+		double gf, in, ridge;
+		long mb, oh;
+		char why[400] = "";
+
+		if (!c || !p->counted || p->flops <= 0 || p->ms <= 0 || p->bytes <= 0 ||
+		    p->ms / t->ms < RT_CMD_ADVICE_PRIM_SHARE ||
+		    rt_cmd_prim_impossible(j, p, NULL, 0))
+			continue;
+		gf = p->flops / (p->ms / 1e3) / 1e9;
+		if (gf >= RT_CMD_ADVICE_FAR * c->value)
+			continue;
+		in = p->flops / p->bytes;
+		ridge = dram && dram->value > 0 ? c->value / dram->value : NAN;
+		mb = problem_dim(p->problem, "mb");
+		oh = problem_dim(p->problem, "oh");
+		if (isfinite(ridge) && in < ridge)
+			snprintf(why, sizeof(why), "memory-bound: its intensity %.3g FLOP/B is "
+				 "under the ridge %.3g FLOP/B (the %s ceiling over DRAM's %.4g "
+				 "GB/s), so DRAM bounds it at %.4g GFLOP/s", in, ridge, c->precision,
+				 dram->value, in * dram->value);
+		else if (mb > 0 && threads > 0 &&
+			 (double)mb / threads < RT_CMD_ADVICE_IMAGES_THREAD)
+			snprintf(why, sizeof(why), "little work a thread: mb%ld over %u threads is "
+				 "%.3g images a thread", mb, threads, (double)mb / threads);
+		if (oh > 0 && mb > 0 && threads > 0 && why[0] && strncmp(why, "memory", 6))
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), " (%.3g output rows "
+				 "a thread)", (double)(mb * oh) / threads);
+		if (!why[0] || !add(a))
+			continue;
+		snprintf(a->line[a->n], sizeof(a->line[0]), "under the roof: %s %s %s at %.4g "
+			 "GFLOP/s, %.0f%% of the %s ceiling (%.4g GFLOP/s at %u threads), "
+			 "%.0f%% of oneDNN's time: %s", p->kind, p->prop, p->problem, gf,
+			 100 * gf / c->value, c->precision, c->value, j->roofs.threads,
+			 100 * p->ms / t->ms, why);
+		a->n++;
+	}
+}
+
+/* the lower math precision the node has instructions for, where fp32 math takes the time */
+static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
+		      const struct rt_cmd_judgement *j, const struct rt_cpu *cpu, bool python)
+{
+	const char *isa = cpu_has(cpu, "amx_bf16") ? "amx_bf16" :
+			  cpu_has(cpu, "avx512_bf16") ? "avx512_bf16" : NULL;
+	const struct rt_roof *f32 = flop_roof(j, "fp32"), *bf16 = flop_roof(j, "bf16");
+	double ms = 0;
+	char roofs[200] = "";
+
+	if (!isa || t->ms <= 0)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct rt_onednn_prim *p = &t->v[i];
+
+		/* the kinds whose math an fpmath mode changes */
+		if (p->counted && p->flops > 0 && !strcmp(p->dtype, "f32") &&
+		    !strcmp(rt_vocab_precisions[p->prec], "fp32") &&
+		    (!strcmp(p->kind, "convolution") || !strcmp(p->kind, "deconvolution") ||
+		     !strcmp(p->kind, "inner_product") || !strcmp(p->kind, "matmul")))
+			ms += p->ms;
+	}
+	if (ms / t->ms < RT_CMD_ADVICE_FP32_SHARE || !add(a))
+		return;
+	if (f32 && bf16 && bf16->value > f32->value)
+		snprintf(roofs, sizeof(roofs), ": its bf16 ceiling %.4g GFLOP/s (%s) against "
+			 "fp32's %.4g (%s) at %u threads", bf16->value, bf16->what, f32->value,
+			 f32->what, j->roofs.threads);
+	snprintf(a->line[a->n], sizeof(a->line[0]), "precision: %.0f%% of oneDNN's time is fp32 "
+		 "math on f32 tensors and this CPU has %s%s: bf16 math would lift the roof; "
+		 "ONEDNN_DEFAULT_FPMATH_MODE=BF16 lets oneDNN use it where an implementation has "
+		 "bf16 instructions%s (measure it: --sweep env:ONEDNN_DEFAULT_FPMATH_MODE=BF16)",
+		 100 * ms / t->ms, isa, roofs, python ? ", torch.autocast('cpu', "
+		 "dtype=torch.bfloat16) with bf16 tensors" : "");
+	a->n++;
+}
+
+void rt_cmd_advise(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
+		   const struct rt_cmd_judgement *j, unsigned threads, const struct rt_cpu *cpu,
+		   bool python)
+{
+	a->n = 0;
+	if (!t->execs || (j && j->over_wall))
+		return;
+	reorders(a, t, python);
+	under_roof(a, t, j, threads);
+	precision(a, t, j, cpu, python);
+}

@@ -1,0 +1,228 @@
+/* t-cmd-advice.c: roofline-run's advice from the roof on oneDNN 3.10's own logs of a PyTorch
+ * 2.11 training (tests/data/pytorch-2.11): the reorders' share and layouts as the log has
+ * them, channels_last for the fp32 log and not for the channels_last one, bf16 only on a CPU
+ * with bf16 instructions and only where fp32 math takes the time; the activations' layout
+ * rule; the steady state of a command's throughput figures. */
+#include "config.h"
+#include "counters/onednn-log.h"
+#include "run/cmd-results.h"
+#include "tap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* tests/data/pytorch-2.11/pt211-MODE.log tallied and sorted; false when it is not there */
+static bool tally_file(struct rt_onednn_tally *t, const char *mode)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096], line[8192];
+	struct rt_onednn_reader r;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/tests/data/pytorch-2.11/pt211-%s.log", top ? top : ".",
+		 mode);
+	rt_onednn_reader_init(&r);
+	rt_onednn_tally_init(t);
+	if (!(fp = fopen(path, "r")))
+		return false;
+	while (fgets(line, sizeof(line), fp)) {
+		struct rt_onednn_exec e;
+
+		rt_onednn_tally_line(t, rt_onednn_read(&r, line, strlen(line), &e), &e, line,
+				     strlen(line));
+	}
+	fclose(fp);
+	rt_onednn_tally_sort(t);
+	return true;
+}
+
+/* the advice line that starts with prefix, or NULL */
+static const char *line_of(const struct rt_cmd_advice *a, const char *prefix)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (!strncmp(a->line[i], prefix, strlen(prefix)))
+			return a->line[i];
+	return NULL;
+}
+
+static struct rt_cpu cpu_with(const char *isa)
+{
+	struct rt_cpu c;
+
+	memset(&c, 0, sizeof(c));
+	snprintf(c.isa[c.nisa++], sizeof(c.isa[0]), "avx2");
+	snprintf(c.isa[c.nisa++], sizeof(c.isa[0]), "avx512");
+	if (isa)
+		snprintf(c.isa[c.nisa++], sizeof(c.isa[0]), "%s", isa);
+	return c;
+}
+
+int main(void)
+{
+	struct rt_onednn_tally t;
+	struct rt_cmd_advice a;
+	const struct rt_cpu plain = cpu_with(NULL), bf16 = cpu_with("avx512_bf16");
+	const struct rt_cpu amx = cpu_with("amx_bf16");
+
+	/* the steady state: the median of the figures after the first */
+	{
+		double v1[] = { 10, 200, 300, 250 }, v2[] = { 42 }, v3[] = { 5, 7 };
+
+		is_double(rt_cmd_steady(v1, 4), 250, 0, "steady: 10, then 200 300 250: 250");
+		is_double(rt_cmd_steady(v2, 1), 42, 0, "steady: one figure: itself");
+		is_double(rt_cmd_steady(v3, 2), 7, 0, "steady: 5, 7: 7 (the first left out)");
+		ok(isnan(rt_cmd_steady(NULL, 0)), "steady: no figure: NAN");
+	}
+	/* the activations' layout rule */
+	{
+		static const struct {
+			const char *from, *to;
+			bool act;
+		} c[] = {
+			{ "abcd", "aBcd16b", true }, { "aBcd8b", "abcd", true },
+			{ "abcde", "aBcde16b", true }, { "abcd", "Acdb16a", false },
+			{ "abcde", "aBCde8c8b", false }, { "acdb", "aBcd16b", false },
+			{ "abcd", "ABcd16b16a", false }, { "abcd", "aBcd", false },
+		};
+
+		for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			struct rt_onednn_conv cv = { .calls = 1 };
+
+			snprintf(cv.from, sizeof(cv.from), "%s", c[i].from);
+			snprintf(cv.to, sizeof(cv.to), "%s", c[i].to);
+			ok(rt_cmd_advice_activation_conv(&cv) == c[i].act, "%s -> %s: %s", c[i].from,
+			   c[i].to, c[i].act ? "activations NCHW <-> blocked" : "not activations'");
+		}
+	}
+	/* under the roof, on a node of a 1000 GFLOP/s fp32 ceiling and 100 GB/s of DRAM (the
+	 * ridge at 10 FLOP/B), 16 threads: each heavy primitive under half its ceiling with the
+	 * why its numbers show, none without one */
+	{
+		struct rt_cmd_judgement j;
+		struct rt_onednn_tally syn;
+		struct rt_onednn_prim p[4];
+		const char *l;
+		int f32 = 0;
+
+		while (f32 < RT_VOCAB_NPRECISIONS && strcmp(rt_vocab_precisions[f32], "fp32"))
+			f32++;
+		memset(&j, 0, sizeof(j));
+		j.have_roofs = true;
+		j.roofs.threads = 16;
+		j.roofs.roof[0] = (struct rt_roof){ .kind = RT_ROOF_FLOPS, .basis = RT_ROOF_MEASURED,
+						    .precision = "fp32", .level = "", .what = "fma",
+						    .value = 1000 };
+		j.roofs.roof[1] = (struct rt_roof){ .kind = RT_ROOF_BANDWIDTH,
+						    .basis = RT_ROOF_MEASURED, .precision = "",
+						    .level = "DRAM", .what = "load", .value = 100 };
+		j.roofs.n = 2;
+		memset(p, 0, sizeof(p));
+		for (int i = 0; i < 4; i++) {
+			snprintf(p[i].kind, sizeof(p[i].kind), "convolution");
+			snprintf(p[i].prop, sizeof(p[i].prop), "forward_training");
+			snprintf(p[i].dtype, sizeof(p[i].dtype), "f32");
+			p[i].counted = true;
+			p[i].prec = f32;
+			p[i].calls = 10;
+			p[i].ms = 100;          /* 0.1 s each: the rate is 10 x GFLOPs */
+		}
+		/* 3 images a thread, intensity 20: 100 GFLOP/s, 10% of the ceiling */
+		snprintf(p[0].problem, sizeof(p[0].problem),
+			 "mb48_ic24oc48_ih32oh32kh3sh1dh0ph1_iw32ow32kw3sw1dw0pw1");
+		p[0].flops = 10e9, p[0].bytes = 0.5e9;
+		/* memory-bound: intensity 2, 100 GFLOP/s */
+		snprintf(p[1].problem, sizeof(p[1].problem),
+			 "mb64_ic48oc48_ih16oh16kh1sh1dh0ph0_iw16ow16kw1sw1dw0pw0");
+		p[1].flops = 10e9, p[1].bytes = 5e9;
+		/* at 60% of the ceiling: not far under it */
+		snprintf(p[2].problem, sizeof(p[2].problem), "mb8_ic48oc48_ih16oh16kh3sh1dh0ph1_iw16ow16kw3sw1dw0pw1");
+		p[2].flops = 60e9, p[2].bytes = 1e9;
+		/* far under, but neither memory-bound nor short of work (4 images a thread): no why */
+		snprintf(p[3].problem, sizeof(p[3].problem),
+			 "mb64_ic48oc48_ih16oh16kh3sh1dh0ph1_iw16ow16kw3sw1dw0pw1");
+		p[3].flops = 10e9, p[3].bytes = 0.5e9;
+		rt_onednn_tally_init(&syn);
+		syn.v = p;
+		syn.n = 4;
+		syn.execs = 40;
+		syn.ms = 400;
+		rt_cmd_advise(&a, &syn, &j, 16, &plain, false);
+		is_int((long long)a.n, 2, "a synthetic node: two primitives under the roof with a why");
+		l = a.n > 0 ? a.line[0] : "";
+		ok(strstr(l, "mb48_ic24") && strstr(l, "at 100 GFLOP/s, 10% of the fp32 ceiling "
+						   "(1000 GFLOP/s at 16 threads)") &&
+		   strstr(l, "little work a thread: mb48 over 16 threads is 3 images a thread "
+			  "(96 output rows a thread)"), "%s", l);
+		l = a.n > 1 ? a.line[1] : "";
+		ok(strstr(l, "mb64_ic48oc48_ih16oh16kh1") &&
+		   strstr(l, "memory-bound: its intensity 2 FLOP/B is under the ridge 10 FLOP/B "
+			  "(the fp32 ceiling over DRAM's 100 GB/s), so DRAM bounds it at 200 GFLOP/s"),
+		   "%s", l);
+		rt_cmd_advise(&a, &syn, NULL, 16, &plain, false);
+		is_int((long long)a.n, 0, "... without roofs: no line");
+	}
+	if (!tally_file(&t, "fp32")) {
+		skip("tests/data/pytorch-2.11 is not there");
+		return done_testing();
+	}
+	{
+		double ms = 0, act = 0;
+		unsigned long calls = 0;
+		char want[200];
+		const char *l;
+
+		for (size_t i = 0; i < t.n; i++)
+			if (!strcmp(t.v[i].kind, "reorder"))
+				ms += t.v[i].ms, calls += t.v[i].calls;
+		for (size_t i = 0; i < t.nconvs; i++)
+			if (rt_cmd_advice_activation_conv(&t.convs[i]))
+				act += t.convs[i].ms;
+		rt_cmd_advise(&a, &t, NULL, 16, &plain, true);
+		snprintf(want, sizeof(want), "reorders: %.0f%% of oneDNN's time (%.3f of %.3f ms, %lu "
+			 "calls)", 100 * ms / t.ms, ms, t.ms, calls);
+		l = line_of(&a, "reorders: ");
+		ok(l && !strncmp(l, want, strlen(want)), "fp32: %s", l ? l : "no reorders line");
+		ok(l && strstr(l, "abcd -> aBcd16b ("), "... abcd -> aBcd16b among the layouts");
+		l = line_of(&a, "layouts: ");
+		snprintf(want, sizeof(want), "layouts: %.0f%% of oneDNN's time (%.3f ms,",
+			 100 * act / t.ms, act);
+		ok(l && !strncmp(l, want, strlen(want)) && strstr(l, "channels_last"),
+		   "fp32: %s", l ? l : "no layouts line");
+		ok(!line_of(&a, "precision: ") && !line_of(&a, "under the roof: "),
+		   "... no bf16 on a CPU without it, no roof without a profile");
+		rt_cmd_advise(&a, &t, NULL, 16, &plain, false);
+		l = line_of(&a, "layouts: ");
+		ok(l && !strstr(l, "PyTorch") && strstr(l, "channels-last (acdb, NHWC)"),
+		   "... not a Python command: PyTorch not named");
+		rt_cmd_advise(&a, &t, NULL, 16, &bf16, true);
+		l = line_of(&a, "precision: ");
+		ok(l && strstr(l, "avx512_bf16") && strstr(l, "ONEDNN_DEFAULT_FPMATH_MODE=BF16") &&
+		   strstr(l, "autocast"), "fp32 on an avx512_bf16 CPU: %s", l ? l : "none");
+		rt_cmd_advise(&a, &t, NULL, 16, &amx, false);
+		l = line_of(&a, "precision: ");
+		ok(l && strstr(l, "amx_bf16") && !strstr(l, "autocast"),
+		   "... on an AMX CPU, not Python: amx_bf16, no autocast");
+		rt_onednn_tally_free(&t);
+	}
+	if (tally_file(&t, "cl")) {
+		rt_cmd_advise(&a, &t, NULL, 16, &plain, true);
+		ok(!line_of(&a, "layouts: "), "channels_last: its activations not converted, no "
+		   "channels_last advice");
+		rt_onednn_tally_free(&t);
+	}
+	if (tally_file(&t, "fpmath-bf16")) {
+		double f32 = 0;
+
+		for (size_t i = 0; i < t.n; i++)
+			if (t.v[i].counted && t.v[i].flops > 0 && !strcmp(t.v[i].kind, "convolution") &&
+			    !strcmp(rt_vocab_precisions[t.v[i].prec], "fp32"))
+				f32 += t.v[i].ms;
+		rt_cmd_advise(&a, &t, NULL, 16, &amx, true);
+		ok((f32 / t.ms >= RT_CMD_ADVICE_FP32_SHARE) == (line_of(&a, "precision: ") != NULL),
+		   "fpmath bf16: precision advice only where fp32 math (%.0f%% of the time) takes "
+		   "%.0f%% or more", 100 * f32 / t.ms, 100 * RT_CMD_ADVICE_FP32_SHARE);
+		rt_onednn_tally_free(&t);
+	}
+	return done_testing();
+}
