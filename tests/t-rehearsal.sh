@@ -157,7 +157,7 @@ check "... its disturbed ceilings are reported as throttled by the CPU quota, no
 # machine can be low enough that nodea at 25% is not 45% below it).
 judge_before=$(awk -v a="$judge_after" -v b="$ref_load" 'BEGIN { print (a > b ? a : b) }')
 run -n 1 -t nodea:25 -- "$probe" $probe_opts -q --reference "$dir/ok/nodea.cfg" \
-	-o "$dir/rf/%h.cfg" --cluster "$dir/rf/cluster.cfg" >"$dir/rf.out" 2>"$dir/rf.err"
+	--profile-out "$dir/rf/%h.cfg" --cluster "$dir/rf/cluster.cfg" >"$dir/rf.out" 2>"$dir/rf.err"
 rc=$?
 judge_after=$(cpu_load)
 echo "# the machine used by other processes: $judge_before before the run, $judge_after after"

@@ -35,7 +35,7 @@ vg() { # name, then the command
 }
 export OMP_NUM_THREADS=2
 vg "roofline-probe --quick --no-curve -t 1" "$top_builddir/src/roofline-probe" -q --no-curve -t 1 \
-	-o "$dir/p.cfg" --no-chart
+	--profile-out "$dir/p.cfg" --no-chart
 vg "roofline-train -m lenet5 -b 8 -n 2" "$top_builddir/src/roofline-train" -m lenet5 -b 8 -n 2 -w 0 \
 	-c model --per-layer
 vg "roofline-train -D -m resnet18 -b 1" "$top_builddir/src/roofline-train" -D -m resnet18 -b 1
