@@ -169,7 +169,7 @@ DEFINE_BW(avx512, "avx512f", LCH16, 16)
 
 /* Accounting, as the code above moves the data (8-byte doubles, no write-allocate counted). */
 #define BWK(nm, fn, isa_, arr, fl, rd, wr, nt)                                                 \
-	{ .name = nm, .kind = RT_KERNEL_BANDWIDTH, .isa = isa_, .prec = RT_FP64,                \
+	{ .name = nm, .kind = RT_KERNEL_BANDWIDTH, .isa = isa_, .prec = RT_PRECISION_FP64,                \
 	  .arrays = arr, .flops_per_elem = fl, .read_bytes_per_elem = rd,                       \
 	  .write_bytes_per_elem = wr, .nt_bytes_per_elem = nt, .bw = fn }
 #define BW_SET(isa, ISA)                                                                       \
@@ -213,12 +213,6 @@ unsigned rt_isa_bytes(enum rt_isa isa)
 	return (unsigned)isa < RT_ISA_COUNT ? bytes[isa] : 0;
 }
 
-const char *rt_prec_name(enum rt_prec prec)
-{
-	/* the kernels' precisions are the vocabulary's first two */
-	return rt_vocab_precisions[prec == RT_FP32 ? 1 : 0];
-}
-
 /* Walk both halves of the table: the FLOP table's terminator (kind FLOPS) leads on to the
  * bandwidth table, whose terminator (kind BANDWIDTH) ends the walk. */
 const struct rt_kernel *rt_kernel_next(const struct rt_kernel *k)
@@ -229,7 +223,7 @@ const struct rt_kernel *rt_kernel_next(const struct rt_kernel *k)
 	return k->name ? k : NULL;
 }
 
-const struct rt_kernel *rt_kernel_flops(enum rt_isa isa, enum rt_prec prec)
+const struct rt_kernel *rt_kernel_flops(enum rt_isa isa, enum rt_precision prec)
 {
 	for (size_t i = 0; rt_flops_kernels[i].name; i++)
 		if (rt_flops_kernels[i].isa == isa && rt_flops_kernels[i].prec == prec)

@@ -150,13 +150,13 @@ DEFINE_UNFUSED(muladd_sse_fp32, __m128, float, 4, _mm_set1_ps, _mm_loadu_ps, _mm
 
 /* The FLOP part of the kernel table (bandwidth.c holds the rest). */
 const struct rt_kernel rt_flops_kernels[] = {
-	FLOPK(muladd_scalar_fp64, RT_ISA_SCALAR, RT_FP64, 14, 1, false),
-	FLOPK(muladd_scalar_fp32, RT_ISA_SCALAR, RT_FP32, 14, 1, false),
-	FLOPK(muladd_sse_fp64, RT_ISA_SSE, RT_FP64, 14, 2, false),
-	FLOPK(muladd_sse_fp32, RT_ISA_SSE, RT_FP32, 14, 4, false),
-	FLOPK(fma_avx2_fp64, RT_ISA_AVX2, RT_FP64, 12, 4, true),
-	FLOPK(fma_avx2_fp32, RT_ISA_AVX2, RT_FP32, 12, 8, true),
-	FLOPK(fma_avx512_fp64, RT_ISA_AVX512, RT_FP64, 16, 8, true),
-	FLOPK(fma_avx512_fp32, RT_ISA_AVX512, RT_FP32, 16, 16, true),
+	FLOPK(muladd_scalar_fp64, RT_ISA_SCALAR, RT_PRECISION_FP64, 14, 1, false),
+	FLOPK(muladd_scalar_fp32, RT_ISA_SCALAR, RT_PRECISION_FP32, 14, 1, false),
+	FLOPK(muladd_sse_fp64, RT_ISA_SSE, RT_PRECISION_FP64, 14, 2, false),
+	FLOPK(muladd_sse_fp32, RT_ISA_SSE, RT_PRECISION_FP32, 14, 4, false),
+	FLOPK(fma_avx2_fp64, RT_ISA_AVX2, RT_PRECISION_FP64, 12, 4, true),
+	FLOPK(fma_avx2_fp32, RT_ISA_AVX2, RT_PRECISION_FP32, 12, 8, true),
+	FLOPK(fma_avx512_fp64, RT_ISA_AVX512, RT_PRECISION_FP64, 16, 8, true),
+	FLOPK(fma_avx512_fp32, RT_ISA_AVX512, RT_PRECISION_FP32, 16, 16, true),
 	{ .name = NULL },
 };

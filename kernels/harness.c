@@ -4,6 +4,7 @@
 #include "config.h"
 #include "kernels/kernels.h"
 #include "base/util.h"
+#include "machine/busy.h"
 #include "machine/topo.h"
 
 #include <errno.h>
@@ -176,6 +177,29 @@ static bool stable(const double *rates, unsigned n, double tol)
 	return v[0] - v[2] <= tol * v[0];
 }
 
+bool rt_measure_done(const struct rt_measure_opts *o, const double *rates, unsigned n,
+		     double elapsed)
+{
+	unsigned max_runs = o->max_runs < MAX_RUNS ? o->max_runs : MAX_RUNS;
+	double before = 0, last = 0;
+
+	if (n >= max_runs)
+		return true;
+	if (n < o->min_runs)
+		return false;
+	if (stable(rates, n, o->stable_tol) || elapsed > o->budget_seconds)
+		return true;
+	if (n <= RT_MEASURE_NO_GAIN)
+		return false;
+	for (unsigned r = 0; r < n; r++) {
+		double *b = r < n - RT_MEASURE_NO_GAIN ? &before : &last;
+
+		if (rates[r] > *b)
+			*b = rates[r];
+	}
+	return last <= before * (1 + o->stable_tol);
+}
+
 /* Every thread runs `reps` repetitions between barriers; the master starts the clock. Called
  * inside the parallel region (orphaned barriers bind to it). */
 static void run_timed(const struct job *j, int tid, uint64_t reps, double *t0)
@@ -210,7 +234,7 @@ void rt_measurement_of_runs(struct rt_measurement *m, const double *rates, const
 	m->disturbed_runs = 0;
 	for (unsigned r = 0; r < nruns && r < MAX_RUNS; r++) {
 		w[r] = waited[r];
-		if (waited[r] > RT_RUN_WAIT_MAX)
+		if (rt_busy_lost(waited[r]))
 			m->disturbed_runs++;
 		else
 			kept[nk++] = rates[r];
@@ -284,10 +308,7 @@ static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *e
 				rt_run_snap(&after);
 				waited[nruns] = rt_run_waited(&before, &after, j->threads);
 				rates[nruns++] = j->work_per_rep * (double)reps / (dt > 0 ? dt : 1e-9);
-				if (nruns >= max_runs ||
-				    (nruns >= o->min_runs &&
-				     (stable(rates, nruns, o->stable_tol) ||
-				      now - start > o->budget_seconds)))
+				if (nruns >= max_runs || rt_measure_done(o, rates, nruns, now - start))
 					done = true;
 			}
 #pragma omp barrier
@@ -359,7 +380,7 @@ int rt_kernel_measure_flops(const struct rt_kernel *k, unsigned threads, const i
 		return rt_err_set(err, -EINVAL, "'%s' is not a FLOP kernel", k->name);
 	if (!rt_isa_supported(k->isa))
 		return rt_err_set(err, -ENOTSUP, "this CPU cannot run %s code", rt_isa_name(k->isa));
-	return time_flops(&j, k->prec == RT_FP64, m, err);
+	return time_flops(&j, k->prec == RT_PRECISION_FP64, m, err);
 }
 
 int rt_kernel_measure_peak(const struct rt_peak_kernel *k, unsigned threads, const int *pus,

@@ -9,14 +9,13 @@
 #include "base/err.h"
 #include "base/vocab.h"         /* enum rt_isa and its names */
 
-/* The precisions of the FLOP kernels: the vocabulary's first two. */
-enum rt_prec { RT_FP64, RT_FP32, RT_PREC_COUNT };
+/* The precisions of the FLOP kernels: enum rt_precision's first two (fp64, fp32). */
+#define RT_KERNEL_NPRECISIONS 2
 
 /* Whether this CPU (and the OS, for the wide registers) can run code of the ISA. */
 bool rt_isa_supported(enum rt_isa isa);
 /* Vector width in bytes: 8 (scalar), 16, 32, 64. */
 unsigned rt_isa_bytes(enum rt_isa isa);
-const char *rt_prec_name(enum rt_prec prec);
 
 enum rt_kernel_kind { RT_KERNEL_FLOPS, RT_KERNEL_BANDWIDTH };
 
@@ -36,7 +35,7 @@ struct rt_kernel {
 	const char *name;               /* "fma", "mul_add", "load", "copy", "triad", ... */
 	enum rt_kernel_kind kind;
 	enum rt_isa isa;
-	enum rt_prec prec;
+	enum rt_precision prec;
 	/* FLOP kernels */
 	unsigned chains;                /* independent dependency chains (vector registers) */
 	unsigned lanes;                 /* elements per register */
@@ -56,7 +55,7 @@ struct rt_kernel {
  * after the last. The kernels are static and immutable. */
 const struct rt_kernel *rt_kernel_next(const struct rt_kernel *k);
 /* The FLOP kernel for (isa, prec), or NULL. */
-const struct rt_kernel *rt_kernel_flops(enum rt_isa isa, enum rt_prec prec);
+const struct rt_kernel *rt_kernel_flops(enum rt_isa isa, enum rt_precision prec);
 /* The bandwidth kernel by name for isa, or NULL. */
 const struct rt_kernel *rt_kernel_bw(const char *name, enum rt_isa isa);
 /* Total bytes a bandwidth kernel moves per element (read + write + nt). */
@@ -91,12 +90,25 @@ const struct rt_peak_kernel *rt_peak_next(const struct rt_peak_kernel *k);
 struct rt_measure_opts {
 	double min_run_seconds;         /* each timed run lasts at least this long */
 	unsigned min_runs, max_runs;    /* timed runs after calibration and warm-up */
-	double stable_tol;              /* stop when the best 3 runs agree within this fraction */
+	double stable_tol;              /* stop when the best 3 runs agree within this fraction,
+					 * or when RT_MEASURE_NO_GAIN runs in a row raised the best
+					 * by no more than it */
 	double budget_seconds;          /* stop repeating past this (after min_runs) */
 };
 
 /* Default options, or the coarse ones of --quick. */
 void rt_measure_opts_default(struct rt_measure_opts *o, bool quick);
+
+/* Runs in a row that must leave the best where it was (within stable_tol) to stop. */
+#define RT_MEASURE_NO_GAIN 3
+
+/* Whether a measurement of n runs (rates in run order, elapsed seconds so far) is done: n
+ * reached max_runs, or, from min_runs on, the best 3 runs agree within stable_tol, the last
+ * RT_MEASURE_NO_GAIN runs did not beat the best before them by more than stable_tol (the best,
+ * which the ceiling is, has stopped moving: more runs add only the machine's noise), or the
+ * budget is spent. */
+bool rt_measure_done(const struct rt_measure_opts *o, const double *rates, unsigned n,
+		     double elapsed);
 
 struct rt_measurement {
 	double best;                    /* best rate over runs (FLOP/s or byte/s) */
@@ -108,16 +120,12 @@ struct rt_measurement {
 	double cpu_share;               /* the process's CPU time over threads x wall time while
 					 * measuring, or, where most runs waited for a CPU (the
 					 * threads' schedstat run delay), the runs' median share:
-					 * below about 0.9, another process (or a CPU quota) took
-					 * the cores' time */
+					 * below 1 - RT_BUSY_LOST_MAX (machine/busy.h), another
+					 * process (or a CPU quota) took the cores' time */
 	unsigned disturbed_runs;        /* timed runs whose threads waited for a CPU more than
-					 * RT_RUN_WAIT_MAX of their time: left out of best, median
+					 * RT_BUSY_LOST_MAX of their time: left out of best, median
 					 * and spread (unless every run was) */
 };
-
-/* A timed run whose threads spent more than this share of threads x its wall time waiting
- * for a CPU (run delay) was disturbed. */
-#define RT_RUN_WAIT_MAX 0.1
 
 /* What a run's threads got: take a snapshot before and after (the process's CPU time, its
  * threads' run time and run delay, the clock). */
@@ -165,7 +173,6 @@ size_t rt_kernel_bw_elems(const struct rt_kernel *k, size_t ws);
 double rt_kernel_clock_ghz(double seconds);
 
 /* ---- low-precision and reference peaks through oneDNN matmul ---- */
-enum rt_matmul_type { RT_MM_F32, RT_MM_BF16, RT_MM_F16, RT_MM_INT8, RT_MM_COUNT };
 
 struct rt_matmul_result {
 	double gflops;                  /* GFLOP/s (GOP/s for int8), best of runs */
@@ -175,11 +182,10 @@ struct rt_matmul_result {
 	char impl[128];                 /* oneDNN's implementation name, "brg:avx512_core_amx" */
 };
 
-/* "fp32", "bf16", "fp16", "int8" */
-const char *rt_matmul_type_name(enum rt_matmul_type t);
-/* Run an M=N=K matmul of the type on `threads` threads; -ENOTSUP when oneDNN has no
- * implementation of that type for this CPU (err says so). */
-int rt_kernel_matmul_peak(enum rt_matmul_type t, unsigned threads, const int *pus, bool quick,
+/* Run an M=N=K matmul of the type (fp32, bf16, fp16, int8) on `threads` threads; -ENOTSUP
+ * when oneDNN has no implementation of that type for this CPU, or the type is none of those
+ * (err says so). */
+int rt_kernel_matmul_peak(enum rt_precision t, unsigned threads, const int *pus, bool quick,
 			  struct rt_matmul_result *res, struct rt_err *err);
 
 #endif

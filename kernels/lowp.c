@@ -14,29 +14,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *rt_matmul_type_name(enum rt_matmul_type t)
-{
-	/* fp32 bf16 fp16 int8: the vocabulary's precisions past fp64 */
-	return (unsigned)t < RT_MM_COUNT ? rt_vocab_precisions[1 + t] : "unknown";
-}
-
 struct mm_types {
 	dnnl_data_type_t src, wei, dst;
 	size_t src_size, wei_size;
 	uint16_t one16;         /* 1.0 in the 16-bit formats */
 };
 
-static struct mm_types types_of(enum rt_matmul_type t)
+static struct mm_types types_of(enum rt_precision t)
 {
 	switch (t) {
-	case RT_MM_BF16:
+	case RT_PRECISION_BF16:
 		return (struct mm_types){ dnnl_bf16, dnnl_bf16, dnnl_f32, 2, 2, 0x3f80 };
-	case RT_MM_F16:
+	case RT_PRECISION_FP16:
 		return (struct mm_types){ dnnl_f16, dnnl_f16, dnnl_f32, 2, 2, 0x3c00 };
-	case RT_MM_INT8:
+	case RT_PRECISION_INT8:
 		return (struct mm_types){ dnnl_u8, dnnl_s8, dnnl_s32, 1, 1, 0 };
-	default:
+	case RT_PRECISION_FP32:
 		return (struct mm_types){ dnnl_f32, dnnl_f32, dnnl_f32, 4, 4, 0 };
+	default:                /* fp64: no matmul peak (src_size 0) */
+		return (struct mm_types){ dnnl_f32, dnnl_f32, dnnl_f32, 0, 0, 0 };
 	}
 }
 
@@ -83,13 +79,13 @@ static int bind_pool(unsigned threads, const int *pus)
 		dnnl_status_t st_ = (call);                                                     \
 		if (st_ != dnnl_success) {                                                      \
 			rc = rt_err_set(err, st_ == dnnl_unimplemented ? -ENOTSUP : -EIO,       \
-					"oneDNN %s matmul: %s: %s", rt_matmul_type_name(t),     \
+					"oneDNN %s matmul: %s: %s", rt_precision_name(t),     \
 					what, dnnl_status2str(st_));                            \
 			goto out;                                                               \
 		}                                                                               \
 	} while (0)
 
-int rt_kernel_matmul_peak(enum rt_matmul_type t, unsigned threads, const int *pus, bool quick,
+int rt_kernel_matmul_peak(enum rt_precision t, unsigned threads, const int *pus, bool quick,
 			  struct rt_matmul_result *res, struct rt_err *err)
 {
 	struct mm_types ty = types_of(t);
@@ -112,6 +108,11 @@ int rt_kernel_matmul_peak(enum rt_matmul_type t, unsigned threads, const int *pu
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
+	if (!ty.src_size) {
+		rc = rt_err_set(err, -ENOTSUP, "oneDNN %s matmul: no peak of this precision "
+				"(fp32, bf16, fp16, int8)", rt_precision_name(t));
+		goto out;
+	}
 	if (bind_pool(threads, pus)) {
 		rc = rt_err_set(err, -EINVAL, "cannot pin the OpenMP threads");
 		goto out;
@@ -131,7 +132,7 @@ int rt_kernel_matmul_peak(enum rt_matmul_type t, unsigned threads, const int *pu
 	/* oneDNN's reference code is not a peak: report it as unavailable */
 	if (!strncmp(res->impl, "ref", 3)) {
 		rc = rt_err_set(err, -ENOTSUP, "oneDNN has only reference code for %s matmul here",
-				rt_matmul_type_name(t));
+				rt_precision_name(t));
 		goto out;
 	}
 	wq = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);

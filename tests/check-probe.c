@@ -179,7 +179,8 @@ int main(int argc, char **argv)
 			const struct rt_profile_flops *f = &p->flops[i];
 			double want = (double)f->threads * p->cpu.clock_ghz *
 				      rt_cpu_ops_per_cycle(p->cpu.vendor, p->cpu.family, avx512,
-							   f->precision, f->isa, f->method);
+							   rt_precision_of(f->precision), f->isa,
+							   f->method);
 
 			if (!strcmp(f->method, "onednn-matmul"))
 				continue;

@@ -201,11 +201,11 @@ static void test_training(void)
 		struct rt_net_opts o;
 		struct rt_err err;
 
-		rt_model_set_precision(m, (enum rt_precision)p);
+		rt_model_set_precision(m, rt_vocab_train_precisions[p]);
 		rt_net_opts_default(&o, m);
 		o.batch = 32;
 		o.lr = 0.02;
-		o.precision = (enum rt_precision)p;
+		o.precision = rt_vocab_train_precisions[p];
 		if (rt_train_iterations(m, &o, &to, &r[p], &err)) {
 			ok(0, "lenet5 %s: %s", rt_precision_name(o.precision), err.msg);
 			rt_model_destroy(m);
@@ -315,7 +315,7 @@ static void test_memory(void)
 		rt_net_opts_default(&o, m);
 		o.batch = B;
 		o.plain = true;
-		o.precision = (enum rt_precision)p;
+		o.precision = rt_vocab_train_precisions[p];
 		if (rt_net_create(&n, m, &o, &err)) {
 			ok(0, "lenet5 %s: %s", rt_precision_name(o.precision), err.msg);
 			goto out;

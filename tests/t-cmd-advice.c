@@ -103,10 +103,7 @@ int main(void)
 		struct rt_onednn_tally syn;
 		struct rt_onednn_prim p[4];
 		const char *l;
-		int f32 = 0;
-
-		while (f32 < RT_VOCAB_NPRECISIONS && strcmp(rt_vocab_precisions[f32], "fp32"))
-			f32++;
+		const enum rt_precision f32 = RT_PRECISION_FP32;
 		memset(&j, 0, sizeof(j));
 		j.have_roofs = true;
 		j.roofs.threads = 16;
@@ -216,7 +213,7 @@ int main(void)
 
 		for (size_t i = 0; i < t.n; i++)
 			if (t.v[i].counted && t.v[i].flops > 0 && !strcmp(t.v[i].kind, "convolution") &&
-			    !strcmp(rt_vocab_precisions[t.v[i].prec], "fp32"))
+			    t.v[i].prec == RT_PRECISION_FP32)
 				f32 += t.v[i].ms;
 		rt_cmd_advise(&a, &t, NULL, 16, &amx, true);
 		ok((f32 / t.ms >= RT_CMD_ADVICE_FP32_SHARE) == (line_of(&a, "precision: ") != NULL),

@@ -1,6 +1,6 @@
 /* t-cpu.c: /proc/cpuinfo parsing (vendor, family, the ISA flags that matter), the
  * operations per cycle behind each theoretical peak, against hand-computed values, and the
- * process named when another one takes this process's CPUs */
+ * process named when another one takes this process's CPUs, the CPUs this process may use */
 #define _GNU_SOURCE
 #include "config.h"
 #include "machine/cpu.h"
@@ -184,6 +184,40 @@ static const char zen4[] =
 	"model name\t: AMD EPYC 9654\nflags\t\t: fpu sse2 avx avx2 fma avx512f avx512_bf16 "
 	"avx512_vnni\n";
 
+/* rt_cpu_ops_per_cycle, short enough for a table's lines */
+static double ops(const char *vendor, int family, bool avx512, enum rt_precision p,
+		  const char *isa, const char *method)
+{
+	return rt_cpu_ops_per_cycle(vendor, family, avx512, p, isa, method);
+}
+
+/* The CPU set counted by rt_cpu_usable: the whole mask, then a mask of one CPU set here. */
+static void usable(void)
+{
+	cpu_set_t mine, one, got;
+	int first = -1;
+
+	if (sched_getaffinity(0, sizeof(mine), &mine)) {
+		skip("no affinity");
+		return;
+	}
+	is_int(rt_cpu_usable(NULL), CPU_COUNT(&mine), "the usable CPUs: the affinity mask's %d",
+	       CPU_COUNT(&mine));
+	for (int c = 0; c < CPU_SETSIZE && first < 0; c++)
+		if (CPU_ISSET(c, &mine))
+			first = c;
+	CPU_ZERO(&one);
+	CPU_SET(first, &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		skip("cannot narrow the affinity mask");
+		return;
+	}
+	CPU_ZERO(&got);
+	is_int(rt_cpu_usable(&got), 1, "narrowed to CPU %d: one usable CPU", first);
+	ok(CPU_EQUAL(&got, &one), "and the mask given back is that CPU alone");
+	ok(!sched_setaffinity(0, sizeof(mine), &mine), "the mask restored");
+}
+
 int main(void)
 {
 	struct rt_cpu c;
@@ -201,39 +235,42 @@ int main(void)
 	is_int(rt_cpu_parse_cpuinfo(&c, "vendor_id : x\n", &err), -EINVAL, "no flags: refused");
 
 	/* Intel with AVX-512: two 512-bit FMA pipes */
-	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, true, "fp64", "avx512", "fma-chains"), 32, 0,
+	is_double(ops("GenuineIntel", 6, true, RT_PRECISION_FP64, "avx512", "fma-chains"), 32, 0,
 		  "Intel fp64 avx512: 2 pipes x 8 lanes x 2");
-	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, true, "fp32", "avx512", "fma-chains"), 64, 0,
+	is_double(ops("GenuineIntel", 6, true, RT_PRECISION_FP32, "avx512", "fma-chains"), 64, 0,
 		  "Intel fp32 avx512: 2 x 16 x 2");
-	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, true, "fp32", "avx2", "fma-chains"), 32, 0,
+	is_double(ops("GenuineIntel", 6, true, RT_PRECISION_FP32, "avx2", "fma-chains"), 32, 0,
 		  "Intel fp32 avx2: 2 x 8 x 2");
-	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, true, "fp64", "scalar", "mul-add-chains"),
+	is_double(ops("GenuineIntel", 6, true, RT_PRECISION_FP64, "scalar", "mul-add-chains"),
 		  4, 0, "scalar mul-add: 2 multiplies + 2 adds");
-	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, true, "fp32", "sse", "mul-add-chains"), 16,
+	is_double(ops("GenuineIntel", 6, true, RT_PRECISION_FP32, "sse", "mul-add-chains"), 16,
 		  0, "fp32 sse mul-add: 4 x 4 lanes");
-	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, true, "bf16", "avx512_bf16", "instruction"),
+	is_double(ops("GenuineIntel", 6, true, RT_PRECISION_BF16, "avx512_bf16", "instruction"),
 		  128, 0, "VDPBF16PS: 2 pipes x 16 lanes x 2 pairs x 2");
-	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, true, "fp16", "avx512_fp16", "instruction"),
+	is_double(ops("GenuineIntel", 6, true, RT_PRECISION_FP16, "avx512_fp16", "instruction"),
 		  128, 0, "VFMADD231PH: 2 x 32 x 2");
-	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, true, "int8", "avx512_vnni", "instruction"),
+	is_double(ops("GenuineIntel", 6, true, RT_PRECISION_INT8, "avx512_vnni", "instruction"),
 		  256, 0, "VPDPBUSD zmm: 2 x 16 lanes x 4 pairs x 2");
-	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, true, "int8", "avx_vnni", "instruction"),
+	is_double(ops("GenuineIntel", 6, true, RT_PRECISION_INT8, "avx_vnni", "instruction"),
 		  128, 0, "VPDPBUSD ymm: 2 x 8 x 4 x 2");
-	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, true, "bf16", "amx_bf16", "instruction"),
+	is_double(ops("GenuineIntel", 6, true, RT_PRECISION_BF16, "amx_bf16", "instruction"),
 		  1024, 0, "TDPBF16PS: 16x16x32 x 2 every 16 cycles");
-	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, true, "int8", "amx_int8", "instruction"),
+	is_double(ops("GenuineIntel", 6, true, RT_PRECISION_INT8, "amx_int8", "instruction"),
 		  2048, 0, "TDPBSSD: 16x16x64 x 2 every 16 cycles");
 	/* Zen 4: 512-bit instructions on 256-bit pipes */
-	is_double(rt_cpu_ops_per_cycle("AuthenticAMD", 25, true, "fp32", "avx512", "fma-chains"), 32, 0,
+	is_double(ops("AuthenticAMD", 25, true, RT_PRECISION_FP32, "avx512", "fma-chains"), 32, 0,
 		  "Zen 4 fp32 avx512: the same as avx2");
-	is_double(rt_cpu_ops_per_cycle("AuthenticAMD", 25, true, "bf16", "avx512_bf16", "instruction"),
+	is_double(ops("AuthenticAMD", 25, true, RT_PRECISION_BF16, "avx512_bf16", "instruction"),
 		  64, 0, "Zen 4 VDPBF16PS: half of Intel's");
-	is_double(rt_cpu_ops_per_cycle("AuthenticAMD", 26, true, "fp32", "avx512", "fma-chains"), 64, 0,
+	is_double(ops("AuthenticAMD", 26, true, RT_PRECISION_FP32, "avx512", "fma-chains"), 64, 0,
 		  "Zen 5: full 512-bit pipes");
-	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, false, "fp32", "avx2", "fma-chains"), 32, 0,
+	is_double(ops("GenuineIntel", 6, false, RT_PRECISION_FP32, "avx2", "fma-chains"), 32, 0,
 		  "no AVX-512: 256-bit pipes");
-	is_double(rt_cpu_ops_per_cycle("GenuineIntel", 6, true, "bf16", "avx512_core_bf16",
-				       "onednn-matmul"), 0, 0, "oneDNN's rates have no theoretical peak");
+	is_double(ops("GenuineIntel", 6, true, RT_PRECISION_BF16, "avx512_core_bf16",
+		      "onednn-matmul"), 0, 0, "oneDNN's rates have no theoretical peak");
+	is_double(ops("GenuineIntel", 6, true, RT_PRECISION_COUNT, "avx512", "fma-chains"), 0, 0,
+		  "no precision named: no peak");
+	usable();
 	culprit();
 	return done_testing();
 }

@@ -154,9 +154,9 @@ int main(void)
 		is_int(rt_events_flops(spr, r, 14, &c), 0, "Sapphire Rapids: all 14 read");
 		is_double(c.flops, 10 * (1 + 2 + 4 + 8 + 1 + 4 + 8 + 16 + 1 + 2 + 8 + 16 + 32 + 4), 0,
 			  "FLOPs = sum of counts x weights");
-		is_double(c.by_prec[0], 10 * 15, 0, "... fp64 apart");
-		is_double(c.by_prec[3], 10 * 59, 0, "... fp16 apart");
-		is_double(c.by_prec[2], 40, 0, "... bf16 (AMX) apart");
+		is_double(c.by_prec[RT_PRECISION_FP64], 10 * 15, 0, "... fp64 apart");
+		is_double(c.by_prec[RT_PRECISION_FP16], 10 * 59, 0, "... fp16 apart");
+		is_double(c.by_prec[RT_PRECISION_BF16], 40, 0, "... bf16 (AMX) apart");
 		ok(c.source == RT_SOURCE_HW, "... source hw");
 		is_int(rt_events_flops(spr, r, 13, &c), -ENOENT, "the AMX event missing: no count");
 		like(c.why, "AMX_OPS_RETIRED.BF16 was not counted: a partial set is never a FLOP count",
@@ -190,13 +190,15 @@ int main(void)
 		   "... the fp64 and fp32 FMA chains first (%s, %s), then %zu low-precision kernel%s",
 		   ck.v[0].kernel, ck.v[1].kernel, ck.n - 2, ck.n == 3 ? "" : "s");
 		for (size_t i = 2; i < ck.n; i++) {
-			const int p = rt_events_check_prec(&ck.v[i]);
+			const enum rt_precision p = rt_events_check_prec(&ck.v[i]);
 
 			printf("# %s\n", ck.v[i].verdict);
-			nbf16 += p == 2;
-			nint8 += p == 4;
-			ok(p >= 2 && fabs(ck.v[i].ratio - (p == 4 ? 0 : 1)) < 1e-6 &&
-			   ck.v[i].trusted == (p != 4), "... %s: %.3fx, %s", ck.v[i].kernel, ck.v[i].ratio,
+			nbf16 += p == RT_PRECISION_BF16;
+			nint8 += p == RT_PRECISION_INT8;
+			ok(p >= RT_PRECISION_BF16 && p < RT_PRECISION_COUNT &&
+			   fabs(ck.v[i].ratio - (p == RT_PRECISION_INT8 ? 0 : 1)) < 1e-6 &&
+			   ck.v[i].trusted == (p != RT_PRECISION_INT8), "... %s: %.3fx, %s",
+			   ck.v[i].kernel, ck.v[i].ratio,
 			   ck.v[i].trusted ? "trusted" : "not");
 		}
 		ok(ck.v[0].trusted && ck.v[1].trusted && fabs(ck.v[0].ratio - 1) < 1e-6,

@@ -20,8 +20,8 @@ static void check_flops_kernel(const struct rt_kernel *k)
 	const double mul = 1.0009765625, add = 0.125;   /* 1 + 2^-10: every step changes x */
 	_Alignas(64) unsigned char in[4096], out[4096];
 	const char *tag = rt_isa_name(k->isa);
-	const char *prec = rt_prec_name(k->prec);
-	size_t bad = 0, esz = k->prec == RT_FP64 ? 8 : 4;
+	const char *prec = rt_precision_name(k->prec);
+	size_t bad = 0, esz = k->prec == RT_PRECISION_FP64 ? 8 : 4;
 
 	is_int((long long)k->flops_per_iter, (long long)(nel * (k->fused ? 2 : 1)),
 	       "%s %s: flops_per_iter = chains x lanes x %d", tag, prec, k->fused ? 2 : 1);
@@ -29,7 +29,7 @@ static void check_flops_kernel(const struct rt_kernel *k)
 	   "%s %s: %u lanes fill a %u-byte register", tag, prec, k->lanes, rt_isa_bytes(k->isa));
 	for (size_t i = 0; i < sizeof(in) / 8; i++)
 		((double *)(void *)in)[i] = 1.0 + (double)i / 1024.0;
-	if (k->prec == RT_FP32)
+	if (k->prec == RT_PRECISION_FP32)
 		for (size_t i = 0; i < sizeof(in) / 4; i++)
 			((float *)(void *)in)[i] = 1.0f + (float)i / 1024.0f;
 	memset(out, 0xa5, sizeof(out));
@@ -38,7 +38,7 @@ static void check_flops_kernel(const struct rt_kernel *k)
 		/* unfused kernels: the first half of the chains multiply, the second half add */
 		bool is_mul = !k->fused && e / k->lanes < k->chains / 2;
 
-		if (k->prec == RT_FP64) {
+		if (k->prec == RT_PRECISION_FP64) {
 			double x = ((const double *)(const void *)in)[e];
 
 			for (int it = 0; it < ITERS; it++)
@@ -213,7 +213,7 @@ int main(void)
 	for (const struct rt_kernel *k = rt_kernel_next(NULL); k; k = rt_kernel_next(k)) {
 		if (!rt_isa_supported(k->isa)) {
 			skip("%s %s %s: this CPU has no %s", k->name, rt_isa_name(k->isa),
-			     rt_prec_name(k->prec), rt_isa_name(k->isa));
+			     rt_precision_name(k->prec), rt_isa_name(k->isa));
 			continue;
 		}
 		if (k->kind == RT_KERNEL_FLOPS) {
@@ -265,14 +265,48 @@ int main(void)
 		is_int((long long)nk, 0, "ROOFTRAJ_NO_ISA switches every peak kernel off");
 		unsetenv("ROOFTRAJ_NO_ISA");
 	}
-	ok(rt_kernel_flops(RT_ISA_AVX512, RT_FP32) && rt_kernel_bw("triad_nt", RT_ISA_AVX2),
+	ok(rt_kernel_flops(RT_ISA_AVX512, RT_PRECISION_FP32) && rt_kernel_bw("triad_nt", RT_ISA_AVX2),
 	   "lookups find kernels");
 	ok(!rt_kernel_bw("stream", RT_ISA_SSE), "unknown kernel name not found");
+
+	/* when the harness stops repeating, from given rates (no clock involved) */
+	{
+		const struct rt_measure_opts so = { .min_runs = 5, .max_runs = 21,
+						    .stable_tol = 0.005, .budget_seconds = 0.6 };
+		/* the best 3 within 0.5%: done at the 5th run, not at the 4th (min_runs) */
+		const double agree[] = { 90, 99.8, 100, 95, 99.7 };
+		/* a noisy machine: the 5th run 1% past the best before it, then 3 runs below it */
+		const double flat[] = { 90, 100, 80, 97, 101, 85, 96, 99 };
+		/* the 5th run past the best before it, but by 0.4%: inside the tolerance */
+		const double within[] = { 90, 100, 80, 97, 100.4 };
+		/* still rising: the 5th run beat the best before it by 2% */
+		const double rising[] = { 80, 100, 70, 90, 102, 60 };
+
+		ok(!rt_measure_done(&so, agree, 4, 0.1), "4 runs: fewer than min_runs, not done");
+		ok(rt_measure_done(&so, agree, 5, 0.1), "best 3 of 5 within 0.5%%: done");
+		ok(!rt_measure_done(&so, flat, 5, 0.1),
+		   "best 3 apart, the 5th run 1%% past the best of the first 4: not done");
+		ok(!rt_measure_done(&so, flat, 7, 0.1), "the new best among the last 3 runs: not done");
+		ok(rt_measure_done(&so, flat, 8, 0.1), "the best not beaten in the 3 runs after it: done");
+		ok(rt_measure_done(&so, within, 5, 0.1),
+		   "the last 3 runs beat the best before them by 0.4%%, inside 0.5%%: done");
+		ok(!rt_measure_done(&so, rising, 6, 0.1),
+		   "the best rose by 2%% in the last 3 runs: not done");
+		ok(rt_measure_done(&so, rising, 6, 0.7), "past the budget: done");
+		ok(rt_measure_done(&so, rising, 5, 0.7) && !rt_measure_done(&so, rising, 4, 0.7),
+		   "the budget counts only from min_runs on");
+		{
+			struct rt_measure_opts two = so;
+
+			two.max_runs = 2;
+			ok(rt_measure_done(&two, rising, 2, 0), "max_runs reached: done");
+		}
+	}
 
 	/* the harness: positive rates, coherent statistics, errors for bad working sets */
 	rt_measure_opts_default(&o, true);
 	{
-		const struct rt_kernel *k = rt_kernel_flops(RT_ISA_SSE, RT_FP64);
+		const struct rt_kernel *k = rt_kernel_flops(RT_ISA_SSE, RT_PRECISION_FP64);
 		int rc = rt_kernel_measure_flops(k, 1, NULL, &o, &m, &err);
 
 		is_int(rc, 0, "measure sse fp64 on 1 thread");
@@ -302,7 +336,7 @@ int main(void)
 	}
 	{
 		struct rt_matmul_result r;
-		int rc = rt_kernel_matmul_peak(RT_MM_F32, 1, NULL, true, &r, &err);
+		int rc = rt_kernel_matmul_peak(RT_PRECISION_FP32, 1, NULL, true, &r, &err);
 
 		if (rc == -ENOTSUP)
 			skip("oneDNN fp32 matmul: %s", err.msg);

@@ -13,6 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the precisions the tests below name, short enough for their lines */
+#define FP32 RT_PRECISION_FP32
+#define BF16 RT_PRECISION_BF16
+#define FP16 RT_PRECISION_FP16
+
 static enum rt_onednn_line rd(struct rt_onednn_reader *r, const char *line,
 			      struct rt_onednn_exec *e)
 {
@@ -49,15 +54,15 @@ static bool tally_file(struct rt_onednn_tally *t, const char *mode, const char *
 }
 
 /* The FLOPs of the tally's counted primitives of kind (and direction, NULL: any) whose math
- * ran in precision prec (-1: any) */
+ * ran in precision prec (RT_PRECISION_COUNT: any) */
 static double flops_of(const struct rt_onednn_tally *t, const char *kind, const char *prop,
-		       int prec)
+		       enum rt_precision prec)
 {
 	double f = 0;
 
 	for (size_t i = 0; i < t->n; i++)
 		if (!strcmp(t->v[i].kind, kind) && (!prop || !strcmp(t->v[i].prop, prop)) &&
-		    (prec < 0 || t->v[i].prec == prec))
+		    (prec == RT_PRECISION_COUNT || t->v[i].prec == prec))
 			f += t->v[i].flops;
 	return f;
 }
@@ -111,7 +116,7 @@ int main(void)
 	is_double(e.bytes, 4.0 * (24576 + 1728 + 64 + 524288), 0, "... its bytes");
 	is_double(e.ms, 0.249023, 1e-12, "... its time");
 	ok(!strcmp(e.kind, "convolution") && !strcmp(e.prop, "forward_training") &&
-	   !strcmp(e.dtype, "f32") && e.prec == 1 && !strcmp(e.impl, "jit:avx512_core") &&
+	   !strcmp(e.dtype, "f32") && e.prec == FP32 && !strcmp(e.impl, "jit:avx512_core") &&
 	   e.counted, "... kind, direction, type, implementation");
 	/* backward data of conv3: 8 * 128 * 256 * (8*3-2)^2 MACs x2, no bias */
 	ok(rd(&r, "onednn_verbose,exec,cpu,convolution,jit:avx512_core,backward_data,"
@@ -174,7 +179,7 @@ int main(void)
 	      "src_bf16::blocked:acdb:f0 wei_bf16::blocked:AcdB16b16a2b:f0 bia_f32::blocked:a:f0 "
 	      "dst_bf16::blocked:acdb:f0,,alg:convolution_direct,"
 	      "mb1_ic16oc16_ih4oh4kh1sh1dh0ph0_iw4ow4kw1sw1dw0pw0,0.01", &e) == RT_ONEDNN_EXEC &&
-	   e.prec == 2 && !strcmp(e.dtype, "bf16") && e.flops == 2.0 * 16 * 16 * 16 + 256 &&
+	   e.prec == BF16 && !strcmp(e.dtype, "bf16") && e.flops == 2.0 * 16 * 16 * 16 + 256 &&
 	   e.bytes == 2.0 * 256 + 2.0 * 256 + 4.0 * 16 + 2.0 * 256,
 	   "bf16: its precision, 2-byte tensors, an fp32 bias: %.0f bytes", e.bytes);
 
@@ -261,7 +266,7 @@ int main(void)
 	      "src:bf16::blocked:ab::f0 wei:bf16::blocked:ba::f0 dst:bf16::blocked:ab::f0,"
 	      "attr-scratchpad:user attr-post-ops:sum,,16x2048:2048x10,0.0649414", &e) ==
 	   RT_ONEDNN_EXEC && e.flops == 2.0 * 16 * 10 * 2048 + 16 * 10 &&
-	   e.bytes == 2.0 * (16 * 2048 + 2048 * 10 + 16 * 10) && e.prec == 2 && !e.prec_bound,
+	   e.bytes == 2.0 * (16 * 2048 + 2048 * 10 + 16 * 10) && e.prec == BF16 && !e.prec_bound,
 	   "3.x's matmul 16x2048:2048x10 with a sum post-op: %.0f FLOPs, %.0f bytes", e.flops,
 	   e.bytes);
 	ok(rd(&r, "onednn_verbose,v1,primitive,exec,cpu,matmul,brg:avx512_core,undef,"
@@ -285,7 +290,7 @@ int main(void)
 	      "bia:f32:a:blocked:a::f0 dst:f32:a:blocked:acdb::f0,attr-scratchpad:user "
 	      "attr-fpmath:bf16,alg:convolution_direct,"
 	      "mb16_ic3oc16_ih32oh32kh5sh1dh0ph2_iw32ow32kw5sw1dw0pw2,0.686035", &e) ==
-	   RT_ONEDNN_EXEC && e.prec == 2 && !e.prec_bound && !strcmp(e.dtype, "f32") &&
+	   RT_ONEDNN_EXEC && e.prec == BF16 && !e.prec_bound && !strcmp(e.dtype, "f32") &&
 	   !strcmp(e.fpmath, "bf16") && e.flops == 2 * MAC1 + OUT1,
 	   "f32 tensors, attr-fpmath:bf16, an AMX implementation: bf16 math");
 	ok(rd(&r, "onednn_verbose,v1,primitive,exec,cpu,convolution,brgconv_strided:avx512_core,"
@@ -293,23 +298,23 @@ int main(void)
 	      "bia:undef::undef::: dst:f32:a:blocked:acdb::f0,attr-scratchpad:user "
 	      "attr-fpmath:bf16,alg:convolution_direct,"
 	      "mb16_ic32oc32_ih16oh8kh1sh2dh0ph0_iw16ow8kw1sw2dw0pw0,0.0629883", &e) ==
-	   RT_ONEDNN_EXEC && e.prec == 1 && !e.prec_bound,
+	   RT_ONEDNN_EXEC && e.prec == FP32 && !e.prec_bound,
 	   "... an avx512_core implementation (fp32 FMAs only): fp32 math");
 	ok(rd(&r, "onednn_verbose,v1,primitive,exec,cpu,convolution,ref:any,forward_training,"
 	      "src:f32::blocked:abcd::f0 wei:f32::blocked:abcd::f0 bia:undef::undef::: "
 	      "dst:f32::blocked:abcd::f0,attr-fpmath:bf16:true,alg:convolution_direct,"
 	      "mb1_ic4oc4_ih4oh4kh1sh1dh0ph0_iw4ow4kw1sw1dw0pw0,0.01", &e) == RT_ONEDNN_EXEC &&
-	   e.prec == 2 && e.prec_bound, "... a name without an ISA: bf16 at most, not told");
+	   e.prec == BF16 && e.prec_bound, "... a name without an ISA: bf16 at most, not told");
 	ok(rd(&r, "onednn_verbose,v1,primitive,exec,cpu,reorder,jit:uni,undef,"
 	      "src:f32::blocked:abcd::f0 dst:f32::blocked:acdb::f0,attr-scratchpad:user "
-	      "attr-fpmath:bf16,,16x3x32x32,1.2439", &e) == RT_ONEDNN_EXEC && e.prec == 1 &&
+	      "attr-fpmath:bf16,,16x3x32x32,1.2439", &e) == RT_ONEDNN_EXEC && e.prec == FP32 &&
 	   !e.prec_bound, "... a reorder's precision is its data's");
 	ok(rd(&r, "onednn_verbose,exec,cpu,convolution,jit:avx512_core,forward_training,"
 	      "src_f32::blocked:abcd:f0 wei_f32::blocked:Acdb16a:f0 bia_f32::blocked:a:f0 "
 	      "dst_f32::blocked:aBcd16b:f0,attr-scratchpad:user "
 	      "attr-fpmath_mode:fpmath_mode_bf16 attr-post-ops:eltwise_relu ,"
 	      "alg:convolution_direct,mb2_ic1oc6_ih28oh28kh5sh1dh0ph2_iw28ow28kw5sw1dw0pw2,0.05",
-	      &e) == RT_ONEDNN_EXEC && !strcmp(e.fpmath, "bf16") && e.prec == 1 && !e.prec_bound,
+	      &e) == RT_ONEDNN_EXEC && !strcmp(e.fpmath, "bf16") && e.prec == FP32 && !e.prec_bound,
 	   "2.6's attr-fpmath_mode:fpmath_mode_bf16 read, jit:avx512_core: fp32 math");
 
 	/* graph partitions (3.x's "graph,exec", oneDNN's graph/utils/verbose.cpp format) */
@@ -323,7 +328,7 @@ int main(void)
 	      "larger_partition_kernel_t,dnnl_backend,0.25", &e) == RT_ONEDNN_EXEC && e.counted &&
 	   e.flops == 2.0 * 16 * 10 * 2048 + 2 * 160 &&
 	   e.bytes == 4.0 * (16 * 2048 + 10 * 2048 + 10 + 160) && e.ms == 0.25 &&
-	   !strcmp(e.kind, "graph") && !strcmp(e.prop, "matmul_post_ops") && e.prec == 1,
+	   !strcmp(e.kind, "graph") && !strcmp(e.prop, "matmul_post_ops") && e.prec == FP32,
 	   "a MatMul partition (transposed weights) with a bias and a relu: %.0f FLOPs (%s)",
 	   e.flops, e.problem);
 	ok(rd(&r, "onednn_verbose,v1,graph,exec,cpu,100003,convolution_post_ops,"
@@ -332,7 +337,7 @@ int main(void)
 	      "in1_f32:1:strided:constant:8x3x3x3:27s9s3s1 in2_f32:2:strided:constant:8:1s "
 	      "out0_f32:4:strided:undef:1x8x32x32:8192s1024s32s1,fpm:bf16,"
 	      "larger_partition_kernel_t,dnnl_backend,0.5", &e) == RT_ONEDNN_EXEC && !e.counted &&
-	   e.flops == 0 && e.ms == 0.5 && e.prec == 2 && e.prec_bound,
+	   e.flops == 0 && e.ms == 0.5 && e.prec == BF16 && e.prec_bound,
 	   "a convolution partition (no strides nor padding printed): its time, no FLOPs; fpm "
 	   "bf16 with no ISA named: bf16 at most");
 	ok(rd(&r, "onednn_verbose,v1,graph,exec,cpu,1,matmul,MatMul,,in0_f32:0:strided:undef:"
@@ -366,25 +371,25 @@ int main(void)
 			ok(t.execs == logs[i].execs && !t.unparsed && !t.uncounted && t.nthr == 16,
 			   "pt211-%s.log: %lu executions, every line read (%lu not: %s), 16 threads",
 			   logs[i].mode, t.execs, t.unparsed, t.first_unparsed_why);
-			is_double(flops_of(&t, "convolution", "forward_training", -1), logs[i].fwd, 0,
+			is_double(flops_of(&t, "convolution", "forward_training", RT_PRECISION_COUNT), logs[i].fwd, 0,
 				  "... forward convolutions: %.0f FLOPs", logs[i].fwd);
-			is_double(flops_of(&t, "convolution", "backward_data", -1), logs[i].bwd_d, 0,
+			is_double(flops_of(&t, "convolution", "backward_data", RT_PRECISION_COUNT), logs[i].bwd_d, 0,
 				  "... backward data: %.0f", logs[i].bwd_d);
-			is_double(flops_of(&t, "convolution", "backward_weights", -1), logs[i].bwd_w,
+			is_double(flops_of(&t, "convolution", "backward_weights", RT_PRECISION_COUNT), logs[i].bwd_w,
 				  0, "... backward weights: %.0f", logs[i].bwd_w);
-			is_double(flops_of(&t, "matmul", NULL, -1), logs[i].mm, 0,
+			is_double(flops_of(&t, "matmul", NULL, RT_PRECISION_COUNT), logs[i].mm, 0,
 				  "... matmuls: %.0f", logs[i].mm);
 			if (!strcmp(logs[i].mode, "autocast"))
-				ok(flops_of(&t, "convolution", NULL, 2) == FWD + BWD_D + FWD &&
-				   flops_of(&t, "matmul", NULL, 2) == MM, "... all of it bf16 math");
+				ok(flops_of(&t, "convolution", NULL, BF16) == FWD + BWD_D + FWD &&
+				   flops_of(&t, "matmul", NULL, BF16) == MM, "... all of it bf16 math");
 			if (!strcmp(logs[i].mode, "fpmath-bf16")) {
 				/* the forward convolutions and conv2's backward data ran on AMX;
 				 * conv3's backward data and every backward weights on avx512_core
 				 * or avx2 kernels: fp32 */
-				ok(flops_of(&t, "convolution", "forward_training", 2) == FWD &&
-				   flops_of(&t, "convolution", "backward_data", 2) == 2 * 2 * MAC2 &&
-				   flops_of(&t, "convolution", "backward_data", 1) == 2 * 2 * MAC3 &&
-				   flops_of(&t, "convolution", "backward_weights", 1) == FWD,
+				ok(flops_of(&t, "convolution", "forward_training", BF16) == FWD &&
+				   flops_of(&t, "convolution", "backward_data", BF16) == 2 * 2 * MAC2 &&
+				   flops_of(&t, "convolution", "backward_data", FP32) == 2 * 2 * MAC3 &&
+				   flops_of(&t, "convolution", "backward_weights", FP32) == FWD,
 				   "... the AMX convolutions bf16 points, the others fp32");
 				for (size_t j = 0; j < t.n; j++)
 					if (t.v[j].prec_bound)
@@ -416,7 +421,7 @@ int main(void)
 		struct rt_cmd_judgement j;
 		struct rt_onednn_prim p = { .kind = "convolution", .prop = "forward_training",
 					    .dtype = "f32", .fpmath = "bf16", .counted = true,
-					    .prec = 2, .calls = 1, .flops = 2 * MAC1 + OUT1 };
+					    .prec = BF16, .calls = 1, .flops = 2 * MAC1 + OUT1 };
 		const struct rt_roof *roof;
 
 		snprintf(path, sizeof(path), "%s/tests/data/emr16/emr16.cfg", top ? top : ".");
@@ -432,12 +437,12 @@ int main(void)
 			   roof->value > 15000 && !rt_cmd_prim_impossible(&j, &p, NULL, 0),
 			   "EMR: the AMX convolution at 1,620 GFLOP/s under the bf16 roof (%.0f)",
 			   roof ? roof->value : 0);
-			p.prec = 1;
+			p.prec = FP32;
 			roof = rt_cmd_prim_roof(&j, &p);
 			ok(roof && roof->value < 1300 && rt_cmd_prim_impossible(&j, &p, NULL, 0),
 			   "... as an fp32 point it would be above the fp32 roof (%.0f): impossible",
 			   roof ? roof->value : 0);
-			p.prec = 2;
+			p.prec = BF16;
 			p.prec_bound = true;
 			roof = rt_cmd_prim_roof(&j, &p);
 			ok(roof && !strcmp(roof->precision, "bf16"), "... the math not told: the "
@@ -527,28 +532,29 @@ int main(void)
 	{
 		static const struct {
 			const char *mode, *impl;
-			int prec;
+			enum rt_precision prec;
 			bool bound;
 		} m[] = {
-			{ NULL, "brg:avx512_core_amx", 1, false },
-			{ "strict", "brg:avx512_core_amx", 1, false },
-			{ "BF16", "brg:avx512_core_amx", 2, false },   /* the variable's spelling */
-			{ "bf16", "brg_conv_fwd:avx10_1_512_amx", 2, false },
-			{ "any", "jit:avx512_core_bf16", 2, false },
-			{ "bf16", "jit:avx512_core", 1, false },       /* Debian's 2.6 here */
-			{ "bf16", "brgemm:avx2", 1, false },
-			{ "bf16", "gemm:jit", 2, true },               /* no ISA: the highest roof */
-			{ "bf16", "ref:any", 2, true },
-			{ "bf16", "jit:avx512_core+brg:avx512_core_amx", 2, false },
-			{ "f16", "brg:avx512_core_amx_fp16", 3, false },
+			{ NULL, "brg:avx512_core_amx", FP32, false },
+			{ "strict", "brg:avx512_core_amx", FP32, false },
+			{ "BF16", "brg:avx512_core_amx", BF16, false },   /* the variable's spelling */
+			{ "bf16", "brg_conv_fwd:avx10_1_512_amx", BF16, false },
+			{ "any", "jit:avx512_core_bf16", BF16, false },
+			{ "bf16", "jit:avx512_core", FP32, false },       /* Debian's 2.6 here */
+			{ "bf16", "brgemm:avx2", FP32, false },
+			{ "bf16", "gemm:jit", BF16, true },               /* no ISA: the highest roof */
+			{ "bf16", "ref:any", BF16, true },
+			{ "bf16", "jit:avx512_core+brg:avx512_core_amx", BF16, false },
+			{ "f16", "brg:avx512_core_amx_fp16", FP16, false },
 		};
 
 		for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
 			bool bound = !m[i].bound;
-			const int got = rt_onednn_f32_math(m[i].mode, m[i].impl, &bound);
+			const enum rt_precision got = rt_onednn_f32_math(m[i].mode, m[i].impl,
+									 &bound);
 
 			ok(got == m[i].prec && bound == m[i].bound, "f32 under fpmath %s on %s: %s%s",
-			   m[i].mode ? m[i].mode : "(none)", m[i].impl, rt_vocab_precisions[got],
+			   m[i].mode ? m[i].mode : "(none)", m[i].impl, rt_precision_name(got),
 			   bound ? " at most" : "");
 		}
 	}

@@ -93,12 +93,12 @@ int main(void)
 		struct rt_profile_cache c = { 3, 110100480, 64, 2, 1 };
 		struct rt_profile_level l = { "L3", 110100480, 67108864, false };
 		struct rt_profile_flops f = { "fp64", "avx512", 2, 1.0 / 3.0, 2.0 / 7.0, 1e-300,
-					      "fma-chains", "", 0, "" };
+					      "fma-chains", "", 0, "", { 0 }, 0 };
 		struct rt_profile_flops g = { "bf16", "avx512_core_amx_bf16", 1, 1360.0, 1359.5,
 					      0.25, "onednn-matmul",
-					      "brg:avx512_core_amx_bf16", 0, "" };
+					      "brg:avx512_core_amx_bf16", 0, "", { 0 }, 0 };
 		struct rt_profile_bw b = { "DRAM", "triad_nt", "avx512", 2, 29.599999999999998,
-					   12.3456789123456789, 0.0, 6442450944ULL, "" };
+					   12.3456789123456789, 0.0, 6442450944ULL, "", { 0 }, 0 };
 		struct rt_profile_point pt1 = { 4096, 300.00000000000006 }, pt2 = { 1ULL << 33, 7.5 };
 
 		rt_profile_add_cache(p, &c);
@@ -110,6 +110,11 @@ int main(void)
 		h.gflops = 99;
 		h.threads = 4;
 		snprintf(h.flag, sizeof(h.flag), "busy: measured twice, \"74%%\" of its time");
+		/* rounds spread over the probe's run, to the bit */
+		f.rounds[0] = 1.0 / 3.0;
+		f.rounds[1] = 0.1 + 0.2;
+		f.rounds[2] = 2.0 / 7.0;
+		f.nrounds = 3;
 		rt_profile_add_flops(p, &f);
 		rt_profile_add_flops(p, &g);
 		rt_profile_add_flops(p, &h);
@@ -172,6 +177,10 @@ int main(void)
 		   !memcmp(&q->flops[0].spread, &p->flops[0].spread, 8),
 		   "1/3, 2/7, 1e-300 to the bit");
 		is_str(q->nflops == 3 ? q->flops[1].impl : "", "brg:avx512_core_amx_bf16", "impl");
+		ok(q->nflops == 3 && q->flops[0].nrounds == 3 &&
+		   !memcmp(q->flops[0].rounds, p->flops[0].rounds, 3 * sizeof(double)) &&
+		   q->flops[1].nrounds == 0 && q->bw[0].nrounds == 0,
+		   "rounds 1/3, 0.1+0.2, 2/7 to the bit; none where none were measured");
 		ok(q->nbw == 1 && !memcmp(&q->bw[0].gbytes_per_s, &p->bw[0].gbytes_per_s, 8) &&
 		   !memcmp(&q->bw[0].median, &p->bw[0].median, 8) &&
 		   q->bw[0].working_set == 6442450944ULL, "bandwidth entry to the bit");
@@ -250,6 +259,14 @@ int main(void)
 			  "have" },
 			{ "    { level = \"L2\"; kernel = \"load\"; threads = 1; gbytes_per_s = 9.0; "
 			  "median = 12.0; working_set = 1; }", 10, "'median' 12 is above the best run 9" },
+			{ "    { level = \"L2\"; kernel = \"load\"; threads = 1; gbytes_per_s = 9.0; "
+			  "working_set = 1; rounds = [ 9.0, -1.0 ]; }", 10,
+			  "'rounds' element 2 is not a rate from" },
+			{ "    { level = \"L2\"; kernel = \"load\"; threads = 1; gbytes_per_s = 9.0; "
+			  "working_set = 1; rounds = 9.0; }", 10, "'rounds' must be an array of 1 to 8" },
+			{ "    { level = \"L2\"; kernel = \"load\"; threads = 1; gbytes_per_s = 9.0; "
+			  "working_set = 1; rounds = [ 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0 ]; }",
+			  10, "'rounds' must be an array of 1 to 8" },
 		};
 
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -387,6 +404,123 @@ int main(void)
 		rt_profile_destroy(q);
 		q = NULL;
 	}
+	/* rounds judged: given rounds, no measurement */
+	{
+		struct rt_profile *n = NULL;
+		/* the issue's 16-core node, three probes: fp32 avx512 at 8 threads 1127, 695, 961
+		 * GFLOP/s (a spread of 45% of the median); fp64 steady within 2%; DRAM load at 16
+		 * threads 134, 219, 133 GB/s but its own runs already 70% apart (that noise);
+		 * L1 flagged */
+		struct rt_profile_flops f32 = { "fp32", "avx512", 8, 1127, 1100, 0.03, "fma-chains",
+						"", 0, "", { 1127, 695, 961 }, 3 };
+		struct rt_profile_flops f64 = { "fp64", "avx512", 8, 563, 560, 0.01, "fma-chains",
+						"", 0, "", { 563, 552, 560 }, 3 };
+		struct rt_profile_bw dram = { "DRAM", "load", "avx512", 16, 219, 150, 0.7,
+					      1ULL << 30, "", { 134, 219, 133 }, 3 };
+		struct rt_profile_bw l1 = { "L1", "load", "avx512", 1, 200, 199, 0.01, 16384,
+					    "busy: measured twice", { 200, 90 }, 2 };
+
+		is_double(rt_profile_rounds_spread(f32.rounds, 3), (1127.0 - 695) / 961, 1e-12,
+			  "the spread of 1127, 695, 961: (max - min) / median");
+		is_double(rt_profile_rounds_spread(f32.rounds, 1), 0, 0, "one round: no spread");
+		rt_profile_create(&n, &err);
+		rt_profile_add_flops(n, &f32);
+		rt_profile_add_flops(n, &f64);
+		rt_profile_add_bw(n, &dram);
+		rt_profile_add_bw(n, &l1);
+		is_int(rt_profile_judge_rounds(n, 0.05), 1,
+		       "fp32 disagrees; fp64 within 5%%, DRAM within its own runs' 70%%, L1 flagged");
+		is_int((long long)n->nnotes, 2, "one note for fp32, one verdict");
+		like(n->nnotes > 0 ? n->notes[0] : "", "unstable: fp32 avx512 at 8 threads: its 3 "
+		     "rounds (1127, 695, 961 GFLOP/s) disagree by 45%, beyond the noise (5%)",
+		     "the ceiling named with its rounds: %s", n->nnotes > 0 ? n->notes[0] : "");
+		like(n->nnotes > 1 ? n->notes[1] : "", "the node is unstable: 1 of 3 ceilings "
+		     "measured in rounds disagree beyond the noise, fp32 avx512 at 8 threads by 45%",
+		     "the verdict: %s", n->nnotes > 1 ? n->notes[1] : "");
+		rt_profile_destroy(n);
+		/* steady rounds: a stable verdict; no rounds at all: nothing said */
+		rt_profile_create(&n, &err);
+		rt_profile_add_flops(n, &f64);
+		is_int(rt_profile_judge_rounds(n, 0.05), 0, "steady rounds agree");
+		like(n->nnotes ? n->notes[0] : "", "the node is stable: 1 ceiling measured in "
+		     "rounds, each within the noise", "said: %s", n->nnotes ? n->notes[0] : "");
+		rt_profile_destroy(n);
+		rt_profile_create(&n, &err);
+		f64.nrounds = 0;
+		rt_profile_add_flops(n, &f64);
+		ok(rt_profile_judge_rounds(n, 0.05) == 0 && n->nnotes == 0,
+		   "no rounds (an old profile, --quick): no verdict");
+		rt_profile_destroy(n);
+	}
+
+	/* the node's previous profile against its new one: given profiles, no measurement */
+	{
+		struct rt_profile *old = NULL, *now = NULL;
+		/* the issue's 16-core node: fp32 at 8 threads 1127 then 695 GFLOP/s, DRAM load 134
+		 * then 219 GB/s, the clock 2.86 then 2.38 GHz; fp64 within its noise; L1 flagged */
+		struct rt_profile_flops f32 = { "fp32", "avx512", 8, 1127, 1120, 0.02, "fma-chains",
+						"", 0, "", { 0 }, 0 };
+		struct rt_profile_flops f64 = { "fp64", "avx512", 8, 560, 555, 0.02, "fma-chains",
+						"", 0, "", { 0 }, 0 };
+		struct rt_profile_bw dram = { "DRAM", "load", "avx512", 16, 134, 130, 0.03,
+					      1ULL << 30, "", { 0 }, 0 };
+		struct rt_profile_bw l1 = { "L1", "load", "avx512", 1, 200, 199, 0.01, 16384, "", { 0 }, 0 };
+		int moved;
+
+		rt_profile_create(&old, &err);
+		rt_profile_create(&now, &err);
+		snprintf(old->host, sizeof(old->host), "node16");
+		snprintf(now->host, sizeof(now->host), "node16");
+		snprintf(old->created, sizeof(old->created), "2026-11-20T10:00:00Z");
+		old->cpu.clock_ghz = 2.86;
+		now->cpu.clock_ghz = 2.38;
+		rt_profile_add_flops(old, &f32);
+		rt_profile_add_flops(old, &f64);
+		rt_profile_add_bw(old, &dram);
+		rt_profile_add_bw(old, &l1);
+		f32.gflops = 695;
+		f64.gflops = 570;       /* +1.8%: inside the 5% noise */
+		dram.gbytes_per_s = 219;
+		l1.gbytes_per_s = 100;  /* halved, but flagged now: not a reading to compare */
+		snprintf(l1.flag, sizeof(l1.flag), "busy: measured twice");
+		rt_profile_add_flops(now, &f32);
+		rt_profile_add_flops(now, &f64);
+		rt_profile_add_bw(now, &dram);
+		rt_profile_add_bw(now, &l1);
+		moved = rt_profile_compare(now, old, 0.05);
+		is_int(moved, 3, "fp32, DRAM and the clock moved; fp64 within noise, L1 flagged");
+		is_int((long long)now->nnotes, 4, "a summary and one note per move");
+		like(now->notes[0], "previous profile of node16 (2026-11-20T10:00:00Z): 3 of 4 (3 "
+		     "ceilings and the clock) moved", "the summary: %s", now->notes[0]);
+		like(now->notes[0], "; 1 flagged in one of them, not compared",
+		     "the flagged L1 counted apart: %s", now->notes[0]);
+		like(now->notes[1], "DRAM load at 16 threads moved +63.4% (134 -> 219 GB/s",
+		     "the largest move first, with both values: %s", now->notes[1]);
+		like(now->notes[2], "fp32 avx512 fma-chains at 8 threads moved -38.3% (1127 -> 695 "
+		     "GFLOP/s", "then fp32: %s", now->notes[2]);
+		like(now->notes[3], "the clock moved -16.8% (2.86 -> 2.38 GHz", "then the clock: %s",
+		     now->notes[3]);
+		/* a spread wider than the move: inside that ceiling's own noise */
+		rt_profile_destroy(now);
+		rt_profile_create(&now, &err);
+		snprintf(now->host, sizeof(now->host), "node16");
+		f32.gflops = 1000;      /* -11% */
+		f32.spread = 0.15;
+		rt_profile_add_flops(now, &f32);
+		is_int(rt_profile_compare(now, old, 0.05), 0,
+		       "-11%% against a 15%% spread of its runs: not a move");
+		like(now->notes[0], ": 0 of 1 (1 ceiling) moved", "said: %s", now->notes[0]);
+		/* another host's profile */
+		rt_profile_destroy(now);
+		rt_profile_create(&now, &err);
+		snprintf(now->host, sizeof(now->host), "node17");
+		is_int(rt_profile_compare(now, old, 0.05), 0, "another host: nothing compared");
+		like(now->nnotes ? now->notes[0] : "", "of host 'node16', not 'node17': not compared",
+		     "said: %s", now->nnotes ? now->notes[0] : "");
+		rt_profile_destroy(now);
+		rt_profile_destroy(old);
+	}
+
 	ok(rt_profile_load(&q, "/nonexistent/x.cfg", &err) == -ENOENT, "missing file");
 	like(err.msg, "/nonexistent/x.cfg: cannot read", "missing file message");
 	{

@@ -74,8 +74,10 @@ int main(void)
 	{
 		struct rt_profile_flops f1 = { .precision = "fp32", .isa = "avx512", .threads = 1,
 						 .gflops = 100, .method = "fma-chains" };
+		/* measured in rounds: 180, 150, 176 (the roof stays the best, 180) */
 		struct rt_profile_flops f2 = { .precision = "fp32", .isa = "avx512", .threads = 2,
-						 .gflops = 180, .method = "fma-chains" };
+						 .gflops = 180, .method = "fma-chains",
+						 .rounds = { 180, 150, 176 }, .nrounds = 3 };
 		struct rt_profile_flops f3 = { .precision = "fp32", .isa = "avx2", .threads = 2,
 						 .gflops = 90, .method = "fma-chains" };
 		struct rt_profile_flops f4 = { .precision = "fp64", .isa = "avx512", .threads = 2,
@@ -83,7 +85,8 @@ int main(void)
 		struct rt_profile_bw d1 = { .level = "DRAM", .kernel = "triad", .isa = "avx512",
 					     .threads = 1, .gbytes_per_s = 20, .working_set = 1 << 28 };
 		struct rt_profile_bw d2 = { .level = "DRAM", .kernel = "copy_nt", .isa = "avx512",
-					     .threads = 2, .gbytes_per_s = 30, .working_set = 1 << 28 };
+					     .threads = 2, .gbytes_per_s = 30, .working_set = 1 << 28,
+					     .rounds = { 30, 22 }, .nrounds = 2 };
 		struct rt_profile_bw d3 = { .level = "DRAM", .kernel = "load", .isa = "avx512",
 					     .threads = 2, .gbytes_per_s = 28, .working_set = 1 << 28 };
 		struct rt_profile_bw l1 = { .level = "L1", .kernel = "load", .isa = "avx512",
@@ -97,6 +100,26 @@ int main(void)
 		rt_profile_add_bw(prof, &d2);
 		rt_profile_add_bw(prof, &d3);
 		rt_profile_add_bw(prof, &l1);
+	}
+	/* the roofs carry their ceilings' spread over the rounds: the lowest round, drawn under
+	 * the roof; none where a ceiling has no rounds */
+	{
+		struct rt_roofs r;
+		double fp32 = -1, fp64 = -1, dram = -1;
+
+		is_int(rt_roofs_at(&r, prof, 2, NULL), 0, "roofs at 2 threads");
+		for (size_t i = 0; i < r.n; i++) {
+			const struct rt_roof *q = &r.roof[i];
+
+			if (q->kind == RT_ROOF_FLOPS && q->basis == RT_ROOF_MEASURED &&
+			    !strcmp(q->what, "avx512"))
+				*(strcmp(q->precision, "fp32") ? &fp64 : &fp32) = q->low;
+			if (q->kind == RT_ROOF_BANDWIDTH && !strcmp(q->level, "DRAM"))
+				dram = q->low;
+		}
+		is_double(fp32, 150, 0, "fp32 avx512's roof: its lowest round 150 under 180");
+		is_double(dram, 22, 0, "DRAM's roof (copy_nt, 30): its lowest round 22");
+		is_double(fp64, 0, 0, "fp64 measured once: no spread");
 	}
 	/* intensity 2 at 2 threads: 30 GB/s x 2 = 60 < 180: memory bound, 40 / 60 */
 	is_int(bound_of(&p, prof, &b), 0, "bound found");
@@ -259,6 +282,18 @@ int main(void)
 			ok(rt_points_csv_read(csv, &back, &n, &err) == -EINVAL &&
 			   strstr(err.msg, "hw.csv:2: bytes_source 'hw' is set in a row without a source"),
 			   "a bytes_source without a source: refused, named: %s", err.msg);
+			free(back);
+			back = NULL;
+			/* a precision of the vocabulary the trainer does not compute in */
+			of = fopen(csv, "w");
+			rt_points_csv_header(of);
+			fputs("t1-b8-none,1,8,none,fp64,1,iteration,iteration,median,0.5,1e9,1e8,model,"
+			      "10,2,16,1,2,3,4,5,6,ok,,,0,0,,,,1,1,\n", of);
+			fclose(of);
+			ok(rt_points_csv_read(csv, &back, &n, &err) == -EINVAL &&
+			   strstr(err.msg, "hw.csv:2: precision 'fp64' is not a known value"),
+			   "a point in fp64, which no training computes in: refused, named: %s",
+			   err.msg);
 			free(back);
 			back = NULL;
 			unlink(csv);

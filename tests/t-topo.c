@@ -126,5 +126,26 @@ int main(void)
 		ok(rt_affinity_parse(&a, "scatter") == 0 && a == RT_AFFINITY_SCATTER, "parse scatter");
 		ok(rt_affinity_parse(&a, "spread") == -EINVAL, "unknown affinity rejected");
 	}
+	/* the one precision enum: its names, parsed back, the trainer's two among them */
+	{
+		static const char *const names[] = { "fp64", "fp32", "bf16", "fp16", "int8" };
+		enum rt_precision p = RT_PRECISION_COUNT;
+
+		is_int(RT_PRECISION_COUNT, 5, "five precisions");
+		for (int i = 0; i < RT_PRECISION_COUNT; i++) {
+			is_str(rt_precision_name((enum rt_precision)i), names[i], "precision %d: %s", i,
+			       names[i]);
+			ok(rt_precision_parse(names[i], &p) == 0 && p == (enum rt_precision)i &&
+			   rt_precision_of(names[i]) == p, "... parsed back");
+		}
+		ok(rt_precision_parse("f32", &p) == -EINVAL && rt_precision_of("f32") ==
+		   RT_PRECISION_COUNT, "oneDNN's 'f32' is not rooftraj's name");
+		is_str(rt_precision_name(RT_PRECISION_COUNT), "unknown", "out of range: unknown");
+		ok(RT_TRAIN_NPRECISIONS == 2 && rt_vocab_train_precisions[0] == RT_PRECISION_FP32 &&
+		   rt_vocab_train_precisions[1] == RT_PRECISION_BF16, "the trainer's: fp32, bf16");
+		ok(rt_precision_trains(RT_PRECISION_FP32) && rt_precision_trains(RT_PRECISION_BF16) &&
+		   !rt_precision_trains(RT_PRECISION_FP64) && !rt_precision_trains(RT_PRECISION_FP16) &&
+		   !rt_precision_trains(RT_PRECISION_INT8), "... and only those train");
+	}
 	return done_testing();
 }

@@ -1,4 +1,5 @@
-/* options.h: strict parsing of numbers, lists and sizes given on the command line */
+/* options.h: strict parsing of numbers, lists, names, paths and sizes given on the command
+ * line */
 #ifndef RT_OPTIONS_H
 #define RT_OPTIONS_H
 

@@ -1,4 +1,5 @@
-/* util.c: clocks, medians and atomic (temporary file + rename) output */
+/* util.c: a growing text buffer, clocks, medians, bounded reads and lines, safe file names,
+ * directory locks and atomic (temporary file + rename) output */
 #define _GNU_SOURCE
 #include "config.h"
 #include "base/util.h"
@@ -7,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -80,16 +82,99 @@ double rt_median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-void rt_dirname(char *buf, size_t size, const char *path)
+/* what an empty buffer points at: never written (cap 0 says so) */
+static char buf_empty[1];
+
+void rt_buf_init(struct rt_buf *b)
+{
+	b->s = buf_empty;
+	b->len = b->cap = 0;
+	b->failed = false;
+}
+
+void rt_buf_fini(struct rt_buf *b)
+{
+	if (b->cap)
+		free(b->s);
+	rt_buf_init(b);
+}
+
+void rt_buf_reset(struct rt_buf *b)
+{
+	b->len = 0;
+	if (b->cap)
+		b->s[0] = '\0';
+}
+
+/* Room for n more bytes and the NUL: 0, or -ENOMEM (failed set, the text unchanged). */
+static int buf_grow(struct rt_buf *b, size_t n)
+{
+	size_t cap = b->cap ? b->cap : 64;
+	char *s;
+
+	if (n > SIZE_MAX / 2 - b->len - 1)
+		goto fail;
+	while (cap < b->len + n + 1)
+		cap *= 2;
+	if (cap == b->cap)
+		return 0;
+	if (!(s = realloc(b->cap ? b->s : NULL, cap)))
+		goto fail;
+	if (!b->cap)
+		s[0] = '\0';
+	b->s = s;
+	b->cap = cap;
+	return 0;
+fail:
+	b->failed = true;
+	return -ENOMEM;
+}
+
+int rt_buf_add(struct rt_buf *b, const char *s, size_t n)
+{
+	int rc = buf_grow(b, n);
+
+	if (rc)
+		return rc;
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+int rt_buf_puts(struct rt_buf *b, const char *s)
+{
+	return rt_buf_add(b, s, strlen(s));
+}
+
+int rt_buf_printf(struct rt_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n, rc;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	if ((rc = buf_grow(b, (size_t)n)))
+		return rc;
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+	return 0;
+}
+
+int rt_buf_dirname(struct rt_buf *b, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
 	if (!slash)
-		snprintf(buf, size, ".");
-	else if (slash == path)
-		snprintf(buf, size, "/");
-	else
-		snprintf(buf, size, "%.*s", (int)(slash - path), path);
+		return rt_buf_puts(b, ".");
+	if (slash == path)
+		return rt_buf_puts(b, "/");
+	return rt_buf_add(b, path, (size_t)(slash - path));
 }
 
 int rt_check_regular(const char *path, struct rt_err *err)
@@ -108,24 +193,31 @@ int rt_check_regular(const char *path, struct rt_err *err)
 
 int rt_mkdir_p(const char *dir, struct rt_err *err)
 {
-	char buf[4096];
+	struct rt_buf buf;               /* dir, of any length, cut at each '/' in turn */
 	size_t len;
+	int rc = 0;
 
-	if (strlen(dir) >= sizeof(buf))
-		return rt_err_set(err, -ENAMETOOLONG, "%s: path is too long", dir);
-	snprintf(buf, sizeof(buf), "%s", dir);
-	len = strlen(buf);
-	for (size_t i = 1; i <= len; i++) {
-		if (buf[i] != '/' && buf[i] != '\0')
-			continue;
-		buf[i] = '\0';
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			return rt_err_set(err, -errno, "%s: cannot create directory: %s", buf,
-					  strerror(errno));
-		if (i < len)
-			buf[i] = '/';
+	rt_buf_init(&buf);
+	if (rt_buf_puts(&buf, dir)) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
 	}
-	return 0;
+	len = buf.len;
+	for (size_t i = 1; i <= len; i++) {
+		if (buf.s[i] != '/' && buf.s[i] != '\0')
+			continue;
+		buf.s[i] = '\0';
+		if (mkdir(buf.s, 0777) && errno != EEXIST) {
+			rc = rt_err_set(err, -errno, "%s: cannot create directory: %s", buf.s,
+					strerror(errno));
+			goto out;
+		}
+		if (i < len)
+			buf.s[i] = '/';
+	}
+out:
+	rt_buf_fini(&buf);
+	return rc;
 }
 
 int rt_mkdir_own(const char *dir, struct rt_err *err)
@@ -167,7 +259,7 @@ static mode_t file_mode(void)
 
 int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err)
 {
-	char dir[4096];
+	struct rt_buf dir;
 	size_t len = strlen(path);
 	struct stat st;
 	int rc, fd;
@@ -177,9 +269,13 @@ int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err)
 		return rt_err_set(err, -EISDIR, "%s: is a directory, not a file", path);
 	if ((size_t)snprintf(of->path, sizeof(of->path), "%s", path) >= sizeof(of->path) ||
 	    (size_t)snprintf(of->tmp, sizeof(of->tmp), "%s.XXXXXX.tmp", path) >= sizeof(of->tmp))
-		return rt_err_set(err, -ENAMETOOLONG, "%s: path is too long", path);
-	rt_dirname(dir, sizeof(dir), path);
-	rc = rt_mkdir_p(dir, err);
+		/* the path's start, so that the words fit the message */
+		return rt_err_set(err, -ENAMETOOLONG, "%.300s%s: path is too long (%zu bytes)", path,
+				  len > 300 ? "..." : "", len);
+	rt_buf_init(&dir);
+	rc = rt_buf_dirname(&dir, path) ? rt_err_set(err, -ENOMEM, "out of memory") :
+	     rt_mkdir_p(dir.s, err);
+	rt_buf_fini(&dir);
 	if (rc)
 		return rc;
 	/* a new file of a name nobody can guess, created here and only here (O_EXCL): a link
@@ -224,6 +320,19 @@ int rt_outfile_rename(struct rt_outfile *of, struct rt_err *err)
 		return rc;
 	}
 	return 0;
+}
+
+int rt_outfile_open_in(struct rt_outfile *of, const char *dir, const char *name,
+		       struct rt_err *err)
+{
+	struct rt_buf path;
+	int rc;
+
+	rt_buf_init(&path);
+	rc = rt_buf_printf(&path, "%s/%s", dir, name) ? rt_err_set(err, -ENOMEM, "out of memory") :
+	     rt_outfile_open(of, path.s, err);
+	rt_buf_fini(&path);
+	return rc;
 }
 
 int rt_outfile_commit(struct rt_outfile *of, struct rt_err *err)

@@ -1,4 +1,6 @@
-/* util.h: clocks, statistics and atomic file output shared by the modules */
+/* util.h: what the modules share: a growing text buffer, clocks, this process's CPU time,
+ * medians, files read whole or by bounded lines, safe host file names, a results directory's
+ * lock, outputs written under a temporary name and renamed when complete */
 #ifndef RT_UTIL_H
 #define RT_UTIL_H
 
@@ -6,6 +8,28 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "base/err.h"
+
+/* A growing text buffer, for text whose length comes from input (a path given, a line read, a
+ * command line, the environment) where a fixed array would cut it (git's strbuf). Embedded:
+ * rt_buf_init, rt_buf_fini. s is always NUL-terminated ("" before anything is added); an
+ * allocation that fails leaves the text as it was, returns -ENOMEM and sets failed, so that a
+ * caller may add several pieces and check once. */
+struct rt_buf {
+	char *s;
+	size_t len, cap;                /* cap 0: s is a shared "" (nothing allocated yet) */
+	bool failed;
+};
+void rt_buf_init(struct rt_buf *b);
+/* Frees the text; b is empty again (rt_buf_init's state). */
+void rt_buf_fini(struct rt_buf *b);
+/* Empty, keeping the room. */
+void rt_buf_reset(struct rt_buf *b);
+/* Append n bytes of s, or s whole, or a formatted text: 0, or -ENOMEM. */
+int rt_buf_add(struct rt_buf *b, const char *s, size_t n);
+int rt_buf_puts(struct rt_buf *b, const char *s);
+int rt_buf_printf(struct rt_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The directory part of path appended: "." when it has no '/', "/" for a file in the root. */
+int rt_buf_dirname(struct rt_buf *b, const char *path);
 
 /* Seconds on CLOCK_MONOTONIC. */
 double rt_now(void);
@@ -68,6 +92,10 @@ struct rt_outfile {
  * permissions of a new file under the umask; creates missing parent directories. A PATH that
  * ends in '/' names a directory: -EISDIR. */
 int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err);
+/* The same for DIR/NAME, the path built to its length (one too long for a path is refused
+ * by name, never cut into another). */
+int rt_outfile_open_in(struct rt_outfile *of, const char *dir, const char *name,
+		       struct rt_err *err);
 /* Flush, check every write, close and rename into place; on any error the temporary file is
  * removed and PATH is left as it was. */
 int rt_outfile_commit(struct rt_outfile *of, struct rt_err *err);
@@ -95,8 +123,6 @@ int rt_mkdir_own(const char *dir, struct rt_err *err);
  * rooftraj writes (profiles, run.cfg, the cluster profile). */
 void rt_cfg_put_str(FILE *fp, const char *s);
 
-/* Copy the directory part of path ("." if none) into buf. */
-void rt_dirname(char *buf, size_t size, const char *path);
 
 /* MemAvailable from /proc/meminfo, bytes; 0 when the OS does not say. */
 unsigned long long rt_mem_available(void);

@@ -6,10 +6,11 @@
 
 #include <string.h>
 
-const char *const rt_vocab_precisions[RT_VOCAB_NPRECISIONS] = {
+const char *const rt_vocab_precisions[RT_PRECISION_COUNT] = {
 	"fp64", "fp32", "bf16", "fp16", "int8",
 };
-const char *const rt_vocab_train_precisions[RT_PRECISION_COUNT] = { "fp32", "bf16" };
+const enum rt_precision rt_vocab_train_precisions[RT_TRAIN_NPRECISIONS] = { RT_PRECISION_FP32,
+									     RT_PRECISION_BF16 };
 const char *const rt_vocab_levels[RT_VOCAB_NLEVELS] = { "L1", "L2", "L3", "L4", "L5", "DRAM" };
 const char *const rt_vocab_affinities[RT_AFFINITY_COUNT] = { "none", "compact", "scatter" };
 
@@ -44,17 +45,30 @@ const char *rt_isa_name(enum rt_isa isa)
 
 const char *rt_precision_name(enum rt_precision p)
 {
-	return (unsigned)p < RT_PRECISION_COUNT ? rt_vocab_train_precisions[p] : "unknown";
+	return (unsigned)p < RT_PRECISION_COUNT ? rt_vocab_precisions[p] : "unknown";
 }
 
 int rt_precision_parse(const char *s, enum rt_precision *p)
 {
-	const int i = rt_vocab_index(rt_vocab_train_precisions, RT_PRECISION_COUNT, s);
+	const int i = rt_vocab_index(rt_vocab_precisions, RT_PRECISION_COUNT, s);
 
 	if (i < 0)
 		return -EINVAL;
 	*p = (enum rt_precision)i;
 	return 0;
+}
+
+enum rt_precision rt_precision_of(const char *s)
+{
+	enum rt_precision p = RT_PRECISION_COUNT;
+
+	(void)rt_precision_parse(s, &p);
+	return p;
+}
+
+bool rt_precision_trains(enum rt_precision p)
+{
+	return p == RT_PRECISION_FP32 || p == RT_PRECISION_BF16;
 }
 
 const char *rt_affinity_name(enum rt_affinity aff)

@@ -1,30 +1,37 @@
-/* vocab.h: the words rooftraj's files share, each with one name table: the precisions a
- * profile may name and the two the trainer computes in, the memory levels, the thread
- * affinities, the sources of counts. The bottom layer beside err and util: kernels/, cnn/
- * and src/ all read it. */
+/* vocab.h: the words rooftraj's files share, each with one name table: the precisions (one
+ * enum for the profile's, the kernels', oneDNN's and the trainer's), the ISAs, the memory
+ * levels, the thread affinities, the sources of counts, the states of the PMU. The bottom
+ * layer beside err and util: kernels/, cnn/ and src/ all read it. */
 #ifndef RT_VOCAB_H
 #define RT_VOCAB_H
 
 #include <stdbool.h>
 
-/* Every precision a ceiling may be measured in (profile.cfg, the roofs), in this order:
- * enum rt_prec's kernels (fp64, fp32) and oneDNN's matmul types index it too. */
-#define RT_VOCAB_NPRECISIONS 5
-extern const char *const rt_vocab_precisions[RT_VOCAB_NPRECISIONS]; /* fp64 fp32 bf16 fp16 int8 */
+/* Every precision rooftraj names, the one enum for all of them, in this order: a ceiling's
+ * (profile.cfg, the roofs), the FLOP kernels' (fp64, fp32: the first two), oneDNN's matmul
+ * peaks' (fp32 to int8), a primitive's math in oneDNN's log, the trainer's (fp32, bf16:
+ * rt_precision_trains). The names are rt_vocab_precisions[p]. bf16 in the trainer: bf16
+ * activations, weights and gradients for the primitives, fp32 master weights, weight
+ * gradients, optimizer state and logits (oneDNN's mixed-precision scheme). */
+enum rt_precision { RT_PRECISION_FP64, RT_PRECISION_FP32, RT_PRECISION_BF16, RT_PRECISION_FP16,
+		    RT_PRECISION_INT8, RT_PRECISION_COUNT };
+extern const char *const rt_vocab_precisions[RT_PRECISION_COUNT]; /* fp64 fp32 bf16 fp16 int8 */
+const char *rt_precision_name(enum rt_precision p);
+/* 0, or -EINVAL when s names no precision. */
+int rt_precision_parse(const char *s, enum rt_precision *p);
+/* The precision s names, RT_PRECISION_COUNT when it names none (a name read from a file that
+ * was checked when it was read). */
+enum rt_precision rt_precision_of(const char *s);
+/* The precisions the trainer computes in, in the order a sweep lists them. */
+#define RT_TRAIN_NPRECISIONS 2
+extern const enum rt_precision rt_vocab_train_precisions[RT_TRAIN_NPRECISIONS]; /* fp32 bf16 */
+/* Whether the trainer computes in p (fp32, bf16). */
+bool rt_precision_trains(enum rt_precision p);
 
 /* The vector ISAs the kernels are built for, narrowest first. */
 enum rt_isa { RT_ISA_SCALAR, RT_ISA_SSE, RT_ISA_AVX2, RT_ISA_AVX512, RT_ISA_COUNT };
 extern const char *const rt_vocab_isas[RT_ISA_COUNT];   /* scalar sse avx2 avx512 */
 const char *rt_isa_name(enum rt_isa isa);
-
-/* The precision the trainer computes in. bf16: bf16 activations, weights and gradients for the
- * primitives, fp32 master weights, weight gradients, optimizer state and logits (oneDNN's
- * mixed-precision scheme). The names are rt_vocab_train_precisions[p]. */
-enum rt_precision { RT_PRECISION_FP32, RT_PRECISION_BF16, RT_PRECISION_COUNT };
-extern const char *const rt_vocab_train_precisions[RT_PRECISION_COUNT];     /* fp32 bf16 */
-const char *rt_precision_name(enum rt_precision p);
-/* 0, or -EINVAL when s names no precision of the trainer. */
-int rt_precision_parse(const char *s, enum rt_precision *p);
 
 /* Memory levels, innermost first. */
 #define RT_VOCAB_NLEVELS 6

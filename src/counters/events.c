@@ -199,9 +199,8 @@ int rt_events_flops(const struct rt_uarch *u, const struct rt_event_reading *r, 
 		}
 		v = (double)got->value * scale * u->flops[k].weight;
 		out->flops += v;
-		for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++)
-			if (!strcmp(u->flops[k].precision, rt_vocab_precisions[p]))
-				out->by_prec[p] += v;
+		if (rt_precision_of(u->flops[k].precision) < RT_PRECISION_COUNT)
+			out->by_prec[rt_precision_of(u->flops[k].precision)] += v;
 	}
 	if (out->source == RT_SOURCE_HW_ESTIMATE)
 		snprintf(out->why, sizeof(out->why), "multiplexed: counts scaled up to %.2fx",
@@ -226,25 +225,22 @@ void rt_events_validate(const char *events, const char *kernel, double counted, 
 			 "against (%s): not used", events, kernel);
 }
 
-int rt_events_check_prec(const struct rt_validation *v)
+enum rt_precision rt_events_check_prec(const struct rt_validation *v)
 {
-	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++) {
-		const size_t len = strlen(rt_vocab_precisions[p]);
+	char word[16];
 
-		if (!strncmp(v->kernel, rt_vocab_precisions[p], len) && v->kernel[len] == ' ')
-			return p;
-	}
-	return -1;
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(v->kernel, " "), v->kernel);
+	return v->kernel[strlen(word)] == ' ' ? rt_precision_of(word) : RT_PRECISION_COUNT;
 }
 
 bool rt_events_trusted_for(const struct rt_validation *v, size_t n, const char *precision,
 			   char *why, size_t size)
 {
-	const int want = rt_vocab_index(rt_vocab_precisions, RT_VOCAB_NPRECISIONS, precision);
+	const enum rt_precision want = rt_precision_of(precision);
 	size_t seen = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (want < 0 || rt_events_check_prec(&v[i]) != want)
+		if (want == RT_PRECISION_COUNT || rt_events_check_prec(&v[i]) != want)
 			continue;
 		seen++;
 		if (!v[i].trusted) {
@@ -278,7 +274,7 @@ bool rt_events_trusted_all(const struct rt_validation *v, size_t n, const char *
 
 bool rt_events_trusted_any(const struct rt_validation *v, size_t n)
 {
-	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++)
+	for (int p = 0; p < RT_PRECISION_COUNT; p++)
 		if (rt_events_trusted_for(v, n, rt_vocab_precisions[p], NULL, 0))
 			return true;
 	return false;

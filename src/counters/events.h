@@ -91,7 +91,7 @@ struct rt_event_reading {
  * it ("any": by_prec has nothing of it). */
 struct rt_flop_count {
 	double flops;
-	double by_prec[RT_VOCAB_NPRECISIONS];   /* rt_vocab_precisions order */
+	double by_prec[RT_PRECISION_COUNT];   /* by enum rt_precision */
 	enum rt_source source;          /* hw, or hw-estimate when multiplexed */
 	double scale;                   /* the largest enabled / running (1: none) */
 	char why[160];
@@ -127,8 +127,8 @@ bool rt_events_trusted_any(const struct rt_validation *v, size_t n);
 /* The kinds of work a training run of precision p does: fp32, and bf16 around it in a bf16
  * run (NULL-terminated). */
 const char *const *rt_events_train_work(enum rt_precision p);
-/* The precision a check is of: the first word of its kernel, when it is one of
- * rt_vocab_precisions (-1 otherwise). */
-int rt_events_check_prec(const struct rt_validation *v);
+/* The precision a check is of: the first word of its kernel, when it names one
+ * (RT_PRECISION_COUNT otherwise). */
+enum rt_precision rt_events_check_prec(const struct rt_validation *v);
 
 #endif

@@ -114,17 +114,19 @@ static double dt_size(const char *dt)
 	return 0;
 }
 
-static int dt_prec(const char *dt)
+/* The precision of the math on oneDNN's data type dt (its own names: f64, f32, bf16, f16, s8,
+ * u8); fp32 for any other. */
+static enum rt_precision dt_prec(const char *dt)
 {
-	if (!strcmp(dt, "f64"))
-		return 0;
-	if (!strcmp(dt, "bf16"))
-		return 2;
-	if (!strcmp(dt, "f16"))
-		return 3;
-	if (!strcmp(dt, "s8") || !strcmp(dt, "u8"))
-		return 4;
-	return 1;
+	static const struct { const char *dt; enum rt_precision p; } t[] = {
+		{ "f64", RT_PRECISION_FP64 }, { "bf16", RT_PRECISION_BF16 },
+		{ "f16", RT_PRECISION_FP16 }, { "s8", RT_PRECISION_INT8 }, { "u8", RT_PRECISION_INT8 },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(dt, t[i].dt))
+			return t[i].p;
+	return RT_PRECISION_FP32;
 }
 
 /* The fpmath mode of the attributes ("attr-fpmath:bf16", "attr-fpmath:bf16:true" in 3.x,
@@ -148,9 +150,9 @@ static void fpmath_of(const char *attrs, char *mode, size_t size)
 
 /* What an implementation's ISA (the word after ':' of each '+'-joined part:
  * "brg_conv_bwd:avx10_1_512_amx+brg_conv_fwd:avx10_1_512_amx") says of math in precision
- * prec (bf16 2, fp16 3): 1 some part has its instructions (AMX, a bf16 or fp16 ISA, AVX10),
+ * prec (bf16, fp16): 1 some part has its instructions (AMX, a bf16 or fp16 ISA, AVX10),
  * 0 every part is of an ISA with fp32 FMAs only, -1 a part names no ISA (ref:any, gemm:jit). */
-static int isa_has(const char *impl, int prec)
+static int isa_has(const char *impl, enum rt_precision prec)
 {
 	static const char *const fp32_only[] = { "sse41", "avx", "avx2", "avx2_vnni",
 						 "avx512_core", "avx512_core_vnni",
@@ -166,7 +168,7 @@ static int isa_has(const char *impl, int prec)
 		isa = strrchr(part, ':');
 		isa = isa ? isa + 1 : part;
 		if (strstr(isa, "amx") || strstr(isa, "avx10") ||
-		    strstr(isa, prec == 2 ? "bf16" : "fp16") || !strcmp(isa, "avx2_vnni_2"))
+		    strstr(isa, prec == RT_PRECISION_BF16 ? "bf16" : "fp16") || !strcmp(isa, "avx2_vnni_2"))
 			return 1;
 		for (size_t i = 0; i < sizeof(fp32_only) / sizeof(fp32_only[0]); i++)
 			known |= !strcmp(isa, fp32_only[i]);
@@ -179,17 +181,17 @@ static int isa_has(const char *impl, int prec)
 	return verdict;
 }
 
-int rt_onednn_f32_math(const char *fpmath, const char *impl, bool *bound)
+enum rt_precision rt_onednn_f32_math(const char *fpmath, const char *impl, bool *bound)
 {
-	int low = 1;
+	enum rt_precision low = RT_PRECISION_FP32;
 
 	*bound = false;
 	if (fpmath && (!strcasecmp(fpmath, "bf16") || !strcasecmp(fpmath, "any")))
-		low = 2;
+		low = RT_PRECISION_BF16;
 	else if (fpmath && !strcasecmp(fpmath, "f16"))
-		low = 3;
-	if (low == 1)
-		return 1;
+		low = RT_PRECISION_FP16;
+	if (low == RT_PRECISION_FP32)
+		return low;
 	switch (isa_has(impl ? impl : "", low)) {
 	case 1:
 		return low;
@@ -197,7 +199,7 @@ int rt_onednn_f32_math(const char *fpmath, const char *impl, bool *bound)
 		*bound = true;
 		return low;
 	default:
-		return 1;
+		return RT_PRECISION_FP32;
 	}
 }
 
@@ -208,15 +210,14 @@ static void math_prec(struct rt_onednn_exec *e)
 	const bool lowers = !strcmp(e->kind, "convolution") || !strcmp(e->kind, "deconvolution") ||
 			    !strcmp(e->kind, "inner_product") || !strcmp(e->kind, "matmul") ||
 			    !strcmp(e->kind, "rnn") || !strcmp(e->kind, "graph");
-	const int low = !strcmp(e->fpmath, "bf16") || !strcmp(e->fpmath, "any") ? 2 :
-			!strcmp(e->fpmath, "f16") ? 3 : 1;
 
 	e->prec = dt_prec(e->dtype);
 	e->prec_bound = false;
 	if (!lowers)
 		e->fpmath[0] = '\0';   /* the attribute does not change this kind's math */
-	/* only f32 tensors are lowered; tf32 is no CPU's math */
-	if (!lowers || strcmp(e->dtype, "f32") || low == 1)
+	/* only f32 tensors are lowered (fp32 where the mode is not a lower one); tf32 is no
+	 * CPU's math */
+	if (!lowers || strcmp(e->dtype, "f32"))
 		return;
 	e->prec = rt_onednn_f32_math(e->fpmath, e->impl, &e->prec_bound);
 }
@@ -1074,7 +1075,7 @@ void rt_onednn_tally_init(struct rt_onednn_tally *t)
 /* A distinct primitive: kind, direction, data type, problem and the precision of its math
  * (the same convolution under another fpmath mode or implementation is another point). */
 static uint64_t key_hash(const char *kind, const char *prop, const char *dtype,
-			 const char *problem, int prec, bool bound)
+			 const char *problem, enum rt_precision prec, bool bound)
 {
 	uint64_t h = 1469598103934665603ULL;
 	const char *parts[4] = { kind, prop, dtype, problem };
@@ -1084,7 +1085,7 @@ static uint64_t key_hash(const char *kind, const char *prop, const char *dtype,
 			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
 		h = (h ^ 0xff) * 1099511628211ULL;
 	}
-	return (h ^ (uint64_t)(prec * 2 + bound)) * 1099511628211ULL;
+	return (h ^ (uint64_t)((unsigned)prec * 2 + bound)) * 1099511628211ULL;
 }
 
 static bool same(const struct rt_onednn_prim *p, const struct rt_onednn_exec *e)

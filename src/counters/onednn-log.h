@@ -42,8 +42,7 @@ struct rt_onednn_exec {
 	double ms;              /* oneDNN's time */
 	double flops, bytes;    /* exact for the kinds counted; flops 0 for reorder, concat */
 	bool counted;           /* false: work this reader cannot count (time without FLOPs) */
-	int prec;               /* of the math: an index in rt_vocab_precisions (fp64 fp32
-				 * bf16 fp16 int8), from the data type, the fpmath attribute and
+	enum rt_precision prec; /* of the math, from the data type, the fpmath attribute and
 				 * the implementation's ISA; fp32 for any other type */
 	bool prec_bound;        /* the log does not tell which math ran (f32 tensors, a lower
 				 * fpmath mode, an implementation naming no ISA): prec is the
@@ -86,7 +85,7 @@ struct rt_onednn_conv {
 struct rt_onednn_prim {
 	char kind[32], prop[24], impl[64], dtype[12], problem[200], fpmath[12];
 	bool counted;
-	int prec;
+	enum rt_precision prec;
 	bool prec_bound;
 	unsigned long calls;
 	double ms, flops, bytes;
@@ -125,11 +124,11 @@ void rt_onednn_tally_free(struct rt_onednn_tally *t);
 void rt_onednn_tally_sort(struct rt_onednn_tally *t);
 
 /* The precision of the math an implementation runs on f32 tensors under an fpmath mode
- * ("bf16", "any", "f16", any case; NULL, "" or "strict": fp32), as an index in
- * rt_vocab_precisions: the lower precision where impl's ISA has its instructions (AMX, a bf16
- * or fp16 ISA, AVX10), fp32 where every part of impl is of an ISA with fp32 FMAs only, and the
- * lower one with *bound set where impl names no ISA (the highest roof the work could have had).
- * One rule for a log's primitives and the trainer's points. */
-int rt_onednn_f32_math(const char *fpmath, const char *impl, bool *bound);
+ * ("bf16", "any", "f16", any case; NULL, "" or "strict": fp32): the lower precision where
+ * impl's ISA has its instructions (AMX, a bf16 or fp16 ISA, AVX10), fp32 where every part of
+ * impl is of an ISA with fp32 FMAs only, and the lower one with *bound set where impl names no
+ * ISA (the highest roof the work could have had). One rule for a log's primitives and the
+ * trainer's points. */
+enum rt_precision rt_onednn_f32_math(const char *fpmath, const char *impl, bool *bound);
 
 #endif

@@ -445,7 +445,7 @@ int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigne
 	/* the FMA chains of fp64 and fp32 */
 	for (int p = 0; p < 2; p++) {
 		struct check_run r = { .mul = 1.0000001, .add = 1e-9 };
-		const enum rt_prec prec = p ? RT_FP32 : RT_FP64;
+		const enum rt_precision prec = p ? RT_PRECISION_FP32 : RT_PRECISION_FP64;
 		char kname[64];
 
 		for (size_t i = 0; i < sizeof(widest) / sizeof(widest[0]) && !r.k; i++)
@@ -453,7 +453,7 @@ int rt_pmu_selfcheck(const struct rt_pmu *pmu, const struct rt_uarch *u, unsigne
 				r.k = rt_kernel_flops(widest[i], prec);
 		if (!r.k)
 			return rt_err_set(err, -ENOTSUP, "no FMA kernel to check the counters on");
-		snprintf(kname, sizeof(kname), "%s %s %s", rt_prec_name(prec), rt_isa_name(r.k->isa),
+		snprintf(kname, sizeof(kname), "%s %s %s", rt_precision_name(prec), rt_isa_name(r.k->isa),
 			 r.k->name);
 		if ((rc = check_kernel(pmu, u, counters, events, &r, kname,
 				       (size_t)r.k->chains * r.k->lanes, p ? 4 : 8,
@@ -600,9 +600,9 @@ static void prec_list(char *buf, size_t size, const bool *set)
 	int n = 0, k = 0;
 
 	buf[0] = '\0';
-	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++)
+	for (int p = 0; p < RT_PRECISION_COUNT; p++)
 		n += set[p];
-	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++)
+	for (int p = 0; p < RT_PRECISION_COUNT; p++)
 		if (set[p]) {
 			k++;
 			snprintf(buf + strlen(buf), size - strlen(buf), "%s%s",
@@ -614,23 +614,23 @@ void rt_pmu_judge(const struct rt_uarch *u, const struct rt_pmu_checks *ck, char
 		  size_t size, char *note, size_t notesize, struct rt_pmu_record *rec)
 {
 	/* trusted per precision: every kernel of it read within the tolerance */
-	bool checked[RT_VOCAB_NPRECISIONS] = { 0 }, ok[RT_VOCAB_NPRECISIONS] = { 0 },
-	     bad[RT_VOCAB_NPRECISIONS] = { 0 };
+	bool checked[RT_PRECISION_COUNT] = { 0 }, ok[RT_PRECISION_COUNT] = { 0 },
+	     bad[RT_PRECISION_COUNT] = { 0 };
 	char oklist[64], badlist[64], ratios[400] = "", w[240];
 	const bool any = rt_events_trusted_any(ck->v, ck->n);
 
 	rec->why[0] = '\0';
 	for (size_t i = 0; i < ck->n; i++) {
-		const int p = rt_events_check_prec(&ck->v[i]);
+		const enum rt_precision p = rt_events_check_prec(&ck->v[i]);
 
-		if (p >= 0)
+		if (p < RT_PRECISION_COUNT)
 			checked[p] = true;
 		rec->check[i] = ck->v[i];
 		snprintf(ratios + strlen(ratios), sizeof(ratios) - strlen(ratios), "%s%s %.3fx",
 			 i ? ", " : "", ck->v[i].kernel, ck->v[i].ratio);
 	}
 	rec->nchecks = ck->n;
-	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++) {
+	for (int p = 0; p < RT_PRECISION_COUNT; p++) {
 		if (!checked[p])
 			continue;
 		ok[p] = rt_events_trusted_for(ck->v, ck->n, rt_vocab_precisions[p], w, sizeof(w));

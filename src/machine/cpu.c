@@ -1,4 +1,6 @@
-/* cpu.c: CPU model and ISA extensions from /proc/cpuinfo, maximum clock from cpufreq */
+/* cpu.c: CPU model and ISA extensions from /proc/cpuinfo, maximum clock from cpufreq; the
+ * operations a core starts per cycle; the CPUs this process may use, its cgroup's CPU quota,
+ * and who else ran on its CPUs (/proc/stat, /proc/PID/stat) */
 #define _GNU_SOURCE
 #include "config.h"
 #include "machine/cpu.h"
@@ -213,15 +215,18 @@ int rt_cpu_quota(double *cores, double *period_s, unsigned long long *throttled)
 	return 0;
 }
 
-double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512, const char *precision,
-			    const char *isa, const char *method)
+double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512,
+			    enum rt_precision precision, const char *isa, const char *method)
 {
+	/* the bits of an element of each precision, in enum rt_precision's order */
+	static const double bits[RT_PRECISION_COUNT] = { 64, 32, 16, 16, 8 };
 	const bool amd = !strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine");
 	const double datapath = avx512 && (!amd || family >= 0x1a) ? 512 : 256;
-	const double elem = !strcmp(precision, "fp64") ? 64 : !strcmp(precision, "fp32") ? 32 :
-			    !strcmp(precision, "int8") ? 8 : 16;
-	double width;
+	double width, elem;
 
+	if ((unsigned)precision >= RT_PRECISION_COUNT)
+		return 0;
+	elem = bits[precision];
 	if (!strcmp(isa, "amx_bf16"))
 		return 1024;
 	if (!strcmp(isa, "amx_int8"))
@@ -235,11 +240,11 @@ double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512, const c
 	if (!strcmp(method, "fma-chains"))
 		return 2 * 2 * width / elem;            /* 2 pipes x lanes x (mul + add) */
 	if (!strcmp(method, "instruction")) {
-		if (!strcmp(precision, "fp16"))
+		if (precision == RT_PRECISION_FP16)
 			return 2 * 2 * width / 16;      /* VFMADD231PH */
-		if (!strcmp(precision, "bf16"))
+		if (precision == RT_PRECISION_BF16)
 			return 2 * (width / 32) * 2 * 2;        /* VDPBF16PS: 2 pairs a lane */
-		if (!strcmp(precision, "int8"))
+		if (precision == RT_PRECISION_INT8)
 			return 2 * (width / 32) * 4 * 2;        /* VPDPBUSD: 4 pairs a lane */
 	}
 	return 0;
@@ -284,6 +289,17 @@ static int stat_cpus(const unsigned long long *set, double *busy, double *steal)
 	return n;
 }
 
+int rt_cpu_usable(cpu_set_t *set)
+{
+	cpu_set_t mask;
+
+	if (sched_getaffinity(0, sizeof(mask), &mask))
+		return -errno;
+	if (set)
+		*set = mask;
+	return CPU_COUNT(&mask);
+}
+
 void rt_cpu_sample_take(struct rt_cpu_sample *s)
 {
 	unsigned long long set[RT_CPU_SET_WORDS] = { 0 };
@@ -299,7 +315,7 @@ void rt_cpu_sample_take(struct rt_cpu_sample *s)
 		s->children = (double)kids.ru_utime.tv_sec + (double)kids.ru_utime.tv_usec / 1e6 +
 			      (double)kids.ru_stime.tv_sec + (double)kids.ru_stime.tv_usec / 1e6;
 	}
-	if (sched_getaffinity(0, sizeof(mask), &mask))
+	if (rt_cpu_usable(&mask) < 0)
 		return;
 	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &mask))

@@ -1,10 +1,14 @@
-/* cpu.h: what the CPU is: model name, the ISA extensions that matter for FLOPs, clock */
+/* cpu.h: what the CPU is (model name, the ISA extensions that matter for FLOPs, clock, the
+ * operations a core starts per cycle) and what this process gets of it (the CPUs it may use,
+ * its CPU quota, the others that ran on its CPUs) */
 #ifndef RT_CPU_H
 #define RT_CPU_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include "base/err.h"
+#include "base/vocab.h"
 
 #define RT_CPU_MAX_ISA 24
 
@@ -45,6 +49,10 @@ int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err);
  * many periods so far were throttled (held back at the quota). -ENOENT when there is no
  * quota (or no cgroup to read). */
 int rt_cpu_quota(double *cores, double *period_s, unsigned long long *throttled);
+
+/* The CPUs this process may run on (its affinity mask, read once here for every caller): how
+ * many, with the mask in *set when set is not NULL; -errno when it cannot be read. */
+int rt_cpu_usable(cpu_set_t *set);
 
 /* What else ran on this process's CPUs: a sample now of the busy time of the CPUs it may run
  * on (/proc/stat: user, nice, system, irq, softirq, and steal: a hypervisor's other guests),
@@ -95,7 +103,7 @@ void rt_cpu_tasks_free(struct rt_cpu_tasks *s);
 void rt_cpu_culprit(const struct rt_cpu_tasks *a, const struct rt_cpu_tasks *b, char *out,
 		    size_t size);
 
-double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512, const char *precision,
-			    const char *isa, const char *method);
+double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512,
+			    enum rt_precision precision, const char *isa, const char *method);
 
 #endif

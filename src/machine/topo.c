@@ -3,6 +3,7 @@
 #include "config.h"
 #include "machine/topo.h"
 #include "base/util.h"
+#include "machine/cpu.h"
 
 #include <errno.h>
 #include <hwloc.h>
@@ -313,8 +314,10 @@ int rt_topo_pin_team(const int *pus, unsigned n, struct rt_err *err)
 
 	/* the process's CPU set before any pinning: what "none" goes back to */
 	if (!saved) {
-		if (sched_getaffinity(0, sizeof(original), &original))
-			return rt_err_set(err, -errno, "sched_getaffinity: %s", strerror(errno));
+		int got = rt_cpu_usable(&original);
+
+		if (got < 0)
+			return rt_err_set(err, got, "sched_getaffinity: %s", strerror(-got));
 		saved = true;
 	}
 #pragma omp parallel num_threads((int)n) reduction(+ : failed)

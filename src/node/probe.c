@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "node/probe.h"
+#include "machine/busy.h"
 #include "machine/cpu.h"
 #include "node/levels.h"
 #include "base/util.h"
@@ -29,6 +30,25 @@ size_t rt_probe_default_threads(const struct rt_topo *topo, unsigned *list, size
 		list[n++] = t;
 	if (n < cap)
 		list[n++] = cores;
+	return n;
+}
+
+size_t rt_probe_topo_threads(const struct rt_topo *topo, unsigned *list, size_t cap)
+{
+	unsigned cores = rt_topo_cores(topo), packs = rt_topo_packages(topo), per_pack;
+	size_t n = 0;
+
+	if (!cores)
+		cores = 1;
+	per_pack = cores / packs ? cores / packs : 1;
+	{
+		/* ascending by construction: 1 <= half <= a socket <= all */
+		const unsigned want[] = { 1, per_pack / 2, per_pack, cores };
+
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]) && n < cap; i++)
+			if (want[i] && (!n || want[i] > list[n - 1]))
+				list[n++] = want[i];
+	}
 	return n;
 }
 
@@ -73,9 +93,6 @@ struct probe_ctx {
 	struct rt_level_result levels[RT_TOPO_MAX_CACHES + 1];
 };
 
-/* A run that got less than this share of its cores' time shared them with another process. */
-#define BUSY_SHARE 0.9
-
 /* One measurement: a FLOP kernel, a peak kernel, or a bandwidth kernel on an arena. */
 struct measure_call {
 	const struct rt_kernel *k;
@@ -85,7 +102,7 @@ struct measure_call {
 	unsigned threads;
 	const int *pus;
 	/* a oneDNN matmul of this type (mm_res: its implementation), when mm_res is set */
-	enum rt_matmul_type mm;
+	enum rt_precision mm;
 	struct rt_matmul_result *mm_res;
 };
 
@@ -111,55 +128,44 @@ static int measure_once(const struct probe_ctx *c, const struct measure_call *mc
 	return rt_kernel_measure_flops(mc->k, mc->threads, mc->pus, &c->mopts, m, err);
 }
 
-/* Measure; a run another process disturbed (it got less than BUSY_SHARE of its cores' time)
- * is made again, the undisturbed (or better) one kept; disturbed both times, flag says so. */
-/* Why runs did not get their cores: the process's CPU quota (a cgroup held it back: the
- * throttled periods grew, or the quota is below the threads) or, else, another process. */
-static void disturbed(char *flag, size_t size, double a, double b, unsigned threads,
-		      unsigned long long throttled_before, const char *cause)
+/* Whether a run lost its cores' time to other work (rt_busy_lost of what it did not get). */
+static bool lost_cores(const struct rt_measurement *m)
 {
-	double cores, period;
-	unsigned long long throttled;
-
-	if (!rt_cpu_quota(&cores, &period, &throttled) &&
-	    (throttled > throttled_before || cores < threads))
-		snprintf(flag, size, "throttled: measured twice, the runs got %.0f%% and %.0f%% of "
-			 "their cores' time (the cgroup's CPU quota: %.2f cores per %.0f ms)",
-			 100 * a, 100 * b, cores, period * 1e3);
-	else
-		snprintf(flag, size, "busy: measured twice, the runs got %.0f%% and %.0f%% of their "
-			 "cores' time (%s)", 100 * a, 100 * b, cause);
+	return rt_busy_lost(1 - m->cpu_share);
 }
 
+/* Measure; a run another process disturbed (it lost more than RT_BUSY_LOST_MAX of its cores'
+ * time) is made again, the undisturbed (or better) one kept; disturbed both times, flag says
+ * why: the process's CPU quota (a cgroup held it back: the throttled periods grew, or the
+ * quota is below the threads) or, else, another process (rt_busy_reason). */
 static int measure_checked(const struct probe_ctx *c, const struct measure_call *mc,
 			   struct rt_measurement *m, char *flag, size_t flagsize, struct rt_err *err)
 {
-	struct rt_cpu_tasks before, after = { 0 };
+	struct rt_cpu_tasks before;
 	struct rt_measurement again;
 	double cores, period, first;
 	unsigned long long throttled = 0;
-	char cause[RT_CPU_CAUSE_MAX];
+	char figures[128];
 	int rc;
 
 	(void)rt_cpu_quota(&cores, &period, &throttled);        /* none: throttled stays 0 */
 	rc = measure_once(c, mc, m, err);
 	flag[0] = '\0';
-	if (rc || m->cpu_share >= BUSY_SHARE)
+	if (rc || !lost_cores(m))
 		return rc;
 	/* who else runs there, for the flag's words */
 	(void)rt_cpu_tasks_take(&before, mc->pus, mc->pus ? mc->threads : 0);
 	rc = measure_once(c, mc, &again, err);
-	if (!rc)
-		(void)rt_cpu_tasks_take_like(&after, &before);
 	first = m->cpu_share;
-	if (!rc && (again.cpu_share >= BUSY_SHARE || again.best > m->best))
+	if (!rc && (!lost_cores(&again) || again.best > m->best))
 		*m = again;
-	if (!rc && m->cpu_share < BUSY_SHARE) {
-		rt_cpu_culprit(&before, &after, cause, sizeof(cause));
-		disturbed(flag, flagsize, first, again.cpu_share, mc->threads, throttled, cause);
+	if (!rc && lost_cores(m)) {
+		snprintf(figures, sizeof(figures), "measured twice, the runs got %.0f%% and %.0f%% "
+			 "of their cores' time", 100 * first, 100 * again.cpu_share);
+		(void)rt_busy_reason(flag, flagsize, figures, true, mc->threads, throttled,
+				     &before, NULL);
 	}
 	rt_cpu_tasks_free(&before);
-	rt_cpu_tasks_free(&after);
 	return rc;
 }
 
@@ -172,7 +178,7 @@ static void note_other_load(struct rt_profile *p)
 	cpu_set_t mine;
 	int ncpu = 0;
 
-	if (sched_getaffinity(0, sizeof(mine), &mine))
+	if (rt_cpu_usable(&mine) < 0)
 		CPU_ZERO(&mine);
 	for (int pass = 0; pass < 2; pass++) {
 		FILE *fp = fopen("/proc/stat", "r");
@@ -330,17 +336,17 @@ static int add_flops(struct probe_ctx *c, struct rt_profile_flops *f, unsigned t
 static int measure_flops(struct probe_ctx *c, unsigned threads, const int *pus,
 			 struct rt_err *err)
 {
-	for (int prec = 0; prec < RT_PREC_COUNT; prec++) {
+	for (int prec = 0; prec < RT_KERNEL_NPRECISIONS; prec++) {
 		for (int isa = 0; isa < RT_ISA_COUNT; isa++) {
 			const struct rt_kernel *k = rt_kernel_flops((enum rt_isa)isa,
-								   (enum rt_prec)prec);
+								   (enum rt_precision)prec);
 			struct rt_profile_flops f = { 0 };
 			struct rt_measurement m;
 			int rc;
 
 			if (!k || !(c->isa_mask & (1u << isa)) || !rt_isa_supported(k->isa))
 				continue;
-			progress(c->o, "peak %s %s, %u thread%s", rt_prec_name(k->prec),
+			progress(c->o, "peak %s %s, %u thread%s", rt_precision_name(k->prec),
 				 rt_isa_name(k->isa), threads, threads > 1 ? "s" : "");
 			{
 				const struct measure_call mc = { .k = k, .threads = threads, .pus = pus };
@@ -349,7 +355,7 @@ static int measure_flops(struct probe_ctx *c, unsigned threads, const int *pus,
 			}
 			if (rc)
 				return rc;
-			snprintf(f.precision, sizeof(f.precision), "%s", rt_prec_name(k->prec));
+			snprintf(f.precision, sizeof(f.precision), "%s", rt_precision_name(k->prec));
 			snprintf(f.isa, sizeof(f.isa), "%s", rt_isa_name(k->isa));
 			snprintf(f.method, sizeof(f.method), "%s",
 				 k->fused ? "fma-chains" : "mul-add-chains");
@@ -399,7 +405,8 @@ static int measure_peaks(struct probe_ctx *c, unsigned threads, const int *pus, 
 static int measure_lowp(struct probe_ctx *c, unsigned threads, const int *pus, bool first,
 			struct rt_err *err)
 {
-	for (int t = 0; t < RT_MM_COUNT; t++) {
+	/* oneDNN's matmul in fp32 and every precision below it */
+	for (int t = RT_PRECISION_FP32; t < RT_PRECISION_COUNT; t++) {
 		struct rt_profile_flops f = { 0 };
 		struct rt_matmul_result res;
 		struct rt_measurement m;
@@ -407,19 +414,19 @@ static int measure_lowp(struct probe_ctx *c, unsigned threads, const int *pus, b
 		const char *colon;
 		int rc;
 
-		progress(c->o, "oneDNN %s matmul, %u thread%s", rt_matmul_type_name(t), threads,
+		progress(c->o, "oneDNN %s matmul, %u thread%s", rt_precision_name(t), threads,
 			 threads > 1 ? "s" : "");
 		{
 			/* checked like every ceiling: a run another process disturbed is made again */
 			const struct measure_call mc = { .threads = threads, .pus = pus,
-							 .mm = (enum rt_matmul_type)t, .mm_res = &res };
+							 .mm = (enum rt_precision)t, .mm_res = &res };
 
 			rc = measure_checked(c, &mc, &m, f.flag, sizeof(f.flag), &e2);
 		}
 		if (rc == -ENOTSUP) {
 			/* not a failure: this CPU (or this oneDNN) simply has no such roof */
 			if (first)
-				rt_profile_add_note(c->p, "no %s peak: %s", rt_matmul_type_name(t),
+				rt_profile_add_note(c->p, "no %s peak: %s", rt_precision_name(t),
 						    e2.msg);
 			continue;
 		}
@@ -428,7 +435,7 @@ static int measure_lowp(struct probe_ctx *c, unsigned threads, const int *pus, b
 			return rc;
 		}
 		colon = strchr(res.impl, ':');
-		snprintf(f.precision, sizeof(f.precision), "%s", rt_matmul_type_name(t));
+		snprintf(f.precision, sizeof(f.precision), "%s", rt_precision_name(t));
 		snprintf(f.isa, sizeof(f.isa), "%.31s", colon ? colon + 1 : res.impl);
 		snprintf(f.method, sizeof(f.method), "onednn-matmul");
 		snprintf(f.impl, sizeof(f.impl), "%.63s", res.impl);
@@ -586,8 +593,8 @@ static bool remeasure_flops(const struct probe_ctx *c, struct rt_profile_flops *
 	} else {
 		int isa = isa_rank(f->isa);
 
-		mc.k = isa < 0 ? NULL : rt_kernel_flops((enum rt_isa)isa, strcmp(f->precision, "fp64") ?
-							RT_FP32 : RT_FP64);
+		mc.k = isa < 0 ? NULL : rt_kernel_flops((enum rt_isa)isa,
+							rt_precision_of(f->precision));
 		if (!mc.k || strcmp(f->method, "onednn-matmul") == 0)
 			return false;
 	}
@@ -643,7 +650,7 @@ static void check_order(struct probe_ctx *c, int *pus)
 			/* the evidence, not a guess: whether the run had its cores to itself */
 			snprintf(f->flag, sizeof(f->flag), "measured twice, still below %s's %.1f "
 				 "GFLOP/s; %s", fewer ? "its 1-thread value" : g->isa, g->gflops,
-				 share <= 0 ? "it could not be measured again" : share < BUSY_SHARE ?
+				 share <= 0 ? "it could not be measured again" : rt_busy_lost(1 - share) ?
 				 "the cores were busy with another process" :
 				 "it had its cores (not a busy machine: the code or the CPU is slower)");
 		}
@@ -692,7 +699,8 @@ static void set_theoretical(struct rt_profile *p)
 
 		f->theoretical = (double)f->threads * p->cpu.clock_ghz *
 				 rt_cpu_ops_per_cycle(p->cpu.vendor, p->cpu.family, avx512,
-						      f->precision, f->isa, f->method);
+						      rt_precision_of(f->precision), f->isa,
+						      f->method);
 	}
 }
 
@@ -709,22 +717,16 @@ static void sustained_flag(char *flag, size_t size, const struct rt_measurement 
 			   unsigned threads, unsigned long long throttled_before,
 			   const struct rt_cpu_tasks *before)
 {
-	struct rt_cpu_tasks after;
-	char cause[RT_CPU_CAUSE_MAX];
 	double cores, period;
-	unsigned long long throttled = 0;
+	char figures[64];
 
 	flag[0] = '\0';
-	if (m->cpu_share >= BUSY_SHARE)
+	if (!lost_cores(m) || rt_busy_throttled(threads, throttled_before, &cores, &period))
 		return;
-	if (!rt_cpu_quota(&cores, &period, &throttled) &&
-	    (throttled > throttled_before || cores < threads))
-		return;
-	(void)rt_cpu_tasks_take_like(&after, before);
-	rt_cpu_culprit(before, &after, cause, sizeof(cause));
-	rt_cpu_tasks_free(&after);
-	snprintf(flag, size, "busy: the run got %.0f%% of its cores' time (%s)", 100 * m->cpu_share,
-		 cause);
+	snprintf(figures, sizeof(figures), "the run got %.0f%% of its cores' time",
+		 100 * m->cpu_share);
+	(void)rt_busy_reason(flag, size, figures, false, threads, throttled_before, before,
+			     NULL);
 }
 
 static int add_sustained(struct probe_ctx *c, const char *name, const char *kernel,
@@ -782,7 +784,7 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 	int rc = 0;
 
 	sustained_opts(&o, c->o->sustain_seconds);
-	for (int prec = 0; prec < RT_PREC_COUNT && !rc; prec++) {
+	for (int prec = 0; prec < RT_KERNEL_NPRECISIONS && !rc; prec++) {
 		const struct rt_profile_flops *best = NULL;
 		const struct rt_kernel *k = NULL;
 		struct rt_measurement m;
@@ -791,14 +793,14 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 		for (size_t i = 0; i < c->p->nflops; i++) {
 			const struct rt_profile_flops *f = &c->p->flops[i];
 
-			if (f->threads == threads && !strcmp(f->precision, rt_prec_name(prec)) &&
+			if (f->threads == threads && !strcmp(f->precision, rt_precision_name(prec)) &&
 			    strstr(f->method, "chains") && !strstr(f->method, "instruction") &&
 			    (!best || f->gflops > best->gflops))
 				best = f;
 		}
 		for (int isa = 0; best && isa < RT_ISA_COUNT; isa++)
 			if (!strcmp(rt_isa_name((enum rt_isa)isa), best->isa))
-				k = rt_kernel_flops((enum rt_isa)isa, (enum rt_prec)prec);
+				k = rt_kernel_flops((enum rt_isa)isa, (enum rt_precision)prec);
 		if (!k)
 			continue;
 		progress(c->o, "sustained %s %s, %u thread%s, %.0f s", best->precision, best->isa,
@@ -858,6 +860,87 @@ out:
 	return rc;
 }
 
+/* One more round of the headline ceilings at a thread count, with the quick harness options:
+ * each precision's best FMA-chain ceiling, and the L1 and DRAM loads. A round that did not
+ * get its cores (another process took them) adds nothing: rounds are there to show a node
+ * that wanders on its own (a shared host's clock and memory), not its neighbours. */
+static int measure_round(struct probe_ctx *c, unsigned threads, const int *pus, struct rt_err *err)
+{
+	struct rt_measure_opts q;
+	struct rt_profile *p = c->p;
+	int rc = 0;
+
+	rt_measure_opts_default(&q, true);
+	for (int prec = 0; prec < RT_PRECISION_COUNT; prec++) {
+		struct rt_profile_flops *best = NULL;
+		const struct rt_kernel *k = NULL;
+		struct rt_measurement m;
+
+		for (size_t i = 0; i < p->nflops; i++) {
+			struct rt_profile_flops *f = &p->flops[i];
+
+			if (f->threads == threads && !f->flag[0] && !strcmp(f->method, "fma-chains") &&
+			    !strcmp(f->precision, rt_precision_name((enum rt_precision)prec)) &&
+			    (!best || f->gflops > best->gflops))
+				best = f;
+		}
+		if (!best || best->nrounds >= RT_PROFILE_MAX_ROUNDS)
+			continue;
+		for (int isa = 0; isa < RT_ISA_COUNT && !k; isa++)
+			if (!strcmp(rt_isa_name((enum rt_isa)isa), best->isa))
+				k = rt_kernel_flops((enum rt_isa)isa, (enum rt_precision)prec);
+		if (!k)
+			continue;
+		progress(c->o, "round %u: %s %s, %u thread%s", best->nrounds + 1, best->precision,
+			 best->isa, threads, threads > 1 ? "s" : "");
+		if ((rc = rt_kernel_measure_flops(k, threads, pus, &q, &m, err)))
+			return rc;
+		if (!best->nrounds)
+			best->rounds[best->nrounds++] = best->gflops;
+		if (!lost_cores(&m))
+			best->rounds[best->nrounds++] = m.best / 1e9;
+	}
+	for (size_t i = 0; i < p->nbw; i++) {
+		struct rt_profile_bw *b = &p->bw[i];
+		const struct rt_kernel *k = rt_kernel_bw(b->kernel, c->bw_isa);
+		struct rt_arena *arena = NULL;
+		struct rt_measurement m;
+		uint64_t ws = b->working_set / threads;
+
+		if (b->threads != threads || b->flag[0] || strcmp(b->kernel, "load") || !k ||
+		    (strcmp(b->level, "L1") && strcmp(b->level, "DRAM")) ||
+		    b->nrounds >= RT_PROFILE_MAX_ROUNDS)
+			continue;
+		progress(c->o, "round %u: %s load, %u thread%s", b->nrounds + 1, b->level, threads,
+			 threads > 1 ? "s" : "");
+		if ((rc = rt_arena_create(&arena, threads, pus, ws + 4096, err)))
+			return rc;
+		rc = rt_kernel_measure_bw(k, arena, ws, &q, &m, err);
+		rt_arena_destroy(arena);
+		if (rc)
+			return rc;
+		if (!b->nrounds)
+			b->rounds[b->nrounds++] = b->gbytes_per_s;
+		if (!lost_cores(&m))
+			b->rounds[b->nrounds++] = m.best / 1e9;
+	}
+	return 0;
+}
+
+/* A round of every thread count's headline ceilings (measure_round). */
+static int measure_rounds(struct probe_ctx *c, const unsigned *threads, size_t nthreads,
+			  int *pus, struct rt_err *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < nthreads && !rc; i++) {
+		rc = rt_topo_placement(c->topo, RT_AFFINITY_COMPACT, threads[i], pus, err);
+		if (!rc)
+			rc = measure_round(c, threads[i], pus, err);
+	}
+	return rc;
+}
+
 static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 		     const struct rt_probe_opts *o, struct rt_err *err)
 {
@@ -883,7 +966,7 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 		nthreads = o->nthreads;
 		memcpy(threads, o->threads, nthreads * sizeof(*threads));
 	} else {
-		nthreads = rt_probe_default_threads(topo, threads, RT_PROBE_MAX_THREADS_LIST);
+		nthreads = rt_probe_topo_threads(topo, threads, RT_PROBE_MAX_THREADS_LIST);
 	}
 	pus = calloc(rt_topo_pus(topo) + 1, sizeof(*pus));
 	if (!pus) {
@@ -908,6 +991,8 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
+	/* the headline ceilings are measured again in rounds spread over the run: one after
+	 * every thread count's ceilings, one at the end (the full probe; --quick has none) */
 	for (size_t i = 0; i < nthreads; i++) {
 		rc = rt_topo_placement(topo, RT_AFFINITY_COMPACT, threads[i], pus, err);
 		if (!rc)
@@ -918,9 +1003,13 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 			rc = measure_bandwidth(&c, threads[i], pus, err);
 		if (!rc && !o->no_lowp)
 			rc = measure_lowp(&c, threads[i], pus, i == 0, err);
+		if (!rc && !o->quick && i > 0)
+			rc = measure_rounds(&c, threads, i, pus, err);
 		if (rc)
 			goto out;
 	}
+	if (!o->quick && (rc = measure_rounds(&c, threads, nthreads, pus, err)))
+		goto out;
 	if (o->sustain_seconds > 0) {
 		unsigned most = threads[0];
 
@@ -942,6 +1031,10 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 	}
 	check_order(&c, pus);
 	set_theoretical(c.p);
+	if (rt_profile_judge_rounds(c.p, RT_PROBE_ROUND_TOL) < 0) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
 	*out = c.p;
 	c.p = NULL;
 out:

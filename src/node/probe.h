@@ -12,13 +12,22 @@
 
 #define RT_PROBE_MAX_THREADS_LIST 64
 
+/* A ceiling moved since the node's previous profile when it changed by more than this
+ * fraction and more than its runs' spread (rt_profile_compare): the issue's 16-core node
+ * moved 30-60% between probes; its quiet ceilings repeat within a few percent. */
+#define RT_PROBE_MOVE_TOL 0.05
+
+/* The rounds of a ceiling disagree beyond this fraction (or its own runs' spread, when
+ * larger): the node is called unstable (rt_profile_judge_rounds). */
+#define RT_PROBE_ROUND_TOL 0.05
+
 /* Progress reports (the library never prints): a short line, no newline. */
 typedef void (*rt_progress_fn)(void *ctx, const char *msg);
 
 struct rt_probe_opts {
 	bool quick;                     /* coarse and fast: a few seconds */
 	unsigned threads[RT_PROBE_MAX_THREADS_LIST];
-	size_t nthreads;                /* 0: 1, powers of two, all cores */
+	size_t nthreads;                /* 0: rt_probe_topo_threads() */
 	unsigned isa_mask;              /* bit (1u << enum rt_isa); 0: every supported ISA */
 	bool no_curve;                  /* skip the curve: levels from hwloc alone */
 	bool no_lowp;                   /* skip the oneDNN matmul peaks */
@@ -30,9 +39,17 @@ struct rt_probe_opts {
 	void *progress_ctx;
 };
 
-/* Default thread counts for a topology: 1, then powers of two below the core count, then all
- * cores. Returns how many were written (at most cap). */
+/* Default thread counts of a threads sweep for a topology: 1, then powers of two below the core
+ * count, then all cores. Returns how many were written (at most cap). */
 size_t rt_probe_default_threads(const struct rt_topo *topo, unsigned *list, size_t cap);
+
+/* The probe's thread counts for a topology, each a step the node's structure adds: 1, half a
+ * socket's cores, a socket's cores, all cores (duplicates dropped: 1, 2 on two cores of one
+ * socket; 1, 8, 16 on 16; 1, 32, 64, 128 on two sockets of 64), not every power of two: the
+ * probe's cost grows with what each count tells. One core's SMT siblings are left out: the
+ * compact placement puts a thread on every core before a second on any. Returns how many
+ * were written (at most cap). */
+size_t rt_probe_topo_threads(const struct rt_topo *topo, unsigned *list, size_t cap);
 
 /* Run the probe on this machine's topology. Caller owns *out (rt_profile_destroy). Problems
  * that do not stop the probe (an ISA oneDNN cannot run, hwloc and the curve disagreeing) become

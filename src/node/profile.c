@@ -38,7 +38,7 @@ bool rt_profile_valid_kernel(const char *s)
 
 bool rt_profile_valid_precision(const char *s)
 {
-	return rt_vocab_index(rt_vocab_precisions, RT_VOCAB_NPRECISIONS, s) >= 0;
+	return rt_vocab_index(rt_vocab_precisions, RT_PRECISION_COUNT, s) >= 0;
 }
 
 int rt_profile_create(struct rt_profile **out, struct rt_err *err)
@@ -206,6 +206,36 @@ static int read_cpu(const struct rt_cfg_reader *r, const config_setting_t *root,
 	return 0;
 }
 
+/* A ceiling's optional "rounds": an array of 1 to RT_PROFILE_MAX_ROUNDS rates, each a number
+ * from RT_PROFILE_RATE_MIN to RT_PROFILE_RATE_MAX (an old profile has none). */
+static int read_rounds(const struct rt_cfg_reader *r, const config_setting_t *e, const char *ctx,
+		       double *rounds, unsigned *n)
+{
+	const config_setting_t *a = config_setting_get_member(e, "rounds");
+	int len;
+
+	*n = 0;
+	if (!a)
+		return 0;
+	len = config_setting_length(a);
+	if (config_setting_type(a) != CONFIG_TYPE_ARRAY || len < 1 || len > RT_PROFILE_MAX_ROUNDS)
+		return rt_cfg_bad(r, a, ctx, "'rounds' must be an array of 1 to %d rates",
+				  RT_PROFILE_MAX_ROUNDS);
+	for (int i = 0; i < len; i++) {
+		const config_setting_t *x = config_setting_get_elem(a, (unsigned)i);
+		int t = config_setting_type(x);
+		double v = t == CONFIG_TYPE_FLOAT ? config_setting_get_float(x) :
+			   t == CONFIG_TYPE_INT ? (double)config_setting_get_int(x) :
+			   t == CONFIG_TYPE_INT64 ? (double)config_setting_get_int64(x) : NAN;
+
+		if (!(v >= RT_PROFILE_RATE_MIN && v <= RT_PROFILE_RATE_MAX))
+			return rt_cfg_bad(r, a, ctx, "'rounds' element %d is not a rate from %g to %g",
+					  i + 1, RT_PROFILE_RATE_MIN, RT_PROFILE_RATE_MAX);
+		rounds[(*n)++] = v;
+	}
+	return 0;
+}
+
 /* The counters group (optional): a state from the list, a table with its events, groups
  * (1..16) and counters (1..64), at most two checks each with its kernel, a ratio (> 0,
  * finite, at most 1000) and whether it was trusted, which must agree with the state. */
@@ -263,7 +293,7 @@ static int read_counters(const struct rt_cfg_reader *r, const config_setting_t *
 		    (rc = rt_cfg_num(r, e, ctx, "ratio", &rec->check[i].ratio, false, false)) ||
 		    (rc = rt_cfg_bool(r, e, ctx, "trusted", &rec->check[i].trusted)))
 			return rc;
-		if (rt_events_check_prec(&rec->check[i]) < 0)
+		if (rt_events_check_prec(&rec->check[i]) == RT_PRECISION_COUNT)
 			return rt_cfg_bad(r, e, ctx, "kernel '%s' does not start with its precision "
 					  "(fp64, fp32, bf16, fp16, int8)", rec->check[i].kernel);
 		if (!config_setting_get_member(e, "ratio"))
@@ -465,6 +495,7 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		TRY(rt_cfg_string(&r, e, ctx, "impl", f.impl, sizeof(f.impl), false));
 		TRY(rt_cfg_rate(&r, e, ctx, "theoretical", &f.theoretical, RT_PROFILE_RATE_MIN,
 				RT_PROFILE_RATE_MAX, "GFLOP/s", false));
+		TRY(read_rounds(&r, e, ctx, f.rounds, &f.nrounds));
 		if (f.median > f.gflops * (1 + 1e-9)) {
 			rc = rt_cfg_bad(&r, config_setting_get_member(e, "median"), ctx, "'median' %g "
 					"is above the best run %g: not a measurement", f.median,
@@ -515,6 +546,7 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		TRY(rt_cfg_num(&r, e, ctx, "spread", &b.spread, false, false));
 		TRY(rt_cfg_int(&r, e, ctx, "working_set", &v, 1, INT64_MAX, true));
 		b.working_set = (uint64_t)v;
+		TRY(read_rounds(&r, e, ctx, b.rounds, &b.nrounds));
 		OOM(rt_profile_add_bw(p, &b));
 	}
 	TRY(read_curve(&r, root, p));
@@ -569,6 +601,19 @@ static void put_num(FILE *fp, double v)
 	if (!strpbrk(buf, ".eEn"))
 		strcat(buf, ".0");
 	fputs(buf, fp);
+}
+
+static void put_rounds(FILE *fp, const double *rounds, unsigned n)
+{
+	if (!n)
+		return;
+	fprintf(fp, "; rounds = [ ");
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			fprintf(fp, ", ");
+		put_num(fp, rounds[i]);
+	}
+	fprintf(fp, " ]");
 }
 
 /* counters = { state; table; events; groups; counters; checks = ( {...} ); why; } */
@@ -679,6 +724,7 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		rt_cfg_put_str(fp, f->impl);
 		fprintf(fp, "; theoretical = ");
 		put_num(fp, f->theoretical);
+		put_rounds(fp, f->rounds, f->nrounds);
 		if (f->flag[0]) {
 			fprintf(fp, "; flag = ");
 			rt_cfg_put_str(fp, f->flag);
@@ -702,6 +748,7 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		fprintf(fp, "; spread = ");
 		put_num(fp, b->spread);
 		fprintf(fp, "; working_set = %" PRIu64 "L", b->working_set);
+		put_rounds(fp, b->rounds, b->nrounds);
 		if (b->flag[0]) {
 			fprintf(fp, "; flag = ");
 			rt_cfg_put_str(fp, b->flag);
@@ -829,4 +876,204 @@ const char *rt_profile_holding_level(const struct rt_profile *p, double bytes, u
 			return rt_level_name(c->level);
 	}
 	return rt_level_name(0);
+}
+
+/* One ceiling found in both profiles, for rt_profile_compare. */
+struct move {
+	char what[96];
+	const char *unit;
+	double before, after, noise;
+};
+
+static int cmp_move(const void *x, const void *y)
+{
+	const struct move *a = x, *b = y;
+	double da = fabs(a->after / a->before - 1), db = fabs(b->after / b->before - 1);
+
+	return (da < db) - (da > db);
+}
+
+/* The larger of tol and two spreads (a spread that is not a number counts as none). */
+static double noise_of(double tol, double s1, double s2)
+{
+	double n = tol;
+
+	if (isfinite(s1) && s1 > n)
+		n = s1;
+	if (isfinite(s2) && s2 > n)
+		n = s2;
+	return n;
+}
+
+int rt_profile_compare(struct rt_profile *cur, const struct rt_profile *prev, double tol)
+{
+	struct move *mv = NULL;
+	size_t cap = cur->nflops + cur->nbw + 1, n = 0, both = 0, moved = 0, clock = 0;
+	size_t flagged = 0;     /* in both, but flagged in one: a disturbed reading, not compared */
+	int rc = 0;
+
+	if (strcmp(cur->host, prev->host))
+		return rt_profile_add_note(cur, "the previous profile is of host '%.64s', not '%.64s': "
+					   "not compared", prev->host, cur->host) ? -ENOMEM : 0;
+	mv = calloc(cap, sizeof(*mv));
+	if (!mv)
+		return -ENOMEM;
+	for (size_t i = 0; i < cur->nflops; i++) {
+		const struct rt_profile_flops *f = &cur->flops[i];
+
+		for (size_t j = 0; j < prev->nflops; j++) {
+			const struct rt_profile_flops *g = &prev->flops[j];
+
+			if (g->threads != f->threads || strcmp(g->precision, f->precision) ||
+			    strcmp(g->isa, f->isa) || strcmp(g->method, f->method))
+				continue;
+			if (f->flag[0] || g->flag[0] || !(g->gflops > 0)) {
+				flagged++;
+				break;
+			}
+			snprintf(mv[n].what, sizeof(mv[n].what), "%s %s %s at %u thread%s", f->precision,
+				 f->isa, f->method, f->threads, f->threads > 1 ? "s" : "");
+			mv[n].unit = strcmp(f->precision, "int8") ? "GFLOP/s" : "GOP/s";
+			mv[n].before = g->gflops;
+			mv[n].after = f->gflops;
+			mv[n++].noise = noise_of(tol, f->spread, g->spread);
+			break;
+		}
+	}
+	for (size_t i = 0; i < cur->nbw; i++) {
+		const struct rt_profile_bw *b = &cur->bw[i];
+
+		for (size_t j = 0; j < prev->nbw; j++) {
+			const struct rt_profile_bw *g = &prev->bw[j];
+
+			if (g->threads != b->threads || strcmp(g->level, b->level) ||
+			    strcmp(g->kernel, b->kernel))
+				continue;
+			if (b->flag[0] || g->flag[0] || !(g->gbytes_per_s > 0)) {
+				flagged++;
+				break;
+			}
+			snprintf(mv[n].what, sizeof(mv[n].what), "%s %s at %u thread%s", b->level,
+				 b->kernel, b->threads, b->threads > 1 ? "s" : "");
+			mv[n].unit = "GB/s";
+			mv[n].before = g->gbytes_per_s;
+			mv[n].after = b->gbytes_per_s;
+			mv[n++].noise = noise_of(tol, b->spread, g->spread);
+			break;
+		}
+	}
+	if (cur->cpu.clock_ghz > 0 && prev->cpu.clock_ghz > 0) {
+		snprintf(mv[n].what, sizeof(mv[n].what), "the clock");
+		mv[n].unit = "GHz";
+		mv[n].before = prev->cpu.clock_ghz;
+		mv[n].after = cur->cpu.clock_ghz;
+		mv[n++].noise = tol;
+		clock = 1;
+	}
+	both = n;
+	/* keep the moves beyond their noise, largest first */
+	for (size_t i = 0; i < both; i++)
+		if (fabs(mv[i].after / mv[i].before - 1) > mv[i].noise)
+			mv[moved++] = mv[i];
+	qsort(mv, moved, sizeof(*mv), cmp_move);
+	if (rt_profile_add_note(cur, "against the previous profile of %.64s (%.31s): %zu of %zu "
+				"(%zu ceiling%s%s) moved beyond their noise (%.0f%% or their runs' "
+				"spread); %zu flagged in one of them, not compared%s", prev->host,
+				prev->created, moved, both, both - clock, both - clock == 1 ? "" : "s",
+				clock ? " and the clock" : "", 100 * tol, flagged,
+				moved > RT_PROFILE_MOVES_LISTED ? "; the largest follow" : "")) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < moved && i < RT_PROFILE_MOVES_LISTED; i++)
+		if (rt_profile_add_note(cur, "since the previous profile: %s moved %+.1f%% (%.4g -> "
+					"%.4g %s; noise %.1f%%)", mv[i].what,
+					100 * (mv[i].after / mv[i].before - 1), mv[i].before,
+					mv[i].after, mv[i].unit, 100 * mv[i].noise)) {
+			rc = -ENOMEM;
+			goto out;
+		}
+	rc = (int)moved;
+out:
+	free(mv);
+	return rc;
+}
+
+double rt_profile_rounds_spread(const double *rounds, unsigned n)
+{
+	double v[RT_PROFILE_MAX_ROUNDS], lo, hi, med;
+
+	if (n < 2 || n > RT_PROFILE_MAX_ROUNDS)
+		return 0;
+	memcpy(v, rounds, n * sizeof(*v));
+	lo = hi = v[0];
+	for (unsigned i = 1; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	med = rt_median(v, n);
+	return med > 0 ? (hi - lo) / med : 0;
+}
+
+/* "a, b, c" of n rounds */
+static void rounds_text(char *buf, size_t size, const double *r, unsigned n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%.4g", i ? ", " : "", r[i]);
+}
+
+int rt_profile_judge_rounds(struct rt_profile *p, double tol)
+{
+	size_t judged = 0, bad = 0;
+	double widest = 0;
+	char text[128], widest_what[64] = "";
+
+	for (size_t i = 0; i < p->nflops + p->nbw; i++) {
+		const bool fl = i < p->nflops;
+		const struct rt_profile_flops *f = fl ? &p->flops[i] : NULL;
+		const struct rt_profile_bw *b = fl ? NULL : &p->bw[i - p->nflops];
+		const double *r = fl ? f->rounds : b->rounds;
+		const unsigned n = fl ? f->nrounds : b->nrounds;
+		const double own = fl ? f->spread : b->spread;
+		double spread, noise = tol;
+		char what[64];
+
+		if (n < 2 || (fl ? f->flag[0] : b->flag[0]))
+			continue;
+		judged++;
+		if (isfinite(own) && own > noise)
+			noise = own;
+		spread = rt_profile_rounds_spread(r, n);
+		if (spread <= noise)
+			continue;
+		bad++;
+		if (fl)
+			snprintf(what, sizeof(what), "%s %s at %u thread%s", f->precision, f->isa,
+				 f->threads, f->threads > 1 ? "s" : "");
+		else
+			snprintf(what, sizeof(what), "%s %s at %u thread%s", b->level, b->kernel,
+				 b->threads, b->threads > 1 ? "s" : "");
+		if (spread > widest) {
+			widest = spread;
+			snprintf(widest_what, sizeof(widest_what), "%s", what);
+		}
+		rounds_text(text, sizeof(text), r, n);
+		if (rt_profile_add_note(p, "unstable: %s: its %u rounds (%s %s) disagree by %.0f%%, "
+					"beyond the noise (%.0f%%)", what, n, text, fl ? "GFLOP/s" : "GB/s",
+					100 * spread, 100 * noise))
+			return -ENOMEM;
+	}
+	if (!judged)
+		return 0;
+	if (bad ? rt_profile_add_note(p, "the node is unstable: %zu of %zu ceilings measured in rounds "
+				      "disagree beyond the noise, %s by %.0f%%: a share of a roof "
+				      "built on them is as uncertain", bad, judged, widest_what,
+				      100 * widest) :
+		  rt_profile_add_note(p, "the node is stable: %zu ceiling%s measured in rounds, "
+				      "each within the noise", judged, judged == 1 ? "" : "s"))
+		return -ENOMEM;
+	return (int)bad;
 }

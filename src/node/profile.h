@@ -32,6 +32,10 @@ struct rt_profile_level {
 #define RT_PROFILE_RATE_MIN 1e-3
 #define RT_PROFILE_RATE_MAX 1e7
 
+/* A ceiling's rounds: measured again in rounds spread over the probe's run, not back to back,
+ * so that a node whose ceilings wander (a shared, virtualized host) shows it. */
+#define RT_PROFILE_MAX_ROUNDS 8
+
 struct rt_profile_flops {
 	char precision[8];      /* fp64 fp32 bf16 fp16 int8 */
 	char isa[32];           /* scalar sse avx2 avx512 for kernels; amx, ... for matmul */
@@ -45,6 +49,10 @@ struct rt_profile_flops {
 				 * (rt_cpu_ops_per_cycle); 0: none (oneDNN's rates) */
 	char flag[512];         /* "": trusted; else why it cannot be (measured twice, still
 				 * disturbed: "busy: ...", "below its 1-thread value ...") */
+	double rounds[RT_PROFILE_MAX_ROUNDS];   /* the best of each round, spread over the
+						 * probe's run (the first: the ceiling's own
+						 * runs); "rounds" in the file, optional */
+	unsigned nrounds;
 };
 
 struct rt_profile_bw {
@@ -56,6 +64,8 @@ struct rt_profile_bw {
 	double median, spread;
 	uint64_t working_set;   /* bytes, all threads and arrays together */
 	char flag[512];         /* "": trusted; else why not (see rt_profile_flops) */
+	double rounds[RT_PROFILE_MAX_ROUNDS];   /* as rt_profile_flops' rounds, GB/s */
+	unsigned nrounds;
 };
 
 /* A sustained run of a headline ceiling: the same kernel for seconds, one run, its average
@@ -154,6 +164,29 @@ unsigned rt_profile_nearest_threads(const struct rt_profile *p, unsigned t);
  * each, a shared one once per shared_by cores). "DRAM" when none does, or the profile has no
  * sizes. The name is static. */
 const char *rt_profile_holding_level(const struct rt_profile *p, double bytes, unsigned t);
+
+/* The node's previous profile against its new one, in the new one's notes: each ceiling that
+ * both measured (a FLOP ceiling by precision, ISA, method and threads; a bandwidth by level,
+ * kernel and threads) unflagged in both (one flagged in either is counted, not compared), and
+ * the clock, moved when it changed by more than the noise: the larger of tol and the two
+ * ceilings' own spreads (their runs' (max - min) / median). The RT_PROFILE_MOVES_LISTED
+ * largest moves are named with both values and the change; one more note says how many of
+ * how many moved (or that none did), and a previous profile of another host is not compared
+ * (a note says so). Returns the number of readings that moved (the clock included), or
+ * -ENOMEM. */
+#define RT_PROFILE_MOVES_LISTED 8
+int rt_profile_compare(struct rt_profile *cur, const struct rt_profile *prev, double tol);
+
+/* The spread of a ceiling's rounds, (max - min) / median; 0 with fewer than 2. */
+double rt_profile_rounds_spread(const double *rounds, unsigned n);
+
+/* Judge every unflagged ceiling measured in 2 rounds or more: its rounds disagree when their
+ * spread is beyond the noise, the larger of tol and the spread of the ceiling's own runs.
+ * Each such ceiling gets a note ("unstable: ...", its rounds and both spreads), and one more
+ * note is the node's verdict: unstable (how many of how many ceilings, the widest spread:
+ * every share of a roof built on them is that uncertain) or its rounds agreeing. No note
+ * when no ceiling has rounds. Returns the number that disagree, or -ENOMEM. */
+int rt_profile_judge_rounds(struct rt_profile *p, double tol);
 
 /* Largest thread count any ceiling was measured with. */
 unsigned rt_profile_max_threads(const struct rt_profile *p);

@@ -16,6 +16,17 @@ static bool add(struct rt_roofs *r, struct rt_roof roof)
 	return true;
 }
 
+/* The lowest of a ceiling's rounds, 0 with fewer than 2 (no spread to draw). */
+static double lowest(const double *rounds, unsigned n)
+{
+	double lo = 0;
+
+	for (unsigned i = 0; n >= 2 && i < n; i++)
+		if (isfinite(rounds[i]) && rounds[i] > 0 && (lo == 0 || rounds[i] < lo))
+			lo = rounds[i];
+	return lo;
+}
+
 /* Fill r with the roofs at exactly t threads; false when the FLOP or the bandwidth side has
  * nothing trusted there. */
 static bool roofs_exactly(struct rt_roofs *r, const struct rt_profile *p, unsigned t)
@@ -35,7 +46,7 @@ static bool roofs_exactly(struct rt_roofs *r, const struct rt_profile *p, unsign
 					     strcmp(f->method, "onednn-matmul") ? RT_ROOF_MEASURED :
 					     RT_ROOF_ACHIEVABLE, f->precision, "", f->isa, f->gflops,
 					     f->theoretical > 0 && isfinite(f->theoretical) ?
-					     f->theoretical : 0 });
+					     f->theoretical : 0, lowest(f->rounds, f->nrounds) });
 		/* the theoretical peak is no measurement: a flagged ceiling's counts too */
 		if (!(f->theoretical > 0) || !isfinite(f->theoretical))
 			continue;
@@ -53,14 +64,15 @@ static bool roofs_exactly(struct rt_roofs *r, const struct rt_profile *p, unsign
 		}
 		if (!mine)
 			add(r, (struct rt_roof){ RT_ROOF_FLOPS, RT_ROOF_THEORETICAL, f->precision, "",
-						 f->isa, f->theoretical, f->theoretical });
+						 f->isa, f->theoretical, f->theoretical, 0 });
 	}
 	for (size_t l = 0; l < RT_VOCAB_NLEVELS; l++) {
 		const struct rt_profile_bw *b = rt_profile_best_bw(p, rt_vocab_levels[l], t);
 
 		if (b && b->gbytes_per_s > 0 && isfinite(b->gbytes_per_s))
 			nbw += add(r, (struct rt_roof){ RT_ROOF_BANDWIDTH, RT_ROOF_MEASURED, "",
-							b->level, b->kernel, b->gbytes_per_s, 0 });
+							b->level, b->kernel, b->gbytes_per_s, 0,
+							lowest(b->rounds, b->nrounds) });
 	}
 	return nflops && nbw;
 }

@@ -26,6 +26,8 @@ struct rt_roof {
 	double value;                   /* GFLOP/s (GOP/s for int8) or GB/s */
 	double theoretical;             /* measured FLOP roofs: their own ceiling's theoretical
 					 * peak (0: none recorded) */
+	double low;                     /* measured roofs whose ceiling has rounds: the lowest
+					 * round, the roof's spread over the probe (0: none) */
 };
 
 #define RT_ROOFS_MAX 128

@@ -1,6 +1,7 @@
-/* charts.h: the study charts of a results directory beside its rooflines: time by phase
- * (TBD), the memory split as the knobs turn and over the input's pixel area (Deep500, Torres
- * et al.), and a time-based view of the layers (time against each layer's floor). Each is a
+/* charts.h: the study charts of a results directory beside its rooflines: time by phase, the
+ * memory split as the knobs turn and over the input's pixel area (Deep500, Torres et al.),
+ * and a time-based view of the layers and of roofline-run's primitives (time against each
+ * one's floor); views.c's table says which a page draws. Each is a
  * gnuplot script rendered like the rooflines (plot.h: rt_plot_open, rt_plot_finish): 0,
  * RT_PLOT_SCRIPT_ONLY when only the script was written (no gnuplot), -ENODATA when the points hold
  * nothing it could draw (err says why), another negative errno on failure. */

@@ -330,7 +330,7 @@ static void take_marker(struct canvas *c, double x, double y, double radius)
 
 static void roof_name(char *t, size_t size, const struct rt_roof *q)
 {
-	const char *unit = strcmp(q->precision, "int8") ? "GFLOP/s" : "GOP/s";
+	const char *unit = rt_precision_of(q->precision) == RT_PRECISION_INT8 ? "GOP/s" : "GFLOP/s";
 
 	if (q->kind == RT_ROOF_BANDWIDTH)
 		snprintf(t, size, "%s %s %.1f GB/s", q->level, q->what, q->value);
@@ -442,6 +442,13 @@ static void write_head(FILE *fp, const char *base, const char *title, struct can
 			  "maxrows 2 spacing 1.2 samplen 3\n" : "unset key\n");
 }
 
+/* Whether a roof's spread over the probe's rounds is drawn: a lowest round under its value
+ * (a dotted line of its colour there; the roof itself stays the best). */
+static bool spread_drawn(const struct rt_roof *q)
+{
+	return q->low > 0 && q->low < q->value && isfinite(q->low);
+}
+
 /* Flat roofs start where they meet the highest bandwidth; slanted roofs stop at the top. */
 static void write_roof_functions(FILE *fp, const struct roofs *r)
 {
@@ -454,6 +461,15 @@ static void write_roof_functions(FILE *fp, const struct roofs *r)
 	for (size_t i = 0; i < r->nth; i++)
 		fprintf(fp, "t%zu(x) = x >= %.6g / %.6g ? %.6g : 1/0\n", i, r->th[i]->value,
 			r->bmax, r->th[i]->value);
+	/* a roof's spread over the probe's rounds: its lowest round, under the roof */
+	for (size_t i = 0; i < r->nfl; i++)
+		if (spread_drawn(r->fl[i]))
+			fprintf(fp, "fl%zu(x) = x >= %.6g / %.6g ? %.6g : 1/0\n", i, r->fl[i]->value,
+				r->bmax, r->fl[i]->low);
+	for (size_t i = 0; i < r->nbw; i++)
+		if (spread_drawn(r->bw[i]))
+			fprintf(fp, "bl%zu(x) = %.6g * x <= %.6g ? %.6g * x : 1/0\n", i,
+				r->bw[i]->value, r->pmax, r->bw[i]->low);
 }
 
 /* The plot clauses of the roofs (inside the plot_roofline string: no quotes at all); their
@@ -462,12 +478,21 @@ static void write_roof_clauses(FILE *fp, const struct roofs *r)
 {
 	for (size_t i = 0; i < r->nfl; i++)
 		fprintf(fp, "%sf%zu(x) lw 2 dt %d lc rgb \"%s\" notitle", i ? ", " : "", i,
-			strcmp(r->fl[i]->precision, "fp64") ? 1 : 2, roof_colors[i % NCOLORS]);
+			rt_precision_of(r->fl[i]->precision) == RT_PRECISION_FP64 ? 2 : 1,
+			roof_colors[i % NCOLORS]);
 	for (size_t i = 0; i < r->nbw; i++)
 		fprintf(fp, ", b%zu(x) lw 3 lc rgb \"%s\" notitle", i,
 			roof_colors[(r->nfl + i) % NCOLORS]);
 	for (size_t i = 0; i < r->nth; i++)
 		fprintf(fp, ", t%zu(x) lw 1.5 dt 2 lc rgb \"#555555\" notitle", i);
+	for (size_t i = 0; i < r->nfl; i++)
+		if (spread_drawn(r->fl[i]))
+			fprintf(fp, ", fl%zu(x) lw 1 dt 3 lc rgb \"%s\" notitle", i,
+				roof_colors[i % NCOLORS]);
+	for (size_t i = 0; i < r->nbw; i++)
+		if (spread_drawn(r->bw[i]))
+			fprintf(fp, ", bl%zu(x) lw 1 dt 3 lc rgb \"%s\" notitle", i,
+				roof_colors[(r->nfl + i) % NCOLORS]);
 }
 
 static void write_tail(FILE *fp)
@@ -551,30 +576,50 @@ static bool picture_complete(const char *path, bool png)
 int rt_plot_finish(struct rt_outfile *of, const char *outbase, struct rt_err *err)
 {
 	static const char *const exts[] = { ".png", ".svg" };
-	char prog[4096], dir[4096], tmpdir[4200], tmpbase[4300];
+	char prog[4096];
+	/* the names come from outbase, a path of any length: built to their length */
+	struct rt_buf tmpdir, tmpbase, from[2], to[2];
 	struct rt_child ch = { 0 };
-	bool rendered[2] = { false, false };
+	bool rendered[2] = { false, false }, made = false;
 	int rc;
 
+	rt_buf_init(&tmpdir);
+	rt_buf_init(&tmpbase);
+	for (size_t i = 0; i < 2; i++) {
+		rt_buf_init(&from[i]);
+		rt_buf_init(&to[i]);
+	}
 	if (!rt_spawn_which(gnuplot_prog(), prog, sizeof(prog))) {
-		if ((rc = rt_outfile_commit(of, err)))
-			return rc;
-		return rt_err_set(err, RT_PLOT_SCRIPT_ONLY, "gnuplot is not installed; '%s' is ready to render",
-				  of->path);
+		if (!(rc = rt_outfile_commit(of, err)))
+			rc = rt_err_set(err, RT_PLOT_SCRIPT_ONLY, "gnuplot is not installed; '%s' is "
+					"ready to render", of->path);
+		goto out;
 	}
 	if ((rc = rt_outfile_close(of, err)))
-		return rc;
-	rt_dirname(dir, sizeof(dir), outbase);
-	snprintf(tmpdir, sizeof(tmpdir), "%s/.rooftraj-chart-XXXXXX", dir);
-	if (!mkdtemp(tmpdir)) {
-		rc = rt_err_set(err, -errno, "%s: cannot create: %s", tmpdir, strerror(errno));
-		unlink(of->tmp);
-		return rc;
+		goto out;
+	(void)rt_buf_dirname(&tmpdir, outbase);
+	(void)rt_buf_puts(&tmpdir, "/.rooftraj-chart-XXXXXX");
+	if (tmpdir.failed) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto fail;
 	}
-	snprintf(tmpbase, sizeof(tmpbase), "%s/chart", tmpdir);
+	if (!mkdtemp(tmpdir.s)) {
+		rc = rt_err_set(err, -errno, "%s: cannot create: %s", tmpdir.s, strerror(errno));
+		goto fail;
+	}
+	made = true;
+	(void)rt_buf_printf(&tmpbase, "%s/chart", tmpdir.s);
+	for (size_t i = 0; i < 2; i++) {
+		(void)rt_buf_printf(&from[i], "%s%s", tmpbase.s, exts[i]);
+		(void)rt_buf_printf(&to[i], "%s%s", outbase, exts[i]);
+	}
+	if (tmpbase.failed || from[0].failed || from[1].failed || to[0].failed || to[1].failed) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto fail;
+	}
 	{
 		/* the output name goes in as ARG1, a string gnuplot never parses */
-		char *argv[] = { prog, "-c", of->tmp, tmpbase, NULL };
+		char *argv[] = { prog, "-c", of->tmp, tmpbase.s, NULL };
 
 		rc = rt_spawn_run(argv, NULL, 0, 300, &ch, err);
 	}
@@ -584,48 +629,48 @@ int rt_plot_finish(struct rt_outfile *of, const char *outbase, struct rt_err *er
 		     rt_err_set(err, -EINTR, "interrupted while gnuplot drew '%s'", of->path) :
 		     rt_err_set(err, -EIO, "gnuplot failed on '%s' (the previous chart is kept): %s",
 				of->path, ch.reason);
-	for (size_t i = 0; i < 2 && !rc; i++) {
-		char from[4400], to[4300];
-
-		snprintf(from, sizeof(from), "%s%s", tmpbase, exts[i]);
-		snprintf(to, sizeof(to), "%s%s", outbase, exts[i]);
-		if (!picture_complete(from, i == 0))
+	for (size_t i = 0; i < 2 && !rc; i++)
+		if (!picture_complete(from[i].s, i == 0))
 			rc = rt_err_set(err, -EIO, "%s: gnuplot's %s is missing or incomplete (a full "
-					"disk?): the previous chart is kept", to, i ? "SVG" : "PNG");
-	}
+					"disk?): the previous chart is kept", to[i].s,
+					i ? "SVG" : "PNG");
 	for (size_t i = 0; i < 2 && !rc; i++) {
-		char from[4400], to[4300];
-
-		snprintf(from, sizeof(from), "%s%s", tmpbase, exts[i]);
-		snprintf(to, sizeof(to), "%s%s", outbase, exts[i]);
-		if (rename(from, to))
-			rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", from, to,
-					strerror(errno));
+		if (rename(from[i].s, to[i].s))
+			rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", from[i].s,
+					to[i].s, strerror(errno));
 		else
 			rendered[i] = true;
 	}
-	for (size_t i = 0; i < 2; i++) {
-		char from[4400];
-
-		snprintf(from, sizeof(from), "%s%s", tmpbase, exts[i]);
-		if (!rendered[i])
-			unlink(from);
-	}
-	rmdir(tmpdir);
-	if (rc) {
+	if (!rc)
+		rc = rt_outfile_rename(of, err);
+fail:
+	for (size_t i = 0; i < 2; i++)
+		if (made && !rendered[i])
+			unlink(from[i].s);
+	if (made)
+		rmdir(tmpdir.s);
+	if (rc)
 		unlink(of->tmp);
-		return rc;
+out:
+	rt_buf_fini(&tmpdir);
+	rt_buf_fini(&tmpbase);
+	for (size_t i = 0; i < 2; i++) {
+		rt_buf_fini(&from[i]);
+		rt_buf_fini(&to[i]);
 	}
-	return rt_outfile_rename(of, err);
+	return rc;
 }
 
 int rt_plot_open(struct rt_outfile *of, const char *outbase, struct rt_err *err)
 {
-	char path[4200];
+	struct rt_buf path;
+	int rc;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s.gp", outbase) >= sizeof(path))
-		return rt_err_set(err, -ENAMETOOLONG, "%s: path is too long", outbase);
-	return rt_outfile_open(of, path, err);
+	rt_buf_init(&path);
+	rc = rt_buf_printf(&path, "%s.gp", outbase) ? rt_err_set(err, -ENOMEM, "out of memory") :
+	     rt_outfile_open(of, path.s, err);
+	rt_buf_fini(&path);
+	return rc;
 }
 
 int rt_plot_roofline(const struct rt_profile *p, unsigned threads, bool all_roofs,

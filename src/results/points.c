@@ -62,7 +62,7 @@ const char *rt_point_affinity_name(const struct rt_point *p)
 
 const char *rt_point_precision_name(const struct rt_point *p)
 {
-	return name_of(rt_vocab_train_precisions, RT_PRECISION_COUNT, p->precision);
+	return name_of(rt_vocab_precisions, RT_PRECISION_COUNT, p->precision);
 }
 
 unsigned rt_point_threads(const struct rt_point *p)
@@ -564,8 +564,10 @@ static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_p
 	p->batch = (long)v;
 	TRY(csv_name(at, "affinity", f[3], rt_vocab_affinities, RT_AFFINITY_COUNT, &e));
 	p->affinity = (enum rt_affinity)e;
-	TRY(csv_name(at, "precision", f[4], rt_vocab_train_precisions, RT_PRECISION_COUNT, &e));
+	TRY(csv_name(at, "precision", f[4], rt_vocab_precisions, RT_PRECISION_COUNT, &e));
 	p->precision = (enum rt_precision)e;
+	if (!rt_precision_trains(p->precision))
+		return bad_field(at, "precision", f[4], "is not a known value");
 	TRY(csv_ulong(at, "ranks", f[5], 1, 1 << 24, &v));
 	p->ranks = (unsigned)v;
 	TRY(csv_name(at, "scope", f[6], rt_point_scopes, RT_SCOPE_COUNT, &e));

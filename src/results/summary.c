@@ -1,4 +1,4 @@
-/* report.c: the roofline bound of a point and summary.txt */
+/* summary.c: the roofline bound of a point and summary.txt */
 #include "config.h"
 #include "results/summary.h"
 #include "node/roofs.h"

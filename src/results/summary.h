@@ -1,7 +1,7 @@
-/* report.h: the roofline bound of a point (the ceiling that limits it, its distance to it) and
+/* summary.h: the roofline bound of a point (the ceiling that limits it, its distance to it) and
  * summary.txt */
-#ifndef RT_REPORT_H
-#define RT_REPORT_H
+#ifndef RT_SUMMARY_H
+#define RT_SUMMARY_H
 
 #include <stdbool.h>
 #include <stdint.h>

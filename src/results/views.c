@@ -156,9 +156,11 @@ static int inline_svg(FILE *fp, const char *path, const char *prefix)
 static void figure_named(FILE *fp, const char *dir, size_t k, const char *name,
 			 const char *title, bool rendered)
 {
-	char svg[4200], prefix[16];
+	struct rt_buf svg;              /* beside dir, a path of any length */
+	char prefix[16];
 
-	snprintf(svg, sizeof(svg), "%s/%s.svg", dir, name);
+	rt_buf_init(&svg);
+	(void)rt_buf_printf(&svg, "%s/%s.svg", dir, name);
 	snprintf(prefix, sizeof(prefix), "c%zu_", k);
 	fputs("<figure id=\"", fp);
 	esc(fp, name);
@@ -169,12 +171,15 @@ static void figure_named(FILE *fp, const char *dir, size_t k, const char *name,
 		fputs("<p class=\"note\">Not rendered here (gnuplot is not installed): ", fp);
 		esc(fp, name);
 		fputs(".gp renders it (gnuplot -c SCRIPT).</p>\n", fp);
-	} else if (inline_svg(fp, svg, prefix)) {
+	} else if (svg.failed) {
+		fputs("<p class=\"note\">Not shown: out of memory.</p>\n", fp);
+	} else if (inline_svg(fp, svg.s, prefix)) {
 		fputs("<p class=\"note\">Too large to inline (over 64 MiB): see ", fp);
 		esc(fp, name);
 		fputs(".svg and .png beside this page.</p>\n", fp);
 	}
 	fputs("\n</figure>\n", fp);
+	rt_buf_fini(&svg);
 }
 
 static void figure(FILE *fp, const char *dir, size_t k, bool rendered)
@@ -182,12 +187,18 @@ static void figure(FILE *fp, const char *dir, size_t k, bool rendered)
 	figure_named(fp, dir, k, charts[k].name, charts[k].title, rendered);
 }
 
-static void pre_file(FILE *fp, const char *path, const char *heading)
+/* DIR/NAME shown as it is under its heading (nothing when it cannot be read). */
+static void pre_file(FILE *fp, const char *dir, const char *name, const char *heading)
 {
+	struct rt_buf path;
 	struct rt_err err;
 	size_t len;
-	char *s = rt_slurp(path, &len, &err);
+	char *s = NULL;
 
+	rt_buf_init(&path);
+	if (!rt_buf_printf(&path, "%s/%s", dir, name))
+		s = rt_slurp(path.s, &len, &err);
+	rt_buf_fini(&path);
 	if (!s)
 		return;
 	fputs("<h2>", fp);
@@ -278,11 +289,10 @@ static int write_page(const struct rt_views_opts *o, const struct rt_point *pts,
 		      struct rt_err *err)
 {
 	struct rt_outfile of;
-	char path[4200], title[400];
+	char title[400];
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/report.html", o->dir);
-	if ((rc = rt_outfile_open(&of, path, err)))
+	if ((rc = rt_outfile_open_in(&of, o->dir, "report.html", err)))
 		return rc;
 	snprintf(title, sizeof(title), "rooftraj: %s on %s", o->what,
 		 o->prof ? o->prof->host : "this node");
@@ -321,10 +331,8 @@ static int write_page(const struct rt_views_opts *o, const struct rt_point *pts,
 	for (size_t k = 0; k < RT_VIEWS_NCHARTS; k++)
 		if (drawn[k])
 			figure(of.fp, o->dir, k, drawn[k] == 2);
-	snprintf(path, sizeof(path), "%s/summary.txt", o->dir);
-	pre_file(of.fp, path, "Summary (summary.txt)");
-	snprintf(path, sizeof(path), "%s/run.cfg", o->dir);
-	pre_file(of.fp, path, "The run's record (run.cfg)");
+	pre_file(of.fp, o->dir, "summary.txt", "Summary (summary.txt)");
+	pre_file(of.fp, o->dir, "run.cfg", "The run's record (run.cfg)");
 	page_tail(of.fp);
 	return rt_outfile_commit(&of, err);
 }
@@ -336,11 +344,12 @@ int rt_views_write(const struct rt_views_opts *o, const struct rt_point *pts, si
 			       n ? pts[0].config : "";
 	const struct rt_point *best = rt_points_best(pts, n, def_name);
 	struct view_ctx v = { .o = o, .pts = pts, .n = n };
-	char base[4200];
+	struct rt_buf base;             /* beside o->dir, a path of any length */
 	struct rt_err e;
 	bool said_gnuplot = false;
 	int first = 0, rc, drawn[RT_VIEWS_NCHARTS] = { 0 };
 
+	rt_buf_init(&base);
 	/* the layers of the best configuration; of the fastest measured one when every one was
 	 * disturbed (its charts say so) */
 	if (best)
@@ -351,14 +360,16 @@ int rt_views_write(const struct rt_views_opts *o, const struct rt_point *pts, si
 	for (size_t k = 0; k < RT_VIEWS_NCHARTS && first != -EINTR; k++) {
 		const struct chart *c = &charts[k];
 
-		snprintf(base, sizeof(base), "%s/%s", o->dir, c->name);
+		rt_buf_reset(&base);
 		memset(&e, 0, sizeof(e));
-		if ((c->needs & NEEDS_PROFILE) && !o->prof)
+		if (rt_buf_printf(&base, "%s/%s", o->dir, c->name))
+			rc = rt_err_set(&e, -ENOMEM, "out of memory");
+		else if ((c->needs & NEEDS_PROFILE) && !o->prof)
 			rc = rt_err_set(&e, -ENODATA, "no machine profile");
 		else if ((c->needs & NEEDS_LAYERS) && !v.layers_of)
 			rc = rt_err_set(&e, -ENODATA, "no configuration was measured");
 		else
-			rc = c->draw(&v, base, &e);
+			rc = c->draw(&v, base.s, &e);
 		if (rc == 0 || rc == RT_PLOT_SCRIPT_ONLY)
 			drawn[k] = rc == 0 ? 2 : 1;
 		if (rc == RT_PLOT_SCRIPT_ONLY) {
@@ -375,6 +386,7 @@ int rt_views_write(const struct rt_views_opts *o, const struct rt_point *pts, si
 			*err = e;
 		}
 	}
+	rt_buf_fini(&base);
 	rc = write_page(o, pts, n, def_name, best, drawn, &e);
 	if (rc && !first) {
 		first = rc;
@@ -386,12 +398,10 @@ int rt_views_write(const struct rt_views_opts *o, const struct rt_point *pts, si
 int rt_views_page_write(const struct rt_views_page *pg, struct rt_err *err)
 {
 	struct rt_outfile of;
-	char path[4200];
 	bool any = false;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/report.html", pg->dir);
-	if ((rc = rt_outfile_open(&of, path, err)))
+	if ((rc = rt_outfile_open_in(&of, pg->dir, "report.html", err)))
 		return rc;
 	page_head(of.fp, pg->title);
 	for (size_t i = 0; i < pg->nlead; i++) {
@@ -423,8 +433,7 @@ int rt_views_page_write(const struct rt_views_page *pg, struct rt_err *err)
 			figure_named(of.fp, pg->dir, k, pg->figs[k].name, pg->figs[k].title,
 				     pg->figs[k].drawn == 2);
 	for (size_t i = 0; i < pg->nfiles; i++) {
-		snprintf(path, sizeof(path), "%s/%s", pg->dir, pg->files[i].name);
-		pre_file(of.fp, path, pg->files[i].heading);
+		pre_file(of.fp, pg->dir, pg->files[i].name, pg->files[i].heading);
 	}
 	page_tail(of.fp);
 	return rt_outfile_commit(&of, err);

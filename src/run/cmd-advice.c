@@ -212,7 +212,7 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 
 		/* the kinds whose math an fpmath mode changes */
 		if (p->counted && p->flops > 0 && !strcmp(p->dtype, "f32") &&
-		    !strcmp(rt_vocab_precisions[p->prec], "fp32") &&
+		    p->prec == RT_PRECISION_FP32 &&
 		    (!strcmp(p->kind, "convolution") || !strcmp(p->kind, "deconvolution") ||
 		     !strcmp(p->kind, "inner_product") || !strcmp(p->kind, "matmul")))
 			ms += p->ms;

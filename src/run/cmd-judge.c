@@ -79,9 +79,9 @@ const struct rt_roof *rt_cmd_prim_roof(const struct rt_cmd_judgement *j,
 {
 	const char *prec[2] = { "fp32", NULL };
 
-	if (!j->have_roofs || p->prec < 0 || p->prec >= RT_VOCAB_NPRECISIONS)
+	if (!j->have_roofs || p->prec >= RT_PRECISION_COUNT)
 		return NULL;
-	prec[1] = rt_vocab_precisions[p->prec];
+	prec[1] = rt_precision_name(p->prec);
 	return p->prec_bound ? rt_roofs_ceiling_highest(&j->roofs, prec, 2) :
 	       rt_roofs_ceiling(&j->roofs, prec[1]);
 }

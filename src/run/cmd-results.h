@@ -43,17 +43,12 @@ struct rt_cmd_outcome {
 					 * window <= wall */
 	bool stamped;                   /* the window from oneDNN's timestamps; else from the
 					 * time its lines reached roofline-run */
-	bool disturbed;                 /* ok, but other processes took its CPUs' time (reason) */
+	bool disturbed;                 /* ok, but other processes took its CPUs' time (reason,
+					 * rt_busy_others): its wall time is not the command's */
 	unsigned long verbose_lines;    /* oneDNN's lines that came (0: no primitive ran, or the
 					 * command switched the log off itself) */
 	struct rt_onednn_tally t;
 };
-
-/* A run is disturbed when other processes (or the hypervisor) used more than this share of
- * the CPUs it could run on, and more than RT_CMD_BUSY_MIN_S seconds (/proc/stat counts in
- * ticks): its wall time is not the command's. */
-#define RT_CMD_BUSY_SHARE 0.10
-#define RT_CMD_BUSY_MIN_S 0.05
 
 /* A configuration's repetitions. */
 struct rt_cmd_result {

@@ -10,6 +10,7 @@
 #include "base/util.h"
 #include "counters/onednn-log.h"
 #include "counters/pmu.h"
+#include "machine/busy.h"
 #include "machine/cpu.h"
 #include "node/profile.h"
 #include "node/roofs.h"
@@ -39,11 +40,9 @@ extern char **environ;
 
 static unsigned usable_cpus(void)
 {
-	cpu_set_t set;
+	const int n = rt_cpu_usable(NULL);
 
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-		return (unsigned)CPU_COUNT(&set);
-	return 1;
+	return n > 0 ? (unsigned)n : 1;
 }
 
 static bool env_name_ok(const char *s)
@@ -730,14 +729,14 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 		double others = 0;
 		const double share = rt_cpu_others_share(&before, &after, sampled, &others);
 
-		if (r->ok && share > RT_CMD_BUSY_SHARE && others > RT_CMD_BUSY_MIN_S) {
-			char cause[RT_CPU_CAUSE_MAX];
+		if (r->ok && rt_busy_others(share, others)) {
+			char figures[128];
 
-			rt_cpu_culprit(&tasks[0], &tasks[1], cause, sizeof(cause));
 			r->disturbed = true;
-			snprintf(r->reason, sizeof(r->reason), "busy: other processes used %.0f%% of "
-				 "its %u CPUs' time during the run (%.2f CPU s: %s)", 100 * share,
-				 after.ncpus, others, cause);
+			snprintf(figures, sizeof(figures), "other processes used %.0f%% of its %u CPUs' "
+				 "time during the run, %.2f CPU s", 100 * share, after.ncpus, others);
+			(void)rt_busy_reason(r->reason, sizeof(r->reason), figures, false, 0, 0,
+					     &tasks[0], &tasks[1]);
 		}
 	}
 	rt_cpu_tasks_free(&tasks[0]);
@@ -943,7 +942,7 @@ static int onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
 		snprintf(name, sizeof(name), "%s %s", p->kind, p->prop);
 		k.name = name;
 		k.kind = p->kind, k.prop = p->prop, k.dtype = p->dtype;
-		k.precision = rt_vocab_precisions[p->prec];
+		k.precision = rt_precision_name(p->prec);
 		k.calls = grp[i].calls, k.seconds = grp[i].seconds;
 		k.flops = grp[i].flops, k.bytes = grp[i].bytes;
 		k.counted = p->counted;
@@ -962,7 +961,7 @@ static int onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
 		snprintf(name, sizeof(name), "%s %s %s %s", p->kind, p->prop, p->dtype, p->problem);
 		q.name = name;
 		q.kind = p->kind, q.prop = p->prop, q.dtype = p->dtype, q.impl = p->impl;
-		q.precision = rt_vocab_precisions[p->prec];
+		q.precision = rt_precision_name(p->prec);
 		q.calls = p->calls, q.seconds = p->ms / 1e3, q.flops = p->flops;
 		q.bytes = p->bytes, q.counted = p->counted;
 		q.share = total > 0 ? p->ms / total : 0;
@@ -1465,7 +1464,7 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 				p->calls, p->kind, p->prop, p->dtype);
 			/* under an fpmath mode, the math that ran (or could have) */
 			if (p->fpmath[0] && p->flops > 0)
-				fprintf(fp, " (%s math%s)", rt_vocab_precisions[p->prec],
+				fprintf(fp, " (%s math%s)", rt_precision_name(p->prec),
 					p->prec_bound ? " at most" : "");
 			if (!p->counted)
 				fprintf(fp, "  (not counted)");
@@ -1991,7 +1990,7 @@ static void hw_measure(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	const struct rt_uarch *u = hn->u;
 	struct hw_run h = { o, c, true, "" };
 	const struct rt_pmu_work w = { hw_run_once, &h, 0, NULL };
-	bool work[RT_VOCAB_NPRECISIONS] = { false, true };
+	bool work[RT_PRECISION_COUNT] = { false, true };
 	struct rt_flop_count fc;
 	struct rt_err e = { 0 };
 	size_t ng = 0;
@@ -2000,10 +1999,10 @@ static void hw_measure(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 		for (size_t i = 0; i < r->runs[k].t.n; i++) {
 			const struct rt_onednn_prim *p = &r->runs[k].t.v[i];
 
-			if (p->counted && p->flops > 0 && p->prec >= 0 && p->prec < RT_VOCAB_NPRECISIONS)
+			if (p->counted && p->flops > 0 && p->prec < RT_PRECISION_COUNT)
 				work[p->prec] = true;
 		}
-	for (int p = 0; p < RT_VOCAB_NPRECISIONS; p++) {
+	for (int p = 0; p < RT_PRECISION_COUNT; p++) {
 		char why[300];
 
 		if (work[p] && !rt_events_trusted_for(hn->c.v, hn->c.n, rt_vocab_precisions[p], why,

@@ -574,10 +574,9 @@ static int chart_time(const char *dir, const struct rt_cmd_cfg *cfgs,
 	for (size_t i = 0; i < r->t.n && np <= 24; i++) {
 		const struct rt_onednn_prim *p = &r->t.v[i];
 		struct rt_point *q = &pts[np];
-		enum rt_precision pr;
+		const enum rt_precision pr = p->prec;
 
-		if (!p->counted || !(p->ms > 0) ||
-		    rt_precision_parse(rt_vocab_precisions[p->prec], &pr))
+		if (!p->counted || !(p->ms > 0) || !rt_precision_trains(pr))
 			continue;
 		if (rt_cmd_prim_impossible(&j, p, NULL, 0)) {
 			++*left;

@@ -47,16 +47,16 @@ static void model_name(char *buf, size_t size, const char *dir)
  * the same name (from two hosts) never merge into one series. */
 static void base_label(char *buf, size_t size, const char *path)
 {
-	char copy[4096];
-	size_t len;
-	const char *slash;
+	size_t len = strlen(path);
+	const char *start;
 
-	snprintf(copy, sizeof(copy), "%s", path);
-	len = strlen(copy);
-	while (len > 1 && copy[len - 1] == '/')
-		copy[--len] = '\0';
-	slash = strrchr(copy, '/');
-	snprintf(buf, size, "%s", slash && slash[1] ? slash + 1 : copy);
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	for (start = path + len; start > path && start[-1] != '/'; start--)
+		;
+	if (start == path + len)        /* "/" */
+		start = path;
+	snprintf(buf, size, "%.*s", (int)(path + len - start), start);
 }
 
 static void run_label(char *buf, size_t size, char *const *argv, int first, int d)
@@ -84,11 +84,16 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 	struct rt_point *all = NULL;
 	size_t nall = 0;
 	struct rt_err err = { 0 };
-	char ppath[4096], base[4096], gp[4200];
+	/* a path of any length given: the names made from it built to their length */
+	struct rt_buf csv, base, gp;
+	char ppath[4096];               /* run.cfg's profile (rt_runrec_profile: it fits) */
+	const char *pp = o->profile ? o->profile : ppath;
 	int rc = 1;
 
+	rt_buf_init(&csv);
+	rt_buf_init(&base);
+	rt_buf_init(&gp);
 	for (int d = 0; d < o->ndirs; d++) {
-		char csv[4200];
 		struct rt_point *pts = NULL;
 		char label[64];
 		struct stat st;
@@ -107,8 +112,12 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 				   o->dirs[d]);
 			goto fail;
 		}
-		snprintf(csv, sizeof(csv), "%s/points.csv", o->dirs[d]);
-		if (access(csv, F_OK)) {
+		rt_buf_reset(&csv);
+		if (rt_buf_printf(&csv, "%s/points.csv", o->dirs[d])) {
+			rt_err_set(&err, -ENOMEM, "out of memory");
+			goto fail;
+		}
+		if (access(csv.s, F_OK)) {
 			rt_err_set(&err, -ENOENT, "%s: no points.csv: not a results directory", o->dirs[d]);
 			goto fail;
 		}
@@ -119,11 +128,9 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 					   "sweeps)", o->dirs[d]);
 				goto fail;
 			}
-			if (o->profile)
-				snprintf(ppath, sizeof(ppath), "%s", o->profile);
-			else if (rt_runrec_profile(o->dirs[d], ppath, sizeof(ppath), &err))
+			if (!o->profile && rt_runrec_profile(o->dirs[d], ppath, sizeof(ppath), &err))
 				goto fail;
-			if (rt_profile_load(&prof, ppath, &err) ||
+			if (rt_profile_load(&prof, pp, &err) ||
 			    rt_dirlock_take(&lock, o->dirs[d], "roofline-plot", &err) ||
 			    rt_cmd_views_redraw(o->prog, o->dirs[d], prof, &err))
 				goto fail;
@@ -131,11 +138,11 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 			rc = 0;
 			goto out;
 		}
-		if (rt_points_csv_read(csv, &pts, &n, &err))
+		if (rt_points_csv_read(csv.s, &pts, &n, &err))
 			goto fail;
 		if (!n) {
 			rt_err_set(&err, -ENOENT, "%s: no points yet (a sweep that has not finished a "
-				   "configuration)", csv);
+				   "configuration)", csv.s);
 			goto fail;
 		}
 		if (o->ndirs == 1) {
@@ -162,11 +169,9 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 		}
 		free(pts);
 	}
-	if (o->profile)
-		snprintf(ppath, sizeof(ppath), "%s", o->profile);
-	else if (rt_runrec_profile(o->dirs[0], ppath, sizeof(ppath), &err))
+	if (!o->profile && rt_runrec_profile(o->dirs[0], ppath, sizeof(ppath), &err))
 		goto fail;
-	if (rt_profile_load(&prof, ppath, &err))
+	if (rt_profile_load(&prof, pp, &err))
 		goto fail;
 	if (!o->output && o->ndirs == 1) {
 		/* one directory: every view again, report.html last, as its one writer */
@@ -183,8 +188,9 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 		if (rt_views_write(&vo, all, nall, &err))
 			goto fail;
 		for (size_t k = 0; k < RT_VIEWS_NCHARTS; k++) {
-			snprintf(gp, sizeof(gp), "%s/%s.gp", o->dirs[0], rt_views_chart_name(k));
-			if (!access(gp, F_OK))
+			rt_buf_reset(&gp);
+			if (!rt_buf_printf(&gp, "%s/%s.gp", o->dirs[0], rt_views_chart_name(k)) &&
+			    !access(gp.s, F_OK))
 				printf("chart: %s/%s.{gp,png,svg}\n", o->dirs[0],
 				       rt_views_chart_name(k));
 		}
@@ -198,18 +204,24 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 		const char *name = o->output ? o->output : "overlay";
 		const size_t len = strlen(name);
 
-		if (name[len - 1] == '/' || (!stat(name, &st) && S_ISDIR(st.st_mode)))
-			snprintf(base, sizeof(base), "%s%soverlay", name, name[len - 1] == '/' ? "" : "/");
+		const bool slash = len && name[len - 1] == '/';
+
+		if (slash || (!stat(name, &st) && S_ISDIR(st.st_mode)))
+			(void)rt_buf_printf(&base, "%s%soverlay", name, slash ? "" : "/");
 		else
-			snprintf(base, sizeof(base), "%s", name);
+			(void)rt_buf_puts(&base, name);
 	}
-	snprintf(gp, sizeof(gp), "%s.gp", base);
+	rt_buf_reset(&gp);
+	if (rt_buf_printf(&gp, "%s.gp", base.s) || base.failed) {
+		rt_err_set(&err, -ENOMEM, "out of memory");
+		goto fail;
+	}
 	rc = rt_plot_trajectories(prof, all, nall, o->ndirs > 1 ? "overlay" : "sweep",
-				  o->all_roofs, base, &err);
+				  o->all_roofs, base.s, &err);
 	if (rc == 0)
-		printf("chart: %s.png, %s.svg (script %s)\n", base, base, gp);
+		printf("chart: %s.png, %s.svg (script %s)\n", base.s, base.s, gp.s);
 	else if (rc == RT_PLOT_SCRIPT_ONLY)
-		printf("chart: %s (note: %s)\n", gp, err.msg);
+		printf("chart: %s (note: %s)\n", gp.s, err.msg);
 	else
 		goto fail;
 	rc = 0;
@@ -221,5 +233,8 @@ out:
 	rt_dirlock_release(&lock);
 	rt_profile_destroy(prof);
 	free(all);
+	rt_buf_fini(&csv);
+	rt_buf_fini(&base);
+	rt_buf_fini(&gp);
 	return rc;
 }

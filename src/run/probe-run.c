@@ -170,6 +170,20 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 	}
 	if (ps->on && ps->tty)
 		fprintf(stderr, "\r\033[K");
+	if (access(path, F_OK) == 0) {
+		/* the node's previous profile at this path: what moved since, in the notes */
+		struct rt_profile *prev = NULL;
+		struct rt_err why;
+
+		if (rt_profile_load(&prev, path, &why))
+			rt_profile_add_note(p, "the previous profile could not be read to compare: "
+					    "%.190s", why.msg);
+		else if (rt_profile_compare(p, prev, RT_PROBE_MOVE_TOL) < 0)
+			rc = rt_err_set(err, -ENOMEM, "out of memory");
+		rt_profile_destroy(prev);
+		if (rc)
+			goto out;
+	}
 	for (size_t i = 0; i < p->nnotes; i++)
 		fprintf(stderr, "%s: warning: %s\n", o->prog, p->notes[i]);
 	{

@@ -1,4 +1,4 @@
-/* train-report.c: the text of --describe and of one training run's report */
+/* train-print.c: the text of --describe and of one training run's report */
 #include "config.h"
 #include "run/train-print.h"
 #include "counters/counters.h"

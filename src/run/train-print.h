@@ -1,7 +1,7 @@
-/* train-report.h: what a training run reports as text: a model's layers for a batch
+/* train-print.h: what a training run reports as text: a model's layers for a batch
  * (--describe) and the report of one run (images/s, phases, loss, counts, memory, layers) */
-#ifndef RT_TRAIN_REPORT_H
-#define RT_TRAIN_REPORT_H
+#ifndef RT_TRAIN_PRINT_H
+#define RT_TRAIN_PRINT_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -165,7 +165,7 @@ int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, stru
 	case 'r': s->repeat = v->l; s->given |= RT_GIVEN_REPEAT; return 0;
 	case 'd': s->data = arg; s->given |= RT_GIVEN_DATA; return 0;
 	case OPT_PRECISION:
-		return rt_precision_parse(arg, &s->prec) ?
+		return rt_precision_parse(arg, &s->prec) || !rt_precision_trains(s->prec) ?
 		       rt_err_set(err, -EINVAL, "--precision: '%s' is not fp32 or bf16", arg) : 0;
 	case OPT_LR: s->lr = v->d; s->given |= RT_GIVEN_LR; return 0;
 	case OPT_MAXPOOL:
@@ -503,7 +503,8 @@ static int tool_sweep(const struct rt_train_tool *t, struct rt_sweep_mpi *h, lon
 {
 	struct rt_sweep sw = { 0 };
 	struct rt_err err = { 0 };
-	char dir[4096], cmd[4096] = "";
+	struct rt_buf cmd;              /* the command line, whole (run.cfg records it) */
+	char dir[4096];
 	int rc;
 
 	for (size_t i = 0; i < t->s->nsweeps; i++)
@@ -511,11 +512,13 @@ static int tool_sweep(const struct rt_train_tool *t, struct rt_sweep_mpi *h, lon
 			rt_sweep_fini(&sw);
 			return rt_cli_usage_error(&rt_train_cli, err.msg);
 		}
+	rt_buf_init(&cmd);
 	for (int i = 0; i < t->argc; i++)
-		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s", i ? " " : "",
-			 t->argv[i]);
-	rc = rt_run_train_sweep(h, t->s, &sw, batch, cmd, t->sweep_ui, stdout, dir, sizeof(dir),
+		(void)rt_buf_printf(&cmd, "%s%s", i ? " " : "", t->argv[i]);
+	rc = cmd.failed ? rt_err_set(&err, -ENOMEM, "out of memory") :
+	     rt_run_train_sweep(h, t->s, &sw, batch, cmd.s, t->sweep_ui, stdout, dir, sizeof(dir),
 				&err);
+	rt_buf_fini(&cmd);
 	rt_sweep_fini(&sw);
 	if (rc && h->cl->rank != 0)
 		fprintf(stderr, "%s: rank %d: %s\n", t->prog, h->cl->rank, err.msg);

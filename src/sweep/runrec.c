@@ -28,17 +28,29 @@ static int get_long(const struct rt_cfg_reader *rd, const config_setting_t *g, c
 	return rc;
 }
 
+/* DIR/run.cfg in b (empty before): 0, or -ENOMEM with err set. */
+static int cfg_path(struct rt_buf *b, const char *dir, struct rt_err *err)
+{
+	return rt_buf_printf(b, "%s/run.cfg", dir) ? rt_err_set(err, -ENOMEM, "out of memory") : 0;
+}
+
 int rt_runrec_request_read(struct rt_runrec_request *r, const char *dir, struct rt_err *err)
 {
-	char path[4200];
+	struct rt_buf pathb;            /* beside dir, a path of any length */
 	const config_setting_t *g, *knobs;
-	const struct rt_cfg_reader rd = { .path = path, .err = err };
+	const char *path;
+	struct rt_cfg_reader rd = { .err = err };
 	config_t cfg;
 	int rc, per_layer = 0;
 
 	memset(r, 0, sizeof(*r));
-	snprintf(path, sizeof(path), "%s/run.cfg", dir);
-	if ((rc = rt_cfg_read(&cfg, path, err)))
+	rt_buf_init(&pathb);
+	if ((rc = cfg_path(&pathb, dir, err))) {
+		rt_buf_fini(&pathb);
+		return rc;
+	}
+	rd.path = path = pathb.s;
+	if ((rc = rt_cfg_read(&cfg, path, err)))        /* it inits cfg, read or not */
 		goto out;
 	g = config_lookup(&cfg, "run.request");
 	{
@@ -99,6 +111,7 @@ int rt_runrec_request_read(struct rt_runrec_request *r, const char *dir, struct 
 	}
 out:
 	config_destroy(&cfg);
+	rt_buf_fini(&pathb);
 	return rc;
 }
 
@@ -198,11 +211,10 @@ int rt_runrec_begin(struct rt_outfile *of, const char *dir, const char *comment,
 		    const char *program, const char *status, const char *started,
 		    struct rt_err *err)
 {
-	char path[4200], ts[32], host[256] = "localhost";
+	char ts[32], host[256] = "localhost";
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/run.cfg", dir);
-	if ((rc = rt_outfile_open(of, path, err)))
+	if ((rc = rt_outfile_open_in(of, dir, "run.cfg", err)))
 		return rc;
 	rt_timestamp(ts, sizeof(ts));
 	if (gethostname(host, sizeof(host) - 1))
@@ -283,35 +295,47 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 
 void rt_runrec_default(const char *dir, char *name, size_t size)
 {
-	char cfgpath[4200];
+	struct rt_buf cfgpath;          /* beside dir, a path of any length */
 	const char *v = NULL;
 	struct rt_err ignored;
 	config_t cfg;
 
-	snprintf(cfgpath, sizeof(cfgpath), "%s/run.cfg", dir);
 	name[0] = '\0';
+	rt_buf_init(&cfgpath);
 	/* an unreadable record is reported by whoever reads it for the profile */
-	if (!rt_cfg_read(&cfg, cfgpath, &ignored) && config_lookup_string(&cfg, "run.default", &v))
-		snprintf(name, size, "%s", v);
-	config_destroy(&cfg);
+	if (!cfg_path(&cfgpath, dir, &ignored)) {
+		if (!rt_cfg_read(&cfg, cfgpath.s, &ignored) &&
+		    config_lookup_string(&cfg, "run.default", &v))
+			snprintf(name, size, "%s", v);
+		config_destroy(&cfg);
+	}
+	rt_buf_fini(&cfgpath);
 }
 
 int rt_runrec_profile(const char *dir, char *path, size_t size, struct rt_err *err)
 {
-	char cfgpath[4200];
+	struct rt_buf cfgpath;          /* beside dir, a path of any length */
 	const char *prof = NULL;
 	config_t cfg;
 	int rc = 0;
 
-	snprintf(cfgpath, sizeof(cfgpath), "%s/run.cfg", dir);
-	if ((rc = rt_cfg_read(&cfg, cfgpath, err)) == -ENOENT || rc == -EIO)
-		rt_err_set(err, rc, "%s: cannot read (give --profile)", cfgpath);
+	rt_buf_init(&cfgpath);
+	if ((rc = cfg_path(&cfgpath, dir, err))) {
+		rt_buf_fini(&cfgpath);
+		return rc;
+	}
+	if ((rc = rt_cfg_read(&cfg, cfgpath.s, err)) == -ENOENT || rc == -EIO)
+		rt_err_set(err, rc, "%s: cannot read (give --profile)", cfgpath.s);
 	else if (rc)
 		;
 	else if (!config_lookup_string(&cfg, "run.profile", &prof) || !*prof)
-		rc = rt_err_set(err, -EINVAL, "%s: no 'profile' in 'run' (give --profile)", cfgpath);
+		rc = rt_err_set(err, -EINVAL, "%s: no 'profile' in 'run' (give --profile)", cfgpath.s);
+	else if (strlen(prof) >= size)
+		rc = rt_err_set(err, -ENAMETOOLONG, "%s: the profile's path is too long (%zu bytes)",
+				cfgpath.s, strlen(prof));
 	else
 		snprintf(path, size, "%s", prof);
 	config_destroy(&cfg);
+	rt_buf_fini(&cfgpath);
 	return rc;
 }

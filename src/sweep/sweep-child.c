@@ -4,6 +4,7 @@
 #include "sweep/sweep-child.h"
 #include "counters/counters.h"
 #include "counters/onednn-log.h"
+#include "machine/busy.h"
 #include "machine/cpu.h"
 #include "machine/topo.h"
 #include "base/util.h"
@@ -98,7 +99,7 @@ int rt_sweep_child_parse(const char *out, size_t len, const struct rt_sweep_conf
 		p->affinity = id.affinity;
 		p->precision = id.precision;
 		if (p->precision == RT_PRECISION_FP32 &&
-		    rt_onednn_f32_math(fpmath_mode(), p->impl, &bound) > 1)
+		    rt_onednn_f32_math(fpmath_mode(), p->impl, &bound) != RT_PRECISION_FP32)
 			p->precision = RT_PRECISION_BF16;
 		p->ranks = id.ranks;
 		rt_point_derive(p);
@@ -116,37 +117,25 @@ struct child_rows {
 	double delay_share;             /* of the run with the lowest CPU share */
 };
 
-/* Whether the runs got their cores: below RT_SWEEP_BUSY_SHARE of their threads' time, with
- * the threads waiting for a CPU (the run delay; a thread that sleeps by itself does not
- * wait), the configuration's rows say it was disturbed, and by what: the process's CPU quota
- * (its cgroup throttled it, or allows fewer cores than threads) or another process. */
+/* Whether the runs got their cores (rt_busy_lost): they lost more than RT_BUSY_LOST_MAX of
+ * their threads' time, and their threads lost it waiting for a CPU (the run delay; a thread
+ * that sleeps by itself does not wait), the configuration's rows say it was disturbed, and by
+ * what: the process's CPU quota (its cgroup throttled it, or allows fewer cores than
+ * threads) or another process. */
 static void check_cores(struct child_rows *cr, unsigned long long throttled_before,
 			const struct rt_cpu_tasks *before)
 {
-	struct rt_cpu_tasks after;
-	char cause[RT_CPU_CAUSE_MAX];
 	struct rt_point *b = &cr->base;
-	unsigned long long throttled = 0;
-	double cores, period;
-	const bool quota = !rt_cpu_quota(&cores, &period, &throttled);
+	char figures[128];
 
-	if (!(b->cpu_share < RT_SWEEP_BUSY_SHARE) || !(cr->delay_share > RT_SWEEP_WAIT_SHARE))
+	if (!rt_busy_lost(1 - b->cpu_share) || !rt_busy_lost(cr->delay_share))
 		return;
 	b->status = RT_STATUS_DISTURBED;
-	if (quota && (throttled > throttled_before || cores < b->threads))
-		snprintf(b->reason, sizeof(b->reason), "throttled: its runs got %.0f%% of their %u "
-			 "thread%s' time; %.0f%% of it spent waiting for a CPU (the cgroup's CPU quota: "
-			 "%.2f cores per %.0f ms)", 100 * b->cpu_share, b->threads,
-			 b->threads > 1 ? "s" : "", 100 * cr->delay_share, cores, period * 1e3);
-	else {
-		(void)rt_cpu_tasks_take_like(&after, before);
-		rt_cpu_culprit(before, &after, cause, sizeof(cause));
-		rt_cpu_tasks_free(&after);
-		snprintf(b->reason, sizeof(b->reason), "busy: its runs got %.0f%% of their %u "
-			 "thread%s' time; %.0f%% of it spent waiting for a CPU (%s)",
-			 100 * b->cpu_share, b->threads, b->threads > 1 ? "s" : "",
-			 100 * cr->delay_share, cause);
-	}
+	snprintf(figures, sizeof(figures), "its runs got %.0f%% of their %u thread%s' time; %.0f%% "
+		 "of it spent waiting for a CPU", 100 * b->cpu_share, b->threads,
+		 b->threads > 1 ? "s" : "", 100 * cr->delay_share);
+	(void)rt_busy_reason(b->reason, sizeof(b->reason), figures, true, b->threads,
+			     throttled_before, before, NULL);
 }
 
 /* The median, min and max of r runs' seconds (v is sorted); the FLOPs' and the bytes' sources. */

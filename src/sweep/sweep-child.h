@@ -21,12 +21,6 @@ struct rt_sweep_child_opts {
 	const struct rt_comm *comm;     /* under MPI: every rank trains it (NULL: one process) */
 };
 
-/* A configuration's runs that got less than this share of their threads' time, while their
- * threads waited for a CPU more than RT_SWEEP_WAIT_SHARE of their runnable time, were
- * disturbed (another process, a CPU quota). */
-#define RT_SWEEP_BUSY_SHARE 0.9
-#define RT_SWEEP_WAIT_SHARE 0.05
-
 /* Train one configuration `repeat` times and write its points on out as points.csv (a header,
  * then rows; the parent names the configuration): each phase, with per_layer each layer
  * where its primitives run it (rt_model_layer_work), and the iteration (the hardware's counts

@@ -139,27 +139,32 @@ out:
 static int request_fits(const struct rt_sweep_measure_opts *o, struct rt_err *err)
 {
 	struct rt_runrec_request there;
-	char csv[4200], diff[2048];
+	struct rt_buf csv;              /* beside outdir, a path of any length */
+	char diff[2048];
 	struct stat st;
 	int rc;
 
-	snprintf(csv, sizeof(csv), "%s/points.csv", o->outdir);
+	rt_buf_init(&csv);
 	rc = rt_runrec_request_read(&there, o->outdir, err);
 	if (rc == -ENOENT) {
 		if (o->resume)
-			return rt_err_set(err, -ENOENT, "%s: nothing to resume (no run.cfg there)",
-					  o->outdir);
-		if (!stat(csv, &st))
-			return rt_err_set(err, -EEXIST, "%s holds points.csv but no run.cfg: not a "
-					  "sweep this one can add to (give another --out)", o->outdir);
-		return 0;
+			rc = rt_err_set(err, -ENOENT, "%s: nothing to resume (no run.cfg there)",
+					o->outdir);
+		else if (rt_buf_printf(&csv, "%s/points.csv", o->outdir))
+			rc = rt_err_set(err, -ENOMEM, "out of memory");
+		else if (!stat(csv.s, &st))
+			rc = rt_err_set(err, -EEXIST, "%s holds points.csv but no run.cfg: not a "
+					"sweep this one can add to (give another --out)", o->outdir);
+		else
+			rc = 0;
+		goto out;
 	}
-	if (rc)
-		return rc;
-	if (rt_runrec_request_diff(&there, o->req, diff, sizeof(diff)))
-		return rt_err_set(err, -EEXIST, "%s holds another sweep (%s); give another --out%s",
-				  o->outdir, diff, o->resume ? "" : ", or --resume it");
-	return 0;
+	if (!rc && rt_runrec_request_diff(&there, o->req, diff, sizeof(diff)))
+		rc = rt_err_set(err, -EEXIST, "%s holds another sweep (%s); give another --out%s",
+				o->outdir, diff, o->resume ? "" : ", or --resume it");
+out:
+	rt_buf_fini(&csv);
+	return rc;
 }
 
 int rt_sweep_prepare_dir(const struct rt_sweep *s, const struct rt_sweep_measure_opts *o,
@@ -169,20 +174,26 @@ int rt_sweep_prepare_dir(const struct rt_sweep *s, const struct rt_sweep_measure
 				 .ranks = o->ranks, .prof = o->prof,
 				 .default_config = s->configs[0].name,
 				 .hw_counters = o->hw_counters };
-	char csv[4200], started[32];
+	struct rt_buf csv;              /* beside outdir, a path of any length */
+	char started[32];
 	int rc;
 
 	note[0] = '\0';
-	snprintf(csv, sizeof(csv), "%s/points.csv", o->outdir);
+	rt_buf_init(&csv);
 	if ((rc = request_fits(o, err)) || (rc = rt_mkdir_p(o->outdir, err)))
-		return rc;
+		goto out;
 	/* run.cfg first: the directory says what it holds before anything is measured (and
 	 * an unwritable one fails here) */
 	rt_timestamp(started, sizeof(started));
 	rec.started = started;
 	if ((rc = rt_runrec_write(o->outdir, &rec, err)))
-		return rc;
-	return prepare_points(csv, o->retry, note, notesize, err);
+		goto out;
+	rc = rt_buf_printf(&csv, "%s/points.csv", o->outdir) ?
+	     rt_err_set(err, -ENOMEM, "out of memory") :
+	     prepare_points(csv.s, o->retry, note, notesize, err);
+out:
+	rt_buf_fini(&csv);
+	return rc;
 }
 
 static void note_to(void *ctx, const char *msg)
@@ -450,7 +461,9 @@ static bool any_succeeded(const struct rt_point *pts, size_t n)
 int rt_sweep_measure(const struct rt_sweep *s, const struct rt_sweep_measure_opts *o, FILE *also,
 		   struct rt_err *err)
 {
-	char csv[4200], summary[4200], started[32];
+	struct rt_buf csvb, sumb;       /* beside outdir, a path of any length */
+	const char *csv, *summary;
+	char started[32];
 	struct rt_point *old = NULL, *all = NULL, *rows = NULL;
 	size_t nold = 0, nall = 0, nrows = 0, measured = 0;
 	double t_start = rt_now();
@@ -458,10 +471,18 @@ int rt_sweep_measure(const struct rt_sweep *s, const struct rt_sweep_measure_opt
 	int rc;
 
 	rt_timestamp(started, sizeof(started));
-	snprintf(csv, sizeof(csv), "%s/points.csv", o->outdir);
-	snprintf(summary, sizeof(summary), "%s/summary.txt", o->outdir);
+	rt_buf_init(&csvb);
+	rt_buf_init(&sumb);
+	(void)rt_buf_printf(&csvb, "%s/points.csv", o->outdir);
+	(void)rt_buf_printf(&sumb, "%s/summary.txt", o->outdir);
+	csv = csvb.s;
+	summary = sumb.s;
+	if (csvb.failed || sumb.failed) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
 	if ((rc = rt_points_csv_read(csv, &old, &nold, err)))
-		return rc;
+		goto out;
 	for (size_t i = 0; i < s->nconfigs; i++) {
 		const struct rt_sweep_config *c = &s->configs[i];
 		char result[300];
@@ -532,6 +553,8 @@ out:
 	free(old);
 	free(all);
 	free(rows);
+	rt_buf_fini(&csvb);
+	rt_buf_fini(&sumb);
 	return rc;
 }
 
@@ -598,25 +621,32 @@ static int new_partial_dir(const char *base, char *final_dir, size_t fsize, char
 static int finish_partial(char *dir, size_t size, struct rt_err *err)
 {
 	const size_t len = strlen(dir), sl = strlen(".partial");
-	char base[4096], to[4200];
+	struct rt_buf to;               /* dir without .partial, and a number after it */
 	int rc = 0;
 
 	if (len <= sl || strcmp(dir + len - sl, ".partial"))
 		return 0;
-	snprintf(base, sizeof(base), "%.*s", (int)(len - sl), dir);
+	rt_buf_init(&to);
 	for (int k = 1; k < 1000; k++) {
-		if (k == 1)
-			snprintf(to, sizeof(to), "%s", base);
-		else
-			snprintf(to, sizeof(to), "%s-%d", base, k);
-		rc = rt_rename_noreplace(dir, to);
+		rt_buf_reset(&to);
+		(void)rt_buf_add(&to, dir, len - sl);
+		if (k > 1)
+			(void)rt_buf_printf(&to, "-%d", k);
+		if (to.failed) {
+			rc = rt_err_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		rc = rt_rename_noreplace(dir, to.s);
 		if (rc != -EEXIST)
 			break;
 	}
 	if (rc)
-		return rt_err_set(err, rc, "%s: cannot rename to '%s': %s", dir, to, strerror(-rc));
-	snprintf(dir, size, "%s", to);
-	return 0;
+		rc = rt_err_set(err, rc, "%s: cannot rename to '%s': %s", dir, to.s, strerror(-rc));
+	else
+		snprintf(dir, size, "%s", to.s);        /* shorter than dir was */
+out:
+	rt_buf_fini(&to);
+	return rc;
 }
 
 int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opts *ro,
@@ -644,14 +674,15 @@ int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opt
 			       "and bytes", prec.why);
 		} else if (!strcmp(o->req->counters, "auto")) {
 			/* validated, for some work: the configurations whose work is not in it */
-			for (int p = 0; p < RT_PRECISION_COUNT; p++) {
-				const char *name = rt_precision_name((enum rt_precision)p);
-				const char *const *work = rt_events_train_work((enum rt_precision)p);
+			for (size_t t = 0; t < RT_TRAIN_NPRECISIONS; t++) {
+				const enum rt_precision p = rt_vocab_train_precisions[t];
+				const char *name = rt_precision_name(p);
+				const char *const *work = rt_events_train_work(p);
 				char w[300];
 				bool used = false;
 
 				for (size_t i = 0; i < s->nconfigs; i++)
-					used |= s->configs[i].precision == (enum rt_precision)p;
+					used |= s->configs[i].precision == p;
 				if (used && !rt_events_trusted_all(prec.check, prec.nchecks, work, w,
 								   sizeof(w)))
 					rt_say(ro->say, ro->say_ctx, "hardware counters: %s; the %s "

@@ -34,6 +34,12 @@ int rt_sweep_parse_input(const char *s, long *h, long *w, const char *opt, struc
 	return 0;
 }
 
+/* The value of a named knob's v-th name: the affinity, or the trainer's v-th precision. */
+static long value_of(enum rt_knob k, size_t v)
+{
+	return k == RT_KNOB_AFFINITY ? (long)v : (long)rt_vocab_train_precisions[v];
+}
+
 int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *topo,
 		 long model_batch, struct rt_err *err)
 {
@@ -118,11 +124,16 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 			break;
 		}
 		default: {
-			/* named values: each value is its index in names (the enums' order) */
-			const char *const *names = k == RT_KNOB_AFFINITY ? rt_vocab_affinities :
-						   rt_vocab_train_precisions;
-			const size_t nn = k == RT_KNOB_AFFINITY ? RT_AFFINITY_COUNT : RT_PRECISION_COUNT;
+			/* named values: each value is its enum's (an affinity, or one of the
+			 * trainer's precisions, in the order names lists them) */
+			const char *train[RT_TRAIN_NPRECISIONS];
+			const char *const *names = k == RT_KNOB_AFFINITY ? rt_vocab_affinities : train;
+			const size_t nn = k == RT_KNOB_AFFINITY ? RT_AFFINITY_COUNT :
+					  RT_TRAIN_NPRECISIONS;
 			unsigned mask = 0;
+
+			for (size_t v = 0; v < RT_TRAIN_NPRECISIONS; v++)
+				train[v] = rt_precision_name(rt_vocab_train_precisions[v]);
 
 			if (eq)
 				rc = rt_opt_parse_names(&mask, opt, eq + 1, names, nn, err);
@@ -134,10 +145,10 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 				for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 					for (size_t v = 0; v < nn; v++)
 						if (!strcmp(tok, names[v]))
-							kn->values[kn->n++] = (long)v;
+							kn->values[kn->n++] = value_of(k, v);
 			} else if (!rc) {
 				for (size_t v = 0; v < nn; v++)
-					kn->values[kn->n++] = (long)v;
+					kn->values[kn->n++] = value_of(k, v);
 			}
 			break;
 		}

@@ -1,5 +1,5 @@
-/* sweep.h: sweep grids (threads, batch, affinity, precision) and the environment of each
- * configuration's child process */
+/* sweep.h: sweep grids (threads, batch, affinity, precision, input, ranks) and the environment
+ * of each configuration's child process */
 #ifndef RT_SWEEP_H
 #define RT_SWEEP_H
 

@@ -25,7 +25,7 @@ static const struct rt_cli_opt opts[] = {
 	  .help = "write the profile to FILE; the chart goes beside it as "
 		  "FILE-roofline.{gp,png,svg}" },
 	{ 't', "threads", 't', RT_CLI_LIST, "LIST", 1, 0, .max_pus = true,
-	  .def = "1, the powers of two below the core count, and all cores",
+	  .def = "1, half a socket's cores, a socket's cores and all cores, duplicates dropped",
 	  .help = "thread counts, comma-separated (PUs: the node's processing units)" },
 	{ 'i', "isa", 'i', RT_CLI_WORD, "LIST", .def = "all this CPU has",
 	  .help = "ISAs to measure: scalar, sse, avx2, avx512" },

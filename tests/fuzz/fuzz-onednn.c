@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		switch (rt_onednn_read(&r, p, len, &e)) {
 		case RT_ONEDNN_EXEC:
 			if (!isfinite(e.flops) || !isfinite(e.bytes) || e.flops < 0 || e.bytes < 0 ||
-			    !isfinite(e.ms) || e.ms < 0 || e.prec < 0 || e.prec > 4)
+			    !isfinite(e.ms) || e.ms < 0 || (unsigned)e.prec >= RT_PRECISION_COUNT)
 				abort();
 			rt_onednn_tally_add(&t, &e);
 			break;
