@@ -66,7 +66,7 @@ for name in "$bq" "$sys" "$nl" "it's"; do
 	else
 		check "$what: the script written (exit $rc)" test "$rc" = 0
 	fi
-	"$plot" -p "$prof" -o "$dir/overlay" "$rd" "$dir/base" >/dev/null 2>&1
+	"$plot" -p "$prof" --overlay "$dir/overlay" "$rd" "$dir/base" >/dev/null 2>&1
 	rc=$?
 	check "... overlaid with another (exit $rc)" test "$rc" = 0 -a -s "$dir/overlay.gp"
 	check "... nothing ran" nothing_ran
@@ -94,7 +94,7 @@ awk 'function rep(line, old, new,   i) {
 	       $0 = rep($0, "isa = \"avx512\";", "isa = \"" ENVIRON["H_ISA"] "\";"); isa_done = 1 }
        print }' "$prof" >"$hostile"
 check "the hostile profile is a valid profile (host with a newline, quotes, backquotes)" \
-	"$plot" -p "$hostile" -o "$dir/hp" "$dir/base"
+	"$plot" -p "$hostile" --overlay "$dir/hp" "$dir/base"
 check_rendered "roofline-plot -p hostile: rendered" "$dir/hp"
 check "... nothing ran" nothing_ran
 "$train" $common --profile "$hostile" --sweep threads=1 --out "$dir/ht" >/dev/null 2>"$dir/ht.err"
@@ -121,7 +121,7 @@ check "... nothing ran" nothing_ran
 "$train" $common --profile "$prof" --sweep threads=1 --out "$dir/it's" >/dev/null 2>"$dir/q.err"
 check "--out \"it's\": exit 0 (got $?)" test $? = 0
 check_rendered "... its chart rendered" "$dir/it's/trajectories"
-"$probe" --quick --no-curve --no-lowp -t 1 --host "n$bq'x" -o "$dir/probe.cfg" >/dev/null 2>"$dir/probe.err"
+"$probe" --quick --no-curve --no-lowp -t 1 --host "n$bq'x" --profile-out "$dir/probe.cfg" >/dev/null 2>"$dir/probe.err"
 check "roofline-probe --host with a payload: refused, exit 2 (got $?)" grep -q "^roofline-probe: --host: .* is not a host name" "$dir/probe.err"
 check "... nothing ran, nothing written" sh -c "test ! -e '$dir/probe.cfg'" && nothing_ran
 "$probe" --quick --host .. >/dev/null 2>"$dir/dotdot.err"
@@ -207,7 +207,7 @@ if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 		[ "$(awk '{ print $14 }' /proc/$spin/stat 2>/dev/null || echo 0)" -ge 20 ] && break
 		sleep 0.05
 	done
-	"$probe" --quick --no-curve --no-lowp -t 1,$(nproc) -o "$dir/busy.cfg" >"$dir/busy.out" 2>"$dir/busy.err"
+	"$probe" --quick --no-curve --no-lowp -t 1,$(nproc) --profile-out "$dir/busy.cfg" >"$dir/busy.out" 2>"$dir/busy.err"
 	rc=$?
 	kill $spin
 	check "a busy machine: the probe still ends (exit $rc)" test "$rc" = 0
@@ -272,7 +272,7 @@ cp "$dir/keep" "$dir/res/points.csv"
 check "--resume after a cut last line: exit 0 (got $?)" test $? = 0
 check "... says which configuration is measured again" grep -q "cut short while written: configuration 't$(nproc)-b8-none'" "$dir/cut.err"
 check "... every configuration whole (18 rows each)" "$csvawk" 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; exit length(k) != 3 }' "$dir/res/points.csv"
-check "... and roofline-plot reads it" "$plot" -p "$prof" -o "$dir/cutplot" "$dir/res"
+check "... and roofline-plot reads it" "$plot" -p "$prof" --overlay "$dir/cutplot" "$dir/res"
 
 # a model of 1,403 layers, one named with a quote and a comma: every layer's rows kept (more
 # than 4,096 per configuration), the name read back whole, the per-layer chart drawn

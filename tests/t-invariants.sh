@@ -13,10 +13,10 @@ if ldd "$top_builddir/src/roofline-train" 2>/dev/null | grep -q libasan; then
 	echo "1..0 # SKIP a sanitizer build: its speeds say nothing"
 	exit 0
 fi
-"$top_builddir/src/roofline-probe" --quick -o "$dir/node.cfg" >/dev/null 2>"$dir/probe.err" ||
+"$top_builddir/src/roofline-probe" --quick --profile-out "$dir/node.cfg" >/dev/null 2>"$dir/probe.err" ||
 	{ echo "Bail out! the quick probe failed: $(tail -n 1 "$dir/probe.err")"; exit 1; }
 precisions=fp32
-"$top_builddir/src/roofline-train" -p bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >/dev/null 2>&1 &&
+"$top_builddir/src/roofline-train" --precision bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >/dev/null 2>&1 &&
 	precisions=fp32,bf16
 # lenet5 (small layers, fused relus) and convnet (3x3 convolutions with padding, the layers
 # closest to the peak)
@@ -35,7 +35,7 @@ done
 # an extension switched off (ROOFTRAJ_NO_ISA) or hidden from oneDNN (ONEDNN_MAX_CPU_ISA) is no
 # roof at all
 ROOFTRAJ_NO_ISA=avx512_bf16,amx_bf16 ONEDNN_MAX_CPU_ISA=AVX2 "$top_builddir/src/roofline-probe" \
-	--quick --no-curve -t 1 -o "$dir/masked.cfg" >/dev/null 2>&1
+	--quick --no-curve -t 1 --profile-out "$dir/masked.cfg" >/dev/null 2>&1
 n=$((n + 1))
 if [ -s "$dir/masked.cfg" ] && ! grep -q 'precision = "bf16"' "$dir/masked.cfg"; then
 	echo "ok $n - without AVX512-BF16, AMX and oneDNN's AVX-512, the profile has no bf16 roof"

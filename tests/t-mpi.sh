@@ -35,7 +35,7 @@ check "a comm phase is timed" grep -q "^  comm " "$dir/two.out"
 check "only rank 0 prints the report" test "$(grep -c 'images/s' "$dir/two.out")" = 1
 
 # the cluster probe: the node once, its ceilings, the network on loopback
-mpi 2 "$probe" -q --no-curve --no-lowp --no-chart -t 1 -o "$dir/%h.cfg" --cluster "$dir/cluster.cfg" \
+mpi 2 "$probe" -q --no-curve --no-lowp --no-chart -t 1 --profile-out "$dir/%h.cfg" --cluster "$dir/cluster.cfg" \
 	>"$dir/p.out" 2>"$dir/p.err"
 check "mpirun -n 2 roofline-probe exits 0 (got $?)" test $? = 0
 check "the cluster profile lists the node once, ok" sh -c "test \$(grep -c 'host = .*; status = ' '$dir/cluster.cfg') = 1 && grep -q 'status = \"ok\"' '$dir/cluster.cfg'"
@@ -45,7 +45,7 @@ check "the node's ceilings with min, median and max" grep -q 'name = "flops fp32
 check "ping-pong and allreduce measured on loopback (intra-node)" sh -c "grep -q 'scope = \"intra-node\"' '$dir/cluster.cfg' && test \$(grep -c 'gbytes_per_s' '$dir/cluster.cfg') -ge 10"
 check "roofline-train reads a node profile the cluster probe wrote" "$train" -m lenet5 -n 1 -w 0 -r 1 -c none --sweep threads=1 --profile "$dir/$(hostname).cfg" --out "$dir/x"
 start=$(date +%s)
-ROOFTRAJ_PROBE_FAIL=0 mpi 2 "$probe" -q --no-curve --no-lowp --no-chart -t 1 -o "$dir/f-%h.cfg" \
+ROOFTRAJ_PROBE_FAIL=0 mpi 2 "$probe" -q --no-curve --no-lowp --no-chart -t 1 --profile-out "$dir/f-%h.cfg" \
 	--cluster "$dir/fail.cfg" >"$dir/f.out" 2>"$dir/f.err"
 rc=$?
 check "a node that fails to probe: nonzero exit (got $rc), in $(( $(date +%s) - start )) s" test "$rc" != 0 -a $(( $(date +%s) - start )) -lt 120
@@ -62,7 +62,7 @@ check "a one-process sweep appends to the same directory" test $? = 0
 check "configurations of 2 ranks are named -r2 and carry ranks 2, the global batch 128" "$csvawk" '$1 ~ /-r2$/ && $7 == "iteration" { k++; if ($6 != 2 || $3 != 128) exit 1 } END { exit !k }' "$dir/s/points.csv"
 check "and the one-process rows ranks 1" "$csvawk" 'NR > 1 && $1 == "t1-b64-none" && $6 != 1 { exit 1 }' "$dir/s/points.csv"
 check "the 2-rank rows have a comm phase" grep -q -- '-r2,.*,phase,comm,' "$dir/s/points.csv"
-check "roofline-plot draws the directory's trajectories over the ranks" sh -c "'$top_builddir/src/roofline-plot' -o '$dir/sp' '$dir/s' && grep -q 'as ranks varies' '$dir/sp.gp'"
+check "roofline-plot draws the directory's trajectories over the ranks" sh -c "'$top_builddir/src/roofline-plot' --overlay '$dir/sp' '$dir/s' && grep -q 'as ranks varies' '$dir/sp.gp'"
 mpi 2 "$train" -m lenet5 -n 2 -w 0 -r 1 -c model --profile "$prof" --sweep threads=1 \
 	--sweep affinity --out "$dir/a" >"$dir/a.out" 2>"$dir/a.err"
 check "an affinity sweep under mpirun (threads pinned in process) exits 0 (got $?)" test $? = 0

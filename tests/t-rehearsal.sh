@@ -81,7 +81,7 @@ probe_opts="-i $isa --no-lowp --no-chart --no-curve -t 1 --sustain 1 --one-at-a-
 # two healthy nodes, one core each: coarse short runs (--quick) and the 1 s sustained runs
 # (four quick rehearsals in a row here: no finding at 45%, as with the full budget)
 judge_before=$(cpu_load)
-run -n 2 -- "$probe" $probe_opts -q -o "$dir/ok/%h.cfg" --cluster "$dir/ok/cluster.cfg" \
+run -n 2 -- "$probe" $probe_opts -q --profile-out "$dir/ok/%h.cfg" --cluster "$dir/ok/cluster.cfg" \
 	>"$dir/ok.out" 2>"$dir/ok.err"
 rc=$?
 judge_after=$(cpu_load)
@@ -103,7 +103,7 @@ check "... the network between them: inter-node, over TCP" sh -c "grep -q 'scope
 taskset -c 1 sh -c 'while :; do :; done' &
 spin=$!
 load_before=$(cpu_load cpu0)
-run -n 2 -- "$probe" $probe_opts -o "$dir/busy/%h.cfg" --cluster "$dir/busy/cluster.cfg" \
+run -n 2 -- "$probe" $probe_opts --profile-out "$dir/busy/%h.cfg" --cluster "$dir/busy/cluster.cfg" \
 	>"$dir/busy.out" 2>"$dir/busy.err"
 rc=$?
 load_after=$(cpu_load cpu0)
@@ -131,7 +131,7 @@ fi
 # nodeb throttled to 25% of its core, in periods of 100 ms: the best of short runs fits in the
 # unthrottled part; the sustained runs do not
 judge_before=$(cpu_load)
-run -n 2 -t nodeb:25 -- "$probe" $probe_opts -o "$dir/th/%h.cfg" --cluster "$dir/th/cluster.cfg" \
+run -n 2 -t nodeb:25 -- "$probe" $probe_opts --profile-out "$dir/th/%h.cfg" --cluster "$dir/th/cluster.cfg" \
 	>"$dir/th.out" 2>"$dir/th.err"
 rc=$?
 judge_after=$(cpu_load)
@@ -157,7 +157,7 @@ check "... its disturbed ceilings are reported as throttled by the CPU quota, no
 # machine can be low enough that nodea at 25% is not 45% below it).
 judge_before=$(awk -v a="$judge_after" -v b="$ref_load" 'BEGIN { print (a > b ? a : b) }')
 run -n 1 -t nodea:25 -- "$probe" $probe_opts -q --reference "$dir/ok/nodea.cfg" \
-	-o "$dir/rf/%h.cfg" --cluster "$dir/rf/cluster.cfg" >"$dir/rf.out" 2>"$dir/rf.err"
+	--profile-out "$dir/rf/%h.cfg" --cluster "$dir/rf/cluster.cfg" >"$dir/rf.out" 2>"$dir/rf.err"
 rc=$?
 judge_after=$(cpu_load)
 echo "# the machine used by other processes: $judge_before before the run, $judge_after after"

@@ -61,8 +61,8 @@ exact() {
 exact convnet 8 -m convnet
 exact lenet5 4 -m lenet5
 exact resnet18 1 -m resnet18
-if "$train" -m lenet5 -b 2 -n 1 -w 0 -c none -t 1 -p bf16 >/dev/null 2>&1; then
-	exact convnet-bf16 4 -m convnet -p bf16
+if "$train" -m lenet5 -b 2 -n 1 -w 0 -c none -t 1 --precision bf16 >/dev/null 2>&1; then
+	exact convnet-bf16 4 -m convnet --precision bf16
 	check "bf16: its convolutions read as bf16" grep -q ',kind,convolution forward_training,convolution,forward_training,bf16,bf16,' "$dir/convnet-bf16/points.csv"
 else
 	skip "bf16: this CPU runs no bf16 convolution"

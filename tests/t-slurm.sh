@@ -38,10 +38,10 @@ cpu_load() {
 # one cluster for every step that needs it healthy
 cat >"$dir/steps.sh" <<EOF
 srun -N 2 --mpi=none hostname >"$dir/hosts.out" 2>&1
-srun -N 2 --ntasks-per-node=1 --mpi=pmix "$probe" $probe_opts --sustain 0 -o "$dir/ok/%h.cfg" \\
+srun -N 2 --ntasks-per-node=1 --mpi=pmix "$probe" $probe_opts --sustain 0 --profile-out "$dir/ok/%h.cfg" \\
 	--cluster "$dir/ok/cluster.cfg" >"$dir/ok.out" 2>"$dir/ok.err"
 echo \$? >"$dir/ok.rc"
-srun -N 2 --ntasks-per-node=1 --mpi=none "$probe" --quick --no-chart -o "$dir/single/%h.cfg" \\
+srun -N 2 --ntasks-per-node=1 --mpi=none "$probe" --quick --no-chart --profile-out "$dir/single/%h.cfg" \\
 	>"$dir/single.out" 2>"$dir/single.err"
 echo \$? >"$dir/single.rc"
 srun -N 2 --ntasks-per-node=1 --mpi=pmix "$train" $common -b 16 >"$dir/dp.out" 2>"$dir/dp.err"
@@ -91,7 +91,7 @@ check "... each rank its own rows, one summary of the job" job_rows
 # nodeb throttled to 40% of its core: found on its sustained runs
 before=$(cpu_load)
 timeout 600 "$rehearse" -n 2 -t nodeb:40 -- srun -N 2 --ntasks-per-node=1 --mpi=pmix "$probe" \
-	$probe_opts --sustain 1 -o "$dir/th/%h.cfg" --cluster "$dir/th/cluster.cfg" \
+	$probe_opts --sustain 1 --profile-out "$dir/th/%h.cfg" --cluster "$dir/th/cluster.cfg" \
 	>"$dir/th.out" 2>"$dir/th.err"
 rc=$?
 after=$(cpu_load)

@@ -50,7 +50,7 @@ if command -v gnuplot >/dev/null; then
 else
 	skip "gnuplot is not installed"
 fi
-check "run.cfg is libconfig: roofline-plot finds the profile in it" "$top_builddir/src/roofline-plot" -o "$dir/replot" "$dir/a"
+check "run.cfg is libconfig: roofline-plot finds the profile in it" "$top_builddir/src/roofline-plot" --overlay "$dir/replot" "$dir/a"
 check "run.cfg records the command" grep -q "command = \".*--sweep batch=8,$big" "$dir/a/run.cfg"
 check "... and no counter verdict with -c model (none was asked)" sh -c "! grep -q '^  hardware_counters' '$dir/a/run.cfg'"
 # -c auto: run.cfg (and the page that shows it) records the node's counters: the table, its
@@ -186,7 +186,7 @@ else
 fi
 
 # precision as a knob: fp32 and bf16 side by side, the bf16 roof drawn beside the fp32 ones
-if "$top_builddir/src/roofline-train" -p bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >/dev/null 2>&1; then
+if "$top_builddir/src/roofline-train" --precision bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >/dev/null 2>&1; then
 	"$tool" -m lenet5 -n 2 -w 1 -r 1 -c model --profile "$prof" --sweep precision --sweep threads=1 \
 		--out "$dir/p" >/dev/null 2>"$dir/p.err"
 	check "precision sweep exits 0 (got $?)" test $? = 0

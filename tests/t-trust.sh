@@ -47,10 +47,10 @@ mkdir -p "$dir/p"
 for t in n.cfg.tmp n-roofline.gp.tmp n-roofline.tmp.png n-roofline.tmp.svg n-report.html.tmp; do
 	ln -s "$dir/target" "$dir/p/$t"
 done
-"$probe" --quick --no-curve --no-lowp -t 1 -o "$dir/p/n.cfg" >/dev/null 2>"$dir/p.err"
+"$probe" --quick --no-curve --no-lowp -t 1 --profile-out "$dir/p/n.cfg" >/dev/null 2>"$dir/p.err"
 check "the probe beside planted links: exit 0 (got $?)" test -s "$dir/p/n.cfg"
 check "... nothing they point to changed" sh -c "test \"\$(md5sum '$dir/target' '$dir/target2')\" = '$sums'"
-"$probe" --quick -o "$dir/p" >/dev/null 2>"$dir/pdir.err"
+"$probe" --quick --profile-out "$dir/p" >/dev/null 2>"$dir/pdir.err"
 check "the probe's profile path is a directory: exit 1 before measuring (got $?)" sh -c "
 	grep -q 'p: is a directory, not a file' '$dir/pdir.err' && ! grep -q 'peak\\|bandwidth' '$dir/pdir.err'"
 

@@ -85,7 +85,7 @@ else
 	skip "python3 is not installed"
 fi
 check "trajectories.gp: the series of a batch sweep: threads, affinity, precision and input" grep -q "^S0 = '[0-9]* threads, none, fp32, 28x28'$" "$dir/b/trajectories.gp"
-"$plot" -p "$prof" -o "$dir/old" "$top_srcdir/tests/data/results-lenet5" >/dev/null 2>&1
+"$plot" -p "$prof" --overlay "$dir/old" "$top_srcdir/tests/data/results-lenet5" >/dev/null 2>&1
 check "... and of a points.csv that records no input (a threads sweep at batch 16)" grep -q "^S0 = 'batch 16, none, fp32'$" "$dir/old.gp"
 check "trajectories.gp: the roofs are named on the chart, not in the key" sh -c "
 	grep -q \"^set label [0-9]* 'DRAM \" '$dir/b/trajectories.gp' &&
@@ -191,7 +191,7 @@ else
 fi
 
 # the probe's page of a node
-"$top_builddir/src/roofline-probe" --quick -o "$dir/node.cfg" >"$dir/probe.out" 2>&1
+"$top_builddir/src/roofline-probe" --quick --profile-out "$dir/node.cfg" >"$dir/probe.out" 2>&1
 check "roofline-probe writes the node's page" sh -c "grep -q 'page:    $dir/node-report.html' '$dir/probe.out' && test -s '$dir/node-report.html'"
 if grep -q 'warning: no chart: the profile has no trusted' "$dir/probe.out"; then
 	# a machine so busy with other work that every ceiling the chart needs was flagged

@@ -35,11 +35,11 @@ vg() { # name, then the command
 }
 export OMP_NUM_THREADS=2
 vg "roofline-probe --quick --no-curve -t 1" "$top_builddir/src/roofline-probe" -q --no-curve -t 1 \
-	-o "$dir/p.cfg" --no-chart
+	--profile-out "$dir/p.cfg" --no-chart
 vg "roofline-train -m lenet5 -b 8 -n 2" "$top_builddir/src/roofline-train" -m lenet5 -b 8 -n 2 -w 0 \
 	-c model --per-layer
 vg "roofline-train -D -m resnet18 -b 1" "$top_builddir/src/roofline-train" -D -m resnet18 -b 1
-vg "roofline-plot of the fixture" "$top_builddir/src/roofline-plot" -o "$dir/replot" \
+vg "roofline-plot of the fixture" "$top_builddir/src/roofline-plot" --overlay "$dir/replot" \
 	-p "$top_srcdir/machine-profiles/example-kvm-spr.cfg" "$top_srcdir/tests/data/results-lenet5"
 vg "roofline-run on the trainer" "$top_builddir/src/roofline-run" -o "$dir/run" -r 1 \
 	--sweep threads=1 -- "$top_builddir/src/roofline-train" -m lenet5 -b 4 -n 1 -w 0 -c none

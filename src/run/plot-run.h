@@ -11,7 +11,7 @@ struct rt_plot_run_opts {
 	char *const *dirs;              /* the results directories */
 	int ndirs;
 	const char *profile;            /* --profile (NULL: the one the first run.cfg names) */
-	const char *output;             /* --output (NULL: one directory in place; ./overlay) */
+	const char *output;             /* --overlay (NULL: one directory in place; ./overlay) */
 	bool all_roofs;
 };
 

@@ -14,7 +14,8 @@
 struct rt_probe_run_opts {
 	const char *prog;               /* the tool's name, for its messages */
 	struct rt_probe_opts probe;     /* what to measure (progress is set here) */
-	const char *output;             /* -o, %h the host name (NULL: machine-profiles/HOST.cfg) */
+	const char *output;             /* --profile-out, %h the host name (NULL:
+					 * machine-profiles/HOST.cfg) */
 	const char *host;               /* --host, a safe name (NULL: this node's) */
 	bool chart, all_roofs, verbose;
 	/* under mpirun */

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "run/train-run.h"
 #include "counters/counters.h"
+#include "base/cli.h"
 #include "base/options.h"
 #include "node/profile.h"
 #include "sweep/sweep-child.h"
@@ -22,40 +23,152 @@ void rt_train_settings_default(struct rt_train_settings *s)
 {
 	*s = (struct rt_train_settings){
 		.model = "convnet", .data = "synthetic", .counters = "auto", .iters = 20,
-		.warmup = 3, .seed = 1, .repeat = 3, .lr = 0.01, .timeout = 600,
-		.prec = RT_PRECISION_FP32, .pool = RT_POOL_AUTO,
+		.warmup = 3, .seed = 1, .repeat = RT_CLI_REPEAT_DEFAULT, .lr = 0.01,
+		.timeout = RT_CLI_TIMEOUT_DEFAULT, .prec = RT_PRECISION_FP32, .pool = RT_POOL_AUTO,
 	};
 }
 
-/* A whole-number option in min..max, marking it given. */
-static int whole(struct rt_train_settings *s, long *v, const char *name, const char *arg,
-		 long min, long max, unsigned given, struct rt_err *err)
-{
-	s->given |= given;
-	return rt_opt_parse_long(v, name, arg, min, max, err);
-}
+enum { OPT_INPUT = 256, OPT_AFFINITY, OPT_PRECISION, OPT_LR, OPT_MAXPOOL, OPT_DIGEST,
+       OPT_MPIRUN, OPT_RESUME, OPT_NO_RETRY, OPT_TIMEOUT, OPT_EMIT_POINTS };
 
-int rt_train_settings_option(struct rt_train_settings *s, int key, const char *arg,
-			     const struct rt_topo *topo, struct rt_err *err)
+static const char *const synopsis[] = { "[OPTION]...", NULL };
+
+/* roofline-train's options: what each sets is rt_train_settings_set's switch, below */
+static const struct rt_cli_opt opts[] = {
+	{ 'm', "model", 'm', RT_CLI_WORD, "NAME|FILE", .def = "convnet",
+	  .help = "model: lenet5, convnet, alexnet, vgg16, resnet18, or a model file, as "
+		  "cnn/README describes" },
+	{ 'b', "batch", 'b', RT_CLI_INT, "N", 1, 65536, .def = "the model's",
+	  .help = "images per iteration" },
+	{ OPT_INPUT, "input", 0, RT_CLI_WORD, "HxW", .def = "the model's",
+	  .help = "the input's height and width (one number: a square), 1..16384 each; every "
+		  "shape follows, the fully connected layers take the new flattened size" },
+	{ 't', "threads", 't', RT_CLI_LIST, "LIST", 1, 0, .max_pus = true, .def = "all cores",
+	  .help = "OpenMP threads, a list of one (PUs: the node's processing units; a sweep "
+		  "runs several: --sweep threads=LIST)" },
+	{ OPT_AFFINITY, "affinity", 0, RT_CLI_WORD, "A", .def = "the runtime's placement",
+	  .help = "pin the threads: compact, scatter, or none; under mpirun each rank to its "
+		  "share of the node" },
+	{ 'n', "iterations", 'n', RT_CLI_INT, "N", 1, 1000000, .def = "20",
+	  .help = "timed iterations" },
+	{ 'w', "warmup", 'w', RT_CLI_INT, "N", 0, 1000000, .def = "3",
+	  .help = "untimed iterations first" },
+	{ 'd', "data", 'd', RT_CLI_WORD, "SPEC", .def = "synthetic",
+	  .help = "synthetic, mnist:DIR or cifar10:DIR" },
+	{ 's', "seed", 's', RT_CLI_INT, "N", 0, 2147483647, .def = "1",
+	  .help = "seed of the weights, the synthetic data and dropout" },
+	{ OPT_PRECISION, "precision", 0, RT_CLI_WORD, "P", .def = "fp32",
+	  .help = "fp32 or bf16: bf16 activations, weights and gradients in the primitives (AMX "
+		  "or AVX512-BF16 where the CPU has them, oneDNN's emulation on other AVX-512 "
+		  "CPUs), fp32 master weights, weight gradients, optimizer state and loss" },
+	{ OPT_LR, "lr", 0, RT_CLI_REAL, "X", 0, 10, .def = "0.01", .help = "SGD learning rate" },
+	{ OPT_MAXPOOL, "maxpool-impl", 0, RT_CLI_WORD, "I", .def = "auto",
+	  .help = "max pooling whose window equals its stride: onednn (oneDNN's training "
+		  "pooling), split (inference pooling forward; backward by a reorder, binary "
+		  "compares and a reorder: the same bits), or auto (the faster, timed when the "
+		  "net is built)" },
+	{ 'c', "counters", 'c', RT_CLI_WORD, "WHICH", .def = "auto",
+	  .help = "count FLOPs and bytes through PAPI: auto (hardware events where the CPU has "
+		  "them, else the trainer's exact model counts), hw, model, or none" },
+	{ 'l', "per-layer", 'l', RT_CLI_FLAG, NULL,
+	  .help = "also print each layer's forward and backward time and GFLOP/s" },
+	{ OPT_DIGEST, "digest", 0, RT_CLI_FLAG, NULL,
+	  .help = "print a digest of the final weights (hash, sum, norm; every rank under "
+		  "mpirun): equal runs have equal digests" },
+	{ .help = "\nSweeps (each configuration in a fresh child process, results in a "
+		  "directory):\n" },
+	{ 'S', "sweep", 'S', RT_CLI_WORD, "KNOB[=LIST]",
+	  .help = "sweep threads, batch, affinity (compact, scatter, none), precision (fp32, "
+		  "bf16) or input (input=32,64,128 or HxW sizes: the memory chart then runs over "
+		  "the input's pixel area) or ranks (ranks=1,2: rooftraj launches mpirun with "
+		  "that many ranks, each with the node's cores / ranks threads and its share of "
+		  "the global batch); repeat for a grid. Lists when none is given: threads 1, "
+		  "powers of two, all cores; batch the model's /4, /2, x1, x2; affinity all "
+		  "three; precision both. The default configuration (all cores, the runtime's "
+		  "placement, the model's batch, fp32) is always measured as the reference" },
+	{ 'r', "repeat", 'r', RT_CLI_INT, "N", 1, RT_CLI_REPEAT_MAX, .def = "3",
+	  .help = "fresh processes per configuration, each a measurement" },
+	{ OPT_MPIRUN, "mpirun", 0, RT_CLI_WORD, "CMD",
+	  .def = "$ROOFTRAJ_MPIRUN, else mpirun --bind-to none",
+	  .help = "the MPI launcher of --sweep ranks, words split on blanks" },
+	{ 'o', "out", 'o', RT_CLI_PATH, "DIR",
+	  .def = "results/MODEL-TIMESTAMP, named when the sweep completes",
+	  .help = "results directory; one that holds a sweep must hold the same request "
+		  "(configurations not measured yet are added)" },
+	{ OPT_RESUME, "resume", 0, RT_CLI_PATH, "DIR",
+	  .help = "continue an interrupted sweep in DIR: its request (model, data, knobs, ...) "
+		  "comes from DIR/run.cfg; options given must agree" },
+	{ OPT_NO_RETRY, "no-retry", 0, RT_CLI_FLAG, NULL,
+	  .help = "with --resume or --out: keep the failed configurations of the earlier run "
+		  "(they are measured again otherwise)" },
+	{ OPT_TIMEOUT, "timeout", 0, RT_CLI_REAL, "SECONDS", 0, RT_CLI_TIMEOUT_MAX,
+	  .def = "3600",
+	  .help = "seconds a configuration's process may take, every process of it killed "
+		  "then; 0: no limit" },
+	{ 'p', "profile", 'p', RT_CLI_PATH, "FILE",
+	  .def = "machine-profiles/HOST.cfg; a quick probe writes it if missing",
+	  .help = "machine profile for the ceilings of a sweep" },
+	{ .help = "\n" },
+	{ 'D', "describe", 'D', RT_CLI_FLAG, NULL,
+	  .help = "print the per-layer table (shapes, parameters, FLOPs, memory for the batch) "
+		  "and exit without training" },
+	{ 'v', "verbose", 'v', RT_CLI_FLAG, NULL,
+	  .help = "progress on stderr even when it is not a terminal" },
+	/* a sweep's child: the configuration's points on stdout */
+	{ OPT_EMIT_POINTS, "emit-points", 0, RT_CLI_FLAG, NULL, .hidden = true,
+	  .help = "print the configuration's points.csv rows" },
+	{ 0 },
+};
+
+/* -p was the precision: -p, --profile FILE is the machine profile in every tool */
+static const struct rt_cli_moved moved[] = {
+	{ 'p', NULL, true, "fp32|bf16|fp16", "-p is now --profile FILE; the precision is "
+	  "--precision %s" },
+	{ 0 },
+};
+
+const struct rt_cli rt_train_cli = {
+	.prog = "roofline-train", .synopsis = synopsis, .opts = opts, .moved = moved,
+	.about =
+"Train one configuration of a CNN made of oneDNN primitives (forward, backward data and\n"
+"weights, SGD with momentum and weight decay) and report images/s, the time of each phase\n"
+"(data, forward, loss, backward, comm under mpirun, update), loss and accuracy, the exact\n"
+"analytic FLOP counts and the memory split (weights, gradients, optimizer state,\n"
+"activations, workspace). Under mpirun: data-parallel training over the ranks.\n",
+	.after =
+"\n"
+"Examples:\n"
+"  roofline-train                              convnet on synthetic data, a few seconds\n"
+"  roofline-train -m lenet5 -b 128 -t 1        LeNet-5, batch 128, one thread\n"
+"  roofline-train -m resnet18 -b 4 -n 3 -w 1   three steps of ResNet-18 at 224x224\n"
+"  roofline-train -m vgg16 -b 8 --describe     VGG-16's layers and its memory at batch 8\n",
+};
+
+int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *err)
 {
+	struct rt_train_settings *s = ctx;
+	const char *arg = v->arg;
+
 	switch (key) {
 	case 'm': s->model = arg; s->given |= RT_GIVEN_MODEL; return 0;
-	case 'b': return whole(s, &s->batch, "--batch", arg, 1, 65536, RT_GIVEN_BATCH, err);
-	case 't': return whole(s, &s->threads, "--threads", arg, 1, (long)rt_topo_pus(topo), 0,
-			       err);
-	case 'n': return whole(s, &s->iters, "--iterations", arg, 1, 1000000, RT_GIVEN_ITERS,
-			       err);
-	case 'w': return whole(s, &s->warmup, "--warmup", arg, 0, 1000000, RT_GIVEN_WARMUP, err);
-	case 's': return whole(s, &s->seed, "--seed", arg, 0, 2147483647L, RT_GIVEN_SEED, err);
-	case 'r': return whole(s, &s->repeat, "--repeat", arg, 1, 100, RT_GIVEN_REPEAT, err);
+	case 'b': s->batch = v->l; s->given |= RT_GIVEN_BATCH; return 0;
+	case 't':
+		if (v->n > 1)
+			return rt_err_set(err, -EINVAL, "--threads: one run trains with one thread "
+					  "count ('%s' has %zu): sweep them with --sweep threads=%s",
+					  arg, v->n, arg);
+		s->threads = v->list[0];
+		return 0;
+	case 'n': s->iters = v->l; s->given |= RT_GIVEN_ITERS; return 0;
+	case 'w': s->warmup = v->l; s->given |= RT_GIVEN_WARMUP; return 0;
+	case 's': s->seed = v->l; s->given |= RT_GIVEN_SEED; return 0;
+	case 'r': s->repeat = v->l; s->given |= RT_GIVEN_REPEAT; return 0;
 	case 'd': s->data = arg; s->given |= RT_GIVEN_DATA; return 0;
-	case 'p':
+	case OPT_PRECISION:
 		return rt_precision_parse(arg, &s->prec) || !rt_precision_trains(s->prec) ?
 		       rt_err_set(err, -EINVAL, "--precision: '%s' is not fp32 or bf16", arg) : 0;
-	case 'L':
-		s->given |= RT_GIVEN_LR;
-		return rt_opt_parse_double(&s->lr, "--lr", arg, 0, 10, err);
-	case 'M':
+	case OPT_LR: s->lr = v->d; s->given |= RT_GIVEN_LR; return 0;
+	case OPT_MAXPOOL:
 		s->given |= RT_GIVEN_MAXPOOL;
 		return rt_pool_impl_parse(arg, &s->pool) ?
 		       rt_err_set(err, -EINVAL, "--maxpool-impl: '%s' is not auto, onednn or split",
@@ -67,17 +180,13 @@ int rt_train_settings_option(struct rt_train_settings *s, int key, const char *a
 			return rt_err_set(err, -EINVAL, "--sweep: at most %d knobs", RT_KNOB_COUNT);
 		s->sweeps[s->nsweeps++] = arg;
 		return 0;
-	case 'o': return rt_opt_parse_path(&s->outdir, "--out", arg, "directory", err);
-	case 'R': return rt_opt_parse_path(&s->resume, "--resume", arg, "directory", err);
-	case 'N': s->no_retry = true; return 0;
-	case 'T':
-		s->given |= RT_GIVEN_TIMEOUT;
-		return rt_opt_parse_double(&s->timeout, "--timeout", arg, 1, 86400, err);
-	case 'P':
-		s->given |= RT_GIVEN_PROFILE;
-		return rt_opt_parse_path(&s->profile, "--profile", arg, "file", err);
-	case 'G': s->digest = true; return 0;
-	case 'F': {
+	case 'o': s->outdir = arg; return 0;
+	case OPT_RESUME: s->resume = arg; return 0;
+	case OPT_NO_RETRY: s->no_retry = true; return 0;
+	case OPT_TIMEOUT: s->timeout = v->d; s->given |= RT_GIVEN_TIMEOUT; return 0;
+	case 'p': s->profile = arg; s->given |= RT_GIVEN_PROFILE; return 0;
+	case OPT_DIGEST: s->digest = true; return 0;
+	case OPT_AFFINITY: {
 		int a = rt_vocab_index(rt_vocab_affinities, RT_AFFINITY_COUNT, arg);
 
 		s->given |= RT_GIVEN_AFFINITY;
@@ -87,12 +196,12 @@ int rt_train_settings_option(struct rt_train_settings *s, int key, const char *a
 		s->affinity = (enum rt_affinity)a;
 		return 0;
 	}
-	case 'U':
+	case OPT_MPIRUN:
 		if (!*arg || strspn(arg, " ") == strlen(arg))
 			return rt_err_set(err, -EINVAL, "--mpirun: the command is empty");
 		s->mpirun = arg;
 		return 0;
-	case 'I':
+	case OPT_INPUT:
 		s->given |= RT_GIVEN_INPUT;
 		return rt_sweep_parse_input(arg, &s->input_h, &s->input_w, "--input", err);
 	case 'c':
@@ -103,8 +212,11 @@ int rt_train_settings_option(struct rt_train_settings *s, int key, const char *a
 			return rt_err_set(err, -EINVAL, "--counters: '%s' is not auto, hw, model or "
 					  "none", arg);
 		return 0;
+	case 'D': s->describe = true; return 0;
+	case 'v': s->verbose = true; return 0;
+	case OPT_EMIT_POINTS: s->emit = true; return 0;
 	}
-	return rt_err_set(err, -ENOENT, "option '%c' is not a setting", key);
+	return rt_err_set(err, -ENOENT, "option %d is not a setting", key);
 }
 
 int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *err)
@@ -155,7 +267,7 @@ int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err)
 		s->seed = r->seed;
 	if (!(g & RT_GIVEN_PER_LAYER))
 		s->per_layer = r->per_layer;
-	if (!(g & RT_GIVEN_TIMEOUT) && r->timeout >= 1)
+	if (!(g & RT_GIVEN_TIMEOUT) && r->timeout >= 0)
 		s->timeout = r->timeout;
 	if (!(g & RT_GIVEN_INPUT) && *r->input &&
 	    rt_sweep_parse_input(r->input, &s->input_h, &s->input_w, "input", &bad))
@@ -398,9 +510,7 @@ static int tool_sweep(const struct rt_train_tool *t, struct rt_sweep_mpi *h, lon
 	for (size_t i = 0; i < t->s->nsweeps; i++)
 		if (rt_sweep_add(&sw, t->s->sweeps[i], h->topo, batch, &err)) {
 			rt_sweep_fini(&sw);
-			fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", t->prog,
-				err.msg, t->prog);
-			return 2;
+			return rt_cli_usage_error(&rt_train_cli, err.msg);
 		}
 	rt_buf_init(&cmd);
 	for (int i = 0; i < t->argc; i++)
@@ -432,6 +542,15 @@ int rt_run_train_tool(const struct rt_train_tool *t)
 	    rt_model_open(&m, s->model, &err) ||
 	    rt_train_settings_apply(s, &m, t->topo, cl, &no, &err))
 		goto fail;
+	if (s->profile && !s->nsweeps && !s->resume && !t->emit) {
+		/* one run draws no roof, but a profile given is read as roofline-run reads it:
+		 * one that cannot be is the same error, not ignored */
+		struct rt_profile *p = NULL;
+
+		if (rt_profile_load(&p, s->profile, &err))
+			goto fail;
+		rt_profile_destroy(p);
+	}
 	if (s->nsweeps || s->resume) {
 		struct rt_sweep_mpi h = {
 			.m = m, .no = no, .cl = cl, .topo = t->topo, .warn = t->warn,

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "cluster/cluster.h"
+#include "base/cli.h"
 #include "base/err.h"
 #include "cnn/model.h"
 #include "cnn/net.h"
@@ -38,6 +39,7 @@ struct rt_train_settings {
 	const char *mpirun;             /* --mpirun, $ROOFTRAJ_MPIRUN, or "mpirun --bind-to none"
 					 * (--allow-run-as-root as root): --sweep ranks launches it */
 	bool per_layer, digest, no_retry;
+	bool describe, verbose, emit;   /* --describe, --verbose, --emit-points (a sweep's child) */
 	const char *sweeps[RT_KNOB_COUNT];      /* --sweep specs, as given */
 	size_t nsweeps;
 	const char *outdir, *resume, *profile;
@@ -48,11 +50,14 @@ struct rt_train_settings {
 /* roofline-train's defaults. */
 void rt_train_settings_default(struct rt_train_settings *s);
 
-/* One option of roofline-train's that sets a setting, by its short letter (m b t n w d s p
- * L M l S r o R N T P G c I F U: see roofline-train(1)), its argument checked: -EINVAL naming the
- * option when it is not right, -ENOENT for a letter that is not a setting's. */
-int rt_train_settings_option(struct rt_train_settings *s, int key, const char *arg,
-			     const struct rt_topo *topo, struct rt_err *err);
+/* roofline-train's command line: its one option table (the tool sets .pus, the bound of
+ * --threads, in a copy). */
+extern const struct rt_cli rt_train_cli;
+
+/* The setter of rt_train_cli's options (ctx: the rt_train_settings): the value, already
+ * checked against the option's type and range, set; -EINVAL naming the option when it is not
+ * right (a word that is not one of the option's, several thread counts for one run). */
+int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *err);
 /* Once every option is in: the settings that go together (--out or --resume, not both;
  * --no-retry with one of them; --data's form). */
 int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *err);

@@ -1,84 +1,82 @@
 /* roofline-plot: re-render the roofline trajectories of saved sweep results, one directory or
  * several overlaid */
 #include "config.h"
+#include "base/cli.h"
 #include "run/plot-run.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-static const char *prog = "roofline-plot";
+enum { OPT_OVERLAY = 256, OPT_ALL_ROOFS };
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: %s [OPTION]... DIR...\n"
-"Draw saved sweep results (roofline-train --sweep) again. With one results directory every\n"
-"view is rewritten in place: the charts (trajectories, phases, memory, memory-input, layers,\n"
-"layers-time) and report.html, the page that holds them all. With several directories, or\n"
-"with --output, their trajectories are overlaid in one chart, each series named after its\n"
-"directory. Writes the gnuplot scripts and, when gnuplot is installed, renders them to PNG\n"
-"and SVG.\n"
-"\n"
-"  -p, --profile=FILE  machine profile for the roofs (default: the one DIR/run.cfg names)\n"
-"  -o, --output=BASE   overlay the trajectories into BASE.gp, BASE.png and BASE.svg (default\n"
-"                      with several directories: ./overlay)\n"
-"      --all-roofs     draw every FLOP ceiling (each ISA and method), not only each\n"
-"                      precision's peak and theoretical peak\n"
-"  -h, --help          show this help and exit\n"
-"  -V, --version       show the version and exit\n"
+static const char *const synopsis[] = { "[OPTION]... DIR...", NULL };
+
+static const struct rt_cli_opt opts[] = {
+	{ 'p', "profile", 'p', RT_CLI_PATH, "FILE", .def = "the one the first DIR/run.cfg names",
+	  .help = "machine profile for the roofs" },
+	{ OPT_OVERLAY, "overlay", 0, RT_CLI_PATH, "BASE",
+	  .def = "./overlay with several directories",
+	  .help = "overlay the trajectories into BASE.gp, BASE.png and BASE.svg; a directory "
+		  "given as BASE, or a name ending in '/', holds overlay.gp, overlay.png and "
+		  "overlay.svg" },
+	{ OPT_ALL_ROOFS, "all-roofs", 0, RT_CLI_FLAG, NULL,
+	  .help = "draw every FLOP ceiling (each ISA and method), not only each precision's peak "
+		  "and theoretical peak" },
+	{ 0 },
+};
+
+/* -o was the overlay's base name: -o is a results directory where a tool writes one */
+static const struct rt_cli_moved moved[] = {
+	{ 'o', NULL, true, NULL, "-o is now --overlay BASE (-o, --out is a results directory in "
+	  "roofline-train and roofline-run)" },
+	{ 0, "output", true, NULL, "--output is now --overlay BASE" },
+	{ 0 },
+};
+
+static const struct rt_cli cli = {
+	.prog = "roofline-plot", .synopsis = synopsis, .opts = opts, .moved = moved,
+	.about =
+"Draw saved sweep results (roofline-train --sweep, roofline-run) again. With one results\n"
+"directory every view is rewritten in place: the charts (trajectories, phases, memory,\n"
+"memory-input, layers, layers-time) and report.html, the page that holds them all. With\n"
+"several directories, or with --overlay, their trajectories are overlaid in one chart, each\n"
+"series named after its directory. Writes the gnuplot scripts and, when gnuplot is\n"
+"installed, renders them to PNG and SVG.\n",
+	.after =
 "\n"
 "Examples:\n"
-"  %s results/convnet-2026-11-21T23:00:00Z\n"
-"  %s -o threads-vs-batch results/convnet-A results/convnet-B\n", prog, prog, prog);
-}
-
-static const struct option long_opts[] = {
-	{ "profile", required_argument, NULL, 'p' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "all-roofs", no_argument, NULL, 'A' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+"  roofline-plot results/convnet-2026-11-21T23:00:00Z\n"
+"  roofline-plot --overlay threads-vs-batch results/convnet-A results/convnet-B\n",
 };
+
+static int set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *err)
+{
+	struct rt_plot_run_opts *o = ctx;
+
+	(void)err;
+	switch (key) {
+	case 'p': o->profile = v->arg; break;
+	case OPT_OVERLAY: o->output = v->arg; break;
+	case OPT_ALL_ROOFS: o->all_roofs = true; break;
+	}
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
-	const char *profile_arg = NULL, *output = NULL;
-	bool all_roofs = false;
-	int c;
+	struct rt_plot_run_opts o = { .prog = cli.prog };
+	struct rt_err err = { 0 };
+	int first = 0, rc;
 
-	while ((c = getopt_long(argc, argv, "p:o:hV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'p': profile_arg = optarg; break;
-		case 'o': output = optarg; break;
-		case 'A': all_roofs = true; break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); return 0;
-		default:
-			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-			return 2;
-		}
+	rc = rt_cli_parse(&cli, argc, argv, set, &o, &first, &err);
+	if (rc < 0)
+		return rt_cli_usage_error(&cli, err.msg);
+	if (rc == RT_CLI_HELP || rc == RT_CLI_VERSION) {
+		(rc == RT_CLI_HELP ? rt_cli_help : rt_cli_version)(&cli, stdout);
+		return 0;
 	}
-	if (optind == argc) {
-		fprintf(stderr, "%s: no results directory given\nTry '%s --help' for more "
-			"information.\n", prog, prog);
-		return 2;
-	}
-	if (output && !*output) {
-		fprintf(stderr, "%s: --output: the name is empty\nTry '%s --help' for more "
-			"information.\n", prog, prog);
-		return 2;
-	}
-	{
-		const struct rt_plot_run_opts o = { .prog = prog, .dirs = argv + optind,
-						    .ndirs = argc - optind, .profile = profile_arg,
-						    .output = output, .all_roofs = all_roofs };
-
-		return rt_plot_run_tool(&o);
-	}
+	if (first == argc)
+		return rt_cli_usage_error(&cli, "no results directory given");
+	o.dirs = argv + first;
+	o.ndirs = argc - first;
+	return rt_plot_run_tool(&o);
 }

@@ -1,5 +1,6 @@
 /* roofline-probe: characterize this node and write its machine profile and roofline chart */
 #include "config.h"
+#include "base/cli.h"
 #include "base/err.h"
 #include "base/options.h"
 #include "base/util.h"
@@ -10,205 +11,188 @@
 #include "run/probe-run.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-static const char *prog = "roofline-probe";
+enum { OPT_NO_CURVE = 256, OPT_NO_LOWP, OPT_NO_CHART, OPT_HOST, OPT_CLUSTER, OPT_THRESHOLD,
+       OPT_ALL_ROOFS, OPT_REFERENCE, OPT_SUSTAIN, OPT_ONE_AT_A_TIME, OPT_PROFILE_OUT };
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: %s [OPTION]...\n"
-"Characterize this node: its topology (hwloc), a bandwidth-vs-working-set curve that finds\n"
-"where each cache level really ends, peak FLOP/s per precision, ISA and thread count, the\n"
-"bandwidth of every cache level and of DRAM, and oneDNN's low-precision (bf16, fp16, int8)\n"
-"matmul peaks. Writes a machine profile (libconfig) and a gnuplot roofline chart.\n"
-"\n"
-"  -o, --output=FILE     write the profile to FILE (default: machine-profiles/HOST.cfg);\n"
-"                        the chart goes beside it as FILE-roofline.{gp,png,svg}\n"
-"  -t, --threads=LIST    thread counts, comma-separated (default: 1, half a socket,\n"
-"                        a socket, all cores)\n"
-"  -i, --isa=LIST        ISAs to measure: scalar, sse, avx2, avx512 (default: all this CPU has)\n"
-"  -q, --quick           a coarse profile in a few seconds\n"
-"      --no-curve        skip the curve and trust hwloc's cache sizes\n"
-"      --no-lowp         skip the oneDNN matmul peaks\n"
-"      --no-chart        do not write the roofline chart\n"
-"      --all-roofs       draw every FLOP ceiling (each ISA and method), not only each\n"
-"                        precision's peak and theoretical peak\n"
-"      --host=NAME       host name recorded in the profile and used in the default path\n"
+static const char *const synopsis[] = { "[OPTION]...", NULL };
+
+static const struct rt_cli_opt opts[] = {
+	{ OPT_PROFILE_OUT, "profile-out", 0, RT_CLI_PATH, "FILE",
+	  .def = "machine-profiles/HOST.cfg",
+	  .help = "write the profile to FILE; the chart goes beside it as "
+		  "FILE-roofline.{gp,png,svg}" },
+	{ 't', "threads", 't', RT_CLI_LIST, "LIST", 1, 0, .max_pus = true,
+	  .def = "1, half a socket's cores, a socket's cores and all cores, duplicates dropped",
+	  .help = "thread counts, comma-separated (PUs: the node's processing units)" },
+	{ 'i', "isa", 'i', RT_CLI_WORD, "LIST", .def = "all this CPU has",
+	  .help = "ISAs to measure: scalar, sse, avx2, avx512" },
+	{ 'q', "quick", 'q', RT_CLI_FLAG, NULL, .help = "a coarse profile in a few seconds" },
+	{ OPT_NO_CURVE, "no-curve", 0, RT_CLI_FLAG, NULL,
+	  .help = "skip the curve and trust hwloc's cache sizes" },
+	{ OPT_NO_LOWP, "no-lowp", 0, RT_CLI_FLAG, NULL, .help = "skip the oneDNN matmul peaks" },
+	{ OPT_NO_CHART, "no-chart", 0, RT_CLI_FLAG, NULL,
+	  .help = "do not write the roofline chart" },
+	{ OPT_ALL_ROOFS, "all-roofs", 0, RT_CLI_FLAG, NULL,
+	  .help = "draw every FLOP ceiling (each ISA and method), not only each precision's peak "
+		  "and theoretical peak" },
+	{ OPT_HOST, "host", 0, RT_CLI_WORD, "NAME",
+	  .help = "host name recorded in the profile and used in the default path" },
+	{ .help =
 "\n"
 "Under mpirun (a build with MPI), every node is probed once: its first rank measures with\n"
 "all the node's cores while the node's other ranks wait idle; then the network between\n"
 "rank 0 and another node (ping-pong latency and bandwidth, allreduce over all ranks) is\n"
-"measured, and rank 0 writes the cluster profile:\n"
-"      --cluster=FILE    cluster profile path (default: machine-profiles/cluster.cfg)\n"
-"      --threshold=PCT   a node more than PCT%% below the reference on a ceiling's best\n"
-"                        run, median or sustained run is named, with the figures\n"
-"                        (default 10)\n"
-"      --reference=FILE  a known-good node's profile (an acceptance run) to hold every\n"
-"                        node against (default: the best node for each ceiling; from 5\n"
-"                        nodes up, the median of the nodes)\n"
-"      --sustain=S       a run of S seconds of each headline ceiling (fp64 and fp32 peaks,\n"
-"                        DRAM bandwidth) beside the best of short runs: a node slow only\n"
-"                        part of the time is found (default 1 under mpirun, 0 alone)\n"
-"      --one-at-a-time   the nodes are probed in turn, the others waiting idle: for nodes\n"
-"                        that share something (a rehearsal on one machine, blades on one\n"
-"                        power or cooling budget)\n"
-"  Each node writes its own profile: machine-profiles/HOST.cfg, or --output with %%h for\n"
-"  the host name (required with several nodes).\n"
-"  -v, --verbose         report progress on stderr even when it is not a terminal\n"
-"  -h, --help            show this help and exit\n"
-"  -V, --version         show the version and exit\n"
+"measured, and rank 0 writes the cluster profile:\n" },
+	{ OPT_CLUSTER, "cluster", 0, RT_CLI_PATH, "FILE", .def = "machine-profiles/cluster.cfg",
+	  .help = "cluster profile path" },
+	{ OPT_THRESHOLD, "threshold", 0, RT_CLI_REAL, "PCT", 0, 100, .def = "10",
+	  .help = "a node more than PCT% below the reference on a ceiling's best run, median or "
+		  "sustained run is named, with the figures" },
+	{ OPT_REFERENCE, "reference", 0, RT_CLI_PATH, "FILE",
+	  .def = "the best node for each ceiling; from 5 nodes up, the median of the nodes",
+	  .help = "a known-good node's profile (an acceptance run) to hold every node against" },
+	{ OPT_SUSTAIN, "sustain", 0, RT_CLI_REAL, "S", 0, 3600, .def = "1 under mpirun, 0 alone",
+	  .help = "a run of S seconds of each headline ceiling (fp64 and fp32 peaks, DRAM "
+		  "bandwidth) beside the best of short runs: a node slow only part of the time "
+		  "is found" },
+	{ OPT_ONE_AT_A_TIME, "one-at-a-time", 0, RT_CLI_FLAG, NULL,
+	  .help = "the nodes are probed in turn, the others waiting idle: for nodes that share "
+		  "something (a rehearsal on one machine, blades on one power or cooling budget)" },
+	{ .help =
+"  Each node writes its own profile: machine-profiles/HOST.cfg, or --profile-out with %h for\n"
+"  the host name (required with several nodes).\n" },
+	{ 'v', "verbose", 'v', RT_CLI_FLAG, NULL,
+	  .help = "report progress on stderr even when it is not a terminal" },
+	{ 0 },
+};
+
+/* -o was the profile written: -o, --out is a results directory where a tool writes one */
+static const struct rt_cli_moved moved[] = {
+	{ 'o', NULL, true, NULL, "-o is now --profile-out FILE (-o, --out is a results directory "
+	  "in roofline-train and roofline-run)" },
+	{ 0, "output", true, NULL, "--output is now --profile-out FILE" },
+	{ 0 },
+};
+
+static const struct rt_cli cli_table = {
+	.prog = "roofline-probe", .synopsis = synopsis, .opts = opts, .moved = moved,
+	.about =
+"Characterize this node: its topology (hwloc), a bandwidth-vs-working-set curve that finds\n"
+"where each cache level really ends, peak FLOP/s per precision, ISA and thread count, the\n"
+"bandwidth of every cache level and of DRAM, and oneDNN's low-precision (bf16, fp16, int8)\n"
+"matmul peaks. Writes a machine profile (libconfig) and a gnuplot roofline chart.\n",
+	.after =
 "\n"
 "Bandwidths are in GB/s (1e9 bytes/s), counting the bytes each kernel moves (a copy counts\n"
 "its read and its write); FLOP ceilings are the best of repeated runs.\n"
 "\n"
 "Examples:\n"
-"  %s                         full profile of this node (about 30 s)\n"
-"  %s --quick -o /tmp/n.cfg   coarse profile in a few seconds\n"
-"  %s -t 1,2 -i avx2,avx512   AVX2 and AVX-512 ceilings at 1 and 2 threads\n",
-		prog, prog, prog, prog);
-}
-
-enum { OPT_NO_CURVE = 256, OPT_NO_LOWP, OPT_NO_CHART, OPT_HOST, OPT_CLUSTER, OPT_THRESHOLD,
-       OPT_ALL_ROOFS, OPT_REFERENCE, OPT_SUSTAIN, OPT_ONE_AT_A_TIME };
-
-static const struct option long_opts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "threads", required_argument, NULL, 't' },
-	{ "isa", required_argument, NULL, 'i' },
-	{ "quick", no_argument, NULL, 'q' },
-	{ "no-curve", no_argument, NULL, OPT_NO_CURVE },
-	{ "no-lowp", no_argument, NULL, OPT_NO_LOWP },
-	{ "no-chart", no_argument, NULL, OPT_NO_CHART },
-	{ "all-roofs", no_argument, NULL, OPT_ALL_ROOFS },
-	{ "host", required_argument, NULL, OPT_HOST },
-	{ "cluster", required_argument, NULL, OPT_CLUSTER },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "reference", required_argument, NULL, OPT_REFERENCE },
-	{ "sustain", required_argument, NULL, OPT_SUSTAIN },
-	{ "one-at-a-time", no_argument, NULL, OPT_ONE_AT_A_TIME },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+"  roofline-probe                                  full profile of this node (about 30 s)\n"
+"  roofline-probe --quick --profile-out /tmp/n.cfg coarse profile in a few seconds\n"
+"  roofline-probe -t 1,2 -i avx2,avx512            AVX2 and AVX-512 ceilings at 1 and 2\n"
+"                                                  threads\n",
 };
 
-static int usage_error(const struct rt_err *err)
+struct cli {
+	struct rt_probe_run_opts o;
+	double threshold;
+};
+
+static int set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *err)
 {
-	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", prog, err->msg, prog);
-	return 2;
+	struct cli *c = ctx;
+	struct rt_probe_run_opts *o = &c->o;
+
+	switch (key) {
+	case OPT_PROFILE_OUT: o->output = v->arg; break;
+	case 't':
+		if (v->n > RT_PROBE_MAX_THREADS_LIST)
+			return rt_err_set(err, -EINVAL, "--threads: more than %d items",
+					  RT_PROBE_MAX_THREADS_LIST);
+		for (size_t i = 0; i < v->n; i++)
+			o->probe.threads[i] = (unsigned)v->list[i];
+		o->probe.nthreads = v->n;
+		break;
+	case 'i':
+		if (rt_opt_parse_names(&o->probe.isa_mask, "--isa", v->arg, rt_vocab_isas,
+				       RT_ISA_COUNT, err))
+			return -EINVAL;
+		for (int i = 0; i < RT_ISA_COUNT; i++)
+			if ((o->probe.isa_mask & (1u << i)) && !rt_isa_supported((enum rt_isa)i))
+				return rt_err_set(err, -ENOTSUP, "--isa: '%s' is not supported by "
+						  "this CPU", rt_vocab_isas[i]);
+		break;
+	case 'q': o->probe.quick = true; break;
+	case OPT_NO_CURVE: o->probe.no_curve = true; break;
+	case OPT_NO_LOWP: o->probe.no_lowp = true; break;
+	case OPT_NO_CHART: o->chart = false; break;
+	case OPT_ALL_ROOFS: o->all_roofs = true; break;
+	case OPT_HOST:
+		if (!rt_safe_name(v->arg))
+			return rt_err_set(err, -EINVAL, "--host: '%s' is not a host name (1 to 255 "
+					  "letters, digits, '.', '_' and '-', not starting with '.')",
+					  v->arg);
+		o->host = v->arg;
+		break;
+	case OPT_CLUSTER: o->cluster_path = v->arg; break;
+	case OPT_THRESHOLD: c->threshold = v->d; break;
+	case OPT_REFERENCE: o->reference = v->arg; break;
+	case OPT_ONE_AT_A_TIME: o->one_at_a_time = true; break;
+	case OPT_SUSTAIN:
+		o->probe.sustain_seconds = v->d;
+		o->sustain_given = true;
+		break;
+	case 'v': o->verbose = true; break;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct rt_probe_run_opts o = { .prog = prog, .chart = true, .out = stdout,
-				       .cluster_path = "machine-profiles/cluster.cfg" };
+	struct rt_cli cli = cli_table;
+	struct cli c = { .o = { .prog = cli_table.prog, .chart = true, .out = stdout,
+				.cluster_path = "machine-profiles/cluster.cfg" }, .threshold = 10 };
 	struct rt_topo *topo = NULL;
 	struct rt_err err = { 0 };
 	struct rt_cluster cl;
-	const char *threads_arg = NULL, *isa_arg = NULL;
-	double threshold = 10;
-	int c, rc = 1;
+	int first = 0, rc = 1;
 
 	if (rt_cluster_init(&cl, &argc, &argv, &err)) {
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		fprintf(stderr, "%s: %s\n", cli.prog, err.msg);
 		return 1;
 	}
-	while ((c = getopt_long(argc, argv, "o:t:i:qvhV", long_opts, NULL)) != -1) {
-		int bad = 0;
-
-		switch (c) {
-		case 'o': bad = rt_opt_parse_path(&o.output, "--output", optarg, "file", &err); break;
-		case 't': threads_arg = optarg; break;
-		case 'i': isa_arg = optarg; break;
-		case 'q': o.probe.quick = true; break;
-		case OPT_NO_CURVE: o.probe.no_curve = true; break;
-		case OPT_NO_LOWP: o.probe.no_lowp = true; break;
-		case OPT_NO_CHART: o.chart = false; break;
-		case OPT_ALL_ROOFS: o.all_roofs = true; break;
-		case OPT_HOST: o.host = optarg; break;
-		case OPT_CLUSTER:
-			bad = rt_opt_parse_path(&o.cluster_path, "--cluster", optarg, "file", &err);
-			break;
-		case OPT_THRESHOLD:
-			bad = rt_opt_parse_double(&threshold, "--threshold", optarg, 0, 100, &err);
-			break;
-		case OPT_REFERENCE:
-			bad = rt_opt_parse_path(&o.reference, "--reference", optarg, "file", &err);
-			break;
-		case OPT_ONE_AT_A_TIME: o.one_at_a_time = true; break;
-		case OPT_SUSTAIN:
-			bad = rt_opt_parse_double(&o.probe.sustain_seconds, "--sustain", optarg, 0, 3600,
-						  &err);
-			o.sustain_given = true;
-			break;
-		case 'v': o.verbose = true; break;
-		case 'h': usage(stdout); rc = 0; goto out;
-		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); rc = 0; goto out;
-		default:
-			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-			rc = 2;
-			goto out;
-		}
-		if (bad) {
-			rc = usage_error(&err);
-			goto out;
-		}
-	}
-	o.threshold = threshold / 100;
-	if (optind < argc) {
-		rt_err_set(&err, -EINVAL, "unexpected argument '%s'", argv[optind]);
-		rc = usage_error(&err);
-		goto out;
-	}
-	if (o.host && !rt_safe_name(o.host)) {
-		rt_err_set(&err, -EINVAL, "--host: '%s' is not a host name (1 to 255 letters, digits, "
-			   "'.', '_' and '-', not starting with '.')", o.host);
-		rc = usage_error(&err);
-		goto out;
-	}
-	if (cl.nodes > 1 && ((o.output && !strstr(o.output, "%h")) || o.host)) {
-		rt_err_set(&err, -EINVAL, "%s: %d nodes would write one profile: put %%h (the host "
-			   "name) in --output", o.host ? "--host" : "--output", cl.nodes);
-		rc = usage_error(&err);
-		goto out;
-	}
 	if (rt_topo_create(&topo, NULL, &err)) {
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		fprintf(stderr, "%s: %s\n", cli.prog, err.msg);
 		goto out;
 	}
-	if (threads_arg) {
-		long list[RT_OPT_LIST_MAX];
-		size_t n = 0;
-
-		if (rt_opt_parse_long_list(list, &n, RT_PROBE_MAX_THREADS_LIST, "--threads",
-					   threads_arg, 1, rt_topo_pus(topo), &err)) {
-			rc = usage_error(&err);
-			goto out;
-		}
-		for (size_t i = 0; i < n; i++)
-			o.probe.threads[i] = (unsigned)list[i];
-		o.probe.nthreads = n;
+	cli.pus = (long)rt_topo_pus(topo);
+	rc = rt_cli_parse(&cli, argc, argv, set, &c, &first, &err);
+	if (rc < 0) {
+		rc = rt_cli_usage_error(&cli, err.msg);
+		goto out;
 	}
-	if (isa_arg) {
-		if (rt_opt_parse_names(&o.probe.isa_mask, "--isa", isa_arg, rt_vocab_isas,
-				       RT_ISA_COUNT, &err)) {
-			rc = usage_error(&err);
-			goto out;
-		}
-		for (int i = 0; i < RT_ISA_COUNT; i++)
-			if ((o.probe.isa_mask & (1u << i)) && !rt_isa_supported((enum rt_isa)i)) {
-				rt_err_set(&err, -ENOTSUP, "--isa: '%s' is not supported by this CPU",
-					   rt_vocab_isas[i]);
-				rc = usage_error(&err);
-				goto out;
-			}
+	if (rc == RT_CLI_HELP || rc == RT_CLI_VERSION) {
+		(rc == RT_CLI_HELP ? rt_cli_help : rt_cli_version)(&cli, stdout);
+		rc = 0;
+		goto out;
 	}
-	rc = rt_probe_run_tool(&o, &cl, topo);
+	c.o.threshold = c.threshold / 100;
+	if (first < argc) {
+		rt_err_set(&err, -EINVAL, "unexpected argument '%s'", argv[first]);
+		rc = rt_cli_usage_error(&cli, err.msg);
+		goto out;
+	}
+	if (cl.nodes > 1 && ((c.o.output && !strstr(c.o.output, "%h")) || c.o.host)) {
+		rt_err_set(&err, -EINVAL, "%s: %d nodes would write one profile: put %%h (the host "
+			   "name) in --profile-out", c.o.host ? "--host" : "--profile-out",
+			   cl.nodes);
+		rc = rt_cli_usage_error(&cli, err.msg);
+		goto out;
+	}
+	rc = rt_probe_run_tool(&c.o, &cl, topo);
 out:
 	rt_topo_destroy(topo);
 	rt_cluster_finalize(&cl);

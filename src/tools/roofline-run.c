@@ -1,17 +1,16 @@
 /* roofline-run: the user's own training command on the roofline: run under a sweep of what
  * frameworks read, oneDNN's primitives counted from its verbose log */
 #include "config.h"
-#include "base/options.h"
+#include "base/cli.h"
 #include "base/spawn.h"
 #include "run/cmd-run.h"
 
-#include <getopt.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *prog = "roofline-run";
 static volatile int interrupted;
 
 static void on_signal(int sig)
@@ -20,153 +19,148 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-static void usage(FILE *fp)
-{
-	fprintf(fp,
-"Usage: %s [OPTION]... -- COMMAND [ARG]...\n"
-"  or:  %s --resume=DIR [-p PROFILE] [--timeout=SECONDS]\n"
+enum { OPT_TIMEOUT = 256, OPT_VERBOSE_VALUE, OPT_NO_OVERHEAD, OPT_RESUME, OPT_NO_HW_COUNTERS,
+       OPT_BATCH, OPT_THROUGHPUT };
+
+static const char *const synopsis[] = {
+	"[OPTION]... -- COMMAND [ARG]...",
+	"--resume=DIR [-p FILE] [--timeout=SECONDS]",
+	NULL,
+};
+
+static const struct rt_cli_opt opts[] = {
+	{ 'o', "out", 'o', RT_CLI_PATH, "DIR", .def = "results/run-TIMESTAMP",
+	  .help = "results directory; one that holds results already is refused" },
+	{ 'S', "sweep", 'S', RT_CLI_WORD, "KNOB[=LIST]",
+	  .help = "threads[=LIST] (OMP_NUM_THREADS; without a list 1, powers of two, all CPUs), "
+		  "affinity[=LIST] (none, compact, scatter: OMP_PLACES and OMP_PROC_BIND), "
+		  "env:NAME=V1,V2,... (any variable); repeat for a grid" },
+	{ 'r', "repeat", 'r', RT_CLI_INT, "N", 1, RT_CLI_REPEAT_MAX, .def = "3",
+	  .help = "fresh processes per configuration: the best is called faster only when its "
+		  "range is above the default's" },
+	{ 'p', "profile", 'p', RT_CLI_PATH, "FILE",
+	  .def = "machine-profiles/HOST.cfg when it exists",
+	  .help = "machine profile (roofline-probe): each primitive against its precision's "
+		  "ceiling" },
+	{ OPT_TIMEOUT, "timeout", 0, RT_CLI_REAL, "SECONDS", 0, RT_CLI_TIMEOUT_MAX,
+	  .def = "3600",
+	  .help = "kill a process that runs longer, every process of it; 0: no limit" },
+	{ OPT_VERBOSE_VALUE, "verbose-value", 0, RT_CLI_WORD, "V",
+	  .def = "1",
+	  .help = "ONEDNN_VERBOSE's value (oneDNN 3.x: profile_exec)" },
+	{ OPT_BATCH, "batch", 'b', RT_CLI_INT, "N", 1, RT_CMD_BATCH_MAX,
+	  .help = "images an iteration: an iteration rate the command prints (tqdm's \"12.3it/s\", "
+		  "\"1.2s/it\") read as N times that images/s" },
+	{ OPT_THROUGHPUT, "throughput", 0, RT_CLI_WORD, "REGEX",
+	  .help = "the command's throughput in its own form (POSIX extended regex): the first "
+		  "group, or the whole match, is images/s" },
+	{ OPT_NO_OVERHEAD, "no-overhead", 0, RT_CLI_FLAG, NULL,
+	  .help = "do not run the default again without the log" },
+	{ OPT_NO_HW_COUNTERS, "no-hw-counters", 0, RT_CLI_FLAG, NULL,
+	  .help = "do not count the default's FLOPs with the node's hardware counters (done "
+		  "where they read roofline-probe's kernels right)" },
+	{ OPT_RESUME, "resume", 0, RT_CLI_PATH, "DIR",
+	  .help = "run the configurations an interrupted run in DIR did not finish: the command "
+		  "and the sweep from DIR/run.cfg" },
+	{ 0 },
+};
+
+static const struct rt_cli cli = {
+	.prog = "roofline-run", .synopsis = synopsis, .opts = opts, .in_order = true,
+	.about =
 "Run COMMAND (a PyTorch or TensorFlow training, any program that uses oneDNN) once per\n"
 "configuration and repetition, each a fresh process, with oneDNN's verbose log on: its lines\n"
 "are taken out of COMMAND's output (everything else passes through) and counted exactly\n"
 "(FLOPs and bytes of every primitive oneDNN ran), beside the wall time of the whole command.\n"
 "The default configuration is COMMAND as you would run it (the environment untouched).\n"
 "Writes DIR/points.csv, DIR/summary.txt (also printed), DIR/run.cfg, the raw logs in\n"
-"DIR/onednn/, and with a machine profile the charts and DIR/report.html.\n"
-"\n"
-"  -o, --out=DIR          results directory (default: results/run-TIMESTAMP); one that\n"
-"                         holds results already is refused\n"
-"      --sweep=KNOB       threads[=LIST] (OMP_NUM_THREADS; default list 1, powers of two,\n"
-"                         all CPUs), affinity[=LIST] (none, compact, scatter: OMP_PLACES and\n"
-"                         OMP_PROC_BIND), env:NAME=V1,V2,... (any variable); repeat for a\n"
-"                         grid\n"
-"  -r, --repeat=N         fresh processes per configuration (default 3): the best is\n"
-"                         called faster only when its range is above the default's\n"
-"  -p, --profile=FILE     machine profile (roofline-probe): each primitive against its\n"
-"                         precision's ceiling\n"
-"      --timeout=SECONDS  kill a process that runs longer (default: none)\n"
-"      --verbose-value=V  ONEDNN_VERBOSE's value (default 1; oneDNN 3.x: profile_exec)\n"
-"      --batch=N          images an iteration: an iteration rate the command prints\n"
-"                         (tqdm's \"12.3it/s\", \"1.2s/it\") read as N times that images/s\n"
-"      --throughput=REGEX the command's throughput in its own form (POSIX extended\n"
-"                         regex): the first group, or the whole match, is images/s\n"
-"      --no-overhead      do not run the default again without the log\n"
-"      --no-hw-counters   do not count the default's FLOPs with the node's hardware\n"
-"                         counters (done where they read roofline-probe's kernels right)\n"
-"      --resume=DIR       run the configurations an interrupted run in DIR did not\n"
-"                         finish: the command and the sweep from DIR/run.cfg\n"
-"  -h, --help             show this help and exit\n"
-"  -V, --version          show the version and exit\n"
+"DIR/onednn/, and with a machine profile the charts and DIR/report.html.\n",
+	.after =
 "\n"
 "Examples:\n"
-"  %s --sweep threads=1,2 -- python3 train.py\n"
-"  %s -r 5 --sweep threads --sweep env:TF_NUM_INTEROP_THREADS=1,2 -- python3 tf.py\n"
-"  %s --batch 64 -- python3 train.py\n"
-"  %s --throughput 'step/s=([0-9.]+)' -- ./train\n",
-		prog, prog, prog, prog, prog, prog);
-}
-
-static const struct option long_opts[] = {
-	{ "out", required_argument, NULL, 'o' },
-	{ "sweep", required_argument, NULL, 's' },
-	{ "repeat", required_argument, NULL, 'r' },
-	{ "profile", required_argument, NULL, 'p' },
-	{ "timeout", required_argument, NULL, 'T' },
-	{ "verbose-value", required_argument, NULL, 'B' },
-	{ "no-overhead", no_argument, NULL, 'N' },
-	{ "batch", required_argument, NULL, 'b' },
-	{ "throughput", required_argument, NULL, 'P' },
-	{ "resume", required_argument, NULL, 'R' },
-	{ "no-hw-counters", no_argument, NULL, 'H' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+"  roofline-run --sweep threads=1,2 -- python3 train.py\n"
+"  roofline-run -r 5 --sweep threads --sweep env:TF_NUM_INTEROP_THREADS=1,2 -- python3 tf.py\n"
+"  roofline-run --batch 64 -- python3 train.py\n"
+"  roofline-run --throughput 'step/s=([0-9.]+)' -- ./train\n",
 };
 
-static int bad(const char *msg)
+struct cli {
+	struct rt_cmd_run_opts o;
+	bool request_given;     /* -o, --sweep, -r, --verbose-value, --no-overhead, --batch,
+				 * --throughput */
+};
+
+static int set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *err)
 {
-	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", prog, msg, prog);
-	return 2;
+	struct cli *c = ctx;
+	struct rt_cmd_run_opts *o = &c->o;
+
+	c->request_given |= key == 'o' || key == 'S' || key == 'r' || key == OPT_VERBOSE_VALUE ||
+			    key == OPT_NO_OVERHEAD || key == OPT_BATCH || key == OPT_THROUGHPUT;
+	switch (key) {
+	case 'o': o->outdir = v->arg; break;
+	case 'S': return rt_cmd_sweep_add(o, v->arg, err);
+	case 'r': o->repeat = (unsigned)v->l; break;
+	case 'p': o->profile = v->arg; break;
+	case OPT_TIMEOUT:
+		o->timeout = v->d;
+		o->timeout_given = true;
+		break;
+	case OPT_VERBOSE_VALUE:
+		if (!*v->arg || strlen(v->arg) > 40 || strpbrk(v->arg, "= \t\n"))
+			return rt_err_set(err, -EINVAL, "--verbose-value: a word of at most 40 "
+					  "characters expected");
+		o->verbose = v->arg;
+		break;
+	case OPT_NO_OVERHEAD: o->overhead = false; break;
+	case OPT_BATCH: o->batch = (unsigned)v->l; break;
+	case OPT_THROUGHPUT: return rt_cmd_throughput_set(o, v->arg, err);
+	case OPT_NO_HW_COUNTERS: o->hw_counters = false; break;
+	case OPT_RESUME: o->resume = v->arg; break;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct rt_cmd_run_opts o = { .prog = prog, .repeat = 3, .verbose = "1", .overhead = true,
-				     .hw_counters = true };
+	struct cli c = { .o = { .prog = cli.prog, .repeat = RT_CLI_REPEAT_DEFAULT, .verbose = "1",
+				.timeout = RT_CLI_TIMEOUT_DEFAULT, .overhead = true,
+				.hw_counters = true } };
+	struct rt_cmd_run_opts *o = &c.o;
 	struct rt_err err = { 0 };
-	char *cmdline;
+	char *cmdline = NULL;
 	size_t len = 1;
-	bool request_given = false;    /* -o, --sweep, -r, --verbose-value, --no-overhead */
-	long v;
-	double d;
-	int c;
+	int first = 0, rc;
 
-	/* '+': options end at the command's first word */
-	while ((c = getopt_long(argc, argv, "+o:r:p:hV", long_opts, NULL)) != -1) {
-		request_given |= c == 'o' || c == 's' || c == 'r' || c == 'B' || c == 'N' ||
-				 c == 'b' || c == 'P';
-		switch (c) {
-		case 'o':
-			if (rt_opt_parse_path(&o.outdir, "--out", optarg, "directory", &err))
-				return bad(err.msg);
-			break;
-		case 's':
-			if (rt_cmd_sweep_add(&o, optarg, &err))
-				return bad(err.msg);
-			break;
-		case 'r':
-			if (rt_opt_parse_long(&v, "--repeat", optarg, 1, 64, &err))
-				return bad(err.msg);
-			o.repeat = (unsigned)v;
-			break;
-		case 'p':
-			if (rt_opt_parse_path(&o.profile, "--profile", optarg, "file", &err))
-				return bad(err.msg);
-			break;
-		case 'T':
-			if (rt_opt_parse_double(&d, "--timeout", optarg, 0.001, 1e7, &err))
-				return bad(err.msg);
-			o.timeout = d;
-			o.timeout_given = true;
-			break;
-		case 'B':
-			if (!*optarg || strlen(optarg) > 40 || strpbrk(optarg, "= \t\n"))
-				return bad("--verbose-value: a word of at most 40 characters expected");
-			o.verbose = optarg;
-			break;
-		case 'N': o.overhead = false; break;
-		case 'b':
-			if (rt_opt_parse_long(&v, "--batch", optarg, 1, RT_CMD_BATCH_MAX, &err))
-				return bad(err.msg);
-			o.batch = (unsigned)v;
-			break;
-		case 'P':
-			if (rt_cmd_throughput_set(&o, optarg, &err))
-				return bad(err.msg);
-			break;
-		case 'H': o.hw_counters = false; break;
-		case 'R':
-			if (rt_opt_parse_path(&o.resume, "--resume", optarg, "directory", &err))
-				return bad(err.msg);
-			break;
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("%s (%s) %s\n", prog, PACKAGE_NAME, PACKAGE_VERSION); return 0;
-		default:
-			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-			return 2;
-		}
+	rc = rt_cli_parse(&cli, argc, argv, set, &c, &first, &err);
+	if (rc < 0) {
+		rc = rt_cli_usage_error(&cli, err.msg);
+		goto out;
 	}
-	if (o.resume) {
+	if (rc == RT_CLI_HELP || rc == RT_CLI_VERSION) {
+		(rc == RT_CLI_HELP ? rt_cli_help : rt_cli_version)(&cli, stdout);
+		rc = 0;
+		goto out;
+	}
+	if (o->resume) {
 		/* what the run is comes from its record; only how it runs may be given */
-		if (optind < argc)
-			return bad("--resume: the command comes from DIR/run.cfg (give none)");
-		if (request_given)
-			return bad("--resume: the sweep, -r, -o, --verbose-value, --no-overhead, "
-				   "--batch and --throughput come from DIR/run.cfg (only -p and "
-				   "--timeout may be given)");
-	} else if (optind == argc) {
-		return bad("no command given (roofline-run [OPTION]... -- COMMAND [ARG]...)");
+		if (first < argc) {
+			rc = rt_cli_usage_error(&cli, "--resume: the command comes from DIR/run.cfg "
+						"(give none)");
+			goto out;
+		}
+		if (c.request_given) {
+			rc = rt_cli_usage_error(&cli, "--resume: the sweep, -r, -o, --verbose-value, "
+						"--no-overhead, --batch and --throughput come from "
+						"DIR/run.cfg (only -p and --timeout may be given)");
+			goto out;
+		}
+	} else if (first == argc) {
+		rc = rt_cli_usage_error(&cli, "no command given (roofline-run [OPTION]... -- "
+					"COMMAND [ARG]...)");
+		goto out;
 	} else {
-		o.cmd = argv + optind;
+		o->cmd = argv + first;
 	}
 	{
 		struct sigaction sa = { .sa_handler = on_signal };
@@ -181,14 +175,16 @@ int main(int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		len += strlen(argv[i]) + 1;
 	if (!(cmdline = calloc(len, 1))) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return 1;
+		fprintf(stderr, "%s: out of memory\n", cli.prog);
+		rc = 1;
+		goto out;
 	}
 	for (int i = 0, at = 0; i < argc; i++)
 		at += sprintf(cmdline + at, "%s%s", i ? " " : "", argv[i]);
-	o.cmdline = cmdline;
-	c = rt_cmd_run_tool(&o);
-	rt_cmd_run_opts_fini(&o);
+	o->cmdline = cmdline;
+	rc = rt_cmd_run_tool(o);
+out:
+	rt_cmd_run_opts_fini(o);
 	free(cmdline);
-	return c;
+	return rc;
 }
