@@ -4,10 +4,81 @@
 #include "machine/busy.h"
 #include "tap.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* this process's cgroup v1 cpu directory ("/sys/fs/cgroup/cpu/PATH"), from /proc/self/cgroup */
+static bool cpu_cgroup(char *dir, size_t size)
+{
+	FILE *fp = fopen("/proc/self/cgroup", "r");
+	char line[1024];
+	bool found = false;
+
+	if (!fp)
+		return false;
+	while (!found && fgets(line, sizeof(line), fp)) {
+		char *b = strstr(line, ":cpu:");
+
+		if (!b && (b = strstr(line, ":cpu,")))
+			b = strchr(b + 1, ':');
+		else if (b)
+			b += 4;
+		if (!b)
+			continue;
+		b[strcspn(b, "\n")] = '\0';
+		found = snprintf(dir, size, "/sys/fs/cgroup/cpu%s", strcmp(b + 1, "/") ? b + 1 : "")
+			< (int)size;
+	}
+	fclose(fp);
+	return found;
+}
+
+static bool put(const char *dir, const char *file, const char *text)
+{
+	char path[1200];
+	FILE *fp;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	if (!(fp = fopen(path, "w")))
+		return false;
+	ok = fputs(text, fp) >= 0;
+	return (fclose(fp) == 0) && ok;
+}
+
+/* Where this host puts the test under no CPU quota, one of its own: a child cgroup of 1.5
+ * cores per 100 ms (root and a v1 cpu controller); home and mine set, true; else false, errno */
+static bool enter_quota(char *home, char *mine, size_t size)
+{
+	char pid[32];
+
+	if (!cpu_cgroup(home, size) ||
+	    snprintf(mine, size, "%s/rt-t-busy-%ld", home, (long)getpid()) >= (int)size)
+		return false;
+	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (mkdir(mine, 0755) && errno != EEXIST)
+		return false;
+	if (put(mine, "cpu.cfs_period_us", "100000\n") && put(mine, "cpu.cfs_quota_us", "150000\n") &&
+	    put(mine, "cgroup.procs", pid))
+		return true;
+	rmdir(mine);
+	return false;
+}
+
+static void leave_quota(const char *home, const char *mine)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	(void)put(home, "cgroup.procs", pid);
+	rmdir(mine);
+}
 
 int main(void)
 {
@@ -21,6 +92,8 @@ int main(void)
 	char why[640], want[640];
 	double cores, period;
 	unsigned long long throttled;
+	char home[1024], mine[1100];
+	bool entered = false;
 
 	is_double(RT_BUSY_LOST_MAX, 0.10, 0, "one threshold: a tenth of the time owed");
 	ok(!rt_busy_lost(0.10), "10%% lost: not disturbed");
@@ -48,15 +121,25 @@ int main(void)
 	ok(!rt_busy_reason(why, sizeof(why), "figures", true, 0, ULLONG_MAX, &a, &b),
 	   "a quota asked about but not reached: busy");
 	like(why, "busy: figures (another process", "... said busy");
-	if (!rt_cpu_quota(&cores, &period, &throttled)) {
+	/* the throttled words under a quota: this host's, else one the test makes (as root) */
+	if (!rt_cpu_quota(&cores, &period, &throttled) ||
+	    ((entered = enter_quota(home, mine, sizeof(home))) &&
+	     !rt_cpu_quota(&cores, &period, &throttled))) {
+		if (entered)
+			is_double(cores, 1.5, 1e-9, "the test's own cgroup: a quota of 1.5 cores read");
+		else
+			ok(cores > 0, "this host's quota: %.2f cores", cores);
 		ok(rt_busy_reason(why, sizeof(why), "figures", true, UINT_MAX, 0, &a, &b),
 		   "under a quota of %.2f cores, more threads than that: throttled", cores);
 		snprintf(want, sizeof(want), "throttled: figures (the cgroup's CPU quota: %.2f cores "
 			 "per %.0f ms)", cores, period * 1e3);
 		is_str(why, want, "... in the throttled words");
 	} else {
-		skip("no CPU quota on this host: the throttled words");
-		skip("no CPU quota on this host: the throttled words");
+		skip("no CPU quota here and no cgroup v1 cpu controller this user may divide");
+		skip("no CPU quota here and no cgroup v1 cpu controller this user may divide");
+		skip("no CPU quota here and no cgroup v1 cpu controller this user may divide");
 	}
+	if (entered)
+		leave_quota(home, mine);
 	return done_testing();
 }
