@@ -34,7 +34,11 @@ static const struct rt_cli_opt opts[] = {
 	{ 'S', "sweep", 'S', RT_CLI_WORD, "KNOB[=LIST]",
 	  .help = "threads[=LIST] (OMP_NUM_THREADS; without a list 1, powers of two, all CPUs), "
 		  "affinity[=LIST] (none, compact, scatter: OMP_PLACES and OMP_PROC_BIND), "
-		  "env:NAME=V1,V2,... (any variable); repeat for a grid" },
+		  "env:NAME=V1,V2,... (any variable), allocator=default,jemalloc,tcmalloc "
+		  "(LD_PRELOAD), fpmath=strict,bf16 (ONEDNN_DEFAULT_FPMATH_MODE, where the CPU "
+		  "has AMX or AVX512-BF16), isa=LIST (ONEDNN_MAX_CPU_ISA), numa=LIST (numactl, "
+		  "on a node of several NUMA nodes), or tune (each knob this node offers varied "
+		  "alone, then the winners together); repeat for a grid" },
 	{ 'r', "repeat", 'r', RT_CLI_INT, "N", 1, RT_CLI_REPEAT_MAX, .def = "3",
 	  .help = "fresh processes per configuration: the best is called faster only when its "
 		  "range is above the default's" },
@@ -80,6 +84,7 @@ static const struct rt_cli cli = {
 "Examples:\n"
 "  roofline-run --sweep threads=1,2 -- python3 train.py\n"
 "  roofline-run -r 5 --sweep threads --sweep env:TF_NUM_INTEROP_THREADS=1,2 -- python3 tf.py\n"
+"  roofline-run --sweep tune -- python3 train.py\n"
 "  roofline-run --batch 64 -- python3 train.py\n"
 "  roofline-run --throughput 'step/s=([0-9.]+)' -- ./train\n",
 };
