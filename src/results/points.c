@@ -208,6 +208,23 @@ const struct rt_point *rt_points_stat_of(const struct rt_points_index *ix,
 	return NULL;
 }
 
+enum rt_faster rt_points_faster(const struct rt_spread *a, const struct rt_spread *b,
+				bool higher, double *ratio)
+{
+	const double num = higher ? a->median : b->median, den = higher ? b->median : a->median;
+	const double r = num > 0 && den > 0 ? num / den : 0;
+
+	if (ratio)
+		*ratio = r;
+	if (!(r > 1))
+		return RT_FASTER_NO;
+	if (a->runs < 2 || b->runs < 2)
+		return RT_FASTER_UNKNOWN;
+	if (higher ? a->lo > b->hi : a->hi < b->lo)
+		return RT_FASTER_YES;
+	return RT_FASTER_NOISE;
+}
+
 /* A headline's images/s over its runs: from its max row (the slowest) to its min row. */
 static void range_of(const struct rt_point *pts, size_t n, const struct rt_point *h, double *lo,
 		     double *hi)
@@ -222,6 +239,9 @@ static void range_of(const struct rt_point *pts, size_t n, const struct rt_point
 void rt_points_verdict(const struct rt_point *pts, size_t n, const char *default_config,
 		       struct rt_verdict *v)
 {
+	struct rt_spread b, d;
+	enum rt_faster f;
+
 	memset(v, 0, sizeof(*v));
 	for (size_t i = 0; i < n; i++)
 		v->disturbed += pts[i].scope == RT_SCOPE_ITERATION && pts[i].stat == RT_STAT_MEDIAN &&
@@ -240,15 +260,18 @@ void rt_points_verdict(const struct rt_point *pts, size_t n, const char *default
 		return;
 	}
 	range_of(pts, n, v->def, &v->def_lo, &v->def_hi);
-	v->speedup = v->def->images_per_s > 0 ? v->best->images_per_s / v->def->images_per_s : 0;
-	if (v->best == v->def || !strcmp(v->best->config, v->def->config) || v->speedup <= 1)
+	/* the rows do not say how many runs made a range (processes is 1 for the runs of one
+	 * process under MPI, 0 in an older file): a range of one value is one run's */
+	b = (struct rt_spread){ v->best->images_per_s, v->best_lo, v->best_hi,
+				v->best_lo < v->best_hi ? 2 : 1 };
+	d = (struct rt_spread){ v->def->images_per_s, v->def_lo, v->def_hi,
+				v->def_lo < v->def_hi ? 2 : 1 };
+	f = rt_points_faster(&b, &d, true, &v->speedup);
+	if (v->best == v->def || !strcmp(v->best->config, v->def->config) || f == RT_FASTER_NO)
 		v->kind = RT_VERDICT_DEFAULT_BEST;
-	else if (v->best_lo >= v->best_hi && v->def_lo >= v->def_hi)
-		v->kind = RT_VERDICT_ONE_RUN;
-	else if (v->best_lo > v->def_hi)
-		v->kind = RT_VERDICT_FASTER;
 	else
-		v->kind = RT_VERDICT_NOISE;
+		v->kind = f == RT_FASTER_UNKNOWN ? RT_VERDICT_ONE_RUN : f == RT_FASTER_YES ?
+			  RT_VERDICT_FASTER : RT_VERDICT_NOISE;
 }
 
 void rt_points_verdict_text(const struct rt_verdict *v, char *buf, size_t size)

@@ -112,6 +112,27 @@ const struct rt_point *rt_points_stat_of(const struct rt_points_index *ix,
 					 const struct rt_point *pts, size_t n,
 					 const struct rt_point *like, enum rt_stat stat);
 
+/* The one verdict on a speedup, for every tool: one measurement against another, each its
+ * median and its range (lo..hi) over its runs, and how many runs made it. a is measurably
+ * faster than b only when a's whole range is beyond b's (the ranges do not overlap); from one
+ * run of either the spread is not known. higher: larger figures are faster (images/s), else
+ * smaller ones (seconds). */
+struct rt_spread {
+	double median, lo, hi;
+	unsigned runs;
+};
+enum rt_faster {                        /* in this order: >= RT_FASTER_UNKNOWN is a speedup */
+	RT_FASTER_NO,                   /* not faster by its median: b as fast or faster */
+	RT_FASTER_NOISE,                /* faster by its median, but the ranges overlap */
+	RT_FASTER_UNKNOWN,              /* faster by its median from one run of either: the
+					 * spread between runs is not known */
+	RT_FASTER_YES,                  /* a's range beyond b's: measurably faster */
+};
+/* The verdict on a against b; *ratio (may be NULL): a's speedup over b by their medians
+ * (b's time over a's, or a's rate over b's), 0 where a median is not above 0 (no speedup). */
+enum rt_faster rt_points_faster(const struct rt_spread *a, const struct rt_spread *b,
+				bool higher, double *ratio);
+
 /* What a sweep found: the best configuration against the default, told apart from the noise.
  * A configuration's range is its images/s over its runs (its min and max rows: fresh
  * processes, or the runs of one process under MPI); the best is measurably faster only when

@@ -106,10 +106,10 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 
 static void job_summary(FILE *fp, const struct job *j, const struct rt_cluster_launch *l)
 {
-	double best = INFINITY, def_med = NAN, def_lo = 0, def_hi = 0;
-	double best_lo = 0, best_hi = 0;
-	unsigned best_k = 0, def_k = 0;
+	struct rt_spread best = { INFINITY, 0, 0, 0 }, def = { NAN, 0, 0, 0 };
 	const char *best_name = NULL;
+	enum rt_faster f;
+	double x = 0;
 
 	fprintf(fp, "%d ranks (%s), each its own process of the command; every rank's rows in "
 		"points.csv (column rank), each rank's summary in rank-K/summary.txt. A "
@@ -161,31 +161,33 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cluster_l
 			fputc('\n', fp);
 		}
 		if (!strcmp(j->v[i].config, "default")) {
-			def_med = med, def_lo = lo, def_hi = hi, def_k = k;
-		} else if (med < best) {
-			best = med, best_lo = lo, best_hi = hi, best_k = k;
+			def = (struct rt_spread){ med, lo, hi, k };
+		} else if (med < best.median) {
+			best = (struct rt_spread){ med, lo, hi, k };
 			best_name = j->v[i].config;
 		}
 	}
 	fputc('\n', fp);
-	if (!best_name || isnan(def_med))
-		fprintf(fp, "no comparison with the default: %s\n", isnan(def_med) ?
+	f = best_name && !isnan(def.median) ? rt_points_faster(&best, &def, false, &x) :
+							 RT_FASTER_NO;
+	if (!best_name || isnan(def.median))
+		fprintf(fp, "no comparison with the default: %s\n", isnan(def.median) ?
 			"the default did not run on every rank" : "no other configuration ran");
-	else if (best >= def_med)
-		fprintf(fp, "the default configuration is the fastest job: %.3f s\n", def_med);
-	else if (best_k < 2 || def_k < 2)
+	else if (f == RT_FASTER_NO)
+		fprintf(fp, "the default configuration is the fastest job: %.3f s\n", def.median);
+	else if (f == RT_FASTER_UNKNOWN)
 		fprintf(fp, "best configuration: %s, %.3f s; the default %.3f s: speedup %.2fx from "
-			"one run of each, the spread is not known (use -r 3)\n", best_name, best,
-			def_med, def_med / best);
-	else if (best_hi < def_lo)
+			"one run of each, the spread is not known (use -r 3)\n", best_name,
+			best.median, def.median, x);
+	else if (f == RT_FASTER_YES)
 		fprintf(fp, "best configuration: %s, %.3f s (%.3f..%.3f); the default %.3f s "
 			"(%.3f..%.3f): speedup %.2fx of the job's wall time, outside both ranges\n",
-			best_name, best, best_lo, best_hi, def_med, def_lo, def_hi, def_med / best);
+			best_name, best.median, best.lo, best.hi, def.median, def.lo, def.hi, x);
 	else
 		fprintf(fp, "no configuration is measurably faster than the default: the fastest, "
 			"%s, took %.3f s (%.3f..%.3f), the default %.3f s (%.3f..%.3f); the ranges "
-			"overlap\n", best_name, best, best_lo, best_hi, def_med,
-			def_lo, def_hi);
+			"overlap\n", best_name, best.median, best.lo, best.hi, def.median, def.lo,
+			def.hi);
 }
 
 int rt_cmd_ranks_merge(const char *dir, const struct rt_cluster_launch *l, FILE *out,
