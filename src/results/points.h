@@ -175,6 +175,19 @@ void rt_csv_field(FILE *fp, const char *s);
  * count (max + 1 when there are more), or -1 when a quoted field does not close or text
  * follows its closing quote. The one CSV reader: points.csv, roofline-run's rows. */
 int rt_csv_split(char *line, char **f, int max);
+/* A CSV header's columns by name: the readers of points.csv (the trainer's and roofline-run's)
+ * find each field by its column's name, never by its place. */
+#define RT_CSV_COLS_MAX 64
+struct rt_csv_cols {
+	char text[2048];                /* the header, split in place */
+	char *name[RT_CSV_COLS_MAX];
+	int n;
+};
+/* header split into c (no line end); -1 when it is longer than c holds, has more than
+ * RT_CSV_COLS_MAX columns, or a quoted name does not close. */
+int rt_csv_cols_parse(struct rt_csv_cols *c, const char *header);
+/* The index of the column called name, or -1 where the header has none. */
+int rt_csv_col(const struct rt_csv_cols *c, const char *name);
 /* points.csv: the header line, a row per point (fields quoted where needed). */
 void rt_points_csv_header(FILE *fp);
 void rt_points_csv_row(FILE *fp, const struct rt_point *p);

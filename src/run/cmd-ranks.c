@@ -1,6 +1,8 @@
 /* cmd-ranks.c: roofline-run's ranks: who this process is, and the job's rows and summary */
 #include "config.h"
 #include "run/cmd-ranks.h"
+#include "run/cmd-results.h"
+#include "base/options.h"
 #include "base/util.h"
 #include "results/points.h"
 
@@ -47,6 +49,44 @@ static struct jobrun *job_at(struct job *j, const char *config, unsigned rep)
 	return &j->v[j->n++];
 }
 
+/* A run row of a rank's points.csv (path, line) into the job's run of its configuration. */
+static int take_row(struct job *j, char **f, const int *col, const char *path, int line,
+		    struct rt_err *err)
+{
+	static const enum rt_cmd_col nums[3] = { RT_CMD_COL_WALL, RT_CMD_COL_FLOPS, RT_CMD_COL_ONEDNN };
+	const char *status = f[col[RT_CMD_COL_STATUS]];
+	char at[4300];
+	struct jobrun *r;
+	double v[3];
+	long rep;
+
+	if (strcmp(f[col[RT_CMD_COL_SCOPE]], "run") || strcmp(f[col[RT_CMD_COL_NAME]], "command"))
+		return 0;
+	snprintf(at, sizeof(at), "%s:%d: rep", path, line);
+	if (rt_opt_parse_long(&rep, at, f[col[RT_CMD_COL_REP]], 1, 64, err))
+		return -EINVAL;
+	if (!(r = job_at(j, f[col[RT_CMD_COL_CONFIG]], (unsigned)rep)))
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	/* a disturbed run ran: counted, never compared */
+	if (strcmp(status, "ok") && strcmp(status, "disturbed")) {
+		r->ranks_failed++;
+		return 0;
+	}
+	for (int i = 0; i < 3; i++) {           /* the wall is needed; no FLOPs or oneDNN: 0 */
+		const char *s = f[col[nums[i]]];
+
+		snprintf(at, sizeof(at), "%s:%d: %s", path, line, rt_cmd_col_names[nums[i]]);
+		if (rt_opt_parse_double(&v[i], at, *s || !i ? s : "0", 0, INFINITY, err))
+			return -EINVAL;
+	}
+	r->ranks_ok++;
+	r->ranks_disturbed += !strcmp(status, "disturbed");
+	r->wall = fmax(r->wall, v[0]);
+	r->flops += v[1];
+	r->onednn += v[2];
+	return 0;
+}
+
 /* Every rank's rows into the merged file, each run row into the job's runs. */
 static int gather(const char *dir, int size, FILE *outp, struct job *j, struct rt_err *err)
 {
@@ -55,7 +95,7 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 		size_t cap = 0, len;
 		bool ended;
 		FILE *fp;
-		int rc, lineno = 0;
+		int rc, bad = 0, lineno = 0, ncol = 0, col[RT_CMD_COL_COUNT];
 
 		snprintf(path, sizeof(path), "%s/rank-%d/points.csv", dir, k);
 		if (rt_check_regular(path, err))
@@ -63,41 +103,28 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 		fp = fopen(path, "re");
 		if (!fp)
 			return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
-		while ((rc = rt_read_line(fp, &line, &cap, 1 << 16, &len, &ended)) > 0) {
-			char *f[32], copy[1 << 16];
-			int nf;
+		while (!bad && (rc = rt_read_line(fp, &line, &cap, 1 << 16, &len, &ended)) > 0) {
+			char *f[RT_CSV_COLS_MAX + 1], copy[1 << 16];
 
 			if (lineno++ == 0) {
-				if (k == 0)
-					fprintf(outp, "%s\n", line);
+				bad = rt_cmd_points_columns(line, path, col, err);
+				ncol = rt_csv_split(line, f, RT_CSV_COLS_MAX);
+				if (!bad && k == 0)
+					fprintf(outp, "%s\n", rt_cmd_points_header);
 				continue;
 			}
 			fprintf(outp, "%s\n", line);
 			snprintf(copy, sizeof(copy), "%s", line);
-			nf = rt_csv_split(copy, f, 32);
-			/* config,rep,scope,name,...,status(18),...,wall(20),onednn(21) */
-			if (nf >= 26 && !strcmp(f[2], "run") && !strcmp(f[3], "command")) {
-				struct jobrun *r = job_at(j, f[0], (unsigned)strtoul(f[1], NULL, 10));
-
-				if (!r) {
-					fclose(fp);
-					free(line);
-					return rt_err_set(err, -ENOMEM, "out of memory");
-				}
-				/* a disturbed run ran: counted, never compared */
-				if (!strcmp(f[17], "ok") || !strcmp(f[17], "disturbed")) {
-					r->ranks_ok++;
-					r->ranks_disturbed += !strcmp(f[17], "disturbed");
-					r->wall = fmax(r->wall, strtod(f[19], NULL));
-					r->flops += strtod(f[12], NULL);
-					r->onednn += strtod(f[20], NULL);
-				} else {
-					r->ranks_failed++;
-				}
-			}
+			if (rt_csv_split(copy, f, RT_CSV_COLS_MAX) != ncol)
+				bad = rt_err_set(err, -EINVAL, "%s:%d: not %d comma-separated fields",
+						 path, lineno, ncol);
+			else
+				bad = take_row(j, f, col, path, lineno, err);
 		}
 		free(line);
 		fclose(fp);
+		if (bad)
+			return bad;
 		if (rc < 0)
 			return rt_err_set(err, rc, "%s: cannot read", path);
 	}
