@@ -398,6 +398,54 @@ int main(void)
 		   strstr(err.msg, ":2: a line longer than 65535 bytes"), "a 25 MB line: %s",
 		   err.msg);
 	}
+	/* the one verdict both tools call: faster only when the ranges do not overlap, in either
+	 * direction (seconds: lower is faster; images/s: higher), one run of either unknown */
+	{
+		static const struct {
+			struct rt_spread a, b;
+			bool higher;
+			enum rt_faster want;
+			double ratio;
+			const char *what;
+		} c[] = {
+			{ { 0.80, 0.79, 0.81, 3 }, { 1.00, 0.98, 1.02, 3 }, false, RT_FASTER_YES, 1.25,
+			  "seconds: a's range under b's" },
+			{ { 0.99, 0.90, 1.04, 3 }, { 1.00, 0.98, 1.02, 3 }, false, RT_FASTER_NOISE,
+			  1.0 / 0.99, "seconds: faster median, ranges overlap" },
+			{ { 0.97, 0.96, 0.98, 3 }, { 1.00, 0.98, 1.02, 3 }, false, RT_FASTER_NOISE,
+			  1.0 / 0.97, "seconds: ranges touching are overlapping" },
+			{ { 0.80, 0.80, 0.80, 1 }, { 1.00, 0.98, 1.02, 3 }, false, RT_FASTER_UNKNOWN,
+			  1.25, "seconds: one run of a: the spread not known" },
+			{ { 0.80, 0.79, 0.81, 3 }, { 1.00, 1.00, 1.00, 1 }, false, RT_FASTER_UNKNOWN,
+			  1.25, "seconds: one run of b: the spread not known" },
+			{ { 1.00, 0.98, 1.02, 3 }, { 1.00, 0.98, 1.02, 3 }, false, RT_FASTER_NO, 1,
+			  "seconds: equal medians are no speedup" },
+			{ { 1.20, 1.20, 1.20, 1 }, { 1.00, 1.00, 1.00, 1 }, false, RT_FASTER_NO,
+			  1.0 / 1.2, "seconds: slower from one run is no speedup either" },
+			{ { 0.00, 0.00, 0.00, 3 }, { 1.00, 0.98, 1.02, 3 }, false, RT_FASTER_NO, 0,
+			  "seconds: a zero median is no measurement" },
+			{ { 800, 790, 810, 3 }, { 640, 627.5, 653.1, 3 }, true, RT_FASTER_YES, 1.25,
+			  "images/s: a's range above b's" },
+			{ { 660, 615, 711, 3 }, { 640, 627.5, 653.1, 3 }, true, RT_FASTER_NOISE,
+			  660.0 / 640, "images/s: faster median, ranges overlap" },
+			{ { 800, 790, 810, 3 }, { 640, 627.5, 653.1, 3 }, false, RT_FASTER_NO,
+			  0.8, "the direction decides: 800 s is slower than 640 s" },
+			{ { 700, 700, 700, 1 }, { 640, 640, 640, 1 }, true, RT_FASTER_UNKNOWN,
+			  700.0 / 640, "images/s: one run each" },
+			{ { 600, 590, 610, 3 }, { 640, 627.5, 653.1, 3 }, true, RT_FASTER_NO,
+			  600.0 / 640, "images/s: slower" },
+		};
+
+		for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			double x = -1;
+			enum rt_faster f = rt_points_faster(&c[i].a, &c[i].b, c[i].higher, &x);
+
+			is_int(f, c[i].want, "faster: %s", c[i].what);
+			is_double(x, c[i].ratio, 1e-12, "... ratio %.4f", c[i].ratio);
+		}
+		ok(rt_points_faster(&c[0].a, &c[0].b, false, NULL) == RT_FASTER_YES,
+		   "faster: the ratio is optional");
+	}
 	/* the verdict: a speedup only outside the runs' ranges; disturbed rows never compared */
 	{
 		struct rt_point v[12];

@@ -208,6 +208,23 @@ const struct rt_point *rt_points_stat_of(const struct rt_points_index *ix,
 	return NULL;
 }
 
+enum rt_faster rt_points_faster(const struct rt_spread *a, const struct rt_spread *b,
+				bool higher, double *ratio)
+{
+	const double num = higher ? a->median : b->median, den = higher ? b->median : a->median;
+	const double r = num > 0 && den > 0 ? num / den : 0;
+
+	if (ratio)
+		*ratio = r;
+	if (!(r > 1))
+		return RT_FASTER_NO;
+	if (a->runs < 2 || b->runs < 2)
+		return RT_FASTER_UNKNOWN;
+	if (higher ? a->lo > b->hi : a->hi < b->lo)
+		return RT_FASTER_YES;
+	return RT_FASTER_NOISE;
+}
+
 /* A headline's images/s over its runs: from its max row (the slowest) to its min row. */
 static void range_of(const struct rt_point *pts, size_t n, const struct rt_point *h, double *lo,
 		     double *hi)
@@ -222,6 +239,9 @@ static void range_of(const struct rt_point *pts, size_t n, const struct rt_point
 void rt_points_verdict(const struct rt_point *pts, size_t n, const char *default_config,
 		       struct rt_verdict *v)
 {
+	struct rt_spread b, d;
+	enum rt_faster f;
+
 	memset(v, 0, sizeof(*v));
 	for (size_t i = 0; i < n; i++)
 		v->disturbed += pts[i].scope == RT_SCOPE_ITERATION && pts[i].stat == RT_STAT_MEDIAN &&
@@ -240,15 +260,18 @@ void rt_points_verdict(const struct rt_point *pts, size_t n, const char *default
 		return;
 	}
 	range_of(pts, n, v->def, &v->def_lo, &v->def_hi);
-	v->speedup = v->def->images_per_s > 0 ? v->best->images_per_s / v->def->images_per_s : 0;
-	if (v->best == v->def || !strcmp(v->best->config, v->def->config) || v->speedup <= 1)
+	/* the rows do not say how many runs made a range (processes is 1 for the runs of one
+	 * process under MPI, 0 in an older file): a range of one value is one run's */
+	b = (struct rt_spread){ v->best->images_per_s, v->best_lo, v->best_hi,
+				v->best_lo < v->best_hi ? 2 : 1 };
+	d = (struct rt_spread){ v->def->images_per_s, v->def_lo, v->def_hi,
+				v->def_lo < v->def_hi ? 2 : 1 };
+	f = rt_points_faster(&b, &d, true, &v->speedup);
+	if (v->best == v->def || !strcmp(v->best->config, v->def->config) || f == RT_FASTER_NO)
 		v->kind = RT_VERDICT_DEFAULT_BEST;
-	else if (v->best_lo >= v->best_hi && v->def_lo >= v->def_hi)
-		v->kind = RT_VERDICT_ONE_RUN;
-	else if (v->best_lo > v->def_hi)
-		v->kind = RT_VERDICT_FASTER;
 	else
-		v->kind = RT_VERDICT_NOISE;
+		v->kind = f == RT_FASTER_UNKNOWN ? RT_VERDICT_ONE_RUN : f == RT_FASTER_YES ?
+			  RT_VERDICT_FASTER : RT_VERDICT_NOISE;
 }
 
 void rt_points_verdict_text(const struct rt_verdict *v, char *buf, size_t size)
@@ -449,12 +472,57 @@ int rt_csv_split(char *line, char **f, int max)
 	}
 }
 
-/* The reader's place, for its messages. */
+int rt_csv_cols_parse(struct rt_csv_cols *c, const char *header)
+{
+	if (strlen(header) >= sizeof(c->text))
+		return -1;
+	snprintf(c->text, sizeof(c->text), "%s", header);
+	c->n = rt_csv_split(c->text, c->name, RT_CSV_COLS_MAX);
+	return c->n < 0 || c->n > RT_CSV_COLS_MAX ? -1 : 0;
+}
+
+int rt_csv_col(const struct rt_csv_cols *c, const char *name)
+{
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->name[i], name))
+			return i;
+	return -1;
+}
+
+/* Today's columns, in the order of `columns`: each found in a file by its name. */
+enum col {
+	C_CONFIG, C_THREADS, C_BATCH, C_AFFINITY, C_PRECISION, C_RANKS, C_SCOPE, C_NAME, C_STAT,
+	C_SECONDS, C_FLOPS, C_BYTES, C_SOURCE, C_INTENSITY, C_GFLOPS, C_IMAGES_PER_S, C_WEIGHTS,
+	C_ACTIVATIONS, C_GRADIENTS, C_OPTIMIZER, C_WORKSPACE, C_PEAK_RSS, C_STATUS, C_REASON,
+	C_IMPL, C_INPUT_H, C_INPUT_W, C_WEIGHT_GRADIENTS, C_ACTIVATION_GRADIENTS, C_INFERENCE,
+	C_PROCESSES, C_CPU_SHARE, C_BYTES_SOURCE, C_COUNT
+};
+
+/* The reader's place, for its messages, and where each of today's columns is in its file
+ * (-1: a file of an earlier rooftraj, without it). */
 struct csv_at {
 	const char *path;
 	int line;
 	struct rt_err *err;
+	int col[C_COUNT];
 };
+
+/* Where the file's header (checked by rt_points_csv_columns) puts each of today's columns. */
+static int map_columns(struct csv_at *at, const char *header)
+{
+	struct rt_csv_cols today, file;
+
+	if (rt_csv_cols_parse(&today, columns) || today.n != C_COUNT ||
+	    rt_csv_cols_parse(&file, header))
+		return rt_err_set(at->err, -EINVAL, "%s:1: not a rooftraj points.csv header",
+				  at->path);
+	for (int k = 0; k < C_COUNT; k++)
+		at->col[k] = rt_csv_col(&file, today.name[k]);
+	return 0;
+}
+
+/* A row's field of column k; NULL where the file has no such column. */
+#define F(k) (at->col[k] >= 0 ? f[at->col[k]] : NULL)
 
 static int bad_field(const struct csv_at *at, const char *column, const char *value,
 		     const char *why)
@@ -549,7 +617,7 @@ static int csv_derived(const struct csv_at *at, const char *column, double store
 
 #define TRY(x) do { if ((rc = (x))) return rc; } while (0)
 
-static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_point *p)
+static int parse_point(const struct csv_at *at, char **f, struct rt_point *p)
 {
 	double stored[3];
 	unsigned long v;
@@ -557,90 +625,94 @@ static int parse_point(const struct csv_at *at, char **f, int ncols, struct rt_p
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	TRY(csv_text(at, "config", f[0], false, p->config, sizeof(p->config)));
-	TRY(csv_ulong(at, "threads", f[1], 1, 1 << 20, &v));
+	TRY(csv_text(at, "config", F(C_CONFIG), false, p->config, sizeof(p->config)));
+	TRY(csv_ulong(at, "threads", F(C_THREADS), 1, 1 << 20, &v));
 	p->threads = (unsigned)v;
-	TRY(csv_ulong(at, "batch", f[2], 1, 1L << 30, &v));
+	TRY(csv_ulong(at, "batch", F(C_BATCH), 1, 1L << 30, &v));
 	p->batch = (long)v;
-	TRY(csv_name(at, "affinity", f[3], rt_vocab_affinities, RT_AFFINITY_COUNT, &e));
+	TRY(csv_name(at, "affinity", F(C_AFFINITY), rt_vocab_affinities, RT_AFFINITY_COUNT,
+		     &e));
 	p->affinity = (enum rt_affinity)e;
-	TRY(csv_name(at, "precision", f[4], rt_vocab_precisions, RT_PRECISION_COUNT, &e));
+	TRY(csv_name(at, "precision", F(C_PRECISION), rt_vocab_precisions, RT_PRECISION_COUNT,
+		     &e));
 	p->precision = (enum rt_precision)e;
 	if (!rt_precision_trains(p->precision))
-		return bad_field(at, "precision", f[4], "is not a known value");
-	TRY(csv_ulong(at, "ranks", f[5], 1, 1 << 24, &v));
+		return bad_field(at, "precision", F(C_PRECISION), "is not a known value");
+	TRY(csv_ulong(at, "ranks", F(C_RANKS), 1, 1 << 24, &v));
 	p->ranks = (unsigned)v;
-	TRY(csv_name(at, "scope", f[6], rt_point_scopes, RT_SCOPE_COUNT, &e));
+	TRY(csv_name(at, "scope", F(C_SCOPE), rt_point_scopes, RT_SCOPE_COUNT, &e));
 	p->scope = (enum rt_scope)e;
-	TRY(csv_text(at, "name", f[7], false, p->name, sizeof(p->name)));
-	TRY(csv_name(at, "stat", f[8], rt_point_stats, RT_STAT_COUNT, &e));
+	TRY(csv_text(at, "name", F(C_NAME), false, p->name, sizeof(p->name)));
+	TRY(csv_name(at, "stat", F(C_STAT), rt_point_stats, RT_STAT_COUNT, &e));
 	p->stat = (enum rt_stat)e;
-	TRY(csv_double(at, "seconds", f[9], &p->seconds));
-	TRY(csv_double(at, "flops", f[10], &p->flops));
-	TRY(csv_double(at, "bytes", f[11], &p->bytes));
-	TRY(csv_name(at, "status", f[22], rt_point_statuses, RT_STATUS_COUNT, &e));
+	TRY(csv_double(at, "seconds", F(C_SECONDS), &p->seconds));
+	TRY(csv_double(at, "flops", F(C_FLOPS), &p->flops));
+	TRY(csv_double(at, "bytes", F(C_BYTES), &p->bytes));
+	TRY(csv_name(at, "status", F(C_STATUS), rt_point_statuses, RT_STATUS_COUNT, &e));
 	p->status = (enum rt_status)e;
 	/* a failed configuration measured nothing: it has no source ("none" is not a word of
 	 * the file: it is written empty) */
-	if (*f[12] || p->status == RT_STATUS_OK) {
-		TRY(csv_name(at, "source", f[12], rt_vocab_sources + 1, RT_SOURCE_COUNT - 1, &e));
+	if (*F(C_SOURCE) || p->status == RT_STATUS_OK) {
+		TRY(csv_name(at, "source", F(C_SOURCE), rt_vocab_sources + 1, RT_SOURCE_COUNT - 1,
+			     &e));
 		p->source = (enum rt_source)(e + 1);
 	}
-	TRY(csv_double(at, "intensity", f[13], &stored[0]));
-	TRY(csv_double(at, "gflops", f[14], &stored[1]));
-	TRY(csv_double(at, "images_per_s", f[15], &stored[2]));
-	TRY(csv_double(at, "weights", f[16], &p->weights));
-	TRY(csv_double(at, "activations", f[17], &p->activations));
-	TRY(csv_double(at, "gradients", f[18], &p->gradients));
-	TRY(csv_double(at, "optimizer", f[19], &p->optimizer));
-	TRY(csv_double(at, "workspace", f[20], &p->workspace));
-	TRY(csv_double(at, "peak_rss", f[21], &p->peak_rss));
-	TRY(csv_text(at, "reason", f[23], true, p->reason, sizeof(p->reason)));
-	if (ncols > 24)
-		TRY(csv_text(at, "impl", f[24], true, p->impl, sizeof(p->impl)));
+	TRY(csv_double(at, "intensity", F(C_INTENSITY), &stored[0]));
+	TRY(csv_double(at, "gflops", F(C_GFLOPS), &stored[1]));
+	TRY(csv_double(at, "images_per_s", F(C_IMAGES_PER_S), &stored[2]));
+	TRY(csv_double(at, "weights", F(C_WEIGHTS), &p->weights));
+	TRY(csv_double(at, "activations", F(C_ACTIVATIONS), &p->activations));
+	TRY(csv_double(at, "gradients", F(C_GRADIENTS), &p->gradients));
+	TRY(csv_double(at, "optimizer", F(C_OPTIMIZER), &p->optimizer));
+	TRY(csv_double(at, "workspace", F(C_WORKSPACE), &p->workspace));
+	TRY(csv_double(at, "peak_rss", F(C_PEAK_RSS), &p->peak_rss));
+	TRY(csv_text(at, "reason", F(C_REASON), true, p->reason, sizeof(p->reason)));
+	if (F(C_IMPL))
+		TRY(csv_text(at, "impl", F(C_IMPL), true, p->impl, sizeof(p->impl)));
 	p->weight_gradients = p->activation_gradients = p->inference = NAN;
-	if (ncols > 25) {
+	if (F(C_INPUT_H)) {
 		const char *const names[3] = { "weight_gradients", "activation_gradients",
 					       "inference" };
 		double *out[3] = { &p->weight_gradients, &p->activation_gradients, &p->inference };
 
-		TRY(csv_ulong(at, "input_h", f[25], 0, 1 << 20, &v));
+		TRY(csv_ulong(at, "input_h", F(C_INPUT_H), 0, 1 << 20, &v));
 		p->input_h = (long)v;
-		TRY(csv_ulong(at, "input_w", f[26], 0, 1 << 20, &v));
+		TRY(csv_ulong(at, "input_w", F(C_INPUT_W), 0, 1 << 20, &v));
 		p->input_w = (long)v;
 		for (int k = 0; k < 3; k++)
-			if (*f[27 + k])         /* empty: not recorded */
-				TRY(csv_double(at, names[k], f[27 + k], out[k]));
+			if (*F(C_WEIGHT_GRADIENTS + k))         /* empty: not recorded */
+				TRY(csv_double(at, names[k], F(C_WEIGHT_GRADIENTS + k), out[k]));
 		if (!isnan(p->weight_gradients) && !isnan(p->activation_gradients) &&
 		    p->weight_gradients + p->activation_gradients != p->gradients)
-			return bad_field(at, "gradients", f[18], "is not weight_gradients + "
+			return bad_field(at, "gradients", F(C_GRADIENTS), "is not weight_gradients + "
 					 "activation_gradients");
 	}
 	p->cpu_share = NAN;
-	if (ncols > 30) {
-		if (*f[30]) {
-			TRY(csv_ulong(at, "processes", f[30], 1, 1000, &v));
+	if (F(C_PROCESSES)) {
+		if (*F(C_PROCESSES)) {
+			TRY(csv_ulong(at, "processes", F(C_PROCESSES), 1, 1000, &v));
 			p->processes = (unsigned)v;
 		}
-		if (*f[31]) {
-			TRY(csv_double(at, "cpu_share", f[31], &p->cpu_share));
+		if (*F(C_CPU_SHARE)) {
+			TRY(csv_double(at, "cpu_share", F(C_CPU_SHARE), &p->cpu_share));
 			if (p->cpu_share > 2)
-				return bad_field(at, "cpu_share", f[31], "is not a share (0..2)");
+				return bad_field(at, "cpu_share", F(C_CPU_SHARE),
+						 "is not a share (0..2)");
 		}
 	}
 	/* the bytes' source: as the FLOPs' in a file without the column; none where the
 	 * FLOPs have none (a failed configuration) */
 	p->bytes_source = p->source;
-	if (ncols > 32 && (*f[32] || p->source != RT_SOURCE_NONE)) {
-		TRY(csv_name(at, "bytes_source", f[32], rt_vocab_sources + 1, RT_SOURCE_COUNT - 1,
-			     &e));
+	if (F(C_BYTES_SOURCE) && (*F(C_BYTES_SOURCE) || p->source != RT_SOURCE_NONE)) {
+		TRY(csv_name(at, "bytes_source", F(C_BYTES_SOURCE), rt_vocab_sources + 1,
+			     RT_SOURCE_COUNT - 1, &e));
 		p->bytes_source = (enum rt_source)(e + 1);
 		if (p->source == RT_SOURCE_NONE)
-			return bad_field(at, "bytes_source", f[32], "is set in a row without a "
-					 "source");
+			return bad_field(at, "bytes_source", F(C_BYTES_SOURCE), "is set in a row "
+					 "without a source");
 	}
 	if ((p->status == RT_STATUS_OK || p->status == RT_STATUS_DISTURBED) && !(p->seconds > 0))
-		return bad_field(at, "seconds", f[9], "is not > 0 in a measured row");
+		return bad_field(at, "seconds", F(C_SECONDS), "is not > 0 in a measured row");
 	rt_point_derive(p);
 	TRY(csv_derived(at, "intensity", stored[0], p->intensity));
 	TRY(csv_derived(at, "gflops", stored[1], p->gflops));
@@ -738,6 +810,8 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 						name);
 				break;
 			}
+			if ((rc = map_columns(&at, text)))
+				break;
 			continue;
 		}
 		if (!*text) {                           /* blank lines: only at the end */
@@ -774,7 +848,7 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 			lines = l;
 			cap = ncap;
 		}
-		if ((rc = parse_point(&at, fld, f->columns, &f->pts[f->n])))
+		if ((rc = parse_point(&at, fld, &f->pts[f->n])))
 			break;
 		lines[f->n++] = at.line;
 	}

@@ -112,6 +112,27 @@ const struct rt_point *rt_points_stat_of(const struct rt_points_index *ix,
 					 const struct rt_point *pts, size_t n,
 					 const struct rt_point *like, enum rt_stat stat);
 
+/* The one verdict on a speedup, for every tool: one measurement against another, each its
+ * median and its range (lo..hi) over its runs, and how many runs made it. a is measurably
+ * faster than b only when a's whole range is beyond b's (the ranges do not overlap); from one
+ * run of either the spread is not known. higher: larger figures are faster (images/s), else
+ * smaller ones (seconds). */
+struct rt_spread {
+	double median, lo, hi;
+	unsigned runs;
+};
+enum rt_faster {                        /* in this order: >= RT_FASTER_UNKNOWN is a speedup */
+	RT_FASTER_NO,                   /* not faster by its median: b as fast or faster */
+	RT_FASTER_NOISE,                /* faster by its median, but the ranges overlap */
+	RT_FASTER_UNKNOWN,              /* faster by its median from one run of either: the
+					 * spread between runs is not known */
+	RT_FASTER_YES,                  /* a's range beyond b's: measurably faster */
+};
+/* The verdict on a against b; *ratio (may be NULL): a's speedup over b by their medians
+ * (b's time over a's, or a's rate over b's), 0 where a median is not above 0 (no speedup). */
+enum rt_faster rt_points_faster(const struct rt_spread *a, const struct rt_spread *b,
+				bool higher, double *ratio);
+
 /* What a sweep found: the best configuration against the default, told apart from the noise.
  * A configuration's range is its images/s over its runs (its min and max rows: fresh
  * processes, or the runs of one process under MPI); the best is measurably faster only when
@@ -154,6 +175,19 @@ void rt_csv_field(FILE *fp, const char *s);
  * count (max + 1 when there are more), or -1 when a quoted field does not close or text
  * follows its closing quote. The one CSV reader: points.csv, roofline-run's rows. */
 int rt_csv_split(char *line, char **f, int max);
+/* A CSV header's columns by name: the readers of points.csv (the trainer's and roofline-run's)
+ * find each field by its column's name, never by its place. */
+#define RT_CSV_COLS_MAX 64
+struct rt_csv_cols {
+	char text[2048];                /* the header, split in place */
+	char *name[RT_CSV_COLS_MAX];
+	int n;
+};
+/* header split into c (no line end); -1 when it is longer than c holds, has more than
+ * RT_CSV_COLS_MAX columns, or a quoted name does not close. */
+int rt_csv_cols_parse(struct rt_csv_cols *c, const char *header);
+/* The index of the column called name, or -1 where the header has none. */
+int rt_csv_col(const struct rt_csv_cols *c, const char *name);
 /* points.csv: the header line, a row per point (fields quoted where needed). */
 void rt_points_csv_header(FILE *fp);
 void rt_points_csv_row(FILE *fp, const struct rt_point *p);

@@ -1,6 +1,8 @@
 /* cmd-ranks.c: roofline-run's ranks: who this process is, and the job's rows and summary */
 #include "config.h"
 #include "run/cmd-ranks.h"
+#include "run/cmd-results.h"
+#include "base/options.h"
 #include "base/util.h"
 #include "results/points.h"
 
@@ -47,6 +49,44 @@ static struct jobrun *job_at(struct job *j, const char *config, unsigned rep)
 	return &j->v[j->n++];
 }
 
+/* A run row of a rank's points.csv (path, line) into the job's run of its configuration. */
+static int take_row(struct job *j, char **f, const int *col, const char *path, int line,
+		    struct rt_err *err)
+{
+	static const enum rt_cmd_col nums[3] = { RT_CMD_COL_WALL, RT_CMD_COL_FLOPS, RT_CMD_COL_ONEDNN };
+	const char *status = f[col[RT_CMD_COL_STATUS]];
+	char at[4300];
+	struct jobrun *r;
+	double v[3];
+	long rep;
+
+	if (strcmp(f[col[RT_CMD_COL_SCOPE]], "run") || strcmp(f[col[RT_CMD_COL_NAME]], "command"))
+		return 0;
+	snprintf(at, sizeof(at), "%s:%d: rep", path, line);
+	if (rt_opt_parse_long(&rep, at, f[col[RT_CMD_COL_REP]], 1, 64, err))
+		return -EINVAL;
+	if (!(r = job_at(j, f[col[RT_CMD_COL_CONFIG]], (unsigned)rep)))
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	/* a disturbed run ran: counted, never compared */
+	if (strcmp(status, "ok") && strcmp(status, "disturbed")) {
+		r->ranks_failed++;
+		return 0;
+	}
+	for (int i = 0; i < 3; i++) {           /* the wall is needed; no FLOPs or oneDNN: 0 */
+		const char *s = f[col[nums[i]]];
+
+		snprintf(at, sizeof(at), "%s:%d: %s", path, line, rt_cmd_col_names[nums[i]]);
+		if (rt_opt_parse_double(&v[i], at, *s || !i ? s : "0", 0, INFINITY, err))
+			return -EINVAL;
+	}
+	r->ranks_ok++;
+	r->ranks_disturbed += !strcmp(status, "disturbed");
+	r->wall = fmax(r->wall, v[0]);
+	r->flops += v[1];
+	r->onednn += v[2];
+	return 0;
+}
+
 /* Every rank's rows into the merged file, each run row into the job's runs. */
 static int gather(const char *dir, int size, FILE *outp, struct job *j, struct rt_err *err)
 {
@@ -55,7 +95,7 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 		size_t cap = 0, len;
 		bool ended;
 		FILE *fp;
-		int rc, lineno = 0;
+		int rc, bad = 0, lineno = 0, ncol = 0, col[RT_CMD_COL_COUNT];
 
 		snprintf(path, sizeof(path), "%s/rank-%d/points.csv", dir, k);
 		if (rt_check_regular(path, err))
@@ -63,41 +103,28 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 		fp = fopen(path, "re");
 		if (!fp)
 			return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
-		while ((rc = rt_read_line(fp, &line, &cap, 1 << 16, &len, &ended)) > 0) {
-			char *f[32], copy[1 << 16];
-			int nf;
+		while (!bad && (rc = rt_read_line(fp, &line, &cap, 1 << 16, &len, &ended)) > 0) {
+			char *f[RT_CSV_COLS_MAX + 1], copy[1 << 16];
 
 			if (lineno++ == 0) {
-				if (k == 0)
-					fprintf(outp, "%s\n", line);
+				bad = rt_cmd_points_columns(line, path, col, err);
+				ncol = rt_csv_split(line, f, RT_CSV_COLS_MAX);
+				if (!bad && k == 0)
+					fprintf(outp, "%s\n", rt_cmd_points_header);
 				continue;
 			}
 			fprintf(outp, "%s\n", line);
 			snprintf(copy, sizeof(copy), "%s", line);
-			nf = rt_csv_split(copy, f, 32);
-			/* config,rep,scope,name,...,status(18),...,wall(20),onednn(21) */
-			if (nf >= 26 && !strcmp(f[2], "run") && !strcmp(f[3], "command")) {
-				struct jobrun *r = job_at(j, f[0], (unsigned)strtoul(f[1], NULL, 10));
-
-				if (!r) {
-					fclose(fp);
-					free(line);
-					return rt_err_set(err, -ENOMEM, "out of memory");
-				}
-				/* a disturbed run ran: counted, never compared */
-				if (!strcmp(f[17], "ok") || !strcmp(f[17], "disturbed")) {
-					r->ranks_ok++;
-					r->ranks_disturbed += !strcmp(f[17], "disturbed");
-					r->wall = fmax(r->wall, strtod(f[19], NULL));
-					r->flops += strtod(f[12], NULL);
-					r->onednn += strtod(f[20], NULL);
-				} else {
-					r->ranks_failed++;
-				}
-			}
+			if (rt_csv_split(copy, f, RT_CSV_COLS_MAX) != ncol)
+				bad = rt_err_set(err, -EINVAL, "%s:%d: not %d comma-separated fields",
+						 path, lineno, ncol);
+			else
+				bad = take_row(j, f, col, path, lineno, err);
 		}
 		free(line);
 		fclose(fp);
+		if (bad)
+			return bad;
 		if (rc < 0)
 			return rt_err_set(err, rc, "%s: cannot read", path);
 	}
@@ -106,10 +133,10 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 
 static void job_summary(FILE *fp, const struct job *j, const struct rt_cluster_launch *l)
 {
-	double best = INFINITY, def_med = NAN, def_lo = 0, def_hi = 0;
-	double best_lo = 0, best_hi = 0;
-	unsigned best_k = 0, def_k = 0;
+	struct rt_spread best = { INFINITY, 0, 0, 0 }, def = { NAN, 0, 0, 0 };
 	const char *best_name = NULL;
+	enum rt_faster f;
+	double x = 0;
 
 	fprintf(fp, "%d ranks (%s), each its own process of the command; every rank's rows in "
 		"points.csv (column rank), each rank's summary in rank-K/summary.txt. A "
@@ -161,31 +188,33 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cluster_l
 			fputc('\n', fp);
 		}
 		if (!strcmp(j->v[i].config, "default")) {
-			def_med = med, def_lo = lo, def_hi = hi, def_k = k;
-		} else if (med < best) {
-			best = med, best_lo = lo, best_hi = hi, best_k = k;
+			def = (struct rt_spread){ med, lo, hi, k };
+		} else if (med < best.median) {
+			best = (struct rt_spread){ med, lo, hi, k };
 			best_name = j->v[i].config;
 		}
 	}
 	fputc('\n', fp);
-	if (!best_name || isnan(def_med))
-		fprintf(fp, "no comparison with the default: %s\n", isnan(def_med) ?
+	f = best_name && !isnan(def.median) ? rt_points_faster(&best, &def, false, &x) :
+							 RT_FASTER_NO;
+	if (!best_name || isnan(def.median))
+		fprintf(fp, "no comparison with the default: %s\n", isnan(def.median) ?
 			"the default did not run on every rank" : "no other configuration ran");
-	else if (best >= def_med)
-		fprintf(fp, "the default configuration is the fastest job: %.3f s\n", def_med);
-	else if (best_k < 2 || def_k < 2)
+	else if (f == RT_FASTER_NO)
+		fprintf(fp, "the default configuration is the fastest job: %.3f s\n", def.median);
+	else if (f == RT_FASTER_UNKNOWN)
 		fprintf(fp, "best configuration: %s, %.3f s; the default %.3f s: speedup %.2fx from "
-			"one run of each, the spread is not known (use -r 3)\n", best_name, best,
-			def_med, def_med / best);
-	else if (best_hi < def_lo)
+			"one run of each, the spread is not known (use -r 3)\n", best_name,
+			best.median, def.median, x);
+	else if (f == RT_FASTER_YES)
 		fprintf(fp, "best configuration: %s, %.3f s (%.3f..%.3f); the default %.3f s "
 			"(%.3f..%.3f): speedup %.2fx of the job's wall time, outside both ranges\n",
-			best_name, best, best_lo, best_hi, def_med, def_lo, def_hi, def_med / best);
+			best_name, best.median, best.lo, best.hi, def.median, def.lo, def.hi, x);
 	else
 		fprintf(fp, "no configuration is measurably faster than the default: the fastest, "
 			"%s, took %.3f s (%.3f..%.3f), the default %.3f s (%.3f..%.3f); the ranges "
-			"overlap\n", best_name, best, best_lo, best_hi, def_med,
-			def_lo, def_hi);
+			"overlap\n", best_name, best.median, best.lo, best.hi, def.median, def.lo,
+			def.hi);
 }
 
 int rt_cmd_ranks_merge(const char *dir, const struct rt_cluster_launch *l, FILE *out,

@@ -129,6 +129,16 @@ const char *rt_cmd_num(double v, char *buf, size_t size);
 
 /* points.csv's header (28 columns). */
 extern const char rt_cmd_points_header[];
+/* The columns its readers take (this file's and the ranks' merge), each found by its name. */
+enum rt_cmd_col {
+	RT_CMD_COL_CONFIG, RT_CMD_COL_REP, RT_CMD_COL_SCOPE, RT_CMD_COL_NAME, RT_CMD_COL_STATUS,
+	RT_CMD_COL_REASON, RT_CMD_COL_WALL, RT_CMD_COL_THREADS, RT_CMD_COL_LOG, RT_CMD_COL_IMAGES,
+	RT_CMD_COL_STARTUP, RT_CMD_COL_WINDOW, RT_CMD_COL_FLOPS, RT_CMD_COL_ONEDNN, RT_CMD_COL_COUNT
+};
+extern const char *const rt_cmd_col_names[RT_CMD_COL_COUNT];
+/* Whether header (a points.csv's first line) is roofline-run's: 0 with col[k] the index of
+ * column k, else -EINVAL with err "NAME:1: not roofline-run's points.csv (...)". */
+int rt_cmd_points_columns(const char *header, const char *name, int *col, struct rt_err *err);
 
 /* The configurations DIR/points.csv holds rows of, read back: res[i] for cfgs[i] (n of them)
  * from its run rows, each process's tally from the raw log its row names (DIR/onednn/...),

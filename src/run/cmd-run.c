@@ -1357,13 +1357,19 @@ static size_t best_compared(const struct rt_cmd_result *res, size_t n, double *b
 	return best;
 }
 
+/* The verdict on s against the default d, their seconds with the log (as compared). */
+static enum rt_faster faster(const struct rt_cmd_result *s, const struct rt_cmd_result *d)
+{
+	return rt_points_faster(&(struct rt_spread){ s->median, s->lo, s->hi, s->ok },
+				&(struct rt_spread){ d->median, d->lo, d->hi, d->ok }, false, NULL);
+}
+
 /* Whether s was measured faster than the default d with the log, as the verdict judges it:
  * both undisturbed, s's range under d's (the medians from a single run of either). */
 static bool beats(const struct rt_cmd_result *s, const struct rt_cmd_result *d)
 {
-	if (s->med < 0 || s->disturbed || d->med < 0 || d->disturbed)
-		return false;
-	return s->ok < 2 || d->ok < 2 ? s->median < d->median : s->hi < d->lo;
+	return s->med >= 0 && !s->disturbed && d->med >= 0 && !d->disturbed &&
+	       faster(s, d) >= RT_FASTER_UNKNOWN;
 }
 
 /* The configuration a claim is made of: the fastest; under --sweep tune the fastest of those
@@ -1542,14 +1548,17 @@ static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_resu
 		  const struct rt_cmd_result *d, const char *basis, bool *confirmed)
 {
 	char lb[96], ld[96], fb[96], fd[96], logged[420];
+	enum rt_faster f;
+	double x;
 
 	*confirmed = false;
 
 	figure(lb, sizeof(lb), b->median, b->lo, b->hi, b->ok);
 	figure(ld, sizeof(ld), d->median, d->lo, d->hi, d->ok);
 	snprintf(logged, sizeof(logged), "with the log %s against the default's %s (%s: "
-		 "%.2fx%s)", lb, ld, basis, d->median / b->median, b->ok < 2 || d->ok < 2 ?
-		 ", the spread not known" : ", outside both ranges");
+		 "%.2fx%s)", lb, ld, basis, d->median / b->median,
+		 faster(b, d) == RT_FASTER_UNKNOWN ? ", the spread not known" :
+		 ", outside both ranges");
 	if (!b->cf_tried || !d->cf_tried) {
 		snprintf(v, vs, "best configuration: %s, %s; not confirmed without the log (it was "
 			 "not run so: read back by --resume, interrupted, or under a launcher)", name,
@@ -1566,40 +1575,46 @@ static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_resu
 		/* the program's own throughput: higher is faster */
 		rate(fb, sizeof(fb), b->cf_img_median, b->cf_img_lo, b->cf_img_hi, b->cf_img_ok);
 		rate(fd, sizeof(fd), d->cf_img_median, d->cf_img_lo, d->cf_img_hi, d->cf_img_ok);
-		if (b->cf_ok >= 2 && d->cf_ok >= 2 && b->cf_img_lo > d->cf_img_hi)
+		f = rt_points_faster(&(struct rt_spread){ b->cf_img_median, b->cf_img_lo,
+							  b->cf_img_hi, b->cf_ok },
+				     &(struct rt_spread){ d->cf_img_median, d->cf_img_lo,
+							  d->cf_img_hi, d->cf_ok }, true, &x);
+		if (f == RT_FASTER_YES)
 			snprintf(v, vs, "best configuration: %s, %s without the log against the "
 				 "default's %s (run in turn, the command's own throughput): speedup "
-				 "%.2fx, outside both ranges; %s", name, fb, fd,
-				 b->cf_img_median / d->cf_img_median, logged);
-		else if ((b->cf_ok < 2 || d->cf_ok < 2) && b->cf_img_median > d->cf_img_median)
+				 "%.2fx, outside both ranges; %s", name, fb, fd, x, logged);
+		else if (f == RT_FASTER_UNKNOWN)
 			snprintf(v, vs, "best configuration: %s, %s without the log against the "
 				 "default's %s (the command's own throughput): speedup %.2fx from one "
-				 "run of each, the spread is not known (use -r 3); %s", name, fb, fd,
-				 b->cf_img_median / d->cf_img_median, logged);
+				 "run of each, the spread is not known (use -r 3); %s", name, fb, fd, x,
+				 logged);
 		else
 			snprintf(v, vs, "no configuration is measurably faster than the default "
 				 "without the log: %s printed %s against the default's %s (run in turn, "
 				 "the command's own throughput), %s; %s", name, fb, fd,
-				 b->cf_img_median > d->cf_img_median ? "the ranges overlap" :
+				 f == RT_FASTER_NOISE ? "the ranges overlap" :
 				 "the default as fast or faster", logged);
 		*confirmed = !strncmp(v, "best configuration: ", 20);
 		return;
 	}
 	figure(fb, sizeof(fb), b->cf_median, b->cf_lo, b->cf_hi, b->cf_ok);
 	figure(fd, sizeof(fd), d->cf_median, d->cf_lo, d->cf_hi, d->cf_ok);
-	if (b->cf_ok >= 2 && d->cf_ok >= 2 && b->cf_hi < d->cf_lo)
+	f = rt_points_faster(&(struct rt_spread){ b->cf_median, b->cf_lo, b->cf_hi, b->cf_ok },
+			     &(struct rt_spread){ d->cf_median, d->cf_lo, d->cf_hi, d->cf_ok }, false,
+			     &x);
+	if (f == RT_FASTER_YES)
 		snprintf(v, vs, "best configuration: %s, %s without the log against the default's "
 			 "%s (run in turn): speedup %.2fx in wall time, outside both ranges (wall "
 			 "time: not every run printed the command's throughput); %s",
-			 name, fb, fd, d->cf_median / b->cf_median, logged);
-	else if ((b->cf_ok < 2 || d->cf_ok < 2) && b->cf_median < d->cf_median)
+			 name, fb, fd, x, logged);
+	else if (f == RT_FASTER_UNKNOWN)
 		snprintf(v, vs, "best configuration: %s, %s without the log against the default's "
 			 "%s (wall time): speedup %.2fx from one run of each, the spread is not known "
-			 "(use -r 3); %s", name, fb, fd, d->cf_median / b->cf_median, logged);
+			 "(use -r 3); %s", name, fb, fd, x, logged);
 	else
 		snprintf(v, vs, "no configuration is measurably faster than the default without "
 			 "the log: %s took %s against the default's %s (run in turn, wall time), %s; "
-			 "%s", name, fb, fd, b->cf_median < d->cf_median ? "the ranges overlap" :
+			 "%s", name, fb, fd, f == RT_FASTER_NOISE ? "the ranges overlap" :
 			 "the default as fast or faster", logged);
 	/* past the returns above, a named best is a speedup the runs without the log made */
 	*confirmed = !strncmp(v, "best configuration: ", 20);
@@ -1808,7 +1823,7 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 		snprintf(v, vs, "the default configuration is the fastest measured: %.3f s "
 			 "(%.3f..%.3f over %u fresh process%s, %s)", def->median, def->lo, def->hi,
 			 def->ok, def->ok == 1 ? "" : "es", basis);
-	} else if (res[best].ok < 2 || def->ok < 2 || res[best].hi < def->lo) {
+	} else if (beats(&res[best], def)) {
 		claim(v, vs, cfgs[best].name, &res[best], def, basis, &confirmed);
 	} else {
 		snprintf(v, vs, "no configuration is measurably faster than the default: the "

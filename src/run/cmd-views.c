@@ -25,6 +25,23 @@ const char rt_cmd_points_header[] =
 #define NCOLS 28
 #define MAX_REPS 64
 
+const char *const rt_cmd_col_names[RT_CMD_COL_COUNT] = {
+	"config", "rep", "scope", "name", "status", "reason", "wall_seconds", "threads", "log",
+	"images_per_s", "startup_seconds", "window_seconds", "flops", "onednn_seconds",
+};
+
+int rt_cmd_points_columns(const char *header, const char *name, int *col, struct rt_err *err)
+{
+	struct rt_csv_cols h;
+
+	if (strcmp(header, rt_cmd_points_header) || rt_csv_cols_parse(&h, header))
+		return rt_err_set(err, -EINVAL, "%s:1: not roofline-run's points.csv (its header "
+				  "differs)", name);
+	for (int k = 0; k < RT_CMD_COL_COUNT; k++)
+		col[k] = rt_csv_col(&h, rt_cmd_col_names[k]);
+	return 0;
+}
+
 void rt_cmd_summarize(struct rt_cmd_result *s)
 {
 	double w[MAX_REPS];
@@ -221,6 +238,8 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 {
 	const bool make = *cfgs == NULL;
 	char csv[4200], *buf = NULL, *f[NCOLS + 1];
+	const char *g[RT_CMD_COL_COUNT];
+	int col[RT_CMD_COL_COUNT];
 	size_t cap = 0, ncap = 0, line = 0, rescap = make ? 0 : *n;
 	double (*bare)[MAX_REPS] = NULL;
 	unsigned *nbare = NULL;
@@ -238,6 +257,7 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 	if (make)
 		*n = 0;
 	while ((len = getline(&buf, &cap, fp)) > 0) {
+		const char *config, *what, *status;
 		long ci;
 		double rep, wall, img, su, win;
 		struct rt_cmd_result *s;
@@ -246,11 +266,8 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 		while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 			buf[--len] = '\0';
 		if (line == 1) {
-			if (strcmp(buf, rt_cmd_points_header)) {
-				rc = rt_err_set(err, -EINVAL, "%s:1: not roofline-run's points.csv "
-						"(its header differs)", csv);
+			if ((rc = rt_cmd_points_columns(buf, csv, col, err)))
 				goto out;
-			}
 			continue;
 		}
 		if (rt_csv_split(buf, f, NCOLS) != NCOLS) {
@@ -258,22 +275,27 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 					line, NCOLS);
 			goto out;
 		}
-		if (strcmp(f[2], "run"))
+		for (int k = 0; k < RT_CMD_COL_COUNT; k++)
+			g[k] = f[col[k]];
+		config = g[RT_CMD_COL_CONFIG];
+		what = g[RT_CMD_COL_NAME];
+		status = g[RT_CMD_COL_STATUS];
+		if (strcmp(g[RT_CMD_COL_SCOPE], "run"))
 			continue;
-		ci = find_cfg(cfgs, n, &ncap, &idx, make, f[0], f[22]);
+		ci = find_cfg(cfgs, n, &ncap, &idx, make, config, g[RT_CMD_COL_THREADS]);
 		if (ci == -2) {
 			rc = rt_err_set(err, -ENOMEM, "out of memory");
 			goto out;
 		}
 		if (ci == -3) {
 			rc = rt_err_set(err, -EINVAL, "%s:%zu: a configuration's name of %zu "
-					"characters (at most %zu)", csv, line, strlen(f[0]),
+					"characters (at most %zu)", csv, line, strlen(config),
 					sizeof((*cfgs)[0].name) - 1);
 			goto out;
 		}
 		if (ci < 0) {
 			rc = rt_err_set(err, -EINVAL, "%s:%zu: configuration '%s' is not one of this "
-					"run's (run.cfg)", csv, line, f[0]);
+					"run's (run.cfg)", csv, line, config);
 			goto out;
 		}
 		if ((size_t)ci >= rescap) {
@@ -304,28 +326,31 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 			}
 		}
 		s = &(*res)[ci];
-		if (num_field(f[1], &rep, false) || rep < 1 || rep > MAX_REPS || rep != floor(rep) ||
-		    (strcmp(f[17], "ok") && strcmp(f[17], "disturbed") && strcmp(f[17], "failed")) ||
-		    num_field(f[19], &wall, !strcmp(f[17], "failed")) ||
-		    num_field(f[24], &img, true) || num_field(f[26], &su, true) ||
-		    num_field(f[27], &win, true) || (!isnan(su) && (su < 0 || su > wall)) ||
+		if (num_field(g[RT_CMD_COL_REP], &rep, false) || rep < 1 || rep > MAX_REPS ||
+		    rep != floor(rep) ||
+		    (strcmp(status, "ok") && strcmp(status, "disturbed") && strcmp(status, "failed")) ||
+		    num_field(g[RT_CMD_COL_WALL], &wall, !strcmp(status, "failed")) ||
+		    num_field(g[RT_CMD_COL_IMAGES], &img, true) ||
+		    num_field(g[RT_CMD_COL_STARTUP], &su, true) ||
+		    num_field(g[RT_CMD_COL_WINDOW], &win, true) ||
+		    (!isnan(su) && (su < 0 || su > wall)) ||
 		    (!isnan(win) && (win < 0 || su + win > wall * (1 + 1e-12)))) {
 			rc = rt_err_set(err, -EINVAL, "%s:%zu: a run row that does not read (rep, "
 					"status, wall_seconds, images_per_s, startup_seconds and "
 					"window_seconds within the wall time)", csv, line);
 			goto out;
 		}
-		if (!strcmp(f[3], "command without the log")) {
-			if (!strcmp(f[17], "ok") && nbare[ci] < MAX_REPS)
+		if (!strcmp(what, "command without the log")) {
+			if (!strcmp(status, "ok") && nbare[ci] < MAX_REPS)
 				bare[ci][nbare[ci]++] = wall;
 			(*res)[ci].bare_tried = true;
 			continue;
 		}
 		/* a claim's runs without the log decide one verdict: made again when it is */
-		if (!strcmp(f[3], "command without the log, confirming"))
+		if (!strcmp(what, "command without the log, confirming"))
 			continue;
-		if (strcmp(f[3], "command")) {
-			rc = rt_err_set(err, -EINVAL, "%s:%zu: a run row named '%s'", csv, line, f[3]);
+		if (strcmp(what, "command")) {
+			rc = rt_err_set(err, -EINVAL, "%s:%zu: a run row named '%s'", csv, line, what);
 			goto out;
 		}
 		if ((unsigned)rep > s->n) {
@@ -344,7 +369,7 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 
 			if ((unsigned)rep <= s->n && (r->ok || r->reason[0] || r->wall > 0)) {
 				rc = rt_err_set(err, -EINVAL, "%s:%zu: configuration '%s' run %.0f "
-						"twice", csv, line, f[0], rep);
+						"twice", csv, line, config, rep);
 				goto out;
 			}
 			while (s->n < (unsigned)rep) {
@@ -353,14 +378,16 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 				s->runs[s->n].startup = s->runs[s->n].window = NAN;
 				s->n++;
 			}
-			r->ok = strcmp(f[17], "failed") != 0;
-			r->disturbed = !strcmp(f[17], "disturbed");
+			r->ok = strcmp(status, "failed") != 0;
+			r->disturbed = !strcmp(status, "disturbed");
 			r->wall = r->ok ? wall : 0;
 			r->images_per_s = img;
 			r->startup = isnan(win) ? NAN : su;
 			r->window = isnan(su) ? NAN : win;
-			snprintf(r->reason, sizeof(r->reason), "%s", f[18]);
-			if (*f[23] && (rc = tally_log(dir, f[23], &r->t, &r->verbose_lines, csv, line, err)))
+			snprintf(r->reason, sizeof(r->reason), "%s", g[RT_CMD_COL_REASON]);
+			if (*g[RT_CMD_COL_LOG] && (rc = tally_log(dir, g[RT_CMD_COL_LOG], &r->t,
+								  &r->verbose_lines, csv, line,
+								  err)))
 				goto out;
 			/* the window was by oneDNN's timestamps where each execution had one */
 			r->stamped = r->t.execs && r->t.stamped == r->t.execs;

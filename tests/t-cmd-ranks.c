@@ -1,0 +1,125 @@
+/* t-cmd-ranks.c: roofline-run's job of two ranks merged from the ranks' own points.csv: each
+ * field found by its column's name, the job's run as long as its slowest rank, the verdict
+ * the one the trainer's sweeps get (faster only outside both ranges); a rank's row whose
+ * number does not read is FILE:LINE and its column, and nothing is merged. */
+#include "config.h"
+#include "run/cmd-ranks.h"
+#include "run/cmd-results.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A run row of roofline-run's 28 columns: only those the merge reads are set. */
+static void row(FILE *fp, const char *config, int rep, const char *status, const char *wall,
+		const char *flops, int rank)
+{
+	fprintf(fp, "%s,%d,run,command,,,,,,,,,%s,,,,,%s,,%s,0.5,,1,,,%d,,\n", config, rep, flops,
+		status, wall, rank);
+}
+
+/* DIR/rank-K/: its summary (the rank is done) and its points.csv, walls[config][rep] */
+static void rank_dir(const char *dir, int k, const double walls[2][3], const char *bad_wall)
+{
+	char path[4300];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/rank-%d", dir, k);
+	mkdir(path, 0700);
+	snprintf(path, sizeof(path), "%s/rank-%d/summary.txt", dir, k);
+	fp = fopen(path, "w");
+	if (fp)
+		fclose(fp);
+	snprintf(path, sizeof(path), "%s/rank-%d/points.csv", dir, k);
+	fp = fopen(path, "w");
+	if (!fp)
+		return;
+	fprintf(fp, "%s\n", rt_cmd_points_header);
+	for (int c = 0; c < 2; c++)
+		for (int r = 0; r < 3; r++) {
+			char w[32];
+
+			snprintf(w, sizeof(w), "%.3f", walls[c][r]);
+			row(fp, c ? "t2" : "default", r + 1, "ok", bad_wall && c && r == 2 ? bad_wall :
+			    w, "1e9", k);
+		}
+	fclose(fp);
+}
+
+static bool has(const char *path, const char *text)
+{
+	static char buf[65536];
+
+	return slurp(path, buf, sizeof(buf)) && strstr(buf, text);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/t-cmd-ranks.XXXXXX", path[4300], cmd[4400];
+	/* the ranks' walls: the job's run is the slower rank's, default 1.00 1.00 1.01 (median
+	 * 1.00), t2 0.80 0.80 0.81 (median 0.80): 1.00 / 0.80 = 1.25x, outside both ranges */
+	const double r0[2][3] = { { 1.00, 0.99, 0.98 }, { 0.80, 0.79, 0.81 } },
+		     r1[2][3] = { { 0.98, 1.00, 1.01 }, { 0.78, 0.80, 0.80 } };
+	struct rt_cluster_launch l = { .launched = true, .mpi = true, .rank = 0, .size = 2,
+				       .from = "OMPI_COMM_WORLD_SIZE" };
+	struct rt_err err = { 0 };
+	FILE *out = fopen("/dev/null", "w");
+	int rc;
+
+	if (!mkdtemp(dir) || !out)
+		return 1;
+	rank_dir(dir, 0, r0, NULL);
+	rank_dir(dir, 1, r1, NULL);
+	rc = rt_cmd_ranks_merge(dir, &l, out, &err);
+	is_int(rc, 1, "two ranks done: merged (%s)", err.msg);
+	snprintf(path, sizeof(path), "%s/summary.txt", dir);
+	ok(has(path, " 1.000 (1.000..1.010)    3/3 "),
+	   "the default's job walls: the slower rank's each run, median 1.000, 3 runs of 3");
+	ok(has(path, " 0.800 (0.800..0.810)    3/3 "), "t2's: median 0.800 (0.800..0.810)");
+	ok(has(path, "best configuration: t2, 0.800 s (0.800..0.810); the default 1.000 s "
+		     "(1.000..1.010): speedup 1.25x of the job's wall time, outside both ranges"),
+	   "the verdict: 1.25x, outside both ranges");
+	snprintf(path, sizeof(path), "%s/points.csv", dir);
+	ok(has(path, "t2,3,run,command,,,,,,,,,1e9,,,,,ok,,0.810,0.5,,1,,,0,,\n") &&
+	   has(path, "t2,3,run,command,,,,,,,,,1e9,,,,,ok,,0.800,0.5,,1,,,1,,\n"),
+	   "every rank's rows in the job's points.csv");
+
+	/* a rank's wall that is no number: named, and nothing merged */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'/*", dir);
+	if (system(cmd))
+		return 1;
+	rank_dir(dir, 0, r0, NULL);
+	rank_dir(dir, 1, r1, "0.8x");
+	rc = rt_cmd_ranks_merge(dir, &l, out, &err);
+	ok(rc == -EINVAL && strstr(err.msg, "/rank-1/points.csv:7: wall_seconds: '0.8x' is not a "
+				   "number"), "a wall of '0.8x': FILE:LINE and its column (%s)",
+	   err.msg);
+	snprintf(path, sizeof(path), "%s/points.csv", dir);
+	ok(access(path, F_OK) != 0, "... no points.csv merged");
+	snprintf(path, sizeof(path), "%s/summary.txt", dir);
+	ok(access(path, F_OK) != 0, "... no summary");
+
+	/* a rank whose file is not roofline-run's (a header of another schema) */
+	snprintf(path, sizeof(path), "%s/rank-0/points.csv", dir);
+	{
+		FILE *fp = fopen(path, "w");
+
+		if (!fp)
+			return 1;
+		fputs("config,threads,batch\nt1,1,8\n", fp);
+		fclose(fp);
+	}
+	rc = rt_cmd_ranks_merge(dir, &l, out, &err);
+	ok(rc == -EINVAL && strstr(err.msg, "/rank-0/points.csv:1: not roofline-run's points.csv"),
+	   "another header: refused at line 1 (%s)", err.msg);
+
+	fclose(out);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		return 1;
+	return done_testing();
+}
