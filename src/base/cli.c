@@ -294,6 +294,24 @@ void rt_cli_help(const struct rt_cli *cli, FILE *fp)
 		fprintf(fp, "%s", cli->after);
 }
 
+bool rt_cli_stop(const struct rt_cli *cli, int argc, char **argv, rt_cli_setter set, void *ctx,
+		 int *first, int *status)
+{
+	struct rt_err err = { 0 };
+	const int rc = rt_cli_parse(cli, argc, argv, set, ctx, first, &err);
+
+	if (rc < 0) {
+		*status = rt_cli_usage_error(cli, err.msg);
+		return true;
+	}
+	if (rc == RT_CLI_HELP || rc == RT_CLI_VERSION) {
+		(rc == RT_CLI_HELP ? rt_cli_help : rt_cli_version)(cli, stdout);
+		*status = 0;
+		return true;
+	}
+	return false;
+}
+
 void rt_cli_version(const struct rt_cli *cli, FILE *fp)
 {
 	fprintf(fp, "%s (%s) %s\n", cli->prog, PACKAGE_NAME, PACKAGE_VERSION);

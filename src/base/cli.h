@@ -84,6 +84,12 @@ enum { RT_CLI_HELP = 1, RT_CLI_VERSION = 2 };
 int rt_cli_parse(const struct rt_cli *cli, int argc, char **argv, rt_cli_setter set, void *ctx,
 		 int *first, struct rt_err *err);
 
+/* rt_cli_parse as a tool's main takes it: true when the tool is to stop now with *status
+ * (a usage error said: 2; --help or --version printed on stdout: 0), else false with *first
+ * the index of the first operand. */
+bool rt_cli_stop(const struct rt_cli *cli, int argc, char **argv, rt_cli_setter set, void *ctx,
+		 int *first, int *status);
+
 /* --help: usage, about, every option not hidden with its argument, range and default, then
  * the notes. */
 void rt_cli_help(const struct rt_cli *cli, FILE *fp);

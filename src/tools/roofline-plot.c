@@ -64,16 +64,10 @@ static int set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *
 int main(int argc, char **argv)
 {
 	struct rt_plot_run_opts o = { .prog = cli.prog };
-	struct rt_err err = { 0 };
 	int first = 0, rc;
 
-	rc = rt_cli_parse(&cli, argc, argv, set, &o, &first, &err);
-	if (rc < 0)
-		return rt_cli_usage_error(&cli, err.msg);
-	if (rc == RT_CLI_HELP || rc == RT_CLI_VERSION) {
-		(rc == RT_CLI_HELP ? rt_cli_help : rt_cli_version)(&cli, stdout);
-		return 0;
-	}
+	if (rt_cli_stop(&cli, argc, argv, set, &o, &first, &rc))
+		return rc;
 	if (first == argc)
 		return rt_cli_usage_error(&cli, "no results directory given");
 	o.dirs = argv + first;

@@ -169,16 +169,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	cli.pus = (long)rt_topo_pus(topo);
-	rc = rt_cli_parse(&cli, argc, argv, set, &c, &first, &err);
-	if (rc < 0) {
-		rc = rt_cli_usage_error(&cli, err.msg);
+	if (rt_cli_stop(&cli, argc, argv, set, &c, &first, &rc))
 		goto out;
-	}
-	if (rc == RT_CLI_HELP || rc == RT_CLI_VERSION) {
-		(rc == RT_CLI_HELP ? rt_cli_help : rt_cli_version)(&cli, stdout);
-		rc = 0;
-		goto out;
-	}
 	c.o.threshold = c.threshold / 100;
 	if (first < argc) {
 		rt_err_set(&err, -EINVAL, "unexpected argument '%s'", argv[first]);

@@ -132,21 +132,12 @@ int main(int argc, char **argv)
 				.timeout = RT_CLI_TIMEOUT_DEFAULT, .overhead = true,
 				.hw_counters = true } };
 	struct rt_cmd_run_opts *o = &c.o;
-	struct rt_err err = { 0 };
 	char *cmdline = NULL;
 	size_t len = 1;
 	int first = 0, rc;
 
-	rc = rt_cli_parse(&cli, argc, argv, set, &c, &first, &err);
-	if (rc < 0) {
-		rc = rt_cli_usage_error(&cli, err.msg);
+	if (rt_cli_stop(&cli, argc, argv, set, &c, &first, &rc))
 		goto out;
-	}
-	if (rc == RT_CLI_HELP || rc == RT_CLI_VERSION) {
-		(rc == RT_CLI_HELP ? rt_cli_help : rt_cli_version)(&cli, stdout);
-		rc = 0;
-		goto out;
-	}
 	if (o->resume) {
 		/* what the run is comes from its record; only how it runs may be given */
 		if (first < argc) {

@@ -78,13 +78,8 @@ static int parse_args(struct rt_train_settings *s, int argc, char **argv,
 	int first = 0, rc;
 
 	cli.pus = (long)rt_topo_pus(topo);
-	rc = rt_cli_parse(&cli, argc, argv, rt_train_settings_set, s, &first, &err);
-	if (rc < 0)
-		return rt_cli_usage_error(&cli, err.msg);
-	if (rc == RT_CLI_HELP || rc == RT_CLI_VERSION) {
-		(rc == RT_CLI_HELP ? rt_cli_help : rt_cli_version)(&cli, stdout);
-		return -1;
-	}
+	if (rt_cli_stop(&cli, argc, argv, rt_train_settings_set, s, &first, &rc))
+		return rc ? rc : -1;
 	if (first < argc) {
 		rt_err_set(&err, -EINVAL, "unexpected argument '%s'", argv[first]);
 		return rt_cli_usage_error(&cli, err.msg);
