@@ -2,6 +2,7 @@
  * each measure, and the reason's words from takes the test builds */
 #include "config.h"
 #include "machine/busy.h"
+#include "machine/cpu.h"
 #include "tap.h"
 
 #include <errno.h>
@@ -12,32 +13,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* this process's cgroup v1 cpu directory ("/sys/fs/cgroup/cpu/PATH"), from /proc/self/cgroup */
-static bool cpu_cgroup(char *dir, size_t size)
-{
-	FILE *fp = fopen("/proc/self/cgroup", "r");
-	char line[1024];
-	bool found = false;
-
-	if (!fp)
-		return false;
-	while (!found && fgets(line, sizeof(line), fp)) {
-		char *b = strstr(line, ":cpu:");
-
-		if (!b && (b = strstr(line, ":cpu,")))
-			b = strchr(b + 1, ':');
-		else if (b)
-			b += 4;
-		if (!b)
-			continue;
-		b[strcspn(b, "\n")] = '\0';
-		found = snprintf(dir, size, "/sys/fs/cgroup/cpu%s", strcmp(b + 1, "/") ? b + 1 : "")
-			< (int)size;
-	}
-	fclose(fp);
-	return found;
-}
 
 static bool put(const char *dir, const char *file, const char *text)
 {
@@ -57,8 +32,9 @@ static bool put(const char *dir, const char *file, const char *text)
 static bool enter_quota(char *home, char *mine, size_t size)
 {
 	char pid[32];
+	bool v2;
 
-	if (!cpu_cgroup(home, size) ||
+	if (!rt_cpu_cgroup_dir(home, size, &v2) || v2 ||
 	    snprintf(mine, size, "%s/rt-t-busy-%ld", home, (long)getpid()) >= (int)size)
 		return false;
 	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());

@@ -136,7 +136,7 @@ int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err)
 
 /* The path of this process's cgroup for the controller (v1: a line "N:...,cpu,...:/path";
  * v2: "0::/path"), appended to root; false when there is none. */
-static bool cgroup_dir(char *buf, size_t size, bool *v2)
+bool rt_cpu_cgroup_dir(char *buf, size_t size, bool *v2)
 {
 	FILE *fp = fopen("/proc/self/cgroup", "r");
 	char line[1024];
@@ -190,7 +190,7 @@ int rt_cpu_quota(double *cores, double *period_s, unsigned long long *throttled)
 	const char *t;
 
 	*throttled = 0;
-	if (!cgroup_dir(dir, sizeof(dir), &v2))
+	if (!rt_cpu_cgroup_dir(dir, sizeof(dir), &v2))
 		return -ENOENT;
 	if (v2) {
 		snprintf(path, sizeof(path), "%s/cpu.max", dir);

@@ -44,6 +44,11 @@ int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err);
  * operations a cycle (a 16x16x32 tile product every 16 cycles). method: fma-chains,
  * mul-add-chains, instruction; isa: scalar, sse, avx2, avx512, avx512_bf16, avx512_fp16,
  * avx512_vnni, avx_vnni, amx_bf16, amx_int8. 0 when unknown (oneDNN's rates have none). */
+/* This process's cgroup directory for CPU control: the v1 cpu controller's
+ * ("/sys/fs/cgroup/cpu/PATH", *v2 false) where it is mounted, else the v2 one's; false when
+ * /proc/self/cgroup names neither. */
+bool rt_cpu_cgroup_dir(char *buf, size_t size, bool *v2);
+
 /* The CPU time this process may use, from its cgroup's CFS quota (v1: cpu.cfs_quota_us over
  * cpu.cfs_period_us; v2: cpu.max): *cores of CPU time per period of *period_s seconds, and how
  * many periods so far were throttled (held back at the quota). -ENOENT when there is no
