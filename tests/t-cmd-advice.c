@@ -7,6 +7,7 @@
 #include "counters/onednn-log.h"
 #include "run/cmd-results.h"
 #include "tap.h"
+#include "pt211.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,24 +16,8 @@
 /* tests/data/pytorch-2.11/pt211-MODE.log tallied and sorted; false when it is not there */
 static bool tally_file(struct rt_onednn_tally *t, const char *mode)
 {
-	const char *top = getenv("top_srcdir");
-	char path[4096], line[8192];
-	struct rt_onednn_reader r;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/tests/data/pytorch-2.11/pt211-%s.log", top ? top : ".",
-		 mode);
-	rt_onednn_reader_init(&r);
-	rt_onednn_tally_init(t);
-	if (!(fp = fopen(path, "r")))
+	if (!pt211_tally(t, mode, NULL))
 		return false;
-	while (fgets(line, sizeof(line), fp)) {
-		struct rt_onednn_exec e;
-
-		rt_onednn_tally_line(t, rt_onednn_read(&r, line, strlen(line), &e), &e, line,
-				     strlen(line));
-	}
-	fclose(fp);
 	rt_onednn_tally_sort(t);
 	return true;
 }

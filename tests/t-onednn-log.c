@@ -8,6 +8,7 @@
 #include "counters/onednn-log.h"
 #include "run/cmd-results.h"
 #include "tap.h"
+#include "pt211.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,35 +23,6 @@ static enum rt_onednn_line rd(struct rt_onednn_reader *r, const char *line,
 			      struct rt_onednn_exec *e)
 {
 	return rt_onednn_read(r, line, strlen(line), e);
-}
-
-/* tests/data/pytorch-2.11/pt211-MODE.log read as roofline-run reads a command's output, with
- * extra (a line of the test's) read after the log's fifth line; false when the file is not
- * there */
-static bool tally_file(struct rt_onednn_tally *t, const char *mode, const char *extra)
-{
-	const char *top = getenv("top_srcdir");
-	char path[4096], line[8192];
-	struct rt_onednn_reader r;
-	int k = 0;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/tests/data/pytorch-2.11/pt211-%s.log", top ? top : ".",
-		 mode);
-	rt_onednn_reader_init(&r);
-	rt_onednn_tally_init(t);
-	if (!(fp = fopen(path, "r")))
-		return false;
-	while (fgets(line, sizeof(line), fp)) {
-		struct rt_onednn_exec e;
-
-		rt_onednn_tally_line(t, rt_onednn_read(&r, line, strlen(line), &e), &e, line,
-				     strlen(line));
-		if (++k == 5 && extra)
-			rt_onednn_tally_line(t, rd(&r, extra, &e), &e, extra, strlen(extra));
-	}
-	fclose(fp);
-	return true;
 }
 
 /* The FLOPs of the tally's counted primitives of kind (and direction, NULL: any) whose math
@@ -364,7 +336,7 @@ int main(void)
 		struct rt_onednn_tally t;
 
 		for (size_t i = 0; i < sizeof(logs) / sizeof(logs[0]); i++) {
-			if (!tally_file(&t, logs[i].mode, NULL)) {
+			if (!pt211_tally(&t, logs[i].mode, NULL)) {
 				ok(0, "pt211-%s.log: not found", logs[i].mode);
 				continue;
 			}
@@ -400,7 +372,7 @@ int main(void)
 		}
 		/* a line no reader knows among ONEDNN_VERBOSE=all's creation, dispatch and
 		 * check lines: the first named */
-		tally_file(&t, "fp32-verbose-all", "onednn_verbose,v1,primitive,exec,cpu,reorder,"
+		pt211_tally(&t, "fp32-verbose-all", "onednn_verbose,v1,primitive,exec,cpu,reorder,"
 			   "jit:uni,undef,src:f32::blocked:ab::f0,,,64,slow");
 		ok(t.unparsed == 1 && strstr(t.first_unparsed, ",64,slow") &&
 		   strstr(t.first_unparsed_why, "milliseconds") && t.execs == 66,
@@ -502,7 +474,7 @@ int main(void)
 			"onednn_verbose,info,gpu,runtime:OpenCL\n",
 		};
 
-		if (tally_file(&t, "fp32", NULL)) {
+		if (pt211_tally(&t, "fp32", NULL)) {
 			ok(!strcmp(t.version, "v3.10.2") && !strcmp(t.runtime, "OpenMP") &&
 			   t.nthr == 16, "PyTorch 2.11's log: oneDNN %s, %s, %u threads", t.version,
 			   t.runtime, t.nthr);
