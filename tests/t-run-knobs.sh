@@ -222,10 +222,7 @@ check "A/A tune (allocator=default against the default): no speedup claimed, the
 	"test -s '$dir/aa/summary.txt' && ! grep -q '^best configuration' '$dir/aa/summary.txt' && grep -q '^tune: the set chosen: the default' '$dir/aa/summary.txt'"
 
 # PyTorch live: the allocator in the Python process, oneDNN 2.6 under the fpmath mode
-py=
-for p in python3 /usr/bin/python3; do
-	if "$p" -c 'import torch' 2>/dev/null; then py=$p; break; fi
-done
+py=$(torch_python)
 if [ -z "$py" ]; then
 	skip "PyTorch is not installed (python3-torch)"
 	skip "PyTorch is not installed (python3-torch)"

@@ -121,10 +121,7 @@ check "... the ridge is the ceiling over DRAM's bandwidth, the intensity under i
 	awk '{ r = \$1 / \$4; d = r - \$3; if (d < 0) d = -d; if (!(\$2 < \$3 && d <= 0.001 * r)) bad = 1; n++ } END { exit !(n > 0 && !bad) }'"
 
 # --- a live PyTorch 1.13 training: start-up before the first primitive, the window in the wall
-tpy=
-for p in python3 /usr/bin/python3; do
-	if "$p" -c 'import torch' 2>/dev/null; then tpy=$p; break; fi
-done
+tpy=$(torch_python)
 if [ -z "$tpy" ]; then
 	skip "PyTorch is not installed (python3-torch)"
 	skip "PyTorch is not installed (python3-torch)"

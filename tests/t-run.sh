@@ -383,10 +383,7 @@ fi
 check "an A/A sweep never claims a speedup" sh -c "test -s '$dir/aa/summary.txt' && ! grep -q '^best configuration' '$dir/aa/summary.txt'"
 
 # a real client: PyTorch
-py=
-for p in python3 /usr/bin/python3; do
-	if "$p" -c 'import torch' 2>/dev/null; then py=$p; break; fi
-done
+py=$(torch_python)
 if [ -z "$py" ]; then
 	skip "PyTorch is not installed (python3-torch)"
 else

@@ -45,6 +45,13 @@ widest_isa() {
 	elif grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo; then echo avx2
 	else echo sse; fi
 }
+# torch_python: the first of python3 and /usr/bin/python3 that imports torch, or nothing (a
+# pyenv's python3 on PATH may lack Debian's python3-torch)
+torch_python() {
+	for p in python3 /usr/bin/python3; do
+		if "$p" -c 'import torch' 2>/dev/null; then echo "$p"; return; fi
+	done
+}
 # identity_tree DIR VENDOR FAMILY MODEL [PMU ...]: a node's identity under DIR for
 # ROOFTRAJ_SYSROOT=DIR, whatever CPU runs the test: its /proc/cpuinfo (VENDOR, CPUID FAMILY and
 # MODEL in decimal) and its sysfs PMUs (a software one always, each PMU named: "cpu" is a core
