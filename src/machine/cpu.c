@@ -215,6 +215,20 @@ int rt_cpu_quota(double *cores, double *period_s, unsigned long long *throttled)
 	return 0;
 }
 
+bool rt_cpu_has(const struct rt_cpu *cpu, const char *flag)
+{
+	for (size_t i = 0; cpu && i < cpu->nisa; i++)
+		if (!strcmp(cpu->isa[i], flag))
+			return true;
+	return false;
+}
+
+const char *rt_cpu_bf16_flag(const struct rt_cpu *cpu)
+{
+	return rt_cpu_has(cpu, "amx_bf16") ? "amx_bf16" :
+	       rt_cpu_has(cpu, "avx512_bf16") ? "avx512_bf16" : NULL;
+}
+
 double rt_cpu_ops_per_cycle(const char *vendor, int family, bool avx512,
 			    enum rt_precision precision, const char *isa, const char *method)
 {

@@ -36,6 +36,12 @@ int rt_cpu_parse_cpuinfo(struct rt_cpu *cpu, const char *text, struct rt_err *er
 /* Read this machine's /proc/cpuinfo and cpufreq (under ROOFTRAJ_SYSROOT when set). */
 int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err);
 
+/* Whether the CPU's flags hold flag (one of those struct rt_cpu keeps: "avx512f", "amx_bf16") */
+bool rt_cpu_has(const struct rt_cpu *cpu, const char *flag);
+/* The flag of the instructions that give this CPU bf16 math, "amx_bf16" before "avx512_bf16";
+ * NULL when it has neither (or cpu is NULL) */
+const char *rt_cpu_bf16_flag(const struct rt_cpu *cpu);
+
 /* The operations (FLOPs; int8: OPs) one core can start per cycle for a FLOP ceiling, by the
  * machine's execution resources: an upper bound that no measured ceiling may pass. The
  * vector datapath is 512 bits on Intel CPUs with AVX-512 and AMD from family 0x1a (Zen 5),

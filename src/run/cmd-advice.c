@@ -64,14 +64,6 @@ static long problem_dim(const char *problem, const char *key)
 	return -1;
 }
 
-static bool cpu_has(const struct rt_cpu *cpu, const char *isa)
-{
-	for (size_t i = 0; cpu && i < cpu->nisa; i++)
-		if (!strcmp(cpu->isa[i], isa))
-			return true;
-	return false;
-}
-
 /* The ceiling a precision's work is held against (rt_roofs_ceiling: the one the summary's
  * primitives are judged by), or NULL. */
 static const struct rt_roof *flop_roof(const struct rt_cmd_judgement *j, const char *prec)
@@ -199,8 +191,7 @@ static void under_roof(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		      const struct rt_cmd_judgement *j, const struct rt_cpu *cpu, bool python)
 {
-	const char *isa = cpu_has(cpu, "amx_bf16") ? "amx_bf16" :
-			  cpu_has(cpu, "avx512_bf16") ? "avx512_bf16" : NULL;
+	const char *isa = rt_cpu_bf16_flag(cpu);
 	const struct rt_roof *f32 = flop_roof(j, "fp32"), *bf16 = flop_roof(j, "bf16");
 	double ms = 0;
 	char roofs[200] = "";

@@ -201,11 +201,10 @@ static bool has_flags(const char *flags, const char *need, char *miss, size_t ms
 /* Whether the CPU does bf16 math (AMX or AVX512-BF16): the reason it does not into why. */
 static bool bf16_offered(char *why, size_t size)
 {
-	char flags[8192], miss[128];
+	struct rt_err err = { 0 };
+	struct rt_cpu cpu;
 
-	cpu_flags(flags, sizeof(flags));
-	if (has_flags(flags, "amx_bf16", miss, sizeof(miss)) ||
-	    has_flags(flags, "avx512_bf16", miss, sizeof(miss)))
+	if (!rt_cpu_detect(&cpu, &err) && rt_cpu_bf16_flag(&cpu))
 		return true;
 	snprintf(why, size, "this CPU has neither AMX (amx_bf16) nor AVX512-BF16 (avx512_bf16) "
 		 "in /proc/cpuinfo's flags: no bf16 math for oneDNN to lower f32 work to");
