@@ -356,6 +356,19 @@ static bool read_desc(const char *s, struct desc *q, char *why, size_t wsize)
 	return true;
 }
 
+void rt_onednn_problem_mb_oh(const char *problem, long *mb, long *oh)
+{
+	struct desc q;
+	char why[96];
+
+	*mb = *oh = -1;
+	if (!read_desc(problem, &q, why, sizeof(why)))
+		return;
+	*mb = q.mb;
+	if (q.has_o[1])
+		*oh = q.o[1];
+}
+
 /* v[0] * v[1] * v[2] without overflow */
 static double prod3(const long *v)
 {

@@ -131,4 +131,9 @@ void rt_onednn_tally_sort(struct rt_onednn_tally *t);
  * trainer's points. */
 enum rt_precision rt_onednn_f32_math(const char *fpmath, const char *impl, bool *bound);
 
+/* The minibatch (mb) and output height (oh) of a convolution's or pooling's problem
+ * descriptor ("mb48_ic24oc48_ih32oh32..."), as the counts read it; -1 each where the problem
+ * is not such a descriptor or does not give it. */
+void rt_onednn_problem_mb_oh(const char *problem, long *mb, long *oh);
+
 #endif

@@ -44,26 +44,6 @@ static int cmp_conv_ms(const void *a, const void *b)
 	return x->ms < y->ms ? 1 : x->ms > y->ms ? -1 : strcmp(x->from, y->from);
 }
 
-/* The number after "KEY" where it starts the problem or follows '_' ("mb48_ic24oc48_ih32oh32"):
- * -1 when absent. */
-static long problem_dim(const char *problem, const char *key)
-{
-	const size_t kl = strlen(key);
-
-	for (const char *p = problem; (p = strstr(p, key)); p += kl) {
-		char *end;
-		long v;
-
-		if (p != problem && p[-1] != '_' && !(p[-1] >= '0' && p[-1] <= '9'))
-			continue;
-		v = strtol(p + kl, &end, 10);
-		if (end == p + kl || v < 1)
-			continue;
-		return v;
-	}
-	return -1;
-}
-
 /* The ceiling a precision's work is held against (rt_roofs_ceiling: the one the summary's
  * primitives are judged by), or NULL. */
 static const struct rt_roof *flop_roof(const struct rt_cmd_judgement *j, const char *prec)
@@ -162,8 +142,7 @@ static void under_roof(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 			continue;
 		in = p->flops / p->bytes;
 		ridge = dram && dram->value > 0 ? c->value / dram->value : NAN;
-		mb = problem_dim(p->problem, "mb");
-		oh = problem_dim(p->problem, "oh");
+		rt_onednn_problem_mb_oh(p->problem, &mb, &oh);
 		if (isfinite(ridge) && in < ridge)
 			snprintf(why, sizeof(why), "memory-bound: its intensity %.3g FLOP/B is "
 				 "under the ridge %.3g FLOP/B (the %s ceiling over DRAM's %.4g "
