@@ -258,4 +258,20 @@ EOF
 	check "... each convolution point's math follows its implementation (bf16 only on an AMX or bf16 ISA)" \
 		"$csvawk" '$1 == "fpmath=bf16" && $3 == "primitive" && $5 == "convolution" { n++; amx = ($9 ~ /amx|bf16/); if ((amx && $8 != "bf16") || (!amx && $8 != "fp32")) bad++ } END { exit !(n > 0 && !bad) }' "$dir/pf/points.csv"
 fi
+# threads and affinity: the sweep engine's knobs (roofline-train's grammar, lists and checks)
+# and its environment for each placement; a variable not swept stays as the command's
+# environment has it
+OMP_PLACES=threads "$run" -o "$dir/ta" -r 1 --no-overhead --no-hw-counters --sweep affinity=compact,none --sweep threads=1 -- sh -c 'echo "env $OMP_NUM_THREADS ${OMP_PLACES-unset} ${OMP_PROC_BIND-unset}"' >"$dir/ta.out" 2>&1
+check "threads and affinity swept: each placement's environment as roofline-train sets it" sh -c "
+	grep -qF '{ name = \"threads=1 affinity=compact\"; environment = [ \"OMP_NUM_THREADS=1\", \"OMP_PLACES=cores\", \"OMP_PROC_BIND=close\" ];' '$dir/ta/run.cfg' &&
+	grep -qF '{ name = \"threads=1 affinity=none\"; environment = [ \"OMP_NUM_THREADS=1\", \"OMP_PLACES=\", \"OMP_PROC_BIND=\" ];' '$dir/ta/run.cfg' &&
+	grep -qx 'env 1 cores close' '$dir/ta.out' && grep -qx 'env 1 unset unset' '$dir/ta.out' &&
+	grep -qx 'env  threads unset' '$dir/ta.out'"
+check "... run.cfg records the knobs as given, in the engine's spelling" grep -q 'sweep = \[ "affinity=compact,none", "threads=1" \];' "$dir/ta/run.cfg"
+"$run" -o "$dir/tbig" --sweep threads=1,100000 -- true >"$dir/tbig.out" 2>&1
+rc=$?
+"$top_builddir/src/roofline-train" -o "$dir/tbig2" --sweep threads=1,100000 >"$dir/tbig2.out" 2>&1
+check "threads past the node's hardware threads: refused by both tools in the same words (exit $rc)" sh -c "
+	test $rc = 2 && test ! -e '$dir/tbig' && grep -q '^roofline-run: --sweep threads: ' '$dir/tbig.out' &&
+	test \"\$(sed -n 's/^roofline-run: //p' '$dir/tbig.out' | head -n 1)\" = \"\$(sed -n 's/^roofline-train: //p' '$dir/tbig2.out' | head -n 1)\""
 echo "1..$n"

@@ -12,6 +12,7 @@
 #include "counters/pmu.h"
 #include "machine/busy.h"
 #include "machine/cpu.h"
+#include "machine/topo.h"
 #include "node/profile.h"
 #include "node/roofs.h"
 #include "results/plot.h"
@@ -76,16 +77,24 @@ static const struct {
 	{ "DNNL_VERBOSE", NULL },
 };
 
+/* The engine's knob k as o sweeps it (threads, affinity), or NULL. */
+static const __typeof__(((struct rt_sweep *)0)->knobs[0]) *
+grid_knob(const struct rt_cmd_run_opts *o, enum rt_knob k)
+{
+	for (size_t i = 0; i < o->grid.nknobs; i++)
+		if (o->grid.knobs[i].knob == k)
+			return &o->grid.knobs[i];
+	return NULL;
+}
+
 /* Whether o sweeps the knob named w already ("threads", "affinity", a named knob; tune
  * counts as each of them). */
 static bool knob_given(const struct rt_cmd_run_opts *o, const char *w)
 {
 	if (o->tune)
 		return true;
-	if (!strcmp(w, "threads"))
-		return o->nthreads;
-	if (!strcmp(w, "affinity"))
-		return o->naffs;
+	if (!strcmp(w, "threads") || !strcmp(w, "affinity"))
+		return grid_knob(o, *w == 't' ? RT_KNOB_THREADS : RT_KNOB_AFFINITY);
 	for (size_t i = 0; i < o->nknobs; i++)
 		if (!strcmp(rt_cmd_knob_name(o->knobs[i].kind), w))
 			return true;
@@ -121,7 +130,7 @@ static int tune_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *
 	char buf[1024], *items[RT_CMD_TUNE_MAX + 1], alt[RT_CMD_TUNE_MAX][64];
 	size_t n = 0;
 
-	if (o->tune || o->nthreads || o->naffs || o->nenv || o->nknobs)
+	if (o->tune || o->grid.nknobs || o->nenv || o->nknobs)
 		return rt_err_set(err, -EINVAL, "--sweep %s: tune chooses its knobs itself: give it "
 				  "alone", spec);
 	o->tune = true;
@@ -244,55 +253,19 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 		o->nenv++;
 		return 0;
 	}
-	if (!strncmp(spec, "threads", 7) && (!spec[7] || spec[7] == '=')) {
-		const unsigned cpus = usable_cpus();
-		long v[RT_CMD_MAX_VALUES];
-		size_t nv = 0;
+	if ((!strncmp(spec, "threads", 7) && (!spec[7] || spec[7] == '=')) ||
+	    (!strncmp(spec, "affinity", 8) && (!spec[8] || spec[8] == '='))) {
+		/* the trainer's grammar, lists and checks: the sweep engine's knobs (threads:
+		 * 1, powers of two, all cores; 1..the PUs) */
+		struct rt_topo *topo = NULL;
+		int rc;
 
-		if (o->nthreads)
-			return rt_err_set(err, -EINVAL, "--sweep threads: given twice");
-		if (knob_collides(o, NULL, "threads", err))
+		if (knob_collides(o, NULL, *spec == 't' ? "threads" : "affinity", err))
 			return -EINVAL;
-		if (!eq) {
-			for (unsigned t = 1; t < cpus && nv < RT_CMD_MAX_VALUES - 1; t *= 2)
-				v[nv++] = t;
-			v[nv++] = cpus;
-		} else if (rt_opt_parse_long_list(v, &nv, RT_CMD_MAX_VALUES, "--sweep threads",
-						  eq + 1, 1, 4096, err)) {
-			return -EINVAL;
-		}
-		for (size_t i = 0; i < nv; i++)
-			o->threads[i] = (unsigned)v[i];
-		o->nthreads = nv;
-		return 0;
-	}
-	if (!strncmp(spec, "affinity", 8) && (!spec[8] || spec[8] == '=')) {
-		if (o->naffs)
-			return rt_err_set(err, -EINVAL, "--sweep affinity: given twice");
-		if (knob_collides(o, NULL, "affinity", err))
-			return -EINVAL;
-		if (!eq) {
-			for (int a = 0; a < RT_AFFINITY_COUNT; a++)
-				o->affs[o->naffs++] = (enum rt_affinity)a;
-			return 0;
-		}
-		n = rt_opt_split_list(buf, sizeof(buf), items, RT_AFFINITY_COUNT, "--sweep affinity",
-				      eq + 1, err);
-		if (n < 0)
-			return n;
-		for (int i = 0; i < n; i++) {
-			enum rt_affinity a;
-
-			if (rt_affinity_parse(&a, items[i]))
-				return rt_err_set(err, -EINVAL, "--sweep affinity: '%s' is not none, "
-						  "compact or scatter", items[i]);
-			for (size_t j = 0; j < o->naffs; j++)
-				if (o->affs[j] == a)
-					return rt_err_set(err, -EINVAL, "--sweep affinity: '%s' twice",
-							  items[i]);
-			o->affs[o->naffs++] = a;
-		}
-		return 0;
+		if (!(rc = rt_topo_create(&topo, NULL, err)))
+			rc = rt_sweep_add(&o->grid, spec, topo, 0, err);
+		rt_topo_destroy(topo);
+		return rc;
 	}
 	return rt_err_set(err, -EINVAL, "--sweep %s: threads[=LIST], affinity[=LIST], "
 			  "allocator[=LIST], fpmath[=LIST], isa=LIST, numa[=LIST], tune or "
@@ -496,10 +469,8 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 
 	if (o->tune)
 		return build_tune(o, rank, out, nout, err);
-	if (o->nthreads)
-		dims[nd++] = o->nthreads;
-	if (o->naffs)
-		dims[nd++] = o->naffs;
+	for (size_t i = 0; i < o->grid.nknobs; i++)
+		dims[nd++] = o->grid.knobs[i].n;
 	for (size_t i = 0; i < o->nknobs; i++)
 		dims[nd++] = o->knobs[i].n;
 	for (size_t i = 0; i < o->nenv; i++)
@@ -529,21 +500,33 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 			idx[d] = rest % dims[d];
 			rest /= dims[d];
 		}
-		if (o->nthreads) {
-			c->threads = o->threads[idx[at++]];
-			snprintf(part, sizeof(part), "OMP_NUM_THREADS=%u", c->threads);
-			cfg_set(c, part);
-			snprintf(full, sizeof(full), "threads=%u", c->threads);
-		}
-		if (o->naffs) {
-			const enum rt_affinity a = o->affs[idx[at++]];
+		if (o->grid.nknobs) {
+			/* the engine's environment for them (threads unset where not swept) */
+			struct rt_sweep_config sc = { .affinity = RT_AFFINITY_COUNT };
+			char env[3][64];
 
-			/* as roofline-train places its threads; none: the runtime's placement */
-			cfg_set(c, a == RT_AFFINITY_NONE ? "OMP_PLACES=" : "OMP_PLACES=cores");
-			cfg_set(c, a == RT_AFFINITY_COMPACT ? "OMP_PROC_BIND=close" :
-				   a == RT_AFFINITY_SCATTER ? "OMP_PROC_BIND=spread" : "OMP_PROC_BIND=");
-			snprintf(full + strlen(full), sizeof(full) - strlen(full), "%saffinity=%s",
-				 *full ? " " : "", rt_affinity_name(a));
+			for (size_t i = 0; i < o->grid.nknobs; i++) {
+				const long val = o->grid.knobs[i].values[idx[at++]];
+
+				if (o->grid.knobs[i].knob == RT_KNOB_THREADS)
+					sc.threads = c->threads = (unsigned)val;
+				else
+					sc.affinity = (enum rt_affinity)val;
+			}
+			/* what is not swept is left as the command's environment has it */
+			(void)rt_sweep_env(&sc, env);
+			if (sc.threads)
+				cfg_set(c, env[0]);
+			if (sc.affinity != RT_AFFINITY_COUNT) {
+				cfg_set(c, env[1]);
+				cfg_set(c, env[2]);
+			}
+			if (sc.threads)
+				snprintf(full, sizeof(full), "threads=%u", sc.threads);
+			if (sc.affinity != RT_AFFINITY_COUNT)
+				snprintf(full + strlen(full), sizeof(full) - strlen(full),
+					 "%saffinity=%s", *full ? " " : "",
+					 rt_affinity_name(sc.affinity));
 		}
 		for (size_t i = 0; i < o->nknobs; i++) {
 			const size_t j = idx[at++];
@@ -1936,21 +1919,8 @@ static int write_points_header(const char *dir, struct rt_err *err)
 static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[1100], size_t *n)
 {
 	*n = 0;
-	if (o->nthreads) {
-		char *s = specs[(*n)++];
-
-		strcpy(s, "threads=");
-		for (size_t i = 0; i < o->nthreads; i++)
-			snprintf(s + strlen(s), 1100 - strlen(s), "%s%u", i ? "," : "", o->threads[i]);
-	}
-	if (o->naffs) {
-		char *s = specs[(*n)++];
-
-		strcpy(s, "affinity=");
-		for (size_t i = 0; i < o->naffs; i++)
-			snprintf(s + strlen(s), 1100 - strlen(s), "%s%s", i ? "," : "",
-				 rt_affinity_name(o->affs[i]));
-	}
+	for (size_t k = 0; k < o->grid.nknobs; k++)
+		rt_sweep_knob_spec(&o->grid, k, specs[(*n)++], 1100);
 	for (size_t k = 0; k < o->nknobs; k++)
 		rt_cmd_knob_spec(&o->knobs[k], specs[(*n)++], 1100);
 	if (o->tune) {
@@ -2146,7 +2116,7 @@ static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, char ***argv,
 		}
 	}
 	/* the knobs again through --sweep's own checks */
-	o->nthreads = o->naffs = o->nenv = o->nknobs = o->ntune = o->ntogether = 0;
+	o->grid.nknobs = o->nenv = o->nknobs = o->ntune = o->ntogether = 0;
 	o->tune = false;
 	for (int i = 0; i < config_setting_length(sw); i++) {
 		const char *k = config_setting_get_string_elem(sw, i);

@@ -12,6 +12,7 @@
 #include "base/err.h"
 #include "base/vocab.h"
 #include "run/cmd-knobs.h"
+#include "sweep/sweep.h"
 
 #define RT_CMD_MAX_VALUES 16
 #define RT_CMD_MAX_ENV 4
@@ -29,10 +30,8 @@ struct rt_cmd_run_opts {
 	const char *outdir;             /* NULL: results/run-TIMESTAMP */
 	const char *profile;            /* a machine profile for the bounds, or NULL */
 	char *const *cmd;               /* the command, NULL-terminated */
-	unsigned threads[RT_CMD_MAX_VALUES];    /* --sweep threads (none: n 0) */
-	size_t nthreads;
-	enum rt_affinity affs[RT_AFFINITY_COUNT];       /* --sweep affinity */
-	size_t naffs;
+	struct rt_sweep grid;           /* --sweep threads and affinity: the sweep engine's
+					 * knobs, grammar and lists (sweep/sweep.h) */
 	struct rt_cmd_env_knob env[RT_CMD_MAX_ENV];     /* --sweep env:NAME=... */
 	size_t nenv;
 	unsigned repeat;                /* fresh processes per configuration (-r) */

@@ -32,7 +32,7 @@ static const struct rt_cli_opt opts[] = {
 	{ 'o', "out", 'o', RT_CLI_PATH, "DIR", .def = "results/run-TIMESTAMP",
 	  .help = "results directory; one that holds results already is refused" },
 	{ 'S', "sweep", 'S', RT_CLI_WORD, "KNOB[=LIST]",
-	  .help = "threads[=LIST] (OMP_NUM_THREADS; without a list 1, powers of two, all CPUs), "
+	  .help = "threads[=LIST] (OMP_NUM_THREADS; without a list 1, powers of two, all cores), "
 		  "affinity[=LIST] (none, compact, scatter: OMP_PLACES and OMP_PROC_BIND), "
 		  "env:NAME=V1,V2,... (any variable), allocator=default,jemalloc,tcmalloc "
 		  "(LD_PRELOAD), fpmath=strict,bf16 (ONEDNN_DEFAULT_FPMATH_MODE, where the CPU "
