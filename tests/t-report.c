@@ -6,6 +6,9 @@
 #include "tap.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static struct rt_point pt(const char *config, unsigned threads, double seconds, double flops,
@@ -559,6 +562,86 @@ int main(void)
 		   rt_points_stat_of(NULL, v, 6, &v[1], RT_STAT_MAX) == &v[5],
 		   "a headline's max row, indexed or scanned");
 		rt_points_index_free(&ix);
+	}
+	{
+		/* the sweep's thread scaling: the Emerald Rapids node's threads sweep (its own
+		 * points.csv, batch 64): 1 thread 75.0 GFLOP/s; 2 148.7 (148.7 / 75.0 / 2 = 99%),
+		 * 4 262.6 (88%), 8 383.4 (64%), 16 373.7 (31%): below 3/4 of linear at 16 threads,
+		 * 4 images a thread, the batch not swept */
+		const char *top = getenv("top_srcdir");
+		char csv[4096], *text = NULL;
+		size_t len = 0, np = 0;
+		struct rt_point *pts = NULL;
+		FILE *fp;
+
+		snprintf(csv, sizeof(csv), "%s/tests/data/emr16/train-sweep-threads-points.csv",
+			 top ? top : ".");
+		is_int(rt_points_csv_read(csv, &pts, &np, &err), 0, "the 16-core node's points read");
+		fp = open_memstream(&text, &len);
+		rt_summary_scaling(fp, pts, np);
+		fclose(fp);
+		ok(text && strstr(text, "threads at batch 64 (fp32, none): from 1 thread, 75.0 GFLOP/s "
+				  "(64 images a thread): 2 threads 99% of linear (32), 4 threads 88% "
+				  "of linear (16), 8 threads 64% of linear (8), 16 threads 31% of "
+				  "linear (4)\n"), "16 cores: each count's share of linear scaling and its "
+		   "images a thread (%s)", text ? text : "");
+		ok(text && strstr(text, "at 16 threads each thread had 4 images of the batch of 64 "
+				  "and the threads ran at 31% of linear: whether a larger batch fills "
+				  "them, --sweep threads=16 --sweep batch=64,128,256 measures (the "
+				  "sweep did not vary the batch there)\n"), "... below 3/4 of linear, "
+		   "the batch not swept: the sweep that would tell");
+		free(text);
+		free(pts);
+	}
+	{
+		/* a batch swept at the most threads: 1 thread 10 GFLOP/s (batch 64), 4 threads 20
+		 * (50% of linear), 4 threads at batch 256 30; three runs each (median, min, max
+		 * rows), ranges apart: faster, said; ranges overlapping: not measurably */
+		struct rt_point v[9];
+		char *text = NULL;
+		size_t len = 0;
+		FILE *fp;
+		const char *cfg[3] = { "t1-b64", "t4-b64", "t4-b256" };
+		const unsigned thr[3] = { 1, 4, 4 };
+		const long bat[3] = { 64, 64, 256 };
+		/* seconds of 1e9 FLOPs: median, min, max */
+		const double sec[3][3] = { { 0.1, 0.099, 0.101 }, { 0.05, 0.049, 0.051 },
+					   { 1 / 30.0, 0.033, 0.034 } };
+
+		for (int c = 0; c < 3; c++)
+			for (int k = 0; k < 3; k++) {
+				struct rt_point *q = &v[3 * c + k];
+
+				*q = pt(cfg[c], thr[c], sec[c][k], 1e9, 1e8);
+				q->batch = bat[c];
+				q->stat = (enum rt_stat)k;
+				q->processes = 3;
+			}
+		fp = open_memstream(&text, &len);
+		rt_summary_scaling(fp, v, 9);
+		fclose(fp);
+		ok(text && strstr(text, "from 1 thread, 10.0 GFLOP/s (64 images a thread): 4 threads "
+				  "50% of linear (16)\n") &&
+		   strstr(text, "at 4 threads batch 256 (64 images a thread) ran 1.50x the GFLOP/s "
+			  "of batch 64 (16), outside both ranges: more images a thread fill the "
+			  "threads better\n"), "a larger batch at the most threads faster outside "
+		   "both ranges: said (%s)", text ? text : "");
+		free(text);
+		text = NULL;
+		/* batch 256: 22.2 GFLOP/s (0.045 s), its runs 20.0..22.7: batch 64's 19.6..20.4 */
+		v[6].seconds = 0.045;
+		v[7].seconds = 0.044;
+		v[8].seconds = 0.05;
+		for (int k = 6; k < 9; k++)
+			rt_point_derive(&v[k]);
+		fp = open_memstream(&text, &len);
+		rt_summary_scaling(fp, v, 9);
+		fclose(fp);
+		ok(text && strstr(text, "at 4 threads batch 256 (64 images a thread) was not "
+				  "measurably faster than batch 64 (16; the ranges overlap): more "
+				  "images a thread did not fill the threads better\n"),
+		   "... the ranges overlapping: not measurably faster (%s)", text ? text : "");
+		free(text);
 	}
 	{
 		char cmd[128];

@@ -32,6 +32,128 @@ int rt_point_bound(const struct rt_point *p, const struct rt_roofbook *book, str
 	return 0;
 }
 
+/* Whether a and b are configurations that differ in threads at most (and in batch too, with
+ * batch_too). */
+static bool same_but_threads(const struct rt_point *a, const struct rt_point *b, bool batch_too)
+{
+	return (batch_too || a->batch == b->batch) && a->precision == b->precision &&
+	       a->affinity == b->affinity && a->ranks == b->ranks && a->input_h == b->input_h &&
+	       a->input_w == b->input_w;
+}
+
+/* A configuration's iteration GFLOP/s over its runs: its median row, and its min and max rows
+ * (the fastest run the highest GFLOP/s). */
+static struct rt_spread gflops_spread(const struct rt_point *pts, size_t n,
+				      const struct rt_point *h)
+{
+	const struct rt_point *mn = rt_points_stat_of(NULL, pts, n, h, RT_STAT_MIN),
+			      *mx = rt_points_stat_of(NULL, pts, n, h, RT_STAT_MAX);
+
+	return (struct rt_spread){ h->gflops, mx && mx->seconds > 0 ? h->flops / mx->seconds / 1e9 :
+				   h->gflops, mn && mn->seconds > 0 ? h->flops / mn->seconds / 1e9 :
+				   h->gflops, h->processes };
+}
+
+/* The iteration medians of the undisturbed configurations that ran, at most max of them. */
+static size_t measured(const struct rt_point *pts, size_t n, const struct rt_point **out,
+		       size_t max)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k < max; i++)
+		if (pts[i].scope == RT_SCOPE_ITERATION && pts[i].stat == RT_STAT_MEDIAN &&
+		    pts[i].status == RT_STATUS_OK && pts[i].gflops > 0 && pts[i].threads)
+			out[k++] = &pts[i];
+	return k;
+}
+
+/* How the sweep's thread counts scaled, where it has two or more of one batch: each count's
+ * parallel efficiency against the fewest (GFLOP/s ratio over thread ratio) and the images
+ * each thread had (the batch, per rank, over the threads); at the most threads below 3/4 of
+ * linear, what the batch knob showed there (a larger batch ran faster, outside both ranges,
+ * or not), or how to measure it where the sweep did not vary the batch. */
+void rt_summary_scaling(FILE *fp, const struct rt_point *pts, size_t n)
+{
+	const struct rt_point *m[256];
+	const size_t k = measured(pts, n, m, sizeof(m) / sizeof(m[0]));
+	bool said[256] = { false };
+
+	for (size_t i = 0; i < k; i++) {
+		const struct rt_point *lo = m[i], *hi = m[i];
+		size_t cnt = 0, seen = 0;
+
+		if (said[i])
+			continue;
+		for (size_t j = i; j < k; j++)
+			if (same_but_threads(m[i], m[j], false)) {
+				said[j] = true;
+				cnt++;
+				lo = m[j]->threads < lo->threads ? m[j] : lo;
+				hi = m[j]->threads > hi->threads ? m[j] : hi;
+			}
+		if (cnt < 2 || lo->threads == hi->threads)
+			continue;
+		fprintf(fp, "\nthreads at batch %ld (%s, %s): from %u thread%s, %.1f GFLOP/s "
+			"(%.3g images a thread):", lo->batch, rt_precision_name(lo->precision),
+			rt_affinity_name(lo->affinity), lo->threads, lo->threads > 1 ? "s" : "",
+			lo->gflops, (double)lo->batch / lo->threads);
+		for (unsigned t = lo->threads + 1; t <= hi->threads; t++)
+			for (size_t j = 0; j < k; j++)
+				if (m[j]->threads == t && same_but_threads(m[i], m[j], false))
+					fprintf(fp, "%s %u threads %.0f%% of linear (%.3g)",
+						seen++ ? "," : "", t,
+						100 * (m[j]->gflops / lo->gflops) /
+						((double)t / lo->threads), (double)m[j]->batch / t);
+		fputc('\n', fp);
+		{
+			const double eff = (hi->gflops / lo->gflops) / ((double)hi->threads / lo->threads);
+			const struct rt_point *big = NULL;
+			enum rt_faster f = RT_FASTER_NO;
+			double x = 0;
+
+			if (eff >= 0.75)
+				continue;
+			/* the largest batch measured at the most threads */
+			for (size_t j = 0; j < k; j++)
+				if (m[j]->threads == hi->threads && same_but_threads(hi, m[j], true) &&
+				    m[j]->batch > hi->batch && (!big || m[j]->batch > big->batch))
+					big = m[j];
+			if (big) {
+				const struct rt_spread a = gflops_spread(pts, n, big),
+						       b = gflops_spread(pts, n, hi);
+
+				f = rt_points_faster(&a, &b, true, &x);
+			}
+			if (!big)
+				fprintf(fp, "at %u threads each thread had %.3g images of the batch of "
+					"%ld and the threads ran at %.0f%% of linear: whether a larger "
+					"batch fills them, --sweep threads=%u --sweep batch=%ld,%ld,%ld "
+					"measures (the sweep did not vary the batch there)\n", hi->threads,
+					(double)hi->batch / hi->threads, hi->batch, 100 * eff, hi->threads,
+					hi->batch, 2 * hi->batch, 4 * hi->batch);
+			else if (f == RT_FASTER_YES)
+				fprintf(fp, "at %u threads batch %ld (%.3g images a thread) ran %.2fx "
+					"the GFLOP/s of batch %ld (%.3g), outside both ranges: more images "
+					"a thread fill the threads better\n", hi->threads, big->batch,
+					(double)big->batch / hi->threads, x, hi->batch,
+					(double)hi->batch / hi->threads);
+			else if (f == RT_FASTER_UNKNOWN)
+				fprintf(fp, "at %u threads batch %ld (%.3g images a thread) ran %.2fx "
+					"the GFLOP/s of batch %ld (%.3g) from one run of each: the spread "
+					"is not known (use -r 3)\n", hi->threads, big->batch,
+					(double)big->batch / hi->threads, x, hi->batch,
+					(double)hi->batch / hi->threads);
+			else
+				fprintf(fp, "at %u threads batch %ld (%.3g images a thread) was not "
+					"measurably faster than batch %ld (%.3g; %s): more images a "
+					"thread did not fill the threads better\n", hi->threads,
+					big->batch, (double)big->batch / hi->threads, hi->batch,
+					(double)hi->batch / hi->threads, f == RT_FASTER_NOISE ?
+					"the ranges overlap" : "as fast or slower");
+		}
+	}
+}
+
 int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
 		      const char *default_config, const struct rt_profile *prof, FILE *also,
 		      struct rt_err *err)
@@ -91,6 +213,7 @@ int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
 					p->images_per_s, p->gflops, p->intensity, src, "-",
 					"(no ceilings for it in the profile)");
 		}
+		rt_summary_scaling(fp, pts, n);
 	}
 	rt_roofbook_destroy(book);
 	return rt_outfile_commit(&of, err);

@@ -28,6 +28,13 @@ struct rt_bound {
  * -ENOENT if the profile lacks either. */
 int rt_point_bound(const struct rt_point *p, const struct rt_roofbook *book, struct rt_bound *b);
 
+/* The sweep's thread scaling, where it has two or more thread counts of one batch (and
+ * precision, affinity, input, ranks; undisturbed): each count's parallel efficiency against
+ * the fewest threads (GFLOP/s ratio over thread ratio) and the images each thread had; below
+ * 3/4 of linear at the most threads, what a larger batch did there (the sweep's batch knob:
+ * faster outside both ranges or not, by rt_points_faster), or the sweep that would measure
+ * it. Nothing when the sweep has no such pair. */
+void rt_summary_scaling(FILE *fp, const struct rt_point *pts, size_t n);
 /* summary.txt: the best configuration (iteration images/s, median), its speedup over the
  * default one, and each configuration's bound and distance to it. Written atomically. */
 int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
