@@ -142,7 +142,13 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
 	check "... nothing written outside the directory it ran in" sh -c "
 		test -z \"\$(find '$dir/uts' -newer '$dir/uts.out' -o -type f ! -path '*/a/b/c/*' | grep -v '^$dir/uts/a/b/c')\""
 	check "... the host's real name recorded in the profile" grep -q 'host = "\.\./\.\./\.\./x`touch pwned`'"'"'";' "$dir/uts/a/b/c/machine-profiles/_._.._.._x_touch_pwned__.cfg"
-	check_rendered "... its chart rendered" "$dir/uts/a/b/c/machine-profiles/_._.._.._x_touch_pwned__-roofline"
+	# (another process on the cores can leave no trusted ceiling: then no chart, and the
+	# probe says so; on a quiet machine there is always one)
+	if grep -q 'warning: no chart: ' "$dir/uts.err"; then
+		skip "no chart: every ceiling the probe could draw was flagged by a busy machine"
+	else
+		check_rendered "... its chart rendered" "$dir/uts/a/b/c/machine-profiles/_._.._.._x_touch_pwned__-roofline"
+	fi
 	check "... nothing ran" nothing_ran
 else
 	skip "a hostile host name needs root (a UTS namespace)"
