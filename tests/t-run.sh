@@ -274,6 +274,49 @@ check "--resume of a trainer's sweep: exit 1, named (got $rc)" sh -c "test $rc =
 rc=$?
 check "roofline-train --resume of roofline-run's: refused, named (got $rc)" sh -c "test $rc != 0 && grep -q 'a run of roofline-run, not a sweep of the trainer' '$dir/res2.out'"
 
+# no -o: results/run-TIMESTAMP.partial while it runs (the command lists what it sees there),
+# the name without .partial once complete; interrupted, the .partial keeps what it measured
+# and --resume of it names it when it completes (the last configuration waits for $dir/dgo)
+mkdir "$dir/def"
+(cd "$dir/def" && exec "$run" -r 1 --no-overhead --no-hw-counters --sweep threads=1,2 -- sh -c \
+	"ls -d results/* >>'$dir/def.seen'; if [ \"\$OMP_NUM_THREADS\" = 2 ] && [ ! -e '$dir/dgo' ]; then touch '$dir/dstarted'; exec sleep 60; fi" \
+	>"$dir/def.out" 2>"$dir/def.err") &
+pid=$!
+i=0
+while [ ! -e "$dir/dstarted" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+p=$(cd "$dir/def" && ls -d results/run-*.partial 2>/dev/null)
+check "no -o: the command runs in results/run-TIMESTAMP.partial, the only directory there ($(sort -u "$dir/def.seen" | tr '\n' ' '))" sh -c "echo '$p' | grep -q '^results/run-[0-9]*-[0-9]*-[0-9]*T[0-9:]*Z\.partial$' && test \"\$(sort -u '$dir/def.seen')\" = '$p'"
+kill -INT $pid
+wait $pid
+rc=$?
+check "... interrupted: exit 130, the directory still .partial, with the finished rows (got $rc)" sh -c "test $rc = 130 && grep -q '^threads=1,1,run,command,' '$dir/def/$p/points.csv' && grep -q 'status = \"interrupted\"' '$dir/def/$p/run.cfg' && grep -q 'results in $p\$' '$dir/def.err' && grep -q 'roofline-run --resume $p runs the rest' '$dir/def/$p/summary.txt'"
+touch "$dir/dgo"
+(cd "$dir/def" && exec "$run" --resume "$p" >"$dir/def-r.out" 2>"$dir/def-r.err")
+rc=$?
+final=${p%.partial}
+check "... --resume $p: exit 0, named $final when complete, the name printed (got $rc)" sh -c "test $rc = 0 && test ! -e '$dir/def/$p' && grep -q 'status = \"complete\"' '$dir/def/$final/run.cfg' && grep -q '^threads=2,1,run,command,' '$dir/def/$final/points.csv' && grep -q 'page $final/report.html\$' '$dir/def-r.err' && grep -q 'results in $final\$' '$dir/def-r.err' && ! grep -q partial '$dir/def-r.err' '$dir/def/$final/summary.txt'"
+# default names never collide: every name of the next minute taken (a .partial of a run that
+# is running, a complete directory), two runs at once (each command waits for the
+# other's): -2 and -3, a directory each, nothing replaced
+mkdir -p "$dir/two/results"
+now=$(date -u +%s)
+for k in $(seq 0 59); do
+	t=$(date -u -d "@$((now + k))" +%Y-%m-%dT%H:%M:%SZ)
+	mkdir "$dir/two/results/run-$t" "$dir/two/results/run-$t.partial"
+	touch "$dir/two/results/run-$t/mine"
+done
+for w in a b; do
+	o=$([ $w = a ] && echo b || echo a)
+	(cd "$dir/two" && exec "$run" -r 1 --no-overhead --no-hw-counters -- sh -c \
+		"touch '$dir/two.$w'; i=0; while [ ! -e '$dir/two.$o' ] && [ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done" \
+		>/dev/null 2>"$dir/two-$w.err") &
+done
+wait
+a=$(sed -n 's/^roofline-run: results in //p' "$dir/two-a.err")
+b=$(sed -n 's/^roofline-run: results in //p' "$dir/two-b.err")
+check "two runs at once, every name taken: a directory each, numbered ($a, $b)" sh -c "test '$a' != '$b' && echo '$a' | grep -q '^results/run-.*Z-[23]$' && echo '$b' | grep -q '^results/run-.*Z-[23]$' && test -s '$dir/two/$a/points.csv' && test -s '$dir/two/$b/points.csv'"
+check "... the directories there before kept as they were (60 complete, 60 .partial)" sh -c "test \$(ls '$dir'/two/results/run-*/mine | wc -l) = 60 && test \$(ls -d '$dir'/two/results/run-*.partial | wc -l) = 60 && ! ls '$dir'/two/results/*/points.csv | grep -v -e '$a/' -e '$b/'"
+
 # --resume of something else: another working directory (./cmd.sh there is another
 # program), another environment, refused naming run.cfg's line; nothing written
 mkdir -p "$dir/wa" "$dir/wb"

@@ -17,6 +17,7 @@
 #include "node/roofs.h"
 #include "results/plot.h"
 #include "results/points.h"
+#include "sweep/resdir.h"
 #include "sweep/runrec.h"
 #include "base/cfgread.h"
 
@@ -1201,57 +1202,42 @@ static int onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
 	return 0;
 }
 
-/* The results directory: the one given (refused when it holds results already), or a new
- * results/run-TIMESTAMP of its own. */
-static int make_dir(const struct rt_cmd_run_opts *o, const struct rt_cluster_launch *l, char *dir,
-		    size_t size, struct rt_err *err)
+/* -o DIR: new, or without points.csv (rt_resdir_opts.fits) */
+static int holds_no_points(void *ctx, const char *dir, struct rt_err *err)
 {
 	char path[4200];
 	struct stat st;
+
+	(void)ctx;
+	snprintf(path, sizeof(path), "%s/points.csv", dir);
+	return lstat(path, &st) ? 0 : rt_err_set(err, -EEXIST, "%s holds results already "
+						  "(points.csv): give another directory", dir);
+}
+
+/* The results directory (sweep/resdir.h), locked: the one --resume or -o gives, under a
+ * launcher each rank's own room DIR/rank-K in it, or a new results/run-TIMESTAMP.partial
+ * named when the run completes. room: --resume's directory (the rank's). */
+static int open_dir(const struct rt_cmd_run_opts *o, const struct rt_cluster_launch *l,
+		    const char *room, struct rt_resdir *d, struct rt_err *err)
+{
+	char own[4200];
+	struct rt_resdir_opts ro = { .name = "run", .outdir = o->outdir, .what = o->cmdline,
+				     .fits = holds_no_points };
 	int rc;
 
-	if (l->size > 1 && !o->outdir)
+	if (o->resume) {
+		ro.resume = room;
+		ro.fits = NULL;         /* its run.cfg read already */
+	} else if (l->size > 1 && !o->outdir) {
 		return rt_err_set(err, -EINVAL, "%d ranks (%s): give the directory they share with "
 				  "-o DIR", l->size, l->from);
-	if (o->outdir) {
-		/* under a launcher each rank its own room in the directory they share */
-		if ((rc = rt_mkdir_p(o->outdir, err)))
+	} else if (l->size > 1) {
+		snprintf(own, sizeof(own), "%s/rank-%d", o->outdir, l->rank);
+		if ((rc = rt_mkdir_p(o->outdir, err)) || (rc = rt_mkdir_own(own, err)))
 			return rc;
-		if (l->size > 1) {
-			snprintf(dir, size, "%s/rank-%d", o->outdir, l->rank);
-			if ((rc = rt_mkdir_own(dir, err)))
-				return rc;
-		} else {
-			snprintf(dir, size, "%s", o->outdir);
-		}
-		snprintf(path, sizeof(path), "%s/points.csv", dir);
-		if (lstat(path, &st) == 0)
-			return rt_err_set(err, -EEXIST, "%s holds results already (points.csv): "
-					  "give another directory", dir);
-		return 0;
+		ro.outdir = own;
 	}
-	{
-		char stamp[64], base[256];
-		time_t now = time(NULL);
-		struct tm tm;
-
-		gmtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-		snprintf(base, sizeof(base), "results/run-%s", stamp);
-		if ((rc = rt_mkdir_p("results", err)))
-			return rc;
-		for (int i = 1; i < 1000; i++) {
-			if (i == 1)
-				snprintf(dir, size, "%s", base);
-			else
-				snprintf(dir, size, "%s-%d", base, i);
-			if (mkdir(dir, 0777) == 0)
-				return 0;
-			if (errno != EEXIST)
-				return rt_err_set(err, -errno, "%s: %s", dir, strerror(errno));
-		}
-		return rt_err_set(err, -EEXIST, "%s: no free name", base);
-	}
+	return rt_resdir_open(d, &ro, err);
 }
 
 /* A word as a shell reads it back, whole: as it is, or single-quoted (a quote inside as
@@ -2582,7 +2568,7 @@ static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts
 	return rc;
 }
 
-/* summary.txt (also printed when alone), the charts and report.html. */
+/* summary.txt (also printed when alone), the charts and report.html: 0 when all are there. */
 static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launch *l,
 		  const char *dir, const struct rt_cmd_cfg *cfgs, const struct rt_cmd_result *res,
 		  size_t n, size_t done, const char *resume_dir, const struct rt_profile *prof,
@@ -2640,8 +2626,6 @@ static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launc
 			lead[nl++] = ldp->adv.line[k];
 		if ((rc = rt_cmd_views(o->prog, dir, cfgs, res, n, prof, lead, nl, &err)))
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-		else
-			fprintf(stderr, "%s: page %s/report.html\n", o->prog, dir);
 	}
 	free(ldp);
 	return rc;
@@ -2652,7 +2636,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	struct rt_cmd_run_opts req = *opts;
 	const struct rt_cmd_run_opts *o = &req;
 	struct rt_err err = { 0 };
-	struct rt_dirlock lock = { .fd = -1 };
+	struct rt_resdir rd;
 	struct rt_cluster_launch l;
 	struct rt_profile *prof = NULL;
 	struct rt_cmd_cfg *cfgs = NULL;
@@ -2662,12 +2646,14 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	struct hw_node hwn;
 	const struct hw_node *hw = NULL;
 	size_t n = 0, done = 0;
-	char dir[4096], path[4300], exe[4096], profile[4096], started[32], *cwd = NULL;
+	char room[4096], path[4300], exe[4096], profile[4096], started[32], *cwd = NULL;
+	const char *const dir = rd.path;       /* its name as it runs, then when complete */
 	char *program = NULL;
 	char **resolved = NULL;
 	const char *top;
 	int status = 1, rc;
 
+	rt_resdir_init(&rd);
 	rt_timestamp(started, sizeof(started));
 	/* a rank of a job, or alone: the rule every tool follows */
 	if (rt_cluster_launch_detect(&l, &err)) {
@@ -2685,10 +2671,10 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	if (o->resume) {
 		/* the run's own record: under a launcher each rank's room */
 		if (l.size > 1)
-			snprintf(dir, sizeof(dir), "%s/rank-%d", o->resume, l.rank);
+			snprintf(room, sizeof(room), "%s/rank-%d", o->resume, l.rank);
 		else
-			snprintf(dir, sizeof(dir), "%s", o->resume);
-		if (read_runcfg(dir, &req, &argv, profile, sizeof(profile), &err)) {
+			snprintf(room, sizeof(room), "%s", o->resume);
+		if (read_runcfg(room, &req, &argv, profile, sizeof(profile), &err)) {
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 			goto out;
 		}
@@ -2715,7 +2701,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			strerror(errno));
 		goto out;
 	}
-	if (o->resume && resume_check(dir, cwd, program, &err)) {
+	if (o->resume && resume_check(room, cwd, program, &err)) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
 	}
@@ -2738,14 +2724,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		fprintf(stderr, "%s: %s\n", o->prog, have && !res ? "out of memory" : err.msg);
 		goto out;
 	}
-	if (o->resume) {
-		if (rt_dirlock_take(&lock, dir, o->cmdline, &err) ||
-		    rt_cmd_results_load(dir, &cfgs, &n, &res, have, &err)) {
-			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-			goto out;
-		}
-	} else if (make_dir(o, &l, dir, sizeof(dir), &err) ||
-		   rt_dirlock_take(&lock, dir, o->cmdline, &err)) {
+	if (open_dir(o, &l, room, &rd, &err) ||
+	    (o->resume && rt_cmd_results_load(dir, &cfgs, &n, &res, have, &err))) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
 	}
@@ -2807,7 +2787,13 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 	if (finish(o, &l, dir, cfgs, res, n, done, top, prof, hwline))
 		goto out;
-	fprintf(stderr, "%s: results in %s\n", o->prog, dir);
+	/* a new directory, or a resumed .partial, takes its name once the run is complete */
+	if (!rt_spawn_interrupted() && rt_resdir_complete(&rd, &err)) {
+		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+		goto out;
+	}
+	fprintf(stderr, "%s: page %s/report.html\n%s: results in %s\n", o->prog, dir, o->prog,
+		dir);
 	/* the last rank to finish puts every rank's rows and one summary in the directory */
 	if (l.size > 1 && !rt_spawn_interrupted()) {
 		rc = rt_cmd_ranks_merge(top, &l, stdout, &err);
@@ -2836,6 +2822,6 @@ out:
 	free(cwd);
 	free(program);
 	rt_profile_destroy(prof);
-	rt_dirlock_release(&lock);
+	rt_resdir_fini(&rd);
 	return status;
 }

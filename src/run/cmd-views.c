@@ -658,8 +658,8 @@ int rt_cmd_views(const char *prog, const char *dir, const struct rt_cmd_cfg *cfg
 				"why)\n", prog, figs[k].name, left, left == 1 ? "" : "s");
 		if (rc == 0) {
 			figs[k].drawn = 2;
-			fprintf(stderr, "%s: chart %s/%s.png, .svg (%s.gp)\n", prog, dir,
-				figs[k].name, figs[k].name);
+			fprintf(stderr, "%s: chart %s.png, .svg (%s.gp)\n", prog, figs[k].name,
+				figs[k].name);
 		} else if (rc == RT_PLOT_SCRIPT_ONLY) {
 			figs[k].drawn = 1;
 			if (!said)

@@ -2,6 +2,7 @@
  * a child per configuration, points.csv, the summary, the charts and run.cfg */
 #include "config.h"
 #include "sweep/sweep-train.h"
+#include "sweep/resdir.h"
 #include "results/plot.h"
 #include "sweep/sweep-child.h"
 #include "counters/pmu.h"
@@ -135,40 +136,44 @@ out:
 	return rc;
 }
 
-/* Whether outdir may take this request: new, or holding the same request (resume: it must). */
-static int request_fits(const struct rt_sweep_measure_opts *o, struct rt_err *err)
+/* Whether dir may take this request: new, or holding the same request (resume: it must);
+ * ctx: the measure options (rt_resdir_opts.fits). */
+static int request_fits(void *ctx, const char *dir, struct rt_err *err)
 {
+	const struct rt_sweep_measure_opts *o = ctx;
 	struct rt_runrec_request there;
-	struct rt_buf csv;              /* beside outdir, a path of any length */
+	struct rt_buf csv;              /* beside dir, a path of any length */
 	char diff[2048];
 	struct stat st;
 	int rc;
 
 	rt_buf_init(&csv);
-	rc = rt_runrec_request_read(&there, o->outdir, err);
+	rc = rt_runrec_request_read(&there, dir, err);
 	if (rc == -ENOENT) {
 		if (o->resume)
-			rc = rt_err_set(err, -ENOENT, "%s: nothing to resume (no run.cfg there)",
-					o->outdir);
-		else if (rt_buf_printf(&csv, "%s/points.csv", o->outdir))
+			rc = rt_err_set(err, -ENOENT, "%s: nothing to resume (no run.cfg there)", dir);
+		else if (rt_buf_printf(&csv, "%s/points.csv", dir))
 			rc = rt_err_set(err, -ENOMEM, "out of memory");
 		else if (!stat(csv.s, &st))
 			rc = rt_err_set(err, -EEXIST, "%s holds points.csv but no run.cfg: not a "
-					"sweep this one can add to (give another --out)", o->outdir);
+					"sweep this one can add to (give another --out)", dir);
 		else
 			rc = 0;
 		goto out;
 	}
 	if (!rc && rt_runrec_request_diff(&there, o->req, diff, sizeof(diff)))
 		rc = rt_err_set(err, -EEXIST, "%s holds another sweep (%s); give another --out%s",
-				o->outdir, diff, o->resume ? "" : ", or --resume it");
+				dir, diff, o->resume ? "" : ", or --resume it");
 out:
 	rt_buf_fini(&csv);
 	return rc;
 }
 
-int rt_sweep_prepare_dir(const struct rt_sweep *s, const struct rt_sweep_measure_opts *o,
-			   char *note, size_t notesize, struct rt_err *err)
+/* Before anything is measured, in the directory opened for this request (rt_resdir_open with
+ * request_fits): run.cfg (status "running"), then points.csv repaired (prepare_points). What
+ * it did is said in note (empty: nothing). */
+static int prepare_dir(const struct rt_sweep *s, const struct rt_sweep_measure_opts *o,
+		       char *note, size_t notesize, struct rt_err *err)
 {
 	struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline, .configurations = s->nconfigs,
 				 .ranks = o->ranks, .prof = o->prof,
@@ -180,8 +185,6 @@ int rt_sweep_prepare_dir(const struct rt_sweep *s, const struct rt_sweep_measure
 
 	note[0] = '\0';
 	rt_buf_init(&csv);
-	if ((rc = request_fits(o, err)) || (rc = rt_mkdir_p(o->outdir, err)))
-		goto out;
 	/* run.cfg first: the directory says what it holds before anything is measured (and
 	 * an unwritable one fails here) */
 	rt_timestamp(started, sizeof(started));
@@ -587,78 +590,20 @@ static int preflight(const struct rt_sweep_execute_opts *ro, const struct rt_run
 	return 0;
 }
 
-/* A new results directory of its own for a default sweep: DIR.partial created here (mkdir
- * is exclusive), DIR-2, DIR-3, ... when another sweep took the name in the same second, and
- * never a name whose complete directory exists. */
-static int new_partial_dir(const char *base, char *final_dir, size_t fsize, char *dir,
-			   size_t size, struct rt_err *err)
-{
-	int rc;
-
-	if ((rc = rt_mkdir_p("results", err)))
-		return rc;
-	for (int k = 1; k < 1000; k++) {
-		struct stat st;
-
-		if (k == 1)
-			snprintf(final_dir, fsize, "%s", base);
-		else
-			snprintf(final_dir, fsize, "%s-%d", base, k);
-		snprintf(dir, size, "%s.partial", final_dir);
-		if (!stat(final_dir, &st))
-			continue;
-		if (!mkdir(dir, 0777))
-			return 0;
-		if (errno != EEXIST)
-			return rt_err_set(err, -errno, "%s: cannot create directory: %s", dir,
-					  strerror(errno));
-	}
-	return rt_err_set(err, -EEXIST, "%s: no free name for the results", base);
-}
-
-/* A completed DIR.partial takes its name DIR (DIR-2, ... when that exists: nothing is
- * replaced); dir gets the name it has. */
-static int finish_partial(char *dir, size_t size, struct rt_err *err)
-{
-	const size_t len = strlen(dir), sl = strlen(".partial");
-	struct rt_buf to;               /* dir without .partial, and a number after it */
-	int rc = 0;
-
-	if (len <= sl || strcmp(dir + len - sl, ".partial"))
-		return 0;
-	rt_buf_init(&to);
-	for (int k = 1; k < 1000; k++) {
-		rt_buf_reset(&to);
-		(void)rt_buf_add(&to, dir, len - sl);
-		if (k > 1)
-			(void)rt_buf_printf(&to, "-%d", k);
-		if (to.failed) {
-			rc = rt_err_set(err, -ENOMEM, "out of memory");
-			goto out;
-		}
-		rc = rt_rename_noreplace(dir, to.s);
-		if (rc != -EEXIST)
-			break;
-	}
-	if (rc)
-		rc = rt_err_set(err, rc, "%s: cannot rename to '%s': %s", dir, to.s, strerror(-rc));
-	else
-		snprintf(dir, size, "%s", to.s);        /* shorter than dir was */
-out:
-	rt_buf_fini(&to);
-	return rc;
-}
-
 int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opts *ro,
 		 struct rt_sweep_measure_opts *o, FILE *also, char *dir, size_t size,
 		 struct rt_err *err)
 {
 	struct rt_profile *prof = NULL;
-	struct rt_dirlock lock = { -1 };
-	char final_dir[4096] = "", note[2048], hw_verdict[2048];
+	struct rt_resdir rd;
+	const struct rt_resdir_opts dopt = { .name = ro->m->name, .outdir = ro->outdir,
+					     .resume = ro->resume, .what = o->cmdline,
+					     .fits = request_fits, .fits_ctx = o };
+	char note[2048], hw_verdict[2048];
 	bool need_probe = false;
 	int rc;
 
+	rt_resdir_init(&rd);
 	if (strcmp(o->req->counters, "model") && strcmp(o->req->counters, "none")) {
 		/* the node's counters as the children will find them (the same self-check the
 		 * hw backend runs), checked once here: for run.cfg (and the report that shows
@@ -692,28 +637,12 @@ int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opt
 		}
 	}
 	o->resume = ro->resume != NULL;
-	o->outdir = dir;
-	/* nothing is measured before every input and destination is known good */
-	if ((rc = preflight(ro, o->req, &need_probe, &prof, err)))
-		goto out;
-	if (ro->resume) {
-		snprintf(dir, size, "%s", ro->resume);
-	} else if (ro->outdir) {
-		snprintf(dir, size, "%s", ro->outdir);
-	} else {
-		char ts[32], base[300];
-
-		rt_timestamp(ts, sizeof(ts));
-		snprintf(base, sizeof(base), "results/%.200s-%s", ro->m->name, ts);
-		if ((rc = new_partial_dir(base, final_dir, sizeof(final_dir), dir, size, err)))
-			goto out;
-	}
-	/* one writer per directory, from before its first file to the end; a directory that
-	 * cannot take this request is refused before anything is written into it */
-	if ((rc = request_fits(o, err)) || (!ro->resume && (rc = rt_mkdir_p(dir, err))))
-		goto out;
-	if ((rc = rt_dirlock_take(&lock, dir, o->cmdline, err)) ||
-	    (rc = rt_sweep_prepare_dir(s, o, note, sizeof(note), err)))
+	o->outdir = rd.path;
+	/* nothing is measured before every input and destination is known good: a directory
+	 * that cannot take this request is refused before anything is written into it */
+	if ((rc = preflight(ro, o->req, &need_probe, &prof, err)) ||
+	    (rc = rt_resdir_open(&rd, &dopt, err)) ||
+	    (rc = prepare_dir(s, o, note, sizeof(note), err)))
 		goto out;
 	if (note[0])
 		rt_say(ro->say, ro->say_ctx, "%s", note);
@@ -730,9 +659,9 @@ int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opt
 	rc = rt_sweep_measure(s, o, also, err);
 	/* a sweep that ran to its end (every configuration failed is an end too) leaves
 	 * .partial behind, a resumed one as well */
-	if ((!rc || rc == -ECANCELED) && (final_dir[0] || ro->resume)) {
+	if (!rc || rc == -ECANCELED) {
 		struct rt_err e2;
-		int rc2 = finish_partial(dir, size, &e2);
+		int rc2 = rt_resdir_complete(&rd, &e2);
 
 		if (rc2 && !rc) {
 			rc = rc2;
@@ -740,7 +669,9 @@ int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opt
 		}
 	}
 out:
-	rt_dirlock_release(&lock);
+	snprintf(dir, size, "%s", rd.path);
+	rt_resdir_fini(&rd);
+	o->outdir = NULL;               /* rd's */
 	o->prof = NULL;
 	o->hw_counters = NULL;          /* this function's */
 	rt_profile_destroy(prof);

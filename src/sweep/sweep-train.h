@@ -37,8 +37,13 @@ struct rt_sweep_measure_opts {
 
 /* What roofline-train --sweep does (alone, or on rank 0): everything that can be wrong checked
  * before anything is measured (the data, opened once; the profile, or the place the quick
- * probe will write it; the results directory, rt_sweep_prepare_dir), the quick probe when
- * the default profile is missing, the sweep, and the directory named when it completes. */
+ * probe will write it; the results directory, sweep/resdir.h: with --resume it must hold
+ * run.cfg of this request; --out may be new or hold the same request, more configurations
+ * added to it; a directory of another request, or points.csv without run.cfg, is an error
+ * naming what differs), run.cfg (status "running"), points.csv repaired (a last line cut
+ * short, a configuration cut at a line boundary: measured again; with retry the failed
+ * ones too), the quick probe when the default profile is missing, the sweep, and the
+ * directory named when it completes. */
 struct rt_sweep_execute_opts {
 	const struct rt_model *m;
 	const struct rt_topo *topo;
@@ -53,16 +58,6 @@ struct rt_sweep_execute_opts {
 int rt_sweep_execute(const struct rt_sweep *s, const struct rt_sweep_execute_opts *ro,
 		 struct rt_sweep_measure_opts *o, FILE *also, char *dir, size_t size,
 		 struct rt_err *err);
-
-/* Before anything is measured: the results directory. With resume it must hold run.cfg of
- * this request; otherwise it may be new, or hold the same request (more configurations are
- * added to it). A directory of another request, or points.csv without run.cfg, is an error
- * naming what differs. Creates the directory, writes run.cfg (status "running"), repairs a
- * points.csv whose last line was cut short (that configuration is measured again) and, with
- * retry, takes out the rows of failed configurations so that they run again. What it did is
- * said in note (empty: nothing). */
-int rt_sweep_prepare_dir(const struct rt_sweep *s, const struct rt_sweep_measure_opts *o,
-			   char *note, size_t notesize, struct rt_err *err);
 
 /* Run the sweep's configurations that points.csv in outdir does not hold yet, appending and
  * flushing each one's points; a configuration that fails, crashes or passes the timeout

@@ -29,7 +29,8 @@ static const char *const synopsis[] = {
 };
 
 static const struct rt_cli_opt opts[] = {
-	{ 'o', "out", 'o', RT_CLI_PATH, "DIR", .def = "results/run-TIMESTAMP",
+	{ 'o', "out", 'o', RT_CLI_PATH, "DIR",
+	  .def = "results/run-TIMESTAMP, named when the run completes",
 	  .help = "results directory; one that holds results already is refused" },
 	{ 'S', "sweep", 'S', RT_CLI_WORD, "KNOB[=LIST]",
 	  .help = "threads[=LIST] (OMP_NUM_THREADS; without a list 1, powers of two, all cores), "
