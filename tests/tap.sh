@@ -4,6 +4,36 @@
 n=0
 # awk over points.csv as CSV: a quoted field with commas in it is one field (tests/csvawk)
 csvawk="$top_srcdir/tests/csvawk"
+# col FILE NAME: the number of the column NAME in the CSV FILE's header (nothing: none)
+col() { "$csvawk" -v n="$2" 'FNR == 1 { if (n in col) print col[n]; exit }' "$1"; }
+# rows FILE NAME=VALUE|NAME~REGEX ...: how many rows of the CSV FILE (points.csv) have each
+# named column equal to VALUE or matching the extended REGEX, the columns found by name in
+# its header (a name it lacks: an error, exit 2)
+rows() {
+	_f=$1
+	shift
+	"$csvawk" -v conds="$(printf '%s\037' "$@")" '
+		FNR == 1 {
+			nc = split(conds, cs, "\037") - 1
+			for (i = 1; i <= nc; i++) {
+				match(cs[i], /[=~]/)
+				nm[i] = substr(cs[i], 1, RSTART - 1); op[i] = substr(cs[i], RSTART, 1)
+				val[i] = substr(cs[i], RSTART + 1)
+				if (!(nm[i] in col)) { print "rows: no column " nm[i] > "/dev/stderr"; bad = 1; exit 2 }
+			}
+			next
+		}
+		{
+			for (i = 1; i <= nc; i++) {
+				f = $col[nm[i]]
+				if (op[i] == "=" ? f "" != val[i] : f !~ val[i]) next
+			}
+			k++
+		}
+		END { if (!bad) print k + 0 }' "$_f"
+}
+# has_row FILE NAME=VALUE|NAME~REGEX ...: whether one row at least has them (rows)
+has_row() { test "$(rows "$@")" -ge 1 2>/dev/null; }
 check() {
 	n=$((n + 1))
 	_check_what=$1
