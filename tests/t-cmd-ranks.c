@@ -5,6 +5,7 @@
 #include "config.h"
 #include "run/cmd-ranks.h"
 #include "run/cmd-results.h"
+#include "results/points.h"
 #include "tap.h"
 
 #include <errno.h>
@@ -14,12 +15,34 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A run row of roofline-run's 28 columns: only those the merge reads are set. */
+/* A run row of points.csv's columns: only those the merge reads are set. */
 static void row(FILE *fp, const char *config, int rep, const char *status, const char *wall,
 		const char *flops, int rank)
 {
-	fprintf(fp, "%s,%d,run,command,,,,,,,,,%s,,,,,%s,,%s,0.5,,1,,,%d,,\n", config, rep, flops,
-		status, wall, rank);
+	const char *v[RT_COL_COUNT] = { NULL };
+	char r[16], k[16];
+
+	snprintf(r, sizeof(r), "%d", rep);
+	snprintf(k, sizeof(k), "%d", rank);
+	v[RT_COL_CONFIG] = config, v[RT_COL_REP] = r, v[RT_COL_SCOPE] = "run";
+	v[RT_COL_NAME] = "command", v[RT_COL_FLOPS] = flops, v[RT_COL_STATUS] = status;
+	v[RT_COL_WALL_SECONDS] = wall, v[RT_COL_ONEDNN_SECONDS] = "0.5", v[RT_COL_THREADS] = "1";
+	v[RT_COL_RANK] = k;
+	rt_points_csv_put(fp, v);
+}
+
+/* row()'s line into buf */
+static const char *row_text(char *buf, size_t size, const char *config, int rep,
+			    const char *wall, int rank)
+{
+	FILE *fp = fmemopen(buf, size, "w");
+
+	buf[0] = '\0';
+	if (fp) {
+		row(fp, config, rep, "ok", wall, "1e9", rank);
+		fclose(fp);
+	}
+	return buf;
 }
 
 /* DIR/rank-K/: its summary (the rank is done) and its points.csv, walls[config][rep] */
@@ -38,7 +61,7 @@ static void rank_dir(const char *dir, int k, const double walls[2][3], const cha
 	fp = fopen(path, "w");
 	if (!fp)
 		return;
-	fprintf(fp, "%s\n", rt_cmd_points_header);
+	rt_points_csv_header(fp);
 	for (int c = 0; c < 2; c++)
 		for (int r = 0; r < 3; r++) {
 			char w[32];
@@ -84,9 +107,14 @@ int main(void)
 		     "(1.000..1.010): speedup 1.25x of the job's wall time, outside both ranges"),
 	   "the verdict: 1.25x, outside both ranges");
 	snprintf(path, sizeof(path), "%s/points.csv", dir);
-	ok(has(path, "t2,3,run,command,,,,,,,,,1e9,,,,,ok,,0.810,0.5,,1,,,0,,\n") &&
-	   has(path, "t2,3,run,command,,,,,,,,,1e9,,,,,ok,,0.800,0.5,,1,,,1,,\n"),
-	   "every rank's rows in the job's points.csv");
+	{
+		char a[1024], b[1024];
+
+		ok(has(path, row_text(a, sizeof(a), "t2", 3, "0.810", 0)) &&
+		   has(path, row_text(b, sizeof(b), "t2", 3, "0.800", 1)) &&
+		   strstr(a, ",3,,,,,,0.810,0.5,,,0,,\n"),
+		   "every rank's rows in the job's points.csv (%s)", a);
+	}
 
 	/* a rank's wall that is no number: named, and nothing merged */
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'/*", dir);
@@ -114,8 +142,25 @@ int main(void)
 		fclose(fp);
 	}
 	rc = rt_cmd_ranks_merge(dir, &l, out, &err);
-	ok(rc == -EINVAL && strstr(err.msg, "/rank-0/points.csv:1: not roofline-run's points.csv"),
-	   "another header: refused at line 1 (%s)", err.msg);
+	ok(rc == -EINVAL && strstr(err.msg, "/rank-0/points.csv:1: not a rooftraj points.csv "
+				   "header"), "another header: refused at line 1 (%s)", err.msg);
+	/* a training sweep's file of an earlier rooftraj (33 columns: no rep) */
+	{
+		FILE *fp = fopen(path, "w");
+
+		if (!fp)
+			return 1;
+		fputs("config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,"
+		      "bytes,source,intensity,gflops,images_per_s,weights,activations,gradients,"
+		      "optimizer,workspace,peak_rss,status,reason,impl,input_h,input_w,"
+		      "weight_gradients,activation_gradients,inference,processes,cpu_share,"
+		      "bytes_source\n", fp);
+		fclose(fp);
+	}
+	rc = rt_cmd_ranks_merge(dir, &l, out, &err);
+	ok(rc == -EINVAL && strstr(err.msg, "/rank-0/points.csv:1: not roofline-run's points.csv "
+				   "(no column rep)"), "a trainer's header: not roofline-run's (%s)",
+	   err.msg);
 
 	fclose(out);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

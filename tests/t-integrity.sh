@@ -277,7 +277,7 @@ cp "$dir/keep" "$dir/res/points.csv"
 "$train" --resume "$dir/res" >/dev/null 2>"$dir/cut.err"
 check "--resume after a cut last line: exit 0 (got $?)" test $? = 0
 check "... says which configuration is measured again" grep -q "cut short while written: configuration 't$(nproc)-b8-none'" "$dir/cut.err"
-check "... every configuration whole (18 rows each)" "$csvawk" 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; exit length(k) != 3 }' "$dir/res/points.csv"
+check "... every configuration whole (18 rows each)" "$csvawk" 'NR > 1 { if (NF != 46) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; exit length(k) != 3 }' "$dir/res/points.csv"
 check "... and roofline-plot reads it" "$plot" -p "$prof" --overlay "$dir/cutplot" "$dir/res"
 
 # a model of 1,403 layers, one named with a quote and a comma: every layer's rows kept (more

@@ -93,7 +93,7 @@ start=$(date +%s)
 wait $job
 rc=$?
 check "killing rank 1 ($victim) mid-sweep stops the run: exit $rc in $(( $(date +%s) - start )) s" test -n "$victim" -a "$rc" != 0 -a $(( $(date +%s) - start )) -lt 300
-check "the finished configurations are whole (21 rows each: iteration and 6 phases x 3)" "$csvawk" 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }' "$dir/k/points.csv"
+check "the finished configurations are whole (21 rows each: iteration and 6 phases x 3)" "$csvawk" 'NR > 1 { if (NF != 46) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }' "$dir/k/points.csv"
 # ranks as a knob: rooftraj launches mpirun for each rank count, the node's cores and the global
 # batch shared among the ranks (r1 x t2 against r2 x t1 here)
 "$train" -m lenet5 -n 3 -w 0 -r 1 -c model --profile "$prof" --sweep ranks=1,2 --out "$dir/rk" \
@@ -122,7 +122,7 @@ mpi 2 "$run" -o "$dir/rr" -r 2 --no-overhead --sweep threads=1 -- env -u OMPI_CO
 	-u PMI_SIZE -u PMIX_RANK "$train" -m lenet5 -b 4 -n 1 -w 0 -c none >"$dir/rr.out" 2>"$dir/rr.err"
 check "mpirun -n 2 roofline-run: exit 0 (got $?)" test -s "$dir/rr/summary.txt"
 check "... each rank wrote its own room" sh -c "test -s '$dir/rr/rank-0/points.csv' && test -s '$dir/rr/rank-1/points.csv'"
-check "... one points.csv with every rank's runs (2 configurations x 2 runs x 2 ranks)" sh -c "$csvawk '\$3 == \"run\" && (\$18 == \"ok\" || \$18 == \"disturbed\") { n[\$26]++ } END { exit !(n[0] == 4 && n[1] == 4) }' '$dir/rr/points.csv'"
+check "... one points.csv with every rank's runs (2 configurations x 2 runs x 2 ranks)" sh -c "$csvawk '\$col[\"scope\"] == \"run\" && (\$col[\"status\"] == \"ok\" || \$col[\"status\"] == \"disturbed\") { n[\$col[\"rank\"]]++ } END { exit !(n[0] == 4 && n[1] == 4) }' '$dir/rr/points.csv'"
 check "... one summary of the job, printed once" sh -c "grep -q '^2 ranks (OMPI_COMM_WORLD_SIZE)' '$dir/rr/summary.txt' && test \$(grep -c '^2 ranks' '$dir/rr.out') = 1"
 # (a run disturbed on a rank by other work on the machine is said so, never compared)
 check "... every run of both configurations counted on both ranks" sh -c "for c in default threads=1; do grep -Eq \"^\$c +([0-9.]+ \\([0-9.]+\\.\\.[0-9.]+\\) +(2/2 |[01]/2 .*disturbed on a rank: not counted\\))|disturbed on a rank in every run)\" '$dir/rr/summary.txt' || exit 1; done; ! grep -q 'failed on a rank' '$dir/rr/summary.txt'"

@@ -204,12 +204,12 @@ wait $job
 rc=$?
 took=$(( $(date +%s) - start ))
 check "nodeb killed mid-sweep: the job stops (exit $rc) within 60 s ($took s)" test -n "$cg" -a "$rc" != 0 -a "$took" -lt 60
-check "... the finished configurations are whole (21 rows each)" "$csvawk" 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }' "$dir/k/points.csv"
+check "... the finished configurations are whole (21 rows each)" "$csvawk" 'NR > 1 { if (NF != 46) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n < 1 }' "$dir/k/points.csv"
 before=$("$csvawk" 'NR > 1 { k[$1] } END { print length(k) }' "$dir/k/points.csv")
 run -n 2 -- "$train" --resume "$dir/k" >"$dir/r.out" 2>"$dir/r.err"
 check "--resume on the two nodes continues: exit 0 (got $?)" test $? = 0
 check "... every configuration measured once, those before kept ($before before)" "$csvawk" -v b="$before" '
-	NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n != 3 || b < 1 }' "$dir/k/points.csv"
+	NR > 1 { if (NF != 46) exit 1; k[$1]++ } END { n = 0; for (c in k) { n++; if (k[c] != 21) exit 1 } exit n != 3 || b < 1 }' "$dir/k/points.csv"
 # every rehearsal above said which cgroups it made: none is left
 bases=$(sed -n 's/^rehearsal: cgroups \([^ ]*\) .*/\1/p' "$dir"/*.err "$dir"/*.out 2>/dev/null | sort -u | tr '\n' ' ')
 check "... nothing of the $(echo $bases | wc -w) rehearsals is left behind" sh -c "

@@ -280,7 +280,7 @@ int main(void)
 			of = fopen(csv, "w");
 			rt_points_csv_header(of);
 			fputs("t1-b8-none,1,8,none,fp32,1,iteration,iteration,median,0,0,0,,0,0,0,0,0,0,"
-			      "0,0,0,failed,boom,,0,0,,,,,,hw\n", of);
+			      "0,0,0,failed,boom,,0,0,,,,,,hw,,,,,,,,,,,,,\n", of);
 			fclose(of);
 			ok(rt_points_csv_read(csv, &back, &n, &err) == -EINVAL &&
 			   strstr(err.msg, "hw.csv:2: bytes_source 'hw' is set in a row without a source"),
@@ -291,7 +291,7 @@ int main(void)
 			of = fopen(csv, "w");
 			rt_points_csv_header(of);
 			fputs("t1-b8-none,1,8,none,fp64,1,iteration,iteration,median,0.5,1e9,1e8,model,"
-			      "10,2,16,1,2,3,4,5,6,ok,,,0,0,,,,1,1,\n", of);
+			      "10,2,16,1,2,3,4,5,6,ok,,,0,0,,,,1,1,,,,,,,,,,,,,,\n", of);
 			fclose(of);
 			ok(rt_points_csv_read(csv, &back, &n, &err) == -EINVAL &&
 			   strstr(err.msg, "hw.csv:2: precision 'fp64' is not a known value"),
@@ -299,6 +299,81 @@ int main(void)
 			   err.msg);
 			free(back);
 			back = NULL;
+			/* one schema for both tools: a command's rows are not a sweep's points
+			 * (skipped, counted); a file of both tools' rows, or a trainer's row with
+			 * a command's column set, is refused at its line */
+			{
+				const char *v[RT_COL_COUNT] = { NULL };
+				struct rt_points_file pf;
+				FILE *rf;
+
+				v[RT_COL_CONFIG] = "default", v[RT_COL_REP] = "1";
+				v[RT_COL_SCOPE] = "run", v[RT_COL_NAME] = "command";
+				v[RT_COL_STATUS] = "ok", v[RT_COL_WALL_SECONDS] = "0.5";
+				of = fopen(csv, "w");
+				rt_points_csv_header(of);
+				rt_points_csv_put(of, v);
+				v[RT_COL_SCOPE] = "primitive";
+				rt_points_csv_put(of, v);
+				fclose(of);
+				rf = fopen(csv, "r");
+				ok(rf && rt_points_csv_load(rf, csv, false, &pf, &err) == 0 &&
+				   pf.n == 0 && pf.command_rows == 2 && pf.columns == 46,
+				   "roofline-run's rows read by the trainer's reader: skipped, 2 counted "
+				   "(%s)", err.msg);
+				if (rf)
+					fclose(rf);
+				free(pf.pts);
+				of = fopen(csv, "a");
+				rt_points_csv_row(of, &h);
+				fclose(of);
+				ok(rt_points_csv_read(csv, &back, &n, &err) == -EINVAL &&
+				   strstr(err.msg, "hw.csv:4: a row of roofline-train's, line 2's "
+					  "scope is roofline-run's"),
+				   "a trainer's row after a command's: refused at its line (%s)",
+				   err.msg);
+				free(back);
+				back = NULL;
+				of = fopen(csv, "w");
+				rt_points_csv_header(of);
+				rt_points_csv_row(of, &h);
+				fputs("t1-b8-none,1,8,none,fp32,1,iteration,iteration,median,0.5,1e9,"
+				      "1e8,model,10,2,16,1,2,3,4,5,6,ok,,,0,0,,,,1,1,model,,,,,,,,,,,,,0.5\n",
+				      of);
+				fclose(of);
+				ok(rt_points_csv_read(csv, &back, &n, &err) == -EINVAL &&
+				   strstr(err.msg, "hw.csv:3: window_seconds '0.5' is set in a row of "
+					  "roofline-train's"),
+				   "a command's column set in a trainer's row: refused, named (%s)",
+				   err.msg);
+				free(back);
+				back = NULL;
+			}
+			/* an earlier header made today's in place: each field moved by its
+			 * column's name, the new columns empty */
+			{
+				char text[2048] = "";
+
+				of = fopen(csv, "w");
+				fputs("config,rep,scope,name,kind,prop,dtype,precision,impl,calls,seconds,"
+				      "share,flops,bytes,gflops,intensity,source,status,reason,"
+				      "wall_seconds,onednn_seconds,coverage,threads,log,images_per_s,rank\n"
+				      "default,2,run,command,,,,,,3,0.25,1,1e9,1e8,4,10,onednn-log,ok,"
+				      "\"a, b\",0.25,0.125,0.5,2,onednn/c000-r2.log,64,\n", of);
+				fclose(of);
+				is_int(rt_points_csv_upgrade(csv, &err), 0,
+				       "a 26-column file of roofline-run: upgraded (%s)", err.msg);
+				slurp(csv, text, sizeof(text));
+				is_str(strchr(text, '\n') + 1,
+				       "default,2,,,,,run,command,,0.25,1e9,1e8,onednn-log,10,4,64,,,,,,,ok,"
+				       "\"a, b\",,,,,,,,,,2,,,,3,1,0.25,0.125,0.5,onednn/c000-r2.log,,,\n",
+				       "... its row in today's columns, each field by its name");
+				is_int(rt_points_csv_upgrade(csv, &err), 0, "... again: nothing to do");
+				slurp(csv, text, sizeof(text));
+				ok(strstr(text, ",startup_seconds,window_seconds\ndefault,2,,,,,run,") &&
+				   !strstr(strchr(text, '\n') + 1, "window_seconds"),
+				   "... the header today's, once");
+			}
 			unlink(csv);
 		}
 		/* the summary: best, speedup over the default, bounds */
@@ -330,7 +405,7 @@ int main(void)
 		fputs("t3,oops\n", fp);
 		fclose(fp);
 		ok(rt_points_csv_read(path, &back, &n, &err) == -EINVAL &&
-		   strstr(err.msg, ":4: 2 fields, a point has 33"),
+		   strstr(err.msg, ":4: 2 fields, a point has 46"),
 		   "a short line is named: %s", err.msg);
 	}
 	/* the roof book: computed once, the same roofs rt_roofs_at builds at every count */

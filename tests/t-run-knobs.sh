@@ -98,7 +98,7 @@ check "... run.cfg: the sweep spelled out and each configuration's library" sh -
 	"grep -q 'sweep = \[ \"allocator=default,jemalloc,tcmalloc\" \]' '$dir/al/run.cfg' &&
 	 grep -q '{ name = \"allocator=jemalloc\"; environment = \[ \]; preload = \"$dir/rich/opt/rt-lib/libjemalloc.so.2\"; argv_prefix = \[ \]; }' '$dir/al/run.cfg'"
 check "... points.csv: a row of each configuration named by its knob" sh -c \
-	"\"$csvawk\" '\$3 == \"run\" && \$18 == \"ok\" { n[\$1]++ } END { exit !(n[\"default\"] && n[\"allocator=default\"] && n[\"allocator=jemalloc\"] && n[\"allocator=tcmalloc\"]) }' '$dir/al/points.csv'"
+	"\"$csvawk\" '\$col[\"scope\"] == \"run\" && \$col[\"status\"] == \"ok\" { n[\$1]++ } END { exit !(n[\"default\"] && n[\"allocator=default\"] && n[\"allocator=jemalloc\"] && n[\"allocator=tcmalloc\"]) }' '$dir/al/points.csv'"
 
 # fpmath: offered where the CPU has bf16 math; its variable reaches the command, and the
 # point's math follows the log (a bf16 mode's attribute on an AMX implementation: bf16 math;
@@ -117,7 +117,7 @@ ROOFTRAJ_SYSROOT="$dir/rich" "$run" -o "$dir/fp" -r 1 --no-overhead --no-hw-coun
 check "fpmath on a node with AVX512-BF16: exit 0 (got $?)" test -s "$dir/fp/summary.txt"
 check "... the default leaves the mode unset, strict and bf16 set it" sh -c \
 	"grep -qx 'fpmath-env=unset' '$dir/fp.out' && grep -qx 'fpmath-env=STRICT' '$dir/fp.out' && grep -qx 'fpmath-env=BF16' '$dir/fp.out'"
-prec() { "$csvawk" -v c="$1" -v i="$2" '$1 == c && $3 == "primitive" && $9 == i { print $8; exit }' "$dir/fp/points.csv"; }
+prec() { "$csvawk" -v c="$1" -v i="$2" '$1 == c && $col["scope"] == "primitive" && $col["impl"] == i { print $col["precision"]; exit }' "$dir/fp/points.csv"; }
 p1=$(prec fpmath=bf16 brg_conv_fwd:avx512_core_amx); p2=$(prec fpmath=bf16 jit:avx512_core); p3=$(prec fpmath=strict brg_conv_fwd:avx512_core_amx)
 check "... fpmath=bf16: the AMX implementation's point is bf16 math ($p1), jit:avx512_core's fp32 ($p2); strict: fp32 ($p3)" \
 	test "$p1/$p2/$p3" = "bf16/fp32/fp32"
@@ -188,13 +188,15 @@ import csv, re, sys
 d = sys.argv[1]
 rows = list(csv.reader(open(d + "/points.csv")))
 out = [rows[0]]
+c = {name: k for k, name in enumerate(rows[0])}     # the columns by name
 for r in rows[1:]:
-    if r[0] not in ("default", "threads=1", "allocator=jemalloc") or "without the log" in r[3]:
+    if r[c["config"]] not in ("default", "threads=1", "allocator=jemalloc") or \
+       "without the log" in r[c["name"]]:
         continue
-    if r[2] == "run":
-        w = (0.5 if r[0] == "default" else 0.25) + 0.01 * int(r[1])
-        r[10] = r[19] = repr(w)
-        r[17], r[18] = "ok", ""
+    if r[c["scope"]] == "run":
+        w = (0.5 if r[c["config"]] == "default" else 0.25) + 0.01 * int(r[c["rep"]])
+        r[c["seconds"]] = r[c["wall_seconds"]] = repr(w)
+        r[c["status"]], r[c["reason"]] = "ok", ""
     out.append(r)
 csv.writer(open(d + "/points.csv", "w"), lineterminator="\n").writerows(out)
 cfg = open(d + "/run.cfg").read()
@@ -256,7 +258,7 @@ EOF
 	# the math each convolution point was given is the one rt_onednn_f32_math reads off its
 	# implementation: bf16 only where the implementation has bf16 instructions
 	check "... each convolution point's math follows its implementation (bf16 only on an AMX or bf16 ISA)" \
-		"$csvawk" '$1 == "fpmath=bf16" && $3 == "primitive" && $5 == "convolution" { n++; amx = ($9 ~ /amx|bf16/); if ((amx && $8 != "bf16") || (!amx && $8 != "fp32")) bad++ } END { exit !(n > 0 && !bad) }' "$dir/pf/points.csv"
+		"$csvawk" '$1 == "fpmath=bf16" && $col["scope"] == "primitive" && $col["kind"] == "convolution" { n++; amx = ($col["impl"] ~ /amx|bf16/); if ((amx && $col["precision"] != "bf16") || (!amx && $col["precision"] != "fp32")) bad++ } END { exit !(n > 0 && !bad) }' "$dir/pf/points.csv"
 fi
 # threads and affinity: the sweep engine's knobs (roofline-train's grammar, lists and checks)
 # and its environment for each placement; a variable not swept stays as the command's

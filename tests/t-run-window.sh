@@ -23,7 +23,7 @@ replay="import sys; sys.stdout.write(open(sys.argv[1]).read())"
 
 # the run row of points.csv (scope run, name command, REP): startup, window, wall, images/s
 run_row() {
-	"$csvawk" -v r="${2:-1}" '$3 == "run" && $4 == "command" && $2 == r { print $27, $28, $20, $25; exit }' "$1"
+	"$csvawk" -v r="${2:-1}" '$col["scope"] == "run" && $col["name"] == "command" && $col["rep"] == r { print $col["startup_seconds"], $col["window_seconds"], $col["wall_seconds"], $col["images_per_s"]; exit }' "$1"
 }
 # start-up >= 0, window >= 0, start-up + window <= wall (all three given)
 within_wall() {
@@ -58,7 +58,7 @@ check "... start-up >= 0, window >= 0, start-up + window <= wall ($row)" within_
 check "... the window is the stamps' (last start + its time - first start, to a microsecond)" sh -c "
 	awk -v w=\$(echo '$row' | cut -d' ' -f2) '{ d = (\$2 - \$1) / 1e3 - w; if (d < 0) d = -d; exit !(d < 1e-6) }' '$dir/stamps.txt'"
 check "... said to be by oneDNN's timestamps" grep -q "^work window: the default's first oneDNN primitive started [0-9.]* s after the command did (start-up), its last ended [0-9.]* s later (the window, by oneDNN's timestamps)" "$dir/st/summary.txt"
-check "... the stamped lines counted (4 convolutions)" grep -q '^default,1,kind,convolution forward_training,convolution,forward_training,f32,fp32,,4,' "$dir/st/points.csv"
+check "... the stamped lines counted (4 convolutions)" has_row "$dir/st/points.csv" config=default rep=1 scope=kind 'name=convolution forward_training' kind=convolution prop=forward_training dtype=f32 precision=fp32 impl= calls=4
 
 grep '^work window: ' "$dir/st/summary.txt" >"$dir/st-window.txt"
 "$run" --resume "$dir/st" >"$dir/st-res.out" 2>&1
@@ -167,8 +167,8 @@ check "--resume with --batch: exit 2, the record's own (got $rc)" sh -c "test $r
 # --- configurations compared on the work window
 "$run" -o "$dir/sw" -r 1 --no-hw-counters --sweep env:RT_WINDOW_TEST=1,2 -- "$py" "$dir/stamped.py" "$dir/stamps2.txt" >/dev/null 2>&1
 check "a sweep: compared on the work window" grep -q '^compared on the work window' "$dir/sw/summary.txt"
-check "... each logged run's row has its start-up and window, within its wall time" "$csvawk" '$3 == "run" && $4 == "command" { n++; if (!($27 != "" && $28 != "" && $27 + $28 <= $20)) bad = 1 } END { exit !(n == 3 && !bad) }' "$dir/sw/points.csv"
-check "... a run without the log has none" "$csvawk" '$3 == "run" && $4 == "command without the log" { n++; if ($27 != "" || $28 != "") bad = 1 } END { exit !(n == 1 && !bad) }' "$dir/sw/points.csv"
+check "... each logged run's row has its start-up and window, within its wall time" "$csvawk" '$col["scope"] == "run" && $col["name"] == "command" { n++; su = $col["startup_seconds"]; w = $col["window_seconds"]; if (!(su != "" && w != "" && su + w <= $col["wall_seconds"])) bad = 1 } END { exit !(n == 3 && !bad) }' "$dir/sw/points.csv"
+check "... a run without the log has none" "$csvawk" '$col["scope"] == "run" && $col["name"] == "command without the log" { n++; if ($col["startup_seconds"] != "" || $col["window_seconds"] != "") bad = 1 } END { exit !(n == 1 && !bad) }' "$dir/sw/points.csv"
 # the claim's runs without the log have no window: the command's own throughput decides where
 # it prints one. With the log the runs are told apart by oneDNN's timestamps, not by how soon
 # the lines arrive: X=1's two reorders start at the same instant (a window of 0.01 ms), the

@@ -20,7 +20,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
 # the FLOPs of points.csv's kind rows: KIND forward|backward
 log_flops() {
-	"$csvawk" -v k="$2" -v d="$3" '$3 == "kind" && $5 == k && (d == "forward" ? $6 ~ /^forward/ : $6 ~ /^backward/) { s += $13 }
+	"$csvawk" -v k="$2" -v d="$3" '$col["scope"] == "kind" && $col["kind"] == k && (d == "forward" ? $col["prop"] ~ /^forward/ : $col["prop"] ~ /^backward/) { s += $col["flops"] }
 		END { printf "%.0f\n", s }' "$1"
 }
 # the trainer's count per iteration of TYPE (conv, fc) forward or backward, from -D: the
@@ -63,7 +63,7 @@ exact lenet5 4 -m lenet5
 exact resnet18 1 -m resnet18
 if "$train" -m lenet5 -b 2 -n 1 -w 0 -c none -t 1 --precision bf16 >/dev/null 2>&1; then
 	exact convnet-bf16 4 -m convnet --precision bf16
-	check "bf16: its convolutions read as bf16" grep -q ',kind,convolution forward_training,convolution,forward_training,bf16,bf16,' "$dir/convnet-bf16/points.csv"
+	check "bf16: its convolutions read as bf16" has_row "$dir/convnet-bf16/points.csv" scope=kind 'name=convolution forward_training' kind=convolution prop=forward_training dtype=bf16 precision=bf16
 else
 	skip "bf16: this CPU runs no bf16 convolution"
 fi
@@ -80,9 +80,11 @@ ver=$(sed -n 's/^the default: oneDNN \(v[0-9.]*\), .*/\1/p' "$dir/convnet/summar
 check "run.cfg: the default described as the summary says it ($ver, OpenMP)" sh -c "grep -q 'onednn_version = \"$ver\";' '$dir/convnet/run.cfg' && grep -q 'runtime = \"OpenMP\";' '$dir/convnet/run.cfg' && grep -q 'isa = \"..*\";' '$dir/convnet/run.cfg'"
 OMP_PROC_BIND=close "$run" -o "$dir/envd" -r 1 --no-overhead --no-hw-counters -- "$train" -m lenet5 -b 4 -n 1 -w 0 -c none >/dev/null 2>&1
 check "... and the environment's variables that set it" grep -q '^the default.s environment: .*OMP_PROC_BIND=close' "$dir/envd/summary.txt"
-check "points.csv: a row per primitive with its calls and share" grep -q '^default,1,primitive,convolution forward_training f32 mb8_ic3oc64_ih32oh32kh3sh1dh0ph1_iw32ow32kw3sw1dw0pw1,convolution,forward_training,f32,fp32,[^,]*,1,' "$dir/convnet/points.csv"
-check "points.csv: reorders as bandwidth (bytes, no FLOPs)" "$csvawk" '$3 == "kind" && $5 == "reorder" { if ($13 == 0 && $14 > 0) ok = 1 } END { exit !ok }' "$dir/convnet/points.csv"
-check "points.csv: every row has the header's 28 fields" "$csvawk" 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || n != 28 }' "$dir/convnet/points.csv"
+check "points.csv: a row per primitive with its calls and share" has_row "$dir/convnet/points.csv" config=default rep=1 scope=primitive 'name=convolution forward_training f32 mb8_ic3oc64_ih32oh32kh3sh1dh0ph1_iw32ow32kw3sw1dw0pw1' kind=convolution prop=forward_training dtype=f32 precision=fp32 calls=1
+check "points.csv: the header is the one schema's, the trainer's with the command's columns" grep -qx 'config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,status,reason,impl,input_h,input_w,weight_gradients,activation_gradients,inference,processes,cpu_share,bytes_source,rep,kind,prop,dtype,calls,share,wall_seconds,onednn_seconds,coverage,log,rank,startup_seconds,window_seconds' "$dir/convnet/points.csv"
+check "points.csv: reorders as bandwidth (bytes, no FLOPs)" "$csvawk" '$col["scope"] == "kind" && $col["kind"] == "reorder" { if ($col["flops"] == 0 && $col["bytes"] > 0) ok = 1 } END { exit !ok }' "$dir/convnet/points.csv"
+check "points.csv: every row has the header's 46 fields" "$csvawk" 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || n != 46 }' "$dir/convnet/points.csv"
+check "... the trainer's columns that are not a command's empty in every row" "$csvawk" 'NR > 1 { for (k in col) if (k ~ /^(batch|affinity|ranks|stat|weights|activations|gradients|optimizer|workspace|peak_rss|input_h|input_w|weight_gradients|activation_gradients|inference|processes|cpu_share|bytes_source)$/ && $col[k] != "") bad = 1 } END { exit bad }' "$dir/convnet/points.csv"
 
 # the chart: the configurations and the fastest's primitives under a profile's roofs, every
 # text (the configurations' names hold what the user typed) quoted so that gnuplot runs
@@ -125,7 +127,7 @@ check "... nothing written" test ! -e "$dir/nf"
 rc=$?
 check "a command that exits 3 in every configuration: exit 1 (got $rc)" test $rc = 1
 check "... each configuration a failed row with its status and stderr's last line" sh -c "grep -Ec ',failed,\"?exit 3: bad input' '$dir/fail/points.csv' | grep -qx 3"
-check "... the sweep went on (the last configuration ran too)" grep -q '^threads=2,1,run,command,.*exit 3: bad input 2' "$dir/fail/points.csv"
+check "... the sweep went on (the last configuration ran too)" has_row "$dir/fail/points.csv" config=threads=2 rep=1 scope=run name=command status=failed 'reason~exit 3: bad input 2'
 check "... its stderr passed through" grep -q '^bad input 1$' "$dir/fail.err"
 "$run" -o "$dir/kill" -r 1 --no-overhead -- sh -c 'kill -9 $$' >"$dir/kill.out" 2>&1
 check "a command killed: its signal recorded" grep -q 'killed by SIGKILL' "$dir/kill/points.csv"
@@ -138,7 +140,7 @@ check "the command sees only fds 0, 1, 2 ($(grep -x '[0-9][0-9]*' "$dir/fds.out"
 "$run" -o "$dir/stray" -r 1 --no-overhead --no-hw-counters -- sh -c 'sleep 3000 & while [ "$(cat /proc/$!/comm)" != sleep ]; do :; done; echo "stray $!"' >"$dir/stray.out" 2>"$dir/stray.err"
 rc=$?
 spid=$(sed -n 's/^stray //p' "$dir/stray.out" | head -n 1)
-check "a command that leaves a daemon running: exit 0 (got $rc), the run ok" sh -c "test $rc = 0 && grep -q '^default,1,run,command,.*,onednn-log,ok,' '$dir/stray/points.csv'"
+check "a command that leaves a daemon running: exit 0 (got $rc), the run ok" sh -c "test $rc = 0 && test $(rows "$dir/stray/points.csv" config=default rep=1 scope=run name=command source=onednn-log status=ok) = 1"
 check "... the daemon named as a stray (pid ${spid:-none})" grep -q "^roofline-run: default: the command left 1 process running when it exited, ended: sleep (pid $spid)\$" "$dir/stray.err"
 check "... and gone" sh -c "test -n '$spid' && ! kill -0 '$spid' 2>/dev/null"
 "$run" -o "$dir/closed" -r 1 --no-overhead --no-hw-counters --timeout 1 -- sh -c 'echo "pid $$"; exec >&- 2>&-; exec sleep 3000' >"$dir/closed.out" 2>&1
@@ -164,15 +166,15 @@ ROOFTRAJ_SYSROOT="$dir/zen5" "$run" -o "$dir/none" -r 2 -- sh -c 'echo images/s 
 rc=$?
 check "a command that runs no oneDNN primitive: exit 0 (got $rc)" test $rc = 0
 check "... its wall time, and the note: no line came, so no coverage said" grep -q "^coverage: unknown: no oneDNN verbose line came: the command ran no oneDNN primitive, or switched oneDNN's log off itself" "$dir/none/summary.txt"
-check "... the images/s it printed recorded" grep -q ',12.5,,,$' "$dir/none/points.csv"
+check "... the images/s it printed recorded" has_row "$dir/none/points.csv" scope=run name=command images_per_s=12.5
 # a throughput on standard error, as trainings print it there (logging, tqdm): read, and the
 # stream passed through as it came
 "$run" -o "$dir/se" -r 1 --no-overhead --no-hw-counters -- sh -c 'echo "epoch 1: 1604.9 img/s" >&2; printf "step 2 | samples/s=88.5\r" >&2; echo "loss 0.5 examples/sec nan" >&2' >"$dir/se.out" 2>"$dir/se.err"
-check "a throughput on stderr read, the last one printed (samples/s=88.5 after 1604.9 img/s)" "$csvawk" '$3 == "run" && $25 == 88.5 { k++ } END { exit k != 1 }' "$dir/se/points.csv"
+check "a throughput on stderr read, the last one printed (samples/s=88.5 after 1604.9 img/s)" "$csvawk" '$col["scope"] == "run" && $col["images_per_s"] == 88.5 { k++ } END { exit k != 1 }' "$dir/se/points.csv"
 check "... stderr passed through untouched" sh -c "grep -q '^epoch 1: 1604.9 img/s\$' '$dir/se.err' && grep -q 'samples/s=88.5' '$dir/se.err'"
 "$run" -o "$dir/se2" -r 1 --no-overhead --no-hw-counters -- sh -c 'echo "throughput: 4321 examples/sec"' >"$dir/se2.out" 2>&1
-check "... examples/sec on stdout too" "$csvawk" '$3 == "run" && $25 == 4321 { k++ } END { exit k != 1 }' "$dir/se2/points.csv"
-check "... and run again without the log (the overhead)" grep -q '^default,2,run,command without the log,' "$dir/none/points.csv"
+check "... examples/sec on stdout too" "$csvawk" '$col["scope"] == "run" && $col["images_per_s"] == 4321 { k++ } END { exit k != 1 }' "$dir/se2/points.csv"
+check "... and run again without the log (the overhead)" has_row "$dir/none/points.csv" config=default rep=2 scope=run 'name=command without the log'
 check "... no core PMU on the node: said, the counts from the log" grep -q "^hardware counters: not used: the kernel exposes no core PMU here (no $dir/zen5/sys/bus/event_source/devices/cpu: " "$dir/none/summary.txt"
 # an Intel model no table knows, without a core PMU (the 2-vCPU Sapphire Rapids guest whose
 # hypervisor says model 0xa7): both reasons said
@@ -190,19 +192,19 @@ check "... the command in the summary as a shell reads it back" grep -qx "comman
 "$run" -o "$dir/quote" -r 1 --no-overhead -- sh -c "echo it's" >"$dir/quote.out" 2>&1
 check "... a quote inside a word too" grep -qx "command: sh -c 'echo it'\\\\''s'" "$dir/quote/summary.txt"
 "$run" -o "$dir/bad" -r 1 --no-overhead -- sh -c 'echo "onednn_verbose,exec,cpu,convolution,jit,forward,src_f32::a:f0,,,mb8_icXoc,1"; echo "onednn_verbose,exec,cpu,reorder,jit:uni,undef,src_f32::blocked:ab:f0 dst_f32::blocked:ba:f0,,,10x10,0.5"' >"$dir/bad.out" 2>&1
-check "a line that does not read: counted and named, the others counted" sh -c "grep -q '1 oneDNN lines not read, the first: \"onednn_verbose,exec,cpu,convolution' '$dir/bad/summary.txt' && grep -q '^default,1,kind,reorder undef,reorder,undef,f32,fp32,,1,' '$dir/bad/points.csv'"
+check "a line that does not read: counted and named, the others counted" sh -c "grep -q '1 oneDNN lines not read, the first: \"onednn_verbose,exec,cpu,convolution' '$dir/bad/summary.txt' && test $(rows "$dir/bad/points.csv" config=default rep=1 scope=kind 'name=reorder undef' kind=reorder prop=undef dtype=f32 precision=fp32 impl= calls=1) = 1"
 
 # impossible numbers are said so, never printed as facts: a command printing verbose lines of
 # its own (a spoof: absurd times), a log of a 16-thread node read against a 2-core profile
 conv='onednn_verbose,exec,cpu,convolution,jit:avx512_core,forward_training,src_f32::blocked:abcd:f0 wei_f32::blocked:Acdb16a:f0 bia_f32::blocked:a:f0 dst_f32::blocked:aBcd16b:f0,attr-scratchpad:user ,alg:convolution_direct,mb16_ic3oc16_ih32oh32kh5sh1dh0ph2_iw32ow32kw5sw1dw0pw2'
 spr="$top_srcdir/machine-profiles/example-kvm-spr.cfg"
 "$run" -o "$dir/spoof" -r 1 --no-overhead -- sh -c "echo '$conv,5000'" >"$dir/spoof.out" 2>"$dir/spoof.err"
-check "a spoof: 5 s of oneDNN time in a run of milliseconds: impossible, no coverage said" sh -c "grep -q '^coverage: not known: impossible: oneDNN.s log sums 5 s of primitive time in a run of' '$dir/spoof/summary.txt' && grep -q ' impossible  *- *- ' '$dir/spoof/summary.txt' && grep -q 'default: impossible: oneDNN.s log sums 5 s' '$dir/spoof.err' && grep -q '^default,1,run,command,.*,ok,\"\\?impossible: oneDNN' '$dir/spoof/points.csv' && ! grep -q '[0-9][0-9][0-9][0-9]%' '$dir/spoof/summary.txt'"
+check "a spoof: 5 s of oneDNN time in a run of milliseconds: impossible, no coverage said" sh -c "grep -q '^coverage: not known: impossible: oneDNN.s log sums 5 s of primitive time in a run of' '$dir/spoof/summary.txt' && grep -q ' impossible  *- *- ' '$dir/spoof/summary.txt' && grep -q 'default: impossible: oneDNN.s log sums 5 s' '$dir/spoof.err' && test $(rows "$dir/spoof/points.csv" config=default rep=1 scope=run name=command status=ok 'reason~^impossible: oneDNN') = 1 && ! grep -q '[0-9][0-9][0-9][0-9]%' '$dir/spoof/summary.txt'"
 conv8=$(echo "$conv" | sed 's/mb16_/mb8_/')
 "$run" -o "$dir/spoof2" -r 1 --no-overhead -p "$spr" -- sh -c "echo '$conv,0.001'; echo '$conv8,1e-300'; echo 'images/s 1e308'" >"$dir/spoof2.out" 2>"$dir/spoof2.err"
 check "... 1e-300 ms: impossible, under any clock's grain" grep -q 'impossible: 1 call in 1e-300 ms, under a nanosecond each' "$dir/spoof2/summary.txt"
 check "... 36.7 MFLOP in a microsecond: impossible, above the fp32 roof of the profile" sh -c "grep -q 'impossible: at least [0-9.e+]* GFLOP/s (a microsecond more a call), [0-9]*% of the fp32 roof' '$dir/spoof2/summary.txt' && grep -q 'convolution forward_training .*impossible: at least' '$dir/spoof2.err'"
-check "... images/s 1e308: impossible, not taken" sh -c "grep -q 'the command printed images/s 1e+308, more than an image a nanosecond' '$dir/spoof2/summary.txt' && grep -q '^default,1,run,command,.*,onednn/c000-r1.log,,,[0-9.e-]*,[0-9.e-]*\$' '$dir/spoof2/points.csv'"
+check "... images/s 1e308: impossible, not taken" sh -c "grep -q 'the command printed images/s 1e+308, more than an image a nanosecond' '$dir/spoof2/summary.txt' && test $(rows "$dir/spoof2/points.csv" config=default rep=1 scope=run name=command log=onednn/c000-r1.log images_per_s= rank= 'startup_seconds~^[0-9.e-]+$' 'window_seconds~^[0-9.e-]+$') = 1"
 check "... no number in more than a dozen digits" sh -c "! grep -q '[0-9]\{13\}' '$dir/spoof2/summary.txt' && ! grep -q '[0-9]\{13\}' '$dir/spoof/summary.txt'"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "... the impossible points not drawn, and said" grep -q 'run-roofline: [0-9]* impossible points\? not drawn' "$dir/spoof2.err"
@@ -216,11 +218,11 @@ check "a 16-thread node's log against a 2-core profile: impossible, not judged o
 # convolution as its implementation's ISA says (avx512_core, avx2: fp32; AMX or bf16: bf16)
 ONEDNN_DEFAULT_FPMATH_MODE=BF16 DNNL_DEFAULT_FPMATH_MODE=BF16 "$run" -o "$dir/fpmath" -r 1 --no-overhead -- "$train" -m lenet5 -b 2 -n 1 -w 0 -c none -t 1 >"$dir/fpmath.out" 2>&1
 check "fpmath bf16 through oneDNN 2.6: the attribute in its log" grep -q 'attr-fpmath_mode:fpmath_mode_bf16' "$dir/fpmath/onednn/c000-r1.log"
-check "... each convolution's and inner product's precision as its implementation says (fp32 on avx512_core)" "$csvawk" '$3 == "primitive" && ($5 == "convolution" || $5 == "inner_product") { n++; want = $9 ~ /amx|bf16|avx10/ ? "bf16" : $9 ~ /:(avx512_core|avx2|avx|sse41)$/ ? "fp32" : ""; if (want == "" || $8 != want) bad++ } END { exit n == 0 || bad }' "$dir/fpmath/points.csv"
+check "... each convolution's and inner product's precision as its implementation says (fp32 on avx512_core)" "$csvawk" '$col["scope"] == "primitive" && ($col["kind"] == "convolution" || $col["kind"] == "inner_product") { n++; want = $col["impl"] ~ /amx|bf16|avx10/ ? "bf16" : $col["impl"] ~ /:(avx512_core|avx2|avx|sse41)$/ ? "fp32" : ""; if (want == "" || $col["precision"] != want) bad++ } END { exit n == 0 || bad }' "$dir/fpmath/points.csv"
 check "... the summary names the math" grep -Eq '(convolution|inner_product) .*f32 +\((fp32|bf16) math\)' "$dir/fpmath/summary.txt"
 "$run" -o "$dir/none" -- true >"$dir/again.out" 2>&1
 rc=$?
-check "a directory that holds results: refused (exit $rc), nothing lost" sh -c "test $rc = 1 && grep -q 'holds results already' '$dir/again.out' && grep -q ',12.5,,,\$' '$dir/none/points.csv'"
+check "a directory that holds results: refused (exit $rc), nothing lost" sh -c "test $rc = 1 && grep -q 'holds results already' '$dir/again.out' && test $(rows "$dir/none/points.csv" scope=run name=command images_per_s=12.5) = 2"
 for args in "--sweep bogus" "--sweep env:1X=2" "--sweep env:A=1,1" "-r 0" "--sweep threads=0" "--timeout=-1"; do
 	# shellcheck disable=SC2086
 	"$run" $args -- true >"$dir/opt.out" 2>&1
@@ -243,7 +245,7 @@ kill -INT $pid
 wait $pid
 rc=$?
 check "interrupted: exit 130 (got $rc)" test $rc = 130
-check "... the finished configurations kept, the summary says so" sh -c "grep -q '^threads=1,1,run,command,' '$dir/int/points.csv' && grep -q 'interrupted: 2 of 3 configurations finished' '$dir/int/summary.txt'"
+check "... the finished configurations kept, the summary says so" sh -c "test $(rows "$dir/int/points.csv" config=threads=1 rep=1 scope=run name=command) = 1 && grep -q 'interrupted: 2 of 3 configurations finished' '$dir/int/summary.txt'"
 check "... the interrupted configuration left no row (it runs again)" sh -c "! grep -q '^threads=2,' '$dir/int/points.csv'"
 check "... run.cfg says interrupted, the summary how to go on" sh -c "grep -q 'status = \"interrupted\"' '$dir/int/run.cfg' && grep -q 'roofline-run --resume $dir/int runs the rest' '$dir/int/summary.txt'"
 
@@ -254,7 +256,7 @@ touch "$dir/go"
 rc=$?
 check "--resume: exit 0 (got $rc)" test $rc = 0
 check "... the finished configurations not run again" sh -c "grep -q '\\[1\\] default: measured before (resumed)' '$dir/res.err' && grep -q '\\[2\\] threads=1: measured before (resumed)' '$dir/res.err' && ! grep -q 'default, run 1' '$dir/res.err'"
-check "... their rows kept byte for byte, the new one after them" sh -c "cmp -n $(wc -c <"$dir/int-before.csv") '$dir/int-before.csv' '$dir/int/points.csv' && grep -q '^threads=2,1,run,command,,,,,,[0-9]*,[0-9.e-]*,1,[0-9]*,[0-9]*,[0-9]*,,onednn-log,ok,' '$dir/int/points.csv'"
+check "... their rows kept byte for byte, the new one after them" sh -c "cmp -n $(wc -c <"$dir/int-before.csv") '$dir/int-before.csv' '$dir/int/points.csv' && test $(rows "$dir/int/points.csv" config=threads=2 rep=1 scope=run name=command kind= 'calls~^[0-9]+$' 'seconds~^[0-9.e-]+$' share=1 'flops~^[0-9]+$' 'bytes~^[0-9]+$' 'gflops~^[0-9]*$' intensity= source=onednn-log status=ok) = 1"
 check "... the summary of all three, no longer interrupted" sh -c "grep -q '^3 configurations' '$dir/int/summary.txt' && grep -q '^threads=2 ' '$dir/int/summary.txt' && ! grep -q interrupted '$dir/int/summary.txt'"
 check "... run.cfg complete" grep -q 'status = "complete"' "$dir/int/run.cfg"
 "$run" --resume "$dir/int" -r 2 >"$dir/res2.out" 2>&1
@@ -374,19 +376,19 @@ v=$(printf 'v%.0s' $(seq 40))
 	--sweep "env:DDDDDDDDDDDDDDDD=${v}1,${v}2" -- sh -c 'echo "D=$DDDDDDDDDDDDDDDD"' \
 	>"$dir/long.out" 2>&1
 rc=$?
-check "long configuration names: two, told apart by a hash of the whole (exit $rc)" sh -c "test $rc = 0 && test \$($csvawk '\$3 == \"run\" { print \$1 }' '$dir/long/points.csv' | sort -u | wc -l) = 3 && test \$(grep -c ' #[0-9a-f]\\{8\\},1,run,command,' '$dir/long/points.csv') = 2"
+check "long configuration names: two, told apart by a hash of the whole (exit $rc)" sh -c "test $rc = 0 && test \$($csvawk '\$col[\"scope\"] == \"run\" { print \$1 }' '$dir/long/points.csv' | sort -u | wc -l) = 3 && test $(rows "$dir/long/points.csv" 'config~ #[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]$' rep=1 scope=run name=command) = 2"
 "$run" --resume "$dir/long" >"$dir/long2.out" 2>&1
 rc=$?
 check "... read back by --resume as the two they are (exit $rc)" sh -c "test $rc = 0 && test \$(grep -c 'measured before (resumed)' '$dir/long2.out') = 3"
 "$run" -o "$dir/sp" -r 1 --no-overhead --no-hw-counters --sweep "env:A=1 B=2,1" \
 	--sweep "env:B=3,2 B=3" -- true >"$dir/sp.out" 2>&1
 rc=$?
-check "values with spaces: quoted in the names, 5 configurations, 5 names (exit $rc)" sh -c "test $rc = 0 && test \$($csvawk '\$3 == \"run\" { print \$1 }' '$dir/sp/points.csv' | sort -u | wc -l) = 5 && grep -q \"^A='1 B=2' B=3,\" '$dir/sp/points.csv'"
+check "values with spaces: quoted in the names, 5 configurations, 5 names (exit $rc)" sh -c "test $rc = 0 && test \$($csvawk '\$col[\"scope\"] == \"run\" { print \$1 }' '$dir/sp/points.csv' | sort -u | wc -l) = 5 && grep -q \"^A='1 B=2' B=3,\" '$dir/sp/points.csv'"
 
 # kind rows grouped in one sort: two kinds interleaved over distinct problems, each kind's
 # row the sum of its primitives (reorder: 3 calls of 0.5, 0.25, 0.125 ms; eltwise: 2)
 "$run" -o "$dir/kinds" -r 1 --no-overhead --no-hw-counters -- sh -c 'for p in "reorder 10x10 0.5" "eltwise 8x8 0.75" "reorder 20x20 0.25" "eltwise 4x4 0.0625" "reorder 30x30 0.125"; do set -- $p; echo "onednn_verbose,exec,cpu,$1,jit:uni,undef,src_f32::blocked:ab:f0 dst_f32::blocked:ab:f0,,,$2,$3"; done' >"$dir/kinds.out" 2>&1
-check "kind rows: each kind's calls and time the sum of its primitives, in the order of their heaviest" sh -c "$csvawk '\$3 == \"kind\" { printf \"%s %s %.6f\\n\", \$5, \$10, \$11 * 1000 }' '$dir/kinds/points.csv' | tr '\\n' ';' | grep -qx 'eltwise 2 0.812500;reorder 3 0.875000;'"
+check "kind rows: each kind's calls and time the sum of its primitives, in the order of their heaviest" sh -c "$csvawk '\$col[\"scope\"] == \"kind\" { printf \"%s %s %.6f\\n\", \$col[\"kind\"], \$col[\"calls\"], \$col[\"seconds\"] * 1000 }' '$dir/kinds/points.csv' | tr '\\n' ';' | grep -qx 'eltwise 2 0.812500;reorder 3 0.875000;'"
 
 # an output path of the results directory that is a symbolic link: never written through
 mkdir -p "$dir/sl" "$dir/outside"
@@ -408,7 +410,7 @@ rc=$?
 # shellcheck disable=SC2086
 kill $spin
 check "a run under busy CPUs: exit 0 (got $rc), measured again" sh -c "test $rc = 0 && grep -q 'busy: other processes used [0-9]*% of its [0-9]* CPUs. time during the run.*measured again' '$dir/busy.err'"
-check "... its rows disturbed, with why" sh -c "grep -c '^[^,]*,1,run,command,,,,,,0,[0-9.e-]*,1,0,0,0,,onednn-log,disturbed,\"\\?busy: other processes used' '$dir/busy/points.csv' | grep -qx 2"
+check "... its rows disturbed, with why" test "$(rows "$dir/busy/points.csv" rep=1 scope=run name=command kind= prop= dtype= precision= impl= calls=0 'seconds~^[0-9.e-]+$' share=1 flops=0 bytes=0 gflops=0 intensity= source=onednn-log status=disturbed 'reason~^busy: other processes used')" = 2
 # the busiest few are named: a spinner among them (other work on the machine may be busier)
 # the three busiest of each cause are named: a spinner among them, unless three other
 # processes were as busy in every cause (other work on the machine, then said)
@@ -458,10 +460,10 @@ else
 	f1=$((2 * 16 * 16 * 3 * 94 * 94 + 16 * 16 * 32 * 32))
 	f2=$((2 * 16 * 32 * 16 * 46 * 46 + 16 * 32 * 16 * 16))
 	want=$((3 * (f1 + f2 + f1 + f2 + 2 * 16 * 32 * 16 * 46 * 46)))
-	got=$("$csvawk" '$1 == "threads=2" && $3 == "kind" && $5 == "convolution" { s += $13 } END { printf "%.0f", s }' "$dir/pt/points.csv")
+	got=$("$csvawk" '$1 == "threads=2" && $col["scope"] == "kind" && $col["kind"] == "convolution" { s += $col["flops"] } END { printf "%.0f", s }' "$dir/pt/points.csv")
 	check "... its convolution FLOPs over 3 iterations = the hand count ($got = $want)" test "$got" = "$want"
 	check "... the coverage reported" grep -q '^coverage: oneDNN ran [0-9]*% of the default' "$dir/pt/summary.txt"
-	check "... the images/s it printed, per configuration" "$csvawk" '$3 == "run" && $25 > 0 { n++ } END { exit n < 6 }' "$dir/pt/points.csv"
+	check "... the images/s it printed, per configuration" "$csvawk" '$col["scope"] == "run" && $col["images_per_s"] > 0 { n++ } END { exit n < 6 }' "$dir/pt/points.csv"
 	check "... a verdict on the best configuration" grep -Eq '^(best configuration|no configuration is measurably faster|the default configuration is the fastest|every configuration was disturbed)' "$dir/pt/summary.txt"
 	# (on a machine busy with other work every run may be disturbed: then why not, said)
 	check "... the verbose overhead measured, or why not" grep -q '^verbose overhead: \(the default took\|not measured: .*disturbed\)' "$dir/pt/summary.txt"

@@ -83,7 +83,7 @@ grep -v '^\[' "$dir/run.err" | grep -i 'error\|refus\|fail' | head -n 5 | sed 's
 # (csvawk: a disturbed row's reason holds commas)
 job_rows() {
 	test -s "$dir/run/rank-0/points.csv" && test -s "$dir/run/rank-1/points.csv" &&
-		"$csvawk" 'NR > 1 { r[$26] } END { exit !(0 in r && 1 in r) }' "$dir/run/points.csv" &&
+		"$csvawk" 'NR > 1 { r[$col["rank"]] } END { exit !(0 in r && 1 in r) }' "$dir/run/points.csv" &&
 		test -s "$dir/run/summary.txt"
 }
 check "... each rank its own rows, one summary of the job" job_rows

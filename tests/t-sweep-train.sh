@@ -21,8 +21,12 @@ rc=$?
 check "the sweep completes (exit $rc)" test "$rc" = 0
 csv="$dir/a/points.csv"
 check "points.csv, summary.txt, run.cfg written" test -s "$csv" -a -s "$dir/a/summary.txt" -a -s "$dir/a/run.cfg"
-check "header names every column" grep -qx 'config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,status,reason,impl,input_h,input_w,weight_gradients,activation_gradients,inference,processes,cpu_share,bytes_source' "$csv"
-check "every row has 33 fields" "$csvawk" 'NR > 1 && NF != 33 { exit 1 }' "$csv"
+check "header names every column (the trainer's, then the command's)" grep -qx 'config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,status,reason,impl,input_h,input_w,weight_gradients,activation_gradients,inference,processes,cpu_share,bytes_source,rep,kind,prop,dtype,calls,share,wall_seconds,onednn_seconds,coverage,log,rank,startup_seconds,window_seconds' "$csv"
+# one schema: roofline-run's points.csv has the very same header line
+"$top_builddir/src/roofline-run" -o "$dir/cmd" -r 1 --no-overhead --no-hw-counters -- true >/dev/null 2>&1
+check "... the very header line of roofline-run's points.csv" sh -c "head -n 1 '$csv' >'$dir/h1' && head -n 1 '$dir/cmd/points.csv' >'$dir/h2' && test -s '$dir/h1' && cmp -s '$dir/h1' '$dir/h2'"
+check "... a training sweep's rows leave the command's columns empty" "$csvawk" 'NR > 1 { for (k = col["rep"]; k <= NF; k++) if ($k != "") exit 1 }' "$csv"
+check "every row has 46 fields" "$csvawk" 'NR > 1 && NF != 46 { exit 1 }' "$csv"
 # (over 1 when a busy machine disturbed one of them twice: only undisturbed runs count)
 check "-r 2: every measured row is over its fresh processes, with the share of its cores' time" "$csvawk" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && ($31 < 1 || $31 > 2 || !($32 > 0)) { exit 1 }' "$csv"
 check "each configuration's rows end with its iteration median" "$csvawk" 'NR > 1 { last[$1] = $7 "/" $9 } END { for (c in last) if (last[c] != "iteration/median") exit 1 }' "$csv"
@@ -178,7 +182,7 @@ if chattr +i "$dir/imm-probe" 2>/dev/null; then
 		chattr -i "$dir/imm-$what" "$dir/imm-$what/points.csv" 2>/dev/null
 		check "unwritable $what mid-run: exit 1 (got $rc)" test "$rc" = 1
 		check "unwritable $what mid-run: the message names the file and the error" grep -q "imm-$what/[a-zA-Z0-9.]*: .*Operation not permitted" "$dir/imm-$what.err"
-		check "unwritable $what mid-run: the finished configurations whole, no summary" "$csvawk" -v s="$dir/imm-$what/summary.txt" 'NR > 1 { if (NF != 33) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; if ((getline x < s) > 0) exit 1; exit length(k) < 1 }' "$dir/imm-$what/points.csv"
+		check "unwritable $what mid-run: the finished configurations whole, no summary" "$csvawk" -v s="$dir/imm-$what/summary.txt" 'NR > 1 { if (NF != 46) exit 1; k[$1]++ } END { for (c in k) if (k[c] != 18) exit 1; if ((getline x < s) > 0) exit 1; exit length(k) < 1 }' "$dir/imm-$what/points.csv"
 		check "unwritable $what mid-run: no temporary left behind" sh -c "! ls '$dir/imm-$what'/*.tmp >/dev/null 2>&1"
 	done
 else

@@ -97,7 +97,7 @@ else
 fi
 kill -TERM $first
 wait $first
-check "... and the first one ends as interrupted, its directory whole" sh -c "test ! -s '$dir/busydir/points.csv' || $csvawk 'NR > 1 && NF != 33 { exit 1 }' '$dir/busydir/points.csv'"
+check "... and the first one ends as interrupted, its directory whole" sh -c "test ! -s '$dir/busydir/points.csv' || $csvawk 'NR > 1 && NF != 46 { exit 1 }' '$dir/busydir/points.csv'"
 # default names never collide: the next seconds' names already taken
 mkdir -p "$dir/names/results"
 now=$(date -u +%s)

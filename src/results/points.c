@@ -328,39 +328,70 @@ void rt_point_derive(struct rt_point *p)
 			  (double)p->batch / p->seconds : 0;
 }
 
-static const char *const columns =
-	"config,threads,batch,affinity,precision,ranks,scope,name,stat,seconds,flops,bytes,source,"
-	"intensity,gflops,images_per_s,weights,activations,gradients,optimizer,workspace,peak_rss,"
-	"status,reason,impl,input_h,input_w,weight_gradients,activation_gradients,inference,processes,"
-	"cpu_share,bytes_source";
-#define NCOLUMNS RT_POINTS_CSV_COLUMNS
-/* the columns of earlier files, still read: a prefix of today's (rooftraj 0.1: up to reason;
- * 0.2: up to impl; 0.3: up to inference; 0.4: up to cpu_share) */
-static const int earlier_columns[] = { 24, 25, 30, 32 };
+const char *const rt_points_col_names[RT_COL_COUNT] = {
+	"config", "threads", "batch", "affinity", "precision", "ranks", "scope", "name", "stat",
+	"seconds", "flops", "bytes", "source", "intensity", "gflops", "images_per_s", "weights",
+	"activations", "gradients", "optimizer", "workspace", "peak_rss", "status", "reason",
+	"impl", "input_h", "input_w", "weight_gradients", "activation_gradients", "inference",
+	"processes", "cpu_share", "bytes_source",
+	"rep", "kind", "prop", "dtype", "calls", "share", "wall_seconds", "onednn_seconds",
+	"coverage", "log", "rank", "startup_seconds", "window_seconds",
+};
 
-int rt_points_csv_columns(const char *header)
+/* The headers of earlier files, still read: the trainer's, a prefix of today's (rooftraj 0.1:
+ * up to reason; 0.2: up to impl; 0.3: up to inference; 0.4: up to cpu_share; then up to
+ * bytes_source), and roofline-run's own, up to rank or to window_seconds. */
+static const int earlier_columns[] = { 24, 25, 30, 32, 33 };
+static const char earlier_command[] =
+	"config,rep,scope,name,kind,prop,dtype,precision,impl,calls,seconds,share,flops,bytes,"
+	"gflops,intensity,source,status,reason,wall_seconds,onednn_seconds,coverage,threads,log,"
+	"images_per_s,rank,startup_seconds,window_seconds";
+static const int earlier_command_columns[] = { 26, 28 };
+
+/* Whether the names of h are the first n of names. */
+static bool names_are(const struct rt_csv_cols *h, const char *const *names, int n)
 {
-	int n = 1;
+	if (h->n != n)
+		return false;
+	for (int k = 0; k < n; k++)
+		if (strcmp(h->name[k], names[k]))
+			return false;
+	return true;
+}
 
-	for (const char *c = header; *c; c++)
-		n += *c == ',';
-	if (!strcmp(header, columns))
-		return NCOLUMNS;
-	for (size_t i = 0; i < sizeof(earlier_columns) / sizeof(earlier_columns[0]); i++) {
-		const char *end = columns;
+int rt_points_csv_map(const char *header, const char *name, int *col, int *ncol,
+		      struct rt_err *err)
+{
+	struct rt_csv_cols h, cmd;
+	bool known = false;
 
-		for (int k = 0; k < earlier_columns[i]; k++)
-			end = strchr(end, ',') + 1;
-		if (n == earlier_columns[i] && !strncmp(header, columns, (size_t)(end - columns - 1)) &&
-		    strlen(header) == (size_t)(end - columns - 1))
-			return n;
-	}
+	if (rt_csv_cols_parse(&h, header) || rt_csv_cols_parse(&cmd, earlier_command))
+		return rt_err_set(err, -EINVAL, "%s:1: not a rooftraj points.csv header", name);
+	known = names_are(&h, rt_points_col_names, RT_COL_COUNT);
+	for (size_t i = 0; !known && i < sizeof(earlier_columns) / sizeof(earlier_columns[0]); i++)
+		known = names_are(&h, rt_points_col_names, earlier_columns[i]);
+	for (size_t i = 0; !known && i < 2; i++)
+		known = names_are(&h, (const char *const *)cmd.name, earlier_command_columns[i]);
+	if (!known)
+		return rt_err_set(err, -EINVAL, "%s:1: not a rooftraj points.csv header", name);
+	for (int k = 0; k < RT_COL_COUNT; k++)
+		col[k] = rt_csv_col(&h, rt_points_col_names[k]);
+	*ncol = h.n;
 	return 0;
+}
+
+bool rt_points_scope_is_command(const char *scope)
+{
+	static const char *const scopes[] = { "run", "onednn", "kind", "primitive" };
+
+	return rt_vocab_index(scopes, 4, scope) >= 0;
 }
 
 void rt_points_csv_header(FILE *fp)
 {
-	fprintf(fp, "%s\n", columns);
+	for (int k = 0; k < RT_COL_COUNT; k++)
+		fprintf(fp, "%s%s", k ? "," : "", rt_points_col_names[k]);
+	fputc('\n', fp);
 }
 
 /* A CSV field: quoted when it holds a comma, a quote or leading/trailing blanks; control
@@ -429,6 +460,18 @@ void rt_points_csv_row(FILE *fp, const struct rt_point *p)
 		fprintf(fp, ",%.3f", p->cpu_share);
 	fputc(',', fp);
 	rt_csv_field(fp, rt_point_bytes_source_name(p));
+	for (int k = RT_COL_BYTES_SOURCE + 1; k < RT_COL_COUNT; k++)  /* the command's */
+		fputc(',', fp);
+	fputc('\n', fp);
+}
+
+void rt_points_csv_put(FILE *fp, const char *const v[RT_COL_COUNT])
+{
+	for (int k = 0; k < RT_COL_COUNT; k++) {
+		if (k)
+			fputc(',', fp);
+		rt_csv_field(fp, v[k] ? v[k] : "");
+	}
 	fputc('\n', fp);
 }
 
@@ -489,40 +532,19 @@ int rt_csv_col(const struct rt_csv_cols *c, const char *name)
 	return -1;
 }
 
-/* Today's columns, in the order of `columns`: each found in a file by its name. */
-enum col {
-	C_CONFIG, C_THREADS, C_BATCH, C_AFFINITY, C_PRECISION, C_RANKS, C_SCOPE, C_NAME, C_STAT,
-	C_SECONDS, C_FLOPS, C_BYTES, C_SOURCE, C_INTENSITY, C_GFLOPS, C_IMAGES_PER_S, C_WEIGHTS,
-	C_ACTIVATIONS, C_GRADIENTS, C_OPTIMIZER, C_WORKSPACE, C_PEAK_RSS, C_STATUS, C_REASON,
-	C_IMPL, C_INPUT_H, C_INPUT_W, C_WEIGHT_GRADIENTS, C_ACTIVATION_GRADIENTS, C_INFERENCE,
-	C_PROCESSES, C_CPU_SHARE, C_BYTES_SOURCE, C_COUNT
-};
-
 /* The reader's place, for its messages, and where each of today's columns is in its file
  * (-1: a file of an earlier rooftraj, without it). */
 struct csv_at {
 	const char *path;
 	int line;
 	struct rt_err *err;
-	int col[C_COUNT];
+	int col[RT_COL_COUNT];
 };
 
-/* Where the file's header (checked by rt_points_csv_columns) puts each of today's columns. */
-static int map_columns(struct csv_at *at, const char *header)
-{
-	struct rt_csv_cols today, file;
-
-	if (rt_csv_cols_parse(&today, columns) || today.n != C_COUNT ||
-	    rt_csv_cols_parse(&file, header))
-		return rt_err_set(at->err, -EINVAL, "%s:1: not a rooftraj points.csv header",
-				  at->path);
-	for (int k = 0; k < C_COUNT; k++)
-		at->col[k] = rt_csv_col(&file, today.name[k]);
-	return 0;
-}
-
-/* A row's field of column k; NULL where the file has no such column. */
-#define F(k) (at->col[k] >= 0 ? f[at->col[k]] : NULL)
+/* A row's field of column k (F(NAME): of RT_COL_NAME); NULL where the file has no such
+ * column. */
+#define FK(k) (at->col[k] >= 0 ? f[at->col[k]] : NULL)
+#define F(name) FK(RT_COL_##name)
 
 static int bad_field(const struct csv_at *at, const char *column, const char *value,
 		     const char *why)
@@ -625,94 +647,98 @@ static int parse_point(const struct csv_at *at, char **f, struct rt_point *p)
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	TRY(csv_text(at, "config", F(C_CONFIG), false, p->config, sizeof(p->config)));
-	TRY(csv_ulong(at, "threads", F(C_THREADS), 1, 1 << 20, &v));
+	TRY(csv_text(at, "config", F(CONFIG), false, p->config, sizeof(p->config)));
+	TRY(csv_ulong(at, "threads", F(THREADS), 1, 1 << 20, &v));
 	p->threads = (unsigned)v;
-	TRY(csv_ulong(at, "batch", F(C_BATCH), 1, 1L << 30, &v));
+	TRY(csv_ulong(at, "batch", F(BATCH), 1, 1L << 30, &v));
 	p->batch = (long)v;
-	TRY(csv_name(at, "affinity", F(C_AFFINITY), rt_vocab_affinities, RT_AFFINITY_COUNT,
+	TRY(csv_name(at, "affinity", F(AFFINITY), rt_vocab_affinities, RT_AFFINITY_COUNT,
 		     &e));
 	p->affinity = (enum rt_affinity)e;
-	TRY(csv_name(at, "precision", F(C_PRECISION), rt_vocab_precisions, RT_PRECISION_COUNT,
+	TRY(csv_name(at, "precision", F(PRECISION), rt_vocab_precisions, RT_PRECISION_COUNT,
 		     &e));
 	p->precision = (enum rt_precision)e;
 	if (!rt_precision_trains(p->precision))
-		return bad_field(at, "precision", F(C_PRECISION), "is not a known value");
-	TRY(csv_ulong(at, "ranks", F(C_RANKS), 1, 1 << 24, &v));
+		return bad_field(at, "precision", F(PRECISION), "is not a known value");
+	TRY(csv_ulong(at, "ranks", F(RANKS), 1, 1 << 24, &v));
 	p->ranks = (unsigned)v;
-	TRY(csv_name(at, "scope", F(C_SCOPE), rt_point_scopes, RT_SCOPE_COUNT, &e));
+	TRY(csv_name(at, "scope", F(SCOPE), rt_point_scopes, RT_SCOPE_COUNT, &e));
 	p->scope = (enum rt_scope)e;
-	TRY(csv_text(at, "name", F(C_NAME), false, p->name, sizeof(p->name)));
-	TRY(csv_name(at, "stat", F(C_STAT), rt_point_stats, RT_STAT_COUNT, &e));
+	TRY(csv_text(at, "name", F(NAME), false, p->name, sizeof(p->name)));
+	TRY(csv_name(at, "stat", F(STAT), rt_point_stats, RT_STAT_COUNT, &e));
 	p->stat = (enum rt_stat)e;
-	TRY(csv_double(at, "seconds", F(C_SECONDS), &p->seconds));
-	TRY(csv_double(at, "flops", F(C_FLOPS), &p->flops));
-	TRY(csv_double(at, "bytes", F(C_BYTES), &p->bytes));
-	TRY(csv_name(at, "status", F(C_STATUS), rt_point_statuses, RT_STATUS_COUNT, &e));
+	TRY(csv_double(at, "seconds", F(SECONDS), &p->seconds));
+	TRY(csv_double(at, "flops", F(FLOPS), &p->flops));
+	TRY(csv_double(at, "bytes", F(BYTES), &p->bytes));
+	TRY(csv_name(at, "status", F(STATUS), rt_point_statuses, RT_STATUS_COUNT, &e));
 	p->status = (enum rt_status)e;
 	/* a failed configuration measured nothing: it has no source ("none" is not a word of
 	 * the file: it is written empty) */
-	if (*F(C_SOURCE) || p->status == RT_STATUS_OK) {
-		TRY(csv_name(at, "source", F(C_SOURCE), rt_vocab_sources + 1, RT_SOURCE_COUNT - 1,
+	if (*F(SOURCE) || p->status == RT_STATUS_OK) {
+		TRY(csv_name(at, "source", F(SOURCE), rt_vocab_sources + 1, RT_SOURCE_COUNT - 1,
 			     &e));
 		p->source = (enum rt_source)(e + 1);
 	}
-	TRY(csv_double(at, "intensity", F(C_INTENSITY), &stored[0]));
-	TRY(csv_double(at, "gflops", F(C_GFLOPS), &stored[1]));
-	TRY(csv_double(at, "images_per_s", F(C_IMAGES_PER_S), &stored[2]));
-	TRY(csv_double(at, "weights", F(C_WEIGHTS), &p->weights));
-	TRY(csv_double(at, "activations", F(C_ACTIVATIONS), &p->activations));
-	TRY(csv_double(at, "gradients", F(C_GRADIENTS), &p->gradients));
-	TRY(csv_double(at, "optimizer", F(C_OPTIMIZER), &p->optimizer));
-	TRY(csv_double(at, "workspace", F(C_WORKSPACE), &p->workspace));
-	TRY(csv_double(at, "peak_rss", F(C_PEAK_RSS), &p->peak_rss));
-	TRY(csv_text(at, "reason", F(C_REASON), true, p->reason, sizeof(p->reason)));
-	if (F(C_IMPL))
-		TRY(csv_text(at, "impl", F(C_IMPL), true, p->impl, sizeof(p->impl)));
+	TRY(csv_double(at, "intensity", F(INTENSITY), &stored[0]));
+	TRY(csv_double(at, "gflops", F(GFLOPS), &stored[1]));
+	TRY(csv_double(at, "images_per_s", F(IMAGES_PER_S), &stored[2]));
+	TRY(csv_double(at, "weights", F(WEIGHTS), &p->weights));
+	TRY(csv_double(at, "activations", F(ACTIVATIONS), &p->activations));
+	TRY(csv_double(at, "gradients", F(GRADIENTS), &p->gradients));
+	TRY(csv_double(at, "optimizer", F(OPTIMIZER), &p->optimizer));
+	TRY(csv_double(at, "workspace", F(WORKSPACE), &p->workspace));
+	TRY(csv_double(at, "peak_rss", F(PEAK_RSS), &p->peak_rss));
+	TRY(csv_text(at, "reason", F(REASON), true, p->reason, sizeof(p->reason)));
+	if (F(IMPL))
+		TRY(csv_text(at, "impl", F(IMPL), true, p->impl, sizeof(p->impl)));
 	p->weight_gradients = p->activation_gradients = p->inference = NAN;
-	if (F(C_INPUT_H)) {
+	if (F(INPUT_H)) {
 		const char *const names[3] = { "weight_gradients", "activation_gradients",
 					       "inference" };
 		double *out[3] = { &p->weight_gradients, &p->activation_gradients, &p->inference };
 
-		TRY(csv_ulong(at, "input_h", F(C_INPUT_H), 0, 1 << 20, &v));
+		TRY(csv_ulong(at, "input_h", F(INPUT_H), 0, 1 << 20, &v));
 		p->input_h = (long)v;
-		TRY(csv_ulong(at, "input_w", F(C_INPUT_W), 0, 1 << 20, &v));
+		TRY(csv_ulong(at, "input_w", F(INPUT_W), 0, 1 << 20, &v));
 		p->input_w = (long)v;
 		for (int k = 0; k < 3; k++)
-			if (*F(C_WEIGHT_GRADIENTS + k))         /* empty: not recorded */
-				TRY(csv_double(at, names[k], F(C_WEIGHT_GRADIENTS + k), out[k]));
+			if (*F(WEIGHT_GRADIENTS + k))         /* empty: not recorded */
+				TRY(csv_double(at, names[k], F(WEIGHT_GRADIENTS + k), out[k]));
 		if (!isnan(p->weight_gradients) && !isnan(p->activation_gradients) &&
 		    p->weight_gradients + p->activation_gradients != p->gradients)
-			return bad_field(at, "gradients", F(C_GRADIENTS), "is not weight_gradients + "
+			return bad_field(at, "gradients", F(GRADIENTS), "is not weight_gradients + "
 					 "activation_gradients");
 	}
 	p->cpu_share = NAN;
-	if (F(C_PROCESSES)) {
-		if (*F(C_PROCESSES)) {
-			TRY(csv_ulong(at, "processes", F(C_PROCESSES), 1, 1000, &v));
+	if (F(PROCESSES)) {
+		if (*F(PROCESSES)) {
+			TRY(csv_ulong(at, "processes", F(PROCESSES), 1, 1000, &v));
 			p->processes = (unsigned)v;
 		}
-		if (*F(C_CPU_SHARE)) {
-			TRY(csv_double(at, "cpu_share", F(C_CPU_SHARE), &p->cpu_share));
+		if (*F(CPU_SHARE)) {
+			TRY(csv_double(at, "cpu_share", F(CPU_SHARE), &p->cpu_share));
 			if (p->cpu_share > 2)
-				return bad_field(at, "cpu_share", F(C_CPU_SHARE),
+				return bad_field(at, "cpu_share", F(CPU_SHARE),
 						 "is not a share (0..2)");
 		}
 	}
 	/* the bytes' source: as the FLOPs' in a file without the column; none where the
 	 * FLOPs have none (a failed configuration) */
 	p->bytes_source = p->source;
-	if (F(C_BYTES_SOURCE) && (*F(C_BYTES_SOURCE) || p->source != RT_SOURCE_NONE)) {
-		TRY(csv_name(at, "bytes_source", F(C_BYTES_SOURCE), rt_vocab_sources + 1,
+	if (F(BYTES_SOURCE) && (*F(BYTES_SOURCE) || p->source != RT_SOURCE_NONE)) {
+		TRY(csv_name(at, "bytes_source", F(BYTES_SOURCE), rt_vocab_sources + 1,
 			     RT_SOURCE_COUNT - 1, &e));
 		p->bytes_source = (enum rt_source)(e + 1);
 		if (p->source == RT_SOURCE_NONE)
-			return bad_field(at, "bytes_source", F(C_BYTES_SOURCE), "is set in a row "
+			return bad_field(at, "bytes_source", F(BYTES_SOURCE), "is set in a row "
 					 "without a source");
 	}
+	for (int k = RT_COL_BYTES_SOURCE + 1; k < RT_COL_COUNT; k++)
+		if (FK(k) && *FK(k))
+			return bad_field(at, rt_points_col_names[k], FK(k), "is set in a row of "
+					 "roofline-train's (a column of roofline-run's)");
 	if ((p->status == RT_STATUS_OK || p->status == RT_STATUS_DISTURBED) && !(p->seconds > 0))
-		return bad_field(at, "seconds", F(C_SECONDS), "is not > 0 in a measured row");
+		return bad_field(at, "seconds", F(SECONDS), "is not > 0 in a measured row");
 	rt_point_derive(p);
 	TRY(csv_derived(at, "intensity", stored[0], p->intensity));
 	TRY(csv_derived(at, "gflops", stored[1], p->gflops));
@@ -773,14 +799,15 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 	char *line = NULL;
 	size_t linecap = 0, cap = 0, len;
 	int *lines = NULL;
-	int rc = 0, r;
+	int rc = 0, r, first_command = 0;
 	bool blank_seen = false, ended;
 
 	memset(f, 0, sizeof(*f));
-	f->columns = NCOLUMNS;
+	f->columns = RT_COL_COUNT;
 	while ((r = rt_read_line(fp, &line, &linecap, RT_POINTS_CSV_LINE_MAX, &len, &ended)) > 0 ||
 	       r == -E2BIG) {
-		char *fld[40], *text = line;
+		char *fld[RT_CSV_COLS_MAX + 1], *text = line;
+		const char *scope;
 		int nf;
 
 		at.line++;
@@ -804,14 +831,9 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 		if (at.line == 1) {
 			if (!strncmp(text, "\xef\xbb\xbf", 3))  /* a byte-order mark */
 				text += 3;
-			f->columns = rt_points_csv_columns(text);
-			if (!f->columns) {
-				rc = rt_err_set(err, -EINVAL, "%s:1: not a rooftraj points.csv header",
-						name);
+			if ((rc = rt_points_csv_map(text, name, at.col, &f->columns, err)))
 				break;
-			}
-			if ((rc = map_columns(&at, text)))
-				break;
+			f->ordered = at.col[RT_COL_BYTES_SOURCE] >= 0;
 			continue;
 		}
 		if (!*text) {                           /* blank lines: only at the end */
@@ -823,7 +845,7 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 					at.line);
 			break;
 		}
-		nf = rt_csv_split(text, fld, 40);
+		nf = rt_csv_split(text, fld, RT_CSV_COLS_MAX);
 		if (nf < 0) {
 			rc = rt_err_set(err, -EINVAL, "%s:%d: a quoted field does not close", name,
 					at.line);
@@ -832,6 +854,25 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 		if (nf != f->columns) {
 			rc = rt_err_set(err, -EINVAL, "%s:%d: %d fields, a point has %d", name, at.line,
 					nf, f->columns);
+			break;
+		}
+		/* a command's row is not a sweep's point; a file is one tool's */
+		scope = at.col[RT_COL_SCOPE] >= 0 ? fld[at.col[RT_COL_SCOPE]] : "";
+		if (rt_points_scope_is_command(scope)) {
+			if (f->n) {
+				rc = rt_err_set(err, -EINVAL, "%s:%d: scope '%s' is roofline-run's, "
+						"line %d's roofline-train's (a file holds one tool's "
+						"rows)", name, at.line, scope, lines[0]);
+				break;
+			}
+			if (!f->command_rows++)
+				first_command = at.line;
+			continue;
+		}
+		if (f->command_rows) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: a row of roofline-train's, line %d's "
+					"scope is roofline-run's (a file holds one tool's rows)", name,
+					at.line, first_command);
 			break;
 		}
 		if (f->n == cap) {
@@ -886,6 +927,57 @@ int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struc
 		*pts = f.pts;
 		*n = f.n;
 	}
+	return rc;
+}
+
+int rt_points_csv_upgrade(const char *path, struct rt_err *err)
+{
+	struct rt_outfile of;
+	char *line = NULL;
+	size_t cap = 0, len;
+	bool ended, open = false;
+	int rc, r, lineno = 0, ncol = 0, col[RT_COL_COUNT];
+	FILE *fp;
+
+	if ((rc = rt_check_regular(path, err)))
+		return rc;
+	if (!(fp = fopen(path, "re")))
+		return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
+	while ((r = rt_read_line(fp, &line, &cap, RT_POINTS_CSV_LINE_MAX, &len, &ended)) > 0) {
+		char *fld[RT_CSV_COLS_MAX + 1];
+		const char *v[RT_COL_COUNT];
+
+		lineno++;
+		if (len && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (lineno == 1) {
+			if ((rc = rt_points_csv_map(line, path, col, &ncol, err)) ||
+			    ncol == RT_COL_COUNT || (rc = rt_outfile_open(&of, path, err)))
+				break;                  /* not read, or today's already */
+			open = true;
+			rt_points_csv_header(of.fp);
+			continue;
+		}
+		if (!*line)
+			continue;
+		if (!ended || rt_csv_split(line, fld, RT_CSV_COLS_MAX) != ncol) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: %s", path, lineno, ended ? "not a row "
+					"of its header's columns" : "cut short (no line end)");
+			break;
+		}
+		for (int k = 0; k < RT_COL_COUNT; k++)
+			v[k] = col[k] >= 0 ? fld[col[k]] : NULL;
+		rt_points_csv_put(of.fp, v);
+	}
+	if (!rc && r < 0)
+		rc = rt_err_set(err, r, "%s:%d: %s", path, lineno + 1, r == -E2BIG ? "a line too "
+				"long for a row" : "cannot read");
+	free(line);
+	fclose(fp);
+	if (open && rc)
+		rt_outfile_abort(&of);
+	else if (open)
+		rc = rt_outfile_commit(&of, err);
 	return rc;
 }
 

@@ -162,10 +162,35 @@ void rt_points_verdict_text(const struct rt_verdict *v, char *buf, size_t size);
  * batch / seconds for the iteration scope (0 elsewhere); 0 where a divisor is 0. */
 void rt_point_derive(struct rt_point *p);
 
-/* The number of columns of a points.csv header this version reads (today's, or an earlier
- * version's prefix of it), or 0. */
-int rt_points_csv_columns(const char *header);
-#define RT_POINTS_CSV_COLUMNS 33        /* today's */
+/* points.csv's columns: one list for both tools, each column's place and name. The trainer's
+ * first (its rows fill them: config .. bytes_source), then the command's own (roofline-run's
+ * rows: rep .. window_seconds); the columns both have (config, threads, precision, scope, name,
+ * seconds, flops, bytes, gflops, intensity, source, status, reason, impl, images_per_s) are
+ * the trainer's. Each tool writes every column, empty where it does not apply. */
+enum rt_points_col {
+	RT_COL_CONFIG, RT_COL_THREADS, RT_COL_BATCH, RT_COL_AFFINITY, RT_COL_PRECISION,
+	RT_COL_RANKS, RT_COL_SCOPE, RT_COL_NAME, RT_COL_STAT, RT_COL_SECONDS, RT_COL_FLOPS,
+	RT_COL_BYTES, RT_COL_SOURCE, RT_COL_INTENSITY, RT_COL_GFLOPS, RT_COL_IMAGES_PER_S,
+	RT_COL_WEIGHTS, RT_COL_ACTIVATIONS, RT_COL_GRADIENTS, RT_COL_OPTIMIZER, RT_COL_WORKSPACE,
+	RT_COL_PEAK_RSS, RT_COL_STATUS, RT_COL_REASON, RT_COL_IMPL, RT_COL_INPUT_H, RT_COL_INPUT_W,
+	RT_COL_WEIGHT_GRADIENTS, RT_COL_ACTIVATION_GRADIENTS, RT_COL_INFERENCE, RT_COL_PROCESSES,
+	RT_COL_CPU_SHARE, RT_COL_BYTES_SOURCE,
+	RT_COL_REP, RT_COL_KIND, RT_COL_PROP, RT_COL_DTYPE, RT_COL_CALLS, RT_COL_SHARE,
+	RT_COL_WALL_SECONDS, RT_COL_ONEDNN_SECONDS, RT_COL_COVERAGE, RT_COL_LOG, RT_COL_RANK,
+	RT_COL_STARTUP_SECONDS, RT_COL_WINDOW_SECONDS,
+	RT_COL_COUNT
+};
+extern const char *const rt_points_col_names[RT_COL_COUNT];
+#define RT_POINTS_CSV_COLUMNS RT_COL_COUNT      /* today's: 46 */
+/* The columns of header (a points.csv's first line, no line end): *ncol of them, col[k] the
+ * place of column k (enum rt_points_col) in it, -1 where the file has none. Read: today's
+ * header, and the earlier ones of either tool (the trainer's 24, 25, 30, 32 or 33 columns;
+ * roofline-run's 26 or 28); else -EINVAL "NAME:1: not a rooftraj points.csv header". */
+int rt_points_csv_map(const char *header, const char *name, int *col, int *ncol,
+		      struct rt_err *err);
+/* Whether a row's scope is one of roofline-run's (run, onednn, kind, primitive): a command's
+ * row, never a training sweep's. A file holds one tool's rows. */
+bool rt_points_scope_is_command(const char *scope);
 /* A row is at most this long: a longer line is refused without being held in memory. */
 #define RT_POINTS_CSV_LINE_MAX 65536
 /* One CSV field: quoted when it holds a comma, a quote or leading/trailing blanks, control
@@ -188,20 +213,33 @@ struct rt_csv_cols {
 int rt_csv_cols_parse(struct rt_csv_cols *c, const char *header);
 /* The index of the column called name, or -1 where the header has none. */
 int rt_csv_col(const struct rt_csv_cols *c, const char *name);
-/* points.csv: the header line, a row per point (fields quoted where needed). */
+/* points.csv: the header line, a row per point (fields quoted where needed; the command's
+ * columns empty). */
 void rt_points_csv_header(FILE *fp);
 void rt_points_csv_row(FILE *fp, const struct rt_point *p);
+/* A row of any tool: v[k] the text of column k (NULL: empty), each through rt_csv_field. */
+void rt_points_csv_put(FILE *fp, const char *const v[RT_COL_COUNT]);
+/* path's header made today's where it is an earlier one (read by rt_points_csv_map): each
+ * row's fields moved to their columns' places, the new columns empty, the file replaced
+ * whole. Nothing done to a file of today's header. For appending to an earlier tool's file. */
+int rt_points_csv_upgrade(const char *path, struct rt_err *err);
 /* Read points.csv back (for --resume and the summary); caller frees *pts. A malformed line is
- * an error naming FILE:LINE. A missing file is 0 points. */
+ * an error naming FILE:LINE. A missing file is 0 points. The trainer's reader: the rows of
+ * roofline-run's scopes (rt_points_scope_is_command) are not points of a sweep and are
+ * skipped; a file with rows of both tools is an error naming the line. */
 int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struct rt_err *err);
 
 /* A points.csv as read: its points (caller frees pts), the columns of its header (an earlier
- * rooftraj's file has fewer), and, when reading allows it, whether its last line was cut
- * short while written (no newline: not read as a point) and that line's configuration. */
+ * rooftraj's file has others), how many of roofline-run's rows were skipped, and, when
+ * reading allows it, whether its last line was cut short while written (no newline: not read
+ * as a point) and that line's configuration. */
 struct rt_points_file {
 	struct rt_point *pts;
 	size_t n;
 	int columns;
+	bool ordered;                   /* its blocks in the writer's order (rt_points_order_block:
+					 * a file with bytes_source, which came after the order) */
+	size_t command_rows;
 	bool cut;
 	char cut_config[64];
 };
@@ -211,7 +249,7 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 		       struct rt_err *err);
 /* A configuration's rows are complete when the last of them is its iteration median: the
  * writer puts it last (rt_points_order_block), so a configuration cut at a line boundary
- * lacks it. Whether config's rows in f (a file of today's columns) are complete. */
+ * lacks it. Whether config's rows in f (a file whose blocks are ordered) are complete. */
 bool rt_points_config_complete(const struct rt_point *pts, size_t n, const char *config);
 /* Order a configuration's rows for writing: its iteration median rows last (the model's
  * count the very last), every other row in its order. */

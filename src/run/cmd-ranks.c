@@ -53,19 +53,20 @@ static struct jobrun *job_at(struct job *j, const char *config, unsigned rep)
 static int take_row(struct job *j, char **f, const int *col, const char *path, int line,
 		    struct rt_err *err)
 {
-	static const enum rt_cmd_col nums[3] = { RT_CMD_COL_WALL, RT_CMD_COL_FLOPS, RT_CMD_COL_ONEDNN };
-	const char *status = f[col[RT_CMD_COL_STATUS]];
+	static const enum rt_points_col nums[3] = { RT_COL_WALL_SECONDS, RT_COL_FLOPS,
+						    RT_COL_ONEDNN_SECONDS };
+	const char *status = f[col[RT_COL_STATUS]];
 	char at[4300];
 	struct jobrun *r;
 	double v[3];
 	long rep;
 
-	if (strcmp(f[col[RT_CMD_COL_SCOPE]], "run") || strcmp(f[col[RT_CMD_COL_NAME]], "command"))
+	if (strcmp(f[col[RT_COL_SCOPE]], "run") || strcmp(f[col[RT_COL_NAME]], "command"))
 		return 0;
 	snprintf(at, sizeof(at), "%s:%d: rep", path, line);
-	if (rt_opt_parse_long(&rep, at, f[col[RT_CMD_COL_REP]], 1, 64, err))
+	if (rt_opt_parse_long(&rep, at, f[col[RT_COL_REP]], 1, 64, err))
 		return -EINVAL;
-	if (!(r = job_at(j, f[col[RT_CMD_COL_CONFIG]], (unsigned)rep)))
+	if (!(r = job_at(j, f[col[RT_COL_CONFIG]], (unsigned)rep)))
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	/* a disturbed run ran: counted, never compared */
 	if (strcmp(status, "ok") && strcmp(status, "disturbed")) {
@@ -75,7 +76,7 @@ static int take_row(struct job *j, char **f, const int *col, const char *path, i
 	for (int i = 0; i < 3; i++) {           /* the wall is needed; no FLOPs or oneDNN: 0 */
 		const char *s = f[col[nums[i]]];
 
-		snprintf(at, sizeof(at), "%s:%d: %s", path, line, rt_cmd_col_names[nums[i]]);
+		snprintf(at, sizeof(at), "%s:%d: %s", path, line, rt_points_col_names[nums[i]]);
 		if (rt_opt_parse_double(&v[i], at, *s || !i ? s : "0", 0, INFINITY, err))
 			return -EINVAL;
 	}
@@ -95,7 +96,7 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 		size_t cap = 0, len;
 		bool ended;
 		FILE *fp;
-		int rc, bad = 0, lineno = 0, ncol = 0, col[RT_CMD_COL_COUNT];
+		int rc, bad = 0, lineno = 0, ncol = 0, col[RT_COL_COUNT];
 
 		snprintf(path, sizeof(path), "%s/rank-%d/points.csv", dir, k);
 		if (rt_check_regular(path, err))
@@ -107,10 +108,13 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 			char *f[RT_CSV_COLS_MAX + 1], copy[1 << 16];
 
 			if (lineno++ == 0) {
-				bad = rt_cmd_points_columns(line, path, col, err);
-				ncol = rt_csv_split(line, f, RT_CSV_COLS_MAX);
+				bad = rt_cmd_points_columns(line, path, col, &ncol, err);
+				if (!bad && ncol != RT_COL_COUNT)       /* rows copied as they are */
+					bad = rt_err_set(err, -EINVAL, "%s:1: an earlier "
+							 "rooftraj's columns (--resume makes "
+							 "them today's)", path);
 				if (!bad && k == 0)
-					fprintf(outp, "%s\n", rt_cmd_points_header);
+					rt_points_csv_header(outp);
 				continue;
 			}
 			fprintf(outp, "%s\n", line);

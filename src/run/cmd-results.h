@@ -13,6 +13,7 @@
 #include "machine/cpu.h"
 #include "node/profile.h"
 #include "node/roofs.h"
+#include "results/points.h"
 
 #define RT_CMD_MAX_CFG_ENV 10
 
@@ -127,18 +128,11 @@ bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_on
 /* A rate or size in a few digits (%.4g; "-" for none): no number is printed in 300 digits. */
 const char *rt_cmd_num(double v, char *buf, size_t size);
 
-/* points.csv's header (28 columns). */
-extern const char rt_cmd_points_header[];
-/* The columns its readers take (this file's and the ranks' merge), each found by its name. */
-enum rt_cmd_col {
-	RT_CMD_COL_CONFIG, RT_CMD_COL_REP, RT_CMD_COL_SCOPE, RT_CMD_COL_NAME, RT_CMD_COL_STATUS,
-	RT_CMD_COL_REASON, RT_CMD_COL_WALL, RT_CMD_COL_THREADS, RT_CMD_COL_LOG, RT_CMD_COL_IMAGES,
-	RT_CMD_COL_STARTUP, RT_CMD_COL_WINDOW, RT_CMD_COL_FLOPS, RT_CMD_COL_ONEDNN, RT_CMD_COL_COUNT
-};
-extern const char *const rt_cmd_col_names[RT_CMD_COL_COUNT];
-/* Whether header (a points.csv's first line) is roofline-run's: 0 with col[k] the index of
- * column k, else -EINVAL with err "NAME:1: not roofline-run's points.csv (...)". */
-int rt_cmd_points_columns(const char *header, const char *name, int *col, struct rt_err *err);
+/* The columns of header (a points.csv's first line, of today's schema or an earlier one) as
+ * rt_points_csv_map maps them (col[RT_COL_COUNT], *ncol), when they hold those roofline-run's
+ * rows need; else -EINVAL "NAME:1: not roofline-run's points.csv (no column ...)". */
+int rt_cmd_points_columns(const char *header, const char *name, int *col, int *ncol,
+			  struct rt_err *err);
 
 /* The configurations DIR/points.csv holds rows of, read back: res[i] for cfgs[i] (n of them)
  * from its run rows, each process's tally from the raw log its row names (DIR/onednn/...),
@@ -192,7 +186,8 @@ int rt_cmd_views(const char *prog, const char *dir, const struct rt_cmd_cfg *cfg
 		 const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
 		 const char *const *lead, size_t nlead, struct rt_err *err);
 
-/* Whether DIR holds roofline-run's results (its points.csv's header). */
+/* Whether DIR holds roofline-run's results: the tool its run.cfg names; without one that
+ * names a tool, its points.csv's first row of roofline-run's scopes. */
 bool rt_cmd_is_run_dir(const char *dir);
 
 /* roofline-plot DIR on roofline-run's results: read back, the charts and report.html again

@@ -977,7 +977,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	return 0;
 }
 
-/* points.csv's rows (rt_cmd_points_header). */
+/* points.csv's rows: the command's columns of the one schema (results/points.h). */
 struct row {
 	const char *config, *scope, *name, *kind, *prop, *dtype, *precision, *impl, *status,
 		   *reason, *log;
@@ -989,61 +989,45 @@ struct row {
 	int rank;
 };
 
-static void num(FILE *fp, double v, bool have)
+/* column k: v, where have and it is a number (else empty) */
+static void num(char (*nb)[32], const char **v, int k, double x, bool have)
 {
-	if (have && isfinite(v))
-		fprintf(fp, ",%.17g", v);
-	else
-		fputc(',', fp);
+	if (have && isfinite(x)) {
+		snprintf(nb[k], sizeof(nb[k]), "%.17g", x);
+		v[k] = nb[k];
+	}
 }
 
 static void put_row(FILE *fp, const struct row *w)
 {
-	const bool ok = strcmp(w->status, "failed") != 0;
+	const bool ok = strcmp(w->status, "failed") != 0, counted = ok && w->counted;
+	const char *v[RT_COL_COUNT] = { NULL };
+	char nb[RT_COL_COUNT][32];
 
-	rt_csv_field(fp, w->config);
-	fprintf(fp, ",%u,", w->rep);
-	rt_csv_field(fp, w->scope);
-	fputc(',', fp);
-	rt_csv_field(fp, w->name);
-	fputc(',', fp);
-	rt_csv_field(fp, w->kind ? w->kind : "");
-	fputc(',', fp);
-	rt_csv_field(fp, w->prop ? w->prop : "");
-	fputc(',', fp);
-	rt_csv_field(fp, w->dtype ? w->dtype : "");
-	fputc(',', fp);
-	rt_csv_field(fp, w->precision ? w->precision : "");
-	fputc(',', fp);
-	rt_csv_field(fp, w->impl ? w->impl : "");
-	fprintf(fp, ",%lu", w->calls);
-	num(fp, w->seconds, ok);
-	num(fp, w->share, ok);
-	num(fp, w->flops, ok && w->counted);
-	num(fp, w->bytes, ok && w->counted);
-	num(fp, w->seconds > 0 ? w->flops / w->seconds / 1e9 : NAN, ok && w->counted);
-	num(fp, w->bytes > 0 ? w->flops / w->bytes : NAN, ok && w->counted && w->flops > 0);
-	fprintf(fp, ",%s,", ok && w->counted ? "onednn-log" : "");
-	rt_csv_field(fp, w->status);
-	fputc(',', fp);
-	rt_csv_field(fp, w->reason ? w->reason : "");
-	num(fp, w->wall, ok);
-	num(fp, w->onednn, ok && w->onednn >= 0);
-	num(fp, w->coverage, ok && w->coverage >= 0);
-	if (w->threads)
-		fprintf(fp, ",%u,", w->threads);
-	else
-		fputs(",,", fp);
-	rt_csv_field(fp, w->log ? w->log : "");
-	num(fp, w->images_per_s, ok && w->images_per_s > 0 &&
+	v[RT_COL_CONFIG] = w->config, v[RT_COL_SCOPE] = w->scope, v[RT_COL_NAME] = w->name;
+	v[RT_COL_KIND] = w->kind, v[RT_COL_PROP] = w->prop, v[RT_COL_DTYPE] = w->dtype;
+	v[RT_COL_PRECISION] = w->precision, v[RT_COL_IMPL] = w->impl;
+	v[RT_COL_STATUS] = w->status, v[RT_COL_REASON] = w->reason, v[RT_COL_LOG] = w->log;
+	v[RT_COL_SOURCE] = counted ? "onednn-log" : NULL;
+	num(nb, v, RT_COL_REP, w->rep, true);
+	num(nb, v, RT_COL_CALLS, (double)w->calls, true);
+	num(nb, v, RT_COL_THREADS, w->threads, w->threads > 0);
+	num(nb, v, RT_COL_RANK, w->rank, w->rank >= 0);
+	num(nb, v, RT_COL_SECONDS, w->seconds, ok);
+	num(nb, v, RT_COL_SHARE, w->share, ok);
+	num(nb, v, RT_COL_FLOPS, w->flops, counted);
+	num(nb, v, RT_COL_BYTES, w->bytes, counted);
+	num(nb, v, RT_COL_GFLOPS, w->seconds > 0 ? w->flops / w->seconds / 1e9 : NAN, counted);
+	num(nb, v, RT_COL_INTENSITY, w->bytes > 0 ? w->flops / w->bytes : NAN,
+	    counted && w->flops > 0);
+	num(nb, v, RT_COL_WALL_SECONDS, w->wall, ok);
+	num(nb, v, RT_COL_ONEDNN_SECONDS, w->onednn, ok && w->onednn >= 0);
+	num(nb, v, RT_COL_COVERAGE, w->coverage, ok && w->coverage >= 0);
+	num(nb, v, RT_COL_IMAGES_PER_S, w->images_per_s, ok && w->images_per_s > 0 &&
 	    w->images_per_s <= RT_CMD_IMAGES_PER_S_MAX);
-	if (w->rank >= 0)
-		fprintf(fp, ",%d", w->rank);
-	else
-		fputc(',', fp);
-	num(fp, w->startup, ok && !isnan(w->window));
-	num(fp, w->window, ok && !isnan(w->startup));
-	fputc('\n', fp);
+	num(nb, v, RT_COL_STARTUP_SECONDS, w->startup, ok && !isnan(w->window));
+	num(nb, v, RT_COL_WINDOW_SECONDS, w->window, ok && !isnan(w->startup));
+	rt_points_csv_put(fp, v);
 }
 
 /* A run with the log on that gave not one of its lines: oneDNN may have run with the log
@@ -1896,7 +1880,7 @@ static int write_points_header(const char *dir, struct rt_err *err)
 			close(fd);
 		return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
 	}
-	fprintf(fp, "%s\n", rt_cmd_points_header);
+	rt_points_csv_header(fp);
 	return fclose(fp) ? rt_err_set(err, -EIO, "%s: write failed", path) : 0;
 }
 
@@ -2484,6 +2468,9 @@ static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struc
 
 	snprintf(csv, sizeof(csv), "%s/points.csv", dir);
 	*done = 0;
+	/* a directory of an earlier rooftraj, resumed: its rows in today's columns first */
+	if ((rc = rt_points_csv_upgrade(csv, err)))
+		return rc;
 	for (size_t i = 0; i < n && !rt_spawn_interrupted(); i++) {
 		char *buf = NULL;
 		size_t len = 0;

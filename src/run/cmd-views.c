@@ -9,6 +9,7 @@
 #include "results/plot.h"
 #include "results/points.h"
 #include "results/views.h"
+#include "sweep/runrec.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,29 +18,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char rt_cmd_points_header[] =
-	"config,rep,scope,name,kind,prop,dtype,precision,impl,calls,seconds,share,flops,bytes,"
-	"gflops,intensity,source,status,reason,wall_seconds,onednn_seconds,coverage,threads,log,"
-	"images_per_s,rank,startup_seconds,window_seconds";
-
-#define NCOLS 28
 #define MAX_REPS 64
 
-const char *const rt_cmd_col_names[RT_CMD_COL_COUNT] = {
-	"config", "rep", "scope", "name", "status", "reason", "wall_seconds", "threads", "log",
-	"images_per_s", "startup_seconds", "window_seconds", "flops", "onednn_seconds",
-};
-
-int rt_cmd_points_columns(const char *header, const char *name, int *col, struct rt_err *err)
+int rt_cmd_points_columns(const char *header, const char *name, int *col, int *ncol,
+			  struct rt_err *err)
 {
-	struct rt_csv_cols h;
+	static const enum rt_points_col need[] = {
+		RT_COL_CONFIG, RT_COL_REP, RT_COL_SCOPE, RT_COL_NAME, RT_COL_STATUS, RT_COL_REASON,
+		RT_COL_WALL_SECONDS, RT_COL_THREADS, RT_COL_LOG, RT_COL_IMAGES_PER_S, RT_COL_FLOPS,
+		RT_COL_ONEDNN_SECONDS,
+	};
+	int rc = rt_points_csv_map(header, name, col, ncol, err);
 
-	if (strcmp(header, rt_cmd_points_header) || rt_csv_cols_parse(&h, header))
-		return rt_err_set(err, -EINVAL, "%s:1: not roofline-run's points.csv (its header "
-				  "differs)", name);
-	for (int k = 0; k < RT_CMD_COL_COUNT; k++)
-		col[k] = rt_csv_col(&h, rt_cmd_col_names[k]);
-	return 0;
+	for (size_t k = 0; !rc && k < sizeof(need) / sizeof(need[0]); k++)
+		if (col[need[k]] < 0)
+			rc = rt_err_set(err, -EINVAL, "%s:1: not roofline-run's points.csv (no "
+					"column %s)", name, rt_points_col_names[need[k]]);
+	return rc;
 }
 
 void rt_cmd_summarize(struct rt_cmd_result *s)
@@ -237,9 +232,9 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 			struct rt_cmd_result **res, bool *have, struct rt_err *err)
 {
 	const bool make = *cfgs == NULL;
-	char csv[4200], *buf = NULL, *f[NCOLS + 1];
-	const char *g[RT_CMD_COL_COUNT];
-	int col[RT_CMD_COL_COUNT];
+	char csv[4200], *buf = NULL, *f[RT_CSV_COLS_MAX + 1];
+	const char *g[RT_COL_COUNT];
+	int col[RT_COL_COUNT], ncol = 0;
 	size_t cap = 0, ncap = 0, line = 0, rescap = make ? 0 : *n;
 	double (*bare)[MAX_REPS] = NULL;
 	unsigned *nbare = NULL;
@@ -266,23 +261,29 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 		while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 			buf[--len] = '\0';
 		if (line == 1) {
-			if ((rc = rt_cmd_points_columns(buf, csv, col, err)))
+			if ((rc = rt_cmd_points_columns(buf, csv, col, &ncol, err)))
 				goto out;
 			continue;
 		}
-		if (rt_csv_split(buf, f, NCOLS) != NCOLS) {
+		if (rt_csv_split(buf, f, RT_CSV_COLS_MAX) != ncol) {
 			rc = rt_err_set(err, -EINVAL, "%s:%zu: not %d comma-separated fields", csv,
-					line, NCOLS);
+					line, ncol);
 			goto out;
 		}
-		for (int k = 0; k < RT_CMD_COL_COUNT; k++)
-			g[k] = f[col[k]];
-		config = g[RT_CMD_COL_CONFIG];
-		what = g[RT_CMD_COL_NAME];
-		status = g[RT_CMD_COL_STATUS];
-		if (strcmp(g[RT_CMD_COL_SCOPE], "run"))
+		for (int k = 0; k < RT_COL_COUNT; k++)  /* a column the file lacks: empty */
+			g[k] = col[k] >= 0 ? f[col[k]] : "";
+		config = g[RT_COL_CONFIG];
+		what = g[RT_COL_NAME];
+		status = g[RT_COL_STATUS];
+		if (!rt_points_scope_is_command(g[RT_COL_SCOPE])) {
+			rc = rt_err_set(err, -EINVAL, "%s:%zu: scope '%s' is not one of roofline-"
+					"run's (run, onednn, kind, primitive)", csv, line,
+					g[RT_COL_SCOPE]);
+			goto out;
+		}
+		if (strcmp(g[RT_COL_SCOPE], "run"))
 			continue;
-		ci = find_cfg(cfgs, n, &ncap, &idx, make, config, g[RT_CMD_COL_THREADS]);
+		ci = find_cfg(cfgs, n, &ncap, &idx, make, config, g[RT_COL_THREADS]);
 		if (ci == -2) {
 			rc = rt_err_set(err, -ENOMEM, "out of memory");
 			goto out;
@@ -326,13 +327,13 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 			}
 		}
 		s = &(*res)[ci];
-		if (num_field(g[RT_CMD_COL_REP], &rep, false) || rep < 1 || rep > MAX_REPS ||
+		if (num_field(g[RT_COL_REP], &rep, false) || rep < 1 || rep > MAX_REPS ||
 		    rep != floor(rep) ||
 		    (strcmp(status, "ok") && strcmp(status, "disturbed") && strcmp(status, "failed")) ||
-		    num_field(g[RT_CMD_COL_WALL], &wall, !strcmp(status, "failed")) ||
-		    num_field(g[RT_CMD_COL_IMAGES], &img, true) ||
-		    num_field(g[RT_CMD_COL_STARTUP], &su, true) ||
-		    num_field(g[RT_CMD_COL_WINDOW], &win, true) ||
+		    num_field(g[RT_COL_WALL_SECONDS], &wall, !strcmp(status, "failed")) ||
+		    num_field(g[RT_COL_IMAGES_PER_S], &img, true) ||
+		    num_field(g[RT_COL_STARTUP_SECONDS], &su, true) ||
+		    num_field(g[RT_COL_WINDOW_SECONDS], &win, true) ||
 		    (!isnan(su) && (su < 0 || su > wall)) ||
 		    (!isnan(win) && (win < 0 || su + win > wall * (1 + 1e-12)))) {
 			rc = rt_err_set(err, -EINVAL, "%s:%zu: a run row that does not read (rep, "
@@ -384,8 +385,8 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 			r->images_per_s = img;
 			r->startup = isnan(win) ? NAN : su;
 			r->window = isnan(su) ? NAN : win;
-			snprintf(r->reason, sizeof(r->reason), "%s", g[RT_CMD_COL_REASON]);
-			if (*g[RT_CMD_COL_LOG] && (rc = tally_log(dir, g[RT_CMD_COL_LOG], &r->t,
+			snprintf(r->reason, sizeof(r->reason), "%s", g[RT_COL_REASON]);
+			if (*g[RT_COL_LOG] && (rc = tally_log(dir, g[RT_COL_LOG], &r->t,
 								  &r->verbose_lines, csv, line,
 								  err)))
 				goto out;
@@ -684,21 +685,27 @@ int rt_cmd_views(const char *prog, const char *dir, const struct rt_cmd_cfg *cfg
 
 bool rt_cmd_is_run_dir(const char *dir)
 {
-	char csv[4200], *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	bool yes = false;
+	char csv[4200], prog[64], *line = NULL, *f[RT_CSV_COLS_MAX + 1];
+	int col[RT_COL_COUNT], ncol;
+	size_t cap = 0, len;
+	bool yes = false, ended;
+	struct rt_err ignored;
 	FILE *fp;
 
+	/* the tool its run.cfg names (the trainer's names none) */
+	rt_runrec_program(dir, prog, sizeof(prog));
+	if (*prog)
+		return !strcmp(prog, "roofline-run");
+	/* else its first row's scope */
 	snprintf(csv, sizeof(csv), "%s/points.csv", dir);
 	/* a FIFO or a device is no results file (and would block) */
 	if (rt_check_regular(csv, NULL) || !(fp = fopen(csv, "re")))
 		return false;
-	if ((len = getline(&line, &cap, fp)) > 0) {
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		yes = !strcmp(line, rt_cmd_points_header);
-	}
+	if (rt_read_line(fp, &line, &cap, RT_POINTS_CSV_LINE_MAX, &len, &ended) > 0 &&
+	    !rt_points_csv_map(line, csv, col, &ncol, &ignored) && col[RT_COL_SCOPE] >= 0 &&
+	    rt_read_line(fp, &line, &cap, RT_POINTS_CSV_LINE_MAX, &len, &ended) > 0 &&
+	    rt_csv_split(line, f, RT_CSV_COLS_MAX) == ncol)
+		yes = rt_points_scope_is_command(f[col[RT_COL_SCOPE]]);
 	free(line);
 	fclose(fp);
 	return yes;

@@ -293,23 +293,33 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 	return rt_outfile_commit(&of, err);
 }
 
-void rt_runrec_default(const char *dir, char *name, size_t size)
+/* run.KEY of DIR/run.cfg into out ("" when it records none or has no run.cfg) */
+static void runrec_string(const char *dir, const char *key, char *out, size_t size)
 {
 	struct rt_buf cfgpath;          /* beside dir, a path of any length */
 	const char *v = NULL;
 	struct rt_err ignored;
 	config_t cfg;
 
-	name[0] = '\0';
+	out[0] = '\0';
 	rt_buf_init(&cfgpath);
 	/* an unreadable record is reported by whoever reads it for the profile */
 	if (!cfg_path(&cfgpath, dir, &ignored)) {
-		if (!rt_cfg_read(&cfg, cfgpath.s, &ignored) &&
-		    config_lookup_string(&cfg, "run.default", &v))
-			snprintf(name, size, "%s", v);
+		if (!rt_cfg_read(&cfg, cfgpath.s, &ignored) && config_lookup_string(&cfg, key, &v))
+			snprintf(out, size, "%s", v);
 		config_destroy(&cfg);
 	}
 	rt_buf_fini(&cfgpath);
+}
+
+void rt_runrec_default(const char *dir, char *name, size_t size)
+{
+	runrec_string(dir, "run.default", name, size);
+}
+
+void rt_runrec_program(const char *dir, char *name, size_t size)
+{
+	runrec_string(dir, "run.program", name, size);
 }
 
 int rt_runrec_profile(const char *dir, char *path, size_t size, struct rt_err *err)

@@ -78,5 +78,8 @@ int rt_runrec_profile(const char *dir, char *path, size_t size, struct rt_err *e
 /* The default configuration's name a results directory's run.cfg records, into name; "" when
  * it records none (rooftraj 0.2) or has no run.cfg. */
 void rt_runrec_default(const char *dir, char *name, size_t size);
+/* The tool that wrote a results directory, as its run.cfg names it (run.program:
+ * "roofline-run"), into name; "" when it names none (roofline-train's) or has no run.cfg. */
+void rt_runrec_program(const char *dir, char *name, size_t size);
 
 #endif

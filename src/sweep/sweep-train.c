@@ -81,6 +81,11 @@ static int prepare_points(const char *csv, bool retry, char *note, size_t notesi
 	fclose(fp);
 	if (rc)
 		return rc;
+	if (f.command_rows) {           /* rewritten, they would be lost */
+		rc = rt_err_set(err, -EINVAL, "%s: roofline-run's rows, not a training sweep's "
+				"(roofline-run --resume takes them)", csv);
+		goto out;
+	}
 	if (!(drop = calloc(f.n + 2, sizeof(*drop)))) {
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
@@ -97,7 +102,7 @@ static int prepare_points(const char *csv, bool retry, char *note, size_t notesi
 
 		if (in_names(drop, ndrop, c))
 			continue;
-		if (f.columns == RT_POINTS_CSV_COLUMNS && !rt_points_config_complete(f.pts, f.n, c)) {
+		if (f.ordered && !rt_points_config_complete(f.pts, f.n, c)) {
 			snprintf(drop[ndrop++], sizeof(drop[0]), "%s", c);
 			add_note(note, notesize, "%s: configuration '%s' has only some of its rows "
 				 "(cut while written): measured again", csv, c);
