@@ -88,6 +88,7 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 	struct rt_buf csv, base, gp;
 	char ppath[4096];               /* run.cfg's profile (rt_runrec_profile: it fits) */
 	const char *pp = o->profile ? o->profile : ppath;
+	bool cmd = false;               /* a run of roofline-run (rt_cmd_is_run_dir) */
 	int rc = 1;
 
 	rt_buf_init(&csv);
@@ -121,6 +122,7 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 			rt_err_set(&err, -ENOENT, "%s: no points.csv: not a results directory", o->dirs[d]);
 			goto fail;
 		}
+		/* a run of roofline-run: its run.cfg or its rows' scope say so */
 		if (rt_cmd_is_run_dir(o->dirs[d])) {
 			if (o->ndirs > 1 || o->output) {
 				rt_err_set(&err, -EINVAL, "%s: a run of roofline-run: roofline-plot "
@@ -128,15 +130,8 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 					   "sweeps)", o->dirs[d]);
 				goto fail;
 			}
-			if (!o->profile && rt_runrec_profile(o->dirs[d], ppath, sizeof(ppath), &err))
-				goto fail;
-			if (rt_profile_load(&prof, pp, &err) ||
-			    rt_dirlock_take(&lock, o->dirs[d], "roofline-plot", &err) ||
-			    rt_cmd_views_redraw(o->prog, o->dirs[d], prof, &err))
-				goto fail;
-			printf("page:  %s/report.html\n", o->dirs[d]);
-			rc = 0;
-			goto out;
+			cmd = true;
+			break;
 		}
 		if (rt_points_csv_read(csv.s, &pts, &n, &err))
 			goto fail;
@@ -173,6 +168,15 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 		goto fail;
 	if (rt_profile_load(&prof, pp, &err))
 		goto fail;
+	if (cmd) {
+		/* its views again from its rows, as the directory's one writer */
+		if (rt_dirlock_take(&lock, o->dirs[0], "roofline-plot", &err) ||
+		    rt_cmd_views_redraw(o->prog, o->dirs[0], prof, &err))
+			goto fail;
+		printf("page:  %s/report.html\n", o->dirs[0]);
+		rc = 0;
+		goto out;
+	}
 	if (!o->output && o->ndirs == 1) {
 		/* one directory: every view again, report.html last, as its one writer */
 		char def[64], what[256];
