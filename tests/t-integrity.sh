@@ -261,7 +261,7 @@ check "... and creates nothing" test ! -e "$dir/nowhere"
 
 # a failed configuration is retried, unless --no-retry
 awk -F, -v OFS=, 'NR == 1 || $1 != "t'"$(nproc)"'-b4-none" { print }' "$dir/res/points.csv" >"$dir/keep"
-printf 't%s-b4-none,%s,4,none,fp32,1,iteration,iteration,median,0,0,0,,0,0,0,0,0,0,0,0,0,failed,exit 1: boom,,0,0,,,,,,\n' \
+printf 't%s-b4-none,%s,4,none,fp32,1,iteration,iteration,median,0,0,0,,0,0,0,0,0,0,0,0,0,failed,exit 1: boom,,0,0,,,,,,,,,,,,,,,,,,,\n' \
 	"$(nproc)" "$(nproc)" >>"$dir/keep"
 cp "$dir/keep" "$dir/res/points.csv"
 "$train" --resume "$dir/res" --no-retry >/dev/null 2>&1
