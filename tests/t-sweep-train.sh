@@ -28,16 +28,16 @@ check "... the very header line of roofline-run's points.csv" sh -c "head -n 1 '
 check "... a training sweep's rows leave the command's columns empty" "$csvawk" 'NR > 1 { for (k = col["rep"]; k <= NF; k++) if ($k != "") exit 1 }' "$csv"
 check "every row has 46 fields" "$csvawk" 'NR > 1 && NF != 46 { exit 1 }' "$csv"
 # (over 1 when a busy machine disturbed one of them twice: only undisturbed runs count)
-check "-r 2: every measured row is over its fresh processes, with the share of its cores' time" "$csvawk" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && ($31 < 1 || $31 > 2 || !($32 > 0)) { exit 1 }' "$csv"
-check "each configuration's rows end with its iteration median" "$csvawk" 'NR > 1 { last[$1] = $7 "/" $9 } END { for (c in last) if (last[c] != "iteration/median") exit 1 }' "$csv"
-check "ok rows name oneDNN's implementation of the heaviest layer" "$csvawk" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && $25 == "" { exit 1 }' "$csv"
+check "-r 2: every measured row is over its fresh processes, with the share of its cores' time" "$csvawk" 'NR > 1 && ($col["status"] == "ok" || $col["status"] == "disturbed") && ($col["processes"] < 1 || $col["processes"] > 2 || !($col["cpu_share"] > 0)) { exit 1 }' "$csv"
+check "each configuration's rows end with its iteration median" "$csvawk" 'NR > 1 { last[$1] = $col["scope"] "/" $col["stat"] } END { for (c in last) if (last[c] != "iteration/median") exit 1 }' "$csv"
+check "ok rows name oneDNN's implementation of the heaviest layer" "$csvawk" 'NR > 1 && ($col["status"] == "ok" || $col["status"] == "disturbed") && $col["impl"] == "" { exit 1 }' "$csv"
 check "the default configuration first (all cores, batch 64)" "$csvawk" -v c="$(nproc)" 'NR == 2 && $1 != "t" c "-b64-none" { exit 1 }' "$csv"
-check "iteration and the phases data, forward, loss, backward, update, each median/min/max" "$csvawk" '$1 ~ /^t[0-9]*-b8-none$/ && ($23 == "ok" || $23 == "disturbed") { k++ } END { exit k != 18 }' "$csv"
-check "the memory split adds up: gradients = weight_gradients + activation_gradients" "$csvawk" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && $19 != $28 + $29 { exit 1 }' "$csv"
-check "the input size and the inference footprint are recorded" "$csvawk" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") && ($26 != 28 || $27 != 28 || $30 <= 0 || $30 >= $17 + $18 + $19 + $20 + $21) { exit 1 }' "$csv"
-check "intensity = flops / bytes, GFLOP/s = flops / seconds / 1e9 in every ok row" "$csvawk" 'NR > 1 && ($23 == "ok" || $23 == "disturbed") { i = $11 / $12; g = $11 / $10 / 1e9;
-	if (($14 - i) / i > 1e-5 || ($14 - i) / i < -1e-5 || ($15 - g) / g > 1e-5 || ($15 - g) / g < -1e-5) exit 1 }' "$csv"
-check "images/s = batch / seconds on the iteration rows" "$csvawk" 'NR > 1 && $7 == "iteration" && ($23 == "ok" || $23 == "disturbed") { v = $3 / $10; if (($16 - v) / v > 1e-5 || ($16 - v) / v < -1e-5) exit 1 }' "$csv"
+check "iteration and the phases data, forward, loss, backward, update, each median/min/max" "$csvawk" '$1 ~ /^t[0-9]*-b8-none$/ && ($col["status"] == "ok" || $col["status"] == "disturbed") { k++ } END { exit k != 18 }' "$csv"
+check "the memory split adds up: gradients = weight_gradients + activation_gradients" "$csvawk" 'NR > 1 && ($col["status"] == "ok" || $col["status"] == "disturbed") && $col["gradients"] != $col["weight_gradients"] + $col["activation_gradients"] { exit 1 }' "$csv"
+check "the input size and the inference footprint are recorded" "$csvawk" 'NR > 1 && ($col["status"] == "ok" || $col["status"] == "disturbed") && ($col["input_h"] != 28 || $col["input_w"] != 28 || $col["inference"] <= 0 || $col["inference"] >= $col["weights"] + $col["activations"] + $col["gradients"] + $col["optimizer"] + $col["workspace"]) { exit 1 }' "$csv"
+check "intensity = flops / bytes, GFLOP/s = flops / seconds / 1e9 in every ok row" "$csvawk" 'NR > 1 && ($col["status"] == "ok" || $col["status"] == "disturbed") { i = $col["flops"] / $col["bytes"]; g = $col["flops"] / $col["seconds"] / 1e9;
+	if (($col["intensity"] - i) / i > 1e-5 || ($col["intensity"] - i) / i < -1e-5 || ($col["gflops"] - g) / g > 1e-5 || ($col["gflops"] - g) / g < -1e-5) exit 1 }' "$csv"
+check "images/s = batch / seconds on the iteration rows" "$csvawk" 'NR > 1 && $col["scope"] == "iteration" && ($col["status"] == "ok" || $col["status"] == "disturbed") { v = $col["batch"] / $col["seconds"]; if (($col["images_per_s"] - v) / v > 1e-5 || ($col["images_per_s"] - v) / v < -1e-5) exit 1 }' "$csv"
 if [ "$big" = 60000 ]; then
 	check "the batch that does not fit is a failed row with its reason" grep -q '^t[0-9]*-b60000-none,.*,failed,.*out of memory\|^t[0-9]*-b60000-none,.*,failed,.*exit 1' "$csv"
 else
@@ -68,7 +68,7 @@ else
 fi
 # the bytes' source beside the FLOPs': the model's, or the DRAM events' (hw, hw-estimate)
 # where the FLOPs are hw; never a word outside the three
-check "... every row names its bytes' source" "$csvawk" 'NR > 1 && $23 != "failed" && $33 != "model" && !($13 != "model" && ($33 == "hw" || $33 == "hw-estimate")) { exit 1 }' "$dir/hw/points.csv"
+check "... every row names its bytes' source" "$csvawk" 'NR > 1 && $col["status"] != "failed" && $col["bytes_source"] != "model" && !($col["source"] != "model" && ($col["bytes_source"] == "hw" || $col["bytes_source"] == "hw-estimate")) { exit 1 }' "$dir/hw/points.csv"
 check "... with the DRAM verdict" grep -q 'hardware_counters = ".*DRAM bytes: ' "$dir/hw/run.cfg"
 
 # interrupted: keep the header and the first configuration only, then resume
@@ -90,11 +90,11 @@ check "timeouts are failed rows with their reason" grep -q ',failed,timeout afte
 # --per-layer: layer points and the per-layer chart of the best configuration
 "$tool" -m lenet5 -n 2 -w 1 -r 1 -c model --profile "$prof" --sweep threads=1 --per-layer \
 	--out "$dir/l" >/dev/null 2>&1
-check "per-layer points for every layer" "$csvawk" '$7 == "layer" && $9 == "median" { k++ } END { exit k != 24 }' "$dir/l/points.csv"
+check "per-layer points for every layer" "$csvawk" '$col["scope"] == "layer" && $col["stat"] == "median" { k++ } END { exit k != 24 }' "$dir/l/points.csv"
 check "the per-layer chart (layers.gp) names the hosts of fused layers and the level that holds them" grep -q "'conv2+relu2 \[L[1-3]\] [0-9]*%'\|'conv2+relu2 \[DRAM\] [0-9]*%'" "$dir/l/layers.gp"
 check "a relu fused into conv1 and pool1 has no rate: its rows say fused and where" sh -c "test \$(grep -c ',layer,relu1,\(median\|min\|max\),0,0,0,model,0,0,0,[0-9,]*,fused,\"forward in conv1+relu1, backward in pool1+relu1\",' '$dir/l/points.csv') = 6"
 check "its host's rows are named after both" grep -q ',layer,conv1+relu1,median,' "$dir/l/points.csv"
-check "the layers' FLOPs and bytes add up to forward + backward, per configuration" "$csvawk" '$9 != "median" { next } $7 == "layer" { lf[$1] += $11; lb[$1] += $12 } $7 == "phase" && ($8 == "forward" || $8 == "backward") { pf[$1] += $11; pb[$1] += $12 }
+check "the layers' FLOPs and bytes add up to forward + backward, per configuration" "$csvawk" '$col["stat"] != "median" { next } $col["scope"] == "layer" { lf[$1] += $col["flops"]; lb[$1] += $col["bytes"] } $col["scope"] == "phase" && ($col["name"] == "forward" || $col["name"] == "backward") { pf[$1] += $col["flops"]; pb[$1] += $col["bytes"] }
 	END { for (c in pf) { n++; if (lf[c] - pf[c] > 1e-9 * pf[c] || pf[c] - lf[c] > 1e-9 * pf[c] || lb[c] - pb[c] > 1e-9 * pb[c] || pb[c] - lb[c] > 1e-9 * pb[c]) exit 1 } exit n < 1 }' "$dir/l/points.csv"
 
 # SIGINT in the middle: a clear message, exit 130, only whole configurations kept, resume
@@ -194,13 +194,13 @@ if "$top_builddir/src/roofline-train" --precision bf16 -m lenet5 -n 1 -w 0 -b 4 
 	"$tool" -m lenet5 -n 2 -w 1 -r 1 -c model --profile "$prof" --sweep precision --sweep threads=1 \
 		--out "$dir/p" >/dev/null 2>"$dir/p.err"
 	check "precision sweep exits 0 (got $?)" test $? = 0
-	check "precision sweep: the default and fp32 and bf16 at 1 thread" "$csvawk" 'NR > 1 && $7 == "iteration" && $9 == "median" { k[$1 "/" $5]++ }
+	check "precision sweep: the default and fp32 and bf16 at 1 thread" "$csvawk" 'NR > 1 && $col["scope"] == "iteration" && $col["stat"] == "median" { k[$1 "/" $col["precision"]]++ }
 		END { exit !(("t1-b64-none/fp32" in k) && ("t1-b64-none-bf16/bf16" in k) && length(k) == 3) }' "$dir/p/points.csv"
-	check "bf16 rows ran bf16 primitives" "$csvawk" 'NR > 1 && $5 == "bf16" && ($23 == "ok" || $23 == "disturbed") && $25 !~ /bf16|avx512_core/ { exit 1 }' "$dir/p/points.csv"
+	check "bf16 rows ran bf16 primitives" "$csvawk" 'NR > 1 && $col["precision"] == "bf16" && ($col["status"] == "ok" || $col["status"] == "disturbed") && $col["impl"] !~ /bf16|avx512_core/ { exit 1 }' "$dir/p/points.csv"
 	# (not half: LeNet-5's conv1 computes its weight gradient in fp32, cnn/model.h bwd_w_fp32;
 	# t-bf16 checks the exact counts)
-	check "bf16 moves fewer compulsory bytes for the same FLOPs" "$csvawk" 'NR > 1 && $1 == "t1-b64-none" && $7 == "iteration" { f = $11; b = $12 }
-		NR > 1 && $1 == "t1-b64-none-bf16" && $7 == "iteration" { g = $11; c = $12 } END { exit !(f == g && c < 0.8 * b) }' "$dir/p/points.csv"
+	check "bf16 moves fewer compulsory bytes for the same FLOPs" "$csvawk" 'NR > 1 && $1 == "t1-b64-none" && $col["scope"] == "iteration" { f = $col["flops"]; b = $col["bytes"] }
+		NR > 1 && $1 == "t1-b64-none-bf16" && $col["scope"] == "iteration" { g = $col["flops"]; c = $col["bytes"] } END { exit !(f == g && c < 0.8 * b) }' "$dir/p/points.csv"
 	check "the chart draws the bf16 roof beside the fp32 ones" sh -c "grep -q \"^set label [0-9]* 'bf16 \" '$dir/p/trajectories.gp' && grep -q \"^set label [0-9]* 'fp32 \" '$dir/p/trajectories.gp'"
 	check "the summary bounds bf16 points by the bf16 roof or the level that holds them (or says it was disturbed)" grep -q '^t1-b64-none-bf16 .* \(bf16 [a-z0-9_]* [0-9.]* GFLOP/s\|[LD][1-5R][A-Z]* [a-z_]* [0-9.]* GB/s\|disturbed: \)' "$dir/p/summary.txt"
 else
@@ -213,9 +213,9 @@ ONEDNN_DEFAULT_FPMATH_MODE=BF16 DNNL_DEFAULT_FPMATH_MODE=BF16 "$tool" -m lenet5 
 	-c model --profile "$prof" --sweep threads=1 --out "$dir/fm" >/dev/null 2>"$dir/fm.err"
 check "fpmath bf16: the sweep exits 0 (got $?)" test -s "$dir/fm/points.csv"
 check "... each point's precision the math its heaviest layer's implementation runs" "$csvawk" '
-	NR > 1 && ($23 == "ok" || $23 == "disturbed") { n++; want = "bf16"
-		if ($25 !~ /amx|bf16|avx10/ && $25 ~ /:(avx512_core|avx512_core_vnni|avx2|avx|sse41)$/) want = "fp32"
-		if ($5 != want) bad++ }
+	NR > 1 && ($col["status"] == "ok" || $col["status"] == "disturbed") { n++; want = "bf16"
+		if ($col["impl"] !~ /amx|bf16|avx10/ && $col["impl"] ~ /:(avx512_core|avx512_core_vnni|avx2|avx|sse41)$/) want = "fp32"
+		if ($col["precision"] != want) bad++ }
 	END { exit n == 0 || bad }' "$dir/fm/points.csv"
 
 # bad sweeps
