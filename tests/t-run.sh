@@ -291,12 +291,12 @@ check "no -o: the command runs in results/run-TIMESTAMP.partial, the only direct
 kill -INT $pid
 wait $pid
 rc=$?
-check "... interrupted: exit 130, the directory still .partial, with the finished rows (got $rc)" sh -c "test $rc = 130 && grep -q '^threads=1,1,run,command,' '$dir/def/$p/points.csv' && grep -q 'status = \"interrupted\"' '$dir/def/$p/run.cfg' && grep -q 'results in $p\$' '$dir/def.err' && grep -q 'roofline-run --resume $p runs the rest' '$dir/def/$p/summary.txt'"
+check "... interrupted: exit 130, the directory still .partial, with the finished rows (got $rc)" sh -c "test $rc = 130 && test $(rows "$dir/def/$p/points.csv" config=threads=1 rep=1 scope=run name=command) = 1 && grep -q 'status = \"interrupted\"' '$dir/def/$p/run.cfg' && grep -q 'results in $p\$' '$dir/def.err' && grep -q 'roofline-run --resume $p runs the rest' '$dir/def/$p/summary.txt'"
 touch "$dir/dgo"
 (cd "$dir/def" && exec "$run" --resume "$p" >"$dir/def-r.out" 2>"$dir/def-r.err")
 rc=$?
 final=${p%.partial}
-check "... --resume $p: exit 0, named $final when complete, the name printed (got $rc)" sh -c "test $rc = 0 && test ! -e '$dir/def/$p' && grep -q 'status = \"complete\"' '$dir/def/$final/run.cfg' && grep -q '^threads=2,1,run,command,' '$dir/def/$final/points.csv' && grep -q 'page $final/report.html\$' '$dir/def-r.err' && grep -q 'results in $final\$' '$dir/def-r.err' && ! grep -q partial '$dir/def-r.err' '$dir/def/$final/summary.txt'"
+check "... --resume $p: exit 0, named $final when complete, the name printed (got $rc)" sh -c "test $rc = 0 && test ! -e '$dir/def/$p' && grep -q 'status = \"complete\"' '$dir/def/$final/run.cfg' && test $(rows "$dir/def/$final/points.csv" config=threads=2 rep=1 scope=run name=command) = 1 && grep -q 'page $final/report.html\$' '$dir/def-r.err' && grep -q 'results in $final\$' '$dir/def-r.err' && ! grep -q partial '$dir/def-r.err' '$dir/def/$final/summary.txt'"
 # default names never collide: every name of the next minute taken (a .partial of a run that
 # is running, a complete directory), two runs at once (each command waits for the
 # other's): -2 and -3, a directory each, nothing replaced
