@@ -45,7 +45,9 @@ else
 fi
 # the verdict first: the default's range over its 2 processes (batch 8 runs fewer images/s than
 # the default's 64: no speedup), or, on a machine that took its cores, that it was disturbed
-check "the summary's verdict: the default the best, with its range over 2 processes (or disturbed)" grep -q '^\(the default configuration, t[0-9]*-b64-none, is the best measured: [0-9.]* images/s ([0-9.]*\.\.[0-9.]* over \(2 fresh processes\|one process\))\|best configuration: .* the default has no undisturbed measurement\|no configuration was measured undisturbed\)' "$dir/a/summary.txt"
+# (a machine busy with other work can put batch 8 ahead by its median: the ranges overlap then,
+# and no speedup is claimed)
+check "the summary's verdict: the default the best, with its range over 2 processes (or disturbed, or batch 8 ahead by its median on a busy machine, the ranges overlapping: no speedup claimed)" grep -q '^\(the default configuration, t[0-9]*-b64-none, is the best measured: [0-9.]* images/s ([0-9.]*\.\.[0-9.]* over \(2 fresh processes\|one process\))\|best configuration: .* the default has no undisturbed measurement\|no configuration was measured undisturbed\|no configuration is measurably faster than the default: .*; the ranges overlap$\)' "$dir/a/summary.txt"
 check "the summary gives each point's bound" grep -q 'GFLOP/s .*%$\|GB/s .*%$' "$dir/a/summary.txt"
 check "trajectories.gp written" test -s "$dir/a/trajectories.gp"
 if command -v gnuplot >/dev/null; then
