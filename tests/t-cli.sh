@@ -47,6 +47,11 @@ printf '%s\n' 'model = { name = "autoname"; input = [ 1, 8, 8 ]; classes = 2; ba
 	'{ type = "conv"; filters = 4; kernel = 3; }, { type = "relu"; },' \
 	'{ type = "relu"; name = "relu2"; }, { type = "fc"; outputs = 2; }, { type = "softmax_xent"; } ); };' \
 	>"$FIX/autoname2.cfg"
+# a sweep's child's record (roofline-train --emit-points FILE), whole, cut, and out of range
+printf '%s\n' '# one configuration' 'child = {' '  model = "lenet5"; counters = "none";' \
+	'  batch = 4; iterations = 1; warmup = 0; repeat = 1;' '};' >"$FIX/child.cfg"
+sed 's/batch = 4;/batch = ;/' "$FIX/child.cfg" >"$FIX/child-cut.cfg"
+sed 's/batch = 4;/batch = 0;/' "$FIX/child.cfg" >"$FIX/child-range.cfg"
 
 # Files a row left in its directory that it should not have: every file but its own out and
 # err when it failed, any temporary when it succeeded. Prints them; fails when there are any.

@@ -184,7 +184,9 @@ fi
 # internal options: accepted, not in --help nor in the man page's OPTIONS
 check "--emit-points is not in roofline-train --help" sh -c "! grep -q emit-points '$T/train.help'"
 check "--emit-points is not in roofline-train.1's OPTIONS" sh -c "! grep -q emit-points '$T/train.man'"
-check "--emit-points is still accepted" sh -c "'$top_builddir/src/roofline-train' --emit-points \
-	-m lenet5 -b 2 -n 1 -w 0 -r 1 -c none | grep -q '^child,'"
+printf '%s\n' 'child = {' '  model = "lenet5"; counters = "none";' \
+	'  batch = 2; iterations = 1; warmup = 0; repeat = 1;' '};' >"$T/child.cfg"
+check "--emit-points FILE is still accepted" \
+	sh -c "'$top_builddir/src/roofline-train' --emit-points '$T/child.cfg' | grep -q '^child,'"
 
 echo "1..$n"

@@ -107,6 +107,8 @@ check "... the 2-rank configuration named -r2, its batch per rank in the name" g
 check "... a comm phase for the 2 ranks only" sh -c "grep -q '^t[0-9]*-b32-none-r2,.*,phase,comm,median,' '$dir/rk/points.csv' && ! grep -q '^t[0-9]*-b64-none,.*,phase,comm,' '$dir/rk/points.csv'"
 check "... the trajectory runs along the ranks" grep -q 'trajectories as ranks varies' "$dir/rk/trajectories.gp"
 check "... run.cfg records the knob for --resume" grep -q '"ranks=1,2"' "$dir/rk/run.cfg"
+check "... the launched ranks' record (a file in the results directory) removed once they ended" \
+	sh -c "! ls '$dir/rk'/child.cfg* >/dev/null 2>&1"
 "$train" -m lenet5 -n 3 -w 0 -r 1 -c model --profile "$prof" --sweep ranks=1,2 --mpirun /nonexistent/mpirun \
 	--out "$dir/rk2" >/dev/null 2>"$dir/rk2.err"
 check "--mpirun that does not exist: exit 1 (got $?), named" grep -q "the MPI launcher '/nonexistent/mpirun' is not found" "$dir/rk2.err"

@@ -128,6 +128,21 @@ int main(void)
 		close(lp[1]);
 	}
 
+	/* an input given is the child's standard input, read whole through /dev/stdin (a sweep's
+	 * child reads its record so), its stdin otherwise /dev/null */
+	{
+		char *argv[] = { "/bin/sh", "-c", "cat /dev/stdin; wc -c </dev/stdin", NULL };
+		const struct rt_spawn_io io = { .input = "child = {\n  batch = 4;\n};\n",
+						.input_len = 26 };
+
+		is_int(rt_spawn_run_io(argv, NULL, 0, 0, &io, &c, &err), 0, "a child given an input");
+		is_str(c.out, "child = {\n  batch = 4;\n};\n26\n", "it reads the input whole, twice");
+		free(c.out);
+		is_int(rt_spawn_run(argv, NULL, 0, 0, &c, &err), 0, "a child given none");
+		is_str(c.out, "0\n", "its standard input is empty");
+		free(c.out);
+	}
+
 	/* the run ends when the child exits: a daemon it started is named and ended */
 	{
 		char *argv[] = { "/bin/sh", "-c", "sleep 3000 & "

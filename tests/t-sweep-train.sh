@@ -157,9 +157,17 @@ fi
 	--out "$dir/kill" >/dev/null 2>"$dir/kill.err" &
 pid=$!
 child=$(sweep_child $pid)
+# the child reads its configuration, a record, on its standard input (held in memory)
+record=$(tr '\0' '\n' <"/proc/$child/cmdline" 2>/dev/null | sed -n '/^--emit-points$/{n;p;q}')
+grep -q '^  batch = 1024; threads = [0-9]*; ranks = 1;$' "/proc/$child/fd/0" 2>/dev/null
+got_record=$?
 [ -n "$child" ] && kill -KILL "$child"
 wait $pid
 rc=$?
+check "the child reads its configuration's record on its standard input ($record)" \
+	test "$record" = /dev/stdin -a "$got_record" = 0
+check "... and none is left in the results directory" \
+	sh -c "! ls '$dir/kill'/child.cfg* >/dev/null 2>&1"
 check "a child killed with SIGKILL: the sweep still ends, exit 0 (got $rc)" test -n "$child" -a "$rc" = 0
 check "... its configuration is a failed row naming SIGKILL" grep -q '^t[0-9]*-b1024-none,.*,failed,.*SIGKILL' "$dir/kill/points.csv"
 check "... and the other configurations were measured" sh -c "test \$(grep -c ',\(ok\|disturbed\),' '$dir/kill/points.csv') -ge 12"

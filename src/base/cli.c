@@ -128,11 +128,19 @@ static int check_value(const struct rt_cli *cli, const struct rt_cli_opt *o, con
 	return rt_err_set(err, -EINVAL, "%s: an option of no known type", opt);
 }
 
+int rt_cli_set(const struct rt_cli *cli, const struct rt_cli_opt *o, const char *arg,
+	       rt_cli_setter set, void *ctx, struct rt_err *err)
+{
+	struct rt_cli_value v = { 0 };
+	int rc = check_value(cli, o, arg, &v, err);
+
+	return rc ? rc : set(ctx, o->key, &v, err);
+}
+
 int rt_cli_parse(const struct rt_cli *cli, int argc, char **argv, rt_cli_setter set, void *ctx,
 		 int *first, struct rt_err *err)
 {
 	struct option *longs = NULL;
-	struct rt_cli_value *v = NULL;
 	char *shorts = NULL;
 	size_t nopts = 2, nmoved = 0, nl = 0, ns = 0;
 	int c, rc = 0;
@@ -143,8 +151,7 @@ int rt_cli_parse(const struct rt_cli *cli, int argc, char **argv, rt_cli_setter 
 		nmoved++;
 	longs = calloc(nopts + nmoved + 1, sizeof(*longs));
 	shorts = calloc(3 * (nopts + nmoved) + 3, 1);
-	v = calloc(1, sizeof(*v));
-	if (!longs || !shorts || !v) {
+	if (!longs || !shorts) {
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -214,14 +221,11 @@ int rt_cli_parse(const struct rt_cli *cli, int argc, char **argv, rt_cli_setter 
 			rc = o->key == KEY_HELP ? RT_CLI_HELP : RT_CLI_VERSION;
 			goto out;
 		}
-		memset(v, 0, sizeof(*v));
-		if ((rc = check_value(cli, o, optarg, v, err)) ||
-		    (rc = set(ctx, o->key, v, err)))
+		if ((rc = rt_cli_set(cli, o, optarg, set, ctx, err)))
 			goto out;
 	}
 	*first = optind;
 out:
-	free(v);
 	free(shorts);
 	free(longs);
 	return rc;

@@ -84,6 +84,12 @@ enum { RT_CLI_HELP = 1, RT_CLI_VERSION = 2 };
 int rt_cli_parse(const struct rt_cli *cli, int argc, char **argv, rt_cli_setter set, void *ctx,
 		 int *first, struct rt_err *err);
 
+/* One option's value (NULL for a flag) checked as on the command line, its type and range,
+ * and handed to set: a value read from elsewhere than argv (a sweep's child its record) is
+ * refused as the command line refuses it. */
+int rt_cli_set(const struct rt_cli *cli, const struct rt_cli_opt *o, const char *arg,
+	       rt_cli_setter set, void *ctx, struct rt_err *err);
+
 /* rt_cli_parse as a tool's main takes it: true when the tool is to stop now with *status
  * (a usage error said: 2; --help or --version printed on stdout: 0), else false with *first
  * the index of the first operand. */

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
@@ -697,9 +698,19 @@ int rt_spawn_run_envp(char *const argv[], char *const env[], size_t nenv, double
 	}
 	/* all close-on-exec: the child gets its own three as 0, 1, 2 and nothing else */
 	if (pipe2(fds, O_CLOEXEC) || pipe2(fds + 2, O_CLOEXEC) || pipe2(fds + 4, O_CLOEXEC) ||
-	    pipe2(fds + 6, O_CLOEXEC) || (fds[8] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0 ||
-	    fcntl(fds[0], F_SETFL, O_NONBLOCK) || fcntl(fds[2], F_SETFL, O_NONBLOCK)) {
+	    pipe2(fds + 6, O_CLOEXEC) || fcntl(fds[0], F_SETFL, O_NONBLOCK) ||
+	    fcntl(fds[2], F_SETFL, O_NONBLOCK)) {
 		rc = rt_err_set(err, -errno, "pipe: %s", strerror(errno));
+		goto fail;
+	}
+	errno = 0;
+	fds[8] = io && io->input ? memfd_create("rt-input", MFD_CLOEXEC) :
+		 open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fds[8] < 0 || (io && io->input &&
+			   (write(fds[8], io->input, io->input_len) != (ssize_t)io->input_len ||
+			    lseek(fds[8], 0, SEEK_SET)))) {
+		rc = rt_err_set(err, -(errno ? errno : EIO), "the child's input: %s",
+				strerror(errno ? errno : EIO));
 		goto fail;
 	}
 	{

@@ -48,15 +48,16 @@ struct rt_child {
 };
 
 /* Run argv[0] (a path; no PATH search) with argv in a new process: our environment plus env[]
- * ("NAME=VALUE"; "NAME=" unsets NAME), standard input from /dev/null, no descriptor but 0, 1
- * and 2, in a process group of its own under a supervisor process (a child subreaper, so
- * every process it starts stays below it, setsid or double fork alike). The run ends when the
- * child exits: what is in its output pipes then is read, and the processes it left are
- * strays (c->strays). Every process of it is killed (SIGKILL) after timeout seconds (0: no
- * limit), when the interrupt flag is raised, or when this process dies (SIGKILL included),
- * whatever the child does with its descriptors. Collects its standard output and the end of
- * its standard error. Returns 0 when the child could be started (c->ok says how it went), or
- * a negative errno with err filled (pipe, fork, memory). */
+ * ("NAME=VALUE"; "NAME=" unsets NAME), standard input from /dev/null (rt_spawn_run_io: or
+ * the input given), no descriptor but 0, 1 and 2, in a process group of its own under a
+ * supervisor process (a child subreaper, so every process it starts stays below it, setsid
+ * or double fork alike). The run ends when the child exits: what is in its output pipes then
+ * is read, and the processes it left are strays (c->strays). Every process of it is killed
+ * (SIGKILL) after timeout seconds (0: no limit), when the interrupt flag is raised, or when
+ * this process dies (SIGKILL included), whatever the child does with its descriptors.
+ * Collects its standard output and the end of its standard error. Returns 0 when the child
+ * could be started (c->ok says how it went), or a negative errno with err filled (pipe, fork,
+ * memory). */
 int rt_spawn_run(char *const argv[], char env[][64], size_t nenv, double timeout,
 		 struct rt_child *c, struct rt_err *err);
 
@@ -69,8 +70,14 @@ struct rt_spawn_io {
 	void (*out_line)(void *ctx, const char *line, size_t len);
 	void (*err_data)(void *ctx, const char *buf, size_t len);
 	void *ctx;
+	/* the child's standard input instead of /dev/null (NULL: /dev/null): input_len bytes
+	 * held in memory (a memfd: a regular file that /dev/stdin opens from its start), whole
+	 * before the child starts */
+	const char *input;
+	size_t input_len;
 };
-/* rt_spawn_run with io (NULL: collected, as rt_spawn_run); with io, c->out stays empty. */
+/* rt_spawn_run with io (NULL: collected, as rt_spawn_run); with io->out_line, c->out stays
+ * empty. */
 int rt_spawn_run_io(char *const argv[], char env[][64], size_t nenv, double timeout,
 		    const struct rt_spawn_io *io, struct rt_child *c, struct rt_err *err);
 /* rt_spawn_run_io with env[] as pointers, of any length (a LD_PRELOAD list, a path): at most

@@ -888,7 +888,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	struct rt_outfile lf = { 0 };
 	struct stream s = { .o = o, .count = logpath != NULL, .t = &r->t,
 			    .lines = &r->verbose_lines };
-	const struct rt_spawn_io io = { on_line, on_err, &s };
+	const struct rt_spawn_io io = { .out_line = on_line, .err_data = on_err, .ctx = &s };
 	struct rt_cpu_sample before, after;
 	struct rt_cpu_tasks tasks[2] = { { 0 }, { 0 } };
 	struct rt_child ch;

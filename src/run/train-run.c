@@ -114,9 +114,9 @@ static const struct rt_cli_opt opts[] = {
 		  "and exit without training" },
 	{ 'v', "verbose", 'v', RT_CLI_FLAG, NULL,
 	  .help = "progress on stderr even when it is not a terminal" },
-	/* a sweep's child: the configuration's points on stdout */
-	{ OPT_EMIT_POINTS, "emit-points", 0, RT_CLI_FLAG, NULL, .hidden = true,
-	  .help = "print the configuration's points.csv rows" },
+	/* a sweep's child: the configuration's record in, its points on stdout */
+	{ OPT_EMIT_POINTS, "emit-points", 0, RT_CLI_PATH, "FILE", .hidden = true,
+	  .help = "measure the configuration FILE records and print its points.csv rows" },
 	{ 0 },
 };
 
@@ -163,7 +163,13 @@ int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, stru
 	case 'w': s->warmup = v->l; s->given |= RT_GIVEN_WARMUP; return 0;
 	case 's': s->seed = v->l; s->given |= RT_GIVEN_SEED; return 0;
 	case 'r': s->repeat = v->l; s->given |= RT_GIVEN_REPEAT; return 0;
-	case 'd': s->data = arg; s->given |= RT_GIVEN_DATA; return 0;
+	case 'd':
+		s->data = arg;
+		s->given |= RT_GIVEN_DATA;
+		return strcmp(arg, "synthetic") && strncmp(arg, "mnist:", 6) &&
+		       strncmp(arg, "cifar10:", 8) ?
+		       rt_err_set(err, -EINVAL, "--data: '%s' is not synthetic, mnist:DIR or "
+				  "cifar10:DIR", arg) : 0;
 	case OPT_PRECISION:
 		return rt_precision_parse(arg, &s->prec) || !rt_precision_trains(s->prec) ?
 		       rt_err_set(err, -EINVAL, "--precision: '%s' is not fp32 or bf16", arg) : 0;
@@ -214,22 +220,63 @@ int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, stru
 		return 0;
 	case 'D': s->describe = true; return 0;
 	case 'v': s->verbose = true; return 0;
-	case OPT_EMIT_POINTS: s->emit = true; return 0;
+	case OPT_EMIT_POINTS: s->emit = arg; return 0;
 	}
 	return rt_err_set(err, -ENOENT, "option %d is not a setting", key);
 }
 
 int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *err)
 {
-	if (strcmp(s->data, "synthetic") && strncmp(s->data, "mnist:", 6) &&
-	    strncmp(s->data, "cifar10:", 8))
-		return rt_err_set(err, -EINVAL, "--data: '%s' is not synthetic, mnist:DIR or "
-				  "cifar10:DIR", s->data);
 	if (s->outdir && s->resume)
 		return rt_err_set(err, -EINVAL, "--resume: give either --out or --resume");
 	if (s->no_retry && !s->outdir && !s->resume)
 		return rt_err_set(err, -EINVAL, "--no-retry: goes with --resume or --out");
 	return 0;
+}
+
+/* A member of a child's record, set as the option of its name (run.cfg's names: maxpool is
+ * --maxpool-impl, per_layer --per-layer) with that option's checks; ranks is the job's. */
+struct record_ctx {
+	struct rt_train_settings *s;
+	struct rt_cli cli;
+	long ranks;
+};
+
+static int record_member(void *ctx, const char *name, const char *value, struct rt_err *err)
+{
+	struct record_ctx *r = ctx;
+	const struct rt_cli_opt *o;
+	char opt[64];
+	long n;
+
+	if (!strcmp(name, "ranks")) {
+		int rc = rt_opt_parse_long(&n, "ranks", value, 1, INT_MAX, err);
+
+		return rc ? rc : n != r->ranks ? rt_err_set(err, -EINVAL, "ranks: %ld asked, this "
+							    "job has %ld", n, r->ranks) : 0;
+	}
+	snprintf(opt, sizeof(opt), "%s", strcmp(name, "maxpool") ? name : "maxpool-impl");
+	for (char *p = opt; *p; p++)
+		*p = *p == '_' ? '-' : *p;
+	o = rt_cli_find(&r->cli, opt);
+	/* a child measures one configuration: nothing of a sweep's own */
+	if (!o || o->key == 'S' || o->key == 'o' || o->key == OPT_RESUME || o->key == 'D' ||
+	    o->key == OPT_EMIT_POINTS)
+		return rt_err_set(err, -EINVAL, "'%s' is not a setting of a sweep's child", name);
+	if (o->type == RT_CLI_FLAG && strcmp(value, "true"))
+		return strcmp(value, "false") ? rt_err_set(err, -EINVAL, "'%s' must be true or "
+							   "false", name) : 0;
+	return rt_cli_set(&r->cli, o, o->type == RT_CLI_FLAG ? NULL : value,
+			  rt_train_settings_set, r->s, err);
+}
+
+int rt_train_settings_record(struct rt_train_settings *s, struct rt_runrec_child **rec,
+			     long pus, int ranks, struct rt_err *err)
+{
+	struct record_ctx r = { .s = s, .cli = rt_train_cli, .ranks = ranks };
+
+	r.cli.pus = pus;
+	return rt_runrec_child_read(rec, s->emit, record_member, &r, err);
 }
 
 int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err)
@@ -533,16 +580,22 @@ int rt_run_train_tool(const struct rt_train_tool *t)
 {
 	const struct rt_cluster *cl = t->cl;
 	struct rt_train_settings *s = t->s;
+	struct rt_runrec_child *rec = NULL;
 	struct rt_model *m = NULL;
 	struct rt_net_opts no;
 	struct rt_err err = { 0 };
 	int rc = 1;
 
+	if (s->emit && rt_train_settings_record(s, &rec, (long)rt_topo_pus(t->topo), cl->size,
+						&err)) {
+		fprintf(stderr, "%s: %s\n", t->prog, err.msg);
+		return 2;
+	}
 	if ((s->resume && rt_train_settings_resume(s, &err)) ||
 	    rt_model_open(&m, s->model, &err) ||
 	    rt_train_settings_apply(s, &m, t->topo, cl, &no, &err))
 		goto fail;
-	if (s->profile && !s->nsweeps && !s->resume && !t->emit) {
+	if (s->profile && !s->nsweeps && !s->resume && !s->emit) {
 		/* one run draws no roof, but a profile given is read as roofline-run reads it:
 		 * one that cannot be is the same error, not ignored */
 		struct rt_profile *p = NULL;
@@ -562,7 +615,7 @@ int rt_run_train_tool(const struct rt_train_tool *t)
 		rc = tool_sweep(t, &h, s->batch ? s->batch : m->batch);
 		goto out;
 	}
-	if (t->emit) {
+	if (s->emit) {
 		/* the child side of a sweep: the configuration's points on stdout */
 		const struct rt_sweep_child_opts mo = { .data = s->data, .counters = s->counters,
 							.iterations = s->iters, .warmup = s->warmup,
@@ -593,5 +646,6 @@ fail:
 	rc = 1;
 out:
 	rt_model_destroy(m);
+	rt_runrec_child_destroy(rec);
 	return rc;
 }

@@ -39,7 +39,8 @@ struct rt_train_settings {
 	const char *mpirun;             /* --mpirun, $ROOFTRAJ_MPIRUN, or "mpirun --bind-to none"
 					 * (--allow-run-as-root as root): --sweep ranks launches it */
 	bool per_layer, digest, no_retry;
-	bool describe, verbose, emit;   /* --describe, --verbose, --emit-points (a sweep's child) */
+	bool describe, verbose;
+	const char *emit;               /* --emit-points FILE: a sweep's child, FILE its record */
 	const char *sweeps[RT_KNOB_COUNT];      /* --sweep specs, as given */
 	size_t nsweeps;
 	const char *outdir, *resume, *profile;
@@ -59,8 +60,15 @@ extern const struct rt_cli rt_train_cli;
  * right (a word that is not one of the option's, several thread counts for one run). */
 int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *err);
 /* Once every option is in: the settings that go together (--out or --resume, not both;
- * --no-retry with one of them; --data's form). */
+ * --no-retry with one of them). */
 int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *err);
+
+/* --emit-points FILE: the settings of the configuration FILE records (rt_runrec_child_read),
+ * each member set as the option of its name with that option's checks (pus bounds --threads);
+ * its ranks must be the job's. The strings set are borrowed from *rec, which the caller
+ * destroys after the run; an error is "FILE:LINE: child: ...". */
+int rt_train_settings_record(struct rt_train_settings *s, struct rt_runrec_child **rec,
+			     long pus, int ranks, struct rt_err *err);
 
 /* --resume DIR: every setting the user did not give comes from DIR/run.cfg (a given one
  * that differs is named when the directory is checked). */
@@ -104,13 +112,14 @@ int rt_run_train_one(const struct rt_train_settings *s, const struct rt_model *m
 
 /* What roofline-train does once its options are read: the request taken back from --resume,
  * the model opened and shaped, then a sweep (--sweep, --resume), a sweep's child
- * (--emit-points), --describe, or one configuration. Prints on stdout, says on stderr (prog:
+ * (--emit-points FILE), --describe, or one configuration. Prints on stdout, says on stderr (prog:
  * ...); returns the exit status: 0, 1 (an error, said), 2 (a bad --sweep, said with the usage
- * hint), 130 (interrupted). */
+ * hint; a child's record that cannot be read or set, said with its FILE:LINE), 130
+ * (interrupted). */
 struct rt_train_tool {
 	const char *prog;
 	struct rt_train_settings *s;
-	bool describe, emit;
+	bool describe;
 	const struct rt_cluster *cl;
 	const struct rt_topo *topo;
 	int argc;                       /* the command line, recorded in run.cfg */

@@ -1,5 +1,5 @@
 /* runrec.c: run.cfg: the request a results directory holds, read back and compared, and the
- * record of how the sweep ran */
+ * record of how the sweep ran; the record of one configuration a sweep's child reads */
 #include "config.h"
 #include "sweep/runrec.h"
 #include "base/cfgread.h"
@@ -291,6 +291,103 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 	fprintf(of.fp, " ];\n  # each configuration's child: OMP_NUM_THREADS, and OMP_PLACES=cores "
 		"with\n  # OMP_PROC_BIND=close (compact) or spread (scatter); none sets neither\n};\n");
 	return rt_outfile_commit(&of, err);
+}
+
+void rt_runrec_child_put(FILE *fp, const struct rt_runrec_request *r,
+			 const struct rt_sweep_config *c, long repeat)
+{
+	fprintf(fp, "# one configuration of a sweep, for its child (roofline-train --emit-points "
+		"FILE)\nchild = {\n");
+	put_kv(fp, "  ", "model", r->model);
+	put_kv(fp, "  ", "data", r->data);
+	put_kv(fp, "  ", "counters", r->counters);
+	put_kv(fp, "  ", "maxpool", r->maxpool);
+	if (*r->lr)
+		put_kv(fp, "  ", "lr", r->lr);
+	put_kv(fp, "  ", "precision", rt_precision_name(c->precision));
+	if (c->input_h > 0)
+		fprintf(fp, "  input = \"%ldx%ld\";\n", c->input_h, c->input_w);
+	/* one process is placed by its environment (OMP_PLACES); each of several ranks pins
+	 * its own threads to its share of the node */
+	if (c->ranks > 1)
+		put_kv(fp, "  ", "affinity", rt_affinity_name(c->affinity));
+	fprintf(fp, "  batch = %ld; threads = %u; ranks = %u;\n  iterations = %ld; warmup = %ld; "
+		"repeat = %ld; seed = %ld; per_layer = %s;\n};\n", c->batch, c->threads,
+		c->ranks > 1 ? c->ranks : 1, r->iterations, r->warmup, repeat, r->seed,
+		r->per_layer ? "true" : "false");
+}
+
+struct rt_runrec_child {
+	config_t cfg;                   /* the values handed out live here */
+};
+
+int rt_runrec_child_read(struct rt_runrec_child **rec, const char *path,
+			 int (*set)(void *ctx, const char *name, const char *value,
+				    struct rt_err *err),
+			 void *ctx, struct rt_err *err)
+{
+	struct rt_cfg_reader rd = { .path = path, .err = err };
+	struct rt_runrec_child *c = calloc(1, sizeof(*c));
+	const config_setting_t *g;
+	int rc;
+
+	*rec = NULL;
+	if (!c)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	if ((rc = rt_cfg_read(&c->cfg, path, err)))     /* it inits cfg, read or not */
+		goto out;
+	g = config_lookup(&c->cfg, "child");
+	if (!g || config_setting_type(g) != CONFIG_TYPE_GROUP) {
+		rc = rt_cfg_bad(&rd, g, "child", "not a sweep child's record (no group 'child')");
+		goto out;
+	}
+	for (int i = 0; i < config_setting_length(g); i++) {
+		const config_setting_t *m = config_setting_get_elem(g, i);
+		const char *name = config_setting_name(m), *v = NULL;
+		char num[40];
+
+		switch (config_setting_type(m)) {
+		case CONFIG_TYPE_STRING:
+			v = config_setting_get_string(m);
+			break;
+		case CONFIG_TYPE_INT:
+		case CONFIG_TYPE_INT64:
+			snprintf(num, sizeof(num), "%lld", config_setting_get_int64(m));
+			v = num;
+			break;
+		case CONFIG_TYPE_FLOAT:
+			snprintf(num, sizeof(num), "%.17g", config_setting_get_float(m));
+			v = num;
+			break;
+		case CONFIG_TYPE_BOOL:
+			v = config_setting_get_bool(m) ? "true" : "false";
+			break;
+		}
+		if (!v) {
+			rc = rt_cfg_bad(&rd, m, "child", "'%s' must be a string, a number or "
+					"true or false", name);
+			goto out;
+		}
+		if ((rc = set(ctx, name, v, err))) {
+			struct rt_err said = *err;
+
+			rc = rt_cfg_bad(&rd, m, "child", "%s", said.msg);
+			goto out;
+		}
+	}
+	*rec = c;
+	c = NULL;
+out:
+	rt_runrec_child_destroy(c);
+	return rc;
+}
+
+void rt_runrec_child_destroy(struct rt_runrec_child *rec)
+{
+	if (!rec)
+		return;
+	config_destroy(&rec->cfg);
+	free(rec);
 }
 
 /* run.KEY of DIR/run.cfg into out ("" when it records none or has no run.cfg) */

@@ -1,6 +1,7 @@
 /* runrec.h: run.cfg, a results directory's record: the request its points answer (what was
  * measured, so that a directory is never mixed up with another sweep and --resume can take it
- * back), how it ran (tool, libraries, command, environment, CPU, times) and its state */
+ * back), how it ran (tool, libraries, command, environment, CPU, times) and its state; and, in
+ * its syntax, the record of one configuration that a sweep's child reads */
 #ifndef RT_RUNREC_H
 #define RT_RUNREC_H
 
@@ -72,6 +73,26 @@ int rt_runrec_begin(struct rt_outfile *of, const char *dir, const char *comment,
 
 /* Write DIR/run.cfg atomically. */
 int rt_runrec_write(const char *dir, const struct rt_runrec *rec, struct rt_err *err);
+
+/* What a sweep's child measures (roofline-train --emit-points FILE), as a record in run.cfg's
+ * syntax and names: the request's fields it needs and configuration c's knobs, the child to
+ * run `repeat` runs,
+ *   child = { model = "..."; data = "synthetic"; ... batch = 64; threads = 2; ranks = 1; ... };
+ * Adding a setting of the child is one line here: the child sets each member as the option
+ * of its name. */
+void rt_runrec_child_put(FILE *fp, const struct rt_runrec_request *r,
+			 const struct rt_sweep_config *c, long repeat);
+/* A child's record read back: each member of its group, in its order, handed to set(ctx, its
+ * name, its value as text: a string as it is, a number as written, a boolean "true" or
+ * "false"). A file that does not parse, is not a child's record, holds another kind of value,
+ * or a member set refuses, is -EINVAL "FILE:LINE: child: ..." (set's message). The values
+ * are borrowed from *rec, valid until rt_runrec_child_destroy(*rec) (NULL on error). */
+struct rt_runrec_child;
+int rt_runrec_child_read(struct rt_runrec_child **rec, const char *path,
+			 int (*set)(void *ctx, const char *name, const char *value,
+				    struct rt_err *err),
+			 void *ctx, struct rt_err *err);
+void rt_runrec_child_destroy(struct rt_runrec_child *rec);
 
 /* The machine profile a results directory's run.cfg names, into path. */
 int rt_runrec_profile(const char *dir, char *path, size_t size, struct rt_err *err);

@@ -1,6 +1,6 @@
 /* sweep-child.h: one configuration of a sweep as its child measures it, and how its points
- * come back: the child's command line, its measurement written as points.csv rows, and the
- * parent's reading of them (the points.csv reader) */
+ * come back: its measurement written as points.csv rows, and the parent's reading of them
+ * (the points.csv reader); what the child measures comes to it as a record (runrec.h) */
 #ifndef RT_SWEEP_CHILD_H
 #define RT_SWEEP_CHILD_H
 
@@ -30,12 +30,6 @@ struct rt_sweep_child_opts {
  * (the failed run's message, or the counters'). */
 int rt_sweep_child_measure(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,
 			   const struct rt_sweep_child_opts *o, struct rt_err *err);
-
-/* The command line of the child for configuration c of request r, run from `self`: argv
- * (NULL-terminated, at most 40 entries) points into a and r. The child repeats its run
- * `repeat` times inside itself. */
-void rt_sweep_child_argv(const char *self, const struct rt_runrec_request *r,
-			 const struct rt_sweep_config *c, long repeat, char a[7][32], char *argv[40]);
 
 /* Read a child's output (len bytes): its points.csv rows, after the header line (whatever a
  * library printed before it is passed over), read by the points.csv reader; the identity

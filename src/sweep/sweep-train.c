@@ -250,47 +250,67 @@ static bool proc_disturbed(const struct proc *p)
 static int run_once(const struct rt_sweep_measure_opts *o, const struct rt_sweep_config *c,
 		    struct proc *pr, char *why, size_t whysize, struct rt_err *err)
 {
-	/* fresh processes repeat the measurement (one run each); under MPI the ranks repeat it
-	 * in their own processes */
-	const long repeat = o->run ? o->req->repeat : 1;
-	char env[3][64], a[7][32], nr[16];
-	char *argv[40], *launch[80];
+	const bool launched = c->ranks > 1 && !o->run;
+	char env[3][64], nr[16];
+	char *argv[4] = { (char *)o->self, "--emit-points", "/dev/stdin", NULL }, *launch[40];
+	struct rt_spawn_io io = { 0 };
+	struct rt_outfile rec = { 0 };
 	struct rt_child ch;
+	char *text = NULL;
+	FILE *mem = NULL;
+	size_t len = 0, k = 0;
 	int rc;
 
 	memset(pr, 0, sizeof(*pr));
-	rt_sweep_child_argv(o->self, o->req, c, repeat, a, argv);
 	rt_sweep_env(c, env);
-	if (c->ranks > 1 && !o->run) {
-		/* several ranks: through the MPI launcher, which the timeout kills with its ranks
-		 * (one process group) */
-		size_t k = 0;
-
-		if (!o->mpirun)
-			return rt_err_set(err, -EINVAL, "%s: %u ranks and no MPI launcher", c->name,
-					  c->ranks);
+	if (launched && !o->mpirun)
+		return rt_err_set(err, -EINVAL, "%s: %u ranks and no MPI launcher", c->name,
+				  c->ranks);
+	/* the configuration goes to the child as a record (fresh processes repeat the
+	 * measurement: one run each; under MPI, o->run, the ranks repeat it in their own
+	 * processes): on its standard input, held in memory, whole before it starts and nothing
+	 * left in the results directory; under the MPI launcher, which gives standard input to
+	 * one rank only, in a file created in the results directory, which every rank on every
+	 * node reads there, removed once the child ended */
+	if (!o->run && (!(mem = open_memstream(&text, &len)) ||
+			(rt_runrec_child_put(mem, o->req, c, 1), fclose(mem)))) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	io.input = text;
+	io.input_len = len;
+	if (launched) {
+		if ((rc = rt_outfile_open_in(&rec, o->outdir, "child.cfg", err)))
+			goto out;
+		fwrite(text, 1, len, rec.fp);
+		if ((rc = rt_outfile_close(&rec, err)))
+			goto out;
+		argv[2] = rec.tmp;
 		for (; o->mpirun[k] && k < 30; k++)
 			launch[k] = o->mpirun[k];
 		snprintf(nr, sizeof(nr), "%u", c->ranks);
 		launch[k++] = "-n";
 		launch[k++] = nr;
-		for (size_t j = 0; argv[j] && k + 1 < sizeof(launch) / sizeof(launch[0]); j++)
+		for (size_t j = 0; argv[j]; j++)
 			launch[k++] = argv[j];
 		launch[k] = NULL;
 	}
 	if ((rc = o->run ? o->run(o->run_ctx, c, &ch, err) :
-		  rt_spawn_run(c->ranks > 1 ? launch : argv, env, 3, o->req->timeout, &ch, err)))
-		return rc;
-	if (!ch.ok && !strcmp(ch.reason, "interrupted")) {
-		free(ch.out);
-		return -EINTR;
-	}
-	if (!ch.ok)
+		  rt_spawn_run_io(launched ? launch : argv, env, 3, o->req->timeout,
+				  launched ? NULL : &io, &ch, err)))
+		goto out;
+	if (!ch.ok && !strcmp(ch.reason, "interrupted"))
+		rc = -EINTR;
+	else if (!ch.ok)
 		snprintf(why, whysize, "%s", ch.reason);
 	else if (rt_sweep_child_parse(ch.out, ch.outlen, c, &pr->pts, &pr->n, why, whysize))
 		pr->n = 0;
 	free(ch.out);
-	return 0;
+out:
+	if (argv[2] == rec.tmp)
+		unlink(rec.tmp);
+	free(text);
+	return rc;
 }
 
 static int cmp_seconds(const void *a, const void *b)

@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 	}
 	{
 		const struct rt_train_tool t = {
-			.prog = prog, .s = &s, .describe = s.describe, .emit = s.emit, .cl = &cl,
+			.prog = prog, .s = &s, .describe = s.describe, .cl = &cl,
 			.topo = topo, .argc = argc, .argv = argv, .sweep_ui = &sweep_ui,
 			.one_ui = &one_ui, .warn = mpi_warn,
 		};
