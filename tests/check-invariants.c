@@ -43,12 +43,15 @@ int main(int argc, char **argv)
 		struct rt_roofs r;
 		const struct rt_roof *f = NULL, *l1 = NULL;
 		unsigned t = 0;
-		double rp, rb, peak;
+		double rp, rb, peak, scale = 1;
 
 		if (rt_roofs_at(&r, prof, rt_point_threads(p), NULL) == 0) {
 			f = rt_roofs_ceiling(&r, rt_point_precision_name(p));
 			l1 = rt_roofs_bandwidth(&r, "L1");
 			t = r.threads;
+			/* roofs of fewer threads (its own count's flagged) times the thread ratio:
+			 * the upper bound the tools hold it to (rt_roofs_scale) */
+			scale = rt_roofs_scale(&r, rt_point_threads(p));
 		}
 
 		if (p->status == RT_STATUS_FUSED) {
@@ -64,14 +67,16 @@ int main(int argc, char **argv)
 		/* a probe other processes ran beside measures low roofs (a busy sibling hardware
 		 * thread halves a vector unit it cannot see it shares): the FLOP roof is then its
 		 * theoretical peak, physics whatever the load, and the L1 roof is not judged */
-		peak = disturbed && f->theoretical > 0 ? f->theoretical : f->value;
+		peak = (disturbed && f->theoretical > 0 ? f->theoretical : f->value) * scale;
 		rp = p->gflops / peak;
-		rb = p->intensity > 0 && !disturbed ? p->gflops / (l1->value * p->intensity) : 0;
+		rb = p->intensity > 0 && !disturbed ? p->gflops / (l1->value * scale * p->intensity) :
+		     0;
 		if (rp > 1 + tol) {
 			above_peak++;
-			printf("# %s %s %s %s: %.1f GFLOP/s above the %s %s peak %.1f at %u threads\n",
+			printf("# %s %s %s %s: %.1f GFLOP/s above the %s %s peak %.1f at %u threads "
+			       "x %.3g\n",
 			       p->config, rt_point_scope_name(p), p->name, rt_point_stat_name(p), p->gflops,
-			       f->precision, f->what, peak, t);
+			       f->precision, f->what, peak, t, scale);
 		}
 		if (rb > 1 + tol) {
 			above_bw++;

@@ -136,13 +136,17 @@ int main(void)
 	ok(!b.memory_bound && b.attainable == 180, "intensity 10: bound by the fp32 peak 180");
 	is_str(b.ceiling, "fp32 avx512 180.0 GFLOP/s", "the best fp32 ceiling, not fp64's");
 	is_double(b.fraction, 150.0 / 180.0, 1e-12, "150 GFLOP/s is 83.3%% of it");
-	/* 1 thread uses the 1-thread ceilings; 4 threads (not measured) the 2-thread ones */
+	/* 1 thread uses the 1-thread ceilings; 4 threads (not measured) the 2-thread ones times
+	 * 4 / 2, an upper bound (no thread count does more per thread than fewer did), said */
 	p = pt("t1", 1, 0.1, 4e9, 2e9);
 	bound_of(&p, prof, &b);
 	is_double(b.attainable, 40, 1e-15, "1 thread: 20 GB/s x 2 = 40");
 	p = pt("t4", 4, 0.1, 4e9, 2e9);
 	bound_of(&p, prof, &b);
-	is_double(b.attainable, 60, 1e-15, "4 threads: the nearest measured count below (2)");
+	is_double(b.attainable, 120, 1e-15, "4 threads: the nearest measured count below (2), its "
+		  "60 times 4 / 2 = 120 (%s)", b.ceiling);
+	ok(strstr(b.ceiling, " (2-thread x 2)") != NULL, "... the ceiling says it is the 2-thread "
+	   "one scaled (%s)", b.ceiling);
 	/* the level that holds a point's bytes bounds it: caches of 48 KiB and 2 MiB per core, a
 	 * 32 MiB L3 for both cores that the curve found ending at 16 MiB */
 	{

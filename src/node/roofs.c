@@ -247,6 +247,11 @@ void rt_roofbook_destroy(struct rt_roofbook *b)
 	free(b);
 }
 
+double rt_roofs_scale(const struct rt_roofs *r, unsigned threads)
+{
+	return r && r->threads > 0 && threads > r->threads ? (double)threads / r->threads : 1;
+}
+
 const struct rt_roofs *rt_roofbook_at(const struct rt_roofbook *b, unsigned threads)
 {
 	const struct rt_roofs *r = NULL;

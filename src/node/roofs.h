@@ -87,6 +87,13 @@ const struct rt_roof *rt_roofs_bandwidth(const struct rt_roofs *r, const char *l
  * (rt_profile_holding_level; DRAM when that level has no trusted roof) x the intensity, or the
  * precision's ceiling (rt_roofs_ceiling), whichever is lower; the memory roof alone when the
  * precision has no ceiling. -ENOENT when there is no bandwidth roof. */
+/* The factor that makes roofs measured at fewer threads than `threads` an upper bound at
+ * `threads`: threads / r->threads (1 at or below r->threads). Linear scaling bounds from
+ * above: no thread count does more per thread than fewer threads did (a clock that turbo
+ * lowers, a shared cache, memory or SMT core only lower the per-thread rate), so a run of
+ * more threads than its roofs' is held to them times this, never called past them. */
+double rt_roofs_scale(const struct rt_roofs *r, unsigned threads);
+
 struct rt_roof_bound {
 	const struct rt_roof *roof;     /* the one that bounds it */
 	const char *level;              /* the level that holds its bytes */

@@ -11,23 +11,30 @@
 
 int rt_point_bound(const struct rt_point *p, const struct rt_roofbook *book, struct rt_bound *b)
 {
-	const struct rt_roofs *r = rt_roofbook_at(book, rt_point_threads(p));
+	const unsigned threads = rt_point_threads(p);
+	const struct rt_roofs *r = rt_roofbook_at(book, threads);
+	/* roofs of fewer threads (the point's own count's ceilings all flagged, or never
+	 * measured) scaled to an upper bound at its count, and said so */
+	const double k = rt_roofs_scale(r, threads);
 	struct rt_roof_bound rb;
+	char sc[48] = "";
 
 	memset(b, 0, sizeof(*b));
 	if (!r || rt_roofs_bound(r, rt_point_precision_name(p), p->bytes, p->intensity, &rb))
 		return -ENOENT;
+	if (k > 1)
+		snprintf(sc, sizeof(sc), " (%u-thread x %.3g)", r->threads, k);
 	b->level = rb.level;
 	b->memory_bound = rb.memory_bound;
-	b->attainable = rb.attainable;
-	b->bandwidth = rb.memory_bound ? rb.roof->value : 0;
+	b->attainable = rb.attainable * k;
+	b->bandwidth = rb.memory_bound ? rb.roof->value * k : 0;
 	if (rb.memory_bound)
-		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GB/s%s%s%s", rb.roof->level,
-			 rb.roof->what, rb.roof->value, rb.no_peak ? " (no " : "",
+		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GB/s%s%s%s%s", rb.roof->level,
+			 rb.roof->what, rb.roof->value * k, sc, rb.no_peak ? " (no " : "",
 			 rb.no_peak ? rt_point_precision_name(p) : "", rb.no_peak ? " peak)" : "");
 	else
-		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GFLOP/s", rb.roof->precision,
-			 rb.roof->what, rb.roof->value);
+		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GFLOP/s%s", rb.roof->precision,
+			 rb.roof->what, rb.roof->value * k, sc);
 	b->fraction = b->attainable > 0 ? p->gflops / b->attainable : 0;
 	return 0;
 }

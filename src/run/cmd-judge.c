@@ -45,6 +45,7 @@ void rt_cmd_judge(const struct rt_cmd_outcome *r, unsigned cfg_threads,
 	const double procs = t->instances > 1 ? (double)t->instances : 1;
 
 	memset(j, 0, sizeof(*j));
+	j->scale = 1;
 	j->over_wall = r->ok && onednn > r->wall * procs + (double)t->execs * RT_CMD_LOG_GRAIN_S;
 	j->over_threads = prof && prof->cpu.pus && t->nthr > prof->cpu.pus;
 	j->over_images = r->images_per_s > RT_CMD_IMAGES_PER_S_MAX;
@@ -68,6 +69,7 @@ void rt_cmd_judge(const struct rt_cmd_outcome *r, unsigned cfg_threads,
 					 rt_profile_max_threads(prof);
 
 		j->have_roofs = rt_roofs_at(&j->roofs, prof, threads, NULL) == 0;
+		j->scale = j->have_roofs ? rt_roofs_scale(&j->roofs, threads) : 1;
 	}
 	j->log_impossible = j->over_wall || j->over_threads;
 	for (size_t i = 0; i < t->n; i++)
@@ -107,12 +109,17 @@ bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_on
 		return false;
 	/* the rate with a grain more a call: the least its work could have run at */
 	gf = p->flops / (p->ms / 1e3 + calls * RT_CMD_LOG_GRAIN_S) / 1e9;
-	if (gf <= roof->value)
+	/* roofs of fewer threads than the run's scaled to an upper bound at its count (a
+	 * judgement made by hand, scale 0, holds the roofs as they are) */
+	const double k = j->scale > 1 ? j->scale : 1;
+
+	if (gf <= roof->value * k)
 		return false;
 	if (why)
 		snprintf(why, size, "impossible: at least %s GFLOP/s (a microsecond more a call), "
-			 "%.0f%% of the %s roof (%s, %s GFLOP/s at %u threads)",
-			 rt_cmd_num(gf, a, sizeof(a)), 100 * gf / roof->value, roof->precision,
-			 roof->what, rt_cmd_num(roof->value, b, sizeof(b)), j->roofs.threads);
+			 "%.0f%% of the %s roof (%s, %s GFLOP/s at %u threads%s)",
+			 rt_cmd_num(gf, a, sizeof(a)), 100 * gf / (roof->value * k), roof->precision,
+			 roof->what, rt_cmd_num(roof->value * k, b, sizeof(b)), j->roofs.threads,
+			 k > 1 ? ", times the run's threads over those" : "");
 	return true;
 }

@@ -104,7 +104,8 @@ struct rt_cmd_judgement {
 	size_t impossible_prims;        /* primitives whose rate is impossible */
 	char why[600];                  /* "impossible: ..." (each reason, "; "-joined) */
 	bool have_roofs;                /* roofs of the profile at the run's threads */
-	struct rt_roofs roofs;
+	struct rt_roofs roofs;          /* ... or at the most below them, then times scale */
+	double scale;                   /* rt_roofs_scale: 1 at the run's own count */
 };
 
 /* The run r (of a configuration asking for cfg_threads, 0: the runtime's choice) judged
