@@ -143,6 +143,25 @@ int main(void)
 		   "%s", l);
 		rt_cmd_advise(&a, &syn, NULL, 16, &plain, false);
 		is_int((long long)a.n, 0, "... without roofs: no line");
+		/* roofs of 8 threads held against a run of 16 (its own count's ceilings flagged):
+		 * 1500 GFLOP/s is past the 8-thread 1000 but under its 2000 at 16 threads, the
+		 * upper bound: possible; 2100 is not */
+		{
+			struct rt_onednn_prim q = p[2];
+			char why[300] = "";
+
+			j.roofs.threads = 8;
+			j.scale = 2;
+			q.flops = 1500e9 * (q.ms / 1e3 + q.calls * RT_CMD_LOG_GRAIN_S);
+			ok(!rt_cmd_prim_impossible(&j, &q, why, sizeof(why)), "roofs of 8 threads for "
+			   "a run of 16: 1500 GFLOP/s under their 1000 x 16 / 8, possible (%s)", why);
+			q.flops = 2100e9 * (q.ms / 1e3 + q.calls * RT_CMD_LOG_GRAIN_S);
+			ok(rt_cmd_prim_impossible(&j, &q, why, sizeof(why)) &&
+			   strstr(why, "105% of the fp32 roof (fma, 1000 GFLOP/s at 8 threads x 2 for the "
+				  "run's threads = 2000)"), "... 2100 GFLOP/s past it: impossible, "
+			   "said (%s)", why);
+			j.scale = 1;
+		}
 	}
 	if (!tally_file(&t, "fp32")) {
 		skip("tests/data/pytorch-2.11 is not there");

@@ -93,7 +93,7 @@ bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_on
 {
 	const struct rt_roof *roof = rt_cmd_prim_roof(j, p);
 	const double calls = p->calls ? (double)p->calls : 1;
-	char a[32], b[32];
+	char a[32], b[32], c[32];
 	double gf;
 
 	if (!p->counted || !(p->flops > 0))
@@ -115,11 +115,16 @@ bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_on
 
 	if (gf <= roof->value * k)
 		return false;
-	if (why)
+	if (why) {
+		char sc[96] = "";
+
+		if (k > 1)
+			snprintf(sc, sizeof(sc), " x %.3g for the run's threads = %s", k,
+				 rt_cmd_num(roof->value * k, b, sizeof(b)));
 		snprintf(why, size, "impossible: at least %s GFLOP/s (a microsecond more a call), "
 			 "%.0f%% of the %s roof (%s, %s GFLOP/s at %u threads%s)",
 			 rt_cmd_num(gf, a, sizeof(a)), 100 * gf / (roof->value * k), roof->precision,
-			 roof->what, rt_cmd_num(roof->value * k, b, sizeof(b)), j->roofs.threads,
-			 k > 1 ? ", times the run's threads over those" : "");
+			 roof->what, rt_cmd_num(roof->value, c, sizeof(c)), j->roofs.threads, sc);
+	}
 	return true;
 }
