@@ -721,6 +721,17 @@ int main(void)
 				  "images a thread did not fill the threads better\n"),
 		   "... the ranges overlapping: not measurably faster (%s)", text ? text : "");
 		free(text);
+		text = NULL;
+		for (int k = 0; k < 9; k++)
+			v[k].processes = 1;
+		fp = open_memstream(&text, &len);
+		rt_summary_scaling(fp, v, 9);
+		fclose(fp);
+		ok(text && strstr(text, "at 4 threads batch 256 (64 images a thread) ran 1.11x the "
+				  "GFLOP/s of batch 64 (16) from one run of each: the spread is not "
+				  "known (use -r 3)\n"), "... one run of each: the spread not known "
+		   "(%s)", text ? text : "");
+		free(text);
 	}
 	{
 		char cmd[128];

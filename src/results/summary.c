@@ -138,18 +138,14 @@ void rt_summary_scaling(FILE *fp, const struct rt_point *pts, size_t n)
 					"measures (the sweep did not vary the batch there)\n", hi->threads,
 					(double)hi->batch / hi->threads, hi->batch, 100 * eff, hi->threads,
 					hi->batch, 2 * hi->batch, 4 * hi->batch);
-			else if (f == RT_FASTER_YES)
+			else if (f == RT_FASTER_YES || f == RT_FASTER_UNKNOWN)
 				fprintf(fp, "at %u threads batch %ld (%.3g images a thread) ran %.2fx "
-					"the GFLOP/s of batch %ld (%.3g), outside both ranges: more images "
-					"a thread fill the threads better\n", hi->threads, big->batch,
+					"the GFLOP/s of batch %ld (%.3g)%s\n", hi->threads, big->batch,
 					(double)big->batch / hi->threads, x, hi->batch,
-					(double)hi->batch / hi->threads);
-			else if (f == RT_FASTER_UNKNOWN)
-				fprintf(fp, "at %u threads batch %ld (%.3g images a thread) ran %.2fx "
-					"the GFLOP/s of batch %ld (%.3g) from one run of each: the spread "
-					"is not known (use -r 3)\n", hi->threads, big->batch,
-					(double)big->batch / hi->threads, x, hi->batch,
-					(double)hi->batch / hi->threads);
+					(double)hi->batch / hi->threads, f == RT_FASTER_YES ?
+					", outside both ranges: more images a thread fill the threads "
+					"better" : " from one run of each: the spread is not known (use "
+					"-r 3)");
 			else
 				fprintf(fp, "at %u threads batch %ld (%.3g images a thread) was not "
 					"measurably faster than batch %ld (%.3g; %s): more images a "
