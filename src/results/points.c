@@ -225,15 +225,18 @@ enum rt_faster rt_points_faster(const struct rt_spread *a, const struct rt_sprea
 	return RT_FASTER_NOISE;
 }
 
-/* A headline's images/s over its runs: from its max row (the slowest) to its min row. */
-static void range_of(const struct rt_point *pts, size_t n, const struct rt_point *h, double *lo,
-		     double *hi)
+struct rt_spread rt_points_rate_spread(const struct rt_point *pts, size_t n,
+				       const struct rt_point *h, double work, double median)
 {
 	const struct rt_point *mn = rt_points_stat_of(NULL, pts, n, h, RT_STAT_MIN),
 			      *mx = rt_points_stat_of(NULL, pts, n, h, RT_STAT_MAX);
+	struct rt_spread s = { median, mx && mx->seconds > 0 ? work / mx->seconds : median,
+			       mn && mn->seconds > 0 ? work / mn->seconds : median, 1 };
 
-	*lo = mx && mx->seconds > 0 ? (double)h->batch / mx->seconds : h->images_per_s;
-	*hi = mn && mn->seconds > 0 ? (double)h->batch / mn->seconds : h->images_per_s;
+	/* the rows do not say how many runs made a range (processes is 1 for the runs of one
+	 * process under MPI, 0 in an older file): a range of one value is one run's */
+	s.runs = s.lo < s.hi ? 2 : 1;
+	return s;
 }
 
 void rt_points_verdict(const struct rt_point *pts, size_t n, const char *default_config,
@@ -253,19 +256,18 @@ void rt_points_verdict(const struct rt_point *pts, size_t n, const char *default
 		v->kind = RT_VERDICT_NONE;
 		return;
 	}
-	range_of(pts, n, v->best, &v->best_lo, &v->best_hi);
+	b = rt_points_rate_spread(pts, n, v->best, (double)v->best->batch,
+				  v->best->images_per_s);
+	v->best_lo = b.lo;
+	v->best_hi = b.hi;
 	v->processes = v->best->processes ? v->best->processes : 1;
 	if (!v->def) {
 		v->kind = RT_VERDICT_NO_DEFAULT;
 		return;
 	}
-	range_of(pts, n, v->def, &v->def_lo, &v->def_hi);
-	/* the rows do not say how many runs made a range (processes is 1 for the runs of one
-	 * process under MPI, 0 in an older file): a range of one value is one run's */
-	b = (struct rt_spread){ v->best->images_per_s, v->best_lo, v->best_hi,
-				v->best_lo < v->best_hi ? 2 : 1 };
-	d = (struct rt_spread){ v->def->images_per_s, v->def_lo, v->def_hi,
-				v->def_lo < v->def_hi ? 2 : 1 };
+	d = rt_points_rate_spread(pts, n, v->def, (double)v->def->batch, v->def->images_per_s);
+	v->def_lo = d.lo;
+	v->def_hi = d.hi;
 	f = rt_points_faster(&b, &d, true, &v->speedup);
 	if (v->best == v->def || !strcmp(v->best->config, v->def->config) || f == RT_FASTER_NO)
 		v->kind = RT_VERDICT_DEFAULT_BEST;

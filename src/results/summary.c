@@ -48,19 +48,6 @@ static bool same_but_threads(const struct rt_point *a, const struct rt_point *b,
 	       a->input_w == b->input_w;
 }
 
-/* A configuration's iteration GFLOP/s over its runs: its median row, and its min and max rows
- * (the fastest run the highest GFLOP/s). */
-static struct rt_spread gflops_spread(const struct rt_point *pts, size_t n,
-				      const struct rt_point *h)
-{
-	const struct rt_point *mn = rt_points_stat_of(NULL, pts, n, h, RT_STAT_MIN),
-			      *mx = rt_points_stat_of(NULL, pts, n, h, RT_STAT_MAX);
-
-	return (struct rt_spread){ h->gflops, mx && mx->seconds > 0 ? h->flops / mx->seconds / 1e9 :
-				   h->gflops, mn && mn->seconds > 0 ? h->flops / mn->seconds / 1e9 :
-				   h->gflops, h->processes };
-}
-
 /* The iteration medians of the undisturbed configurations that ran, at most max of them. */
 static size_t measured(const struct rt_point *pts, size_t n, const struct rt_point **out,
 		       size_t max)
@@ -126,8 +113,12 @@ void rt_summary_scaling(FILE *fp, const struct rt_point *pts, size_t n)
 				    m[j]->batch > hi->batch && (!big || m[j]->batch > big->batch))
 					big = m[j];
 			if (big) {
-				const struct rt_spread a = gflops_spread(pts, n, big),
-						       b = gflops_spread(pts, n, hi);
+				const struct rt_spread a = rt_points_rate_spread(pts, n, big,
+										 big->flops / 1e9,
+										 big->gflops),
+						       b = rt_points_rate_spread(pts, n, hi,
+										 hi->flops / 1e9,
+										 hi->gflops);
 
 				f = rt_points_faster(&a, &b, true, &x);
 			}
