@@ -16,20 +16,11 @@ fi
 # how many CPUs other processes kept busy while the probe ran (the machine's busy time less
 # the probe's own CPU time, over its wall time): beside others' work the measured roofs are
 # low, and check-invariants holds each row to its theoretical peak instead
-busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
-b0=$(busy)
-s=$(date +%s.%N)
-("$top_builddir/src/roofline-probe" --quick --profile-out "$dir/node.cfg" >/dev/null 2>"$dir/probe.err"
- echo $? >"$dir/rc"; times >"$dir/times")
-e=$(date +%s.%N)
-b1=$(busy)
+. "$top_srcdir/tests/tap.sh"
+beside "$dir" /dev/null "$dir/probe.err" \
+	"$top_builddir/src/roofline-probe" --quick --profile-out "$dir/node.cfg"
 [ "$(cat "$dir/rc")" = 0 ] ||
 	{ echo "Bail out! the quick probe failed: $(tail -n 1 "$dir/probe.err")"; exit 1; }
-RT_PROBE_OTHERS=$(awk -v b0="$b0" -v b1="$b1" -v s="$s" -v e="$e" -v hz="$(getconf CLK_TCK)" '
-	function sec(t) { split(t, a, "m"); return a[1] * 60 + a[2] }
-	NR == 2 { own = sec($1) + sec($2) }
-	END { o = (b1 - b0) / hz - own; if (o < 0) o = 0; printf "%.2f\n", (e > s) ? o / (e - s) : 0 }' "$dir/times")
-export RT_PROBE_OTHERS
 precisions=fp32
 "$top_builddir/src/roofline-train" --precision bf16 -m lenet5 -n 1 -w 0 -b 4 -c none >/dev/null 2>&1 &&
 	precisions=fp32,bf16

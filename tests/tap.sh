@@ -4,6 +4,26 @@
 n=0
 # awk over points.csv as CSV: a quoted field with commas in it is one field (tests/csvawk)
 csvawk="$top_srcdir/tests/csvawk"
+# beside WORK OUT ERR CMD...: run CMD (its standard output into OUT, its errors into ERR, its
+# exit status into WORK/rc) and export RT_PROBE_OTHERS, how many CPUs other processes kept
+# busy meanwhile: the machine's busy time (/proc/stat, steal included) less CMD's own CPU time
+# (the subshell's `times`), over its wall time
+beside() {
+	_bw=$1 _bo=$2 _be=$3
+	shift 3
+	_bb0=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat)
+	_bs=$(date +%s.%N)
+	("$@" >"$_bo" 2>"$_be"; echo $? >"$_bw/rc"; times >"$_bw/times")
+	_bt=$(date +%s.%N)
+	_bb1=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat)
+	RT_PROBE_OTHERS=$(awk -v b0="$_bb0" -v b1="$_bb1" -v s="$_bs" -v e="$_bt" \
+		-v hz="$(getconf CLK_TCK)" '
+		function sec(t) { split(t, a, "m"); return a[1] * 60 + a[2] }
+		NR == 2 { own = sec($1) + sec($2) }
+		END { o = (b1 - b0) / hz - own; if (o < 0) o = 0
+		      printf "%.2f\n", (e > s) ? o / (e - s) : 0 }' "$_bw/times")
+	export RT_PROBE_OTHERS
+}
 # col FILE NAME: the number of the column NAME in the CSV FILE's header (nothing: none)
 col() { "$csvawk" -v n="$2" 'FNR == 1 { if (n in col) print col[n]; exit }' "$1"; }
 # rows FILE NAME=VALUE|NAME~REGEX ...: how many rows of the CSV FILE (points.csv) have each
