@@ -318,15 +318,17 @@ a=$(sed -n 's/^roofline-run: results in //p' "$dir/two-a.err")
 b=$(sed -n 's/^roofline-run: results in //p' "$dir/two-b.err")
 # (a name is numbered where its second's name was taken: every second of the minute the
 # test took, so unless a run started more than a minute late; then its name is a new one)
-numbered() { # NAME: results/run-T-2 or -3 where run-T was taken, else results/run-T new
-	case $1 in
-	results/run-*Z-[23]) test -e "$dir/two/${1%-[23]}/mine" ;;
-	results/run-*Z) test ! -e "$dir/two/$1/mine" ;;
-	*) false ;;
-	esac
+numbered() { # NAME...: each results/run-T-2 or -3 where run-T was taken, else results/run-T new
+	for _nm; do
+		case $_nm in
+		results/run-*Z-[23]) test -e "$dir/two/${_nm%-[23]}/mine" ;;
+		results/run-*Z) test ! -e "$dir/two/$_nm/mine" ;;
+		*) false ;;
+		esac || return 1
+	done
 }
 check "two runs at once, every name taken: a directory each, numbered ($a, $b)" sh -c "test '$a' != '$b' && test -s '$dir/two/$a/points.csv' && test -s '$dir/two/$b/points.csv'"
-check "... each past the name its second had taken, or a name nobody had" sh -c "$(numbered "$a" && numbered "$b" && echo true || echo false)"
+check "... each past the name its second had taken, or a name nobody had" numbered "$a" "$b"
 check "... the directories there before kept as they were (60 complete, 60 .partial)" sh -c "test \$(ls '$dir'/two/results/run-*/mine | wc -l) = 60 && test \$(ls -d '$dir'/two/results/run-*.partial | wc -l) = 60 && ! ls '$dir'/two/results/*/points.csv | grep -v -e '$a/' -e '$b/'"
 
 # --resume of something else: another working directory (./cmd.sh there is another
