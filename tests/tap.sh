@@ -54,6 +54,55 @@ rows() {
 }
 # has_row FILE NAME=VALUE|NAME~REGEX ...: whether one row at least has them (rows)
 has_row() { test "$(rows "$@")" -ge 1 2>/dev/null; }
+# verdict_agrees SUMMARY CSV: whether a training sweep's verdict (SUMMARY's first line) says
+# what its points.csv holds, whichever configuration the machine made the fastest: the one it
+# names has the highest undisturbed iteration median, a speedup is claimed only where the
+# best's range lies above the default's, "the ranges overlap" only where they do, each figure
+# the rows' to the printed digit; the sentences for disturbed defaults pass as they are
+verdict_agrees() {
+	"$csvawk" -v line="$(head -n 1 "$1")" '
+		function near(a, b,   t) { t = 0.06 + 1e-5 * (b < 0 ? -b : b); a -= b; return a < t && a > -t }
+		function num(s) { gsub(/[^0-9.]/, "", s); return s + 0 }
+		NR > 1 && $col["scope"] == "iteration" && $col["status"] == "ok" {
+			c = $1; v = $col["images_per_s"]
+			if ($col["stat"] == "median") med[c] = v
+			else if ($col["stat"] == "max") lo[c] = v
+			else if ($col["stat"] == "min") hi[c] = v
+		}
+		END {
+			top = ""
+			for (c in med) if (top == "" || med[c] > med[top]) top = c
+			if (line ~ /^no configuration was measured undisturbed$/ ||
+			    line ~ /the default has no undisturbed measurement/) exit 0
+			if (top == "") exit 1
+			split(line, w, / /)
+			if (line ~ /^the default configuration, /) {
+				d = w[4]; sub(/,$/, "", d)
+				split(w[11], r, /\.\./)
+				exit !(d == top && near(w[9], med[d]) && near(num(r[1]), lo[d]) && near(num(r[2]), hi[d]))
+			}
+			if (line ~ /outside both ranges$/) {
+				b = w[3]; sub(/,$/, "", b)
+				match(line, /\(([0-9.]+)\.\.([0-9.]+) over/); split(substr(line, RSTART + 1), br, /[.][.]| /)
+				match(line, /the default [^ ]+ [0-9.]+ images\/s \(/); d = substr(line, RSTART + 12)
+				d = substr(d, 1, index(d, " ") - 1)
+				match(line, /images\/s \([0-9.]+\.\.[0-9.]+\): speedup/)
+				split(substr(line, RSTART + 10), dr, /[.][.]|\)/)
+				exit !(b == top && d != b && (d in med) && near(br[1], lo[b]) && near(br[2], hi[b]) &&
+				       near(dr[1], lo[d]) && near(dr[2], hi[d]) && lo[b] > hi[d])
+			}
+			if (line ~ /^no configuration is measurably faster than the default: .*the ranges overlap$/) {
+				b = w[11]; sub(/,$/, "", b)
+				match(line, /the default [^ ]+ /); d = substr(line, RSTART + 12, RLENGTH - 13)
+				exit !(b == top && d != b && (d in med) && med[b] > med[d] && lo[b] <= hi[d])
+			}
+			if (line ~ /from one run of each/) {
+				b = w[3]; sub(/,$/, "", b)
+				exit !(b == top)
+			}
+			exit 1
+		}' "$2"
+}
 check() {
 	n=$((n + 1))
 	_check_what=$1
