@@ -1,11 +1,16 @@
 /* t-sweep.c: sweep knobs and grids (every bad knob and list), the environment of each
- * configuration, and child processes that exit, crash, hang or are missing */
+ * configuration, child processes that exit, crash, hang or are missing, and the one sweep
+ * loop (the engine) over a workload of its own */
 #include "config.h"
 #include "sweep/sweep.h"
+#include "sweep/engine.h"
+#include "base/spawn.h"
+#include "results/points.h"
 #include "machine/topo.h"
 #include "tap.h"
 
 #include <errno.h>
+#include <unistd.h>
 
 #define SYNTH "synthetic:pack:2 numa:1(memory=8GiB) l3:1(size=32MiB) core:4 l2:1(size=1MiB) " \
 	      "l1d:1(size=48KiB) pu:2"
@@ -19,6 +24,121 @@ static int names(const struct rt_sweep *s, const char *want)
 		len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%s%s", i ? " " : "",
 					s->configs[i].name, s->configs[i].is_default ? "*" : "");
 	return is_str(got, want, "grid %s", want);
+}
+
+/* A workload of the test's own: configuration i writes one row named after it; the one named
+ * "bad" fails, the one named "stop" raises the interrupt flag while it runs. */
+static volatile int stop_flag;
+static const char *const wnames[] = { "c0", "c1", "c2", "bad", "stop", "c5" };
+static char seen[256];
+
+static const char *w_name(void *ctx, size_t i)
+{
+	(void)ctx;
+	return wnames[i];
+}
+
+static int w_measure(void *ctx, size_t i, FILE *rows, char *result, size_t rsize,
+		     struct rt_err *err)
+{
+	struct rt_point p = { .threads = 1, .batch = 8, .precision = RT_PRECISION_FP32,
+			      .ranks = 1, .scope = RT_SCOPE_ITERATION, .source = RT_SOURCE_MODEL,
+			      .stat = RT_STAT_MEDIAN, .seconds = 0.5, .status = RT_STATUS_OK };
+
+	(void)ctx;
+	if (!strcmp(wnames[i], "bad"))
+		return rt_err_set(err, -EIO, "it broke");
+	if (!strcmp(wnames[i], "stop"))
+		stop_flag = 1;
+	snprintf(p.config, sizeof(p.config), "%s", wnames[i]);
+	snprintf(p.name, sizeof(p.name), "iteration");
+	rt_point_derive(&p);
+	rt_points_csv_row(rows, &p);
+	snprintf(result, rsize, "row of %s", wnames[i]);
+	return 0;
+}
+
+static const struct rt_workload w_test = { .name = "test", .program = "t-sweep",
+					   .measure = w_measure };
+
+static void w_progress(void *ctx, size_t i, size_t n, const char *config, const char *result)
+{
+	(void)ctx;
+	snprintf(seen + strlen(seen), sizeof(seen) - strlen(seen), "[%zu/%zu %s %s]", i, n, config,
+		 result ? (strstr(result, "measured before") ? "before" :
+			   strstr(result, " s left)") ? "done" : "?") : "start");
+}
+
+/* the configurations points.csv holds, in order, as "c0 c2" */
+static void csv_configs(const char *csv, char *out, size_t size)
+{
+	struct rt_point *pts = NULL;
+	size_t n = 0;
+	struct rt_err err;
+
+	*out = 0;
+	if (rt_points_csv_read(csv, &pts, &n, &err)) {
+		snprintf(out, size, "error: %.200s", err.msg);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		snprintf(out + strlen(out), size - strlen(out), "%s%s", i ? " " : "", pts[i].config);
+	free(pts);
+}
+
+static void engine_tests(void)
+{
+	char dir[] = "/tmp/rt-t-engine.XXXXXX", csv[64], got[256];
+	bool have[6] = { false, true, false, false, false, false };
+	struct rt_engine e = { .w = &w_test, .csv = csv, .n = 3, .name = w_name, .have = have,
+			       .progress = w_progress };
+	struct rt_err err = { 0 };
+	size_t measured = 99;
+	int rc;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "a directory for the engine's points.csv");
+		return;
+	}
+	snprintf(csv, sizeof(csv), "%s/points.csv", dir);
+	rc = rt_engine_run(&e, &measured, &err);
+	csv_configs(csv, got, sizeof(got));
+	ok(rc == 0 && measured == 2 && !strcmp(got, "c0 c2"),
+	   "the engine measures what was not measured before, its rows in points.csv (%d, %zu: %s)",
+	   rc, measured, got);
+	is_str(seen, "[1/3 c0 start][1/3 c0 done][2/3 c1 before][3/3 c2 start][3/3 c2 done]",
+	       "... saying each configuration's start, its result with the time left, or that it "
+	       "was measured before");
+	/* a workload's error ends the sweep: what finished stays */
+	have[0] = have[1] = have[2] = true;
+	e.n = 6;
+	rc = rt_engine_run(&e, &measured, &err);
+	csv_configs(csv, got, sizeof(got));
+	ok(rc == -EIO && !strcmp(err.msg, "it broke") && measured == 0 && !strcmp(got, "c0 c2"),
+	   "a workload's error ends the sweep with its message, nothing of it written (%d '%s': "
+	   "%s)", rc, err.msg, got);
+	/* an interrupt while a configuration runs: it is not kept, and nothing after it runs */
+	have[3] = true;
+	rt_spawn_set_interrupt_flag(&stop_flag);
+	rc = rt_engine_run(&e, &measured, &err);
+	rt_spawn_set_interrupt_flag(NULL);
+	csv_configs(csv, got, sizeof(got));
+	ok(rc == -EINTR && measured == 0 && !strcmp(got, "c0 c2"),
+	   "interrupted: -EINTR, the configuration that was running not kept, none after it run "
+	   "(%d: %s)", rc, got);
+	{
+		FILE *fp = fopen(csv, "r");
+		char line[4096];
+		int headers = 0;
+
+		while (fp && fgets(line, sizeof(line), fp))
+			headers += !strncmp(line, "config,", 7);
+		if (fp)
+			fclose(fp);
+		is_int(headers, 1, "points.csv has its header once, written with its first rows");
+	}
+	unlink(csv);
+	rmdir(dir);
 }
 
 int main(void)
@@ -201,5 +321,6 @@ int main(void)
 		free(c.out);
 	}
 	rt_topo_destroy(t);
+	engine_tests();
 	return done_testing();
 }

@@ -187,10 +187,6 @@ int rt_cmd_views(const char *prog, const char *dir, const struct rt_cmd_cfg *cfg
 		 const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
 		 const char *const *lead, size_t nlead, struct rt_err *err);
 
-/* Whether DIR holds roofline-run's results: the tool its run.cfg names; without one that
- * names a tool, its points.csv's first row of roofline-run's scopes. */
-bool rt_cmd_is_run_dir(const char *dir);
-
 /* roofline-plot DIR on roofline-run's results: read back, the charts and report.html again
  * (the summary's lead lines taken from DIR/summary.txt). */
 int rt_cmd_views_redraw(const char *prog, const char *dir, const struct rt_profile *prof,

@@ -17,6 +17,7 @@
 #include "node/roofs.h"
 #include "results/plot.h"
 #include "results/points.h"
+#include "sweep/engine.h"
 #include "sweep/resdir.h"
 #include "sweep/runrec.h"
 #include "base/cfgread.h"
@@ -2459,46 +2460,83 @@ static void hw_measure(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 /* The configurations, each in fresh processes; each one's rows appended to points.csv when
  * it finishes (an interrupted one leaves none: --resume runs it). *done: how many finished,
  * resumed ones included. */
+/* A user's command as the engine's workload: the run's configurations and what they gave. */
+struct cmd_sweep {
+	const struct rt_cmd_run_opts *o;
+	const char *dir;
+	const struct rt_cmd_cfg *cfgs;
+	struct rt_cmd_result *res;
+	const struct hw_node *hw;       /* the node's trusted counters (NULL: none) */
+	char *hwline;                   /* their verdict, the default's figures added */
+	size_t hwsize;
+};
+
+static const char *cmd_name(void *ctx, size_t i)
+{
+	return ((const struct cmd_sweep *)ctx)->cfgs[i].name;
+}
+
+/* Configuration i, -r runs with the log (and the default's without it), its rows onto rows */
+static int cmd_measure(void *ctx, size_t i, FILE *rows, char *result, size_t rsize,
+		       struct rt_err *err)
+{
+	const struct cmd_sweep *w = ctx;
+	const struct rt_cmd_cfg *c = &w->cfgs[i];
+	struct rt_cmd_result *r = &w->res[i];
+	int rc = run_config(w->o, w->dir, c, i, r, rows, err);
+
+	if (rc || rt_spawn_interrupted())
+		return rc ? rc : -EINTR;
+	/* the default's FLOPs from the hardware too, where the node's counters are trusted */
+	if (w->hw && c->is_default && r->ok)
+		hw_measure(w->o, c, r, w->hw, w->hwline, w->hwsize);
+	if (r->ok)
+		snprintf(result, rsize, "%.3f s of wall time, the median of %u run%s%s", r->median,
+			 r->ok, r->ok > 1 ? "s" : "", r->disturbed ? ", disturbed" : "");
+	else if (r->n)
+		snprintf(result, rsize, "failed: %.200s", r->runs[r->n - 1].reason);
+	return 0;
+}
+
+const struct rt_workload rt_workload_command = {
+	.name = "command", .program = "roofline-run", .measure = cmd_measure,
+};
+
+static void cmd_progress(void *ctx, size_t i, size_t n, const char *config, const char *result)
+{
+	const struct rt_cmd_run_opts *o = ctx;
+
+	(void)n;
+	if (result)
+		fprintf(stderr, "%s: [%zu] %s: %s\n", o->prog, i, config, result);
+}
+
+/* Configurations first..n-1 not measured before (have), through the sweep engine; *done
+ * counts those it measured. 0 when interrupted: what finished is in points.csv. */
 static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struct rt_cmd_cfg *cfgs,
-		   size_t n, struct rt_cmd_result *res, const bool *have, size_t *done,
+		   size_t first, size_t n, struct rt_cmd_result *res, const bool *have,
+		   size_t *done,
 		   const struct hw_node *hw, char *hwline, size_t hwsize, struct rt_err *err)
 {
+	struct cmd_sweep w = { .o = o, .dir = dir, .cfgs = cfgs, .res = res, .hw = hw,
+			       .hwline = hwline, .hwsize = hwsize };
 	char csv[4200];
+	size_t measured = 0;
 	int rc;
 
 	snprintf(csv, sizeof(csv), "%s/points.csv", dir);
-	*done = 0;
 	/* a directory of an earlier rooftraj, resumed: its rows in today's columns first */
 	if ((rc = rt_points_csv_upgrade(csv, err)))
 		return rc;
-	for (size_t i = 0; i < n && !rt_spawn_interrupted(); i++) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *rows;
+	{
+		const struct rt_engine e = { .w = &rt_workload_command, .ctx = &w, .csv = csv,
+					     .first = first, .n = n, .name = cmd_name, .have = have,
+					     .progress = cmd_progress, .progress_ctx = (void *)o };
 
-		if (have[i]) {
-			fprintf(stderr, "%s: [%zu] %s: measured before (resumed)\n", o->prog, i + 1,
-				cfgs[i].name);
-			++*done;
-			continue;
-		}
-		if (!(rows = open_memstream(&buf, &len)))
-			return rt_err_set(err, -ENOMEM, "out of memory");
-		rc = run_config(o, dir, &cfgs[i], i, &res[i], rows, err);
-		if (fclose(rows) && !rc)
-			rc = rt_err_set(err, -ENOMEM, "out of memory");
-		if (!rc && !rt_spawn_interrupted()) {
-			rc = rt_file_append(csv, buf, len, err);
-			++*done;
-		}
-		/* the default's FLOPs from the hardware too, where the node's counters are trusted */
-		if (!rc && hw && cfgs[i].is_default && res[i].ok && !rt_spawn_interrupted())
-			hw_measure(o, &cfgs[i], &res[i], hw, hwline, hwsize);
-		free(buf);
-		if (rc)
-			return rc;
+		rc = rt_engine_run(&e, &measured, err);
 	}
-	return 0;
+	*done += measured;
+	return rc == -EINTR ? 0 : rc;
 }
 
 /* --sweep tune once its alternatives ran: the winners (o->tune_together), recorded in
@@ -2512,10 +2550,7 @@ static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts
 	struct rt_cmd_cfg *nc = NULL;
 	struct rt_cmd_result *nr;
 	size_t nn = 0, i;
-	char csv[4200], *buf = NULL;
-	size_t len = 0;
 	bool *nh;
-	FILE *rows;
 	int rc;
 
 	o->ntogether = tune_winners(o, *res, o->tune_together);
@@ -2543,16 +2578,8 @@ static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts
 		return rc;
 	fprintf(stderr, "%s: tune: the alternatives that won, together: %s\n", o->prog,
 		nc[i].name);
-	if (!(rows = open_memstream(&buf, &len)))
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	rc = run_config(run, dir, &nc[i], i, &(*res)[i], rows, err);
-	if (fclose(rows) && !rc)
-		rc = rt_err_set(err, -ENOMEM, "out of memory");
-	snprintf(csv, sizeof(csv), "%s/points.csv", dir);
-	if (!rc && !rt_spawn_interrupted() && !(rc = rt_file_append(csv, buf, len, err)))
-		++*done;
-	free(buf);
-	return rc;
+	/* the sweep measured: only the new one runs */
+	return run_all(run, dir, nc, i, nn, *res, *have, done, NULL, NULL, 0, err);
 }
 
 /* summary.txt (also printed when alone), the charts and report.html: 0 when all are there. */
@@ -2748,7 +2775,9 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		/* the node's counters, checked on the probe's kernels before the command runs */
 		if (o->hw_counters && hw_table(&hwn, hwline, sizeof(hwline)))
 			hw = &hwn;
-		if ((rc = run_all(&oo, dir, cfgs, n, res, have, &done, hw, hwline, sizeof(hwline),
+		for (size_t i = 0; i < n; i++)
+			done += have[i];
+		if ((rc = run_all(&oo, dir, cfgs, 0, n, res, have, &done, hw, hwline, sizeof(hwline),
 				  &err))) {
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 			goto out;

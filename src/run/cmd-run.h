@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "base/err.h"
+#include "sweep/engine.h"
 #include "base/vocab.h"
 #include "run/cmd-knobs.h"
 #include "sweep/sweep.h"
@@ -90,5 +91,8 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 /* The whole run; returns the tool's exit status (0; 1 when no configuration ran or the
  * results could not be written; 130 when interrupted), every message printed. */
 int rt_cmd_run_tool(const struct rt_cmd_run_opts *o);
+
+/* A user's command as a sweep's workload (sweep/engine.h). */
+extern const struct rt_workload rt_workload_command;
 
 #endif

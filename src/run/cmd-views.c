@@ -683,34 +683,6 @@ int rt_cmd_views(const char *prog, const char *dir, const struct rt_cmd_cfg *cfg
 	}
 }
 
-bool rt_cmd_is_run_dir(const char *dir)
-{
-	char csv[4200], prog[64], *line = NULL, *f[RT_CSV_COLS_MAX + 1];
-	int col[RT_COL_COUNT], ncol;
-	size_t cap = 0, len;
-	bool yes = false, ended;
-	struct rt_err ignored;
-	FILE *fp;
-
-	/* the tool its run.cfg names (the trainer's names none) */
-	rt_runrec_program(dir, prog, sizeof(prog));
-	if (*prog)
-		return !strcmp(prog, "roofline-run");
-	/* else its first row's scope */
-	snprintf(csv, sizeof(csv), "%s/points.csv", dir);
-	/* a FIFO or a device is no results file (and would block) */
-	if (rt_check_regular(csv, NULL) || !(fp = fopen(csv, "re")))
-		return false;
-	if (rt_read_line(fp, &line, &cap, RT_POINTS_CSV_LINE_MAX, &len, &ended) > 0 &&
-	    !rt_points_csv_map(line, csv, col, &ncol, &ignored) && col[RT_COL_SCOPE] >= 0 &&
-	    rt_read_line(fp, &line, &cap, RT_POINTS_CSV_LINE_MAX, &len, &ended) > 0 &&
-	    rt_csv_split(line, f, RT_CSV_COLS_MAX) == ncol)
-		yes = rt_points_scope_is_command(f[col[RT_COL_SCOPE]]);
-	free(line);
-	fclose(fp);
-	return yes;
-}
-
 /* The summary's lead lines again: its coverage line, the verdict (the first line after the
  * configurations' table), and the advice (the indented lines under "advice (..."). */
 static void summary_lead(const char *dir, char *coverage, char *verdict, size_t size,

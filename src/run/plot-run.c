@@ -2,6 +2,7 @@
  * again or their trajectories overlaid */
 #include "config.h"
 #include "run/plot-run.h"
+#include "run/workloads.h"
 #include "run/cmd-results.h"
 #include "base/err.h"
 #include "base/util.h"
@@ -88,13 +89,14 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 	struct rt_buf csv, base, gp;
 	char ppath[4096];               /* run.cfg's profile (rt_runrec_profile: it fits) */
 	const char *pp = o->profile ? o->profile : ppath;
-	bool cmd = false;               /* a run of roofline-run (rt_cmd_is_run_dir) */
+	bool cmd = false;               /* a run of roofline-run (rt_workload_of_dir) */
 	int rc = 1;
 
 	rt_buf_init(&csv);
 	rt_buf_init(&base);
 	rt_buf_init(&gp);
 	for (int d = 0; d < o->ndirs; d++) {
+		const struct rt_workload *w;
 		struct rt_point *pts = NULL;
 		char label[64];
 		struct stat st;
@@ -122,8 +124,13 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 			rt_err_set(&err, -ENOENT, "%s: no points.csv: not a results directory", o->dirs[d]);
 			goto fail;
 		}
-		/* a run of roofline-run: its run.cfg or its rows' scope say so */
-		if (rt_cmd_is_run_dir(o->dirs[d])) {
+		/* the workload it holds: its run.cfg or its rows' scope say which */
+		if (!(w = rt_workload_of_dir(o->dirs[d]))) {
+			rt_err_set(&err, -EINVAL, "%s/run.cfg: written by a tool that is not "
+				   "rooftraj's (its run.program)", o->dirs[d]);
+			goto fail;
+		}
+		if (w == &rt_workload_command) {
 			if (o->ndirs > 1 || o->output) {
 				rt_err_set(&err, -EINVAL, "%s: a run of roofline-run: roofline-plot "
 					   "DIR alone draws it again (overlays are of trainer "

@@ -2,6 +2,7 @@
  * a child per configuration, points.csv, the summary, the charts and run.cfg */
 #include "config.h"
 #include "sweep/sweep-train.h"
+#include "sweep/engine.h"
 #include "sweep/resdir.h"
 #include "results/plot.h"
 #include "sweep/sweep-child.h"
@@ -451,32 +452,44 @@ out:
 	return rc;
 }
 
-/* Append a configuration's rows to points.csv in one write: a crash leaves whole lines, and a
- * configuration's rows end with its iteration median (rt_points_config_complete tells a cut
- * one). points.csv is opened without following a link. */
-static int append_rows(const char *csv, const struct rt_point *rows, size_t n, struct rt_err *err)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	struct stat st;
-	int rc;
+/* The trainer as the engine's workload: a sweep's configurations and how they run. */
+struct trainer {
+	const struct rt_sweep *s;
+	const struct rt_sweep_measure_opts *o;
+};
 
-	if (!mem)
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	/* a new file starts with its header */
-	if (lstat(csv, &st) || st.st_size == 0)
-		rt_points_csv_header(mem);
-	for (size_t i = 0; i < n; i++)
-		rt_points_csv_row(mem, &rows[i]);
-	if (fclose(mem)) {
-		free(buf);
-		return rt_err_set(err, -ENOMEM, "out of memory");
+static const char *trainer_name(void *ctx, size_t i)
+{
+	return ((const struct trainer *)ctx)->s->configs[i].name;
+}
+
+/* Configuration i in its fresh processes, its rows onto out, its figures into result. */
+static int trainer_measure(void *ctx, size_t i, FILE *out, char *result, size_t rsize,
+			   struct rt_err *err)
+{
+	const struct trainer *t = ctx;
+	struct rt_point *rows = NULL;
+	size_t nrows = 0;
+	int rc = measure_config(t->o, &t->s->configs[i], i, t->s->nconfigs, &rows, &nrows, err);
+
+	if (!rc) {
+		const struct rt_point *h = &rows[nrows - 1];
+
+		for (size_t k = 0; k < nrows; k++)
+			rt_points_csv_row(out, &rows[k]);
+		if (h->status == RT_STATUS_FAILED)
+			snprintf(result, rsize, "failed: %.200s", h->reason);
+		else
+			snprintf(result, rsize, "%.1f images/s, %.1f GFLOP/s%s", h->images_per_s,
+				 h->gflops, h->status == RT_STATUS_DISTURBED ? ", disturbed" : "");
 	}
-	rc = rt_file_append(csv, buf, len, err);
-	free(buf);
+	free(rows);
 	return rc;
 }
+
+const struct rt_workload rt_workload_trainer = {
+	.name = "trainer", .program = "roofline-train", .measure = trainer_measure,
+};
 
 static bool any_succeeded(const struct rt_point *pts, size_t n)
 {
@@ -492,10 +505,9 @@ int rt_sweep_measure(const struct rt_sweep *s, const struct rt_sweep_measure_opt
 	struct rt_buf csvb, sumb;       /* beside outdir, a path of any length */
 	const char *csv, *summary;
 	char started[32];
-	struct rt_point *old = NULL, *all = NULL, *rows = NULL;
-	size_t nold = 0, nall = 0, nrows = 0, measured = 0;
-	double t_start = rt_now();
-	bool all_measured = false;
+	struct rt_point *old = NULL, *all = NULL;
+	size_t nold = 0, nall = 0, measured = 0;
+	bool all_measured = false, *have = NULL;
 	int rc;
 
 	rt_timestamp(started, sizeof(started));
@@ -511,48 +523,29 @@ int rt_sweep_measure(const struct rt_sweep *s, const struct rt_sweep_measure_opt
 	}
 	if ((rc = rt_points_csv_read(csv, &old, &nold, err)))
 		goto out;
-	for (size_t i = 0; i < s->nconfigs; i++) {
-		const struct rt_sweep_config *c = &s->configs[i];
-		char result[300];
-
-		if (done_before(old, nold, c->name)) {
-			if (o->progress)
-				o->progress(o->progress_ctx, i + 1, s->nconfigs, c->name,
-					    "measured before (resumed)");
-			continue;
-		}
-		if (o->progress)
-			o->progress(o->progress_ctx, i + 1, s->nconfigs, c->name, NULL);
-		rc = measure_config(o, c, i, s->nconfigs, &rows, &nrows, err);
-		if (rc == -EINTR) {
-			/* not a result: the configuration stays unmeasured for --resume */
-			rc = rt_err_set(err, -EINTR, "interrupted: the %zu configurations finished are "
-					"in %s; --resume %s continues", measured, csv, o->outdir);
-			goto out;
-		}
-		/* each configuration lands on disk as it finishes: an interrupted sweep keeps it */
-		if (rc || (rc = append_rows(csv, rows, nrows, err)))
-			goto out;
-		measured++;
-		{
-			/* time left: the mean so far times the configurations to go */
-			const struct rt_point *h = &rows[nrows - 1];
-			double left = (rt_now() - t_start) / (double)measured *
-				      (double)(s->nconfigs - i - 1);
-
-			if (h->status == RT_STATUS_FAILED)
-				snprintf(result, sizeof(result), "failed: %.200s (about %.0f s left)",
-					 h->reason, left);
-			else
-				snprintf(result, sizeof(result), "%.1f images/s, %.1f GFLOP/s%s (about "
-					 "%.0f s left)", h->images_per_s, h->gflops,
-					 h->status == RT_STATUS_DISTURBED ? ", disturbed" : "", left);
-		}
-		free(rows);
-		rows = NULL;
-		if (o->progress)
-			o->progress(o->progress_ctx, i + 1, s->nconfigs, c->name, result);
+	if (!(have = calloc(s->nconfigs ? s->nconfigs : 1, sizeof(*have)))) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
 	}
+	for (size_t i = 0; i < s->nconfigs; i++)
+		have[i] = done_before(old, nold, s->configs[i].name);
+	{
+		struct trainer t = { .s = s, .o = o };
+		const struct rt_engine e = { .w = &rt_workload_trainer, .ctx = &t, .csv = csv,
+					     .n = s->nconfigs, .name = trainer_name, .have = have,
+					     .progress = o->progress,
+					     .progress_ctx = o->progress_ctx };
+
+		rc = rt_engine_run(&e, &measured, err);
+	}
+	if (rc == -EINTR) {
+		/* not a result: the configuration stays unmeasured for --resume */
+		rc = rt_err_set(err, -EINTR, "interrupted: the %zu configurations finished are in "
+				"%s; --resume %s continues", measured, csv, o->outdir);
+		goto out;
+	}
+	if (rc)
+		goto out;
 	all_measured = true;
 	if ((rc = rt_points_csv_read(csv, &all, &nall, err)) ||
 	    (rc = rt_summary_write(summary, all, nall, s->configs[0].name, o->prof, also, err)))
@@ -580,7 +573,7 @@ out:
 				"configuration is in %s; --resume %s draws them", csv, o->outdir);
 	free(old);
 	free(all);
-	free(rows);
+	free(have);
 	rt_buf_fini(&csvb);
 	rt_buf_fini(&sumb);
 	return rc;

@@ -1,0 +1,49 @@
+/* engine.h: the one loop every sweep runs, whatever its workload: each configuration not
+ * measured before is measured by the workload in fresh processes, its points.csv rows appended
+ * whole as it finishes (an interrupted sweep keeps what finished), its progress said along
+ * the way */
+#ifndef RT_ENGINE_H
+#define RT_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "base/err.h"
+
+/* A workload: what runs for a configuration and how it reports. Adding one (a TensorFlow or
+ * ONNX Runtime job, a benchmark) is its measure and an entry in rt_workloads[]. */
+struct rt_workload {
+	const char *name;               /* "trainer", "command" */
+	const char *program;            /* the tool whose run.cfg names it (run.program) */
+	/* Measure configuration i (ctx: the sweep's own state): its rows in points.csv's
+	 * columns onto rows (no header), whole; a line for the progress into result ("" :
+	 * none). 0; -EINTR when interrupted (nothing of it is kept); -errno with err. */
+	int (*measure)(void *ctx, size_t i, FILE *rows, char *result, size_t rsize,
+		       struct rt_err *err);
+};
+
+/* The trainer's: a child roofline-train per configuration (sweep/sweep-train.c). The table of
+ * every workload is run/workloads.h's. */
+extern const struct rt_workload rt_workload_trainer;
+
+struct rt_engine {
+	const struct rt_workload *w;
+	void *ctx;                      /* the workload's */
+	const char *csv;                /* DIR/points.csv: its header written when it is new */
+	size_t first, n;                /* configurations first..n-1 (first: 0, the whole
+					 * sweep; one added to a finished sweep: the last) */
+	const char *(*name)(void *ctx, size_t i);       /* configuration i's name */
+	const bool *have;               /* measured before (a resumed run; NULL: none) */
+	/* configuration i of n (counted from 1) is starting (result NULL), was measured before,
+	 * or finished with result */
+	void (*progress)(void *ctx, size_t i, size_t n, const char *config, const char *result);
+	void *progress_ctx;
+};
+
+/* Run the sweep: every configuration not measured before, in order, its rows appended to csv
+ * in one write as it finishes (a configuration's rows end with its iteration median: a crash
+ * leaves whole lines); *measured counts those it measured. 0; -EINTR when interrupted (what
+ * finished is in csv); -errno with err. */
+int rt_engine_run(const struct rt_engine *e, size_t *measured, struct rt_err *err);
+
+#endif
