@@ -1952,11 +1952,12 @@ static void put_configurations(FILE *fp, const struct rt_cmd_run_opts *o,
 	fputs("\n  );\n", fp);
 }
 
-/* run.cfg; def: the default's results once it ran (its log's info lines described), or NULL */
+/* run.cfg; def: the default's results once it ran (its log's info lines described), or NULL;
+ * prof: the profile whose CPU and caches it records (NULL: none) */
 static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 			const struct rt_cmd_cfg *cfgs, size_t n, const char *cwd, const char *exe,
 			const char *started, const char *status, const struct rt_cmd_result *def,
-			struct rt_err *err)
+			const struct rt_profile *prof, struct rt_err *err)
 {
 	char specs[MAX_SPECS][1100];
 	struct rt_outfile of;
@@ -2016,9 +2017,7 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 		fputs(";\n  };\n", of.fp);
 	}
 	put_configurations(of.fp, o, cfgs, n);
-	rt_runrec_put_environment(of.fp);
-	fputs(" ];\n};\n", of.fp);
-	return rt_outfile_commit(&of, err);
+	return rt_runrec_end(&of, prof, NULL, err);
 }
 
 /* What --resume takes from DIR/run.cfg: the command and its sweep (into o; *argv owned by
@@ -2544,8 +2543,9 @@ static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struc
  * *res, *have and *n grown by it; *done counts it when it finished). */
 static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts *run,
 			 const char *dir, const char *cwd, const char *exe, const char *started,
-			 struct rt_cmd_cfg **cfgs, struct rt_cmd_result **res, bool **have,
-			 size_t *n, size_t *done, struct rt_err *err)
+			 const struct rt_profile *prof, struct rt_cmd_cfg **cfgs,
+			 struct rt_cmd_result **res, bool **have, size_t *n, size_t *done,
+			 struct rt_err *err)
 {
 	struct rt_cmd_cfg *nc = NULL;
 	struct rt_cmd_result *nr;
@@ -2555,7 +2555,8 @@ static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts
 
 	o->ntogether = tune_winners(o, *res, o->tune_together);
 	if (o->ntogether < 2)
-		return write_runcfg(dir, o, *cfgs, *n, cwd, exe, started, "running", NULL, err);
+		return write_runcfg(dir, o, *cfgs, *n, cwd, exe, started, "running", NULL, prof,
+				    err);
 	if ((rc = build_configs(o, (*cfgs)[0].rank, &nc, &nn, err)))
 		return rc;
 	nr = realloc(*res, nn * sizeof(**res));
@@ -2574,7 +2575,7 @@ static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts
 	free(*cfgs);
 	*cfgs = nc;
 	*n = nn;
-	if ((rc = write_runcfg(dir, o, nc, nn, cwd, exe, started, "running", NULL, err)))
+	if ((rc = write_runcfg(dir, o, nc, nn, cwd, exe, started, "running", NULL, prof, err)))
 		return rc;
 	fprintf(stderr, "%s: tune: the alternatives that won, together: %s\n", o->prog,
 		nc[i].name);
@@ -2752,7 +2753,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			l.size, n * o->repeat + (o->overhead ? o->repeat : 0));
 	snprintf(path, sizeof(path), "%s/onednn", dir);
 	if (rt_mkdir_own(path, &err) ||
-	    write_runcfg(dir, o, cfgs, n, cwd, program, started, "running", NULL, &err) ||
+	    write_runcfg(dir, o, cfgs, n, cwd, program, started, "running", NULL, prof, &err) ||
 	    (!o->resume && write_points_header(dir, &err))) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
@@ -2785,8 +2786,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		/* tune: the alternatives that won, together (under a launcher MPI starts once per
 		 * launch: no runs beyond the sweep's) */
 		if (o->tune && !o->ranked && !o->ntogether && !rt_spawn_interrupted() &&
-		    (rc = tune_together(&req, &oo, dir, cwd, program, started, &cfgs, &res, &have,
-					&n, &done, &err))) {
+		    (rc = tune_together(&req, &oo, dir, cwd, program, started, prof, &cfgs, &res,
+					&have, &n, &done, &err))) {
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 			goto out;
 		}
@@ -2799,7 +2800,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		}
 	}
 	if (write_runcfg(dir, o, cfgs, n, cwd, program, started,
-			 rt_spawn_interrupted() ? "interrupted" : "complete", &res[0], &err))
+			 rt_spawn_interrupted() ? "interrupted" : "complete", &res[0], prof, &err))
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 	if (finish(o, &l, dir, cfgs, res, n, done, top, prof, hwline))
 		goto out;

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "sweep/runrec.h"
 #include "base/cfgread.h"
+#include "machine/cpu.h"
 #include "machine/topo.h"
 #include "base/util.h"
 
@@ -235,8 +236,6 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 	const struct rt_runrec_request *r = o->req;
 	const char *started = o->started;
 	const bool complete = o->complete;
-	const dnnl_version_t *dv = dnnl_version();
-	char hw[32];
 	struct rt_outfile of;
 	int rc;
 
@@ -244,7 +243,6 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 				  "(--resume DIR takes the request from here)", NULL,
 				  complete ? "complete" : "running", started, err)))
 		return rc;
-	rt_topo_hwloc_version(hw, sizeof(hw));
 	put_kv(of.fp, "  ", "command", o->cmdline);
 	put_kv(of.fp, "  ", "profile", r->profile);
 	if (o->default_config)
@@ -268,29 +266,54 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 		fprintf(of.fp, "%s ", i ? "," : "");
 		rt_cfg_put_str(of.fp, r->knobs[i]);
 	}
-	fprintf(of.fp, " ];\n  };\n  libraries = { onednn = \"%d.%d.%d\"; papi = \"%d.%d.%d.%d\"; "
+	fprintf(of.fp, " ];\n  };\n");
+	return rt_runrec_end(&of, o->prof, "each configuration's child: OMP_NUM_THREADS, and "
+			     "OMP_PLACES=cores with\n  # OMP_PROC_BIND=close (compact) or spread "
+			     "(scatter); none sets neither", err);
+}
+
+int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, const char *note,
+		  struct rt_err *err)
+{
+	const dnnl_version_t *dv = dnnl_version();
+	struct rt_err ignored;
+	struct rt_cpu cpu;
+	char hw[32];
+
+	rt_topo_hwloc_version(hw, sizeof(hw));
+	fprintf(of->fp, "  libraries = { onednn = \"%d.%d.%d\"; papi = \"%d.%d.%d.%d\"; "
 		"hwloc_api = \"%s\"; libconfig = \"%d.%d.%d\"; };\n", dv->major, dv->minor,
 		dv->patch, PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION),
 		PAPI_VERSION_REVISION(PAPI_VERSION), PAPI_VERSION_INCREMENT(PAPI_VERSION), hw,
 		LIBCONFIG_VER_MAJOR, LIBCONFIG_VER_MINOR, LIBCONFIG_VER_REVISION);
-	if (o->prof) {
-		const struct rt_profile *p = o->prof;
-
-		fprintf(of.fp, "  cpu = { model = ");
-		rt_cfg_put_str(of.fp, p->cpu.model);
-		fprintf(of.fp, "; sockets = %u; cores = %u; pus = %u; numa_nodes = %u; "
-			"clock_ghz = %.3f; };\n  caches = [", p->cpu.sockets, p->cpu.cores, p->cpu.pus,
-			p->cpu.numa_nodes, p->cpu.clock_ghz);
+	if (!rt_cpu_detect(&cpu, &ignored)) {
+		/* the node it ran on, which need not be the profile's */
+		fprintf(of->fp, "  node_cpu = { model = ");
+		rt_cfg_put_str(of->fp, cpu.model);
+		fprintf(of->fp, "; vendor = ");
+		rt_cfg_put_str(of->fp, cpu.vendor);
+		fprintf(of->fp, "; family = %d; model_number = %d; hypervisor = %s; };\n",
+			cpu.family, cpu.model_number, cpu.hypervisor ? "true" : "false");
+	}
+	if (p) {
+		/* the roofs' node, as its profile says */
+		fprintf(of->fp, "  cpu = { model = ");
+		rt_cfg_put_str(of->fp, p->cpu.model);
+		fprintf(of->fp, "; sockets = %u; cores = %u; pus = %u; numa_nodes = %u; "
+			"clock_ghz = %.3f; };\n  caches = [", p->cpu.sockets, p->cpu.cores,
+			p->cpu.pus, p->cpu.numa_nodes, p->cpu.clock_ghz);
 		for (size_t i = 0; i < p->ncaches; i++)
-			fprintf(of.fp, "%s \"L%d %llu bytes shared by %u cores\"", i ? "," : "",
+			fprintf(of->fp, "%s \"L%d %llu bytes shared by %u cores\"", i ? "," : "",
 				p->caches[i].level, (unsigned long long)p->caches[i].size,
 				p->caches[i].shared_by);
-		fprintf(of.fp, " ];\n");
+		fprintf(of->fp, " ];\n");
 	}
-	rt_runrec_put_environment(of.fp);
-	fprintf(of.fp, " ];\n  # each configuration's child: OMP_NUM_THREADS, and OMP_PLACES=cores "
-		"with\n  # OMP_PROC_BIND=close (compact) or spread (scatter); none sets neither\n};\n");
-	return rt_outfile_commit(&of, err);
+	rt_runrec_put_environment(of->fp);
+	fprintf(of->fp, " ];\n");
+	if (note)
+		fprintf(of->fp, "  # %s\n", note);
+	fprintf(of->fp, "};\n");
+	return rt_outfile_commit(of, err);
 }
 
 void rt_runrec_child_put(FILE *fp, const struct rt_runrec_request *r,
