@@ -79,6 +79,15 @@ check "... with the DRAM verdict" grep -q 'hardware_counters = ".*DRAM bytes: ' 
 first=$("$csvawk" 'NR == 2 { print $1 }' "$csv")
 awk -F, -v f="$first" 'NR == 1 || $1 == f' "$csv" >"$dir/keep" && cp "$dir/keep" "$csv"
 before=$(wc -l <"$csv")
+# in another environment than the sweep's (a variable that changes what a run does): refused,
+# naming run.cfg's line, nothing measured or written
+cp "$csv" "$dir/a-before.csv"
+cp "$dir/a/run.cfg" "$dir/a-before.cfg"
+line=$(grep -n '^  environment = ' "$dir/a/run.cfg" | cut -d: -f1)
+OMP_SCHEDULE=static "$tool" $common --sweep batch=8,$big --resume "$dir/a" >/dev/null 2>"$dir/re.err"
+rc=$?
+check "--resume in another environment: refused (exit $rc), run.cfg's line and the variable named" sh -c "test $rc = 1 && grep -q 'a/run.cfg:$line: environment: OMP_SCHEDULE=static now, unset when the run started' '$dir/re.err'"
+check "... nothing measured or rewritten (points.csv, run.cfg)" sh -c "cmp -s '$dir/a-before.csv' '$csv' && cmp -s '$dir/a-before.cfg' '$dir/a/run.cfg'"
 (ulimit -v $limit; "$tool" $common --sweep batch=8,$big --resume "$dir/a" -v >"$dir/r.out" 2>"$dir/r.err")
 check "resume exits 0" test $? = 0
 check "resume skips what was measured" grep -q "measured before (resumed)" "$dir/r.err"

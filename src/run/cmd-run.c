@@ -2164,7 +2164,7 @@ static int resume_check(const char *dir, const char *cwd, const char *exe, struc
 {
 	static const char how[] = "--resume runs the rest of that run: resume it as it started";
 	char path[4200];
-	const config_setting_t *g, *ev, *m;
+	const config_setting_t *g, *m;
 	const char *const names[2][3] = { { "cwd", "the working directory", cwd },
 					  { "program", "the command's program", exe } };
 	config_t cfg;
@@ -2186,39 +2186,7 @@ static int resume_check(const char *dir, const char *cwd, const char *exe, struc
 			goto out;
 		}
 	}
-	ev = config_lookup(&cfg, "run.environment");
-	if (!ev || config_setting_type(ev) != CONFIG_TYPE_ARRAY)
-		goto out;
-	for (int i = 0; i < config_setting_length(ev); i++) {
-		const char *kv = config_setting_get_string_elem(ev, i), *eq, *now;
-		char name[256];
-
-		if (!kv || rt_runrec_env_kind(kv) != RT_RUNREC_ENV_RUN || !(eq = strchr(kv, '=')))
-			continue;
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - kv), kv);
-		if (!(now = getenv(name)) || strcmp(now, eq + 1)) {
-			rc = rt_err_set(err, -EINVAL, "%s:%d: environment: %s when the run started, "
-					"%s%s%s now (%s)", path, config_setting_source_line(ev), kv,
-					now ? name : "unset", now ? "=" : "", now ? now : "", how);
-			goto out;
-		}
-	}
-	for (char **e = environ; *e; e++) {
-		bool there = false;
-
-		if (rt_runrec_env_kind(*e) != RT_RUNREC_ENV_RUN)
-			continue;
-		for (int i = 0; i < config_setting_length(ev) && !there; i++) {
-			const char *kv = config_setting_get_string_elem(ev, i);
-
-			there = kv && !strcmp(kv, *e);
-		}
-		if (!there) {
-			rc = rt_err_set(err, -EINVAL, "%s:%d: environment: %s now, unset when the run "
-					"started (%s)", path, config_setting_source_line(ev), *e, how);
-			goto out;
-		}
-	}
+	rc = rt_runrec_env_same(dir, how, err);
 out:
 	config_destroy(&cfg);
 	return rc;

@@ -63,6 +63,12 @@ void rt_runrec_put_environment(FILE *fp);
 #define RT_RUNREC_ENV_RUN 1
 #define RT_RUNREC_ENV_JOB 2
 int rt_runrec_env_kind(const char *kv);
+/* Whether this process has the environment DIR/run.cfg records, in the variables that change
+ * what a run does (RT_RUNREC_ENV_RUN): points added to a directory are measured as its
+ * first were. 0 (a record without an environment, of an older rooftraj, is not compared);
+ * -EINVAL "FILE:LINE: environment: ..." naming the variable, what it was and is, then how
+ * (the tool's words: what to do); the reader's error when run.cfg cannot be read. */
+int rt_runrec_env_same(const char *dir, const char *how, struct rt_err *err);
 
 /* DIR/run.cfg opened (a temporary name until committed) with its head: the comment, "run = {",
  * the tool, the program (NULL: none), status, started, finished (unless running), host. The

@@ -142,8 +142,9 @@ out:
 	return rc;
 }
 
-/* Whether dir may take this request: new, or holding the same request (resume: it must);
- * ctx: the measure options (rt_resdir_opts.fits). */
+/* Whether dir may take this request: new, or holding the same request (resume: it must) run
+ * in the same environment (rt_runrec_env_same); ctx: the measure options
+ * (rt_resdir_opts.fits). */
 static int request_fits(void *ctx, const char *dir, struct rt_err *err)
 {
 	const struct rt_sweep_measure_opts *o = ctx;
@@ -170,6 +171,10 @@ static int request_fits(void *ctx, const char *dir, struct rt_err *err)
 	if (!rc && rt_runrec_request_diff(&there, o->req, diff, sizeof(diff)))
 		rc = rt_err_set(err, -EEXIST, "%s holds another sweep (%s); give another --out%s",
 				dir, diff, o->resume ? "" : ", or --resume it");
+	/* the points it adds measured as the directory's first were */
+	if (!rc)
+		rc = rt_runrec_env_same(dir, "a sweep's points are measured in one environment: "
+					"run it as it started, or give another --out", err);
 out:
 	rt_buf_fini(&csv);
 	return rc;
