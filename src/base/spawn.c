@@ -676,6 +676,7 @@ int rt_spawn_run_envp(char *const argv[], char *const env[], size_t nenv, double
 	size_t mlen = 0;
 	int sup_status = 0, rc = 0;
 	const double t0 = rt_now();
+	double started_at = t0;         /* the child's start, once the supervisor says it */
 	bool timed_out = false, interrupted = false, have_start = false, have_exit = false;
 	bool have_done = false, sup_gone = false;
 	char **envp = NULL;
@@ -741,8 +742,11 @@ int rt_spawn_run_envp(char *const argv[], char *const env[], size_t nenv, double
 		while (!have_done && !sup_gone) {
 			ssize_t n;
 
-			/* the time limit, while the child runs; the flag, until all is over */
-			if (fds[7] >= 0 && !have_exit && timeout > 0 && rt_now() - t0 >= timeout)
+			/* the time limit, while the child runs, from its start (the supervisor's
+			 * stamp: it always says START, or goes away), so that a child timed out
+			 * had all of it; the flag, until all is over */
+			if (fds[7] >= 0 && have_start && !have_exit && timeout > 0 &&
+			    rt_now() - started_at >= timeout)
 				timed_out = true;
 			if (fds[7] >= 0 && rt_spawn_interrupted())
 				interrupted = true;
@@ -753,8 +757,8 @@ int rt_spawn_run_envp(char *const argv[], char *const env[], size_t nenv, double
 			}
 			{
 				/* wake at least every 100 ms to notice an interrupt */
-				const double left = timeout > 0 && !have_exit ?
-						    timeout - (rt_now() - t0) : 1;
+				const double left = timeout > 0 && have_start && !have_exit ?
+						    timeout - (rt_now() - started_at) : 1;
 				int ms = fds[7] < 0 ? -1 : left <= 0 ? 0 :
 					 left < 0.1 ? (int)(left * 1000) + 1 : 100;
 
@@ -777,8 +781,11 @@ int rt_spawn_run_envp(char *const argv[], char *const env[], size_t nenv, double
 			if (mlen < sizeof(m))
 				continue;
 			mlen = 0;
-			if (m.kind == MSG_START)
-				start = m, have_start = true;
+			if (m.kind == MSG_START) {
+				start = m;
+				have_start = true;
+				started_at = (double)m.at.tv_sec + 1e-9 * (double)m.at.tv_nsec;
+			}
 			else if (m.kind == MSG_EXIT)
 				ended = m, have_exit = true;
 			else if (m.kind == MSG_DONE)

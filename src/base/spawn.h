@@ -53,7 +53,8 @@ struct rt_child {
  * supervisor process (a child subreaper, so every process it starts stays below it, setsid
  * or double fork alike). The run ends when the child exits: what is in its output pipes then
  * is read, and the processes it left are strays (c->strays). Every process of it is killed
- * (SIGKILL) after timeout seconds (0: no limit), when the interrupt flag is raised, or when
+ * (SIGKILL) after timeout seconds from the child's start (0: no limit; c->seconds of a child
+ * timed out is at least timeout), when the interrupt flag is raised, or when
  * this process dies (SIGKILL included), whatever the child does with its descriptors.
  * Collects its standard output and the end of its standard error. Returns 0 when the child
  * could be started (c->ok says how it went), or a negative errno with err filled (pipe, fork,
