@@ -34,6 +34,7 @@ struct rt_arena {
 	int *pus;
 	size_t bytes;           /* usable per thread */
 	size_t map_bytes;       /* mapped per thread */
+	size_t touched;         /* first-touched per thread, from the start: what is measured */
 	double **buf;
 };
 
@@ -43,22 +44,59 @@ static void init_values(double *p, size_t n)
 		p[i] = 1.0 + 0.25 * (double)(i % 7);
 }
 
-int rt_arena_create(struct rt_arena **out, unsigned threads, const int *pus,
-		    size_t bytes_per_thread, struct rt_err *err)
+/* Each pinned thread writes its own pages from touched to bytes (a page multiple, at most the
+ * mapping), as it will use them. */
+static int arena_touch(struct rt_arena *a, size_t bytes, struct rt_err *err)
+{
+	const size_t from = a->touched / sizeof(double), to = bytes / sizeof(double);
+	const unsigned threads = a->threads;
+	int *status = calloc(threads, sizeof(*status));
+	int rc = 0;
+
+	if (!status)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+#pragma omp parallel num_threads(threads)
+	{
+		int tid = omp_get_thread_num();
+
+		if ((unsigned)omp_get_num_threads() != threads)
+			status[tid] = -EAGAIN;
+		else
+			status[tid] = rt_topo_bind_thread(a->pus[tid]) ? -EINVAL : 0;
+		init_values(a->buf[tid] + from, to - from);
+	}
+	for (unsigned t = 0; t < threads && !rc; t++)
+		if (status[t])
+			rc = rt_err_set(err, status[t], status[t] == -EAGAIN ?
+					"the OpenMP runtime gave fewer than %u threads" :
+					"cannot pin thread to processing unit %d", status[t] == -EAGAIN ?
+					(int)threads : a->pus[t]);
+	free(status);
+	if (!rc)
+		a->touched = bytes;
+	return rc;
+}
+
+/* The mapping that a working set of bytes per thread uses: its arrays and their pads. */
+static size_t span(size_t bytes)
+{
+	return (bytes + 3 * PAD_ELEMS * sizeof(double) + 8191) & ~(size_t)4095;
+}
+
+int rt_arena_create_partial(struct rt_arena **out, unsigned threads, const int *pus,
+			    size_t bytes_per_thread, size_t touch_bytes, struct rt_err *err)
 {
 	struct rt_arena *a = calloc(1, sizeof(*a));
-	int *status = NULL;
 	int rc = 0;
 
 	if (!a || !threads)
 		return rt_err_set(err, a ? -EINVAL : -ENOMEM, a ? "no threads" : "out of memory");
 	a->threads = threads;
 	a->bytes = bytes_per_thread;
-	a->map_bytes = (bytes_per_thread + 3 * PAD_ELEMS * sizeof(double) + 8191) & ~(size_t)4095;
+	a->map_bytes = span(bytes_per_thread);
 	a->pus = calloc(threads, sizeof(*a->pus));
 	a->buf = calloc(threads, sizeof(*a->buf));
-	status = calloc(threads, sizeof(*status));
-	if (!a->pus || !a->buf || !status) {
+	if (!a->pus || !a->buf) {
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -77,33 +115,28 @@ int rt_arena_create(struct rt_arena **out, unsigned threads, const int *pus,
 			madvise(p, a->map_bytes, MADV_HUGEPAGE);
 		a->buf[t] = p;
 	}
-	/* first touch: each pinned thread writes its own pages, as it will use them */
-#pragma omp parallel num_threads(threads)
-	{
-		int tid = omp_get_thread_num();
-
-		if ((unsigned)omp_get_num_threads() != threads)
-			status[tid] = -EAGAIN;
-		else
-			status[tid] = rt_topo_bind_thread(a->pus[tid]) ? -EINVAL : 0;
-		init_values(a->buf[tid], a->map_bytes / sizeof(double));
-	}
-	for (unsigned t = 0; t < threads; t++)
-		if (status[t]) {
-			rc = rt_err_set(err, status[t], status[t] == -EAGAIN ?
-					"the OpenMP runtime gave fewer than %u threads" :
-					"cannot pin thread to processing unit %d", status[t] == -EAGAIN ?
-					(int)threads : a->pus[t]);
-			goto out;
-		}
+	rc = rt_arena_touch(a, touch_bytes, err);
 out:
-	free(status);
 	if (rc) {
 		rt_arena_destroy(a);
 		return rc;
 	}
 	*out = a;
 	return 0;
+}
+
+int rt_arena_create(struct rt_arena **out, unsigned threads, const int *pus,
+		    size_t bytes_per_thread, struct rt_err *err)
+{
+	return rt_arena_create_partial(out, threads, pus, bytes_per_thread, bytes_per_thread,
+				       err);
+}
+
+int rt_arena_touch(struct rt_arena *a, size_t bytes_per_thread, struct rt_err *err)
+{
+	const size_t upto = span(bytes_per_thread < a->bytes ? bytes_per_thread : a->bytes);
+
+	return upto > a->touched ? arena_touch(a, upto, err) : 0;
 }
 
 void rt_arena_destroy(struct rt_arena *a)
@@ -422,9 +455,11 @@ int rt_kernel_measure_bw(const struct rt_kernel *k, struct rt_arena *arena, size
 	if (!j.n)
 		return rt_err_set(err, -EINVAL, "working set of %zu bytes is too small for '%s'",
 				  ws_per_thread, k->name);
-	if ((j.n + PAD_ELEMS) * k->arrays * sizeof(double) > arena->map_bytes)
-		return rt_err_set(err, -EINVAL, "working set of %zu bytes exceeds the arena's %zu",
-				  ws_per_thread, arena->bytes);
+	/* what is measured was written: an untouched page reads as the one zero page */
+	if ((j.n + PAD_ELEMS) * k->arrays * sizeof(double) > arena->touched)
+		return rt_err_set(err, -EINVAL, "working set of %zu bytes exceeds the arena's %zu "
+				  "(%zu first-touched)", ws_per_thread, arena->bytes,
+				  arena->touched);
 	j.work_per_rep = (double)j.n * rt_kernel_bytes_per_elem(k) * arena->threads;
 	j.sink = calloc(arena->threads, sizeof(*j.sink));
 	j.status = calloc(arena->threads, sizeof(*j.status));

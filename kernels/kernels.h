@@ -147,6 +147,13 @@ void rt_measurement_of_runs(struct rt_measurement *m, const double *rates, const
 struct rt_arena;
 int rt_arena_create(struct rt_arena **out, unsigned threads, const int *pus,
 		    size_t bytes_per_thread, struct rt_err *err);
+/* The same, mapped for bytes_per_thread but first-touched to touch_bytes only: the rest
+ * waits for rt_arena_touch (a working set past what was touched is refused). */
+int rt_arena_create_partial(struct rt_arena **out, unsigned threads, const int *pus,
+			    size_t bytes_per_thread, size_t touch_bytes, struct rt_err *err);
+/* First-touch the arena to bytes_per_thread (at most what it was created for), each thread
+ * pinned as at its creation; nothing when it was touched so far already. */
+int rt_arena_touch(struct rt_arena *a, size_t bytes_per_thread, struct rt_err *err);
 void rt_arena_destroy(struct rt_arena *a);
 
 /* Run FLOP kernel k on `threads` threads and report the FLOP rate. */

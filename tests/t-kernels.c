@@ -330,6 +330,29 @@ int main(void)
 		rt_arena_destroy(a);
 	}
 	{
+		/* mapped for 4 MiB, written to 256 KiB: past what was written is refused (an
+		 * untouched page reads as the one zero page, a rate of no memory), then measured
+		 * once touched */
+		struct rt_arena *a = NULL;
+		const struct rt_kernel *k = rt_kernel_bw("load", RT_ISA_SSE);
+
+		is_int(rt_arena_create_partial(&a, 1, NULL, 4 << 20, 256 << 10, &err), 0,
+		       "an arena of 4 MiB first-touched to 256 KiB");
+		is_int(rt_kernel_measure_bw(k, a, 128 << 10, &o, &m, &err), 0,
+		       "... a set inside what was touched measured");
+		is_int(rt_kernel_measure_bw(k, a, 1 << 20, &o, &m, &err), -EINVAL,
+		       "... one past it refused");
+		like(err.msg, "first-touched", "... saying what was touched");
+		is_int(rt_arena_touch(a, 2 << 20, &err), 0, "touched to 2 MiB");
+		is_int(rt_kernel_measure_bw(k, a, 1 << 20, &o, &m, &err), 0, "... then measured");
+		is_int(rt_kernel_measure_bw(k, a, 3 << 20, &o, &m, &err), -EINVAL,
+		       "... and 3 MiB still refused");
+		is_int(rt_arena_touch(a, 64 << 20, &err), 0, "touching past the mapping stops at it");
+		is_int(rt_kernel_measure_bw(k, a, 4 << 20, &o, &m, &err), 0,
+		       "... the whole arena measured");
+		rt_arena_destroy(a);
+	}
+	{
 		double ghz = rt_kernel_clock_ghz(0.02);
 
 		ok(ghz > 0.2 && ghz < 10, "clock %.2f GHz is plausible", ghz);

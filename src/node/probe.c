@@ -219,13 +219,70 @@ static void note_other_load(struct rt_profile *p)
 	}
 }
 
-/* The curve: one thread, load kernel, geometric sizes from 4 KiB past the last level. */
+/* The curve's points from *s (then the next size) up to top, on arena a: into ws and bw. */
+static int curve_points(const struct rt_kernel *k, struct rt_arena *a,
+			const struct rt_measure_opts *mo, double *s, double step, uint64_t top,
+			uint64_t *ws, double *bw, size_t *n, struct rt_err *err)
+{
+	for (; *s <= (double)top * 1.0001 && *n < 512; *s *= step) {
+		uint64_t w = (uint64_t)*s & ~(uint64_t)511;
+		struct rt_measurement m;
+		int rc;
+
+		if (*n && w <= ws[*n - 1])
+			continue;
+		if ((rc = rt_kernel_measure_bw(k, a, w, mo, &m, err)))
+			return rc;
+		ws[*n] = w;
+		bw[*n] = m.best / 1e9;
+		++*n;
+	}
+	return 0;
+}
+
+/* The median of a, b, c. */
+static double median3(double a, double b, double c)
+{
+	return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+}
+
+/* Whether the curve has settled in DRAM: its last level found, the curve past four times that
+ * level's end, and flat (within 15%, the levels' own significance) over its last factor of
+ * two, each point its 3-point median as the levels' analysis smooths it (one noisy reading of
+ * a shared host does not keep the curve going). */
+static bool curve_settled(const struct probe_ctx *c, const uint64_t *ws, const double *bw,
+			  size_t n)
+{
+	struct rt_level_result lv[RT_TOPO_MAX_CACHES + 1];
+	double lo = 0, hi = 0;
+
+	if (!c->ncaches || n < 3)
+		return false;
+	rt_levels_analyze(ws, bw, n, c->cache_cap, c->ncaches, 0.15, lv);
+	if (!lv[c->ncaches - 1].found || ws[n - 1] < 4 * lv[c->ncaches - 1].end)
+		return false;
+	for (size_t i = n; i-- > 0 && 2 * ws[i] >= ws[n - 1];) {
+		const size_t m = i == 0 ? 1 : i == n - 1 ? n - 2 : i;
+		const double v = median3(bw[m - 1], bw[m], bw[m + 1]);
+
+		lo = lo == 0 || v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	return lo > 0 && hi <= 1.15 * lo;
+}
+
+/* The curve: one thread, load kernel, geometric sizes from 4 KiB past the last level: to four
+ * times hwloc's last level (256 MiB at least, a quarter of the memory available at most), in
+ * stages (256 MiB, then factors of 2), stopped where it has settled in DRAM (curve_settled):
+ * hwloc's last level is often a VM's invention (a 480 or 508 MiB L3), and first touching
+ * gigabytes in a guest costs seconds (2 s for 2 GiB with huge pages, 8 s without, on a Zen 5
+ * guest). */
 static int measure_curve(struct probe_ctx *c, struct rt_err *err)
 {
 	const struct rt_kernel *k = rt_kernel_bw("load", c->bw_isa);
 	struct rt_measure_opts mo = c->mopts;
-	uint64_t llc = c->ncaches ? c->cache_cap[c->ncaches - 1] : 0, top, cap;
-	double step = c->o->quick ? sqrt(2.0) : pow(2.0, 0.25);
+	uint64_t llc = c->ncaches ? c->cache_cap[c->ncaches - 1] : 0, top, cap, first;
+	double step = c->o->quick ? sqrt(2.0) : pow(2.0, 0.25), s = 4096;
 	struct rt_arena *arena = NULL;
 	int pu, rc = 0;
 	uint64_t ws[512];
@@ -240,6 +297,7 @@ static int measure_curve(struct probe_ctx *c, struct rt_err *err)
 		top = (uint64_t)512 << 20;
 	if (top > cap)
 		top = cap;
+	first = top < ((uint64_t)256 << 20) ? top : (uint64_t)256 << 20;
 	/* the curve locates levels; it needs fewer, shorter runs than a ceiling */
 	mo.min_runs = 3;
 	mo.max_runs = c->o->quick ? 3 : 7;
@@ -247,22 +305,28 @@ static int measure_curve(struct probe_ctx *c, struct rt_err *err)
 	mo.budget_seconds = c->o->quick ? 0.01 : 0.06;
 	rc = rt_topo_placement(c->topo, RT_AFFINITY_COMPACT, 1, &pu, err);
 	if (!rc)
-		rc = rt_arena_create(&arena, 1, &pu, top, err);
+		rc = rt_arena_create_partial(&arena, 1, &pu, top, first, err);
 	if (rc)
 		return rc;
-	progress(c->o, "bandwidth curve: 4 KiB to %.0f MiB", (double)top / (1 << 20));
-	for (double s = 4096; s <= (double)top * 1.0001 && n < 512; s *= step) {
-		uint64_t w = (uint64_t)s & ~(uint64_t)511;
-		struct rt_measurement m;
-
-		if (n && w <= ws[n - 1])
-			continue;
-		rc = rt_kernel_measure_bw(k, arena, w, &mo, &m, err);
-		if (rc)
+	progress(c->o, "bandwidth curve: 4 KiB to %.0f MiB", (double)first / (1 << 20));
+	/* by factors of two past the first stage, each written only when it is measured, until
+	 * the curve settles in DRAM or reaches its top */
+	for (uint64_t upto = first;; upto = 2 * upto < top ? 2 * upto : top) {
+		if ((rc = rt_arena_touch(arena, upto, err)) ||
+		    (rc = curve_points(k, arena, &mo, &s, step, upto, ws, bw, &n, err)))
 			goto out;
-		ws[n] = w;
-		bw[n] = m.best / 1e9;
-		n++;
+		if (upto >= top)
+			break;
+		if (curve_settled(c, ws, bw, n)) {
+			rt_profile_add_note(c->p, "the bandwidth curve stopped at %.0f MiB, short of "
+					    "4x hwloc's last level (%.0f MiB): it had settled in "
+					    "DRAM, flat within 15%% over its last factor of 2",
+					    (double)upto / (1 << 20), (double)top / (1 << 20));
+			break;
+		}
+		progress(c->o, "bandwidth curve: to %.0f MiB (not settled in DRAM at %.0f MiB)",
+			 (double)(2 * upto < top ? 2 * upto : top) / (1 << 20),
+			 (double)upto / (1 << 20));
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct rt_profile_point pt = { ws[i], bw[i] };
