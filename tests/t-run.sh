@@ -429,6 +429,34 @@ else
 fi
 check "... never called faster" sh -c "grep -q 'disturbed, every run' '$dir/busy/summary.txt' && grep -q '^every configuration was disturbed' '$dir/busy/summary.txt'"
 
+# a disturbed run measured again keeps the undisturbed one, else the first, as the trainer's
+# sweep does: a retry that fails does not replace a run that succeeded (the first run asks for
+# a spinner on each CPU through a FIFO, sleeps under them and says when it is done; the run
+# measured again exits 3)
+mkfifo "$dir/again-go" "$dir/again-done"
+printf '#!/bin/sh\nif mkdir "$1/again-ran" 2>/dev/null; then echo go >"$1/again-go"; sleep 0.6; echo done >"$1/again-done"; else exit 3; fi\n' >"$dir/once.sh"
+(
+	read -r line <"$dir/again-go" || exit 0
+	for c in $(awk '/^Cpus_allowed_list/ { gsub(/,/, " ", $2); print $2 }' /proc/self/status | tr ' ' '\n' | awk -F- '{ if (NF == 2) for (i = $1; i <= $2; i++) print i; else print $1 }'); do
+		taskset -c "$c" sh -c 'while :; do :; done' &
+		echo $! >>"$dir/spinners"
+	done
+	read -r line <"$dir/again-done"
+) &
+helper=$!
+# (--timeout: a helper gone before it read would leave the command blocked on its FIFO)
+"$run" -o "$dir/again" -r 1 --timeout 60 --no-overhead --no-hw-counters -- sh "$dir/once.sh" "$dir" >"$dir/again.out" 2>"$dir/again.err"
+rc=$?
+# whatever happened, no spinner and no helper left
+[ -s "$dir/spinners" ] && kill $(cat "$dir/spinners") 2>/dev/null
+kill $helper 2>/dev/null
+wait $helper 2>/dev/null
+if grep -q 'measured again' "$dir/again.err"; then
+	check "a disturbed run whose retry fails: the first kept, disturbed, not the failure (exit $rc)" sh -c "test $rc = 0 && test $(rows "$dir/again/points.csv" rep=1 scope=run name=command status=disturbed) = 1 && test $(rows "$dir/again/points.csv" scope=run status=failed) = 0 && test -e '$dir/again/onednn/c000-r1.log' && test ! -e '$dir/again/onednn/c000-r1.log.again'"
+else
+	skip "the spinners did not disturb the first run: nothing was measured again"
+fi
+
 # a speedup is claimed only when the runs without the log, the default and the best in turn,
 # confirm it; each command's time differs by 0.3 s where it differs, so each verdict is sure
 "$run" -o "$dir/cf" -r 2 --no-overhead --no-hw-counters --sweep env:X=1 -- sh -c '[ "$X" = 1 ] || sleep 0.3' >"$dir/cf.out" 2>&1

@@ -2203,7 +2203,7 @@ static void free_argv(char **argv)
 static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const struct rt_cmd_cfg *c,
 		      size_t ci, struct rt_cmd_result *s, FILE *rows, struct rt_err *err)
 {
-	char log[64], path[4300];
+	char log[64], path[4300], again_path[4310];
 	int rc;
 
 	s->runs = calloc(o->repeat, sizeof(*s->runs));
@@ -2218,12 +2218,22 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const st
 		if ((rc = run_process(o, c, path, &s->runs[k], err)))
 			return rc;
 		if (s->runs[k].disturbed && !o->ranked && !rt_spawn_interrupted()) {
-			/* another process took its CPUs: measured again, the second kept */
+			/* another process took its CPUs: measured again, the undisturbed run kept
+			 * (as the trainer's sweep keeps it), else the first, with its log */
+			struct rt_cmd_outcome again;
+
 			fprintf(stderr, "%s: [%zu] %s: %s: measured again\n", o->prog, ci + 1,
 				c->name, s->runs[k].reason);
-			rt_onednn_tally_free(&s->runs[k].t);
-			if ((rc = run_process(o, c, path, &s->runs[k], err)))
+			snprintf(again_path, sizeof(again_path), "%s.again", path);
+			if ((rc = run_process(o, c, again_path, &again, err)))
 				return rc;
+			if (again.ok && !again.disturbed && !rename(again_path, path)) {
+				rt_onednn_tally_free(&s->runs[k].t);
+				s->runs[k] = again;
+			} else {
+				rt_onednn_tally_free(&again.t);
+				unlink(again_path);
+			}
 		}
 		s->n = k + 1;
 		if (!s->runs[k].ok || s->runs[k].disturbed)
