@@ -123,7 +123,7 @@ int main(void)
 	rank_dir(dir, 0, r0, NULL);
 	rank_dir(dir, 1, r1, "0.8x");
 	rc = rt_cmd_ranks_merge(dir, &l, out, &err);
-	ok(rc == -EINVAL && strstr(err.msg, "/rank-1/points.csv:7: wall_seconds: '0.8x' is not a "
+	ok(rc == -EINVAL && strstr(err.msg, "/rank-1/points.csv:7: wall_seconds '0.8x' is not a "
 				   "number"), "a wall of '0.8x': FILE:LINE and its column (%s)",
 	   err.msg);
 	snprintf(path, sizeof(path), "%s/points.csv", dir);
@@ -158,9 +158,9 @@ int main(void)
 		fclose(fp);
 	}
 	rc = rt_cmd_ranks_merge(dir, &l, out, &err);
-	ok(rc == -EINVAL && strstr(err.msg, "/rank-0/points.csv:1: not roofline-run's points.csv "
-				   "(no column rep)"), "a trainer's header: not roofline-run's (%s)",
-	   err.msg);
+	ok(rc == -EINVAL && strstr(err.msg, "/rank-0/points.csv:1: not today's roofline-run "
+				   "points.csv (an earlier rooftraj's columns"),
+	   "a trainer's header of an earlier rooftraj: refused (%s)", err.msg);
 
 	fclose(out);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

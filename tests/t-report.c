@@ -327,7 +327,7 @@ int main(void)
 				   "(%s)", err.msg);
 				if (rf)
 					fclose(rf);
-				free(pf.pts);
+				rt_points_file_free(&pf);
 				of = fopen(csv, "a");
 				rt_points_csv_row(of, &h);
 				fclose(of);
@@ -353,10 +353,99 @@ int main(void)
 				free(back);
 				back = NULL;
 			}
+			/* a command's rows as its writer writes them, read back by the one reader:
+			 * every field of a run row kept, each row checked */
+			{
+				struct rt_cmd_row w = { .config = "threads=2", .scope = RT_CMD_SCOPE_RUN,
+							.name = "command", .status = RT_STATUS_OK,
+							.log = "onednn/threads=2.1.log", .rep = 2,
+							.threads = 2, .rank = -1, .calls = 40,
+							.counted = true, .seconds = 1.5, .share = 1,
+							.flops = 3e9, .bytes = 1e9, .wall = 1.5,
+							.onednn = 0.75, .coverage = 0.5,
+							.images_per_s = 120, .startup = 0.25,
+							.window = 1.0 }, pr = w;
+				struct rt_points_file pf;
+				/* a run row that reads, and one change to it each */
+				static const struct {
+					enum rt_points_col col[3];
+					const char *val[3], *why;
+				} bad[] = {
+					{ { RT_COL_STARTUP_SECONDS, RT_COL_WINDOW_SECONDS },
+					  { "0.5", "0.6" }, "window_seconds '0.6' is not within the "
+					  "run's wall_seconds after its startup_seconds" },
+					{ { RT_COL_LOG }, { "../x" }, "log '../x' is not a file of "
+					  "onednn/" },
+					{ { RT_COL_BATCH }, { "8" }, "batch '8' is set in a row of "
+					  "roofline-run's" },
+					{ { RT_COL_NAME }, { "comand" }, "name 'comand' is not a run's" },
+					{ { RT_COL_WALL_SECONDS }, { "" }, "wall_seconds '' is not set "
+					  "in a run that ran" },
+					{ { RT_COL_SCOPE, RT_COL_FLOPS, RT_COL_GFLOPS },
+					  { "kind", "2e9", "3" }, "gflops '3' is not what the row's "
+					  "other columns give (2)" },
+					{ { RT_COL_STATUS }, { "fused" }, "status 'fused' is not a "
+					  "command's" },
+					{ { RT_COL_REP }, { "65" }, "rep '65' is not in 1..64" },
+				};
+
+				pr.scope = RT_CMD_SCOPE_PRIMITIVE;
+				snprintf(pr.name, sizeof(pr.name), "convolution forward_training f32 "
+					 "mb2_ic3oc8");
+				snprintf(pr.kind, sizeof(pr.kind), "convolution");
+				snprintf(pr.impl, sizeof(pr.impl), "brgconv:avx512_core");
+				snprintf(pr.precision, sizeof(pr.precision), "fp32");
+				of = fopen(csv, "w");
+				rt_points_csv_header(of);
+				rt_points_csv_cmd_row(of, &w);
+				rt_points_csv_cmd_row(of, &pr);
+				fclose(of);
+				of = fopen(csv, "r");
+				ok(of && rt_points_csv_load(of, csv, false, &pf, &err) == 0 &&
+				   pf.command_rows == 2 && pf.nruns == 1 && pf.n == 0,
+				   "a command's run and primitive rows read: 2 rows, the run kept (%s)",
+				   err.msg);
+				if (of)
+					fclose(of);
+				if (pf.nruns == 1) {
+					const struct rt_cmd_row *r = &pf.runs[0];
+
+					ok(!strcmp(r->config, w.config) && r->rep == 2 &&
+					   r->threads == 2 && r->rank == -1 && r->calls == 40 &&
+					   r->status == RT_STATUS_OK && r->counted &&
+					   r->wall == 1.5 && r->onednn == 0.75 &&
+					   r->images_per_s == 120 && r->startup == 0.25 &&
+					   r->window == 1.0 && r->flops == 3e9 &&
+					   !strcmp(r->log, w.log) && r->line == 2,
+					   "... every field as written, its line 2");
+				}
+				rt_points_file_free(&pf);
+				for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+					const char *v[RT_COL_COUNT] = { NULL };
+					char want[256];
+
+					v[RT_COL_CONFIG] = "c", v[RT_COL_SCOPE] = "run";
+					v[RT_COL_NAME] = "command", v[RT_COL_STATUS] = "ok";
+					v[RT_COL_REP] = "1", v[RT_COL_SECONDS] = "1";
+					v[RT_COL_WALL_SECONDS] = "1";
+					for (int c = 0; c < 3 && bad[k].val[c]; c++)
+						v[bad[k].col[c]] = bad[k].val[c];
+					of = fopen(csv, "w");
+					rt_points_csv_header(of);
+					rt_points_csv_put(of, v);
+					fclose(of);
+					snprintf(want, sizeof(want), "hw.csv:2: %s", bad[k].why);
+					ok(rt_points_csv_read(csv, &back, &n, &err) == -EINVAL &&
+					   strstr(err.msg, want), "a command's row refused: %s (%s)",
+					   bad[k].why, err.msg);
+					free(back);
+					back = NULL;
+				}
+			}
 			/* an earlier header made today's in place: each field moved by its
 			 * column's name, the new columns empty */
 			{
-				char text[2048] = "";
+				char up[2048] = "";
 
 				of = fopen(csv, "w");
 				fputs("config,rep,scope,name,kind,prop,dtype,precision,impl,calls,seconds,"
@@ -367,15 +456,15 @@ int main(void)
 				fclose(of);
 				is_int(rt_points_csv_upgrade(csv, &err), 0,
 				       "a 26-column file of roofline-run: upgraded (%s)", err.msg);
-				slurp(csv, text, sizeof(text));
-				is_str(strchr(text, '\n') + 1,
+				slurp(csv, up, sizeof(up));
+				is_str(strchr(up, '\n') + 1,
 				       "default,2,,,,,run,command,,0.25,1e9,1e8,onednn-log,10,4,64,,,,,,,ok,"
 				       "\"a, b\",,,,,,,,,,2,,,,3,1,0.25,0.125,0.5,onednn/c000-r2.log,,,\n",
 				       "... its row in today's columns, each field by its name");
 				is_int(rt_points_csv_upgrade(csv, &err), 0, "... again: nothing to do");
-				slurp(csv, text, sizeof(text));
-				ok(strstr(text, ",startup_seconds,window_seconds\ndefault,2,,,,,run,") &&
-				   !strstr(strchr(text, '\n') + 1, "window_seconds"),
+				slurp(csv, up, sizeof(up));
+				ok(strstr(up, ",startup_seconds,window_seconds\ndefault,2,,,,,run,") &&
+				   !strstr(strchr(up, '\n') + 1, "window_seconds"),
 				   "... the header today's, once");
 			}
 			unlink(csv);

@@ -86,7 +86,7 @@ cp -R "$fix" "$dir/mix"
 { head -n 3 "$csv"; sed -n 2p "$dir/train46.csv"; } >"$dir/mix/points.csv"
 "$plot" -p "$prof" "$dir/mix" >"$dir/mix.out" 2>&1
 rc=$?
-check "a command's directory with a trainer's row: refused, the line named (exit $rc)" sh -c "test $rc = 1 && grep -q 'mix/points.csv:4: scope .iteration. is not one of roofline-run.s' '$dir/mix.out'"
+check "a command's directory with a trainer's row: refused, the line named (exit $rc)" sh -c "test $rc = 1 && grep -q 'mix/points.csv:4: a row of roofline-train.s, line 2.s scope is roofline-run.s' '$dir/mix.out'"
 mkdir "$dir/mix2"
 cp "$top_srcdir/tests/data/results-lenet5/run.cfg" "$dir/mix2/"
 { cat "$dir/train46.csv"; sed -n 2p "$csv"; } >"$dir/mix2/points.csv"

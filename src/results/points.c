@@ -2,10 +2,12 @@
  * read it as is, and read back with every number and name checked */
 #include "config.h"
 #include "results/points.h"
+#include "base/cli.h"
 #include "base/vocab.h"
 #include "base/util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 const char *const rt_point_scopes[RT_SCOPE_COUNT] = { "iteration", "phase", "layer" };
 const char *const rt_point_stats[RT_STAT_COUNT] = { "median", "min", "max" };
 const char *const rt_point_statuses[RT_STATUS_COUNT] = { "ok", "failed", "fused", "disturbed" };
+const char *const rt_cmd_scopes[RT_CMD_SCOPE_COUNT] = { "run", "onednn", "kind", "primitive" };
 
 /* names[v] when v is in range, else "?" (a struct filled by hand can hold anything) */
 static const char *name_of(const char *const *names, unsigned n, unsigned v)
@@ -384,9 +387,7 @@ int rt_points_csv_map(const char *header, const char *name, int *col, int *ncol,
 
 bool rt_points_scope_is_command(const char *scope)
 {
-	static const char *const scopes[] = { "run", "onednn", "kind", "primitive" };
-
-	return rt_vocab_index(scopes, 4, scope) >= 0;
+	return rt_vocab_index(rt_cmd_scopes, RT_CMD_SCOPE_COUNT, scope) >= 0;
 }
 
 void rt_points_csv_header(FILE *fp)
@@ -475,6 +476,48 @@ void rt_points_csv_put(FILE *fp, const char *const v[RT_COL_COUNT])
 		rt_csv_field(fp, v[k] ? v[k] : "");
 	}
 	fputc('\n', fp);
+}
+
+/* column k of a command's row: x where have and it is a number, else empty */
+static void cmd_num(char (*nb)[32], const char **v, int k, double x, bool have)
+{
+	if (have && isfinite(x)) {
+		snprintf(nb[k], sizeof(nb[k]), "%.17g", x);
+		v[k] = nb[k];
+	}
+}
+
+void rt_points_csv_cmd_row(FILE *fp, const struct rt_cmd_row *r)
+{
+	const bool ran = r->status != RT_STATUS_FAILED, counted = ran && r->counted;
+	const char *v[RT_COL_COUNT] = { NULL };
+	char nb[RT_COL_COUNT][32];
+
+	v[RT_COL_CONFIG] = r->config, v[RT_COL_NAME] = r->name;
+	v[RT_COL_SCOPE] = name_of(rt_cmd_scopes, RT_CMD_SCOPE_COUNT, r->scope);
+	v[RT_COL_KIND] = r->kind, v[RT_COL_PROP] = r->prop, v[RT_COL_DTYPE] = r->dtype;
+	v[RT_COL_PRECISION] = r->precision, v[RT_COL_IMPL] = r->impl;
+	v[RT_COL_STATUS] = name_of(rt_point_statuses, RT_STATUS_COUNT, r->status);
+	v[RT_COL_REASON] = r->reason, v[RT_COL_LOG] = r->log;
+	v[RT_COL_SOURCE] = counted ? "onednn-log" : NULL;
+	cmd_num(nb, v, RT_COL_REP, r->rep, true);
+	cmd_num(nb, v, RT_COL_CALLS, (double)r->calls, true);
+	cmd_num(nb, v, RT_COL_THREADS, r->threads, r->threads > 0);
+	cmd_num(nb, v, RT_COL_RANK, r->rank, r->rank >= 0);
+	cmd_num(nb, v, RT_COL_SECONDS, r->seconds, ran);
+	cmd_num(nb, v, RT_COL_SHARE, r->share, ran);
+	cmd_num(nb, v, RT_COL_FLOPS, r->flops, counted);
+	cmd_num(nb, v, RT_COL_BYTES, r->bytes, counted);
+	cmd_num(nb, v, RT_COL_GFLOPS, r->seconds > 0 ? r->flops / r->seconds / 1e9 : NAN, counted);
+	cmd_num(nb, v, RT_COL_INTENSITY, r->bytes > 0 ? r->flops / r->bytes : NAN,
+		counted && r->flops > 0);
+	cmd_num(nb, v, RT_COL_WALL_SECONDS, r->wall, ran);
+	cmd_num(nb, v, RT_COL_ONEDNN_SECONDS, r->onednn, ran);
+	cmd_num(nb, v, RT_COL_COVERAGE, r->coverage, ran);
+	cmd_num(nb, v, RT_COL_IMAGES_PER_S, r->images_per_s, ran && r->images_per_s > 0);
+	cmd_num(nb, v, RT_COL_STARTUP_SECONDS, r->startup, ran && !isnan(r->window));
+	cmd_num(nb, v, RT_COL_WINDOW_SECONDS, r->window, ran && !isnan(r->startup));
+	rt_points_csv_put(fp, v);
 }
 
 int rt_csv_split(char *line, char **f, int max)
@@ -748,6 +791,111 @@ static int parse_point(const struct csv_at *at, char **f, struct rt_point *p)
 	return 0;
 }
 
+/* A number of a command's row: NAN where empty (or the file has no such column). */
+static int cmd_double(const struct csv_at *at, const char *column, const char *s, double *out)
+{
+	*out = NAN;
+	return s && *s ? csv_double(at, column, s, out) : 0;
+}
+
+/* What a command's row may be (rt_points_csv_cmd_row wrote it): its names known, its numbers
+ * finite and >= 0, its rates what its other columns give, a run's work window inside its
+ * wall time, its log a file of onednn/, the trainer's own columns empty. */
+static int parse_cmd_row(const struct csv_at *at, char **f, struct rt_cmd_row *r)
+{
+	static const char *const run_names[] = { "command", "command without the log",
+						  "command without the log, confirming" };
+	static const enum rt_points_col trainers[] = {
+		RT_COL_BATCH, RT_COL_AFFINITY, RT_COL_RANKS, RT_COL_STAT, RT_COL_WEIGHTS,
+		RT_COL_ACTIVATIONS, RT_COL_GRADIENTS, RT_COL_OPTIMIZER, RT_COL_WORKSPACE,
+		RT_COL_PEAK_RSS, RT_COL_INPUT_H, RT_COL_INPUT_W, RT_COL_WEIGHT_GRADIENTS,
+		RT_COL_ACTIVATION_GRADIENTS, RT_COL_INFERENCE, RT_COL_PROCESSES, RT_COL_CPU_SHARE,
+		RT_COL_BYTES_SOURCE };
+	const char *const empty = "";
+	const char *g[RT_COL_COUNT];
+	double stored[2];
+	unsigned long v;
+	unsigned e = 0;
+	int rc;
+
+	for (int k = 0; k < RT_COL_COUNT; k++)  /* a column the file lacks: empty */
+		g[k] = FK(k) ? FK(k) : empty;
+	memset(r, 0, sizeof(*r));
+	r->rank = -1;
+	TRY(csv_text(at, "config", g[RT_COL_CONFIG], false, r->config, sizeof(r->config)));
+	TRY(csv_name(at, "scope", g[RT_COL_SCOPE], rt_cmd_scopes, RT_CMD_SCOPE_COUNT, &e));
+	r->scope = (enum rt_cmd_scope)e;
+	TRY(csv_text(at, "name", g[RT_COL_NAME], false, r->name, sizeof(r->name)));
+	if (r->scope == RT_CMD_SCOPE_RUN && rt_vocab_index(run_names, 3, r->name) < 0)
+		return bad_field(at, "name", r->name, "is not a run's (command, command without "
+				 "the log, command without the log, confirming)");
+	TRY(csv_text(at, "kind", g[RT_COL_KIND], true, r->kind, sizeof(r->kind)));
+	TRY(csv_text(at, "prop", g[RT_COL_PROP], true, r->prop, sizeof(r->prop)));
+	TRY(csv_text(at, "dtype", g[RT_COL_DTYPE], true, r->dtype, sizeof(r->dtype)));
+	TRY(csv_text(at, "impl", g[RT_COL_IMPL], true, r->impl, sizeof(r->impl)));
+	TRY(csv_text(at, "precision", g[RT_COL_PRECISION], true, r->precision,
+		     sizeof(r->precision)));
+	if (*r->precision && strcmp(r->precision, "unknown") &&
+	    rt_precision_of(r->precision) == RT_PRECISION_COUNT)
+		return bad_field(at, "precision", r->precision, "is not a known value");
+	TRY(csv_name(at, "status", g[RT_COL_STATUS], rt_point_statuses, RT_STATUS_COUNT, &e));
+	r->status = (enum rt_status)e;
+	if (r->status == RT_STATUS_FUSED)
+		return bad_field(at, "status", g[RT_COL_STATUS], "is not a command's (ok, "
+				 "disturbed, failed)");
+	TRY(csv_text(at, "reason", g[RT_COL_REASON], true, r->reason, sizeof(r->reason)));
+	TRY(csv_text(at, "log", g[RT_COL_LOG], true, r->log, sizeof(r->log)));
+	if (*r->log && (strncmp(r->log, "onednn/", 7) || strchr(r->log + 7, '/') ||
+			strstr(r->log, "..")))
+		return bad_field(at, "log", r->log, "is not a file of onednn/");
+	if (*g[RT_COL_SOURCE] && strcmp(g[RT_COL_SOURCE], "onednn-log"))
+		return bad_field(at, "source", g[RT_COL_SOURCE], "is not a command's (onednn-log)");
+	r->counted = *g[RT_COL_SOURCE] != '\0';
+	TRY(csv_ulong(at, "rep", g[RT_COL_REP], 1, RT_CLI_REPEAT_MAX, &v));
+	r->rep = (unsigned)v;
+	if (*g[RT_COL_THREADS]) {
+		TRY(csv_ulong(at, "threads", g[RT_COL_THREADS], 1, 1 << 20, &v));
+		r->threads = (unsigned)v;
+	}
+	if (*g[RT_COL_RANK]) {
+		TRY(csv_ulong(at, "rank", g[RT_COL_RANK], 0, 1 << 24, &v));
+		r->rank = (int)v;
+	}
+	if (*g[RT_COL_CALLS])
+		TRY(csv_ulong(at, "calls", g[RT_COL_CALLS], 0, ULONG_MAX - 1, &r->calls));
+	TRY(cmd_double(at, "seconds", g[RT_COL_SECONDS], &r->seconds));
+	TRY(cmd_double(at, "share", g[RT_COL_SHARE], &r->share));
+	TRY(cmd_double(at, "flops", g[RT_COL_FLOPS], &r->flops));
+	TRY(cmd_double(at, "bytes", g[RT_COL_BYTES], &r->bytes));
+	TRY(cmd_double(at, "intensity", g[RT_COL_INTENSITY], &stored[0]));
+	TRY(cmd_double(at, "gflops", g[RT_COL_GFLOPS], &stored[1]));
+	TRY(cmd_double(at, "wall_seconds", g[RT_COL_WALL_SECONDS], &r->wall));
+	TRY(cmd_double(at, "onednn_seconds", g[RT_COL_ONEDNN_SECONDS], &r->onednn));
+	TRY(cmd_double(at, "coverage", g[RT_COL_COVERAGE], &r->coverage));
+	TRY(cmd_double(at, "images_per_s", g[RT_COL_IMAGES_PER_S], &r->images_per_s));
+	TRY(cmd_double(at, "startup_seconds", g[RT_COL_STARTUP_SECONDS], &r->startup));
+	TRY(cmd_double(at, "window_seconds", g[RT_COL_WINDOW_SECONDS], &r->window));
+	if (!isnan(stored[1]) && r->seconds > 0)
+		TRY(csv_derived(at, "gflops", stored[1], r->flops / r->seconds / 1e9));
+	if (!isnan(stored[0]) && r->bytes > 0)
+		TRY(csv_derived(at, "intensity", stored[0], r->flops / r->bytes));
+	if (r->scope == RT_CMD_SCOPE_RUN && r->status != RT_STATUS_FAILED && isnan(r->wall))
+		return bad_field(at, "wall_seconds", "", "is not set in a run that ran");
+	if (!isnan(r->startup) && !(r->startup <= r->wall))
+		return bad_field(at, "startup_seconds", g[RT_COL_STARTUP_SECONDS], "is not within "
+				 "the run's wall_seconds");
+	if (!isnan(r->window) && !(r->window + (isnan(r->startup) ? 0 : r->startup) <=
+				   r->wall * (1 + 1e-12)))
+		return bad_field(at, "window_seconds", g[RT_COL_WINDOW_SECONDS], "is not within "
+				 "the run's wall_seconds after its startup_seconds");
+	for (size_t k = 0; k < sizeof(trainers) / sizeof(trainers[0]); k++)
+		if (*g[trainers[k]])
+			return bad_field(at, rt_points_col_names[trainers[k]], g[trainers[k]],
+					 "is set in a row of roofline-run's (a column of "
+					 "roofline-train's)");
+	return 0;
+}
+
 /* A row's identity: two rows of one file never share it. */
 static int cmp_identity(const struct rt_point *a, const struct rt_point *b)
 {
@@ -799,7 +947,7 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 {
 	struct csv_at at = { .path = name, .line = 0, .err = err };
 	char *line = NULL;
-	size_t linecap = 0, cap = 0, len;
+	size_t linecap = 0, cap = 0, runcap = 0, len;
 	int *lines = NULL;
 	int rc = 0, r, first_command = 0;
 	bool blank_seen = false, ended;
@@ -861,6 +1009,8 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 		/* a command's row is not a sweep's point; a file is one tool's */
 		scope = at.col[RT_COL_SCOPE] >= 0 ? fld[at.col[RT_COL_SCOPE]] : "";
 		if (rt_points_scope_is_command(scope)) {
+			struct rt_cmd_row row;
+
 			if (f->n) {
 				rc = rt_err_set(err, -EINVAL, "%s:%d: scope '%s' is roofline-run's, "
 						"line %d's roofline-train's (a file holds one tool's "
@@ -869,6 +1019,23 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 			}
 			if (!f->command_rows++)
 				first_command = at.line;
+			if ((rc = parse_cmd_row(&at, fld, &row)))
+				break;
+			row.line = at.line;
+			if (row.scope != RT_CMD_SCOPE_RUN)
+				continue;
+			if (f->nruns == runcap) {
+				size_t ncap = runcap ? 2 * runcap : 16;
+				struct rt_cmd_row *q = realloc(f->runs, ncap * sizeof(*q));
+
+				if (!q) {
+					rc = rt_err_set(err, -ENOMEM, "out of memory");
+					break;
+				}
+				f->runs = q;
+				runcap = ncap;
+			}
+			f->runs[f->nruns++] = row;
 			continue;
 		}
 		if (f->command_rows) {
@@ -903,11 +1070,16 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 	if (!rc)
 		rc = check_duplicates(name, f->pts, lines, f->n, err);
 	free(lines);
-	if (rc) {
-		free(f->pts);
-		memset(f, 0, sizeof(*f));
-	}
+	if (rc)
+		rt_points_file_free(f);
 	return rc;
+}
+
+void rt_points_file_free(struct rt_points_file *f)
+{
+	free(f->pts);
+	free(f->runs);
+	memset(f, 0, sizeof(*f));
 }
 
 int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struct rt_err *err)
@@ -928,6 +1100,7 @@ int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struc
 	if (!rc) {
 		*pts = f.pts;
 		*n = f.n;
+		free(f.runs);
 	}
 	return rc;
 }

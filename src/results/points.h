@@ -197,6 +197,37 @@ int rt_points_csv_map(const char *header, const char *name, int *col, int *ncol,
 /* Whether a row's scope is one of roofline-run's (run, onednn, kind, primitive): a command's
  * row, never a training sweep's. A file holds one tool's rows. */
 bool rt_points_scope_is_command(const char *scope);
+
+/* A row of roofline-run's, in the same columns: a process of the user's command (scope run,
+ * name "command", or "command without the log" and "command without the log, confirming" for
+ * the runs without oneDNN's log), or what that log held (onednn: every primitive together;
+ * kind: each kind and direction; primitive: each distinct one). A number not written is NAN
+ * (threads 0, rank -1); the trainer's own columns are empty in it. */
+enum rt_cmd_scope { RT_CMD_SCOPE_RUN, RT_CMD_SCOPE_ONEDNN, RT_CMD_SCOPE_KIND,
+		    RT_CMD_SCOPE_PRIMITIVE, RT_CMD_SCOPE_COUNT };
+extern const char *const rt_cmd_scopes[RT_CMD_SCOPE_COUNT];     /* run onednn kind primitive */
+struct rt_cmd_row {
+	char config[200];
+	enum rt_cmd_scope scope;
+	char name[320];                 /* a primitive's: kind, direction, data type, problem */
+	char kind[32], prop[24], dtype[12], impl[64];   /* kind and primitive rows' */
+	char precision[8];              /* of the math (a name, "unknown"; "": none) */
+	enum rt_status status;          /* ok, disturbed (a run that lost its CPUs), failed */
+	char reason[640];
+	char log[64];                   /* the raw log, a file of the directory's onednn/ */
+	unsigned rep;                   /* the repetition, 1..RT_CLI_REPEAT_MAX */
+	unsigned threads;               /* 0: the runtime's choice */
+	int rank;                       /* under a launcher; -1: none */
+	unsigned long calls;
+	bool counted;                   /* its FLOPs and bytes from oneDNN's log (source
+					 * onednn-log): written where it is and the row ran */
+	double seconds, share, flops, bytes, wall, onednn, coverage, images_per_s;
+	double startup, window;         /* a run's with the log: its work window (NAN: none) */
+	int line;                       /* read: its line in the file */
+};
+/* A command's row, each number where it applies: the times and shares of a row that ran, the
+ * FLOPs, bytes and their rates where counted. */
+void rt_points_csv_cmd_row(FILE *fp, const struct rt_cmd_row *r);
 /* A row is at most this long: a longer line is refused without being held in memory. */
 #define RT_POINTS_CSV_LINE_MAX 65536
 /* One CSV field: quoted when it holds a comma, a quote or leading/trailing blanks, control
@@ -230,15 +261,17 @@ void rt_points_csv_put(FILE *fp, const char *const v[RT_COL_COUNT]);
  * whole. Nothing done to a file of today's header. For appending to an earlier tool's file. */
 int rt_points_csv_upgrade(const char *path, struct rt_err *err);
 /* Read points.csv back (for --resume and the summary); caller frees *pts. A malformed line is
- * an error naming FILE:LINE. A missing file is 0 points. The trainer's reader: the rows of
- * roofline-run's scopes (rt_points_scope_is_command) are not points of a sweep and are
- * skipped; a file with rows of both tools is an error naming the line. */
+ * an error naming FILE:LINE. A missing file is 0 points. The trainer's points: the rows of
+ * roofline-run's scopes (rt_points_scope_is_command) are checked, not returned; a file with
+ * rows of both tools is an error naming the line. */
 int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struct rt_err *err);
 
-/* A points.csv as read: its points (caller frees pts), the columns of its header (an earlier
- * rooftraj's file has others), how many of roofline-run's rows were skipped, and, when
- * reading allows it, whether its last line was cut short while written (no newline: not read
- * as a point) and that line's configuration. */
+/* A points.csv as read (rt_points_file_free frees it): the trainer's points, or roofline-run's
+ * rows, each checked as its tool wrote it: of the command's, every row is counted and its run
+ * rows kept (its oneDNN rows come again from the raw logs they were counted from); the
+ * columns of its header (an earlier rooftraj's file has others); when reading allows it,
+ * whether its last line was cut short while written (no newline: not read as a point) and
+ * that line's configuration. */
 struct rt_points_file {
 	struct rt_point *pts;
 	size_t n;
@@ -246,9 +279,12 @@ struct rt_points_file {
 	bool ordered;                   /* its blocks in the writer's order (rt_points_order_block:
 					 * a file with bytes_source, which came after the order) */
 	size_t command_rows;
+	struct rt_cmd_row *runs;        /* the command's run rows, in the file's order */
+	size_t nruns;
 	bool cut;
 	char cut_config[64];
 };
+void rt_points_file_free(struct rt_points_file *f);
 /* fp (named name in messages) read as points.csv; allow_cut: a last line without its newline
  * is not an error but f->cut. */
 int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_points_file *f,

@@ -49,88 +49,66 @@ static struct jobrun *job_at(struct job *j, const char *config, unsigned rep)
 	return &j->v[j->n++];
 }
 
-/* A run row of a rank's points.csv (path, line) into the job's run of its configuration. */
-static int take_row(struct job *j, char **f, const int *col, const char *path, int line,
-		    struct rt_err *err)
+/* A run row of a rank's into the job's run of its configuration. */
+static int take_row(struct job *j, const struct rt_cmd_row *w, struct rt_err *err)
 {
-	static const enum rt_points_col nums[3] = { RT_COL_WALL_SECONDS, RT_COL_FLOPS,
-						    RT_COL_ONEDNN_SECONDS };
-	const char *status = f[col[RT_COL_STATUS]];
-	char at[4300];
 	struct jobrun *r;
-	double v[3];
-	long rep;
 
-	if (strcmp(f[col[RT_COL_SCOPE]], "run") || strcmp(f[col[RT_COL_NAME]], "command"))
+	if (strcmp(w->name, "command"))
 		return 0;
-	snprintf(at, sizeof(at), "%s:%d: rep", path, line);
-	if (rt_opt_parse_long(&rep, at, f[col[RT_COL_REP]], 1, 64, err))
-		return -EINVAL;
-	if (!(r = job_at(j, f[col[RT_COL_CONFIG]], (unsigned)rep)))
+	if (!(r = job_at(j, w->config, w->rep)))
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	/* a disturbed run ran: counted, never compared */
-	if (strcmp(status, "ok") && strcmp(status, "disturbed")) {
+	if (w->status == RT_STATUS_FAILED) {
 		r->ranks_failed++;
 		return 0;
 	}
-	for (int i = 0; i < 3; i++) {           /* the wall is needed; no FLOPs or oneDNN: 0 */
-		const char *s = f[col[nums[i]]];
-
-		snprintf(at, sizeof(at), "%s:%d: %s", path, line, rt_points_col_names[nums[i]]);
-		if (rt_opt_parse_double(&v[i], at, *s || !i ? s : "0", 0, INFINITY, err))
-			return -EINVAL;
-	}
 	r->ranks_ok++;
-	r->ranks_disturbed += !strcmp(status, "disturbed");
-	r->wall = fmax(r->wall, v[0]);
-	r->flops += v[1];
-	r->onednn += v[2];
+	r->ranks_disturbed += w->status == RT_STATUS_DISTURBED;
+	r->wall = fmax(r->wall, w->wall);               /* no FLOPs or oneDNN: 0 */
+	r->flops += isnan(w->flops) ? 0 : w->flops;
+	r->onednn += isnan(w->onednn) ? 0 : w->onednn;
 	return 0;
 }
 
-/* Every rank's rows into the merged file, each run row into the job's runs. */
+/* Every rank's rows into the merged file, as written, each run row into the job's runs. */
 static int gather(const char *dir, int size, FILE *outp, struct job *j, struct rt_err *err)
 {
+	rt_points_csv_header(outp);
 	for (int k = 0; k < size; k++) {
 		char path[4200], *line = NULL;
+		struct rt_points_file f;
 		size_t cap = 0, len;
 		bool ended;
 		FILE *fp;
-		int rc, bad = 0, lineno = 0, ncol = 0, col[RT_COL_COUNT];
+		int rc;
 
 		snprintf(path, sizeof(path), "%s/rank-%d/points.csv", dir, k);
 		if (rt_check_regular(path, err))
 			return -EINVAL;
-		fp = fopen(path, "re");
-		if (!fp)
+		if (!(fp = fopen(path, "re")))
 			return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
-		while (!bad && (rc = rt_read_line(fp, &line, &cap, 1 << 16, &len, &ended)) > 0) {
-			char *f[RT_CSV_COLS_MAX + 1], copy[1 << 16];
-
-			if (lineno++ == 0) {
-				bad = rt_cmd_points_columns(line, path, col, &ncol, err);
-				if (!bad && ncol != RT_COL_COUNT)       /* rows copied as they are */
-					bad = rt_err_set(err, -EINVAL, "%s:1: an earlier "
-							 "rooftraj's columns (--resume makes "
-							 "them today's)", path);
-				if (!bad && k == 0)
-					rt_points_csv_header(outp);
-				continue;
-			}
-			fprintf(outp, "%s\n", line);
-			snprintf(copy, sizeof(copy), "%s", line);
-			if (rt_csv_split(copy, f, RT_CSV_COLS_MAX) != ncol)
-				bad = rt_err_set(err, -EINVAL, "%s:%d: not %d comma-separated fields",
-						 path, lineno, ncol);
-			else
-				bad = take_row(j, f, col, path, lineno, err);
-		}
+		rc = rt_points_csv_load(fp, path, false, &f, err);
+		if (!rc && (f.columns != RT_COL_COUNT || f.n))     /* rows copied as they are */
+			rc = rt_err_set(err, -EINVAL, "%s:1: not today's roofline-run points.csv (%s)",
+					path, f.n ? "roofline-train's rows" : "an earlier "
+					"rooftraj's columns: --resume makes them today's");
+		for (size_t i = 0; !rc && i < f.nruns; i++)
+			rc = take_row(j, &f.runs[i], err);
+		rt_points_file_free(&f);
+		/* the rows again, as the reader found them */
+		if (!rc && fseek(fp, 0, SEEK_SET))
+			rc = rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
+		for (int n = 0, r; !rc && (r = rt_read_line(fp, &line, &cap, RT_POINTS_CSV_LINE_MAX,
+							     &len, &ended)) != 0; n++)
+			if (r < 0)
+				rc = rt_err_set(err, r, "%s: cannot read", path);
+			else if (n && *line)
+				fprintf(outp, "%s\n", line);
 		free(line);
 		fclose(fp);
-		if (bad)
-			return bad;
-		if (rc < 0)
-			return rt_err_set(err, rc, "%s: cannot read", path);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }

@@ -129,12 +129,6 @@ bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_on
 /* A rate or size in a few digits (%.4g; "-" for none): no number is printed in 300 digits. */
 const char *rt_cmd_num(double v, char *buf, size_t size);
 
-/* The columns of header (a points.csv's first line, of today's schema or an earlier one) as
- * rt_points_csv_map maps them (col[RT_COL_COUNT], *ncol), when they hold those roofline-run's
- * rows need; else -EINVAL "NAME:1: not roofline-run's points.csv (no column ...)". */
-int rt_cmd_points_columns(const char *header, const char *name, int *col, int *ncol,
-			  struct rt_err *err);
-
 /* The configurations DIR/points.csv holds rows of, read back: res[i] for cfgs[i] (n of them)
  * from its run rows, each process's tally from the raw log its row names (DIR/onednn/...),
  * have[i] set. With *cfgs NULL the configurations are made from the rows themselves (name,

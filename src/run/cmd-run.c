@@ -978,59 +978,6 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	return 0;
 }
 
-/* points.csv's rows: the command's columns of the one schema (results/points.h). */
-struct row {
-	const char *config, *scope, *name, *kind, *prop, *dtype, *precision, *impl, *status,
-		   *reason, *log;
-	unsigned rep, threads;
-	unsigned long calls;
-	double seconds, share, flops, bytes, wall, onednn, coverage, images_per_s;
-	double startup, window;         /* run rows with the log: the work window (NAN: none) */
-	bool counted;
-	int rank;
-};
-
-/* column k: v, where have and it is a number (else empty) */
-static void num(char (*nb)[32], const char **v, int k, double x, bool have)
-{
-	if (have && isfinite(x)) {
-		snprintf(nb[k], sizeof(nb[k]), "%.17g", x);
-		v[k] = nb[k];
-	}
-}
-
-static void put_row(FILE *fp, const struct row *w)
-{
-	const bool ok = strcmp(w->status, "failed") != 0, counted = ok && w->counted;
-	const char *v[RT_COL_COUNT] = { NULL };
-	char nb[RT_COL_COUNT][32];
-
-	v[RT_COL_CONFIG] = w->config, v[RT_COL_SCOPE] = w->scope, v[RT_COL_NAME] = w->name;
-	v[RT_COL_KIND] = w->kind, v[RT_COL_PROP] = w->prop, v[RT_COL_DTYPE] = w->dtype;
-	v[RT_COL_PRECISION] = w->precision, v[RT_COL_IMPL] = w->impl;
-	v[RT_COL_STATUS] = w->status, v[RT_COL_REASON] = w->reason, v[RT_COL_LOG] = w->log;
-	v[RT_COL_SOURCE] = counted ? "onednn-log" : NULL;
-	num(nb, v, RT_COL_REP, w->rep, true);
-	num(nb, v, RT_COL_CALLS, (double)w->calls, true);
-	num(nb, v, RT_COL_THREADS, w->threads, w->threads > 0);
-	num(nb, v, RT_COL_RANK, w->rank, w->rank >= 0);
-	num(nb, v, RT_COL_SECONDS, w->seconds, ok);
-	num(nb, v, RT_COL_SHARE, w->share, ok);
-	num(nb, v, RT_COL_FLOPS, w->flops, counted);
-	num(nb, v, RT_COL_BYTES, w->bytes, counted);
-	num(nb, v, RT_COL_GFLOPS, w->seconds > 0 ? w->flops / w->seconds / 1e9 : NAN, counted);
-	num(nb, v, RT_COL_INTENSITY, w->bytes > 0 ? w->flops / w->bytes : NAN,
-	    counted && w->flops > 0);
-	num(nb, v, RT_COL_WALL_SECONDS, w->wall, ok);
-	num(nb, v, RT_COL_ONEDNN_SECONDS, w->onednn, ok && w->onednn >= 0);
-	num(nb, v, RT_COL_COVERAGE, w->coverage, ok && w->coverage >= 0);
-	num(nb, v, RT_COL_IMAGES_PER_S, w->images_per_s, ok && w->images_per_s > 0 &&
-	    w->images_per_s <= RT_CMD_IMAGES_PER_S_MAX);
-	num(nb, v, RT_COL_STARTUP_SECONDS, w->startup, ok && !isnan(w->window));
-	num(nb, v, RT_COL_WINDOW_SECONDS, w->window, ok && !isnan(w->startup));
-	rt_points_csv_put(fp, v);
-}
-
 /* A run with the log on that gave not one of its lines: oneDNN may have run with the log
  * switched off by the command itself, so nothing is known of its primitives. */
 #define NO_LINE "no oneDNN verbose line came: the command ran no oneDNN primitive, or " \
@@ -1040,31 +987,38 @@ static void put_row(FILE *fp, const struct row *w)
 static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, const struct rt_cmd_outcome *r,
 		    const char *name, const char *log, bool logged)
 {
-	char why[300];
 	struct rt_cmd_judgement j;
-	struct row w = { .config = c->name, .rep = rep, .scope = "run", .name = name,
-			 .status = !r->ok ? "failed" : r->disturbed ? "disturbed" : "ok", .reason = r->reason, .log = log,
-			 .threads = c->threads, .calls = logged ? r->t.execs : 0,
-			 .seconds = r->wall, .share = 1, .flops = r->t.flops, .bytes = r->t.bytes,
-			 .wall = r->wall, .onednn = logged ? r->t.ms / 1e3 : -1,
-			 .coverage = logged && r->wall > 0 ? r->t.ms / 1e3 / r->wall : -1,
-			 .images_per_s = r->images_per_s, .counted = logged, .rank = c->rank,
-			 .startup = logged ? r->startup : NAN, .window = logged ? r->window : NAN };
+	struct rt_cmd_row w = { .scope = RT_CMD_SCOPE_RUN, .rep = rep, .threads = c->threads,
+				.rank = c->rank, .calls = logged ? r->t.execs : 0,
+				.status = !r->ok ? RT_STATUS_FAILED : r->disturbed ?
+					  RT_STATUS_DISTURBED : RT_STATUS_OK,
+				.seconds = r->wall, .share = 1, .flops = r->t.flops,
+				.bytes = r->t.bytes, .wall = r->wall, .counted = logged,
+				.onednn = logged ? r->t.ms / 1e3 : NAN,
+				.coverage = logged && r->wall > 0 ? r->t.ms / 1e3 / r->wall : NAN,
+				.images_per_s = r->images_per_s <= RT_CMD_IMAGES_PER_S_MAX ?
+						r->images_per_s : NAN,
+				.startup = logged ? r->startup : NAN,
+				.window = logged ? r->window : NAN };
 
+	snprintf(w.config, sizeof(w.config), "%s", c->name);
+	snprintf(w.name, sizeof(w.name), "%s", name);
+	snprintf(w.log, sizeof(w.log), "%s", log ? log : "");
 	/* what no profile is needed to call impossible: the row says it, the number is kept */
 	rt_cmd_judge(r, c->threads, NULL, &j);
-	if (r->disturbed) {
-		w.reason = r->reason;
-	} else if (r->ok && j.impossible) {
-		w.reason = j.why;
-	} else if (r->ok && logged && !r->t.execs) {
-		w.reason = r->verbose_lines ? "no oneDNN primitive ran: coverage 0%" : NO_LINE;
-	} else if (r->ok && logged && r->t.unparsed) {
-		snprintf(why, sizeof(why), "%lu oneDNN lines not read (the first: %s)",
+	if (r->disturbed)
+		snprintf(w.reason, sizeof(w.reason), "%s", r->reason);
+	else if (r->ok && j.impossible)
+		snprintf(w.reason, sizeof(w.reason), "%s", j.why);
+	else if (r->ok && logged && !r->t.execs)
+		snprintf(w.reason, sizeof(w.reason), "%s", r->verbose_lines ?
+			 "no oneDNN primitive ran: coverage 0%" : NO_LINE);
+	else if (r->ok && logged && r->t.unparsed)
+		snprintf(w.reason, sizeof(w.reason), "%lu oneDNN lines not read (the first: %s)",
 			 r->t.unparsed, r->t.first_unparsed_why);
-		w.reason = why;
-	}
-	put_row(fp, &w);
+	else
+		snprintf(w.reason, sizeof(w.reason), "%s", r->reason);
+	rt_points_csv_cmd_row(fp, &w);
 }
 
 /* A kind row's primitives: the same kind, direction, data type and precision of math. */
@@ -1104,6 +1058,22 @@ static int cmp_lead(const void *a, const void *b)
 	return (i > j) - (i < j);
 }
 
+/* A kind or primitive row's fields from its primitive (the kind's heaviest): its kind,
+ * direction, data type, math, implementation where impl, and its own numbers. */
+static void prim_fields(struct rt_cmd_row *w, const struct rt_onednn_prim *p, bool impl)
+{
+	snprintf(w->kind, sizeof(w->kind), "%s", p->kind);
+	snprintf(w->prop, sizeof(w->prop), "%s", p->prop);
+	snprintf(w->dtype, sizeof(w->dtype), "%s", p->dtype);
+	snprintf(w->precision, sizeof(w->precision), "%s", rt_precision_name(p->prec));
+	if (impl)
+		snprintf(w->impl, sizeof(w->impl), "%s", p->impl);
+	w->counted = p->counted;
+	snprintf(w->reason, sizeof(w->reason), "%s", p->counted ? "" :
+		 "a kind not counted: its time, no FLOPs");
+	w->calls = p->calls, w->seconds = p->ms / 1e3, w->flops = p->flops, w->bytes = p->bytes;
+}
+
 /* The oneDNN rows of one run: everything, each kind and direction, each primitive; -ENOMEM. */
 static int onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
 		       struct rt_cmd_outcome *r, const char *log)
@@ -1111,14 +1081,17 @@ static int onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
 	struct kind_group *grp = NULL;
 	size_t *ord = NULL, ng = 0;
 	const double total = r->t.ms;
-	struct row w = { .config = c->name, .rep = rep, .scope = "onednn", .name = "all",
-			 .status = "ok", .log = log, .threads = c->threads, .calls = r->t.execs,
-			 .seconds = total / 1e3, .share = 1, .flops = r->t.flops,
-			 .bytes = r->t.bytes, .wall = r->wall, .onednn = total / 1e3,
-			 .coverage = r->wall > 0 ? total / 1e3 / r->wall : 0, .images_per_s = NAN,
-			 .counted = true, .rank = c->rank, .startup = NAN, .window = NAN };
+	struct rt_cmd_row w = { .scope = RT_CMD_SCOPE_ONEDNN, .name = "all", .rep = rep,
+				.status = RT_STATUS_OK, .threads = c->threads, .rank = c->rank,
+				.calls = r->t.execs, .seconds = total / 1e3, .share = 1,
+				.flops = r->t.flops, .bytes = r->t.bytes, .wall = r->wall,
+				.onednn = total / 1e3, .coverage = r->wall > 0 ?
+				total / 1e3 / r->wall : 0, .images_per_s = NAN, .counted = true,
+				.startup = NAN, .window = NAN };
 
-	put_row(fp, &w);
+	snprintf(w.config, sizeof(w.config), "%s", c->name);
+	snprintf(w.log, sizeof(w.log), "%s", log);
+	rt_points_csv_cmd_row(fp, &w);
 	rt_onednn_tally_sort(&r->t);
 	/* each kind and direction (precision apart), by time: the primitives grouped by one
 	 * sort (n log n: a log of 80,000 distinct kinds took 45 s pairwise), each group's row
@@ -1151,38 +1124,26 @@ static int onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
 		qsort(grp, ng, sizeof(*grp), cmp_lead);
 	for (size_t i = 0; i < ng; i++) {
 		const struct rt_onednn_prim *p = &r->t.v[grp[i].lead];
-		struct row k = w;
-		char name[80];
 
-		k.scope = "kind";
-		snprintf(name, sizeof(name), "%s %s", p->kind, p->prop);
-		k.name = name;
-		k.kind = p->kind, k.prop = p->prop, k.dtype = p->dtype;
-		k.precision = rt_precision_name(p->prec);
-		k.calls = grp[i].calls, k.seconds = grp[i].seconds;
-		k.flops = grp[i].flops, k.bytes = grp[i].bytes;
-		k.counted = p->counted;
-		k.share = total > 0 ? k.seconds * 1e3 / total : 0;
-		k.reason = p->counted ? "" : "a kind not counted: its time, no FLOPs";
-		put_row(fp, &k);
+		w.scope = RT_CMD_SCOPE_KIND;
+		snprintf(w.name, sizeof(w.name), "%s %s", p->kind, p->prop);
+		prim_fields(&w, p, false);
+		w.calls = grp[i].calls, w.seconds = grp[i].seconds;
+		w.flops = grp[i].flops, w.bytes = grp[i].bytes;
+		w.share = total > 0 ? w.seconds * 1e3 / total : 0;
+		rt_points_csv_cmd_row(fp, &w);
 	}
 	free(ord);
 	free(grp);
 	for (size_t i = 0; i < r->t.n; i++) {
 		const struct rt_onednn_prim *p = &r->t.v[i];
-		struct row q = w;
-		char name[320];
 
-		q.scope = "primitive";
-		snprintf(name, sizeof(name), "%s %s %s %s", p->kind, p->prop, p->dtype, p->problem);
-		q.name = name;
-		q.kind = p->kind, q.prop = p->prop, q.dtype = p->dtype, q.impl = p->impl;
-		q.precision = rt_precision_name(p->prec);
-		q.calls = p->calls, q.seconds = p->ms / 1e3, q.flops = p->flops;
-		q.bytes = p->bytes, q.counted = p->counted;
-		q.share = total > 0 ? p->ms / total : 0;
-		q.reason = p->counted ? "" : "a kind not counted: its time, no FLOPs";
-		put_row(fp, &q);
+		w.scope = RT_CMD_SCOPE_PRIMITIVE;
+		snprintf(w.name, sizeof(w.name), "%s %s %s %s", p->kind, p->prop, p->dtype,
+			 p->problem);
+		prim_fields(&w, p, true);
+		w.share = total > 0 ? p->ms / total : 0;
+		rt_points_csv_cmd_row(fp, &w);
 	}
 	return 0;
 }

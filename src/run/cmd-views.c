@@ -17,25 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_REPS 64
-
-int rt_cmd_points_columns(const char *header, const char *name, int *col, int *ncol,
-			  struct rt_err *err)
-{
-	static const enum rt_points_col need[] = {
-		RT_COL_CONFIG, RT_COL_REP, RT_COL_SCOPE, RT_COL_NAME, RT_COL_STATUS, RT_COL_REASON,
-		RT_COL_WALL_SECONDS, RT_COL_THREADS, RT_COL_LOG, RT_COL_IMAGES_PER_S, RT_COL_FLOPS,
-		RT_COL_ONEDNN_SECONDS,
-	};
-	int rc = rt_points_csv_map(header, name, col, ncol, err);
-
-	for (size_t k = 0; !rc && k < sizeof(need) / sizeof(need[0]); k++)
-		if (col[need[k]] < 0)
-			rc = rt_err_set(err, -EINVAL, "%s:1: not roofline-run's points.csv (no "
-					"column %s)", name, rt_points_col_names[need[k]]);
-	return rc;
-}
 
 void rt_cmd_summarize(struct rt_cmd_result *s)
 {
@@ -109,10 +93,7 @@ static int tally_log(const char *dir, const char *log, struct rt_onednn_tally *t
 	ssize_t len;
 	FILE *fp;
 
-	/* a row names a file of its own directory's onednn/, nothing else */
-	if (strncmp(log, "onednn/", 7) || strchr(log + 7, '/') || strstr(log, ".."))
-		return rt_err_set(err, -EINVAL, "%s:%zu: log '%s' is not a file of onednn/", csv,
-				  line, log);
+	/* a file of the directory's onednn/: the reader refused a row naming another */
 	snprintf(path, sizeof(path), "%s/%s", dir, log);
 	if (rt_check_regular(path, err))
 		return -EINVAL;
@@ -135,18 +116,6 @@ static int tally_log(const char *dir, const char *log, struct rt_onednn_tally *t
 	fclose(fp);
 	rt_onednn_tally_sort(t);
 	return 0;
-}
-
-static int num_field(const char *s, double *out, bool empty_ok)
-{
-	char *end;
-
-	if (!*s) {
-		*out = NAN;
-		return empty_ok ? 0 : -1;
-	}
-	*out = strtod(s, &end);
-	return *end || !isfinite(*out) || *out < 0 ? -1 : 0;
 }
 
 /* The configurations by name: open addressing, slots hold index + 1 (0: empty), at most
@@ -197,7 +166,7 @@ static bool index_fit(struct cfg_index *x, const struct rt_cmd_cfg *cfgs, size_t
 /* the configuration named, made from the row when the caller gave none (-2: out of memory,
  * -3: a name longer than a configuration's) */
 static long find_cfg(struct rt_cmd_cfg **cfgs, size_t *n, size_t *cap, struct cfg_index *x,
-		     bool make, const char *name, const char *threads)
+		     bool make, const char *name, unsigned threads)
 {
 	size_t h;
 
@@ -221,7 +190,7 @@ static long find_cfg(struct rt_cmd_cfg **cfgs, size_t *n, size_t *cap, struct cf
 	}
 	memset(&(*cfgs)[*n], 0, sizeof(**cfgs));
 	snprintf((*cfgs)[*n].name, sizeof((*cfgs)[*n].name), "%s", name);
-	(*cfgs)[*n].threads = (unsigned)strtoul(threads, NULL, 10);
+	(*cfgs)[*n].threads = threads;
 	(*cfgs)[*n].is_default = *n == 0;
 	(*cfgs)[*n].rank = -1;
 	x->slots[h] = *n + 1;
@@ -232,71 +201,57 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 			struct rt_cmd_result **res, bool *have, struct rt_err *err)
 {
 	const bool make = *cfgs == NULL;
-	char csv[4200], *buf = NULL, *f[RT_CSV_COLS_MAX + 1];
-	const char *g[RT_COL_COUNT];
-	int col[RT_COL_COUNT], ncol = 0;
-	size_t cap = 0, ncap = 0, line = 0, rescap = make ? 0 : *n;
+	char csv[4200];
+	size_t ncap = 0, rescap = make ? 0 : *n;
 	double (*bare)[MAX_REPS] = NULL;
 	unsigned *nbare = NULL;
 	struct cfg_index idx = { NULL, 0 };
-	ssize_t len;
+	struct rt_points_file f = { 0 };
+	struct stat st;
 	FILE *fp;
-	int rc = 0;
+	int rc;
 
+	if (make)
+		*n = 0;
 	snprintf(csv, sizeof(csv), "%s/points.csv", dir);
 	if (rt_check_regular(csv, err))
 		return -EINVAL;
 	if (!(fp = fopen(csv, "re")))
 		return rt_err_set(err, errno == ENOENT ? -ENOENT : -errno, "%s: %s", csv,
 				  strerror(errno));
-	if (make)
-		*n = 0;
-	while ((len = getline(&buf, &cap, fp)) > 0) {
-		const char *config, *what, *status;
-		long ci;
-		double rep, wall, img, su, win;
+	rc = fstat(fileno(fp), &st) ? rt_err_set(err, -errno, "%s: %s", csv, strerror(errno)) :
+	     !st.st_size ? rt_err_set(err, -EINVAL, "%s: empty (not roofline-run's points.csv)",
+				      csv) :
+	     rt_points_csv_load(fp, csv, false, &f, err);
+	fclose(fp);
+	if (!rc && f.n)
+		rc = rt_err_set(err, -EINVAL, "%s: roofline-train's rows, not roofline-run's "
+				"(roofline-train --resume takes them)", csv);
+	if (rc)
+		goto out;
+	if (rescap && (!(bare = calloc(rescap, sizeof(*bare))) ||
+		       !(nbare = calloc(rescap, sizeof(*nbare))))) {
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < f.nruns; i++) {
+		const struct rt_cmd_row *w = &f.runs[i];
+		const long ci = find_cfg(cfgs, n, &ncap, &idx, make, w->config, w->threads);
 		struct rt_cmd_result *s;
 
-		line++;
-		while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-			buf[--len] = '\0';
-		if (line == 1) {
-			if ((rc = rt_cmd_points_columns(buf, csv, col, &ncol, err)))
-				goto out;
-			continue;
-		}
-		if (rt_csv_split(buf, f, RT_CSV_COLS_MAX) != ncol) {
-			rc = rt_err_set(err, -EINVAL, "%s:%zu: not %d comma-separated fields", csv,
-					line, ncol);
-			goto out;
-		}
-		for (int k = 0; k < RT_COL_COUNT; k++)  /* a column the file lacks: empty */
-			g[k] = col[k] >= 0 ? f[col[k]] : "";
-		config = g[RT_COL_CONFIG];
-		what = g[RT_COL_NAME];
-		status = g[RT_COL_STATUS];
-		if (!rt_points_scope_is_command(g[RT_COL_SCOPE])) {
-			rc = rt_err_set(err, -EINVAL, "%s:%zu: scope '%s' is not one of roofline-"
-					"run's (run, onednn, kind, primitive)", csv, line,
-					g[RT_COL_SCOPE]);
-			goto out;
-		}
-		if (strcmp(g[RT_COL_SCOPE], "run"))
-			continue;
-		ci = find_cfg(cfgs, n, &ncap, &idx, make, config, g[RT_COL_THREADS]);
 		if (ci == -2) {
 			rc = rt_err_set(err, -ENOMEM, "out of memory");
 			goto out;
 		}
 		if (ci == -3) {
-			rc = rt_err_set(err, -EINVAL, "%s:%zu: a configuration's name of %zu "
-					"characters (at most %zu)", csv, line, strlen(config),
+			rc = rt_err_set(err, -EINVAL, "%s:%d: a configuration's name of %zu "
+					"characters (at most %zu)", csv, w->line, strlen(w->config),
 					sizeof((*cfgs)[0].name) - 1);
 			goto out;
 		}
 		if (ci < 0) {
-			rc = rt_err_set(err, -EINVAL, "%s:%zu: configuration '%s' is not one of this "
-					"run's (run.cfg)", csv, line, config);
+			rc = rt_err_set(err, -EINVAL, "%s:%d: configuration '%s' is not one of this "
+					"run's (run.cfg)", csv, w->line, w->config);
 			goto out;
 		}
 		if ((size_t)ci >= rescap) {
@@ -318,77 +273,50 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 			memset(nbare + rescap, 0, (nc - rescap) * sizeof(*nbare));
 			rescap = nc;
 		}
-		if (!bare && rescap) {
-			/* the caller's results array: the side tables sized to it */
-			if (!(bare = calloc(rescap, sizeof(*bare))) ||
-			    !(nbare = calloc(rescap, sizeof(*nbare)))) {
-				rc = rt_err_set(err, -ENOMEM, "out of memory");
-				goto out;
-			}
-		}
 		s = &(*res)[ci];
-		if (num_field(g[RT_COL_REP], &rep, false) || rep < 1 || rep > MAX_REPS ||
-		    rep != floor(rep) ||
-		    (strcmp(status, "ok") && strcmp(status, "disturbed") && strcmp(status, "failed")) ||
-		    num_field(g[RT_COL_WALL_SECONDS], &wall, !strcmp(status, "failed")) ||
-		    num_field(g[RT_COL_IMAGES_PER_S], &img, true) ||
-		    num_field(g[RT_COL_STARTUP_SECONDS], &su, true) ||
-		    num_field(g[RT_COL_WINDOW_SECONDS], &win, true) ||
-		    (!isnan(su) && (su < 0 || su > wall)) ||
-		    (!isnan(win) && (win < 0 || su + win > wall * (1 + 1e-12)))) {
-			rc = rt_err_set(err, -EINVAL, "%s:%zu: a run row that does not read (rep, "
-					"status, wall_seconds, images_per_s, startup_seconds and "
-					"window_seconds within the wall time)", csv, line);
-			goto out;
-		}
-		if (!strcmp(what, "command without the log")) {
-			if (!strcmp(status, "ok") && nbare[ci] < MAX_REPS)
-				bare[ci][nbare[ci]++] = wall;
+		if (!strcmp(w->name, "command without the log")) {
+			if (w->status == RT_STATUS_OK && nbare[ci] < MAX_REPS)
+				bare[ci][nbare[ci]++] = w->wall;
 			(*res)[ci].bare_tried = true;
 			continue;
 		}
 		/* a claim's runs without the log decide one verdict: made again when it is */
-		if (!strcmp(what, "command without the log, confirming"))
+		if (strcmp(w->name, "command"))
 			continue;
-		if (strcmp(what, "command")) {
-			rc = rt_err_set(err, -EINVAL, "%s:%zu: a run row named '%s'", csv, line, what);
-			goto out;
-		}
-		if ((unsigned)rep > s->n) {
+		if (w->rep > s->n) {
 			/* the runs a row names, not MAX_REPS for each configuration */
-			struct rt_cmd_outcome *v = realloc(s->runs, (size_t)rep * sizeof(*v));
+			struct rt_cmd_outcome *v = realloc(s->runs, w->rep * sizeof(*v));
 
 			if (!v) {
 				rc = rt_err_set(err, -ENOMEM, "out of memory");
 				goto out;
 			}
 			s->runs = v;
-			memset(v + s->n, 0, ((size_t)rep - s->n) * sizeof(*v));
+			memset(v + s->n, 0, (w->rep - s->n) * sizeof(*v));
 		}
 		{
-			struct rt_cmd_outcome *r = &s->runs[(unsigned)rep - 1];
+			struct rt_cmd_outcome *r = &s->runs[w->rep - 1];
 
-			if ((unsigned)rep <= s->n && (r->ok || r->reason[0] || r->wall > 0)) {
-				rc = rt_err_set(err, -EINVAL, "%s:%zu: configuration '%s' run %.0f "
-						"twice", csv, line, config, rep);
+			if (w->rep <= s->n && (r->ok || r->reason[0] || r->wall > 0)) {
+				rc = rt_err_set(err, -EINVAL, "%s:%d: configuration '%s' run %u "
+						"twice", csv, w->line, w->config, w->rep);
 				goto out;
 			}
-			while (s->n < (unsigned)rep) {
+			while (s->n < w->rep) {
 				rt_onednn_tally_init(&s->runs[s->n].t);
 				s->runs[s->n].images_per_s = NAN;
 				s->runs[s->n].startup = s->runs[s->n].window = NAN;
 				s->n++;
 			}
-			r->ok = strcmp(status, "failed") != 0;
-			r->disturbed = !strcmp(status, "disturbed");
-			r->wall = r->ok ? wall : 0;
-			r->images_per_s = img;
-			r->startup = isnan(win) ? NAN : su;
-			r->window = isnan(su) ? NAN : win;
-			snprintf(r->reason, sizeof(r->reason), "%s", g[RT_COL_REASON]);
-			if (*g[RT_COL_LOG] && (rc = tally_log(dir, g[RT_COL_LOG], &r->t,
-								  &r->verbose_lines, csv, line,
-								  err)))
+			r->ok = w->status != RT_STATUS_FAILED;
+			r->disturbed = w->status == RT_STATUS_DISTURBED;
+			r->wall = r->ok ? w->wall : 0;
+			r->images_per_s = w->images_per_s;
+			r->startup = isnan(w->window) ? NAN : w->startup;
+			r->window = isnan(w->startup) ? NAN : w->window;
+			snprintf(r->reason, sizeof(r->reason), "%s", w->reason);
+			if (*w->log && (rc = tally_log(dir, w->log, &r->t, &r->verbose_lines, csv,
+						       w->line, err)))
 				goto out;
 			/* the window was by oneDNN's timestamps where each execution had one */
 			r->stamped = r->t.execs && r->t.stamped == r->t.execs;
@@ -397,10 +325,6 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 		if (have)
 			have[ci] = true;
 	}
-	if (ferror(fp))
-		rc = rt_err_set(err, -EIO, "%s: read failed", csv);
-	if (line == 0 && !rc)
-		rc = rt_err_set(err, -EINVAL, "%s: empty (not roofline-run's points.csv)", csv);
 out:
 	for (size_t i = 0; !rc && i < *n && i < rescap; i++) {
 		struct rt_cmd_result *s = &(*res)[i];
@@ -424,8 +348,7 @@ out:
 	free(idx.slots);
 	free(bare);
 	free(nbare);
-	free(buf);
-	fclose(fp);
+	rt_points_file_free(&f);
 	return rc;
 }
 

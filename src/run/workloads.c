@@ -25,28 +25,25 @@ const struct rt_workload *rt_workload_of_program(const char *program)
 
 const struct rt_workload *rt_workload_of_dir(const char *dir)
 {
-	char csv[4200], prog[64], *line = NULL, *f[RT_CSV_COLS_MAX + 1];
-	int col[RT_COL_COUNT], ncol;
-	size_t cap = 0, len;
-	bool cmd = false, ended;
+	char csv[4200], prog[64];
+	struct rt_points_file f;
 	struct rt_err ignored;
+	bool cmd = false;
 	FILE *fp;
 
 	/* the tool its run.cfg names (the trainer's names none) */
 	rt_runrec_program(dir, prog, sizeof(prog));
 	if (*prog)
 		return rt_workload_of_program(prog);
-	/* else its first row's scope */
+	/* else the rows its points.csv holds (one that does not read: the trainer's path says
+	 * why); a FIFO or a device is no results file (and would block) */
 	snprintf(csv, sizeof(csv), "%s/points.csv", dir);
-	/* a FIFO or a device is no results file (and would block) */
 	if (rt_check_regular(csv, NULL) || !(fp = fopen(csv, "re")))
 		return &rt_workload_trainer;
-	if (rt_read_line(fp, &line, &cap, RT_POINTS_CSV_LINE_MAX, &len, &ended) > 0 &&
-	    !rt_points_csv_map(line, csv, col, &ncol, &ignored) && col[RT_COL_SCOPE] >= 0 &&
-	    rt_read_line(fp, &line, &cap, RT_POINTS_CSV_LINE_MAX, &len, &ended) > 0 &&
-	    rt_csv_split(line, f, RT_CSV_COLS_MAX) == ncol)
-		cmd = rt_points_scope_is_command(f[col[RT_COL_SCOPE]]);
-	free(line);
+	if (!rt_points_csv_load(fp, csv, false, &f, &ignored)) {
+		cmd = f.command_rows > 0;
+		rt_points_file_free(&f);
+	}
 	fclose(fp);
 	return cmd ? &rt_workload_command : &rt_workload_trainer;
 }

@@ -80,8 +80,9 @@ int rt_sweep_child_parse(const char *out, size_t len, const struct rt_sweep_conf
 	}
 	rc = rt_points_csv_load(fp, "the child's points", false, &f, &err);
 	fclose(fp);
-	if (rc || !f.n) {
+	if (rc || !f.n) {       /* a command's rows are no points */
 		snprintf(why, whysize, "%s", rc ? err.msg : "the child printed no points");
+		rt_points_file_free(&f);
 		return -1;
 	}
 	/* the configuration is the parent's to name: its knobs, as the sweep set them; a point's

@@ -138,7 +138,7 @@ static int prepare_points(const char *csv, bool retry, char *note, size_t notesi
 	rc = rt_outfile_commit(&of, err);
 out:
 	free(drop);
-	free(f.pts);
+	rt_points_file_free(&f);
 	return rc;
 }
 
