@@ -17,6 +17,28 @@ const char *const rt_point_stats[RT_STAT_COUNT] = { "median", "min", "max" };
 const char *const rt_point_statuses[RT_STATUS_COUNT] = { "ok", "failed", "fused", "disturbed" };
 const char *const rt_cmd_scopes[RT_CMD_SCOPE_COUNT] = { "run", "onednn", "kind", "primitive" };
 
+/* CSV as rooftraj writes and reads it. csv_field: one field, quoted when it holds a comma, a
+ * quote or leading/trailing blanks, control characters as spaces (a row stays one line).
+ * csv_split: one line (no line end) into at most max fields, in place ("" quoting): the count
+ * (max + 1 when there are more), -1 when a quoted field does not close or text follows its
+ * closing quote. A header's columns by name (cols_parse, col_of): every field is found by its
+ * column's name, never by its place. header_map: the columns of a points.csv header, col[k]
+ * the place of column k (-1: none), today's header or an earlier one of either tool, else
+ * -EINVAL "NAME:1: not a rooftraj points.csv header". */
+#define CSV_COLS_MAX 64
+struct csv_cols {
+	char text[2048];                /* the header, split in place */
+	char *name[CSV_COLS_MAX];
+	int n;
+};
+static void csv_field(FILE *fp, const char *s);
+static int csv_split(char *line, char **f, int max);
+static int cols_parse(struct csv_cols *c, const char *header);
+static int col_of(const struct csv_cols *c, const char *name);
+static int header_map(const char *header, const char *name, int *col, int *ncol,
+		      struct rt_err *err);
+static bool scope_is_command(const char *scope);
+
 /* names[v] when v is in range, else "?" (a struct filled by hand can hold anything) */
 static const char *name_of(const char *const *names, unsigned n, unsigned v)
 {
@@ -354,7 +376,7 @@ static const char earlier_command[] =
 static const int earlier_command_columns[] = { 26, 28 };
 
 /* Whether the names of h are the first n of names. */
-static bool names_are(const struct rt_csv_cols *h, const char *const *names, int n)
+static bool names_are(const struct csv_cols *h, const char *const *names, int n)
 {
 	if (h->n != n)
 		return false;
@@ -364,13 +386,13 @@ static bool names_are(const struct rt_csv_cols *h, const char *const *names, int
 	return true;
 }
 
-int rt_points_csv_map(const char *header, const char *name, int *col, int *ncol,
+static int header_map(const char *header, const char *name, int *col, int *ncol,
 		      struct rt_err *err)
 {
-	struct rt_csv_cols h, cmd;
+	struct csv_cols h, cmd;
 	bool known = false;
 
-	if (rt_csv_cols_parse(&h, header) || rt_csv_cols_parse(&cmd, earlier_command))
+	if (cols_parse(&h, header) || cols_parse(&cmd, earlier_command))
 		return rt_err_set(err, -EINVAL, "%s:1: not a rooftraj points.csv header", name);
 	known = names_are(&h, rt_points_col_names, RT_COL_COUNT);
 	for (size_t i = 0; !known && i < sizeof(earlier_columns) / sizeof(earlier_columns[0]); i++)
@@ -380,12 +402,12 @@ int rt_points_csv_map(const char *header, const char *name, int *col, int *ncol,
 	if (!known)
 		return rt_err_set(err, -EINVAL, "%s:1: not a rooftraj points.csv header", name);
 	for (int k = 0; k < RT_COL_COUNT; k++)
-		col[k] = rt_csv_col(&h, rt_points_col_names[k]);
+		col[k] = col_of(&h, rt_points_col_names[k]);
 	*ncol = h.n;
 	return 0;
 }
 
-bool rt_points_scope_is_command(const char *scope)
+static bool scope_is_command(const char *scope)
 {
 	return rt_vocab_index(rt_cmd_scopes, RT_CMD_SCOPE_COUNT, scope) >= 0;
 }
@@ -400,7 +422,7 @@ void rt_points_csv_header(FILE *fp)
 /* A CSV field: quoted when it holds a comma, a quote or leading/trailing blanks; control
  * characters (which the model and profile readers refuse) become spaces, so that a row stays
  * one line whatever it holds. */
-void rt_csv_field(FILE *fp, const char *s)
+static void csv_field(FILE *fp, const char *s)
 {
 	const size_t len = strlen(s);
 	bool quote = strpbrk(s, ",\"") || (len && (s[0] == ' ' || s[len - 1] == ' '));
@@ -422,27 +444,27 @@ void rt_csv_field(FILE *fp, const char *s)
 
 void rt_points_csv_row(FILE *fp, const struct rt_point *p)
 {
-	rt_csv_field(fp, p->config);
+	csv_field(fp, p->config);
 	fprintf(fp, ",%u,%ld,", p->threads, p->batch);
-	rt_csv_field(fp, rt_point_affinity_name(p));
+	csv_field(fp, rt_point_affinity_name(p));
 	fputc(',', fp);
-	rt_csv_field(fp, rt_point_precision_name(p));
+	csv_field(fp, rt_point_precision_name(p));
 	fprintf(fp, ",%u,", p->ranks);
-	rt_csv_field(fp, rt_point_scope_name(p));
+	csv_field(fp, rt_point_scope_name(p));
 	fputc(',', fp);
-	rt_csv_field(fp, p->name);
+	csv_field(fp, p->name);
 	fputc(',', fp);
-	rt_csv_field(fp, rt_point_stat_name(p));
+	csv_field(fp, rt_point_stat_name(p));
 	fprintf(fp, ",%.9g,%.17g,%.17g,", p->seconds, p->flops, p->bytes);
-	rt_csv_field(fp, rt_point_source_name(p));
+	csv_field(fp, rt_point_source_name(p));
 	fprintf(fp, ",%.6g,%.6g,%.6g,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,", p->intensity, p->gflops,
 		p->images_per_s, p->weights, p->activations, p->gradients, p->optimizer,
 		p->workspace, p->peak_rss);
-	rt_csv_field(fp, rt_point_status_name(p));
+	csv_field(fp, rt_point_status_name(p));
 	fputc(',', fp);
-	rt_csv_field(fp, p->reason);
+	csv_field(fp, p->reason);
 	fputc(',', fp);
-	rt_csv_field(fp, p->impl);
+	csv_field(fp, p->impl);
 	fprintf(fp, ",%ld,%ld", p->input_h, p->input_w);
 	{
 		const double v[3] = { p->weight_gradients, p->activation_gradients, p->inference };
@@ -462,7 +484,7 @@ void rt_points_csv_row(FILE *fp, const struct rt_point *p)
 	else
 		fprintf(fp, ",%.3f", p->cpu_share);
 	fputc(',', fp);
-	rt_csv_field(fp, rt_point_bytes_source_name(p));
+	csv_field(fp, rt_point_bytes_source_name(p));
 	for (int k = RT_COL_BYTES_SOURCE + 1; k < RT_COL_COUNT; k++)  /* the command's */
 		fputc(',', fp);
 	fputc('\n', fp);
@@ -473,7 +495,7 @@ void rt_points_csv_put(FILE *fp, const char *const v[RT_COL_COUNT])
 	for (int k = 0; k < RT_COL_COUNT; k++) {
 		if (k)
 			fputc(',', fp);
-		rt_csv_field(fp, v[k] ? v[k] : "");
+		csv_field(fp, v[k] ? v[k] : "");
 	}
 	fputc('\n', fp);
 }
@@ -520,7 +542,7 @@ void rt_points_csv_cmd_row(FILE *fp, const struct rt_cmd_row *r)
 	rt_points_csv_put(fp, v);
 }
 
-int rt_csv_split(char *line, char **f, int max)
+static int csv_split(char *line, char **f, int max)
 {
 	int n = 0;
 	char *p = line, *w;
@@ -560,16 +582,16 @@ int rt_csv_split(char *line, char **f, int max)
 	}
 }
 
-int rt_csv_cols_parse(struct rt_csv_cols *c, const char *header)
+static int cols_parse(struct csv_cols *c, const char *header)
 {
 	if (strlen(header) >= sizeof(c->text))
 		return -1;
 	snprintf(c->text, sizeof(c->text), "%s", header);
-	c->n = rt_csv_split(c->text, c->name, RT_CSV_COLS_MAX);
-	return c->n < 0 || c->n > RT_CSV_COLS_MAX ? -1 : 0;
+	c->n = csv_split(c->text, c->name, CSV_COLS_MAX);
+	return c->n < 0 || c->n > CSV_COLS_MAX ? -1 : 0;
 }
 
-int rt_csv_col(const struct rt_csv_cols *c, const char *name)
+static int col_of(const struct csv_cols *c, const char *name)
 {
 	for (int i = 0; i < c->n; i++)
 		if (!strcmp(c->name[i], name))
@@ -956,7 +978,7 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 	f->columns = RT_COL_COUNT;
 	while ((r = rt_read_line(fp, &line, &linecap, RT_POINTS_CSV_LINE_MAX, &len, &ended)) > 0 ||
 	       r == -E2BIG) {
-		char *fld[RT_CSV_COLS_MAX + 1], *text = line;
+		char *fld[CSV_COLS_MAX + 1], *text = line;
 		const char *scope;
 		int nf;
 
@@ -981,7 +1003,7 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 		if (at.line == 1) {
 			if (!strncmp(text, "\xef\xbb\xbf", 3))  /* a byte-order mark */
 				text += 3;
-			if ((rc = rt_points_csv_map(text, name, at.col, &f->columns, err)))
+			if ((rc = header_map(text, name, at.col, &f->columns, err)))
 				break;
 			f->ordered = at.col[RT_COL_BYTES_SOURCE] >= 0;
 			continue;
@@ -995,7 +1017,7 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 					at.line);
 			break;
 		}
-		nf = rt_csv_split(text, fld, RT_CSV_COLS_MAX);
+		nf = csv_split(text, fld, CSV_COLS_MAX);
 		if (nf < 0) {
 			rc = rt_err_set(err, -EINVAL, "%s:%d: a quoted field does not close", name,
 					at.line);
@@ -1008,7 +1030,7 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 		}
 		/* a command's row is not a sweep's point; a file is one tool's */
 		scope = at.col[RT_COL_SCOPE] >= 0 ? fld[at.col[RT_COL_SCOPE]] : "";
-		if (rt_points_scope_is_command(scope)) {
+		if (scope_is_command(scope)) {
 			struct rt_cmd_row row;
 
 			if (f->n) {
@@ -1119,14 +1141,14 @@ int rt_points_csv_upgrade(const char *path, struct rt_err *err)
 	if (!(fp = fopen(path, "re")))
 		return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
 	while ((r = rt_read_line(fp, &line, &cap, RT_POINTS_CSV_LINE_MAX, &len, &ended)) > 0) {
-		char *fld[RT_CSV_COLS_MAX + 1];
+		char *fld[CSV_COLS_MAX + 1];
 		const char *v[RT_COL_COUNT];
 
 		lineno++;
 		if (len && line[len - 1] == '\r')
 			line[--len] = '\0';
 		if (lineno == 1) {
-			if ((rc = rt_points_csv_map(line, path, col, &ncol, err)) ||
+			if ((rc = header_map(line, path, col, &ncol, err)) ||
 			    ncol == RT_COL_COUNT || (rc = rt_outfile_open(&of, path, err)))
 				break;                  /* not read, or today's already */
 			open = true;
@@ -1135,7 +1157,7 @@ int rt_points_csv_upgrade(const char *path, struct rt_err *err)
 		}
 		if (!*line)
 			continue;
-		if (!ended || rt_csv_split(line, fld, RT_CSV_COLS_MAX) != ncol) {
+		if (!ended || csv_split(line, fld, CSV_COLS_MAX) != ncol) {
 			rc = rt_err_set(err, -EINVAL, "%s:%d: %s", path, lineno, ended ? "not a row "
 					"of its header's columns" : "cut short (no line end)");
 			break;

@@ -188,15 +188,6 @@ enum rt_points_col {
 };
 extern const char *const rt_points_col_names[RT_COL_COUNT];
 #define RT_POINTS_CSV_COLUMNS RT_COL_COUNT      /* today's: 46 */
-/* The columns of header (a points.csv's first line, no line end): *ncol of them, col[k] the
- * place of column k (enum rt_points_col) in it, -1 where the file has none. Read: today's
- * header, and the earlier ones of either tool (the trainer's 24, 25, 30, 32 or 33 columns;
- * roofline-run's 26 or 28); else -EINVAL "NAME:1: not a rooftraj points.csv header". */
-int rt_points_csv_map(const char *header, const char *name, int *col, int *ncol,
-		      struct rt_err *err);
-/* Whether a row's scope is one of roofline-run's (run, onednn, kind, primitive): a command's
- * row, never a training sweep's. A file holds one tool's rows. */
-bool rt_points_scope_is_command(const char *scope);
 
 /* A row of roofline-run's, in the same columns: a process of the user's command (scope run,
  * name "command", or "command without the log" and "command without the log, confirming" for
@@ -230,39 +221,19 @@ struct rt_cmd_row {
 void rt_points_csv_cmd_row(FILE *fp, const struct rt_cmd_row *r);
 /* A row is at most this long: a longer line is refused without being held in memory. */
 #define RT_POINTS_CSV_LINE_MAX 65536
-/* One CSV field: quoted when it holds a comma, a quote or leading/trailing blanks, control
- * characters as spaces (a row stays one line). The one quoting of every CSV rooftraj writes. */
-void rt_csv_field(FILE *fp, const char *s);
-/* Split one CSV line (no line end) into at most max fields, in place ("" quoting). Returns the
- * count (max + 1 when there are more), or -1 when a quoted field does not close or text
- * follows its closing quote. The one CSV reader: points.csv, roofline-run's rows. */
-int rt_csv_split(char *line, char **f, int max);
-/* A CSV header's columns by name: the readers of points.csv (the trainer's and roofline-run's)
- * find each field by its column's name, never by its place. */
-#define RT_CSV_COLS_MAX 64
-struct rt_csv_cols {
-	char text[2048];                /* the header, split in place */
-	char *name[RT_CSV_COLS_MAX];
-	int n;
-};
-/* header split into c (no line end); -1 when it is longer than c holds, has more than
- * RT_CSV_COLS_MAX columns, or a quoted name does not close. */
-int rt_csv_cols_parse(struct rt_csv_cols *c, const char *header);
-/* The index of the column called name, or -1 where the header has none. */
-int rt_csv_col(const struct rt_csv_cols *c, const char *name);
 /* points.csv: the header line, a row per point (fields quoted where needed; the command's
  * columns empty). */
 void rt_points_csv_header(FILE *fp);
 void rt_points_csv_row(FILE *fp, const struct rt_point *p);
 /* A row of any tool: v[k] the text of column k (NULL: empty), each through rt_csv_field. */
 void rt_points_csv_put(FILE *fp, const char *const v[RT_COL_COUNT]);
-/* path's header made today's where it is an earlier one (read by rt_points_csv_map): each
- * row's fields moved to their columns' places, the new columns empty, the file replaced
- * whole. Nothing done to a file of today's header. For appending to an earlier tool's file. */
+/* path's header made today's where it is an earlier one (either tool's, as the reader takes
+ * it): each row's fields moved to their columns' places, the new columns empty, the file
+ * replaced whole. Nothing done to a file of today's header. For appending to an earlier tool's file. */
 int rt_points_csv_upgrade(const char *path, struct rt_err *err);
 /* Read points.csv back (for --resume and the summary); caller frees *pts. A malformed line is
  * an error naming FILE:LINE. A missing file is 0 points. The trainer's points: the rows of
- * roofline-run's scopes (rt_points_scope_is_command) are checked, not returned; a file with
+ * roofline-run's scopes (run, onednn, kind, primitive) are checked, not returned; a file with
  * rows of both tools is an error naming the line. */
 int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struct rt_err *err);
 

@@ -984,8 +984,8 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	"switched oneDNN's log off itself (an ONEDNN_VERBOSE=0 of its own)"
 
 /* A run's row (scope "run"). */
-static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep, const struct rt_cmd_outcome *r,
-		    const char *name, const char *log, bool logged)
+static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
+		    const struct rt_cmd_outcome *r, const char *name, const char *log, bool logged)
 {
 	struct rt_cmd_judgement j;
 	struct rt_cmd_row w = { .scope = RT_CMD_SCOPE_RUN, .rep = rep, .threads = c->threads,
