@@ -2498,13 +2498,18 @@ static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts
 				    err);
 	if ((rc = build_configs(o, (*cfgs)[0].rank, &nc, &nn, err)))
 		return rc;
+	if (nn != *n + 1) {             /* the grid of the run, and the winners' one */
+		free(nc);
+		return rt_err_set(err, -EINVAL, "tune: %zu configurations with the winners "
+				  "together, %zu expected", nn, *n + 1);
+	}
 	nr = realloc(*res, nn * sizeof(**res));
 	if (nr)
 		*res = nr;
 	nh = nr ? realloc(*have, nn * sizeof(**have)) : NULL;
 	if (nh)
 		*have = nh;
-	if (!nr || !nh || nn != *n + 1) {
+	if (!nr || !nh) {
 		free(nc);
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	}
