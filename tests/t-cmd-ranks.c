@@ -116,6 +116,33 @@ int main(void)
 		   "every rank's rows in the job's points.csv (%s)", a);
 	}
 
+	/* a rank's file that ends with a blank line (the reader takes it): the merged file reads
+	 * back whole, no blank line between the ranks' rows */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'/*", dir);
+	if (system(cmd))
+		return 1;
+	rank_dir(dir, 0, r0, NULL);
+	rank_dir(dir, 1, r1, NULL);
+	snprintf(path, sizeof(path), "%s/rank-0/points.csv", dir);
+	{
+		FILE *fp = fopen(path, "a");
+		struct rt_points_file f;
+
+		if (!fp)
+			return 1;
+		fputs("\n\n", fp);
+		fclose(fp);
+		rc = rt_cmd_ranks_merge(dir, &l, out, &err);
+		snprintf(path, sizeof(path), "%s/points.csv", dir);
+		fp = fopen(path, "r");
+		ok(rc == 1 && fp && rt_points_csv_load(fp, path, false, &f, &err) == 0 &&
+		   f.nruns == 12, "a rank's file ending in blank lines: the merged file reads back, "
+		   "12 run rows (%s)", err.msg);
+		if (fp)
+			fclose(fp);
+		rt_points_file_free(&f);
+	}
+
 	/* a rank's wall that is no number: named, and nothing merged */
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'/*", dir);
 	if (system(cmd))

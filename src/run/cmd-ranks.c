@@ -76,19 +76,21 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 {
 	rt_points_csv_header(outp);
 	for (int k = 0; k < size; k++) {
-		char path[4200], *line = NULL;
+		char path[4200], *text, *rows;
 		struct rt_points_file f;
-		size_t cap = 0, len;
-		bool ended;
+		size_t len;
 		FILE *fp;
 		int rc;
 
 		snprintf(path, sizeof(path), "%s/rank-%d/points.csv", dir, k);
-		if (rt_check_regular(path, err))
+		if (rt_check_regular(path, err) || !(text = rt_slurp(path, &len, err)))
 			return -EINVAL;
-		if (!(fp = fopen(path, "re")))
-			return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
+		if (!(fp = fmemopen(text, len, "r"))) {
+			free(text);
+			return rt_err_set(err, -ENOMEM, "out of memory");
+		}
 		rc = rt_points_csv_load(fp, path, false, &f, err);
+		fclose(fp);
 		if (!rc && (f.columns != RT_COL_COUNT || f.n))     /* rows copied as they are */
 			rc = rt_err_set(err, -EINVAL, "%s:1: not today's roofline-run points.csv (%s)",
 					path, f.n ? "roofline-train's rows" : "an earlier "
@@ -96,17 +98,15 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 		for (size_t i = 0; !rc && i < f.nruns; i++)
 			rc = take_row(j, &f.runs[i], err);
 		rt_points_file_free(&f);
-		/* the rows again, as the reader found them */
-		if (!rc && fseek(fp, 0, SEEK_SET))
-			rc = rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
-		for (int n = 0, r; !rc && (r = rt_read_line(fp, &line, &cap, RT_POINTS_CSV_LINE_MAX,
-							     &len, &ended)) != 0; n++)
-			if (r < 0)
-				rc = rt_err_set(err, r, "%s: cannot read", path);
-			else if (n && *line)
-				fprintf(outp, "%s\n", line);
-		free(line);
-		fclose(fp);
+		/* the rows as the reader found them: after the header, to the last row's end (the
+		 * blank lines a file may end with would stand between two ranks' rows) */
+		while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+			len--;
+		if (!rc && (rows = memchr(text, '\n', len)) && ++rows < text + len) {
+			fwrite(rows, 1, (size_t)(text + len - rows), outp);
+			fputc('\n', outp);
+		}
+		free(text);
 		if (rc)
 			return rc;
 	}
