@@ -1097,6 +1097,23 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 	return rc;
 }
 
+bool rt_points_csv_is_command(FILE *fp)
+{
+	char *line = NULL, *f[CSV_COLS_MAX + 1];
+	int col[RT_COL_COUNT], ncol;
+	size_t cap = 0, len;
+	bool cmd = false, ended;
+	struct rt_err ignored;
+
+	if (rt_read_line(fp, &line, &cap, RT_POINTS_CSV_LINE_MAX, &len, &ended) > 0 &&
+	    !header_map(line, "", col, &ncol, &ignored) && col[RT_COL_SCOPE] >= 0 &&
+	    rt_read_line(fp, &line, &cap, RT_POINTS_CSV_LINE_MAX, &len, &ended) > 0 &&
+	    csv_split(line, f, CSV_COLS_MAX) == ncol)
+		cmd = scope_is_command(f[col[RT_COL_SCOPE]]);
+	free(line);
+	return cmd;
+}
+
 void rt_points_file_free(struct rt_points_file *f)
 {
 	free(f->pts);

@@ -256,6 +256,9 @@ struct rt_points_file {
 	char cut_config[64];
 };
 void rt_points_file_free(struct rt_points_file *f);
+/* Whether fp's points.csv is roofline-run's: its header one the reader takes, its first row of
+ * a command's scope (a file that does not read, or has no row, is not). Reads two lines. */
+bool rt_points_csv_is_command(FILE *fp);
 /* fp (named name in messages) read as points.csv; allow_cut: a last line without its newline
  * is not an error but f->cut. */
 int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_points_file *f,

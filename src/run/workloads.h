@@ -14,9 +14,9 @@ extern const struct rt_workload *const rt_workloads[];
 const struct rt_workload *rt_workload_of_program(const char *program);
 
 /* The workload whose results DIR holds: the tool its run.cfg names; without one that names a
- * tool, the rows its points.csv holds (roofline-run's or the trainer's; a file that does not
- * read is the trainer's, whose reader says why). NULL when its run.cfg names a tool that no
- * workload is. */
+ * tool, its points.csv's first row's scope (roofline-run's or the trainer's; a file that does
+ * not read is the trainer's, whose reader says why). NULL when its run.cfg names a tool that
+ * no workload is. */
 const struct rt_workload *rt_workload_of_dir(const char *dir);
 
 #endif
