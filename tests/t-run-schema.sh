@@ -3,8 +3,10 @@
 # before it (tests/data/results-run-28: 28 columns, interrupted at its third configuration)
 # is still read, each field by its column's name: roofline-plot DIR draws it again (and a
 # 26-column one, before startup_seconds and window_seconds), roofline-run --resume DIR runs
-# what it lacks, its header made today's, its rows kept field for field. A trainer's
-# directory is never read as a command's, nor a command's as a trainer's.
+# what it lacks, its header made today's, its rows kept field for field. Every row of a
+# command's is checked by the one reader (a oneDNN row that does not read is refused at its
+# line and column). A trainer's directory is never read as a command's, nor a command's as a
+# trainer's.
 . "$top_srcdir/tests/tap.sh"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-run-schema.XXXXXX") || exit 1
 trap '[ -n "$KEEP" ] || rm -rf "$dir"' EXIT
@@ -40,6 +42,13 @@ sed 's/,[^,]*,[^,]*$//' "$fix/points.csv" >"$dir/p26/points.csv"
 "$plot" -p "$prof" "$dir/p26" >"$dir/p26.out" 2>"$dir/p26.err"
 rc=$?
 check "roofline-plot on a 26-column directory (no start-up, no window): exit 0 (got $rc: $(tail -n 1 "$dir/p26.err"))" sh -c "test $rc = 0 && test \$(head -n 1 '$dir/p26/points.csv' | tr ',' '\\n' | wc -l) = 26"
+# a oneDNN row that does not read (its gflops not what its FLOPs and seconds give): every row
+# of a command's is checked, not only its run rows, and nothing is drawn or run
+cp -R "$fix" "$dir/badprim"
+sed -i '6s/,146.75968,/,14.675968,/' "$dir/badprim/points.csv"
+"$plot" -p "$prof" "$dir/badprim" >"$dir/badprim.out" 2>&1
+rc=$?
+check "a command's primitive row with a wrong gflops: roofline-plot refuses it, line and column named (exit $rc)" sh -c "test $rc = 1 && grep -q \"badprim/points.csv:6: gflops '14.676' is not what the row's other columns give (146.76)\" '$dir/badprim.out' && test ! -e '$dir/badprim/run-roofline.gp'"
 # without run.cfg naming the tool, the rows' scope tells it
 cp -R "$fix" "$dir/norec"
 sed -i '/^  program = "roofline-run";$/d' "$dir/norec/run.cfg"
