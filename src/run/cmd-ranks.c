@@ -2,6 +2,7 @@
 #include "config.h"
 #include "run/cmd-ranks.h"
 #include "run/cmd-results.h"
+#include "base/cli.h"
 #include "base/options.h"
 #include "base/util.h"
 #include "results/points.h"
@@ -127,7 +128,7 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cluster_l
 	fprintf(fp, "%-44s %24s %7s %12s\n", "configuration", "job wall s (min..max)", "runs",
 		"GFLOP/s");
 	for (size_t i = 0; i < j->n; i++) {
-		double w[64], lo = INFINITY, hi = 0, fl = 0, med;
+		double w[RT_CLI_REPEAT_MAX], lo = INFINITY, hi = 0, fl = 0, med;
 		unsigned k = 0, failed = 0, disturbed = 0;
 		bool seen = false;
 
@@ -142,7 +143,7 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cluster_l
 				continue;
 			if (r->ranks_ok == l->size && r->ranks_disturbed) {
 				disturbed++;
-			} else if (r->ranks_ok == l->size && k < 64) {
+			} else if (r->ranks_ok == l->size && k < RT_CLI_REPEAT_MAX) {
 				w[k++] = r->wall;
 				lo = fmin(lo, r->wall);
 				hi = fmax(hi, r->wall);

@@ -5,6 +5,7 @@
 #include "run/cmd-run.h"
 #include "run/cmd-ranks.h"
 #include "run/cmd-results.h"
+#include "base/cli.h"
 #include "base/options.h"
 #include "base/spawn.h"
 #include "base/util.h"
@@ -2023,7 +2024,7 @@ static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, char ***argv,
 				"'sweep' (at most %d knobs) must be arrays of strings", MAX_SPECS);
 		goto out;
 	}
-	if ((rc = rt_cfg_int(&rd, g, "command_request", "repeat", &rep, 1, 64, true)) ||
+	if ((rc = rt_cfg_int(&rd, g, "command_request", "repeat", &rep, 1, RT_CLI_REPEAT_MAX, true)) ||
 	    (rc = rt_cfg_string_ref(&rd, g, "command_request", "verbose", &s)) ||
 	    (rc = rt_cfg_bool(&rd, g, "command_request", "overhead", &overhead)) ||
 	    (rc = rt_cfg_num(&rd, g, "command_request", "timeout", &timeout, false, true)))
@@ -2208,7 +2209,7 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const st
 			return rt_err_set(err, -ENOMEM, "out of memory");
 	/* the log's own cost: the default again without it */
 	if (c->is_default && o->overhead && s->ok && !rt_spawn_interrupted()) {
-		double w[64];
+		double w[RT_CLI_REPEAT_MAX];
 		unsigned nw = 0;
 
 		for (unsigned k = 0; k < o->repeat && !rt_spawn_interrupted(); k++) {
@@ -2219,7 +2220,7 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const st
 			if ((rc = run_process(o, c, NULL, &bare, err)))
 				return rc;
 			run_row(rows, c, k + 1, &bare, "command without the log", "", false);
-			if (bare.ok && !bare.disturbed && nw < 64)
+			if (bare.ok && !bare.disturbed && nw < RT_CLI_REPEAT_MAX)
 				w[nw++] = bare.wall;
 			rt_onednn_tally_free(&bare.t);
 		}

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "run/cmd-results.h"
+#include "base/cli.h"
 #include "base/util.h"
 #include "base/vocab.h"
 #include "results/charts.h"
@@ -19,7 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MAX_REPS 64
+#define MAX_REPS RT_CLI_REPEAT_MAX      /* the runs of a configuration */
 
 void rt_cmd_summarize(struct rt_cmd_result *s)
 {
