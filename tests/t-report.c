@@ -420,6 +420,21 @@ int main(void)
 					   "... every field as written, its line 2");
 				}
 				rt_points_file_free(&pf);
+				/* a row of no command's scope under an earlier roofline-run's header
+				 * (no trainer's columns): refused, not read as a point */
+				of = fopen(csv, "w");
+				fputs("config,rep,scope,name,kind,prop,dtype,precision,impl,calls,seconds,"
+				      "share,flops,bytes,gflops,intensity,source,status,reason,"
+				      "wall_seconds,onednn_seconds,coverage,threads,log,images_per_s,"
+				      "rank,startup_seconds,window_seconds\n"
+				      "default,1,r@un,command,,,,,,2,0.5,1,,,,,,ok,,0.5,,,1,,,,,\n", of);
+				fclose(of);
+				ok(rt_points_csv_read(csv, &back, &n, &err) == -EINVAL &&
+				   strstr(err.msg, "hw.csv:2: scope 'r@un' is not one of roofline-run's"),
+				   "an unknown scope under roofline-run's 28 columns: refused (%s)",
+				   err.msg);
+				free(back);
+				back = NULL;
 				for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
 					const char *v[RT_COL_COUNT] = { NULL };
 					char want[256];

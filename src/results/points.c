@@ -1066,6 +1066,12 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 					at.line, first_command);
 			break;
 		}
+		if (at.col[RT_COL_BATCH] < 0) {         /* an earlier roofline-run's header */
+			rc = rt_err_set(err, -EINVAL, "%s:%d: scope '%s' is not one of roofline-run's "
+					"(run, onednn, kind, primitive), whose columns the file has",
+					name, at.line, scope);
+			break;
+		}
 		if (f->n == cap) {
 			size_t ncap = cap ? 2 * cap : 64;
 			struct rt_point *q = realloc(f->pts, ncap * sizeof(*f->pts));
