@@ -1033,7 +1033,7 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 }
 
 int rt_plot_marks(const struct rt_profile *prof, unsigned threads, const char *precision,
-		  const struct rt_plot_mark *m, size_t n, const struct rt_plot_series *series,
+		  bool all_roofs, const struct rt_plot_mark *m, size_t n, const struct rt_plot_series *series,
 		  size_t nseries, const char *title, const char *outbase, struct rt_err *err)
 {
 	static const char *const colors[] = { "#1f3b73", "#c0392b", "#2e8b57", "#8e44ad" };
@@ -1056,7 +1056,7 @@ int rt_plot_marks(const struct rt_profile *prof, unsigned threads, const char *p
 		}
 	if (!drawn)
 		return rt_err_set(err, -ENODATA, "no point with FLOPs and bytes to draw");
-	if ((rc = collect_roofs_near(prof, threads, precision, false, &r, &roof_threads, err)))
+	if ((rc = collect_roofs_near(prof, threads, precision, all_roofs, &r, &roof_threads, err)))
 		return rc;
 	if ((rc = rt_plot_open(&of, outbase, err)))
 		return rc;

@@ -57,7 +57,8 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 /* Named points under a profile's roofs (roofline-run's chart): each mark at (intensity,
  * GFLOP/s), in one of up to 4 series (series[k] its title in the key; a series with line set
  * is joined in the marks' order: a trajectory), its dot's size from size (0..1), labelled with
- * label when given. The roofs are those of precision at threads (0: the most measured).
+ * label when given. The roofs are those of precision at threads (0: the most measured): its
+ * peaks, or every ceiling with all_roofs.
  * -ENODATA when no mark can be drawn. */
 struct rt_plot_mark {
 	double intensity, gflops, size;
@@ -69,7 +70,7 @@ struct rt_plot_series {
 	bool line;
 };
 int rt_plot_marks(const struct rt_profile *prof, unsigned threads, const char *precision,
-		  const struct rt_plot_mark *m, size_t n, const struct rt_plot_series *series,
+		  bool all_roofs, const struct rt_plot_mark *m, size_t n, const struct rt_plot_series *series,
 		  size_t nseries, const char *title, const char *outbase, struct rt_err *err);
 
 /* For the other charts' writers (charts.c): OUTBASE.gp opened under its temporary name, and

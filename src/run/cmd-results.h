@@ -14,6 +14,7 @@
 #include "node/profile.h"
 #include "node/roofs.h"
 #include "results/points.h"
+#include "sweep/engine.h"
 
 #define RT_CMD_MAX_CFG_ENV 10
 
@@ -175,15 +176,14 @@ bool rt_cmd_advice_activation_conv(const struct rt_onednn_conv *c);
 
 /* DIR's charts (run-roofline: the configurations and the fastest's primitives under the
  * profile's roofs; primitives-time: the fastest's primitives against their floors) and
- * report.html (lead: the summary's verdict lines). Notes on stderr as PROG: ...; returns 0
- * or the page's write error. */
+ * report.html (lead: the summary's verdict lines; all_roofs: every ceiling, not only the
+ * peaks). Notes on stderr as PROG: ...; returns 0 or the page's write error. */
 int rt_cmd_views(const char *prog, const char *dir, const struct rt_cmd_cfg *cfgs,
 		 const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
-		 const char *const *lead, size_t nlead, struct rt_err *err);
+		 bool all_roofs, const char *const *lead, size_t nlead, struct rt_err *err);
 
-/* roofline-plot DIR on roofline-run's results: read back, the charts and report.html again
- * (the summary's lead lines taken from DIR/summary.txt). */
-int rt_cmd_views_redraw(const char *prog, const char *dir, const struct rt_profile *prof,
-			struct rt_err *err);
+/* The command workload's redraw (engine.h, roofline-plot DIR): its results read back, the
+ * charts and report.html again (the summary's lead lines taken from DIR/summary.txt). */
+int rt_cmd_views_redraw(const struct rt_redraw *r, struct rt_err *err);
 
 #endif

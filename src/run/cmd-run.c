@@ -2439,6 +2439,7 @@ static int cmd_measure(void *ctx, size_t i, FILE *rows, char *result, size_t rsi
 
 const struct rt_workload rt_workload_command = {
 	.name = "command", .program = "roofline-run", .measure = cmd_measure,
+	.redraw = rt_cmd_views_redraw,
 };
 
 static void cmd_progress(void *ctx, size_t i, size_t n, const char *config, const char *result)
@@ -2584,7 +2585,7 @@ static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launc
 			lead[nl++] = more;
 		for (size_t k = 0; k < ldp->adv.n; k++)
 			lead[nl++] = ldp->adv.line[k];
-		if ((rc = rt_cmd_views(o->prog, dir, cfgs, res, n, prof, lead, nl, &err)))
+		if ((rc = rt_cmd_views(o->prog, dir, cfgs, res, n, prof, false, lead, nl, &err)))
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 	}
 	free(ldp);

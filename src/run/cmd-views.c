@@ -392,7 +392,7 @@ static bool in_prec(const char *list, const char *word)
  * of the fastest configuration, under the profile's roofs. */
 static int chart_roofline(const char *dir, const struct rt_cmd_cfg *cfgs,
 			  const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
-			  size_t *left, struct rt_err *err)
+			  bool all_roofs, size_t *left, struct rt_err *err)
 {
 	struct rt_plot_mark *m = calloc(2 * n + 16, sizeof(*m));
 	char (*labels)[96] = calloc(16, sizeof(*labels));
@@ -469,7 +469,7 @@ static int chart_roofline(const char *dir, const struct rt_cmd_cfg *cfgs,
 		 "fastest (%.60s) on %.60s: counts from oneDNN's log", cfgs[best].name, prof->host);
 	snprintf(base, sizeof(base), "%s/run-roofline", dir);
 	/* the roofs at the fastest's threads; the runtime's choice: all the profile measured */
-	rc = rt_plot_marks(prof, cfg_threads(&cfgs[best], prof), prec, m, nm, series, 3, title,
+	rc = rt_plot_marks(prof, cfg_threads(&cfgs[best], prof), prec, all_roofs, m, nm, series, 3, title,
 			   base, err);
 out:
 	free(m);
@@ -496,8 +496,9 @@ static const char *short_prop(const char *prop)
  * a point holds) against the floors their FLOPs and bytes set. */
 static int chart_time(const char *dir, const struct rt_cmd_cfg *cfgs,
 		      const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
-		      size_t *left, struct rt_err *err)
+		      bool all_roofs, size_t *left, struct rt_err *err)
 {
+	(void)all_roofs;        /* floors, not roofs: no ceiling drawn */
 	const size_t best = fastest(res, n);
 	struct rt_cmd_judgement j;
 	const struct rt_cmd_outcome *r;
@@ -554,7 +555,7 @@ static int chart_time(const char *dir, const struct rt_cmd_cfg *cfgs,
 
 int rt_cmd_views(const char *prog, const char *dir, const struct rt_cmd_cfg *cfgs,
 		 const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
-		 const char *const *lead, size_t nlead, struct rt_err *err)
+		 bool all_roofs, const char *const *lead, size_t nlead, struct rt_err *err)
 {
 	struct rt_views_figure figs[2] = {
 		{ "run-roofline", "The configurations and the fastest's primitives on the node's "
@@ -567,7 +568,7 @@ int rt_cmd_views(const char *prog, const char *dir, const struct rt_cmd_cfg *cfg
 		{ "run.cfg", "The run's record (run.cfg)" },
 	};
 	int (*const draw[2])(const char *, const struct rt_cmd_cfg *,
-			     const struct rt_cmd_result *, size_t, const struct rt_profile *,
+			     const struct rt_cmd_result *, size_t, const struct rt_profile *, bool,
 			     size_t *, struct rt_err *) = { chart_roofline, chart_time };
 	char title[400], why[400] = "no machine profile (-p FILE; roofline-probe writes "
 				    "machine-profiles/HOST.cfg)";
@@ -576,7 +577,7 @@ int rt_cmd_views(const char *prog, const char *dir, const struct rt_cmd_cfg *cfg
 	for (size_t k = 0; k < 2 && prof; k++) {
 		struct rt_err e = { 0 };
 		size_t left = 0;
-		const int rc = draw[k](dir, cfgs, res, n, prof, &left, &e);
+		const int rc = draw[k](dir, cfgs, res, n, prof, all_roofs, &left, &e);
 
 		if (left)
 			fprintf(stderr, "%s: %s: %zu impossible point%s not drawn (summary.txt says "
@@ -647,9 +648,9 @@ static void summary_lead(const char *dir, char *coverage, char *verdict, size_t 
 	fclose(fp);
 }
 
-int rt_cmd_views_redraw(const char *prog, const char *dir, const struct rt_profile *prof,
-			struct rt_err *err)
+int rt_cmd_views_redraw(const struct rt_redraw *r, struct rt_err *err)
 {
+	const char *dir = r->dir;
 	struct rt_cmd_cfg *cfgs = NULL;
 	struct rt_cmd_result *res = NULL;
 	char coverage[1024], verdict[1024];
@@ -665,7 +666,8 @@ int rt_cmd_views_redraw(const char *prog, const char *dir, const struct rt_profi
 		summary_lead(dir, coverage, verdict, sizeof(coverage), adv);
 		for (size_t k = 0; k < adv->n; k++)
 			lead[2 + k] = adv->line[k];
-		rc = rt_cmd_views(prog, dir, cfgs, res, n, prof, lead, 2 + adv->n, err);
+		rc = rt_cmd_views(r->prog, dir, cfgs, res, n, r->prof, r->all_roofs, lead,
+				  2 + adv->n, err);
 	}
 	free(adv);
 	for (size_t i = 0; res && i < n; i++)

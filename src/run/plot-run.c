@@ -18,31 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void say(void *ctx, const char *msg)
-{
-	const struct rt_plot_run_opts *o = ctx;
-
-	fprintf(stderr, "%s: note: %s\n", o->prog, msg);
-}
-
-/* The model's name a results directory's run.cfg records (its file's base name), or the
- * directory's. */
-static void model_name(char *buf, size_t size, const char *dir)
-{
-	struct rt_runrec_request r;
-	struct rt_err err;
-	const char *slash;
-
-	if (rt_runrec_request_read(&r, dir, &err)) {
-		snprintf(buf, size, "%s", dir);
-		return;
-	}
-	slash = strrchr(r.model, '/');
-	snprintf(buf, size, "%.200s", slash ? slash + 1 : r.model);
-	if (strlen(buf) > 4 && !strcmp(buf + strlen(buf) - 4, ".cfg"))
-		buf[strlen(buf) - 4] = '\0';
-}
-
 /* The name of a directory's series in an overlay: its last path component, or the path
  * itself; a name an earlier directory already has gets " (2)", " (3)", ...: two results of
  * the same name (from two hosts) never merge into one series. */
@@ -89,14 +64,14 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 	struct rt_buf csv, base, gp;
 	char ppath[4096];               /* run.cfg's profile (rt_runrec_profile: it fits) */
 	const char *pp = o->profile ? o->profile : ppath;
-	bool cmd = false;               /* a run of roofline-run (rt_workload_of_dir) */
+	const struct rt_workload *w = NULL;
+	const bool overlay = o->ndirs > 1 || o->output;
 	int rc = 1;
 
 	rt_buf_init(&csv);
 	rt_buf_init(&base);
 	rt_buf_init(&gp);
 	for (int d = 0; d < o->ndirs; d++) {
-		const struct rt_workload *w;
 		struct rt_point *pts = NULL;
 		char label[64];
 		struct stat st;
@@ -130,15 +105,13 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 				   "rooftraj's (its run.program)", o->dirs[d]);
 			goto fail;
 		}
-		if (w == &rt_workload_command) {
-			if (o->ndirs > 1 || o->output) {
-				rt_err_set(&err, -EINVAL, "%s: a run of roofline-run: roofline-plot "
-					   "DIR alone draws it again (overlays are of trainer "
-					   "sweeps)", o->dirs[d]);
-				goto fail;
-			}
-			cmd = true;
+		if (!overlay)
 			break;
+		/* an overlay: the trajectories of trainer sweeps, one series each */
+		if (w != &rt_workload_trainer) {
+			rt_err_set(&err, -EINVAL, "%s: a run of %s: roofline-plot DIR alone draws it "
+				   "again (overlays are of trainer sweeps)", o->dirs[d], w->program);
+			goto fail;
 		}
 		if (rt_points_csv_read(csv.s, &pts, &n, &err))
 			goto fail;
@@ -146,12 +119,6 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 			rt_err_set(&err, -ENOENT, "%s: no points yet (a sweep that has not finished a "
 				   "configuration)", csv.s);
 			goto fail;
-		}
-		if (o->ndirs == 1) {
-			/* one directory: its points as read */
-			all = pts;
-			nall = n;
-			continue;
 		}
 		{
 			struct rt_point *q = realloc(all, (nall + n) * sizeof(*all));
@@ -166,7 +133,8 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 		run_label(label, sizeof(label), o->dirs, 0, d);
 		for (size_t i = 0; i < n; i++) {
 			all[nall] = pts[i];
-			snprintf(all[nall].run, sizeof(all[nall].run), "%s", label);
+			if (o->ndirs > 1)
+				snprintf(all[nall].run, sizeof(all[nall].run), "%s", label);
 			nall++;
 		}
 		free(pts);
@@ -175,36 +143,15 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 		goto fail;
 	if (rt_profile_load(&prof, pp, &err))
 		goto fail;
-	if (cmd) {
-		/* its views again from its rows, as the directory's one writer */
-		if (rt_dirlock_take(&lock, o->dirs[0], "roofline-plot", &err) ||
-		    rt_cmd_views_redraw(o->prog, o->dirs[0], prof, &err))
-			goto fail;
-		printf("page:  %s/report.html\n", o->dirs[0]);
-		rc = 0;
-		goto out;
-	}
-	if (!o->output && o->ndirs == 1) {
-		/* one directory: every view again, report.html last, as its one writer */
-		char def[64], what[256];
-		struct rt_views_opts vo = { .dir = o->dirs[0], .what = what,
-					    .default_config = def, .prof = prof,
-					    .all_roofs = o->all_roofs, .say = say, .say_ctx = (void *)o };
+	if (!overlay) {
+		/* one directory: every view again by its workload, report.html last, as the
+		 * directory's one writer */
+		const struct rt_redraw r = { .prog = o->prog, .dir = o->dirs[0], .prof = prof,
+					     .all_roofs = o->all_roofs };
 
-		/* rewritten in place: as the directory's one writer */
-		if (rt_dirlock_take(&lock, o->dirs[0], "roofline-plot", &err))
+		if (rt_dirlock_take(&lock, o->dirs[0], "roofline-plot", &err) ||
+		    w->redraw(&r, &err))
 			goto fail;
-		rt_runrec_default(o->dirs[0], def, sizeof(def));
-		model_name(what, sizeof(what), o->dirs[0]);
-		if (rt_views_write(&vo, all, nall, &err))
-			goto fail;
-		for (size_t k = 0; k < RT_VIEWS_NCHARTS; k++) {
-			rt_buf_reset(&gp);
-			if (!rt_buf_printf(&gp, "%s/%s.gp", o->dirs[0], rt_views_chart_name(k)) &&
-			    !access(gp.s, F_OK))
-				printf("chart: %s/%s.{gp,png,svg}\n", o->dirs[0],
-				       rt_views_chart_name(k));
-		}
 		printf("page:  %s/report.html\n", o->dirs[0]);
 		rc = 0;
 		goto out;

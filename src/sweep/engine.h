@@ -10,8 +10,18 @@
 #include <stdio.h>
 #include "base/err.h"
 
+struct rt_profile;
+
+/* What roofline-plot asks of a results directory's workload: its views drawn again. */
+struct rt_redraw {
+	const char *prog;               /* the tool, for its notes on stderr */
+	const char *dir;                /* the results directory (its one writer holds it) */
+	const struct rt_profile *prof;  /* the node's ceilings */
+	bool all_roofs;                 /* every ceiling drawn, not only those the points use */
+};
+
 /* A workload: what runs for a configuration and how it reports. Adding one (a TensorFlow or
- * ONNX Runtime job, a benchmark) is its measure and an entry in rt_workloads[]. */
+ * ONNX Runtime job, a benchmark) is its measure, its redraw and an entry in rt_workloads[]. */
 struct rt_workload {
 	const char *name;               /* "trainer", "command" */
 	const char *program;            /* the tool whose run.cfg names it (run.program) */
@@ -20,6 +30,9 @@ struct rt_workload {
 	 * none). 0; -EINTR when interrupted (nothing of it is kept); -errno with err. */
 	int (*measure)(void *ctx, size_t i, FILE *rows, char *result, size_t rsize,
 		       struct rt_err *err);
+	/* Its charts and report.html again from the directory's points.csv (and run.cfg),
+	 * what was drawn said on stdout, report.html last: 0; -errno with err. */
+	int (*redraw)(const struct rt_redraw *r, struct rt_err *err);
 };
 
 /* The trainer's: a child roofline-train per configuration (sweep/sweep-train.c). The table of

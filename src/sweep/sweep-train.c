@@ -216,20 +216,27 @@ static void note_to(void *ctx, const char *msg)
 		fprintf(ctx, "note: %s\n", msg);
 }
 
+/* The name the charts' titles give a model: its file's base name without ".cfg". */
+static void model_title(char *buf, size_t size, const char *model)
+{
+	const char *slash = strrchr(model, '/');
+
+	snprintf(buf, size, "%.200s", slash ? slash + 1 : model);
+	if (strlen(buf) > 4 && !strcmp(buf + strlen(buf) - 4, ".cfg"))
+		buf[strlen(buf) - 4] = '\0';
+}
+
 /* The charts and report.html of a finished sweep (views.h). A missing gnuplot is a note (the
  * scripts are there). */
 static int draw_charts(const struct rt_sweep *s, const struct rt_sweep_measure_opts *o,
 		       const struct rt_point *all, size_t nall, FILE *also, struct rt_err *err)
 {
 	char what[256];
-	const char *slash = strrchr(o->req->model, '/');
 	struct rt_views_opts vo = { .dir = o->outdir, .what = what,
 				    .default_config = s->configs[0].name, .prof = o->prof,
 				    .say = note_to, .say_ctx = also };
 
-	snprintf(what, sizeof(what), "%.200s", slash ? slash + 1 : o->req->model);
-	if (strlen(what) > 4 && !strcmp(what + strlen(what) - 4, ".cfg"))
-		what[strlen(what) - 4] = '\0';
+	model_title(what, sizeof(what), o->req->model);
 	if (also)
 		fputc('\n', also);
 	return rt_views_write(&vo, all, nall, err);
@@ -492,8 +499,56 @@ static int trainer_measure(void *ctx, size_t i, FILE *out, char *result, size_t 
 	return rc;
 }
 
+static void say_note(void *ctx, const char *msg)
+{
+	fprintf(stderr, "%s: note: %s\n", (const char *)ctx, msg);
+}
+
+/* A sweep's views again from its points.csv, the titles and the reference configuration from
+ * its run.cfg (without one: the directory's name, points.csv's first configuration). */
+static int trainer_redraw(const struct rt_redraw *r, struct rt_err *err)
+{
+	struct rt_runrec_request req;
+	struct rt_err ignored;
+	struct rt_point *pts = NULL;
+	struct rt_buf path;             /* beside a directory's name of any length */
+	char def[64], what[256];
+	struct rt_views_opts vo = { .dir = r->dir, .what = what, .default_config = def,
+				    .prof = r->prof, .all_roofs = r->all_roofs, .say = say_note,
+				    .say_ctx = (void *)r->prog };
+	size_t n = 0;
+	int rc;
+
+	rt_buf_init(&path);
+	if (rt_buf_printf(&path, "%s/points.csv", r->dir))
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+	else if (!(rc = rt_points_csv_read(path.s, &pts, &n, err)) && !n)
+		rc = rt_err_set(err, -ENOENT, "%s: no points yet (a sweep that has not finished "
+				"a configuration)", path.s);
+	if (rc)
+		goto out;
+	rt_runrec_default(r->dir, def, sizeof(def));
+	if (rt_runrec_request_read(&req, r->dir, &ignored))
+		snprintf(what, sizeof(what), "%.200s", r->dir);
+	else
+		model_title(what, sizeof(what), req.model);
+	if ((rc = rt_views_write(&vo, pts, n, err)))
+		goto out;
+	for (size_t k = 0; k < RT_VIEWS_NCHARTS; k++) {
+		rt_buf_reset(&path);
+		if (!rt_buf_printf(&path, "%s/%s.gp", r->dir, rt_views_chart_name(k)) &&
+		    !access(path.s, F_OK))
+			printf("chart: %s/%s.{gp,png,svg}\n", r->dir, rt_views_chart_name(k));
+	}
+out:
+	free(pts);
+	rt_buf_fini(&path);
+	return rc;
+}
+
 const struct rt_workload rt_workload_trainer = {
 	.name = "trainer", .program = "roofline-train", .measure = trainer_measure,
+	.redraw = trainer_redraw,
 };
 
 static bool any_succeeded(const struct rt_point *pts, size_t n)
