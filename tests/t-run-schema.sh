@@ -37,6 +37,14 @@ rc=$?
 check "roofline-plot on a 28-column directory: exit 0 (got $rc: $(tail -n 1 "$dir/p28.err"))" test $rc = 0
 check "... its page written again, the configurations in it" sh -c "grep -q '^page:  $dir/p28/report.html' '$dir/p28.out' && grep -q 'threads=1' '$dir/p28/report.html'"
 check "... points.csv not rewritten (roofline-plot only draws)" cmp -s "$fix/points.csv" "$dir/p28/points.csv"
+# --all-roofs reaches a command's chart as a sweep's: every FLOP ceiling of the profile's
+# fp32 at its threads (emr16's scalar, sse, avx2, avx512, oneDNN's), not its peak alone
+roofs() { grep -c '^f[0-9]*(x) = x >= ' "$dir/p28/run-roofline.gp"; }
+before=$(roofs)
+"$plot" --all-roofs -p "$prof" "$dir/p28" >"$dir/p28a.out" 2>"$dir/p28a.err"
+rc=$?
+check "roofline-plot --all-roofs on a command's directory: exit 0 (got $rc), each fp32 ceiling drawn ($(roofs) roofs, $before without it)" \
+	sh -c "test $rc = 0 && test $(roofs) -ge 5 && test $before = 1 && grep -q \"^set label [0-9]* 'fp32 sse \" '$dir/p28/run-roofline.gp'"
 cp -R "$fix" "$dir/p26"
 sed 's/,[^,]*,[^,]*$//' "$fix/points.csv" >"$dir/p26/points.csv"
 "$plot" -p "$prof" "$dir/p26" >"$dir/p26.out" 2>"$dir/p26.err"
@@ -72,7 +80,8 @@ fields "$fix/points.csv" >"$dir/old.fields"
 head -n "$(wc -l <"$fix/points.csv")" "$csv" >"$dir/kept.csv"
 fields "$dir/kept.csv" >"$dir/kept.fields"
 check "... the old rows kept, first, each field under its column's name ($(wc -l <"$dir/old.fields") fields)" sh -c "test -s '$dir/old.fields' && cmp -s '$dir/old.fields' '$dir/kept.fields'"
-check "... the third configuration measured: 2 runs ok, with their counts" test "$(rows "$csv" config=threads=2 scope=run name=command status=ok flops=73379840 threads=2)" = 2
+# (ok, or disturbed where other work on the machine took its CPUs: counted all the same)
+check "... the third configuration measured: 2 runs ok, with their counts" test "$(rows "$csv" config=threads=2 scope=run name=command 'status~^(ok|disturbed)$' flops=73379840 threads=2)" = 2
 check "... its kind and primitive rows" sh -c "test $(rows "$csv" config=threads=2 scope=kind 'name=convolution forward_training' calls=2) = 1 && test $(rows "$csv" config=threads=2 scope=primitive kind=convolution impl=jit:avx512_core) = 1"
 check "... the summary of all three, no longer interrupted" sh -c "grep -q '^3 configurations' '$dir/w/old-run/summary.txt' && grep -q '^threads=2 ' '$dir/w/old-run/summary.txt' && ! grep -q interrupted '$dir/w/old-run/summary.txt' && grep -q 'status = \"complete\"' '$dir/w/old-run/run.cfg'"
 "$plot" -p "$prof" "$dir/w/old-run" >/dev/null 2>"$dir/rp.err"
