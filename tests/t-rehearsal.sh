@@ -163,7 +163,7 @@ judge_after=$(cpu_load)
 echo "# the machine used by other processes: $judge_before before the run, $judge_after after"
 # (a reference every ceiling of which was disturbed is refused: that is right too)
 judge "$dir/ok" "--reference a healthy node's profile: exit 0 (got $rc)" test $rc = 0
-check "... the reference named" grep -q "reference = \"$dir/ok/nodea.cfg\"" "$dir/rf/cluster.cfg"
+judge "$dir/ok/nodea.cfg" "... the reference named" grep -q "reference = \"$dir/ok/nodea.cfg\"" "$dir/rf/cluster.cfg"
 judge "$dir/rf $dir/ok/nodea.cfg" "... the node found against it on its sustained fp64 and DRAM runs" sh -c "grep -q 'host = \"nodea\"; ceiling = \"flops fp64 $isa\"; statistic = \"sustained\"' '$dir/rf/cluster.cfg' && grep -q 'host = \"nodea\"; ceiling = \"bw DRAM\"; statistic = \"sustained\"' '$dir/rf/cluster.cfg'"
 judge "$dir/rf $dir/ok/nodea.cfg" "... with the figures in the summary" grep -q '^  nodea  *flops fp64 '"$isa"'  *sustained  *[0-9.]* GFLOP/s = *[0-9]*% of [0-9.]*' "$dir/rf.out"
 

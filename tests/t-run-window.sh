@@ -47,7 +47,7 @@ for i in range(4):
     stamps.append(start)
     print("onednn_verbose,%.6f,%s,%g" % (start, conv, ms), flush=True)
 print("images/s 100", flush=True)
-with open(sys.argv[1], "w") as f:
+with open(sys.argv[1], "a") as f:        # a line per process: a run measured again adds one
     f.write("%.6f %.6f\n" % (stamps[0], stamps[-1] + ms))
 EOF
 "$run" -o "$dir/st" -r 1 --no-overhead --no-hw-counters -- "$py" "$dir/stamped.py" "$dir/stamps.txt" >"$dir/st.out" 2>"$dir/st.err"
@@ -55,8 +55,9 @@ rc=$?
 check "a stamped log: exit 0 (got $rc)" test $rc = 0
 row=$(run_row "$dir/st/points.csv")
 check "... start-up >= 0, window >= 0, start-up + window <= wall ($row)" within_wall "$row"
-check "... the window is the stamps' (last start + its time - first start, to a microsecond)" sh -c "
-	awk -v w=\$(echo '$row' | cut -d' ' -f2) '{ d = (\$2 - \$1) / 1e3 - w; if (d < 0) d = -d; exit !(d < 1e-6) }' '$dir/stamps.txt'"
+# (a run other work disturbed is measured again: its row is one of the processes' stamps)
+check "... the window is the stamps' (last start + its time - first start, to a microsecond; $(wc -l <"$dir/stamps.txt") process(es))" sh -c "
+	awk -v w=\$(echo '$row' | cut -d' ' -f2) '{ d = (\$2 - \$1) / 1e3 - w; if (d < 0) d = -d; if (d < 1e-6) hit = 1 } END { exit !hit }' '$dir/stamps.txt'"
 check "... said to be by oneDNN's timestamps" grep -q "^work window: the default's first oneDNN primitive started [0-9.]* s after the command did (start-up), its last ended [0-9.]* s later (the window, by oneDNN's timestamps)" "$dir/st/summary.txt"
 check "... the stamped lines counted (4 convolutions)" has_row "$dir/st/points.csv" config=default rep=1 scope=kind 'name=convolution forward_training' kind=convolution prop=forward_training dtype=f32 precision=fp32 impl= calls=4
 
