@@ -176,7 +176,12 @@ int rt_kernel_measure_bw(const struct rt_kernel *k, struct rt_arena *arena, size
 size_t rt_kernel_bw_elems(const struct rt_kernel *k, size_t ws);
 
 /* Measure the core clock with a chain of dependent integer adds (1 cycle each on every x86
- * core); returns GHz, or 0 when the measurement failed. */
+ * core), the fastest of timed runs in which this thread kept its CPU (its CPU time at least
+ * RT_CLOCK_OWN_MIN of the wall time: a run it waited through reads a slower clock); returns
+ * GHz, or 0 when the measurement failed or no run kept its CPU in RT_CLOCK_WAIT_MAX times
+ * the seconds given (the clock not known). */
+#define RT_CLOCK_OWN_MIN 0.95
+#define RT_CLOCK_WAIT_MAX 20
 double rt_kernel_clock_ghz(double seconds);
 
 /* ---- low-precision and reference peaks through oneDNN matmul ---- */

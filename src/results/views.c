@@ -452,9 +452,13 @@ int rt_views_node_page(const struct rt_profile *p, const char *svg_path, const c
 	page_head(of.fp, title);
 	fputs("<p class=\"big\">", of.fp);
 	esc(of.fp, p->cpu.model);
-	fprintf(of.fp, ": %u socket%s, %u cores, %u processing units, %.2f GHz measured, "
-		"%.1f GiB available; probed ", p->cpu.sockets, p->cpu.sockets > 1 ? "s" : "",
-		p->cpu.cores, p->cpu.pus, p->cpu.clock_ghz,
+	fprintf(of.fp, ": %u socket%s, %u cores, %u processing units, ", p->cpu.sockets,
+		p->cpu.sockets > 1 ? "s" : "", p->cpu.cores, p->cpu.pus);
+	if (p->cpu.clock_ghz > 0)
+		fprintf(of.fp, "%.2f GHz measured, ", p->cpu.clock_ghz);
+	else
+		fputs("clock not known, ", of.fp);
+	fprintf(of.fp, "%.1f GiB available; probed ",
 		(double)p->cpu.memory / (1024.0 * 1024.0 * 1024.0));
 	esc(of.fp, p->created);
 	fputs(".</p>\n<figure id=\"roofline\"><figcaption>The node's roofline</figcaption>\n",

@@ -55,10 +55,14 @@ void rt_probe_print(FILE *out, const struct rt_profile *p)
 		if (j == nth && nth < 64)
 			th[nth++] = p->flops[i].threads;
 	}
-	fprintf(out, "%s: %s; %u package%s, %u cores, %u PUs, %u NUMA node%s; clock %.2f GHz "
-	       "(measured)\n", p->host, p->cpu.model, p->cpu.sockets, p->cpu.sockets > 1 ? "s" : "",
-	       p->cpu.cores, p->cpu.pus, p->cpu.numa_nodes, p->cpu.numa_nodes > 1 ? "s" : "",
-	       p->cpu.clock_ghz);
+	fprintf(out, "%s: %s; %u package%s, %u cores, %u PUs, %u NUMA node%s; ", p->host,
+		p->cpu.model, p->cpu.sockets, p->cpu.sockets > 1 ? "s" : "", p->cpu.cores,
+		p->cpu.pus, p->cpu.numa_nodes, p->cpu.numa_nodes > 1 ? "s" : "");
+	if (p->cpu.clock_ghz > 0)
+		fprintf(out, "clock %.2f GHz (measured)\n", p->cpu.clock_ghz);
+	else            /* rt_kernel_clock_ghz: no timed run kept its CPU */
+		fputs("clock not known (other work took the CPU from every timed run: no "
+		      "theoretical peaks)\n", out);
 	fprintf(out, "\nFLOP ceilings, GFLOP/s (int8: GOP/s), best of runs\n  %-6s %-22s %-15s",
 	       "prec", "isa", "method");
 	for (size_t j = 0; j < nth; j++)
