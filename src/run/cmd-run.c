@@ -1254,25 +1254,6 @@ static size_t best_of(const struct rt_cmd_result *res, size_t n)
 	return best;
 }
 
-/* The fastest on the basis the summary compares on (on_window). */
-static size_t best_compared(const struct rt_cmd_result *res, size_t n, double *best_med,
-			    double *def_med)
-{
-	const bool win = on_window(res, n);
-	size_t best = SIZE_MAX;
-
-	for (size_t i = 0; i < n; i++)
-		if (res[i].med >= 0 && !res[i].disturbed &&
-		    (best == SIZE_MAX || (win ? res[i].win_median < res[best].win_median :
-					  res[i].median < res[best].median)))
-			best = i;
-	if (best != SIZE_MAX) {
-		*best_med = win ? res[best].win_median : res[best].median;
-		*def_med = win ? res[0].win_median : res[0].median;
-	}
-	return best;
-}
-
 /* The verdict on s against the default d, their seconds with the log (as compared). */
 static enum rt_faster faster(const struct rt_cmd_result *s, const struct rt_cmd_result *d)
 {
@@ -1305,11 +1286,11 @@ static size_t pick(const struct rt_cmd_run_opts *o, const struct rt_cmd_result *
 static size_t pick_compared(const struct rt_cmd_run_opts *o, const struct rt_cmd_result *res,
 			    size_t n, double *best_med, double *def_med)
 {
-	struct rt_cmd_result *cmp;
+	struct rt_cmd_result *cmp = calloc(n, sizeof(*cmp));
 	size_t best;
 
-	if (!o->tune || !(cmp = calloc(n, sizeof(*cmp))))
-		return best_compared(res, n, best_med, def_med);
+	if (!cmp)
+		return SIZE_MAX;        /* out of memory: no claim to confirm */
 	compared(cmp, res, n, on_window(res, n));
 	best = pick(o, cmp, n);
 	if (best != SIZE_MAX) {
