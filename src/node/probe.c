@@ -750,9 +750,7 @@ static void check_order(struct probe_ctx *c, int *pus)
 	}
 }
 
-/* Each FLOP ceiling's theoretical peak: threads x the measured clock x the operations a core
- * starts per cycle for its instructions (oneDNN's achievable rates have none). */
-static void set_theoretical(struct rt_profile *p)
+void rt_probe_set_theoretical(struct rt_profile *p)
 {
 	bool avx512 = false;
 
@@ -765,6 +763,22 @@ static void set_theoretical(struct rt_profile *p)
 				 rt_cpu_ops_per_cycle(p->cpu.vendor, p->cpu.family, avx512,
 						      rt_precision_of(f->precision), f->isa,
 						      f->method);
+	}
+	for (size_t i = 0; i < p->nflops; i++) {
+		const struct rt_profile_flops *f = &p->flops[i];
+
+		if (!(f->theoretical > 0) || !(f->gflops > RT_PROBE_CLOCK_SLACK * f->theoretical))
+			continue;
+		rt_profile_add_note(p, "the clock read %.2f GHz, but %s %s at %u thread%s ran %.1f "
+				    "GFLOP/s, %.1fx the %.1f that clock allows: a reading other work "
+				    "slowed unseen; the clock is not known, and no ceiling has a "
+				    "theoretical peak", p->cpu.clock_ghz, f->precision, f->isa,
+				    f->threads, f->threads > 1 ? "s" : "", f->gflops,
+				    f->gflops / f->theoretical, f->theoretical);
+		p->cpu.clock_ghz = 0;
+		for (size_t k = 0; k < p->nflops; k++)
+			p->flops[k].theoretical = 0;
+		return;
 	}
 }
 
@@ -1094,7 +1108,7 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 			c.p->cpu.clock_ghz = again;
 	}
 	check_order(&c, pus);
-	set_theoretical(c.p);
+	rt_probe_set_theoretical(c.p);
 	if (rt_profile_judge_rounds(c.p, RT_PROBE_ROUND_TOL) < 0) {
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;

@@ -51,6 +51,14 @@ size_t rt_probe_default_threads(const struct rt_topo *topo, unsigned *list, size
  * were written (at most cap). */
 size_t rt_probe_topo_threads(const struct rt_topo *topo, unsigned *list, size_t cap);
 
+/* Each FLOP ceiling's theoretical peak: threads x the measured clock (p->cpu.clock_ghz) x the
+ * operations a core starts per cycle for its instructions (oneDNN's achievable rates have
+ * none). A clock that a ceiling outran by more than RT_PROBE_CLOCK_SLACK (a reading the vCPU
+ * was taken away during, unseen: no steal time accounted) is not known: the clock 0, no
+ * theoretical peaks, and a note in p says why. */
+#define RT_PROBE_CLOCK_SLACK 1.25
+void rt_probe_set_theoretical(struct rt_profile *p);
+
 /* Run the probe on this machine's topology. Caller owns *out (rt_profile_destroy). Problems
  * that do not stop the probe (an ISA oneDNN cannot run, hwloc and the curve disagreeing) become
  * notes in the profile. */
