@@ -1,14 +1,13 @@
 /* plot-run.c: roofline-plot's work: results directories read and checked, their views drawn
- * again or their trajectories overlaid */
+ * again by the workload each holds, or trainer sweeps' trajectories overlaid */
 #include "config.h"
 #include "run/plot-run.h"
 #include "run/workloads.h"
-#include "run/cmd-results.h"
 #include "base/err.h"
 #include "base/util.h"
 #include "node/profile.h"
 #include "results/plot.h"
-#include "results/views.h"
+#include "results/points.h"
 #include "sweep/runrec.h"
 
 #include <errno.h>
