@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,38 @@ int main(void)
 	}
 
 	/* the parent's descriptors stay the parent's, close-on-exec or not */
+	{
+		/* a child started by a thread pinned to one CPU (as the probe's kernels pin it)
+		 * gets the CPUs this process started with */
+		char *argv[] = { "/bin/sh", "-c", "grep '^Cpus_allowed_list' /proc/$$/status",
+				 NULL };
+		cpu_set_t all, one;
+		char mine[160] = "";
+		int last = -1;
+		FILE *fp = fopen("/proc/self/status", "re");
+
+		while (fp && fgets(mine, sizeof(mine), fp) &&
+		       strncmp(mine, "Cpus_allowed_list", 17))
+			;
+		if (fp)
+			fclose(fp);
+		CPU_ZERO(&one);
+		if (!sched_getaffinity(0, sizeof(all), &all))
+			for (int k = 0; k < CPU_SETSIZE; k++)
+				if (CPU_ISSET(k, &all))
+					last = k;
+		if (last < 0 || CPU_COUNT(&all) < 2 || strncmp(mine, "Cpus_allowed_list", 17)) {
+			skip("a child of a pinned thread: this process has one CPU");
+		} else {
+			CPU_SET(last, &one);
+			(void)sched_setaffinity(0, sizeof(one), &one);
+			is_int(rt_spawn_run(argv, NULL, 0, 0, &c, &err), 0,
+			       "a thread pinned to CPU %d starts a child", last);
+			(void)sched_setaffinity(0, sizeof(all), &all);
+			is_str(c.out, mine, "... which gets this process's CPUs, not the thread's");
+			free(c.out);
+		}
+	}
 	{
 		char *argv[] = { "/bin/sh", "-c", "ls /proc/$$/fd", NULL };
 		int leak = open("/dev/null", O_RDONLY), lp[2] = { -1, -1 };

@@ -11,7 +11,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -374,6 +376,17 @@ static void say(int fd, const struct msg *m)
 		;
 }
 
+/* The CPUs this process was given when it started, before any of its threads was pinned (the
+ * probe's kernels pin the thread that measures, and give it back): every process it starts
+ * gets them, whichever thread starts it and whatever that thread was pinned to then. */
+static cpu_set_t start_cpus;
+static bool start_cpus_ok;
+
+static void __attribute__((constructor)) save_start_cpus(void)
+{
+	start_cpus_ok = sched_getaffinity(0, sizeof(start_cpus), &start_cpus) == 0;
+}
+
 /* The child: nothing but async-signal-safe calls until execve. */
 static void __attribute__((noreturn)) child(const struct sup_args *a, const sigset_t *mask,
 					    pid_t supervisor, int report)
@@ -381,6 +394,8 @@ static void __attribute__((noreturn)) child(const struct sup_args *a, const sigs
 	int e, keep[1] = { report };
 
 	setpgid(0, 0);
+	if (start_cpus_ok)
+		(void)sched_setaffinity(0, sizeof(start_cpus), &start_cpus);
 	/* the supervisor killed (SIGKILL) takes the child with it */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != supervisor)
