@@ -1033,8 +1033,9 @@ int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, si
 }
 
 int rt_plot_marks(const struct rt_profile *prof, unsigned threads, const char *precision,
-		  bool all_roofs, const struct rt_plot_mark *m, size_t n, const struct rt_plot_series *series,
-		  size_t nseries, const char *title, const char *outbase, struct rt_err *err)
+		  bool all_roofs, const struct rt_plot_mark *m, size_t n,
+		  const struct rt_plot_series *series, size_t nseries, const char *title,
+		  const char *outbase, struct rt_err *err)
 {
 	static const char *const colors[] = { "#1f3b73", "#c0392b", "#2e8b57", "#8e44ad" };
 	double gmin = INFINITY, imax = 0;

@@ -70,8 +70,9 @@ struct rt_plot_series {
 	bool line;
 };
 int rt_plot_marks(const struct rt_profile *prof, unsigned threads, const char *precision,
-		  bool all_roofs, const struct rt_plot_mark *m, size_t n, const struct rt_plot_series *series,
-		  size_t nseries, const char *title, const char *outbase, struct rt_err *err);
+		  bool all_roofs, const struct rt_plot_mark *m, size_t n,
+		  const struct rt_plot_series *series, size_t nseries, const char *title,
+		  const char *outbase, struct rt_err *err);
 
 /* For the other charts' writers (charts.c): OUTBASE.gp opened under its temporary name, and
  * finished (rendered, then moved into place; RT_PLOT_SCRIPT_ONLY without gnuplot) as above. */

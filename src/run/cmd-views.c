@@ -469,8 +469,8 @@ static int chart_roofline(const char *dir, const struct rt_cmd_cfg *cfgs,
 		 "fastest (%.60s) on %.60s: counts from oneDNN's log", cfgs[best].name, prof->host);
 	snprintf(base, sizeof(base), "%s/run-roofline", dir);
 	/* the roofs at the fastest's threads; the runtime's choice: all the profile measured */
-	rc = rt_plot_marks(prof, cfg_threads(&cfgs[best], prof), prec, all_roofs, m, nm, series, 3, title,
-			   base, err);
+	rc = rt_plot_marks(prof, cfg_threads(&cfgs[best], prof), prec, all_roofs, m, nm, series, 3,
+			   title, base, err);
 out:
 	free(m);
 	free(labels);
