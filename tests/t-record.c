@@ -42,7 +42,7 @@ static int write_record(char *path, size_t size, const char *name,
 
 /* The settings of the record at path (default settings first): 0 or the error. */
 static int read_back(const char *path, struct rt_train_settings *s, int ranks,
-		     struct rt_runrec_child **rec, struct rt_err *err)
+		     struct rt_runrec_members **rec, struct rt_err *err)
 {
 	rt_train_settings_default(s);
 	s->emit = path;
@@ -53,7 +53,7 @@ static int read_back(const char *path, struct rt_train_settings *s, int ranks,
 static void refused(const char *name, const char *text, int line, int ranks, const char *want)
 {
 	struct rt_train_settings s;
-	struct rt_runrec_child *rec = (void *)1;
+	struct rt_runrec_members *rec = (void *)1;
 	struct rt_err err = { 0 };
 	char path[256], at[300];
 	int rc;
@@ -73,7 +73,7 @@ int main(void)
 				     .precision = RT_PRECISION_BF16, .ranks = 2, .input_h = 32,
 				     .input_w = 48 };
 	struct rt_train_settings s;
-	struct rt_runrec_child *rec = NULL;
+	struct rt_runrec_members *rec = NULL;
 	struct rt_err err = { 0 };
 	char path[256];
 
@@ -104,7 +104,7 @@ int main(void)
 	is_int(s.repeat, 3, "repeat: the runs the child is asked for");
 	is_int(s.seed, 42, "seed");
 	ok(s.per_layer, "per_layer");
-	rt_runrec_child_destroy(rec);
+	rt_runrec_members_destroy(rec);
 	rec = NULL;
 
 	/* one process: its environment places it (no affinity), the model's input, no layers */
@@ -117,7 +117,7 @@ int main(void)
 	ok(!(s.given & RT_GIVEN_AFFINITY) && !s.input_h && !s.per_layer && s.lr == 0.01,
 	   "no affinity, input, per_layer or lr: the defaults stay");
 	is_int(s.repeat, 1, "repeat 1");
-	rt_runrec_child_destroy(rec);
+	rt_runrec_members_destroy(rec);
 	rec = NULL;
 	/* the same record read by a job of another size */
 	is_int(read_back(path, &s, 2, &rec, &err), -EINVAL, "a job of 2 ranks refuses a record "

@@ -279,6 +279,31 @@ check "--resume of a trainer's sweep: exit 1, named (got $rc)" sh -c "test $rc =
 "$train" --resume "$dir/int" >"$dir/res2.out" 2>&1
 rc=$?
 check "roofline-train --resume of roofline-run's: refused, named (got $rc)" sh -c "test $rc != 0 && grep -q 'a run of roofline-run, not a sweep of the trainer' '$dir/res2.out'"
+# run.cfg's request edited by hand: each member read back through its option's own checks,
+# refused naming the file and line, nothing run (the rows as they were)
+bad_request() {        # NAME SED-EDIT EDITED-LINE MESSAGE
+	rm -rf "$dir/bad-$1" && cp -r "$dir/int" "$dir/bad-$1" && sed -i "$2" "$dir/bad-$1/run.cfg"
+	line=$(grep -nF -- "$3" "$dir/bad-$1/run.cfg" | cut -d: -f1)
+	"$run" --resume "$dir/bad-$1" >"$dir/bad-$1.out" 2>&1
+	rc=$?
+	printf '%s\n' "bad-$1/run.cfg:$line: $4" >"$dir/bad-$1.want"
+	check "--resume of a run.cfg with $3: exit 1, run.cfg:${line:-?} and why (got $rc)" sh -c "test $rc = 1 && test -n '$line' && grep -qF -f '$dir/bad-$1.want' '$dir/bad-$1.out' && cmp -s '$dir/int/points.csv' '$dir/bad-$1/points.csv'"
+}
+bad_request repeat 's/repeat = 1;/repeat = 0;/' 'repeat = 0;' "--repeat: '0' is not in 1.."
+bad_request verbose 's/verbose = "1";/verbose = "a b";/' 'verbose = "a b";' \
+	'--verbose-value: a word of at most 40 characters expected'
+bad_request sweep 's/sweep = \[ "threads=1,2" \]/sweep = [ "threads=1,2", "colour=red" ]/' \
+	'"colour=red"' '--sweep colour=red: threads[=LIST]'
+bad_request together 's/throughput = "";/throughput = ""; tune_together = [ "threads=2" ];/' \
+	'tune_together' "tune_together: 'threads=2' is not an alternative of its tune= sweep"
+bad_request member 's/repeat = 1;/repeat = 1; colour = "red";/' 'colour = "red"' \
+	"'colour' is not part of roofline-run's request"
+bad_request kind 's/repeat = 1;/repeat = { n = 1; };/' 'repeat = {' \
+	"'repeat' must be a string, a number or true or false, or an array of them"
+rm -rf "$dir/bad-argv" && cp -r "$dir/int" "$dir/bad-argv" && sed -i 's/argv = \[.*\];/argv = [ ];/' "$dir/bad-argv/run.cfg"
+"$run" --resume "$dir/bad-argv" >"$dir/bad-argv.out" 2>&1
+rc=$?
+check "--resume of a run.cfg whose request has no command: exit 1, said (got $rc)" sh -c "test $rc = 1 && grep -qF 'bad-argv/run.cfg: its command_request records no command (argv)' '$dir/bad-argv.out'"
 
 # no -o: results/run-TIMESTAMP.partial while it runs (the command lists what it sees there),
 # the name without .partial once complete; interrupted, the .partial keeps what it measured

@@ -1963,176 +1963,114 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 	return rt_runrec_end(&of, prof, NULL, err);
 }
 
-/* What --resume takes from DIR/run.cfg: the command and its sweep (into o; *argv owned by
- * the caller), the profile when none is given. */
-static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, char ***argv,
-		       char *profile, size_t psize, struct rt_err *err)
+static const char resume_how[] = "--resume runs the rest of that run: resume it as it started";
+
+/* --resume: what run.cfg's command_request holds, read back member by member */
+struct resume {
+	struct rt_cmd_run_opts *o;
+	char **argv;                    /* the command's words (the caller frees them) */
+	size_t na;
+	const char *cwd;                /* this process's working directory */
+};
+
+/* A member of the request: the command's words; where it ran and the program its first word
+ * found, which must be the same now; tune's winners, once chosen (an alternative of its
+ * sweep); the rest set as the tool's option of its name, with that option's own checks. */
+static int resume_member(void *ctx, const char *name, const char *v, struct rt_err *err)
 {
-	char path[4200];
-	const struct rt_cfg_reader rd = { .path = path, .err = err };
-	const config_setting_t *g, *av, *sw, *tg;
-	const char *prog = NULL, *s;
-	long long rep;
-	double timeout;
-	bool overhead;
-	config_t cfg;
-	int rc, na;
+	static const char *const option[][2] = {
+		{ "sweep", "sweep" }, { "repeat", "repeat" }, { "verbose", "verbose-value" },
+		{ "timeout", "timeout" }, { "batch", "batch" }, { "throughput", "throughput" } };
+	struct resume *r = ctx;
+	struct rt_cmd_run_opts *o = r->o;
 
-	*argv = NULL;
-	snprintf(path, sizeof(path), "%s/run.cfg", dir);
-	if ((rc = rt_cfg_read(&cfg, path, err))) {
-		if (rc == -ENOENT)
-			rt_err_set(err, rc, "%s: nothing to resume (no run.cfg there)", dir);
-		goto out;
-	}
-	if (!config_lookup_string(&cfg, "run.program", &prog) || strcmp(prog, "roofline-run")) {
-		rc = rt_err_set(err, -EINVAL, "%s: not a run of roofline-run (a sweep of the trainer "
-				"resumes with roofline-train --resume)", path);
-		goto out;
-	}
-	g = config_lookup(&cfg, "run.command_request");
-	if (!g || config_setting_type(g) != CONFIG_TYPE_GROUP) {
-		rc = rt_err_set(err, -EINVAL, "%s: records no command_request", path);
-		goto out;
-	}
-	av = config_setting_get_member(g, "argv");
-	sw = config_setting_get_member(g, "sweep");
-	if (!av || config_setting_type(av) != CONFIG_TYPE_ARRAY ||
-	    (na = config_setting_length(av)) < 1 || !sw ||
-	    config_setting_type(sw) != CONFIG_TYPE_ARRAY ||
-	    config_setting_length(sw) > MAX_SPECS) {
-		rc = rt_cfg_bad(&rd, g, "command_request", "'argv' (the command's words) and "
-				"'sweep' (at most %d knobs) must be arrays of strings", MAX_SPECS);
-		goto out;
-	}
-	if ((rc = rt_cfg_int(&rd, g, "command_request", "repeat", &rep, 1, RT_CLI_REPEAT_MAX, true)) ||
-	    (rc = rt_cfg_string_ref(&rd, g, "command_request", "verbose", &s)) ||
-	    (rc = rt_cfg_bool(&rd, g, "command_request", "overhead", &overhead)) ||
-	    (rc = rt_cfg_num(&rd, g, "command_request", "timeout", &timeout, false, true)))
-		goto out;
-	if (!s || !*s || strlen(s) > 40 || strpbrk(s, "= \t\n")) {
-		rc = rt_cfg_bad(&rd, g, "command_request", "'verbose': a word of at most 40 "
-				"characters expected");
-		goto out;
-	}
-	if (!(*argv = calloc((size_t)na + 2, sizeof(**argv)))) {
-		rc = rt_err_set(err, -ENOMEM, "out of memory");
-		goto out;
-	}
-	for (int i = 0; i < na; i++) {
-		const char *w = config_setting_get_string_elem(av, i);
+	if (!strcmp(name, "argv")) {
+		char **a = realloc(r->argv, (r->na + 2) * sizeof(*a));
 
-		if (!w || !((*argv)[i] = strdup(w))) {
-			rc = w ? rt_err_set(err, -ENOMEM, "out of memory") :
-			     rt_cfg_bad(&rd, av, "command_request", "'argv': strings expected");
-			goto out;
-		}
+		if (a)
+			r->argv = a;
+		if (!a || !(a[r->na] = strdup(v)))
+			return rt_err_set(err, -ENOMEM, "out of memory");
+		a[++r->na] = NULL;
+		return 0;
 	}
-	/* the knobs again through --sweep's own checks */
-	o->grid.nknobs = o->nenv = o->nknobs = o->ntune = o->ntogether = 0;
-	o->tune = false;
-	for (int i = 0; i < config_setting_length(sw); i++) {
-		const char *k = config_setting_get_string_elem(sw, i);
-		struct rt_err e;
+	if (!strcmp(name, "cwd") || !strcmp(name, "program")) {
+		const bool cwd = name[0] == 'c';
+		char exe[4096], *real = NULL;
+		const char *now = cwd ? r->cwd : NULL;
+		int rc = 0;
 
-		if (!k || rt_cmd_sweep_add(o, k, &e)) {
-			rc = rt_cfg_bad(&rd, sw, "command_request", "'sweep': %s",
-					k ? e.msg : "strings expected");
-			goto out;
-		}
+		/* a command not found now is said as such once the record is read */
+		if (!cwd && r->na && rt_spawn_which(r->argv[0], exe, sizeof(exe)))
+			now = real = realpath(exe, NULL);
+		if (now && strcmp(v, now))
+			rc = rt_err_set(err, -EINVAL, "%s: '%s' when the run started, '%s' now (%s)",
+					cwd ? "the working directory" : "the command's program", v,
+					now, resume_how);
+		free(real);
+		return rc;
 	}
-	/* tune's winners, once chosen: their configuration is one of the run's */
-	if ((tg = config_setting_get_member(g, "tune_together"))) {
-		if (!o->tune || config_setting_type(tg) != CONFIG_TYPE_ARRAY ||
-		    config_setting_length(tg) > (int)o->ntune) {
-			rc = rt_cfg_bad(&rd, tg, "command_request", "'tune_together': the "
-					"alternatives of its tune= sweep expected");
-			goto out;
-		}
-		for (int i = 0; i < config_setting_length(tg); i++) {
-			const char *a = config_setting_get_string_elem(tg, i);
-			size_t j = 0;
+	if (!strcmp(name, "tune_together")) {
+		size_t j = 0;
 
-			while (a && j < o->ntune && strcmp(a, o->tune_alt[j]))
-				j++;
-			if (!a || j == o->ntune) {
-				rc = rt_cfg_bad(&rd, tg, "command_request", "'tune_together': '%s' is "
-						"not an alternative of its tune= sweep", a ? a : "?");
-				goto out;
-			}
-			o->tune_together[o->ntogether++] = j;
-		}
+		while (j < o->ntune && strcmp(v, o->tune_alt[j]))
+			j++;
+		if (j == o->ntune || o->ntogether == o->ntune)
+			return rt_err_set(err, -EINVAL, "tune_together: '%s' is not an alternative "
+					  "of its tune= sweep", v);
+		o->tune_together[o->ntogether++] = j;
+		return 0;
 	}
-	{
-		/* the throughput's forms (a record of an older rooftraj has none) */
-		const config_setting_t *b = config_setting_get_member(g, "batch");
-		const config_setting_t *tp = config_setting_get_member(g, "throughput");
-		long long bv = 0;
-		const char *ts;
-		struct rt_err e;
-
-		if (b && (rc = rt_cfg_int(&rd, g, "command_request", "batch", &bv, 0,
-					  RT_CMD_BATCH_MAX, true)))
-			goto out;
-		o->batch = (unsigned)bv;
-		if (tp && (rc = rt_cfg_string_ref(&rd, g, "command_request", "throughput", &ts)))
-			goto out;
-		if (tp && ts && *ts && rt_cmd_throughput_set(o, ts, &e)) {
-			rc = rt_cfg_bad(&rd, tp, "command_request", "'throughput': %s", e.msg);
-			goto out;
-		}
+	if (!strcmp(name, "overhead")) {
+		if (strcmp(v, "true") && strcmp(v, "false"))
+			return rt_err_set(err, -EINVAL, "'overhead' must be true or false");
+		o->overhead = v[0] == 't';
+		return 0;
 	}
-	o->repeat = (unsigned)rep;
-	snprintf(o->verbose_buf, sizeof(o->verbose_buf), "%s", s);
-	o->verbose = o->verbose_buf;
-	o->overhead = overhead;
-	if (!o->timeout_given)
-		o->timeout = timeout;
-	if (!o->profile && config_lookup_string(&cfg, "run.profile", &s) && *s) {
-		snprintf(profile, psize, "%s", s);
-		o->profile = profile;
-	}
-	o->cmd = *argv;
-	rc = 0;
-out:
-	config_destroy(&cfg);
-	return rc;
+	/* a given --timeout holds; a record of an older rooftraj says "no batch" as 0 and "no
+	 * form of its own" as "" */
+	if ((!strcmp(name, "timeout") && o->timeout_given) ||
+	    (!strcmp(name, "batch") && !strcmp(v, "0")) || (!strcmp(name, "throughput") && !*v))
+		return 0;
+	for (size_t i = 0; i < sizeof(option) / sizeof(option[0]); i++)
+		if (!strcmp(name, option[i][0]))
+			return o->option(o, option[i][1], v, err);
+	return rt_err_set(err, -EINVAL, "'%s' is not part of roofline-run's request", name);
 }
 
-/* --resume runs the rest of the same run: refused, naming what differs and run.cfg's line,
- * when the working directory, the program the command's first word finds, or a variable
- * that changes what a run does (rt_runrec_env_kind) differs from the run's start. A record
- * of an older rooftraj without them is not compared. */
-static int resume_check(const char *dir, const char *cwd, const char *exe, struct rt_err *err)
+/* What --resume takes from DIR/run.cfg: the command and its sweep (into o; *argv owned by
+ * the caller, o's strings borrowed from *rec until the caller destroys it), the profile when
+ * none is given; refused, naming what differs and run.cfg's line, when the working
+ * directory, the program the command's first word finds, or a variable that changes what a
+ * run does (rt_runrec_env_kind) differs from the run's start. */
+static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, const char *cwd,
+		       struct rt_runrec_members **rec, char ***argv, char *profile, size_t psize,
+		       struct rt_err *err)
 {
-	static const char how[] = "--resume runs the rest of that run: resume it as it started";
-	char path[4200];
-	const config_setting_t *g, *m;
-	const char *const names[2][3] = { { "cwd", "the working directory", cwd },
-					  { "program", "the command's program", exe } };
-	config_t cfg;
+	struct resume r = { .o = o, .cwd = cwd };
+	char path[4200], prog[64];
+	struct rt_err ignored;
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/run.cfg", dir);
-	if ((rc = rt_cfg_read(&cfg, path, err)))
-		goto out;
-	g = config_lookup(&cfg, "run.command_request");
-	for (size_t i = 0; g && i < 2; i++) {
-		const char *s;
-
-		if (!(m = config_setting_get_member(g, names[i][0])))
-			continue;
-		if (!(s = config_setting_get_string(m)) || strcmp(s, names[i][2])) {
-			rc = rt_err_set(err, -EINVAL, "%s:%d: %s: '%s' when the run started, '%s' "
-					"now (%s)", path, config_setting_source_line(m),
-					names[i][1], s ? s : "?", names[i][2], how);
-			goto out;
-		}
-	}
-	rc = rt_runrec_env_same(dir, how, err);
-out:
-	config_destroy(&cfg);
-	return rc;
+	if (access(path, F_OK))
+		return rt_err_set(err, -ENOENT, "%s: nothing to resume (no run.cfg there)", dir);
+	rt_runrec_program(dir, prog, sizeof(prog));
+	if (strcmp(prog, "roofline-run"))
+		return rt_err_set(err, -EINVAL, "%s: not a run of roofline-run (a sweep of the "
+				  "trainer resumes with roofline-train --resume)", path);
+	rc = rt_runrec_members_read(rec, path, "run.command_request", "", true, resume_member,
+				    &r, err);
+	*argv = r.argv;
+	if (rc)
+		return rc;
+	if (!r.na)
+		return rt_err_set(err, -EINVAL, "%s: its command_request records no command "
+				  "(argv)", path);
+	if (!o->profile && !rt_runrec_profile(dir, profile, psize, &ignored))
+		o->profile = profile;
+	o->cmd = r.argv;
+	return rt_runrec_env_same(dir, resume_how, err);
 }
 
 static void free_argv(char **argv)
@@ -2592,6 +2530,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	const char *const dir = rd.path;       /* its name as it runs, then when complete */
 	char *program = NULL;
 	char **resolved = NULL;
+	struct rt_runrec_members *rec = NULL;   /* --resume: its record (o's strings) */
 	const char *top;
 	int status = 1, rc;
 
@@ -2616,8 +2555,9 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			snprintf(room, sizeof(room), "%s/rank-%d", o->resume, l.rank);
 		else
 			snprintf(room, sizeof(room), "%s", o->resume);
-		if (read_runcfg(room, &req, &argv, profile, sizeof(profile), &err)) {
-			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+		if (!(cwd = getcwd(NULL, 0)) ||
+		    read_runcfg(room, &req, cwd, &rec, &argv, profile, sizeof(profile), &err)) {
+			fprintf(stderr, "%s: %s\n", o->prog, cwd ? err.msg : strerror(errno));
 			goto out;
 		}
 	}
@@ -2638,13 +2578,9 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		}
 	}
 	/* where it runs, and the program the first word found, as run.cfg records them */
-	if (!(cwd = getcwd(NULL, 0)) || !(program = realpath(exe, NULL))) {
+	if ((!cwd && !(cwd = getcwd(NULL, 0))) || !(program = realpath(exe, NULL))) {
 		fprintf(stderr, "%s: %s: %s\n", o->prog, cwd ? exe : "the working directory",
 			strerror(errno));
-		goto out;
-	}
-	if (o->resume && resume_check(room, cwd, program, &err)) {
-		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
 	}
 	if (o->profile && rt_profile_load(&prof, o->profile, &err)) {
@@ -2762,6 +2698,9 @@ out:
 	free(have);
 	free(cfgs);
 	free_argv(argv);
+	rt_runrec_members_destroy(rec);
+	if (opts->resume)       /* what the record compiled (the tool's own has none) */
+		rt_cmd_run_opts_fini(&req);
 	free(resolved);
 	free(cwd);
 	free(program);

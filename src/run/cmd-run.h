@@ -44,7 +44,10 @@ struct rt_cmd_run_opts {
 	const char *resume;             /* a run's directory: its command and sweep from its
 					 * run.cfg, the configurations it lacks run */
 	bool timeout_given;             /* --timeout given: it holds on --resume too */
-	char verbose_buf[48];           /* verbose's storage when read from run.cfg */
+	/* The tool's option of long name NAME set from VALUE (NULL for a flag) with its own
+	 * checks, as on its command line: how --resume takes the request back from run.cfg. */
+	int (*option)(struct rt_cmd_run_opts *o, const char *name, const char *value,
+		      struct rt_err *err);
 	bool ranked;                    /* set by the tool under a launcher: a disturbed run is
 					 * not run again (a command that starts MPI can once) */
 	unsigned batch;                 /* --batch: images an iteration, so that an iteration

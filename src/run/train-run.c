@@ -270,13 +270,14 @@ static int record_member(void *ctx, const char *name, const char *value, struct 
 			  rt_train_settings_set, r->s, err);
 }
 
-int rt_train_settings_record(struct rt_train_settings *s, struct rt_runrec_child **rec,
+int rt_train_settings_record(struct rt_train_settings *s, struct rt_runrec_members **rec,
 			     long pus, int ranks, struct rt_err *err)
 {
 	struct record_ctx r = { .s = s, .cli = rt_train_cli, .ranks = ranks };
 
 	r.cli.pus = pus;
-	return rt_runrec_child_read(rec, s->emit, record_member, &r, err);
+	return rt_runrec_members_read(rec, s->emit, "child", "child", false,
+				      record_member, &r, err);
 }
 
 int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err)
@@ -580,7 +581,7 @@ int rt_run_train_tool(const struct rt_train_tool *t)
 {
 	const struct rt_cluster *cl = t->cl;
 	struct rt_train_settings *s = t->s;
-	struct rt_runrec_child *rec = NULL;
+	struct rt_runrec_members *rec = NULL;
 	struct rt_model *m = NULL;
 	struct rt_net_opts no;
 	struct rt_err err = { 0 };
@@ -646,6 +647,6 @@ fail:
 	rc = 1;
 out:
 	rt_model_destroy(m);
-	rt_runrec_child_destroy(rec);
+	rt_runrec_members_destroy(rec);
 	return rc;
 }

@@ -63,11 +63,11 @@ int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, stru
  * --no-retry with one of them). */
 int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *err);
 
-/* --emit-points FILE: the settings of the configuration FILE records (rt_runrec_child_read),
+/* --emit-points FILE: the settings of the configuration FILE records (rt_runrec_members_read),
  * each member set as the option of its name with that option's checks (pus bounds --threads);
  * its ranks must be the job's. The strings set are borrowed from *rec, which the caller
  * destroys after the run; an error is "FILE:LINE: child: ...". */
-int rt_train_settings_record(struct rt_train_settings *s, struct rt_runrec_child **rec,
+int rt_train_settings_record(struct rt_train_settings *s, struct rt_runrec_members **rec,
 			     long pus, int ranks, struct rt_err *err);
 
 /* --resume DIR: every setting the user did not give comes from DIR/run.cfg (a given one

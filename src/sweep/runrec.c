@@ -398,17 +398,37 @@ void rt_runrec_child_put(FILE *fp, const struct rt_runrec_request *r,
 		r->per_layer ? "true" : "false");
 }
 
-struct rt_runrec_child {
+struct rt_runrec_members {
 	config_t cfg;                   /* the values handed out live here */
 };
 
-int rt_runrec_child_read(struct rt_runrec_child **rec, const char *path,
-			 int (*set)(void *ctx, const char *name, const char *value,
-				    struct rt_err *err),
-			 void *ctx, struct rt_err *err)
+/* A scalar setting as text into num's room or borrowed; NULL for another kind. */
+static const char *member_text(const config_setting_t *m, char *num, size_t size)
+{
+	switch (config_setting_type(m)) {
+	case CONFIG_TYPE_STRING:
+		return config_setting_get_string(m);
+	case CONFIG_TYPE_INT:
+	case CONFIG_TYPE_INT64:
+		snprintf(num, size, "%lld", config_setting_get_int64(m));
+		return num;
+	case CONFIG_TYPE_FLOAT:
+		snprintf(num, size, "%.17g", config_setting_get_float(m));
+		return num;
+	case CONFIG_TYPE_BOOL:
+		return config_setting_get_bool(m) ? "true" : "false";
+	}
+	return NULL;
+}
+
+int rt_runrec_members_read(struct rt_runrec_members **rec, const char *path, const char *group,
+			   const char *label, bool arrays,
+			   int (*set)(void *ctx, const char *name, const char *value,
+				      struct rt_err *err),
+			   void *ctx, struct rt_err *err)
 {
 	struct rt_cfg_reader rd = { .path = path, .err = err };
-	struct rt_runrec_child *c = calloc(1, sizeof(*c));
+	struct rt_runrec_members *c = calloc(1, sizeof(*c));
 	const config_setting_t *g;
 	int rc;
 
@@ -417,53 +437,44 @@ int rt_runrec_child_read(struct rt_runrec_child **rec, const char *path,
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	if ((rc = rt_cfg_read(&c->cfg, path, err)))     /* it inits cfg, read or not */
 		goto out;
-	g = config_lookup(&c->cfg, "child");
+	g = config_lookup(&c->cfg, group);
 	if (!g || config_setting_type(g) != CONFIG_TYPE_GROUP) {
-		rc = rt_cfg_bad(&rd, g, "child", "not a sweep child's record (no group 'child')");
+		rc = rt_cfg_bad(&rd, g, label, "no group '%s' (not the record asked for)", group);
 		goto out;
 	}
 	for (int i = 0; i < config_setting_length(g); i++) {
 		const config_setting_t *m = config_setting_get_elem(g, i);
-		const char *name = config_setting_name(m), *v = NULL;
-		char num[40];
+		const bool array = arrays && config_setting_type(m) == CONFIG_TYPE_ARRAY;
+		const char *name = config_setting_name(m);
 
-		switch (config_setting_type(m)) {
-		case CONFIG_TYPE_STRING:
-			v = config_setting_get_string(m);
-			break;
-		case CONFIG_TYPE_INT:
-		case CONFIG_TYPE_INT64:
-			snprintf(num, sizeof(num), "%lld", config_setting_get_int64(m));
-			v = num;
-			break;
-		case CONFIG_TYPE_FLOAT:
-			snprintf(num, sizeof(num), "%.17g", config_setting_get_float(m));
-			v = num;
-			break;
-		case CONFIG_TYPE_BOOL:
-			v = config_setting_get_bool(m) ? "true" : "false";
-			break;
-		}
-		if (!v) {
-			rc = rt_cfg_bad(&rd, m, "child", "'%s' must be a string, a number or "
-					"true or false", name);
-			goto out;
-		}
-		if ((rc = set(ctx, name, v, err))) {
-			struct rt_err said = *err;
+		/* an array's elements each as a member of its name, in order */
+		for (int k = 0; k < (array ? config_setting_length(m) : 1); k++) {
+			const config_setting_t *e = array ? config_setting_get_elem(m, k) : m;
+			char num[40];
+			const char *v = member_text(e, num, sizeof(num));
 
-			rc = rt_cfg_bad(&rd, m, "child", "%s", said.msg);
-			goto out;
+			if (!v) {
+				rc = rt_cfg_bad(&rd, m, label, "'%s' must be a string, a number or "
+						"true or false%s", name, arrays ? ", or an array of "
+						"them" : "");
+				goto out;
+			}
+			if ((rc = set(ctx, name, v, err))) {
+				struct rt_err said = *err;
+
+				rc = rt_cfg_bad(&rd, m, label, "%s", said.msg);
+				goto out;
+			}
 		}
 	}
 	*rec = c;
 	c = NULL;
 out:
-	rt_runrec_child_destroy(c);
+	rt_runrec_members_destroy(c);
 	return rc;
 }
 
-void rt_runrec_child_destroy(struct rt_runrec_child *rec)
+void rt_runrec_members_destroy(struct rt_runrec_members *rec)
 {
 	if (!rec)
 		return;

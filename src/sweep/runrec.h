@@ -96,17 +96,20 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *rec, struct rt_err 
  * of its name. */
 void rt_runrec_child_put(FILE *fp, const struct rt_runrec_request *r,
 			 const struct rt_sweep_config *c, long repeat);
-/* A child's record read back: each member of its group, in its order, handed to set(ctx, its
- * name, its value as text: a string as it is, a number as written, a boolean "true" or
- * "false"). A file that does not parse, is not a child's record, holds another kind of value,
- * or a member set refuses, is -EINVAL "FILE:LINE: child: ..." (set's message). The values
- * are borrowed from *rec, valid until rt_runrec_child_destroy(*rec) (NULL on error). */
-struct rt_runrec_child;
-int rt_runrec_child_read(struct rt_runrec_child **rec, const char *path,
-			 int (*set)(void *ctx, const char *name, const char *value,
-				    struct rt_err *err),
-			 void *ctx, struct rt_err *err);
-void rt_runrec_child_destroy(struct rt_runrec_child *rec);
+/* A record read back, a child's ("child") or a request's ("run.command_request"): each member
+ * of the group, in its order, handed to set(ctx, its name, its value as text: a string as it
+ * is, a number as written, a boolean "true" or "false"; with arrays, an array's elements
+ * each in turn under the array's name). A file that does not parse, lacks the group, holds
+ * another kind of value, or a member set refuses, is -EINVAL "FILE:LINE: LABEL: ..." (set's
+ * message; LABEL "" leaves it out). The values are borrowed from *rec, valid until
+ * rt_runrec_members_destroy(*rec) (NULL on error). */
+struct rt_runrec_members;
+int rt_runrec_members_read(struct rt_runrec_members **rec, const char *path, const char *group,
+			   const char *label, bool arrays,
+			   int (*set)(void *ctx, const char *name, const char *value,
+				      struct rt_err *err),
+			   void *ctx, struct rt_err *err);
+void rt_runrec_members_destroy(struct rt_runrec_members *rec);
 
 /* The machine profile a results directory's run.cfg names, into path. */
 int rt_runrec_profile(const char *dir, char *path, size_t size, struct rt_err *err);

@@ -91,7 +91,7 @@ static const struct rt_cli cli = {
 };
 
 struct cli {
-	struct rt_cmd_run_opts o;
+	struct rt_cmd_run_opts *o;
 	bool request_given;     /* -o, --sweep, -r, --verbose-value, --no-overhead, --batch,
 				 * --throughput */
 };
@@ -99,7 +99,7 @@ struct cli {
 static int set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *err)
 {
 	struct cli *c = ctx;
-	struct rt_cmd_run_opts *o = &c->o;
+	struct rt_cmd_run_opts *o = c->o;
 
 	c->request_given |= key == 'o' || key == 'S' || key == 'r' || key == OPT_VERBOSE_VALUE ||
 			    key == OPT_NO_OVERHEAD || key == OPT_BATCH || key == OPT_THROUGHPUT;
@@ -127,12 +127,24 @@ static int set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *
 	return 0;
 }
 
+/* An option of the request set from run.cfg on --resume, as on the command line. */
+static int option(struct rt_cmd_run_opts *o, const char *name, const char *value,
+		  struct rt_err *err)
+{
+	const struct rt_cli_opt *opt = rt_cli_find(&cli, name);
+	struct cli c = { .o = o };
+
+	return opt ? rt_cli_set(&cli, opt, value, set, &c, err) :
+	       rt_err_set(err, -EINVAL, "--%s: not an option of %s", name, cli.prog);
+}
+
 int main(int argc, char **argv)
 {
-	struct cli c = { .o = { .prog = cli.prog, .repeat = RT_CLI_REPEAT_DEFAULT, .verbose = "1",
-				.timeout = RT_CLI_TIMEOUT_DEFAULT, .overhead = true,
-				.hw_counters = true } };
-	struct rt_cmd_run_opts *o = &c.o;
+	struct rt_cmd_run_opts req = { .prog = cli.prog, .repeat = RT_CLI_REPEAT_DEFAULT,
+					.verbose = "1", .timeout = RT_CLI_TIMEOUT_DEFAULT,
+					.overhead = true, .hw_counters = true, .option = option };
+	struct cli c = { .o = &req };
+	struct rt_cmd_run_opts *o = &req;
 	char *cmdline = NULL;
 	size_t len = 1;
 	int first = 0, rc;
