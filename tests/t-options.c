@@ -190,6 +190,16 @@ int main(void)
 	   strstr(err.msg, "appears twice"), "duplicate rejected: %s", err.msg);
 	ok(rt_opt_parse_long_list(list, &n, 2, "-t", "1,2,3", 1, 64, &err) == -EINVAL,
 	   "more items than allowed rejected");
+	{
+		/* a list past the reader's room: refused naming how long it may be */
+		char lng[1100];
+
+		memset(lng, '1', sizeof(lng) - 1);
+		lng[sizeof(lng) - 1] = '\0';
+		ok(rt_opt_parse_long_list(list, &n, 8, "-t", lng, 1, 64, &err) == -EINVAL &&
+		   strstr(err.msg, "-t: the list is longer than 1023 characters"),
+		   "a list too long: %s", err.msg);
+	}
 
 	is_int(rt_opt_parse_names(&mask, "--isa", "avx2,scalar", isas, 4, &err), 0, "names parse");
 	is_int(mask, (1 << 0) | (1 << 2), "mask has scalar and avx2");

@@ -65,7 +65,8 @@ static int split_list(char *buf, size_t bufsz, char **items, size_t cap, const c
 	if (!arg || !*arg)
 		return rt_err_set(err, -EINVAL, "%s: the list is empty", opt);
 	if (strlen(arg) >= bufsz)
-		return rt_err_set(err, -EINVAL, "%s: the list is too long", opt);
+		return rt_err_set(err, -EINVAL, "%s: the list is longer than %zu characters", opt,
+				  bufsz - 1);
 	snprintf(buf, bufsz, "%s", arg);
 	p = buf;
 	for (;;) {
