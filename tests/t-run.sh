@@ -385,6 +385,16 @@ check "... with another value: refused (exit $rc), both said" sh -c "test $rc = 
 (cd "$dir/wa" && OMP_SCHEDULE=static MKL_VERBOSE=1 "$run" --resume "$dir/cw" >"$dir/cw5.out" 2>&1)
 rc=$?
 check "... with one more: refused (exit $rc), named" sh -c "test $rc = 1 && grep -q 'environment: MKL_VERBOSE=1 now, unset when the run started' '$dir/cw5.out'"
+# ./cmd.sh now a link to another program: the same words, another program
+mv "$dir/wa/cmd.sh" "$dir/wa/cmd-a.sh"
+printf '#!/bin/sh\necho from-c\n' >"$dir/wa/cmd-c.sh"
+chmod +x "$dir/wa/cmd-c.sh"
+ln -s cmd-c.sh "$dir/wa/cmd.sh"
+line=$(grep -n '^    program = ' "$dir/cw/run.cfg" | cut -d: -f1)
+(cd "$dir/wa" && OMP_SCHEDULE=static "$run" --resume "$dir/cw" >"$dir/cw7.out" 2>&1)
+rc=$?
+check "... whose first word finds another program now: refused (exit $rc), run.cfg's line named" sh -c "test $rc = 1 && grep -q 'cw/run.cfg:$line: the command.s program: .$dir/wa/cmd.sh. when the run started, .$dir/wa/cmd-c.sh. now' '$dir/cw7.out' && ! grep -q from-c '$dir/cw7.out'"
+rm "$dir/wa/cmd.sh" && mv "$dir/wa/cmd-a.sh" "$dir/wa/cmd.sh"
 check "... nothing of the run lost or rewritten (points.csv, run.cfg)" sh -c "cmp -s '$dir/cw-before.csv' '$dir/cw/points.csv' && cmp -s '$dir/cw-before.cfg' '$dir/cw/run.cfg'"
 (cd "$dir/wa" && OMP_SCHEDULE=static "$run" --resume "$dir/cw" >"$dir/cw6.out" 2>&1)
 rc=$?

@@ -1971,11 +1971,13 @@ struct resume {
 	char **argv;                    /* the command's words (the caller frees them) */
 	size_t na;
 	const char *cwd;                /* this process's working directory */
+	const char **program;           /* the program the first word found when it started */
 };
 
-/* A member of the request: the command's words; where it ran and the program its first word
- * found, which must be the same now; tune's winners, once chosen (an alternative of its
- * sweep); the rest set as the tool's option of its name, with that option's own checks. */
+/* A member of the request: the command's words; where it ran, which must be the same now, and
+ * the program its first word found (compared once the command is found); tune's winners,
+ * once chosen (an alternative of its sweep); the rest set as the tool's option of its name,
+ * with that option's own checks. */
 static int resume_member(void *ctx, const char *name, const char *v, struct rt_err *err)
 {
 	static const char *const option[][2] = {
@@ -1994,21 +1996,13 @@ static int resume_member(void *ctx, const char *name, const char *v, struct rt_e
 		a[++r->na] = NULL;
 		return 0;
 	}
-	if (!strcmp(name, "cwd") || !strcmp(name, "program")) {
-		const bool cwd = name[0] == 'c';
-		char exe[4096], *real = NULL;
-		const char *now = cwd ? r->cwd : NULL;
-		int rc = 0;
-
-		/* a command not found now is said as such once the record is read */
-		if (!cwd && r->na && rt_spawn_which(r->argv[0], exe, sizeof(exe)))
-			now = real = realpath(exe, NULL);
-		if (now && strcmp(v, now))
-			rc = rt_err_set(err, -EINVAL, "%s: '%s' when the run started, '%s' now (%s)",
-					cwd ? "the working directory" : "the command's program", v,
-					now, resume_how);
-		free(real);
-		return rc;
+	if (!strcmp(name, "cwd"))
+		return strcmp(v, r->cwd) ? rt_err_set(err, -EINVAL, "the working directory: '%s' "
+						      "when the run started, '%s' now (%s)", v,
+						      r->cwd, resume_how) : 0;
+	if (!strcmp(name, "program")) {
+		*r->program = v;
+		return 0;
 	}
 	if (!strcmp(name, "tune_together")) {
 		size_t j = 0;
@@ -2039,15 +2033,15 @@ static int resume_member(void *ctx, const char *name, const char *v, struct rt_e
 }
 
 /* What --resume takes from DIR/run.cfg: the command and its sweep (into o; *argv owned by
- * the caller, o's strings borrowed from *rec until the caller destroys it), the profile when
- * none is given; refused, naming what differs and run.cfg's line, when the working
- * directory, the program the command's first word finds, or a variable that changes what a
- * run does (rt_runrec_env_kind) differs from the run's start. */
+ * the caller, o's strings and *program borrowed from *rec until the caller destroys it), the
+ * program its first word found (NULL: a record of an older rooftraj), the profile when none
+ * is given; refused, naming what differs and run.cfg's line, when the working directory or a
+ * variable that changes what a run does (rt_runrec_env_kind) differs from the run's start. */
 static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, const char *cwd,
-		       struct rt_runrec_members **rec, char ***argv, char *profile, size_t psize,
-		       struct rt_err *err)
+		       struct rt_runrec_members **rec, char ***argv, const char **program,
+		       char *profile, size_t psize, struct rt_err *err)
 {
-	struct resume r = { .o = o, .cwd = cwd };
+	struct resume r = { .o = o, .cwd = cwd, .program = program };
 	char path[4200], prog[64];
 	struct rt_err ignored;
 	int rc;
@@ -2531,6 +2525,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	char *program = NULL;
 	char **resolved = NULL;
 	struct rt_runrec_members *rec = NULL;   /* --resume: its record (o's strings) */
+	const char *recorded = NULL;            /* ... the program its first word found */
 	const char *top;
 	int status = 1, rc;
 
@@ -2556,7 +2551,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		else
 			snprintf(room, sizeof(room), "%s", o->resume);
 		if (!(cwd = getcwd(NULL, 0)) ||
-		    read_runcfg(room, &req, cwd, &rec, &argv, profile, sizeof(profile), &err)) {
+		    read_runcfg(room, &req, cwd, &rec, &argv, &recorded, profile, sizeof(profile),
+				&err)) {
 			fprintf(stderr, "%s: %s\n", o->prog, cwd ? err.msg : strerror(errno));
 			goto out;
 		}
@@ -2581,6 +2577,13 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	if ((!cwd && !(cwd = getcwd(NULL, 0))) || !(program = realpath(exe, NULL))) {
 		fprintf(stderr, "%s: %s: %s\n", o->prog, cwd ? exe : "the working directory",
 			strerror(errno));
+		goto out;
+	}
+	if (recorded && strcmp(recorded, program)) {
+		fprintf(stderr, "%s: %s/run.cfg:%d: the command's program: '%s' when the run "
+			"started, '%s' now (%s)\n", o->prog, room,
+			rt_runrec_members_line(rec, "run.command_request.program"), recorded,
+			program, resume_how);
 		goto out;
 	}
 	if (o->profile && rt_profile_load(&prof, o->profile, &err)) {

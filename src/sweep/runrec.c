@@ -474,6 +474,13 @@ out:
 	return rc;
 }
 
+int rt_runrec_members_line(const struct rt_runrec_members *rec, const char *path)
+{
+	const config_setting_t *s = rec ? config_lookup(&rec->cfg, path) : NULL;
+
+	return s ? config_setting_source_line(s) : 0;
+}
+
 void rt_runrec_members_destroy(struct rt_runrec_members *rec)
 {
 	if (!rec)

@@ -109,6 +109,9 @@ int rt_runrec_members_read(struct rt_runrec_members **rec, const char *path, con
 			   int (*set)(void *ctx, const char *name, const char *value,
 				      struct rt_err *err),
 			   void *ctx, struct rt_err *err);
+/* The line of the file a setting of the record stands on ("run.command_request.program"); 0
+ * when it has none. */
+int rt_runrec_members_line(const struct rt_runrec_members *rec, const char *path);
 void rt_runrec_members_destroy(struct rt_runrec_members *rec);
 
 /* The machine profile a results directory's run.cfg names, into path. */
