@@ -2032,37 +2032,39 @@ static int resume_member(void *ctx, const char *name, const char *v, struct rt_e
 	return rt_err_set(err, -EINVAL, "'%s' is not part of roofline-run's request", name);
 }
 
-/* What --resume takes from DIR/run.cfg: the command and its sweep (into o; *argv owned by
- * the caller, o's strings and *program borrowed from *rec until the caller destroys it), the
- * program its first word found (NULL: a record of an older rooftraj), the profile when none
- * is given; refused, naming what differs and run.cfg's line, when the working directory or a
- * variable that changes what a run does (rt_runrec_env_kind) differs from the run's start. */
+/* What --resume takes from DIR/run.cfg, read once into *rec (the caller destroys it): the
+ * command and its sweep (into o; *argv owned by the caller, o's strings and *program
+ * borrowed from *rec), the program its first word found (NULL: a record of an older
+ * rooftraj), the profile when none is given; refused, naming what differs and run.cfg's
+ * line, when the working directory or a variable that changes what a run does
+ * (rt_runrec_env_kind) differs from the run's start. */
 static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, const char *cwd,
 		       struct rt_runrec_members **rec, char ***argv, const char **program,
-		       char *profile, size_t psize, struct rt_err *err)
+		       struct rt_err *err)
 {
 	struct resume r = { .o = o, .cwd = cwd, .program = program };
-	char path[4200], prog[64];
-	struct rt_err ignored;
+	const char *prog, *prof;
+	char path[4200];
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/run.cfg", dir);
-	if (access(path, F_OK))
-		return rt_err_set(err, -ENOENT, "%s: nothing to resume (no run.cfg there)", dir);
-	rt_runrec_program(dir, prog, sizeof(prog));
-	if (strcmp(prog, "roofline-run"))
+	if ((rc = rt_runrec_members_open(rec, path, err)))
+		return rc == -ENOENT ? rt_err_set(err, rc, "%s: nothing to resume (no run.cfg "
+						  "there)", dir) : rc;
+	prog = rt_runrec_members_string(*rec, "run.program");
+	if (!prog || strcmp(prog, "roofline-run"))
 		return rt_err_set(err, -EINVAL, "%s: not a run of roofline-run (a sweep of the "
 				  "trainer resumes with roofline-train --resume)", path);
-	rc = rt_runrec_members_read(rec, path, "run.command_request", "", true, resume_member,
-				    &r, err);
+	rc = rt_runrec_members_walk(*rec, "run.command_request", "", true, resume_member, &r,
+				    err);
 	*argv = r.argv;
 	if (rc)
 		return rc;
 	if (!r.na)
 		return rt_err_set(err, -EINVAL, "%s: its command_request records no command "
 				  "(argv)", path);
-	if (!o->profile && !rt_runrec_profile(dir, profile, psize, &ignored))
-		o->profile = profile;
+	if (!o->profile && (prof = rt_runrec_members_string(*rec, "run.profile")) && *prof)
+		o->profile = prof;
 	o->cmd = r.argv;
 	return rt_runrec_env_same(dir, resume_how, err);
 }
@@ -2520,7 +2522,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	struct hw_node hwn;
 	const struct hw_node *hw = NULL;
 	size_t n = 0, done = 0;
-	char room[4096], path[4300], exe[4096], profile[4096], started[32], *cwd = NULL;
+	char room[4096], path[4300], exe[4096], started[32], *cwd = NULL;
 	const char *const dir = rd.path;       /* its name as it runs, then when complete */
 	char *program = NULL;
 	char **resolved = NULL;
@@ -2551,8 +2553,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		else
 			snprintf(room, sizeof(room), "%s", o->resume);
 		if (!(cwd = getcwd(NULL, 0)) ||
-		    read_runcfg(room, &req, cwd, &rec, &argv, &recorded, profile, sizeof(profile),
-				&err)) {
+		    read_runcfg(room, &req, cwd, &rec, &argv, &recorded, &err)) {
 			fprintf(stderr, "%s: %s\n", o->prog, cwd ? err.msg : strerror(errno));
 			goto out;
 		}

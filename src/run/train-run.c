@@ -274,10 +274,15 @@ int rt_train_settings_record(struct rt_train_settings *s, struct rt_runrec_membe
 			     long pus, int ranks, struct rt_err *err)
 {
 	struct record_ctx r = { .s = s, .cli = rt_train_cli, .ranks = ranks };
+	int rc;
 
 	r.cli.pus = pus;
-	return rt_runrec_members_read(rec, s->emit, "child", "child", false,
-				      record_member, &r, err);
+	if ((rc = rt_runrec_members_open(rec, s->emit, err)) ||
+	    (rc = rt_runrec_members_walk(*rec, "child", "child", false, record_member, &r, err))) {
+		rt_runrec_members_destroy(*rec);
+		*rec = NULL;
+	}
+	return rc;
 }
 
 int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err)

@@ -63,7 +63,7 @@ int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, stru
  * --no-retry with one of them). */
 int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *err);
 
-/* --emit-points FILE: the settings of the configuration FILE records (rt_runrec_members_read),
+/* --emit-points FILE: the settings of the configuration FILE records (rt_runrec_members_walk),
  * each member set as the option of its name with that option's checks (pus bounds --threads);
  * its ranks must be the job's. The strings set are borrowed from *rec, which the caller
  * destroys after the run; an error is "FILE:LINE: child: ...". */

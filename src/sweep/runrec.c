@@ -400,6 +400,7 @@ void rt_runrec_child_put(FILE *fp, const struct rt_runrec_request *r,
 
 struct rt_runrec_members {
 	config_t cfg;                   /* the values handed out live here */
+	char *path;                     /* for the messages */
 };
 
 /* A scalar setting as text into num's room or borrowed; NULL for another kind. */
@@ -421,27 +422,36 @@ static const char *member_text(const config_setting_t *m, char *num, size_t size
 	return NULL;
 }
 
-int rt_runrec_members_read(struct rt_runrec_members **rec, const char *path, const char *group,
+int rt_runrec_members_open(struct rt_runrec_members **rec, const char *path,
+			   struct rt_err *err)
+{
+	struct rt_runrec_members *c = calloc(1, sizeof(*c));
+	int rc;
+
+	*rec = NULL;
+	if (!c || !(c->path = strdup(path))) {
+		free(c);
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	if ((rc = rt_cfg_read(&c->cfg, path, err))) {   /* it inits cfg, read or not */
+		rt_runrec_members_destroy(c);
+		return rc;
+	}
+	*rec = c;
+	return 0;
+}
+
+int rt_runrec_members_walk(const struct rt_runrec_members *rec, const char *group,
 			   const char *label, bool arrays,
 			   int (*set)(void *ctx, const char *name, const char *value,
 				      struct rt_err *err),
 			   void *ctx, struct rt_err *err)
 {
-	struct rt_cfg_reader rd = { .path = path, .err = err };
-	struct rt_runrec_members *c = calloc(1, sizeof(*c));
-	const config_setting_t *g;
-	int rc;
+	const struct rt_cfg_reader rd = { .path = rec->path, .err = err };
+	const config_setting_t *g = config_lookup(&rec->cfg, group);
 
-	*rec = NULL;
-	if (!c)
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	if ((rc = rt_cfg_read(&c->cfg, path, err)))     /* it inits cfg, read or not */
-		goto out;
-	g = config_lookup(&c->cfg, group);
-	if (!g || config_setting_type(g) != CONFIG_TYPE_GROUP) {
-		rc = rt_cfg_bad(&rd, g, label, "no group '%s' (not the record asked for)", group);
-		goto out;
-	}
+	if (!g || config_setting_type(g) != CONFIG_TYPE_GROUP)
+		return rt_cfg_bad(&rd, g, label, "no group '%s' (not the record asked for)", group);
 	for (int i = 0; i < config_setting_length(g); i++) {
 		const config_setting_t *m = config_setting_get_elem(g, i);
 		const bool array = arrays && config_setting_type(m) == CONFIG_TYPE_ARRAY;
@@ -452,31 +462,32 @@ int rt_runrec_members_read(struct rt_runrec_members **rec, const char *path, con
 			const config_setting_t *e = array ? config_setting_get_elem(m, k) : m;
 			char num[40];
 			const char *v = member_text(e, num, sizeof(num));
+			int rc;
 
-			if (!v) {
-				rc = rt_cfg_bad(&rd, m, label, "'%s' must be a string, a number or "
-						"true or false%s", name, arrays ? ", or an array of "
-						"them" : "");
-				goto out;
-			}
+			if (!v)
+				return rt_cfg_bad(&rd, m, label, "'%s' must be a string, a number or "
+						  "true or false%s", name, arrays ? ", or an array "
+						  "of them" : "");
 			if ((rc = set(ctx, name, v, err))) {
 				struct rt_err said = *err;
 
-				rc = rt_cfg_bad(&rd, m, label, "%s", said.msg);
-				goto out;
+				return rt_cfg_bad(&rd, m, label, "%s", said.msg);
 			}
 		}
 	}
-	*rec = c;
-	c = NULL;
-out:
-	rt_runrec_members_destroy(c);
-	return rc;
+	return 0;
+}
+
+const char *rt_runrec_members_string(const struct rt_runrec_members *rec, const char *path)
+{
+	const char *v = NULL;
+
+	return config_lookup_string(&rec->cfg, path, &v) ? v : NULL;
 }
 
 int rt_runrec_members_line(const struct rt_runrec_members *rec, const char *path)
 {
-	const config_setting_t *s = rec ? config_lookup(&rec->cfg, path) : NULL;
+	const config_setting_t *s = config_lookup(&rec->cfg, path);
 
 	return s ? config_setting_source_line(s) : 0;
 }
@@ -486,6 +497,7 @@ void rt_runrec_members_destroy(struct rt_runrec_members *rec)
 	if (!rec)
 		return;
 	config_destroy(&rec->cfg);
+	free(rec->path);
 	free(rec);
 }
 

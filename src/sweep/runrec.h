@@ -96,19 +96,24 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *rec, struct rt_err 
  * of its name. */
 void rt_runrec_child_put(FILE *fp, const struct rt_runrec_request *r,
 			 const struct rt_sweep_config *c, long repeat);
-/* A record read back, a child's ("child") or a request's ("run.command_request"): each member
- * of the group, in its order, handed to set(ctx, its name, its value as text: a string as it
- * is, a number as written, a boolean "true" or "false"; with arrays, an array's elements
- * each in turn under the array's name). A file that does not parse, lacks the group, holds
- * another kind of value, or a member set refuses, is -EINVAL "FILE:LINE: LABEL: ..." (set's
- * message; LABEL "" leaves it out). The values are borrowed from *rec, valid until
- * rt_runrec_members_destroy(*rec) (NULL on error). */
+/* A record read back, a child's or a request's: PATH parsed (-ENOENT when it is missing,
+ * -EINVAL "FILE:LINE: ..." when it does not parse), the values its readers hand out borrowed
+ * from *rec until rt_runrec_members_destroy(*rec) (NULL on error). */
 struct rt_runrec_members;
-int rt_runrec_members_read(struct rt_runrec_members **rec, const char *path, const char *group,
+int rt_runrec_members_open(struct rt_runrec_members **rec, const char *path,
+			   struct rt_err *err);
+/* Each member of the group GROUP ("child", "run.command_request"), in its order, handed to
+ * set(ctx, its name, its value as text: a string as it is, a number as written, a boolean
+ * "true" or "false"; with arrays, an array's elements each in turn under the array's name).
+ * A missing group, another kind of value, or a member set refuses, is -EINVAL
+ * "FILE:LINE: LABEL: ..." (set's message; LABEL "" leaves it out). */
+int rt_runrec_members_walk(const struct rt_runrec_members *rec, const char *group,
 			   const char *label, bool arrays,
 			   int (*set)(void *ctx, const char *name, const char *value,
 				      struct rt_err *err),
 			   void *ctx, struct rt_err *err);
+/* The string setting PATH of the record ("run.program"), or NULL when it has none. */
+const char *rt_runrec_members_string(const struct rt_runrec_members *rec, const char *path);
 /* The line of the file a setting of the record stands on ("run.command_request.program"); 0
  * when it has none. */
 int rt_runrec_members_line(const struct rt_runrec_members *rec, const char *path);
