@@ -305,6 +305,60 @@ rm -rf "$dir/bad-argv" && cp -r "$dir/int" "$dir/bad-argv" && sed -i 's/argv = \
 rc=$?
 check "--resume of a run.cfg whose request has no command: exit 1, said (got $rc)" sh -c "test $rc = 1 && grep -qF 'bad-argv/run.cfg: its command_request records no command (argv)' '$dir/bad-argv.out'"
 
+# a run other work disturbs, on demand: the command kicks a process of the test's that burns
+# a fixed count of loops on the one CPU both may use, and waits for it to finish (events, not
+# time). Its row keeps both words, the busy reason and the judgement of an images/s no core
+# reaches; the judgements of the rows read back by --resume are said again, each once
+# (the default prints that images/s too, undisturbed; the last configuration waits for
+# $dir/bgo, interrupted, then resumed)
+cpu=$(taskset -cp $$ 2>/dev/null | sed 's/.*: //; s/[-,].*//')
+if [ -z "$cpu" ]; then
+	skip "no taskset (util-linux) to put the command and other work on one CPU"
+else
+	mkfifo "$dir/kick"
+	taskset -c "$cpu" sh -c 'while read n <"$1"; do i=0
+		while [ $i -lt 200000 ]; do i=$((i + 1)); done; : >"$2.$n"; done' sh \
+		"$dir/kick" "$dir/burnt" &
+	burner=$!
+	cat >"$dir/bz.sh" <<EOF2
+#!/bin/sh
+case "\$X" in
+1) echo \$\$ >'$dir/kick'; while [ ! -e '$dir/burnt.'\$\$ ]; do sleep 0.01; done
+   echo images/s 5e12 ;;
+2) if [ ! -e '$dir/bgo' ]; then touch '$dir/bstarted'; exec sleep 60; fi; echo images/s 100 ;;
+*) echo images/s 5e12 ;;
+esac
+EOF2
+	chmod +x "$dir/bz.sh"
+	taskset -c "$cpu" "$run" -o "$dir/bz" -r 1 --no-overhead --no-hw-counters \
+		--sweep env:X=1,2 -- "$dir/bz.sh" >"$dir/bz.out" 2>&1 &
+	pid=$!
+	i=0
+	while [ ! -e "$dir/bstarted" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -INT $pid
+	wait $pid
+	said='; impossible: the command printed images/s 5e[+]12, more than an image a nanosecond'
+	k=$(rows "$dir/bz/points.csv" config=X=1 scope=run name=command status=disturbed \
+		"reason~^busy: other processes used .*$said")
+	check "a run other work disturbed: its row says so, with the busy reason and what is impossible" \
+		test "$k" = 1
+	check "... the summary: disturbed, not compared, the judgement once" sh -c \
+		"grep -q 'disturbed, every run (measured twice each): busy: .*; not compared\$' \
+			'$dir/bz/summary.txt' && ! grep -q 'disturbed, every run.*impossible' \
+			'$dir/bz/summary.txt' && test \$(grep -c 'impossible: the command printed' \
+			'$dir/bz/summary.txt') = 3"
+	touch "$dir/bgo"
+	taskset -c "$cpu" "$run" --resume "$dir/bz" >"$dir/bz-r.out" 2>&1
+	rc=$?
+	check "... --resume (exit 0, got $rc): the rows read back judged again, each once" sh -c \
+		"test $rc = 0 && test \$(grep -c 'impossible: the command printed' \
+			'$dir/bz/summary.txt') = 3 && ! grep -q 'disturbed, every run.*impossible' \
+			'$dir/bz/summary.txt' && grep -q 'disturbed, every run .*: busy: ' \
+			'$dir/bz/summary.txt'"
+	kill $burner
+	wait $burner 2>/dev/null
+fi
+
 # no -o: results/run-TIMESTAMP.partial while it runs (the command lists what it sees there),
 # the name without .partial once complete; interrupted, the .partial keeps what it measured
 # and --resume of it names it when it completes (the last configuration waits for $dir/dgo)

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *rt_cmd_num(double v, char *buf, size_t size)
@@ -61,8 +62,8 @@ void rt_cmd_judge(const struct rt_cmd_outcome *r, unsigned cfg_threads,
 			   "hardware threads (a log of another node, or more threads than CPUs): "
 			   "not judged on its roofs", t->nthr, prof->host, prof->cpu.pus);
 	if (j->over_images)
-		impossible(j, "the command printed images/s %s, more than an image a nanosecond: "
-			   "not taken", rt_cmd_num(r->images_per_s, a, sizeof(a)));
+		impossible(j, RT_CMD_IMAGES_SAID "%s, more than an image a nanosecond: not taken",
+			   rt_cmd_num(r->images_per_s, a, sizeof(a)));
 	if (prof) {
 		/* the roofs at the threads the configuration asked for, or the log names */
 		const unsigned threads = cfg_threads ? cfg_threads : t->nthr ? t->nthr :
@@ -74,6 +75,31 @@ void rt_cmd_judge(const struct rt_cmd_outcome *r, unsigned cfg_threads,
 	j->log_impossible = j->over_wall || j->over_threads;
 	for (size_t i = 0; i < t->n; i++)
 		j->impossible_prims += rt_cmd_prim_impossible(j, &t->v[i], NULL, 0);
+}
+
+void rt_cmd_reason_put(char *buf, size_t size, const struct rt_cmd_outcome *r,
+		       const struct rt_cmd_judgement *j)
+{
+	const char *own = r->disturbed || !r->ok ? r->reason : "";
+	const bool judged = r->ok && j->impossible;
+
+	snprintf(buf, size, "%s%s%s", own, *own && judged ? "; " : "", judged ? j->why : "");
+}
+
+void rt_cmd_reason_get(struct rt_cmd_outcome *r, const char *reason)
+{
+	const char *judged = NULL, *said;
+
+	/* the judgement comes last, and its words say "impossible: " once */
+	if (!strncmp(reason, "impossible: ", 12))
+		judged = reason;
+	for (const char *p = reason; (p = strstr(p, "; impossible: ")); p++)
+		judged = p + 2;
+	snprintf(r->reason, sizeof(r->reason), "%.*s",
+		 judged ? (int)(judged - reason - (judged > reason ? 2 : 0)) : (int)strlen(reason),
+		 reason);
+	if (judged && isnan(r->images_per_s) && (said = strstr(judged, RT_CMD_IMAGES_SAID)))
+		r->images_per_s = strtod(said + strlen(RT_CMD_IMAGES_SAID), NULL);
 }
 
 const struct rt_roof *rt_cmd_prim_roof(const struct rt_cmd_judgement *j,

@@ -95,6 +95,9 @@ void rt_cmd_result_free(struct rt_cmd_result *s);
 #define RT_CMD_LOG_GRAIN_S 1e-6
 #define RT_CMD_CLOCK_MIN_S 1e-9
 #define RT_CMD_IMAGES_PER_S_MAX 1e9
+/* How an images/s past it is said ("impossible: the command printed images/s 5e+12, ..."):
+ * its row keeps no such number, so a run read back takes it from these words. */
+#define RT_CMD_IMAGES_SAID "the command printed images/s "
 
 struct rt_cmd_judgement {
 	bool impossible;                /* the run's log cannot be this node's run (why says) */
@@ -126,6 +129,14 @@ const struct rt_roof *rt_cmd_prim_roof(const struct rt_cmd_judgement *j,
  * starting "impossible: ". */
 bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_onednn_prim *p,
 			    char *why, size_t size);
+
+/* A run row's reason as points.csv keeps it: the run's own (failed, disturbed: r->reason) and
+ * what its judgement j (rt_cmd_judge without a profile) calls impossible, "; "-joined. */
+void rt_cmd_reason_put(char *buf, size_t size, const struct rt_cmd_outcome *r,
+		       const struct rt_cmd_judgement *j);
+/* ... and read back into r: the run's own into r->reason, the images/s the judgement named
+ * into r->images_per_s, so that the run is judged again as it was when it ran. */
+void rt_cmd_reason_get(struct rt_cmd_outcome *r, const char *reason);
 
 /* A rate or size in a few digits (%.4g; "-" for none): no number is printed in 300 digits. */
 const char *rt_cmd_num(double v, char *buf, size_t size);

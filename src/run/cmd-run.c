@@ -1007,10 +1007,8 @@ static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
 	snprintf(w.log, sizeof(w.log), "%s", log ? log : "");
 	/* what no profile is needed to call impossible: the row says it, the number is kept */
 	rt_cmd_judge(r, c->threads, NULL, &j);
-	if (r->disturbed)
-		snprintf(w.reason, sizeof(w.reason), "%s", r->reason);
-	else if (r->ok && j.impossible)
-		snprintf(w.reason, sizeof(w.reason), "%s", j.why);
+	if (r->disturbed || (r->ok && j.impossible))
+		rt_cmd_reason_put(w.reason, sizeof(w.reason), r, &j);
 	else if (r->ok && logged && !r->t.execs)
 		snprintf(w.reason, sizeof(w.reason), "%s", r->verbose_lines ?
 			 "no oneDNN primitive ran: coverage 0%" : NO_LINE);

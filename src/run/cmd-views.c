@@ -315,7 +315,7 @@ int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
 			r->images_per_s = w->images_per_s;
 			r->startup = isnan(w->window) ? NAN : w->startup;
 			r->window = isnan(w->startup) ? NAN : w->window;
-			snprintf(r->reason, sizeof(r->reason), "%s", w->reason);
+			rt_cmd_reason_get(r, w->reason);
 			if (*w->log && (rc = tally_log(dir, w->log, &r->t, &r->verbose_lines, csv,
 						       w->line, err)))
 				goto out;
