@@ -253,6 +253,28 @@ check "... the finished configurations kept, the summary says so" sh -c "test $(
 check "... the interrupted configuration left no row (it runs again)" sh -c "! grep -q '^threads=2,' '$dir/int/points.csv'"
 check "... run.cfg says interrupted, the summary how to go on" sh -c "grep -q 'status = \"interrupted\"' '$dir/int/run.cfg' && grep -q 'roofline-run --resume $dir/int runs the rest' '$dir/int/summary.txt'"
 
+# interrupted in its first configuration: run.cfg and no points.csv yet; -o of that directory
+# refused, naming run.cfg; --resume runs the whole sweep
+"$run" -o "$dir/int0" -r 1 --no-overhead -- sh -c \
+	"if [ ! -e '$dir/go0' ]; then touch '$dir/started0'; exec sleep 60; fi" >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ ! -e "$dir/started0" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT $pid
+wait $pid
+rc=$?
+check "interrupted in its first configuration: exit 130 (got $rc), run.cfg, no points.csv" \
+	sh -c "test $rc = 130 && test -s '$dir/int0/run.cfg' && test ! -e '$dir/int0/points.csv'"
+"$run" -o "$dir/int0" -r 1 -- true >"$dir/int0.out" 2>&1
+rc=$?
+check "... -o of it: refused (exit $rc), run.cfg named" sh -c \
+	"test $rc = 1 && grep -q 'int0 holds results already (run.cfg): give another' '$dir/int0.out'"
+touch "$dir/go0"
+"$run" --resume "$dir/int0" >"$dir/int0.out" 2>&1
+rc=$?
+check "... --resume: exit 0 (got $rc), the configuration measured" sh -c \
+	"test $rc = 0 && test $(rows "$dir/int0/points.csv" config=default rep=1 scope=run name=command) = 1"
+
 # --resume: the configurations not finished run, the finished ones kept as they were
 cp "$dir/int/points.csv" "$dir/int-before.csv"
 touch "$dir/go"

@@ -1162,7 +1162,7 @@ int rt_points_csv_upgrade(const char *path, struct rt_err *err)
 	if ((rc = rt_check_regular(path, err)))
 		return rc;
 	if (!(fp = fopen(path, "re")))
-		return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
+		return errno == ENOENT ? 0 : rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
 	while ((r = rt_read_line(fp, &line, &cap, RT_POINTS_CSV_LINE_MAX, &len, &ended)) > 0) {
 		char *fld[CSV_COLS_MAX + 1];
 		const char *v[RT_COL_COUNT];

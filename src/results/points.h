@@ -229,7 +229,8 @@ void rt_points_csv_row(FILE *fp, const struct rt_point *p);
 void rt_points_csv_put(FILE *fp, const char *const v[RT_COL_COUNT]);
 /* path's header made today's where it is an earlier one (either tool's, as the reader takes
  * it): each row's fields moved to their columns' places, the new columns empty, the file
- * replaced whole. Nothing done to a file of today's header. For appending to an earlier tool's file. */
+ * replaced whole. Nothing done to a file of today's header, or to none (a run that has
+ * measured nothing yet). For appending to an earlier tool's file. */
 int rt_points_csv_upgrade(const char *path, struct rt_err *err);
 /* Read points.csv back (for --resume and the summary); caller frees *pts. A malformed line is
  * an error naming FILE:LINE. A missing file is 0 points. The trainer's points: the rows of

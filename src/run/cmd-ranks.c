@@ -84,6 +84,8 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 		int rc;
 
 		snprintf(path, sizeof(path), "%s/rank-%d/points.csv", dir, k);
+		if (access(path, F_OK) && errno == ENOENT)
+			continue;       /* a rank that measured nothing */
 		if (rt_check_regular(path, err) || !(text = rt_slurp(path, &len, err)))
 			return -EINVAL;
 		if (!(fp = fmemopen(text, len, "r"))) {

@@ -1147,16 +1147,21 @@ static int onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
 	return 0;
 }
 
-/* -o DIR: new, or without points.csv (rt_resdir_opts.fits) */
+/* -o DIR: new, or without a run's record and points (rt_resdir_opts.fits) */
 static int holds_no_points(void *ctx, const char *dir, struct rt_err *err)
 {
+	static const char *const file[] = { "run.cfg", "points.csv" };
 	char path[4200];
 	struct stat st;
 
 	(void)ctx;
-	snprintf(path, sizeof(path), "%s/points.csv", dir);
-	return lstat(path, &st) ? 0 : rt_err_set(err, -EEXIST, "%s holds results already "
-						  "(points.csv): give another directory", dir);
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, file[i]);
+		if (!lstat(path, &st))
+			return rt_err_set(err, -EEXIST, "%s holds results already (%s): give another "
+					  "directory", dir, file[i]);
+	}
+	return 0;
 }
 
 /* The results directory (sweep/resdir.h), locked: the one --resume or -o gives, under a
@@ -1806,24 +1811,6 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 		}
 	}
 	free(cmp);
-}
-
-/* DIR/points.csv made (exclusively: a run never writes into another's) with its header. */
-static int write_points_header(const char *dir, struct rt_err *err)
-{
-	char path[4200];
-	int fd;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/points.csv", dir);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
-		if (fd >= 0)
-			close(fd);
-		return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
-	}
-	rt_points_csv_header(fp);
-	return fclose(fp) ? rt_err_set(err, -EIO, "%s: write failed", path) : 0;
 }
 
 /* The sweep as run.cfg records it: each knob with its values spelled out ("threads" alone
@@ -2604,8 +2591,10 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		fprintf(stderr, "%s: %s\n", o->prog, have && !res ? "out of memory" : err.msg);
 		goto out;
 	}
+	/* a run stopped before its first configuration finished has no points.csv yet */
 	if (open_dir(o, &l, room, &rd, &err) ||
-	    (o->resume && rt_cmd_results_load(dir, &cfgs, &n, &res, have, &err))) {
+	    (o->resume && (rc = rt_cmd_results_load(dir, &cfgs, &n, &res, have, &err)) &&
+	     rc != -ENOENT)) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
 	}
@@ -2618,8 +2607,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			l.size, n * o->repeat + (o->overhead ? o->repeat : 0));
 	snprintf(path, sizeof(path), "%s/onednn", dir);
 	if (rt_mkdir_own(path, &err) ||
-	    write_runcfg(dir, o, cfgs, n, cwd, program, started, "running", NULL, prof, &err) ||
-	    (!o->resume && write_points_header(dir, &err))) {
+	    write_runcfg(dir, o, cfgs, n, cwd, program, started, "running", NULL, prof, &err)) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
 	}

@@ -660,7 +660,7 @@ int rt_cmd_views_redraw(const struct rt_redraw *r, struct rt_err *err)
 	int rc = adv ? rt_cmd_results_load(dir, &cfgs, &n, &res, NULL, err) :
 		 rt_err_set(err, -ENOMEM, "out of memory");
 
-	if (!rc && !n)
+	if (rc == -ENOENT || (!rc && !n))
 		rc = rt_err_set(err, -ENOENT, "%s/points.csv: no configuration finished yet", dir);
 	if (!rc) {
 		summary_lead(dir, coverage, verdict, sizeof(coverage), adv);
