@@ -2051,7 +2051,7 @@ static int read_runcfg(const char *dir, struct rt_cmd_run_opts *o, const char *c
 	if (!o->profile && (prof = rt_runrec_members_string(*rec, "run.profile")) && *prof)
 		o->profile = prof;
 	o->cmd = r.argv;
-	return rt_runrec_env_same(dir, resume_how, err);
+	return rt_runrec_members_env_same(*rec, resume_how, err);
 }
 
 static void free_argv(char **argv)

@@ -210,59 +210,15 @@ void rt_runrec_put_environment(FILE *fp)
 
 int rt_runrec_env_same(const char *dir, const char *how, struct rt_err *err)
 {
-	struct rt_buf pathb;            /* beside dir, a path of any length */
-	const config_setting_t *ev;
-	const char *path;
-	config_t cfg;
+	struct rt_buf path;             /* beside dir, a path of any length */
+	struct rt_runrec_members *rec = NULL;
 	int rc;
 
-	rt_buf_init(&pathb);
-	if ((rc = cfg_path(&pathb, dir, err))) {
-		rt_buf_fini(&pathb);
-		return rc;
-	}
-	path = pathb.s;
-	if ((rc = rt_cfg_read(&cfg, path, err)))
-		goto out;
-	/* a record of an older rooftraj without one is not compared */
-	ev = config_lookup(&cfg, "run.environment");
-	if (!ev || config_setting_type(ev) != CONFIG_TYPE_ARRAY)
-		goto out;
-	/* each variable it started with, the same now */
-	for (int i = 0; i < config_setting_length(ev); i++) {
-		const char *kv = config_setting_get_string_elem(ev, i), *eq, *now;
-		char name[256];
-
-		if (!kv || rt_runrec_env_kind(kv) != RT_RUNREC_ENV_RUN || !(eq = strchr(kv, '=')))
-			continue;
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - kv), kv);
-		if (!(now = getenv(name)) || strcmp(now, eq + 1)) {
-			rc = rt_err_set(err, -EINVAL, "%s:%d: environment: %s when the run started, "
-					"%s%s%s now (%s)", path, config_setting_source_line(ev), kv,
-					now ? name : "unset", now ? "=" : "", now ? now : "", how);
-			goto out;
-		}
-	}
-	/* and none set now that it did not have */
-	for (char **e = environ; *e; e++) {
-		bool there = false;
-
-		if (rt_runrec_env_kind(*e) != RT_RUNREC_ENV_RUN)
-			continue;
-		for (int i = 0; i < config_setting_length(ev) && !there; i++) {
-			const char *kv = config_setting_get_string_elem(ev, i);
-
-			there = kv && !strcmp(kv, *e);
-		}
-		if (!there) {
-			rc = rt_err_set(err, -EINVAL, "%s:%d: environment: %s now, unset when the run "
-					"started (%s)", path, config_setting_source_line(ev), *e, how);
-			goto out;
-		}
-	}
-out:
-	config_destroy(&cfg);
-	rt_buf_fini(&pathb);
+	rt_buf_init(&path);
+	if (!(rc = cfg_path(&path, dir, err)) && !(rc = rt_runrec_members_open(&rec, path.s, err)))
+		rc = rt_runrec_members_env_same(rec, how, err);
+	rt_runrec_members_destroy(rec);
+	rt_buf_fini(&path);
 	return rc;
 }
 
@@ -474,6 +430,46 @@ int rt_runrec_members_walk(const struct rt_runrec_members *rec, const char *grou
 				return rt_cfg_bad(&rd, m, label, "%s", said.msg);
 			}
 		}
+	}
+	return 0;
+}
+
+int rt_runrec_members_env_same(const struct rt_runrec_members *rec, const char *how,
+			       struct rt_err *err)
+{
+	/* a record of an older rooftraj without one is not compared */
+	const config_setting_t *ev = config_lookup(&rec->cfg, "run.environment");
+	const int line = ev ? config_setting_source_line(ev) : 0;
+
+	if (!ev || config_setting_type(ev) != CONFIG_TYPE_ARRAY)
+		return 0;
+	/* each variable it started with, the same now */
+	for (int i = 0; i < config_setting_length(ev); i++) {
+		const char *kv = config_setting_get_string_elem(ev, i), *eq, *now;
+		char name[256];
+
+		if (!kv || rt_runrec_env_kind(kv) != RT_RUNREC_ENV_RUN || !(eq = strchr(kv, '=')))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - kv), kv);
+		if (!(now = getenv(name)) || strcmp(now, eq + 1))
+			return rt_err_set(err, -EINVAL, "%s:%d: environment: %s when the run started, "
+					  "%s%s%s now (%s)", rec->path, line, kv, now ? name : "unset",
+					  now ? "=" : "", now ? now : "", how);
+	}
+	/* and none set now that it did not have */
+	for (char **e = environ; *e; e++) {
+		bool there = false;
+
+		if (rt_runrec_env_kind(*e) != RT_RUNREC_ENV_RUN)
+			continue;
+		for (int i = 0; i < config_setting_length(ev) && !there; i++) {
+			const char *kv = config_setting_get_string_elem(ev, i);
+
+			there = kv && !strcmp(kv, *e);
+		}
+		if (!there)
+			return rt_err_set(err, -EINVAL, "%s:%d: environment: %s now, unset when the "
+					  "run started (%s)", rec->path, line, *e, how);
 	}
 	return 0;
 }

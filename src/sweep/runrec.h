@@ -117,6 +117,9 @@ const char *rt_runrec_members_string(const struct rt_runrec_members *rec, const 
 /* The line of the file a setting of the record stands on ("run.command_request.program"); 0
  * when it has none. */
 int rt_runrec_members_line(const struct rt_runrec_members *rec, const char *path);
+/* rt_runrec_env_same of a record open already. */
+int rt_runrec_members_env_same(const struct rt_runrec_members *rec, const char *how,
+			       struct rt_err *err);
 void rt_runrec_members_destroy(struct rt_runrec_members *rec);
 
 /* The machine profile a results directory's run.cfg names, into path. */
