@@ -18,6 +18,16 @@ run="$top_builddir/src/roofline-run"
 train="$top_builddir/src/roofline-train"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
+# interrupt FILE: once FILE is there (the command says it started), Ctrl-C to roofline-run
+# ($pid, started in the background), its exit status in $rc
+interrupt() {
+	_i=0
+	while [ ! -e "$1" ] && [ $_i -lt 600 ]; do sleep 0.1; _i=$((_i + 1)); done
+	kill -INT $pid
+	wait $pid
+	rc=$?
+}
+
 # the FLOPs of points.csv's kind rows: KIND forward|backward
 log_flops() {
 	"$csvawk" -v k="$2" -v d="$3" '$col["scope"] == "kind" && $col["kind"] == k && (d == "forward" ? $col["prop"] ~ /^forward/ : $col["prop"] ~ /^backward/) { s += $col["flops"] }
@@ -243,11 +253,7 @@ check "no command: exit 2" test $? = 2
 	"if [ \"\$OMP_NUM_THREADS\" = 2 ] && [ ! -e '$dir/go' ]; then touch '$dir/started'; exec sleep 60; fi" \
 	>"$dir/int.out" 2>&1 &
 pid=$!
-i=0
-while [ ! -e "$dir/started" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-kill -INT $pid
-wait $pid
-rc=$?
+interrupt "$dir/started"
 check "interrupted: exit 130 (got $rc)" test $rc = 130
 check "... the finished configurations kept, the summary says so" sh -c "test $(rows "$dir/int/points.csv" config=threads=1 rep=1 scope=run name=command) = 1 && grep -q 'interrupted: 2 of 3 configurations finished' '$dir/int/summary.txt'"
 check "... the interrupted configuration left no row (it runs again)" sh -c "! grep -q '^threads=2,' '$dir/int/points.csv'"
@@ -258,11 +264,7 @@ check "... run.cfg says interrupted, the summary how to go on" sh -c "grep -q 's
 "$run" -o "$dir/int0" -r 1 --no-overhead -- sh -c \
 	"if [ ! -e '$dir/go0' ]; then touch '$dir/started0'; exec sleep 60; fi" >/dev/null 2>&1 &
 pid=$!
-i=0
-while [ ! -e "$dir/started0" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-kill -INT $pid
-wait $pid
-rc=$?
+interrupt "$dir/started0"
 check "interrupted in its first configuration: exit 130 (got $rc), run.cfg, no points.csv" \
 	sh -c "test $rc = 130 && test -s '$dir/int0/run.cfg' && test ! -e '$dir/int0/points.csv'"
 "$run" -o "$dir/int0" -r 1 -- true >"$dir/int0.out" 2>&1
@@ -355,10 +357,7 @@ EOF2
 	taskset -c "$cpu" "$run" -o "$dir/bz" -r 1 --no-overhead --no-hw-counters \
 		--sweep env:X=1,2 -- "$dir/bz.sh" >"$dir/bz.out" 2>&1 &
 	pid=$!
-	i=0
-	while [ ! -e "$dir/bstarted" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-	kill -INT $pid
-	wait $pid
+	interrupt "$dir/bstarted"
 	said='; impossible: the command printed images/s 5e[+]12, more than an image a nanosecond'
 	k=$(rows "$dir/bz/points.csv" config=X=1 scope=run name=command status=disturbed \
 		"reason~^busy: other processes used .*$said")
