@@ -89,15 +89,14 @@ void rt_cmd_reason_put(char *buf, size_t size, const struct rt_cmd_outcome *r,
 void rt_cmd_reason_get(struct rt_cmd_outcome *r, const char *reason)
 {
 	const char *judged = NULL, *said;
+	size_t own = strlen(reason);
 
 	/* the judgement comes last, and its words say "impossible: " once */
 	if (!strncmp(reason, "impossible: ", 12))
-		judged = reason;
+		judged = reason, own = 0;
 	for (const char *p = reason; (p = strstr(p, "; impossible: ")); p++)
-		judged = p + 2;
-	snprintf(r->reason, sizeof(r->reason), "%.*s",
-		 judged ? (int)(judged - reason - (judged > reason ? 2 : 0)) : (int)strlen(reason),
-		 reason);
+		judged = p + 2, own = (size_t)(p - reason);
+	snprintf(r->reason, sizeof(r->reason), "%.*s", (int)own, reason);
 	if (judged && isnan(r->images_per_s) && (said = strstr(judged, RT_CMD_IMAGES_SAID)))
 		r->images_per_s = strtod(said + strlen(RT_CMD_IMAGES_SAID), NULL);
 }

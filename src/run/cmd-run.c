@@ -1005,7 +1005,8 @@ static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
 	snprintf(w.config, sizeof(w.config), "%s", c->name);
 	snprintf(w.name, sizeof(w.name), "%s", name);
 	snprintf(w.log, sizeof(w.log), "%s", log ? log : "");
-	/* what no profile is needed to call impossible: the row says it, the number is kept */
+	/* what no profile is needed to call impossible: the row says it after the run's own
+	 * reason, its wall time kept (an images/s no core reaches is not) */
 	rt_cmd_judge(r, c->threads, NULL, &j);
 	if (r->disturbed || (r->ok && j.impossible))
 		rt_cmd_reason_put(w.reason, sizeof(w.reason), r, &j);
@@ -1148,7 +1149,7 @@ static int onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
 }
 
 /* -o DIR: new, or without a run's record and points (rt_resdir_opts.fits) */
-static int holds_no_points(void *ctx, const char *dir, struct rt_err *err)
+static int holds_no_results(void *ctx, const char *dir, struct rt_err *err)
 {
 	static const char *const file[] = { "run.cfg", "points.csv" };
 	char path[4200];
@@ -1172,7 +1173,7 @@ static int open_dir(const struct rt_cmd_run_opts *o, const struct rt_cluster_lau
 {
 	char own[4200];
 	struct rt_resdir_opts ro = { .name = "run", .outdir = o->outdir, .what = o->cmdline,
-				     .fits = holds_no_points };
+				     .fits = holds_no_results };
 	int rc;
 
 	if (o->resume) {
