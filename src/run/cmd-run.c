@@ -1845,8 +1845,6 @@ static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[1100], si
 	}
 }
 
-/* DIR/run.cfg: the request (enough to run the rest: roofline-run --resume DIR) and how it
- * ran; status running, complete or interrupted. */
 /* run.cfg's list of what each configuration ran with: the variables it sets, the library
  * its LD_PRELOAD adds, the words before the command (numactl's) */
 static void put_configurations(FILE *fp, const struct rt_cmd_run_opts *o,
@@ -1881,8 +1879,10 @@ static void put_configurations(FILE *fp, const struct rt_cmd_run_opts *o,
 	fputs("\n  );\n", fp);
 }
 
-/* run.cfg; def: the default's results once it ran (its log's info lines described), or NULL;
- * prof: the profile whose CPU and caches it records (NULL: none) */
+/* DIR/run.cfg: the request (enough to run the rest: roofline-run --resume DIR) and how it
+ * ran; status running, complete or interrupted. def: the default's results once it ran (its
+ * log's info lines described), or NULL; prof: the profile whose CPU and caches it records
+ * (NULL: none) */
 static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 			const struct rt_cmd_cfg *cfgs, size_t n, const char *cwd, const char *exe,
 			const char *started, const char *status, const struct rt_cmd_result *def,
