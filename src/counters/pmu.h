@@ -52,7 +52,8 @@ bool rt_pmu_core_present(void);
  * kind or of any (NULL); an entry's kind matches work of that kind or whose kind starts with
  * it and a space ("bf16" matches "bf16 amx_bf16 tdpbf16ps"), the longest match for the same
  * raw counting. Missing events are refused as a PMU refuses them, and every event was running
- * for a share of the time (1: not multiplexed). It records the largest group it was asked to count. A replay PMU:
+ * for a share of the time (1: not multiplexed). It records the largest group it was asked to
+ * count. A replay PMU:
  * { "replay", rt_pmu_replay_open, rt_pmu_replay_enable, rt_pmu_replay_read,
  * rt_pmu_replay_close, &replay } (RT_PMU_REPLAY(&replay)). */
 struct rt_replay_event {

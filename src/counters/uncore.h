@@ -4,9 +4,9 @@
  * cas_count_write as the kernel names them, AMD's amd_umc_N umc_cas_cmd.rd and .wr from the
  * kernel's amdzen4/amdzen5 memory-controller lists (EventCode 0x0a, RdWrMask 0x1 and 0x2, a
  * 64-byte burst each), Zen 2/3's amd_df dram_channel_data_controller_0 to _7 from its
- * amdzen2/amdzen3 data-fabric lists (64-byte beats, the eight sharing 4 counters). Counted for the whole node on each controller's CPU (root or
- * perf_event_paranoid <= 0), and trusted only after a DRAM triad whose bytes are known read
- * right (rt_pmu_dram_check). */
+ * amdzen2/amdzen3 data-fabric lists (64-byte beats, the eight sharing 4 counters). Counted for
+ * the whole node on each controller's CPU (root or perf_event_paranoid <= 0), and trusted
+ * only after a DRAM triad whose bytes are known read right (rt_pmu_dram_check). */
 #ifndef RT_UNCORE_H
 #define RT_UNCORE_H
 

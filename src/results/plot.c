@@ -571,8 +571,8 @@ static bool picture_complete(const char *path, bool png)
  * private directory of our own beside them (mkdtemp: nothing planted there can redirect
  * gnuplot's writes), check that both pictures are whole, and only then move the pictures
  * and the script into place: a chart that fails leaves the previous one whole. Without
- * gnuplot the script alone is committed and the answer is RT_PLOT_SCRIPT_ONLY (a note for the caller,
- * not a failure). */
+ * gnuplot the script alone is committed and the answer is RT_PLOT_SCRIPT_ONLY (a note for the
+ * caller, not a failure). */
 int rt_plot_finish(struct rt_outfile *of, const char *outbase, struct rt_err *err)
 {
 	static const char *const exts[] = { ".png", ".svg" };

@@ -16,8 +16,8 @@
  * single-quoted, the form in which gnuplot substitutes nothing (no backquote commands, no
  * macros, no escapes); a text with a quote double-quoted with every quote, backquote,
  * backslash, @ and $ as an octal escape (gnuplot 5.4 misreads adjacent quotes in the single
- * form); control characters become spaces. Every text that reaches a script goes through here; the plot
- * commands themselves only name the variables that hold it. */
+ * form); control characters become spaces. Every text that reaches a script goes through
+ * here; the plot commands themselves only name the variables that hold it. */
 void rt_plot_quote(FILE *fp, const char *s);
 
 /* Each chart below is OUTBASE.gp, a self-contained gnuplot script (gnuplot -c OUTBASE.gp NAME

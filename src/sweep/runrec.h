@@ -79,9 +79,9 @@ int rt_runrec_begin(struct rt_outfile *of, const char *dir, const char *comment,
 
 /* run.cfg's end, the same for every tool: the libraries it was built with, the CPU of the node
  * it ran on (node_cpu: /proc/cpuinfo's, rt_cpu_detect), the profile's CPU and caches (cpu,
- * caches: the roofs' node; p NULL: none), the environment (rt_runrec_put_environment), a comment (note
- * NULL: none), the group closed and the file committed (rt_outfile_commit: of is done
- * with, committed or not). */
+ * caches: the roofs' node; p NULL: none), the environment (rt_runrec_put_environment), a
+ * comment (note NULL: none), the group closed and the file committed (rt_outfile_commit: of
+ * is done with, committed or not). */
 int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, const char *note,
 		  struct rt_err *err);
 

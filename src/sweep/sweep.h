@@ -74,7 +74,8 @@ int rt_sweep_parse_input(const char *s, long *h, long *w, const char *opt, struc
 
 /* The environment a configuration's child gets: OMP_NUM_THREADS, and OMP_PLACES=cores with
  * OMP_PROC_BIND=close (compact) or spread (scatter); none leaves placement to the runtime
- * (both unset), as do several ranks (each pins its own threads: roofline-train --affinity). Fills up to 3 "NAME=VALUE" strings (NAME= means unset). */
+ * (both unset), as do several ranks (each pins its own threads: roofline-train --affinity).
+ * Fills up to 3 "NAME=VALUE" strings (NAME= means unset). */
 size_t rt_sweep_env(const struct rt_sweep_config *c, char env[3][64]);
 
 #endif
