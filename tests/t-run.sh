@@ -474,6 +474,17 @@ check "... nothing of the run lost or rewritten (points.csv, run.cfg)" sh -c "cm
 (cd "$dir/wa" && OMP_SCHEDULE=static "$run" --resume "$dir/cw" >"$dir/cw6.out" 2>&1)
 rc=$?
 check "... from its own directory, its own environment: resumed (exit $rc)" sh -c "test $rc = 0 && grep -q 'default: measured before (resumed)' '$dir/cw6.out' && grep -q 'OMP_SCHEDULE=static' '$dir/cw/run.cfg'"
+# a variable's name of any length compared whole (OMP_ and 300 digits)
+long=OMP_$(printf '%0300d' 0)
+(cd "$dir/wa" && env "$long=1" "$run" -o "$dir/lv" -r 1 --no-overhead --no-hw-counters \
+	-- ./cmd.sh >/dev/null 2>&1)
+(cd "$dir/wa" && env "$long=1" "$run" --resume "$dir/lv" >"$dir/lv.out" 2>&1)
+rc=$?
+check "... a variable named in 304 characters, the same: resumed (exit $rc)" test $rc = 0
+(cd "$dir/wa" && env "$long=2" "$run" --resume "$dir/lv" >"$dir/lv.out" 2>&1)
+rc=$?
+check "... another value of it: refused (exit $rc), named" sh -c \
+	"test $rc = 1 && grep -q 'environment: $long=1 when the run started, OMP_0' '$dir/lv.out'"
 
 # a command of 5,004 words runs whole, is recorded whole and resumes
 "$run" -o "$dir/words" -r 1 --no-overhead --no-hw-counters -- sh -c 'echo "args $#"' sh \

@@ -445,16 +445,18 @@ int rt_runrec_members_env_same(const struct rt_runrec_members *rec, const char *
 		return 0;
 	/* each variable it started with, the same now */
 	for (int i = 0; i < config_setting_length(ev); i++) {
-		const char *kv = config_setting_get_string_elem(ev, i), *eq, *now;
-		char name[256];
+		const char *kv = config_setting_get_string_elem(ev, i), *eq, *now = NULL;
+		size_t nl;              /* "NAME=", of any length */
 
 		if (!kv || rt_runrec_env_kind(kv) != RT_RUNREC_ENV_RUN || !(eq = strchr(kv, '=')))
 			continue;
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - kv), kv);
-		if (!(now = getenv(name)) || strcmp(now, eq + 1))
+		nl = (size_t)(eq - kv) + 1;
+		for (char **e = environ; *e && !now; e++)
+			if (!strncmp(*e, kv, nl))
+				now = *e;
+		if (!now || strcmp(now, kv))
 			return rt_err_set(err, -EINVAL, "%s:%d: environment: %s when the run started, "
-					  "%s%s%s now (%s)", rec->path, line, kv, now ? name : "unset",
-					  now ? "=" : "", now ? now : "", how);
+					  "%s now (%s)", rec->path, line, kv, now ? now : "unset", how);
 	}
 	/* and none set now that it did not have */
 	for (char **e = environ; *e; e++) {
