@@ -9,6 +9,7 @@
 #include "tap.h"
 #include "pt211.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,37 @@ int main(void)
 		is_double(rt_cmd_steady(v2, 1), 42, 0, "steady: one figure: itself");
 		is_double(rt_cmd_steady(v3, 2), 7, 0, "steady: 5, 7: 7 (the first left out)");
 		ok(isnan(rt_cmd_steady(NULL, 0)), "steady: no figure: NAN");
+	}
+	/* a run row's reason: its own words, then the judgement; read back, the images/s the
+	 * judgement named judged again (points.csv does not keep it), a failed run's words whole */
+	{
+		struct rt_cmd_outcome r = { .ok = true, .disturbed = true, .images_per_s = 5e12 };
+		struct rt_cmd_outcome back = { .ok = true, .images_per_s = NAN };
+		struct rt_cmd_judgement j, jb;
+		char row[640];
+
+		snprintf(r.reason, sizeof(r.reason), "busy: other processes used 72%% (sh; bash)");
+		rt_cmd_judge(&r, 1, NULL, &j);
+		rt_cmd_reason_put(row, sizeof(row), &r, &j);
+		is_str(row, "busy: other processes used 72% (sh; bash); impossible: the command "
+		       "printed images/s 5e+12, more than an image a nanosecond: not taken",
+		       "reason: a disturbed run's own words, then the judgement");
+		rt_cmd_reason_get(&back, row);
+		rt_cmd_judge(&back, 1, NULL, &jb);
+		is_str(back.reason, r.reason, "... read back: the run's own words");
+		ok(back.images_per_s == 5e12 && jb.over_images && !strcmp(jb.why, j.why),
+		   "... and judged again as it was: %s", jb.why);
+		r.disturbed = false;
+		rt_cmd_reason_put(row, sizeof(row), &r, &j);
+		back.images_per_s = NAN;
+		rt_cmd_reason_get(&back, row);
+		ok(!strncmp(row, "impossible: ", 12) && !*back.reason && back.images_per_s == 5e12,
+		   "... an undisturbed run's: the judgement alone, read back the same");
+		back.ok = false;
+		back.images_per_s = NAN;
+		rt_cmd_reason_get(&back, "exit 1: x; impossible: the command printed images/s 9e12");
+		ok(!strcmp(back.reason, "exit 1: x; impossible: the command printed images/s 9e12") &&
+		   isnan(back.images_per_s), "... a failed run's words whole, nothing taken from them");
 	}
 	/* the activations' layout rule */
 	{

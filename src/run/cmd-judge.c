@@ -91,10 +91,11 @@ void rt_cmd_reason_get(struct rt_cmd_outcome *r, const char *reason)
 	const char *judged = NULL, *said;
 	size_t own = strlen(reason);
 
-	/* the judgement comes last, and its words say "impossible: " once */
-	if (!strncmp(reason, "impossible: ", 12))
+	/* the judgement comes last, and its words say "impossible: " once; a failed run has
+	 * none (its words may be the command's own) */
+	if (r->ok && !strncmp(reason, "impossible: ", 12))
 		judged = reason, own = 0;
-	for (const char *p = reason; (p = strstr(p, "; impossible: ")); p++)
+	for (const char *p = reason; r->ok && (p = strstr(p, "; impossible: ")); p++)
 		judged = p + 2, own = (size_t)(p - reason);
 	snprintf(r->reason, sizeof(r->reason), "%.*s", (int)own, reason);
 	if (judged && isnan(r->images_per_s) && (said = strstr(judged, RT_CMD_IMAGES_SAID)))

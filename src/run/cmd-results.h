@@ -134,8 +134,9 @@ bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_on
  * what its judgement j (rt_cmd_judge without a profile) calls impossible, "; "-joined. */
 void rt_cmd_reason_put(char *buf, size_t size, const struct rt_cmd_outcome *r,
 		       const struct rt_cmd_judgement *j);
-/* ... and read back into r: the run's own into r->reason, the images/s the judgement named
- * into r->images_per_s, so that the run is judged again as it was when it ran. */
+/* ... and read back into r (r->ok set): the run's own into r->reason, the images/s the
+ * judgement named into r->images_per_s, so that the run is judged again as it was when it
+ * ran. A failed run's words are kept whole. */
 void rt_cmd_reason_get(struct rt_cmd_outcome *r, const char *reason);
 
 /* A rate or size in a few digits (%.4g; "-" for none): no number is printed in 300 digits. */
