@@ -342,7 +342,7 @@ else
 	mkfifo "$dir/kick"
 	taskset -c "$cpu" sh -c 'while read n <"$1"; do i=0
 		while [ $i -lt 200000 ]; do i=$((i + 1)); done; : >"$2.$n"; done' sh \
-		"$dir/kick" "$dir/burnt" &
+		"$dir/kick" "$dir/burnt" >/dev/null 2>&1 &
 	burner=$!
 	cat >"$dir/bz.sh" <<EOF2
 #!/bin/sh
