@@ -84,10 +84,13 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 		int rc;
 
 		snprintf(path, sizeof(path), "%s/rank-%d/points.csv", dir, k);
-		if (access(path, F_OK) && errno == ENOENT)
-			continue;       /* a rank that measured nothing */
-		if (rt_check_regular(path, err) || !(text = rt_slurp(path, &len, err)))
+		if (rt_check_regular(path, err))
 			return -EINVAL;
+		if (!(text = rt_slurp(path, &len, err))) {
+			if (err->code == -ENOENT)
+				continue;       /* a rank that measured nothing */
+			return -EINVAL;
+		}
 		if (!(fp = fmemopen(text, len, "r"))) {
 			free(text);
 			return rt_err_set(err, -ENOMEM, "out of memory");
