@@ -13,6 +13,8 @@ const enum rt_precision rt_vocab_train_precisions[RT_TRAIN_NPRECISIONS] = { RT_P
 									     RT_PRECISION_BF16 };
 const char *const rt_vocab_levels[RT_VOCAB_NLEVELS] = { "L1", "L2", "L3", "L4", "L5", "DRAM" };
 const char *const rt_vocab_affinities[RT_AFFINITY_COUNT] = { "none", "compact", "scatter" };
+const char *const rt_vocab_knobs[RT_KNOB_COUNT] = { "threads", "batch", "affinity",
+						    "precision", "input", "ranks" };
 
 const char *const rt_vocab_sources[RT_SOURCE_COUNT] = { "none", "hw", "hw-estimate", "model" };
 const char *const rt_vocab_pmu_states[RT_PMU_STATE_COUNT] = { "validated", "refused", "not used",

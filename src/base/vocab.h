@@ -1,7 +1,7 @@
 /* vocab.h: the words rooftraj's files share, each with one name table: the precisions (one
  * enum for the profile's, the kernels', oneDNN's and the trainer's), the ISAs, the memory
- * levels, the thread affinities, the sources of counts, the states of the PMU. The bottom
- * layer beside err and util: kernels/, cnn/ and src/ all read it. */
+ * levels, the thread affinities, the knobs of a sweep, the sources of counts, the states of
+ * the PMU. The bottom * layer beside err and util: kernels/, cnn/ and src/ all read it. */
 #ifndef RT_VOCAB_H
 #define RT_VOCAB_H
 
@@ -50,6 +50,13 @@ extern const char *const rt_vocab_affinities[RT_AFFINITY_COUNT];  /* none compac
 const char *rt_affinity_name(enum rt_affinity aff);
 /* 0, or -EINVAL when name names no affinity. */
 int rt_affinity_parse(enum rt_affinity *aff, const char *name);
+
+/* The knobs a sweep turns, each a configuration's setting and a trajectory's axis; the names
+ * are rt_vocab_knobs[k] (--sweep's words). */
+enum rt_knob { RT_KNOB_THREADS, RT_KNOB_BATCH, RT_KNOB_AFFINITY, RT_KNOB_PRECISION,
+	       RT_KNOB_INPUT, RT_KNOB_RANKS, RT_KNOB_COUNT };
+/* threads batch affinity precision input ranks */
+extern const char *const rt_vocab_knobs[RT_KNOB_COUNT];
 
 /* Where a number came from: hardware counters, a hardware estimate (events that took turns on
  * the counters, scaled by the time each ran), the exact analytic model. The names are

@@ -707,20 +707,15 @@ int rt_plot_roofline(const struct rt_profile *p, unsigned threads, bool all_roof
 	return rt_plot_finish(&of, outbase, err);
 }
 
-/* The knobs a trajectory can run along: 0 threads, 1 batch, 2 affinity, 3 precision,
- * 4 ranks, 5 input. A point's value of each, as a number that orders it along the knob. */
-#define NKNOBS 6
-static const char *const knob_names[NKNOBS] = { "threads", "batch", "affinity", "precision",
-						"ranks", "input size" };
-
-static long knob_value(const struct rt_point *p, int knob)
+/* A point's value of knob k, as a number that orders it along the knob. */
+static long knob_value(const struct rt_point *p, enum rt_knob k)
 {
-	switch (knob) {
-	case 0: return (long)p->threads;
-	case 1: return p->batch;
-	case 2: return (long)p->affinity;
-	case 3: return (long)p->precision;
-	case 5: return p->input_h * p->input_w;
+	switch (k) {
+	case RT_KNOB_THREADS: return (long)p->threads;
+	case RT_KNOB_BATCH: return p->batch;
+	case RT_KNOB_AFFINITY: return (long)p->affinity;
+	case RT_KNOB_PRECISION: return (long)p->precision;
+	case RT_KNOB_INPUT: return p->input_h * p->input_w;
 	default: return (long)p->ranks;
 	}
 }
@@ -734,13 +729,16 @@ static int cmp_long(const void *a, const void *b)
 
 /* The knob a point varies along: the one with the most distinct values among the points
  * (ranks first: a tie between ranks and another knob is a scaling study). */
-static int trajectory_knob(const struct rt_point *const *v, size_t n, long *scratch)
+static enum rt_knob trajectory_knob(const struct rt_point *const *v, size_t n, long *scratch)
 {
+	static const enum rt_knob order[RT_KNOB_COUNT] = {
+		RT_KNOB_RANKS, RT_KNOB_THREADS, RT_KNOB_BATCH, RT_KNOB_AFFINITY, RT_KNOB_PRECISION,
+		RT_KNOB_INPUT };
+	enum rt_knob knob = RT_KNOB_THREADS;
 	size_t best = 0;
-	int knob = 0;
 
-	for (int o = 0; o < NKNOBS; o++) {
-		const int k = o == 0 ? 4 : o < 5 ? o - 1 : 5;
+	for (int o = 0; o < RT_KNOB_COUNT; o++) {
+		const enum rt_knob k = order[o];
 		size_t distinct = 0;
 
 		for (size_t i = 0; i < n; i++)
@@ -756,47 +754,47 @@ static int trajectory_knob(const struct rt_point *const *v, size_t n, long *scra
 	return knob;
 }
 
-static void series_key(const struct rt_point *p, int knob, char *buf, size_t size)
+static void series_key(const struct rt_point *p, enum rt_knob knob, char *buf, size_t size)
 {
 	const char *run = p->run, *sep = *p->run ? ": " : "";
 
-	if (knob == 0)
+	if (knob == RT_KNOB_THREADS)
 		snprintf(buf, size, "%s%sbatch %ld, %s, %s", run, sep, p->batch,
 			 rt_point_affinity_name(p), rt_point_precision_name(p));
-	else if (knob == 1)
+	else if (knob == RT_KNOB_BATCH)
 		snprintf(buf, size, "%s%s%u threads, %s, %s", run, sep, p->threads,
 			 rt_point_affinity_name(p), rt_point_precision_name(p));
-	else if (knob == 2)
+	else if (knob == RT_KNOB_AFFINITY)
 		snprintf(buf, size, "%s%s%u threads, batch %ld, %s", run, sep, p->threads, p->batch,
 			 rt_point_precision_name(p));
-	else if (knob == 3)
+	else if (knob == RT_KNOB_PRECISION)
 		snprintf(buf, size, "%s%s%u threads, batch %ld, %s", run, sep, p->threads, p->batch,
 			 rt_point_affinity_name(p));
-	else if (knob == 5)
+	else if (knob == RT_KNOB_INPUT)
 		snprintf(buf, size, "%s%s%u threads, batch %ld, %s, %s", run, sep, p->threads,
 			 p->batch, rt_point_affinity_name(p), rt_point_precision_name(p));
 	else    /* over ranks: strong (same global batch) and weak scaling share a series */
 		snprintf(buf, size, "%s%s%u threads per rank, %s, %s", run, sep, p->threads,
 			 rt_point_affinity_name(p), rt_point_precision_name(p));
 	/* the input, when it is not the knob: configurations on other inputs are other series */
-	if (knob != 5 && p->input_h && strlen(buf) + 24 < size)
+	if (knob != RT_KNOB_INPUT && p->input_h && strlen(buf) + 24 < size)
 		snprintf(buf + strlen(buf), size - strlen(buf), ", %ldx%ld", p->input_h, p->input_w);
 	/* configurations that did not get their cores: a series of their own, no trajectory */
 	if (p->status == RT_STATUS_DISTURBED)
 		snprintf(buf, size, "%s%sdisturbed (not compared)", run, sep);
 }
 
-static void knob_label(const struct rt_point *p, int knob, char *buf, size_t size)
+static void knob_label(const struct rt_point *p, enum rt_knob knob, char *buf, size_t size)
 {
-	if (knob == 0)
+	if (knob == RT_KNOB_THREADS)
 		snprintf(buf, size, "%ut", p->threads);
-	else if (knob == 1)
+	else if (knob == RT_KNOB_BATCH)
 		snprintf(buf, size, "b%ld", p->batch);
-	else if (knob == 2)
+	else if (knob == RT_KNOB_AFFINITY)
 		snprintf(buf, size, "%s", rt_point_affinity_name(p));
-	else if (knob == 3)
+	else if (knob == RT_KNOB_PRECISION)
 		snprintf(buf, size, "%s", rt_point_precision_name(p));
-	else if (knob == 5)
+	else if (knob == RT_KNOB_INPUT)
 		snprintf(buf, size, "%ldx%ld", p->input_h, p->input_w);
 	else
 		snprintf(buf, size, "%ur b%ld", p->ranks, p->batch);
@@ -836,7 +834,8 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 	struct roofs r;
 	char title[512];
 	size_t nv = 0, ns = 0;
-	int rc = 0, knob;
+	enum rt_knob knob;
+	int rc = 0;
 
 	if (!v || !scratch || !vp || !disturbed) {
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
@@ -880,7 +879,8 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 		"# Render: gnuplot -c SCRIPT OUTBASE (writes OUTBASE.png and OUTBASE.svg)\n",
 		roof_threads, roof_threads > 1 ? "s" : "");
 	snprintf(title, sizeof(title), "%s on %s: trajectories as %s varies (roofs at %u thread%s)",
-		 title_what, prof->host, knob_names[knob], roof_threads,
+		 title_what, prof->host, knob == RT_KNOB_INPUT ? "input size" : rt_vocab_knobs[knob],
+		 roof_threads,
 		 roof_threads > 1 ? "s" : "");
 	write_head(of.fp, outbase, title, &c, fmax(0.01, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
 		   4 * imax, true);

@@ -10,9 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const knob_names[RT_KNOB_COUNT] = { "threads", "batch", "affinity",
-						       "precision", "input", "ranks" };
-
 #define RT_INPUT_MAX 16384
 
 int rt_sweep_parse_input(const char *s, long *h, long *w, const char *opt, struct rt_err *err)
@@ -48,7 +45,8 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 	int k;
 
 	for (k = 0; k < RT_KNOB_COUNT; k++)
-		if (strlen(knob_names[k]) == klen && !strncmp(spec, knob_names[k], klen))
+		if (strlen(rt_vocab_knobs[k]) == klen &&
+		    !strncmp(spec, rt_vocab_knobs[k], klen))
 			break;
 	if (k == RT_KNOB_COUNT)
 		return rt_err_set(err, -EINVAL, "--sweep: unknown knob '%.*s' (threads, batch, "
@@ -56,7 +54,7 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 	for (size_t i = 0; i < s->nknobs; i++)
 		if (s->knobs[i].knob == (enum rt_knob)k)
 			return rt_err_set(err, -EINVAL, "--sweep: knob '%s' given twice",
-					  knob_names[k]);
+					  rt_vocab_knobs[k]);
 	if (s->nknobs == RT_KNOB_COUNT)
 		return rt_err_set(err, -EINVAL, "--sweep: too many knobs");
 	{
@@ -66,7 +64,7 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 
 		kn->knob = (enum rt_knob)k;
 		kn->n = 0;
-		snprintf(opt, sizeof(opt), "--sweep %s", knob_names[k]);
+		snprintf(opt, sizeof(opt), "--sweep %s", rt_vocab_knobs[k]);
 		if (eq && !eq[1])
 			return rt_err_set(err, -EINVAL, "%s: the list is empty", opt);
 		switch (k) {
@@ -163,7 +161,7 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 void rt_sweep_knob_spec(const struct rt_sweep *s, size_t k, char *buf, size_t size)
 {
 	const enum rt_knob knob = s->knobs[k].knob;
-	size_t len = (size_t)snprintf(buf, size, "%s=", knob_names[knob]);
+	size_t len = (size_t)snprintf(buf, size, "%s=", rt_vocab_knobs[knob]);
 
 	for (size_t i = 0; i < s->knobs[k].n && len < size; i++) {
 		const long v = s->knobs[k].values[i];

@@ -10,9 +10,6 @@
 #include "base/spawn.h"
 #include "machine/topo.h"
 
-enum rt_knob { RT_KNOB_THREADS, RT_KNOB_BATCH, RT_KNOB_AFFINITY, RT_KNOB_PRECISION,
-	       RT_KNOB_INPUT, RT_KNOB_RANKS, RT_KNOB_COUNT };
-
 /* An input size as a knob's value: height and width in one long. */
 #define RT_INPUT_VALUE(h, w) (((long)(h) << 20) | (long)(w))
 #define RT_INPUT_H(v) ((v) >> 20)
