@@ -494,28 +494,20 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 		v[k].rank = rank;
 	for (size_t k = 0; k < total; k++) {
 		struct rt_cmd_cfg *c = &v[k + 1];
-		size_t rest = k, d = nd, at = 0;
-		size_t idx[2 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV];
+		size_t at = 0, idx[2 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV];
 		/* threads=N, affinity=W and 4 variables of up to 63 characters, each quoted */
 		char part[128], full[1200] = "";
 
-		while (d--) {
-			idx[d] = rest % dims[d];
-			rest /= dims[d];
-		}
+		rt_sweep_digits(k, dims, nd, idx);
 		if (o->grid.nknobs) {
 			/* the engine's environment for them (threads unset where not swept) */
 			struct rt_sweep_config sc = { .affinity = RT_AFFINITY_COUNT };
 			char env[3][64];
 
-			for (size_t i = 0; i < o->grid.nknobs; i++) {
-				const long val = o->grid.knobs[i].values[idx[at++]];
-
-				if (o->grid.knobs[i].knob == RT_KNOB_THREADS)
-					sc.threads = c->threads = (unsigned)val;
-				else
-					sc.affinity = (enum rt_affinity)val;
-			}
+			for (size_t i = 0; i < o->grid.nknobs; i++)
+				rt_sweep_set(&sc, o->grid.knobs[i].knob,
+					     o->grid.knobs[i].values[idx[at++]]);
+			c->threads = sc.threads;
 			/* what is not swept is left as the command's environment has it */
 			(void)rt_sweep_env(&sc, env);
 			if (sc.threads)

@@ -204,16 +204,39 @@ void rt_sweep_config_name(struct rt_sweep_config *c, long base_h, long base_w)
 	c->name[len] = '\0';
 }
 
+void rt_sweep_set(struct rt_sweep_config *c, enum rt_knob k, long v)
+{
+	switch (k) {
+	case RT_KNOB_THREADS: c->threads = (unsigned)v; break;
+	case RT_KNOB_BATCH: c->batch = v; break;
+	case RT_KNOB_AFFINITY: c->affinity = (enum rt_affinity)v; break;
+	case RT_KNOB_INPUT:
+		c->input_h = RT_INPUT_H(v);
+		c->input_w = RT_INPUT_W(v);
+		break;
+	case RT_KNOB_RANKS: c->ranks = (unsigned)v; break;
+	default: c->precision = (enum rt_precision)v; break;
+	}
+}
+
+void rt_sweep_digits(size_t k, const size_t *dims, size_t nd, size_t *idx)
+{
+	while (nd--) {
+		idx[nd] = k % dims[nd];
+		k /= dims[nd];
+	}
+}
+
 int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_batch,
 		    struct rt_err *err)
 {
 	struct rt_sweep_config def = { default_threads, model_batch, RT_AFFINITY_NONE,
 				       RT_PRECISION_FP32, 1, s->input_h, s->input_w, true, "" };
-	size_t total = 1, idx[RT_KNOB_COUNT] = { 0 };
+	size_t total = 1, dims[RT_KNOB_COUNT], idx[RT_KNOB_COUNT];
 	bool threads_swept = false;
 
 	for (size_t k = 0; k < s->nknobs; k++) {
-		total *= s->knobs[k].n;
+		total *= dims[k] = s->knobs[k].n;
 		threads_swept = threads_swept || s->knobs[k].knob == RT_KNOB_THREADS;
 	}
 	free(s->configs);
@@ -227,21 +250,9 @@ int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_bat
 		struct rt_sweep_config c = def;
 
 		c.is_default = false;
-		for (size_t k = 0; k < s->nknobs; k++) {
-			long v = s->knobs[k].values[idx[k]];
-
-			switch (s->knobs[k].knob) {
-			case RT_KNOB_THREADS: c.threads = (unsigned)v; break;
-			case RT_KNOB_BATCH: c.batch = v; break;
-			case RT_KNOB_AFFINITY: c.affinity = (enum rt_affinity)v; break;
-			case RT_KNOB_INPUT:
-				c.input_h = RT_INPUT_H(v);
-				c.input_w = RT_INPUT_W(v);
-				break;
-			case RT_KNOB_RANKS: c.ranks = (unsigned)v; break;
-			default: c.precision = (enum rt_precision)v; break;
-			}
-		}
+		rt_sweep_digits(i, dims, s->nknobs, idx);
+		for (size_t k = 0; k < s->nknobs; k++)
+			rt_sweep_set(&c, s->knobs[k].knob, s->knobs[k].values[idx[k]]);
 		if (c.ranks > 1) {
 			/* r ranks share the node: its cores and the global batch */
 			if (!threads_swept)
@@ -258,12 +269,6 @@ int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_bat
 		rt_sweep_config_name(&c, s->input_h, s->input_w);
 		if (strcmp(c.name, def.name))
 			s->configs[s->nconfigs++] = c;
-		/* odometer: the last knob varies fastest */
-		for (size_t k = s->nknobs; k-- > 0;) {
-			if (++idx[k] < s->knobs[k].n)
-				break;
-			idx[k] = 0;
-		}
 	}
 	return 0;
 }

@@ -61,6 +61,12 @@ int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *top
 int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_batch,
 		    struct rt_err *err);
 void rt_sweep_fini(struct rt_sweep *s);
+/* Knob k's value v in configuration c (an affinity or a precision as its enum, an input as
+ * RT_INPUT_VALUE). */
+void rt_sweep_set(struct rt_sweep_config *c, enum rt_knob k, long v);
+/* The grid's point k as its digits: idx[d] the value of dimension d (dims[d] values each, the
+ * first dimension varying slowest). */
+void rt_sweep_digits(size_t k, const size_t *dims, size_t nd, size_t *idx);
 /* Knob k of the sweep as "KNOB=V1,V2,...", its values in order: the canonical form, which
  * rt_sweep_add reads back to the same knob (run.cfg records it for --resume). */
 void rt_sweep_knob_spec(const struct rt_sweep *s, size_t k, char *buf, size_t size);
