@@ -483,8 +483,9 @@ rc=$?
 check "... a variable named in 304 characters, the same: resumed (exit $rc)" test $rc = 0
 (cd "$dir/wa" && env "$long=2" "$run" --resume "$dir/lv" >"$dir/lv.out" 2>&1)
 rc=$?
-check "... another value of it: refused (exit $rc), named" sh -c \
-	"test $rc = 1 && grep -q 'environment: $long=1 when the run started, OMP_0' '$dir/lv.out'"
+lsaid="environment: $long=1 when the run started, $long=2 now (--resume"
+check "... another value of it: refused (exit $rc), named, the message whole" sh -c \
+	"test $rc = 1 && grep -q '$lsaid' '$dir/lv.out'"
 
 # a command of 5,004 words runs whole, is recorded whole and resumes
 "$run" -o "$dir/words" -r 1 --no-overhead --no-hw-counters -- sh -c 'echo "args $#"' sh \

@@ -1,10 +1,13 @@
 /* t-util.c: the growing buffer (rt_buf) against texts longer than any fixed array it replaced,
- * a directory's part of a path, and an output named DIR/NAME built to its length */
+ * a directory's part of a path, an output named DIR/NAME built to its length, and an error's
+ * message kept whole around the longest path (or marked where it is cut) */
 #include "config.h"
+#include "base/err.h"
 #include "base/util.h"
 #include "tap.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,6 +21,53 @@ static void dirname_is(const char *path, const char *want)
 	ok(!rt_buf_dirname(&b, path) && !strcmp(b.s, want), "the directory of '%s': '%s' (got '%s')",
 	   path, want, b.s);
 	rt_buf_fini(&b);
+}
+
+static int set_at(struct rt_err *err, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = rt_err_vset_at(err, -EINVAL, file, line, "model", fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* A file's error names the file, its line and what is wrong, whole, for a path as long as the
+ * kernel takes; a context put before it keeps both; a message past the room ends marked. */
+static void err_whole(void)
+{
+	char *path = malloc(4096), *what = malloc(1001), *big = malloc(2 * RT_ERR_MSG);
+	struct rt_err err = { 0 };
+	size_t len;
+
+	memset(path, 'p', 4095);
+	path[4095] = '\0';
+	memset(what, 'w', 1000);
+	what[1000] = '\0';
+	set_at(&err, path, 7, "%s: not a layer", what);
+	len = strlen(err.msg);
+	ok(len == 4095 + strlen(":7: model: ") + 1000 + strlen(": not a layer") &&
+	   !strncmp(err.msg, path, 4095) && strstr(err.msg, ":7: model: ww") &&
+	   !strcmp(err.msg + len - 16, "www: not a layer"),
+	   "FILE:LINE: ctx: what, whole, after a path of 4095 bytes and 1000 of what (%zu bytes)",
+	   len);
+	rt_err_set(&err, -EINVAL, "%.600s", what);
+	rt_err_prefix(&err, "%.400s", path);
+	ok(strlen(err.msg) == 400 + 2 + 600 && !strncmp(err.msg + 400, ": ww", 4),
+	   "a prefix of 400 bytes and a message of 600: both whole (%zu bytes)", strlen(err.msg));
+	memset(big, 'b', 2 * RT_ERR_MSG - 1);
+	big[2 * RT_ERR_MSG - 1] = '\0';
+	rt_err_set(&err, -EINVAL, "%s", big);
+	len = strlen(err.msg);
+	ok(len == RT_ERR_MSG - 1 && !strcmp(err.msg + len - strlen(RT_ERR_CUT), RT_ERR_CUT),
+	   "a message past its room ends in '%s' (%zu bytes)", RT_ERR_CUT, len);
+	rt_err_set(&err, -EINVAL, "%.*s", RT_ERR_MSG - 1, big);
+	ok(!strchr(err.msg, '['), "one that just fits is whole, not marked");
+	free(path);
+	free(what);
+	free(big);
 }
 
 int main(void)
@@ -76,5 +126,6 @@ int main(void)
 			printf("# %s left behind\n", tmpl);
 	}
 	free(big);
+	err_whole();
 	return done_testing();
 }

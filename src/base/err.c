@@ -14,6 +14,14 @@ void rt_err_clear(struct rt_err *err)
 	err->msg[0] = '\0';
 }
 
+/* The message whole, or cut with RT_ERR_CUT at its end (n: the length it wanted). */
+static void mark_cut(struct rt_err *err, int n)
+{
+	if (n >= (int)sizeof(err->msg))
+		memcpy(err->msg + sizeof(err->msg) - sizeof(RT_ERR_CUT), RT_ERR_CUT,
+		       sizeof(RT_ERR_CUT));
+}
+
 int rt_err_set(struct rt_err *err, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -22,14 +30,14 @@ int rt_err_set(struct rt_err *err, int code, const char *fmt, ...)
 		return code;
 	err->code = code;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	mark_cut(err, vsnprintf(err->msg, sizeof(err->msg), fmt, ap));
 	va_end(ap);
 	return code;
 }
 
 void rt_err_prefix(struct rt_err *err, const char *fmt, ...)
 {
-	char pre[256], old[sizeof(err->msg)];
+	char pre[sizeof(err->msg)], old[sizeof(err->msg)];
 	va_list ap;
 
 	if (!err)
@@ -37,14 +45,14 @@ void rt_err_prefix(struct rt_err *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(pre, sizeof(pre), fmt, ap);
 	va_end(ap);
-	snprintf(old, sizeof(old), "%s", err->msg);
-	snprintf(err->msg, sizeof(err->msg), "%.200s: %.300s", pre, old);
+	memcpy(old, err->msg, sizeof(old));
+	mark_cut(err, snprintf(err->msg, sizeof(err->msg), "%s: %s", pre, old));
 }
 
 int rt_err_vset_at(struct rt_err *err, int code, const char *file, int line, const char *ctx,
 		   const char *fmt, va_list ap)
 {
-	char what[400];
+	char what[sizeof(err->msg)];
 
 	vsnprintf(what, sizeof(what), fmt, ap);
 	return rt_err_set(err, code, "%s:%d: %s%s%s", file, line > 0 ? line : 1, ctx,

@@ -5,9 +5,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+/* A message's room: a path as long as the kernel takes (PATH_MAX) and what is wrong with it.
+ * A longer one ends in RT_ERR_CUT, so that a reader knows it is not whole. */
+#define RT_ERR_MSG 5120
+#define RT_ERR_CUT " [...]"
+
 struct rt_err {
 	int code;               /* 0 or a negative errno value */
-	char msg[512];          /* "FILE:LINE: what is wrong", no trailing newline */
+	char msg[RT_ERR_MSG];   /* "FILE:LINE: what is wrong", no trailing newline */
 };
 
 /* Clear an error record. */
@@ -22,7 +27,8 @@ int rt_err_set(struct rt_err *err, int code, const char *fmt, ...)
 int rt_err_vset_at(struct rt_err *err, int code, const char *file, int line, const char *ctx,
 		   const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
 
-/* Prefix the existing message with a context string ("while probing L2: ..."). */
+/* Prefix the existing message with a context string ("while probing L2: ..."), both whole
+ * (cut at the end as a whole is). */
 void rt_err_prefix(struct rt_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

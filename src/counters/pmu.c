@@ -681,7 +681,7 @@ void rt_pmu_verdict_with(const struct rt_pmu *pmu, char *buf, size_t size, char 
 		snprintf(note, notesize, "hardware counters: no FLOP event table for this CPU%s",
 			 strstr(why->msg, "no core PMU") ? ", no core PMU" : "");
 		rec->state = RT_PMU_NO_TABLE;
-		snprintf(rec->why, sizeof(rec->why), "%s", why->msg);
+		snprintf(rec->why, sizeof(rec->why), "%.*s", (int)sizeof(rec->why) - 1, why->msg);
 		return;
 	}
 	{
@@ -714,7 +714,7 @@ void rt_pmu_verdict_with(const struct rt_pmu *pmu, char *buf, size_t size, char 
 		snprintf(note, notesize, "hardware counters: not used (%s); %s table waits",
 			 rc == -ENOENT ? "no core PMU" : "an event cannot be counted", u->name);
 		rec->state = RT_PMU_NOT_USED;
-		snprintf(rec->why, sizeof(rec->why), "%s", why->msg);
+		snprintf(rec->why, sizeof(rec->why), "%.*s", (int)sizeof(rec->why) - 1, why->msg);
 		return;
 	}
 	rt_pmu_judge(u, &c, buf, size, note, notesize, rec);

@@ -2496,7 +2496,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	struct rt_cmd_cfg *cfgs = NULL;
 	struct rt_cmd_result *res = NULL;
 	bool *have = NULL;
-	char **argv = NULL, hwline[2048] = "";
+	char **argv = NULL, hwline[RT_ERR_MSG + 1024] = "";
 	struct hw_node hwn;
 	const struct hw_node *hw = NULL;
 	size_t n = 0, done = 0;
