@@ -513,6 +513,34 @@ check "... read back by --resume as the two they are (exit $rc)" sh -c "test $rc
 rc=$?
 check "values with spaces: quoted in the names, 5 configurations, 5 names (exit $rc)" sh -c "test $rc = 0 && test \$($csvawk '\$col[\"scope\"] == \"run\" { print \$1 }' '$dir/sp/points.csv' | sort -u | wc -l) = 5 && grep -q \"^A='1 B=2' B=3,\" '$dir/sp/points.csv'"
 
+# values as frameworks' guides give them: a comma inside a value written \, (KMP_AFFINITY,
+# MALLOC_CONF), a backslash before a comma \\, a value longer than 63 characters, each reaching
+# the command whole, recorded as given and resumed as the same configurations
+mc="oversize_threshold:1\,background_thread:true\,metadata_thp:auto\,dirty_decay_ms:9000000000"
+"$run" -o "$dir/esc" -r 1 --no-overhead --no-hw-counters \
+	--sweep 'env:KMP_AFFINITY=granularity=fine\,compact\,1\,0,c\\' --sweep "env:MALLOC_CONF=$mc" \
+	-- sh -c 'printf "%s|%s\n" "$KMP_AFFINITY" "$MALLOC_CONF" >> "$0"' "$dir/esc.seen" \
+	>"$dir/esc.out" 2>&1
+rc=$?
+mcv="oversize_threshold:1,background_thread:true,metadata_thp:auto,dirty_decay_ms:9000000000"
+printf '|\ngranularity=fine,compact,1,0|%s\nc\\|%s\n' "$mcv" "$mcv" | sort >"$dir/esc.want"
+sort -u "$dir/esc.seen" >"$dir/esc.got"
+check "a comma and a backslash written escaped, a value of 87 characters: each reaches the command whole (exit $rc)" \
+	sh -c "test $rc = 0 && cmp -s '$dir/esc.want' '$dir/esc.got'"
+check "... 3 configurations, named by the values" \
+	test "$(rows "$dir/esc/points.csv" scope=run name=command "config=KMP_AFFINITY=granularity=fine,compact,1,0 MALLOC_CONF=$mcv")" = 1
+check "... run.cfg records the lists as given" \
+	grep -qF 'sweep = [ "env:KMP_AFFINITY=granularity=fine\\,compact\\,1\\,0,c\\\\", "env:MALLOC_CONF=oversize_threshold:1\\,background' "$dir/esc/run.cfg"
+"$run" --resume "$dir/esc" >"$dir/esc2.out" 2>&1
+rc=$?
+check "... --resume finds the same 3 configurations measured (exit $rc)" \
+	sh -c "test $rc = 0 && test \$(grep -c 'measured before (resumed)' '$dir/esc2.out') = 3"
+big=$(printf 'y%.0s' $(seq 1030))
+"$run" -o "$dir/never" --sweep "env:A=$big" -- true >"$dir/esc3.out" 2>&1
+rc=$?
+check "a list of 1030 characters: refused (exit $rc), its limit named" \
+	sh -c "test $rc = 2 && grep -q 'env:A: a list of at most 1023 characters expected' '$dir/esc3.out' && test ! -e '$dir/never'"
+
 # kind rows grouped in one sort: two kinds interleaved over distinct problems, each kind's
 # row the sum of its primitives (reorder: 3 calls of 0.5, 0.25, 0.125 ms; eltwise: 2)
 "$run" -o "$dir/kinds" -r 1 --no-overhead --no-hw-counters -- sh -c 'for p in "reorder 10x10 0.5" "eltwise 8x8 0.75" "reorder 20x20 0.25" "eltwise 4x4 0.0625" "reorder 30x30 0.125"; do set -- $p; echo "onednn_verbose,exec,cpu,$1,jit:uni,undef,src_f32::blocked:ab:f0 dst_f32::blocked:ab:f0,,,$2,$3"; done' >"$dir/kinds.out" 2>&1

@@ -22,7 +22,7 @@
  * runtime's choice). */
 struct rt_cmd_cfg {
 	char name[200];
-	char env[RT_CMD_MAX_CFG_ENV][64];
+	char *env[RT_CMD_MAX_CFG_ENV];  /* NAME=VALUE each (owned: rt_cmd_cfgs_free) */
 	size_t nenv;
 	unsigned threads;
 	bool is_default;
@@ -31,6 +31,9 @@ struct rt_cmd_cfg {
 	char numa[512];                 /* numa=: numactl's options ("": no numactl) */
 	bool together;                  /* --sweep tune: the alternatives that won, together */
 };
+
+/* n configurations and what they own. */
+void rt_cmd_cfgs_free(struct rt_cmd_cfg *v, size_t n);
 
 /* One process's outcome. */
 struct rt_cmd_outcome {

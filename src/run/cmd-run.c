@@ -42,6 +42,8 @@ extern char **environ;
 #define MAX_CONFIGS 4096
 #define MAX_SPECS (3 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV)     /* --sweep's knobs, tune */
 #define MAX_ENV RT_CMD_MAX_CFG_ENV
+/* a knob of --sweep as run.cfg records it: env:NAME= and its list, escaped (twice as long) */
+#define SPEC_MAX (52 + 2 * RT_CMD_ENV_LIST_MAX)
 
 static unsigned usable_cpus(void)
 {
@@ -186,12 +188,51 @@ static int tune_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *
 	return 0;
 }
 
+/* The values of env:NAME=LIST into k: split at each comma, but for one written "\," (and a
+ * backslash written "\\"), each one line of text, none empty, none twice. */
+static int env_values(struct rt_cmd_env_knob *k, const char *spec, const char *list,
+		      struct rt_err *err)
+{
+	const char *c = list;
+	size_t t = 0;
+
+	if (strlen(list) >= sizeof(k->text))
+		return rt_err_set(err, -EINVAL, "--sweep env:%s: a list of at most %zu characters "
+				  "expected", k->name, sizeof(k->text) - 1);
+	do {
+		const size_t start = t;
+
+		if (k->n == RT_CMD_MAX_VALUES)
+			return rt_err_set(err, -EINVAL, "--sweep env:%s: at most %d values", k->name,
+					  RT_CMD_MAX_VALUES);
+		for (; *c && *c != ','; c++) {
+			if (*c == '\\' && (c[1] == ',' || c[1] == '\\'))
+				c++;
+			/* run.cfg and points.csv hold a value on one line */
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return rt_err_set(err, -EINVAL, "--sweep env:%s: value %zu holds a "
+						  "control character (a newline, a tab): a value is "
+						  "one line of text", k->name, k->n + 1);
+			k->text[t++] = *c;
+		}
+		k->text[t++] = '\0';
+		if (t == start + 1)
+			return rt_err_set(err, -EINVAL, "--sweep %s: value %zu is empty", spec,
+					  k->n + 1);
+		for (size_t j = 0; j < k->n; j++)
+			if (!strcmp(k->text + k->at[j], k->text + start))
+				return rt_err_set(err, -EINVAL, "--sweep %s: '%s' twice", spec,
+						  k->text + start);
+		k->at[k->n++] = (unsigned short)start;
+	} while (*c++ == ',');
+	return 0;
+}
+
 int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *err)
 {
-	char buf[1024], *items[RT_CMD_MAX_VALUES + 1];
 	const char *eq = strchr(spec, '=');
 	enum rt_cmd_knob_kind kind;
-	int n;
+	int rc;
 
 	if (!strncmp(spec, "tune", 4) && (!spec[4] || spec[4] == '='))
 		return tune_add(o, spec, err);
@@ -231,28 +272,8 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 						  k->name);
 		if (knob_collides(o, k->name, NULL, err))
 			return -EINVAL;
-		n = rt_opt_split_list(buf, sizeof(buf), items, RT_CMD_MAX_VALUES, "--sweep",
-				      eq + 1, err);
-		if (n < 0)
-			return n;
-		for (int i = 0; i < n; i++) {
-			if (strlen(k->name) + 1 + strlen(items[i]) >= 64 ||
-			    strlen(items[i]) >= sizeof(k->values[0]))
-				return rt_err_set(err, -EINVAL, "--sweep %s: '%s=%s' is longer than "
-						  "63 characters", spec, k->name, items[i]);
-			/* run.cfg and points.csv hold a value on one line */
-			for (const char *c = items[i]; *c; c++)
-				if ((unsigned char)*c < 0x20 || *c == 0x7f)
-					return rt_err_set(err, -EINVAL, "--sweep env:%s: value %d holds "
-							  "a control character (a newline, a tab): a "
-							  "value is one line of text", k->name, i + 1);
-			for (int j = 0; j < i; j++)
-				if (!strcmp(items[i], items[j]))
-					return rt_err_set(err, -EINVAL, "--sweep %s: '%s' twice",
-							  spec, items[i]);
-			snprintf(k->values[i], sizeof(k->values[i]), "%s", items[i]);
-		}
-		k->n = (size_t)n;
+		if ((rc = env_values(k, spec, eq + 1, err)))
+			return rc;
 		o->nenv++;
 		return 0;
 	}
@@ -261,7 +282,6 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 		/* the trainer's grammar, lists and checks: the sweep engine's knobs (threads:
 		 * 1, powers of two, all cores; 1..the PUs) */
 		struct rt_topo *topo = NULL;
-		int rc;
 
 		if (knob_collides(o, NULL, *spec == 't' ? "threads" : "affinity", err))
 			return -EINVAL;
@@ -304,18 +324,25 @@ void rt_cmd_run_opts_fini(struct rt_cmd_run_opts *o)
 	o->throughput = NULL;
 }
 
-static void cfg_set(struct rt_cmd_cfg *c, const char *kv)
+/* NAME=VALUE (value NULL: kv is NAME=VALUE) added to c's environment; false when out of
+ * memory. */
+static bool cfg_set(struct rt_cmd_cfg *c, const char *kv, const char *value)
 {
-	/* rt_cmd_sweep_add kept every NAME=VALUE under 64 characters */
-	if (c->nenv < MAX_ENV) {
-		size_t l = strlen(kv);
+	char *e = NULL;
 
-		if (l > sizeof(c->env[0]) - 1)
-			l = sizeof(c->env[0]) - 1;
+	if (c->nenv == MAX_ENV || (value ? asprintf(&e, "%s=%s", kv, value) < 0 :
+				   !(e = strdup(kv))))
+		return false;
+	c->env[c->nenv++] = e;
+	return true;
+}
 
-		memcpy(c->env[c->nenv], kv, l);
-		c->env[c->nenv++][l] = '\0';
-	}
+void rt_cmd_cfgs_free(struct rt_cmd_cfg *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		for (size_t k = 0; k < v[i].nenv; k++)
+			free(v[i].env[k]);
+	free(v);
 }
 
 /* A configuration's name for its knobs' words (full, "threads=2 affinity=compact A=x"):
@@ -365,62 +392,92 @@ static int names_unique(const struct rt_cmd_cfg *v, size_t n, struct rt_err *err
 	return rc;
 }
 
-/* A value in a configuration's name: quoted when it holds a space or a quote (A='1 B=2' and
- * A=1 B=2 are two configurations). */
-static void name_value(char *buf, size_t size, const char *v)
+/* KNOB=VALUE added to a configuration's words: the value quoted when it holds a space or a
+ * quote (A='1 B=2' and A=1 B=2 are two configurations). */
+static void name_word(struct rt_buf *full, const char *knob, const char *v)
 {
-	size_t k = strlen(buf);
-
+	rt_buf_printf(full, "%s%s=", full->len ? " " : "", knob);
 	if (!strpbrk(v, " '")) {
-		snprintf(buf + k, size - k, "%s", v);
+		rt_buf_puts(full, v);
 		return;
 	}
-	if (k + 1 < size)
-		buf[k++] = '\'';
-	for (; *v && k + 5 < size; v++)
-		if (*v == '\'') {
-			memcpy(buf + k, "'\\''", 4);
-			k += 4;
-		} else {
-			buf[k++] = *v;
-		}
-	if (k + 1 < size)
-		buf[k++] = '\'';
-	buf[k] = '\0';
+	rt_buf_puts(full, "'");
+	for (; *v; v++)
+		(void)(*v == '\'' ? rt_buf_puts(full, "'\\''") : rt_buf_add(full, v, 1));
+	rt_buf_puts(full, "'");
 }
 
 /* A named knob's value in configuration c (the library to preload, a variable, numactl's
- * options), "KNOB=WORD" added to its name's words in full. */
-static void apply_knob(struct rt_cmd_cfg *c, const struct rt_cmd_knob *k,
-		       const struct rt_cmd_knob_value *v, char *full, size_t size)
+ * options), "KNOB=WORD" added to its name's words in full; false when out of memory. */
+static bool apply_knob(struct rt_cmd_cfg *c, const struct rt_cmd_knob *k,
+		       const struct rt_cmd_knob_value *v, struct rt_buf *full)
 {
-	const size_t at = strlen(full);
-
 	if (k->kind == RT_CMD_KNOB_ALLOCATOR)
 		snprintf(c->preload, sizeof(c->preload), "%s", v->arg);
 	else if (k->kind == RT_CMD_KNOB_NUMA)
 		snprintf(c->numa, sizeof(c->numa), "%s", v->arg);
-	else
-		cfg_set(c, v->arg);
-	snprintf(full + at, size - at, "%s%s=%s", at ? " " : "", rt_cmd_knob_name(k->kind),
-		 v->word);
+	else if (!cfg_set(c, v->arg, NULL))
+		return false;
+	name_word(full, rt_cmd_knob_name(k->kind), v->word);
+	return true;
 }
 
-/* Alternative i of --sweep tune in c, its words added to full. */
-static void apply_tune(const struct rt_cmd_run_opts *o, size_t i, struct rt_cmd_cfg *c,
-		       char *full, size_t size)
+/* Alternative i of --sweep tune in c, its words added to full; false when out of memory. */
+static bool apply_tune(const struct rt_cmd_run_opts *o, size_t i, struct rt_cmd_cfg *c,
+		       struct rt_buf *full)
 {
-	if (o->tune_threads[i]) {
-		char part[64];
-		const size_t at = strlen(full);
+	char n[16];
 
-		c->threads = o->tune_threads[i];
-		snprintf(part, sizeof(part), "OMP_NUM_THREADS=%u", c->threads);
-		cfg_set(c, part);
-		snprintf(full + at, size - at, "%sthreads=%u", at ? " " : "", c->threads);
-	} else {
-		apply_knob(c, &o->tune_knob[i], &o->tune_knob[i].v[0], full, size);
+	if (!o->tune_threads[i])
+		return apply_knob(c, &o->tune_knob[i], &o->tune_knob[i].v[0], full);
+	c->threads = o->tune_threads[i];
+	snprintf(n, sizeof(n), "%u", c->threads);
+	name_word(full, "threads", n);
+	return cfg_set(c, "OMP_NUM_THREADS", n);
+}
+
+/* The configurations v[0..n) named from their words (full[i]), each name its own; v freed,
+ * and -ENOMEM, where building one ran out of memory (ok false) */
+static int named(struct rt_cmd_cfg *v, size_t n, struct rt_buf *full, bool ok,
+		 struct rt_cmd_cfg **out, size_t *nout, struct rt_err *err)
+{
+	int rc = ok ? 0 : rt_err_set(err, -ENOMEM, "out of memory");
+
+	for (size_t i = 0; i < n; i++) {
+		rc = rc ? rc : full[i].failed ? rt_err_set(err, -ENOMEM, "out of memory") : 0;
+		if (!v[i].is_default)
+			cfg_name(&v[i], full[i].s);
+		rt_buf_fini(&full[i]);
 	}
+	free(full);
+	if (rc || (rc = names_unique(v, n, err))) {
+		rt_cmd_cfgs_free(v, n);
+		return rc;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+/* n configurations, the first the default, each of this rank, with their words' buffers;
+ * NULL when out of memory. */
+static struct rt_cmd_cfg *cfgs_new(size_t n, int rank, struct rt_buf **full)
+{
+	struct rt_cmd_cfg *v = calloc(n, sizeof(*v));
+
+	*full = calloc(n, sizeof(**full));
+	if (!v || !*full) {
+		free(v);
+		free(*full);
+		return NULL;
+	}
+	snprintf(v[0].name, sizeof(v[0].name), "default");
+	v[0].is_default = true;
+	for (size_t i = 0; i < n; i++) {
+		v[i].rank = rank;
+		rt_buf_init(&(*full)[i]);
+	}
+	return v;
 }
 
 /* --sweep tune's configurations: the default, each alternative alone, and (once chosen) the
@@ -429,36 +486,21 @@ static int build_tune(const struct rt_cmd_run_opts *o, int rank, struct rt_cmd_c
 		      size_t *nout, struct rt_err *err)
 {
 	const size_t total = 1 + o->ntune + (o->ntogether > 1);
-	struct rt_cmd_cfg *v = calloc(total, sizeof(*v));
+	struct rt_buf *full;
+	struct rt_cmd_cfg *v = cfgs_new(total, rank, &full);
+	bool ok = true;
 
 	if (!v)
 		return rt_err_set(err, -ENOMEM, "out of memory");
-	snprintf(v[0].name, sizeof(v[0].name), "default");
-	v[0].is_default = true;
-	for (size_t i = 0; i < total; i++)
-		v[i].rank = rank;
-	for (size_t i = 0; i < o->ntune; i++) {
-		char full[200] = "";
-
-		apply_tune(o, i, &v[1 + i], full, sizeof(full));
-		cfg_name(&v[1 + i], full);
-	}
+	for (size_t i = 0; i < o->ntune; i++)
+		ok = ok && apply_tune(o, i, &v[1 + i], &full[1 + i]);
 	if (o->ntogether > 1) {
-		struct rt_cmd_cfg *c = &v[total - 1];
-		char full[600] = "";
-
 		for (size_t j = 0; j < o->ntogether; j++)
-			apply_tune(o, o->tune_together[j], c, full, sizeof(full));
-		cfg_name(c, full);
-		c->together = true;
+			ok = ok && apply_tune(o, o->tune_together[j], &v[total - 1],
+					      &full[total - 1]);
+		v[total - 1].together = true;
 	}
-	if (names_unique(v, total, err)) {
-		free(v);
-		return -EINVAL;
-	}
-	*out = v;
-	*nout = total;
-	return 0;
+	return named(v, total, full, ok, out, nout, err);
 }
 
 /* The default (the environment untouched) first, then the grid, the first knob slowest:
@@ -469,6 +511,8 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 {
 	size_t dims[2 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV], nd = 0, total = 1;
 	struct rt_cmd_cfg *v;
+	struct rt_buf *full;
+	bool ok = true;
 
 	if (o->tune)
 		return build_tune(o, rank, out, nout, err);
@@ -485,67 +529,44 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 	if (total + 1 > MAX_CONFIGS)
 		return rt_err_set(err, -EINVAL, "--sweep: %zu configurations (at most %d)", total,
 				  MAX_CONFIGS - 1);
-	v = calloc(total + 1, sizeof(*v));
-	if (!v)
+	if (!(v = cfgs_new(total + 1, rank, &full)))
 		return rt_err_set(err, -ENOMEM, "out of memory");
-	snprintf(v[0].name, sizeof(v[0].name), "default");
-	v[0].is_default = true;
-	for (size_t k = 0; k <= total; k++)
-		v[k].rank = rank;
-	for (size_t k = 0; k < total; k++) {
+	for (size_t k = 0; k < total && ok; k++) {
 		struct rt_cmd_cfg *c = &v[k + 1];
 		size_t at = 0, idx[2 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV];
-		/* threads=N, affinity=W and 4 variables of up to 63 characters, each quoted */
-		char part[128], full[1200] = "";
 
 		rt_sweep_digits(k, dims, nd, idx);
 		if (o->grid.nknobs) {
-			/* the engine's environment for them (threads unset where not swept) */
+			/* the engine's environment for them; what is not swept is left as the
+			 * command's environment has it */
 			struct rt_sweep_config sc = { .affinity = RT_AFFINITY_COUNT };
-			char env[3][64];
+			char env[3][64], n[16];
 
 			for (size_t i = 0; i < o->grid.nknobs; i++)
 				rt_sweep_set(&sc, o->grid.knobs[i].knob,
 					     o->grid.knobs[i].values[idx[at++]]);
 			c->threads = sc.threads;
-			/* what is not swept is left as the command's environment has it */
 			(void)rt_sweep_env(&sc, env);
-			if (sc.threads)
-				cfg_set(c, env[0]);
-			if (sc.affinity != RT_AFFINITY_COUNT) {
-				cfg_set(c, env[1]);
-				cfg_set(c, env[2]);
+			snprintf(n, sizeof(n), "%u", sc.threads);
+			if (sc.threads) {
+				ok = ok && cfg_set(c, env[0], NULL);
+				name_word(&full[k + 1], "threads", n);
 			}
-			if (sc.threads)
-				snprintf(full, sizeof(full), "threads=%u", sc.threads);
-			if (sc.affinity != RT_AFFINITY_COUNT)
-				snprintf(full + strlen(full), sizeof(full) - strlen(full),
-					 "%saffinity=%s", *full ? " " : "",
-					 rt_affinity_name(sc.affinity));
+			if (sc.affinity != RT_AFFINITY_COUNT) {
+				ok = ok && cfg_set(c, env[1], NULL) && cfg_set(c, env[2], NULL);
+				name_word(&full[k + 1], "affinity", rt_affinity_name(sc.affinity));
+			}
 		}
-		for (size_t i = 0; i < o->nknobs; i++) {
-			const size_t j = idx[at++];
+		for (size_t i = 0; i < o->nknobs; i++, at++)
+			ok = ok && apply_knob(c, &o->knobs[i], &o->knobs[i].v[idx[at]], &full[k + 1]);
+		for (size_t i = 0; i < o->nenv; i++, at++) {
+			const char *val = o->env[i].text + o->env[i].at[idx[at]];
 
-			apply_knob(c, &o->knobs[i], &o->knobs[i].v[j], full, sizeof(full));
+			ok = ok && cfg_set(c, o->env[i].name, val);
+			name_word(&full[k + 1], o->env[i].name, val);
 		}
-		for (size_t i = 0; i < o->nenv; i++) {
-			const char *val = o->env[i].values[idx[at++]];
-
-			snprintf(part, sizeof(part), "%s=%s", o->env[i].name, val);
-			cfg_set(c, part);
-			snprintf(full + strlen(full), sizeof(full) - strlen(full), "%s%s=",
-				 *full ? " " : "", o->env[i].name);
-			name_value(full, sizeof(full), val);
-		}
-		cfg_name(c, full);
 	}
-	if (names_unique(v, total + 1, err)) {
-		free(v);
-		return -EINVAL;
-	}
-	*out = v;
-	*nout = total + 1;
-	return 0;
+	return named(v, total + 1, full, ok, out, nout, err);
 }
 
 /* What one process's output goes through. */
@@ -877,7 +898,7 @@ static void free_argv(char **argv);
 static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *c,
 		       const char *logpath, struct rt_cmd_outcome *r, struct rt_err *err)
 {
-	char env[MAX_ENV + 4][64], *envp[MAX_ENV + 5], *preload = NULL, **argv = NULL;
+	char env[4][64], *envp[MAX_ENV + 5], *preload = NULL, **argv = NULL;
 	size_t nenv = 0;
 	struct rt_outfile lf = { 0 };
 	struct stream s = { .o = o, .count = logpath != NULL, .t = &r->t,
@@ -900,10 +921,10 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	/* each execution's start on oneDNN's clock: the work window (2.x and 3.x) */
 	snprintf(env[nenv++], 64, "ONEDNN_VERBOSE_TIMESTAMP=%s", logpath ? "1" : "");
 	snprintf(env[nenv++], 64, "DNNL_VERBOSE_TIMESTAMP=%s", logpath ? "1" : "");
-	for (size_t i = 0; i < c->nenv; i++)
-		memcpy(env[nenv++], c->env[i], 64);
 	for (size_t i = 0; i < nenv; i++)
 		envp[i] = env[i];
+	for (size_t i = 0; i < c->nenv; i++)
+		envp[nenv++] = c->env[i];
 	if ((rc = knob_launch(o, c, &preload, &argv, err)))
 		return rc;
 	if (preload)
@@ -1808,13 +1829,13 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struc
 
 /* The sweep as run.cfg records it: each knob with its values spelled out ("threads" alone
  * resolved to this node's list), so that --resume runs the same configurations. */
-static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[1100], size_t *n)
+static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[SPEC_MAX], size_t *n)
 {
 	*n = 0;
 	for (size_t k = 0; k < o->grid.nknobs; k++)
-		rt_sweep_knob_spec(&o->grid, k, specs[(*n)++], 1100);
+		rt_sweep_knob_spec(&o->grid, k, specs[(*n)++], SPEC_MAX);
 	for (size_t k = 0; k < o->nknobs; k++)
-		rt_cmd_knob_spec(&o->knobs[k], specs[(*n)++], 1100);
+		rt_cmd_knob_spec(&o->knobs[k], specs[(*n)++], SPEC_MAX);
 	if (o->tune) {
 		/* the alternatives spelled out: --resume measures the same ones */
 		char *s = specs[(*n)++];
@@ -1823,17 +1844,25 @@ static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[1100], si
 		for (size_t i = 0; i < o->ntune; i++) {
 			const char *eq = strchr(o->tune_alt[i], '=');
 
-			snprintf(s + strlen(s), 1100 - strlen(s), "%s%.*s:%s", i ? "," : "",
+			snprintf(s + strlen(s), SPEC_MAX - strlen(s), "%s%.*s:%s", i ? "," : "",
 				 (int)(eq - o->tune_alt[i]), o->tune_alt[i], eq + 1);
 		}
 	}
 	for (size_t k = 0; k < o->nenv; k++) {
-		char *s = specs[(*n)++];
+		/* a comma or a backslash of a value written with a backslash before it: at most
+		 * twice the list's length */
+		char *s = specs[(*n)++], *at = s + sprintf(s, "env:%s=", o->env[k].name);
 
-		snprintf(s, 1100, "env:%s=", o->env[k].name);
-		for (size_t i = 0; i < o->env[k].n; i++)
-			snprintf(s + strlen(s), 1100 - strlen(s), "%s%s", i ? "," : "",
-				 o->env[k].values[i]);
+		for (size_t i = 0; i < o->env[k].n; i++) {
+			*at = ',';
+			at += i > 0;
+			for (const char *v = o->env[k].text + o->env[k].at[i]; *v; v++) {
+				if (*v == ',' || *v == '\\')
+					*at++ = '\\';
+				*at++ = *v;
+			}
+		}
+		*at = '\0';
 	}
 }
 
@@ -1880,7 +1909,7 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 			const char *started, const char *status, const struct rt_cmd_result *def,
 			const struct rt_profile *prof, struct rt_err *err)
 {
-	char specs[MAX_SPECS][1100];
+	char specs[MAX_SPECS][SPEC_MAX];
 	struct rt_outfile of;
 	size_t ns;
 	int rc;
@@ -2394,7 +2423,7 @@ static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts
 	if ((rc = build_configs(o, (*cfgs)[0].rank, &nc, &nn, err)))
 		return rc;
 	if (nn != *n + 1) {             /* the grid of the run, and the winners' one */
-		free(nc);
+		rt_cmd_cfgs_free(nc, nn);
 		return rt_err_set(err, -EINVAL, "tune: %zu configurations with the winners "
 				  "together, %zu expected", nn, *n + 1);
 	}
@@ -2405,13 +2434,13 @@ static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts
 	if (nh)
 		*have = nh;
 	if (!nr || !nh) {
-		free(nc);
+		rt_cmd_cfgs_free(nc, nn);
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	}
 	i = nn - 1;
 	memset(&(*res)[i], 0, sizeof(**res));
 	(*have)[i] = false;
-	free(*cfgs);
+	rt_cmd_cfgs_free(*cfgs, *n);
 	*cfgs = nc;
 	*n = nn;
 	if ((rc = write_runcfg(dir, o, nc, nn, cwd, exe, started, "running", NULL, prof, err)))
@@ -2679,7 +2708,7 @@ out:
 		rt_cmd_result_free(&res[i]);
 	free(res);
 	free(have);
-	free(cfgs);
+	rt_cmd_cfgs_free(cfgs, n);
 	free_argv(argv);
 	rt_runrec_members_destroy(rec);
 	if (opts->resume)       /* what the record compiled (the tool's own has none) */

@@ -19,9 +19,15 @@
 #define RT_CMD_MAX_ENV 4
 #define RT_CMD_TUNE_MAX 12
 
+/* The longest --sweep env: list (a comma in a value written "\,"). */
+#define RT_CMD_ENV_LIST_MAX 1024
+
+/* --sweep env:NAME=V1,V2,...: the variable and its values, each ended by a NUL in text, value
+ * i at text + at[i] (offsets: the options are copied) */
 struct rt_cmd_env_knob {
 	char name[48];
-	char values[RT_CMD_MAX_VALUES][48];
+	char text[RT_CMD_ENV_LIST_MAX];
+	unsigned short at[RT_CMD_MAX_VALUES];
 	size_t n;
 };
 

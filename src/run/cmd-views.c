@@ -673,6 +673,6 @@ int rt_cmd_views_redraw(const struct rt_redraw *r, struct rt_err *err)
 	for (size_t i = 0; res && i < n; i++)
 		rt_cmd_result_free(&res[i]);
 	free(res);
-	free(cfgs);
+	rt_cmd_cfgs_free(cfgs, n);
 	return rc;
 }

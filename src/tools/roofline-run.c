@@ -35,11 +35,12 @@ static const struct rt_cli_opt opts[] = {
 	{ 'S', "sweep", 'S', RT_CLI_WORD, "KNOB[=LIST]",
 	  .help = "threads[=LIST] (OMP_NUM_THREADS; without a list 1, powers of two, all cores), "
 		  "affinity[=LIST] (none, compact, scatter: OMP_PLACES and OMP_PROC_BIND), "
-		  "env:NAME=V1,V2,... (any variable), allocator=default,jemalloc,tcmalloc "
-		  "(LD_PRELOAD), fpmath=strict,bf16 (ONEDNN_DEFAULT_FPMATH_MODE, where the CPU "
-		  "has AMX or AVX512-BF16), isa=LIST (ONEDNN_MAX_CPU_ISA), numa=LIST (numactl, "
-		  "on a node of several NUMA nodes), or tune (each knob this node offers varied "
-		  "alone, then the winners together); repeat for a grid" },
+		  "env:NAME=V1,V2,... (any variable; a comma in a value written \\,), "
+		  "allocator=default,jemalloc,tcmalloc (LD_PRELOAD), fpmath=strict,bf16 "
+		  "(ONEDNN_DEFAULT_FPMATH_MODE, where the CPU has AMX or AVX512-BF16), isa=LIST "
+		  "(ONEDNN_MAX_CPU_ISA), numa=LIST (numactl, on a node of several NUMA nodes), "
+		  "or tune (each knob this node offers varied alone, then the winners together); "
+		  "repeat for a grid" },
 	{ 'r', "repeat", 'r', RT_CLI_INT, "N", 1, RT_CLI_REPEAT_MAX, .def = "3",
 	  .help = "fresh processes per configuration: the best is called faster only when its "
 		  "range is above the default's" },
