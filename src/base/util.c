@@ -391,6 +391,12 @@ void rt_cfg_put_str(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
+void rt_cfg_put_member(FILE *fp, const char *text, const char *s)
+{
+	fputs(text, fp);
+	rt_cfg_put_str(fp, s);
+}
+
 char *rt_slurp(const char *path, size_t *len, struct rt_err *err)
 {
 	return rt_slurp_max(path, len, (size_t)1 << 30, err);

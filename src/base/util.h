@@ -122,6 +122,8 @@ int rt_mkdir_own(const char *dir, struct rt_err *err);
  * as \xNN, so that libconfig reads back exactly s. The one escaper of every libconfig file
  * rooftraj writes (profiles, run.cfg, the cluster profile). */
 void rt_cfg_put_str(FILE *fp, const char *s);
+/* text as it is (a member's name: ";\n  host = "), then s as rt_cfg_put_str writes it. */
+void rt_cfg_put_member(FILE *fp, const char *text, const char *s);
 
 
 /* MemAvailable from /proc/meminfo, bytes; 0 when the OS does not say. */

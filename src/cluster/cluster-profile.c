@@ -446,8 +446,7 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 	/* the thread count the reference's ceilings were taken at: the nodes' */
 	fprintf(of.fp, ";\n  reference_threads = %u;\n", ref && ref->node ? ref->node->threads : 0);
 	if (ref && ref->note) {
-		fprintf(of.fp, "  reference_note = ");
-		rt_cfg_put_str(of.fp, ref->note);
+		rt_cfg_put_member(of.fp, "  reference_note = ", ref->note);
 		fprintf(of.fp, ";\n");
 	}
 	{
@@ -458,10 +457,8 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 		if (id && *id) {
 			fprintf(of.fp, "  job = { scheduler = \"slurm\"; id = ");
 			rt_cfg_put_str(of.fp, id);
-			fprintf(of.fp, "; nodelist = ");
-			rt_cfg_put_str(of.fp, nl ? nl : "");
-			fprintf(of.fp, "; partition = ");
-			rt_cfg_put_str(of.fp, part ? part : "");
+			rt_cfg_put_member(of.fp, "; nodelist = ", nl ? nl : "");
+			rt_cfg_put_member(of.fp, "; partition = ", part ? part : "");
 			/* mpirun's ranks carry its URI; srun's tasks a step of their own */
 			fprintf(of.fp, "; launcher = \"%s\"; };\n",
 				getenv("OMPI_MCA_orte_hnp_uri") ? "mpirun" :
@@ -472,10 +469,8 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 	for (size_t i = 0; i < n; i++) {
 		fprintf(of.fp, "%s\n    { host = ", i ? "," : "");
 		rt_cfg_put_str(of.fp, nodes[i].host);
-		fprintf(of.fp, "; status = ");
-		rt_cfg_put_str(of.fp, nodes[i].status);
-		fprintf(of.fp, "; profile = ");
-		rt_cfg_put_str(of.fp, nodes[i].profile);
+		rt_cfg_put_member(of.fp, "; status = ", nodes[i].status);
+		rt_cfg_put_member(of.fp, "; profile = ", nodes[i].profile);
 		fprintf(of.fp, "; threads = %u; }", nodes[i].threads);
 		for (size_t k = 0; k < nodes[i].nc; k++)
 			ndist += nodes[i].c[k].flag[0] != '\0';
@@ -497,8 +492,7 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 	for (size_t i = 0; i < nf; i++) {
 		fprintf(of.fp, "%s\n    { host = ", i ? "," : "");
 		rt_cfg_put_str(of.fp, nodes[fd[i].node].host);
-		fprintf(of.fp, "; ceiling = ");
-		rt_cfg_put_str(of.fp, fd[i].ceiling);
+		rt_cfg_put_member(of.fp, "; ceiling = ", fd[i].ceiling);
 		fprintf(of.fp, "; statistic = \"%s\"; value = %.9g; reference = %.9g; ratio = %.6f; }",
 			rt_cluster_statistic_name(fd[i].statistic), fd[i].value, fd[i].reference,
 			fd[i].value / fd[i].reference);
@@ -510,10 +504,8 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 				continue;
 			fprintf(of.fp, "%s\n    { host = ", k0++ ? "," : "");
 			rt_cfg_put_str(of.fp, nodes[i].host);
-			fprintf(of.fp, "; ceiling = ");
-			rt_cfg_put_str(of.fp, nodes[i].c[k].name);
-			fprintf(of.fp, "; flag = ");
-			rt_cfg_put_str(of.fp, nodes[i].c[k].flag);
+			rt_cfg_put_member(of.fp, "; ceiling = ", nodes[i].c[k].name);
+			rt_cfg_put_member(of.fp, "; flag = ", nodes[i].c[k].flag);
 			fprintf(of.fp, "; }");
 		}
 	fprintf(of.fp, " );\n  network = {\n    scope = \"%s\";\n    peer = %d;\n    transport = ",

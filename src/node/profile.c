@@ -619,13 +619,10 @@ static void put_rounds(FILE *fp, const double *rounds, unsigned n)
 /* counters = { state; table; events; groups; counters; checks = ( {...} ); why; } */
 static void write_counters(FILE *fp, const struct rt_pmu_record *c)
 {
-	fprintf(fp, "  counters = {\n    state = ");
-	rt_cfg_put_str(fp, rt_vocab_pmu_states[c->state]);
+	rt_cfg_put_member(fp, "  counters = {\n    state = ", rt_vocab_pmu_states[c->state]);
 	if (c->table[0]) {
-		fprintf(fp, ";\n    table = ");
-		rt_cfg_put_str(fp, c->table);
-		fprintf(fp, ";\n    events = ");
-		rt_cfg_put_str(fp, c->events);
+		rt_cfg_put_member(fp, ";\n    table = ", c->table);
+		rt_cfg_put_member(fp, ";\n    events = ", c->events);
 		fprintf(fp, ";\n    groups = %u;\n    counters = %u", c->groups, c->counters);
 	}
 	if (c->nchecks) {
@@ -641,14 +638,10 @@ static void write_counters(FILE *fp, const struct rt_pmu_record *c)
 		}
 		fprintf(fp, " )");
 	}
-	if (c->why[0]) {
-		fprintf(fp, ";\n    why = ");
-		rt_cfg_put_str(fp, c->why);
-	}
-	if (c->dram[0]) {
-		fprintf(fp, ";\n    dram = ");
-		rt_cfg_put_str(fp, c->dram);
-	}
+	if (c->why[0])
+		rt_cfg_put_member(fp, ";\n    why = ", c->why);
+	if (c->dram[0])
+		rt_cfg_put_member(fp, ";\n    dram = ", c->dram);
 	fprintf(fp, ";\n  };\n");
 }
 
@@ -667,19 +660,13 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		    "bytes over all threads and arrays\nprofile = {\n");
 	fprintf(fp, "  format = %d;\n  host = ", p->format);
 	rt_cfg_put_str(fp, p->host);
-	fprintf(fp, ";\n  created = ");
-	rt_cfg_put_str(fp, p->created);
-	fprintf(fp, ";\n  tool = ");
-	rt_cfg_put_str(fp, p->tool);
-	fprintf(fp, ";\n  cpu = {\n    model = ");
-	rt_cfg_put_str(fp, p->cpu.model);
-	fprintf(fp, ";\n    vendor = ");
-	rt_cfg_put_str(fp, p->cpu.vendor);
+	rt_cfg_put_member(fp, ";\n  created = ", p->created);
+	rt_cfg_put_member(fp, ";\n  tool = ", p->tool);
+	rt_cfg_put_member(fp, ";\n  cpu = {\n    model = ", p->cpu.model);
+	rt_cfg_put_member(fp, ";\n    vendor = ", p->cpu.vendor);
 	fprintf(fp, "; family = %d;\n    isa = [ ", p->cpu.family);
-	for (size_t i = 0; i < p->cpu.nisa; i++) {
-		fputs(i ? ", " : "", fp);
-		rt_cfg_put_str(fp, p->cpu.isa[i]);
-	}
+	for (size_t i = 0; i < p->cpu.nisa; i++)
+		rt_cfg_put_member(fp, i ? ", " : "", p->cpu.isa[i]);
 	fprintf(fp, " ];\n    sockets = %u; cores = %u; pus = %u; numa_nodes = %u;\n",
 		p->cpu.sockets, p->cpu.cores, p->cpu.pus, p->cpu.numa_nodes);
 	fprintf(fp, "    clock_ghz = ");
@@ -710,25 +697,20 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 
 		fprintf(fp, "%s\n    { precision = ", i ? "," : "");
 		rt_cfg_put_str(fp, f->precision);
-		fprintf(fp, "; isa = ");
-		rt_cfg_put_str(fp, f->isa);
+		rt_cfg_put_member(fp, "; isa = ", f->isa);
 		fprintf(fp, "; threads = %u; gflops = ", f->threads);
 		put_num(fp, f->gflops);
 		fprintf(fp, "; median = ");
 		put_num(fp, f->median);
 		fprintf(fp, "; spread = ");
 		put_num(fp, f->spread);
-		fprintf(fp, "; method = ");
-		rt_cfg_put_str(fp, f->method);
-		fprintf(fp, "; impl = ");
-		rt_cfg_put_str(fp, f->impl);
+		rt_cfg_put_member(fp, "; method = ", f->method);
+		rt_cfg_put_member(fp, "; impl = ", f->impl);
 		fprintf(fp, "; theoretical = ");
 		put_num(fp, f->theoretical);
 		put_rounds(fp, f->rounds, f->nrounds);
-		if (f->flag[0]) {
-			fprintf(fp, "; flag = ");
-			rt_cfg_put_str(fp, f->flag);
-		}
+		if (f->flag[0])
+			rt_cfg_put_member(fp, "; flag = ", f->flag);
 		fprintf(fp, "; }");
 	}
 	fprintf(fp, "\n  );\n  bandwidth = (");
@@ -737,10 +719,8 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 
 		fprintf(fp, "%s\n    { level = ", i ? "," : "");
 		rt_cfg_put_str(fp, b->level);
-		fprintf(fp, "; kernel = ");
-		rt_cfg_put_str(fp, b->kernel);
-		fprintf(fp, "; isa = ");
-		rt_cfg_put_str(fp, b->isa);
+		rt_cfg_put_member(fp, "; kernel = ", b->kernel);
+		rt_cfg_put_member(fp, "; isa = ", b->isa);
 		fprintf(fp, "; threads = %u; gbytes_per_s = ", b->threads);
 		put_num(fp, b->gbytes_per_s);
 		fprintf(fp, "; median = ");
@@ -749,10 +729,8 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		put_num(fp, b->spread);
 		fprintf(fp, "; working_set = %" PRIu64 "L", b->working_set);
 		put_rounds(fp, b->rounds, b->nrounds);
-		if (b->flag[0]) {
-			fprintf(fp, "; flag = ");
-			rt_cfg_put_str(fp, b->flag);
-		}
+		if (b->flag[0])
+			rt_cfg_put_member(fp, "; flag = ", b->flag);
 		fprintf(fp, "; }");
 	}
 	fprintf(fp, "\n  );\n");
@@ -763,25 +741,20 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 
 			fprintf(fp, "%s\n    { name = ", i ? "," : "");
 			rt_cfg_put_str(fp, su->name);
-			fprintf(fp, "; kernel = ");
-			rt_cfg_put_str(fp, su->kernel);
+			rt_cfg_put_member(fp, "; kernel = ", su->kernel);
 			fprintf(fp, "; threads = %u; value = ", su->threads);
 			put_num(fp, su->value);
 			fprintf(fp, "; seconds = ");
 			put_num(fp, su->seconds);
-			if (su->flag[0]) {
-				fprintf(fp, "; flag = ");
-				rt_cfg_put_str(fp, su->flag);
-			}
+			if (su->flag[0])
+				rt_cfg_put_member(fp, "; flag = ", su->flag);
 			fprintf(fp, "; }");
 		}
 		fprintf(fp, "\n  );\n");
 	}
 	if (p->ncurve) {
-		fprintf(fp, "  curve = {\n    kernel = ");
-		rt_cfg_put_str(fp, p->curve_kernel);
-		fprintf(fp, "; isa = ");
-		rt_cfg_put_str(fp, p->curve_isa);
+		rt_cfg_put_member(fp, "  curve = {\n    kernel = ", p->curve_kernel);
+		rt_cfg_put_member(fp, "; isa = ", p->curve_isa);
 		fprintf(fp, "; threads = %u;\n    working_set = [", p->curve_threads);
 		for (size_t i = 0; i < p->ncurve; i++)
 			fprintf(fp, "%s%" PRIu64 "L", i ? ", " : " ", p->curve[i].working_set);
@@ -795,10 +768,8 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 	if (p->has_counters)
 		write_counters(fp, &p->counters);
 	fprintf(fp, "  notes = [");
-	for (size_t i = 0; i < p->nnotes; i++) {
-		fputs(i ? ",\n    " : " ", fp);
-		rt_cfg_put_str(fp, p->notes[i]);
-	}
+	for (size_t i = 0; i < p->nnotes; i++)
+		rt_cfg_put_member(fp, i ? ",\n    " : " ", p->notes[i]);
 	fprintf(fp, " ];\n};\n");
 	return rt_outfile_commit(&of, err);
 }

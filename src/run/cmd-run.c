@@ -1873,15 +1873,11 @@ static void put_configurations(FILE *fp, const struct rt_cmd_run_opts *o,
 {
 	fputs("  configurations_run = (", fp);
 	for (size_t i = 0; i < n; i++) {
-		fputs(i ? ",\n    { name = " : "\n    { name = ", fp);
-		rt_cfg_put_str(fp, cfgs[i].name);
+		rt_cfg_put_member(fp, i ? ",\n    { name = " : "\n    { name = ", cfgs[i].name);
 		fputs("; environment = [", fp);
-		for (size_t k = 0; k < cfgs[i].nenv; k++) {
-			fputs(k ? ", " : " ", fp);
-			rt_cfg_put_str(fp, cfgs[i].env[k]);
-		}
-		fputs(" ]; preload = ", fp);
-		rt_cfg_put_str(fp, cfgs[i].preload);
+		for (size_t k = 0; k < cfgs[i].nenv; k++)
+			rt_cfg_put_member(fp, k ? ", " : " ", cfgs[i].env[k]);
+		rt_cfg_put_member(fp, " ]; preload = ", cfgs[i].preload);
 		fputs("; argv_prefix = [", fp);
 		if (cfgs[i].numa[0]) {
 			char words[sizeof(cfgs[i].numa)], *save = NULL;
@@ -1889,10 +1885,8 @@ static void put_configurations(FILE *fp, const struct rt_cmd_run_opts *o,
 			fputc(' ', fp);
 			rt_cfg_put_str(fp, o->numactl);
 			snprintf(words, sizeof(words), "%s", cfgs[i].numa);
-			for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-				fputs(", ", fp);
-				rt_cfg_put_str(fp, w);
-			}
+			for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+				rt_cfg_put_member(fp, ", ", w);
 			fputs(", \"--\"", fp);
 		}
 		fprintf(fp, " ];%s }", cfgs[i].together ? " together = true;" : "");
@@ -1918,27 +1912,19 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 				  "(roofline-run --resume DIR)", "roofline-run", status, started,
 				  err)))
 		return rc;
-	fputs("  command = ", of.fp);
-	rt_cfg_put_str(of.fp, o->cmdline ? o->cmdline : "");
-	fputs(";\n  profile = ", of.fp);
-	rt_cfg_put_str(of.fp, o->profile ? o->profile : "");
+	rt_cfg_put_member(of.fp, "  command = ", o->cmdline ? o->cmdline : "");
+	rt_cfg_put_member(of.fp, ";\n  profile = ", o->profile ? o->profile : "");
 	fprintf(of.fp, ";\n  default = \"default\";\n  configurations = %zu;\n"
 		"  command_request = {\n    argv = [", n);
-	for (size_t i = 0; o->cmd[i]; i++) {
-		fputs(i ? ", " : " ", of.fp);
-		rt_cfg_put_str(of.fp, o->cmd[i]);
-	}
+	for (size_t i = 0; o->cmd[i]; i++)
+		rt_cfg_put_member(of.fp, i ? ", " : " ", o->cmd[i]);
 	/* where it ran and what the first word found: --resume runs the rest only there */
-	fputs(" ];\n    cwd = ", of.fp);
-	rt_cfg_put_str(of.fp, cwd);
-	fputs(";\n    program = ", of.fp);
-	rt_cfg_put_str(of.fp, exe);
+	rt_cfg_put_member(of.fp, " ];\n    cwd = ", cwd);
+	rt_cfg_put_member(of.fp, ";\n    program = ", exe);
 	fputs(";\n    sweep = [", of.fp);
 	sweep_specs(o, specs, &ns);
-	for (size_t i = 0; i < ns; i++) {
-		fputs(i ? ", " : " ", of.fp);
-		rt_cfg_put_str(of.fp, specs[i]);
-	}
+	for (size_t i = 0; i < ns; i++)
+		rt_cfg_put_member(of.fp, i ? ", " : " ", specs[i]);
 	fprintf(of.fp, " ];\n    repeat = %u;\n    verbose = ", o->repeat);
 	rt_cfg_put_str(of.fp, o->verbose);
 	fprintf(of.fp, ";\n    overhead = %s;\n    timeout = %.6f;\n    batch = %u;\n"
@@ -1947,10 +1933,8 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 	fputs(";\n", of.fp);
 	if (o->ntogether) {
 		fputs("    tune_together = [", of.fp);
-		for (size_t i = 0; i < o->ntogether; i++) {
-			fputs(i ? ", " : " ", of.fp);
-			rt_cfg_put_str(of.fp, o->tune_alt[o->tune_together[i]]);
-		}
+		for (size_t i = 0; i < o->ntogether; i++)
+			rt_cfg_put_member(of.fp, i ? ", " : " ", o->tune_alt[o->tune_together[i]]);
 		fputs(" ];\n", of.fp);
 	}
 	fputs("  };\n", of.fp);
@@ -1958,10 +1942,9 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 		/* what the default was, as its log's info lines said it */
 		const struct rt_onednn_tally *t = &def->runs[def->med].t;
 
-		fputs("  default_described = {\n    onednn_version = ", of.fp);
-		rt_cfg_put_str(of.fp, t->version);
-		fputs(";\n    runtime = ", of.fp);
-		rt_cfg_put_str(of.fp, t->runtime);
+		rt_cfg_put_member(of.fp, "  default_described = {\n    onednn_version = ",
+				  t->version);
+		rt_cfg_put_member(of.fp, ";\n    runtime = ", t->runtime);
 		fprintf(of.fp, ";\n    threads = %u;\n    isa = ", t->nthr);
 		rt_cfg_put_str(of.fp, t->isa);
 		fputs(";\n  };\n", of.fp);

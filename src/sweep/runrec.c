@@ -302,17 +302,14 @@ int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, const char 
 		LIBCONFIG_VER_MAJOR, LIBCONFIG_VER_MINOR, LIBCONFIG_VER_REVISION);
 	if (!rt_cpu_detect(&cpu, &ignored)) {
 		/* the node it ran on, which need not be the profile's */
-		fprintf(of->fp, "  node_cpu = { model = ");
-		rt_cfg_put_str(of->fp, cpu.model);
-		fprintf(of->fp, "; vendor = ");
-		rt_cfg_put_str(of->fp, cpu.vendor);
+		rt_cfg_put_member(of->fp, "  node_cpu = { model = ", cpu.model);
+		rt_cfg_put_member(of->fp, "; vendor = ", cpu.vendor);
 		fprintf(of->fp, "; family = %d; model_number = %d; hypervisor = %s; };\n",
 			cpu.family, cpu.model_number, cpu.hypervisor ? "true" : "false");
 	}
 	if (p) {
 		/* the roofs' node, as its profile says */
-		fprintf(of->fp, "  cpu = { model = ");
-		rt_cfg_put_str(of->fp, p->cpu.model);
+		rt_cfg_put_member(of->fp, "  cpu = { model = ", p->cpu.model);
 		fprintf(of->fp, "; sockets = %u; cores = %u; pus = %u; numa_nodes = %u; "
 			"clock_ghz = %.3f; };\n  caches = [", p->cpu.sockets, p->cpu.cores,
 			p->cpu.pus, p->cpu.numa_nodes, p->cpu.clock_ghz);
