@@ -1,7 +1,7 @@
 /* vocab.h: the words rooftraj's files share, each with one name table: the precisions (one
  * enum for the profile's, the kernels', oneDNN's and the trainer's), the ISAs, the memory
  * levels, the thread affinities, the knobs of a sweep, the sources of counts, the states of
- * the PMU. The bottom * layer beside err and util: kernels/, cnn/ and src/ all read it. */
+ * the PMU. The bottom layer beside err and util: kernels/, cnn/ and src/ all read it. */
 #ifndef RT_VOCAB_H
 #define RT_VOCAB_H
 
