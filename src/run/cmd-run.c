@@ -1854,8 +1854,8 @@ static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[SPEC_MAX]
 		char *s = specs[(*n)++], *at = s + sprintf(s, "env:%s=", o->env[k].name);
 
 		for (size_t i = 0; i < o->env[k].n; i++) {
-			*at = ',';
-			at += i > 0;
+			if (i)
+				*at++ = ',';
 			for (const char *v = o->env[k].text + o->env[k].at[i]; *v; v++) {
 				if (*v == ',' || *v == '\\')
 					*at++ = '\\';
