@@ -436,21 +436,26 @@ static bool apply_tune(const struct rt_cmd_run_opts *o, size_t i, struct rt_cmd_
 	return cfg_set(c, "OMP_NUM_THREADS", n);
 }
 
-/* The configurations v[0..n) named from their words (full[i]), each name its own; v freed,
- * and -ENOMEM, where building one ran out of memory (ok false) */
-static int named(struct rt_cmd_cfg *v, size_t n, struct rt_buf *full, bool ok,
-		 struct rt_cmd_cfg **out, size_t *nout, struct rt_err *err)
+/* Configuration c named from its words (full, emptied for the next); false when out of
+ * memory. */
+static bool named(struct rt_cmd_cfg *c, struct rt_buf *full)
 {
-	int rc = ok ? 0 : rt_err_set(err, -ENOMEM, "out of memory");
+	const bool ok = !full->failed;
 
-	for (size_t i = 0; i < n; i++) {
-		rc = rc ? rc : full[i].failed ? rt_err_set(err, -ENOMEM, "out of memory") : 0;
-		if (!v[i].is_default)
-			cfg_name(&v[i], full[i].s);
-		rt_buf_fini(&full[i]);
-	}
-	free(full);
-	if (rc || (rc = names_unique(v, n, err))) {
+	if (ok)
+		cfg_name(c, full->s);
+	rt_buf_reset(full);
+	return ok;
+}
+
+/* v[0..n) as the configurations, each name its own; v freed, and -ENOMEM, where building one
+ * ran out of memory (ok false). */
+static int built(struct rt_cmd_cfg *v, size_t n, bool ok, struct rt_cmd_cfg **out,
+		 size_t *nout, struct rt_err *err)
+{
+	int rc = ok ? names_unique(v, n, err) : rt_err_set(err, -ENOMEM, "out of memory");
+
+	if (rc) {
 		rt_cmd_cfgs_free(v, n);
 		return rc;
 	}
@@ -459,24 +464,17 @@ static int named(struct rt_cmd_cfg *v, size_t n, struct rt_buf *full, bool ok,
 	return 0;
 }
 
-/* n configurations, the first the default, each of this rank, with their words' buffers;
- * NULL when out of memory. */
-static struct rt_cmd_cfg *cfgs_new(size_t n, int rank, struct rt_buf **full)
+/* n configurations, the first the default, each of this rank; NULL when out of memory. */
+static struct rt_cmd_cfg *cfgs_new(size_t n, int rank)
 {
 	struct rt_cmd_cfg *v = calloc(n, sizeof(*v));
 
-	*full = calloc(n, sizeof(**full));
-	if (!v || !*full) {
-		free(v);
-		free(*full);
+	if (!v)
 		return NULL;
-	}
 	snprintf(v[0].name, sizeof(v[0].name), "default");
 	v[0].is_default = true;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		v[i].rank = rank;
-		rt_buf_init(&(*full)[i]);
-	}
 	return v;
 }
 
@@ -486,21 +484,23 @@ static int build_tune(const struct rt_cmd_run_opts *o, int rank, struct rt_cmd_c
 		      size_t *nout, struct rt_err *err)
 {
 	const size_t total = 1 + o->ntune + (o->ntogether > 1);
-	struct rt_buf *full;
-	struct rt_cmd_cfg *v = cfgs_new(total, rank, &full);
+	struct rt_cmd_cfg *v = cfgs_new(total, rank);
+	struct rt_buf full;
 	bool ok = true;
 
 	if (!v)
 		return rt_err_set(err, -ENOMEM, "out of memory");
+	rt_buf_init(&full);
 	for (size_t i = 0; i < o->ntune; i++)
-		ok = ok && apply_tune(o, i, &v[1 + i], &full[1 + i]);
+		ok = ok && apply_tune(o, i, &v[1 + i], &full) && named(&v[1 + i], &full);
 	if (o->ntogether > 1) {
 		for (size_t j = 0; j < o->ntogether; j++)
-			ok = ok && apply_tune(o, o->tune_together[j], &v[total - 1],
-					      &full[total - 1]);
+			ok = ok && apply_tune(o, o->tune_together[j], &v[total - 1], &full);
+		ok = ok && named(&v[total - 1], &full);
 		v[total - 1].together = true;
 	}
-	return named(v, total, full, ok, out, nout, err);
+	rt_buf_fini(&full);
+	return built(v, total, ok, out, nout, err);
 }
 
 /* The default (the environment untouched) first, then the grid, the first knob slowest:
@@ -511,7 +511,7 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 {
 	size_t dims[2 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV], nd = 0, total = 1;
 	struct rt_cmd_cfg *v;
-	struct rt_buf *full;
+	struct rt_buf full;
 	bool ok = true;
 
 	if (o->tune)
@@ -529,8 +529,9 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 	if (total + 1 > MAX_CONFIGS)
 		return rt_err_set(err, -EINVAL, "--sweep: %zu configurations (at most %d)", total,
 				  MAX_CONFIGS - 1);
-	if (!(v = cfgs_new(total + 1, rank, &full)))
+	if (!(v = cfgs_new(total + 1, rank)))
 		return rt_err_set(err, -ENOMEM, "out of memory");
+	rt_buf_init(&full);
 	for (size_t k = 0; k < total && ok; k++) {
 		struct rt_cmd_cfg *c = &v[k + 1];
 		size_t at = 0, idx[2 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV];
@@ -550,23 +551,25 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 			snprintf(n, sizeof(n), "%u", sc.threads);
 			if (sc.threads) {
 				ok = ok && cfg_set(c, env[0], NULL);
-				name_word(&full[k + 1], "threads", n);
+				name_word(&full, "threads", n);
 			}
 			if (sc.affinity != RT_AFFINITY_COUNT) {
 				ok = ok && cfg_set(c, env[1], NULL) && cfg_set(c, env[2], NULL);
-				name_word(&full[k + 1], "affinity", rt_affinity_name(sc.affinity));
+				name_word(&full, "affinity", rt_affinity_name(sc.affinity));
 			}
 		}
 		for (size_t i = 0; i < o->nknobs; i++, at++)
-			ok = ok && apply_knob(c, &o->knobs[i], &o->knobs[i].v[idx[at]], &full[k + 1]);
+			ok = ok && apply_knob(c, &o->knobs[i], &o->knobs[i].v[idx[at]], &full);
 		for (size_t i = 0; i < o->nenv; i++, at++) {
 			const char *val = o->env[i].text + o->env[i].at[idx[at]];
 
 			ok = ok && cfg_set(c, o->env[i].name, val);
-			name_word(&full[k + 1], o->env[i].name, val);
+			name_word(&full, o->env[i].name, val);
 		}
+		ok = ok && named(c, &full);
 	}
-	return named(v, total + 1, full, ok, out, nout, err);
+	rt_buf_fini(&full);
+	return built(v, total + 1, ok, out, nout, err);
 }
 
 /* What one process's output goes through. */
