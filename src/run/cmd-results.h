@@ -15,25 +15,7 @@
 #include "node/roofs.h"
 #include "results/points.h"
 #include "sweep/engine.h"
-
-#define RT_CMD_MAX_CFG_ENV 10
-
-/* One configuration: its name, the environment it sets, the threads it asks for (0: the
- * runtime's choice). */
-struct rt_cmd_cfg {
-	char name[200];
-	char *env[RT_CMD_MAX_CFG_ENV];  /* NAME=VALUE each (owned: rt_cmd_cfgs_free) */
-	size_t nenv;
-	unsigned threads;
-	bool is_default;
-	int rank;                       /* under a launcher: this process's rank; else -1 */
-	char preload[512];              /* allocator=: the library added to LD_PRELOAD ("": none) */
-	char numa[512];                 /* numa=: numactl's options ("": no numactl) */
-	bool together;                  /* --sweep tune: the alternatives that won, together */
-};
-
-/* n configurations and what they own. */
-void rt_cmd_cfgs_free(struct rt_cmd_cfg *v, size_t n);
+#include "sweep/sweep.h"
 
 /* One process's outcome. */
 struct rt_cmd_outcome {
@@ -150,7 +132,7 @@ const char *rt_cmd_num(double v, char *buf, size_t size);
  * have[i] set. With *cfgs NULL the configurations are made from the rows themselves (name,
  * threads; the first is the default), *n set. -EINVAL naming FILE:LINE for a row that does
  * not read or a configuration not in cfgs; -ENOENT when DIR has no points.csv. */
-int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
+int rt_cmd_results_load(const char *dir, struct rt_sweep_config **cfgs, size_t *n,
 			struct rt_cmd_result **res, bool *have, struct rt_err *err);
 
 /* Advice from the roof (src/run/cmd-advice.c), each line with its evidence:
@@ -193,7 +175,7 @@ bool rt_cmd_advice_activation_conv(const struct rt_onednn_conv *c);
  * profile's roofs; primitives-time: the fastest's primitives against their floors) and
  * report.html (lead: the summary's verdict lines; all_roofs: every ceiling, not only the
  * peaks). Notes on stderr as PROG: ...; returns 0 or the page's write error. */
-int rt_cmd_views(const char *prog, const char *dir, const struct rt_cmd_cfg *cfgs,
+int rt_cmd_views(const char *prog, const char *dir, const struct rt_sweep_config *cfgs,
 		 const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
 		 bool all_roofs, const char *const *lead, size_t nlead, struct rt_err *err);
 

@@ -41,7 +41,6 @@ extern char **environ;
 
 #define MAX_CONFIGS 4096
 #define MAX_SPECS (3 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV)     /* --sweep's knobs, tune */
-#define MAX_ENV RT_CMD_MAX_CFG_ENV
 /* a knob of --sweep as run.cfg records it: env:NAME= and its list, escaped (twice as long) */
 #define SPEC_MAX (52 + 2 * RT_CMD_ENV_LIST_MAX)
 
@@ -326,29 +325,21 @@ void rt_cmd_run_opts_fini(struct rt_cmd_run_opts *o)
 
 /* NAME=VALUE (value NULL: kv is NAME=VALUE) added to c's environment; false when out of
  * memory. */
-static bool cfg_set(struct rt_cmd_cfg *c, const char *kv, const char *value)
+static bool cfg_set(struct rt_sweep_config *c, const char *kv, const char *value)
 {
 	char *e = NULL;
 
-	if (c->nenv == MAX_ENV || (value ? asprintf(&e, "%s=%s", kv, value) < 0 :
+	if (c->nenv == RT_SWEEP_MAX_ENV || (value ? asprintf(&e, "%s=%s", kv, value) < 0 :
 				   !(e = strdup(kv))))
 		return false;
 	c->env[c->nenv++] = e;
 	return true;
 }
 
-void rt_cmd_cfgs_free(struct rt_cmd_cfg *v, size_t n)
-{
-	for (size_t i = 0; v && i < n; i++)
-		for (size_t k = 0; k < v[i].nenv; k++)
-			free(v[i].env[k]);
-	free(v);
-}
-
 /* A configuration's name for its knobs' words (full, "threads=2 affinity=compact A=x"):
  * whole when it fits, else cut at a character's start with a hash of the whole after it, so
  * that two long names that begin alike stay two. */
-static void cfg_name(struct rt_cmd_cfg *c, const char *full)
+static void cfg_name(struct rt_sweep_config *c, const char *full)
 {
 	const size_t len = strlen(full), keep = sizeof(c->name) - 12;
 	uint32_t h = 2166136261u;               /* FNV-1a */
@@ -367,15 +358,15 @@ static void cfg_name(struct rt_cmd_cfg *c, const char *full)
 
 static int cmp_cfg_name(const void *a, const void *b)
 {
-	return strcmp((*(const struct rt_cmd_cfg *const *)a)->name,
-		      (*(const struct rt_cmd_cfg *const *)b)->name);
+	return strcmp((*(const struct rt_sweep_config *const *)a)->name,
+		      (*(const struct rt_sweep_config *const *)b)->name);
 }
 
 /* Each configuration's name its own (rows are keyed by it): -EINVAL naming a pair that is
  * not. */
-static int names_unique(const struct rt_cmd_cfg *v, size_t n, struct rt_err *err)
+static int names_unique(const struct rt_sweep_config *v, size_t n, struct rt_err *err)
 {
-	const struct rt_cmd_cfg **p = calloc(n, sizeof(*p));
+	const struct rt_sweep_config **p = calloc(n, sizeof(*p));
 	int rc = 0;
 
 	if (!p)
@@ -409,7 +400,7 @@ static void name_word(struct rt_buf *full, const char *knob, const char *v)
 
 /* A named knob's value in configuration c (the library to preload, a variable, numactl's
  * options), "KNOB=WORD" added to its name's words in full; false when out of memory. */
-static bool apply_knob(struct rt_cmd_cfg *c, const struct rt_cmd_knob *k,
+static bool apply_knob(struct rt_sweep_config *c, const struct rt_cmd_knob *k,
 		       const struct rt_cmd_knob_value *v, struct rt_buf *full)
 {
 	if (k->kind == RT_CMD_KNOB_ALLOCATOR)
@@ -423,7 +414,7 @@ static bool apply_knob(struct rt_cmd_cfg *c, const struct rt_cmd_knob *k,
 }
 
 /* Alternative i of --sweep tune in c, its words added to full; false when out of memory. */
-static bool apply_tune(const struct rt_cmd_run_opts *o, size_t i, struct rt_cmd_cfg *c,
+static bool apply_tune(const struct rt_cmd_run_opts *o, size_t i, struct rt_sweep_config *c,
 		       struct rt_buf *full)
 {
 	char n[16];
@@ -438,7 +429,7 @@ static bool apply_tune(const struct rt_cmd_run_opts *o, size_t i, struct rt_cmd_
 
 /* Configuration c named from its words (full, emptied for the next); false when out of
  * memory. */
-static bool named(struct rt_cmd_cfg *c, struct rt_buf *full)
+static bool named(struct rt_sweep_config *c, struct rt_buf *full)
 {
 	const bool ok = !full->failed;
 
@@ -450,13 +441,13 @@ static bool named(struct rt_cmd_cfg *c, struct rt_buf *full)
 
 /* v[0..n) as the configurations, each name its own; v freed, and -ENOMEM, where building one
  * ran out of memory (ok false). */
-static int built(struct rt_cmd_cfg *v, size_t n, bool ok, struct rt_cmd_cfg **out,
+static int built(struct rt_sweep_config *v, size_t n, bool ok, struct rt_sweep_config **out,
 		 size_t *nout, struct rt_err *err)
 {
 	int rc = ok ? names_unique(v, n, err) : rt_err_set(err, -ENOMEM, "out of memory");
 
 	if (rc) {
-		rt_cmd_cfgs_free(v, n);
+		rt_sweep_configs_free(v, n);
 		return rc;
 	}
 	*out = v;
@@ -465,26 +456,28 @@ static int built(struct rt_cmd_cfg *v, size_t n, bool ok, struct rt_cmd_cfg **ou
 }
 
 /* n configurations, the first the default, each of this rank; NULL when out of memory. */
-static struct rt_cmd_cfg *cfgs_new(size_t n, int rank)
+static struct rt_sweep_config *cfgs_new(size_t n, int rank)
 {
-	struct rt_cmd_cfg *v = calloc(n, sizeof(*v));
+	struct rt_sweep_config *v = calloc(n, sizeof(*v));
 
 	if (!v)
 		return NULL;
 	snprintf(v[0].name, sizeof(v[0].name), "default");
 	v[0].is_default = true;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		v[i].rank = rank;
+		v[i].affinity = RT_AFFINITY_COUNT;     /* the command's own placement */
+	}
 	return v;
 }
 
 /* --sweep tune's configurations: the default, each alternative alone, and (once chosen) the
  * alternatives that won together. */
-static int build_tune(const struct rt_cmd_run_opts *o, int rank, struct rt_cmd_cfg **out,
+static int build_tune(const struct rt_cmd_run_opts *o, int rank, struct rt_sweep_config **out,
 		      size_t *nout, struct rt_err *err)
 {
 	const size_t total = 1 + o->ntune + (o->ntogether > 1);
-	struct rt_cmd_cfg *v = cfgs_new(total, rank);
+	struct rt_sweep_config *v = cfgs_new(total, rank);
 	struct rt_buf full;
 	bool ok = true;
 
@@ -506,11 +499,11 @@ static int build_tune(const struct rt_cmd_run_opts *o, int rank, struct rt_cmd_c
 /* The default (the environment untouched) first, then the grid, the first knob slowest:
  * threads, affinity, the named knobs in the order given, then each environment variable.
  * --sweep tune: build_tune. */
-static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cmd_cfg **out,
+static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_sweep_config **out,
 			 size_t *nout, struct rt_err *err)
 {
 	size_t dims[2 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV], nd = 0, total = 1;
-	struct rt_cmd_cfg *v;
+	struct rt_sweep_config *v;
 	struct rt_buf full;
 	bool ok = true;
 
@@ -533,29 +526,27 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_cm
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	rt_buf_init(&full);
 	for (size_t k = 0; k < total && ok; k++) {
-		struct rt_cmd_cfg *c = &v[k + 1];
+		struct rt_sweep_config *c = &v[k + 1];
 		size_t at = 0, idx[2 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV];
 
 		rt_sweep_digits(k, dims, nd, idx);
 		if (o->grid.nknobs) {
 			/* the engine's environment for them; what is not swept is left as the
 			 * command's environment has it */
-			struct rt_sweep_config sc = { .affinity = RT_AFFINITY_COUNT };
 			char env[3][64], n[16];
 
 			for (size_t i = 0; i < o->grid.nknobs; i++)
-				rt_sweep_set(&sc, o->grid.knobs[i].knob,
+				rt_sweep_set(c, o->grid.knobs[i].knob,
 					     o->grid.knobs[i].values[idx[at++]]);
-			c->threads = sc.threads;
-			(void)rt_sweep_env(&sc, env);
-			snprintf(n, sizeof(n), "%u", sc.threads);
-			if (sc.threads) {
+			(void)rt_sweep_env(c, env);
+			snprintf(n, sizeof(n), "%u", c->threads);
+			if (c->threads) {
 				ok = ok && cfg_set(c, env[0], NULL);
 				name_word(&full, "threads", n);
 			}
-			if (sc.affinity != RT_AFFINITY_COUNT) {
+			if (c->affinity != RT_AFFINITY_COUNT) {
 				ok = ok && cfg_set(c, env[1], NULL) && cfg_set(c, env[2], NULL);
-				name_word(&full, "affinity", rt_affinity_name(sc.affinity));
+				name_word(&full, "affinity", rt_affinity_name(c->affinity));
 			}
 		}
 		for (size_t i = 0; i < o->nknobs; i++, at++)
@@ -847,7 +838,7 @@ static double realtime_off(void)
  * library after this environment's own list (kept: a user's preload still loads, first),
  * and *argv, the command behind numactl and its options; each NULL when c sets none (the
  * caller frees both). */
-static int knob_launch(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *c,
+static int knob_launch(const struct rt_cmd_run_opts *o, const struct rt_sweep_config *c,
 		       char **preload, char ***argv, struct rt_err *err)
 {
 	const char *own = getenv("LD_PRELOAD");
@@ -898,10 +889,10 @@ oom:
 static void free_argv(char **argv);
 
 /* One fresh process of configuration c; with the log when logpath is not NULL. */
-static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *c,
+static int run_process(const struct rt_cmd_run_opts *o, const struct rt_sweep_config *c,
 		       const char *logpath, struct rt_cmd_outcome *r, struct rt_err *err)
 {
-	char env[4][64], *envp[MAX_ENV + 5], *preload = NULL, **argv = NULL;
+	char env[4][64], *envp[RT_SWEEP_MAX_ENV + 5], *preload = NULL, **argv = NULL;
 	size_t nenv = 0;
 	struct rt_outfile lf = { 0 };
 	struct stream s = { .o = o, .count = logpath != NULL, .t = &r->t,
@@ -1001,7 +992,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 	"switched oneDNN's log off itself (an ONEDNN_VERBOSE=0 of its own)"
 
 /* A run's row (scope "run"). */
-static void run_row(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
+static void run_row(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 		    const struct rt_cmd_outcome *r, const char *name, const char *log, bool logged)
 {
 	struct rt_cmd_judgement j;
@@ -1091,7 +1082,7 @@ static void prim_fields(struct rt_cmd_row *w, const struct rt_onednn_prim *p, bo
 }
 
 /* The oneDNN rows of one run: everything, each kind and direction, each primitive; -ENOMEM. */
-static int onednn_rows(FILE *fp, const struct rt_cmd_cfg *c, unsigned rep,
+static int onednn_rows(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 		       struct rt_cmd_outcome *r, const char *log)
 {
 	struct kind_group *grp = NULL;
@@ -1352,9 +1343,9 @@ static size_t tune_winners(const struct rt_cmd_run_opts *o, const struct rt_cmd_
 
 /* The summary's words on --sweep tune: what was measured, what won, the set chosen, what
  * the node lacked. */
-static void tune_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *cfgs,
-			 const struct rt_cmd_result *res, size_t n, size_t best, const char *basis,
-			 bool confirmed)
+static void tune_summary(FILE *fp, const struct rt_cmd_run_opts *o,
+			 const struct rt_sweep_config *cfgs, const struct rt_cmd_result *res,
+			 size_t n, size_t best, const char *basis, bool confirmed)
 {
 	size_t win[RT_CMD_TUNE_MAX], nw = n > o->ntune ? tune_winners(o, res, win) : 0;
 
@@ -1537,9 +1528,9 @@ static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_resu
 	*confirmed = !strncmp(v, "best configuration: ", 20);
 }
 
-static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *cfgs,
-			  const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
-			  struct lead *ld)
+static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
+			  const struct rt_sweep_config *cfgs, const struct rt_cmd_result *res,
+			  size_t n, const struct rt_profile *prof, struct lead *ld)
 {
 	const struct rt_cmd_result *def = &res[0];
 	char *const v = ld->verdict;
@@ -1872,7 +1863,7 @@ static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[SPEC_MAX]
 /* run.cfg's list of what each configuration ran with: the variables it sets, the library
  * its LD_PRELOAD adds, the words before the command (numactl's) */
 static void put_configurations(FILE *fp, const struct rt_cmd_run_opts *o,
-			       const struct rt_cmd_cfg *cfgs, size_t n)
+			       const struct rt_sweep_config *cfgs, size_t n)
 {
 	fputs("  configurations_run = (", fp);
 	for (size_t i = 0; i < n; i++) {
@@ -1902,9 +1893,10 @@ static void put_configurations(FILE *fp, const struct rt_cmd_run_opts *o,
  * log's info lines described), or NULL; prof: the profile whose CPU and caches it records
  * (NULL: none) */
 static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
-			const struct rt_cmd_cfg *cfgs, size_t n, const char *cwd, const char *exe,
-			const char *started, const char *status, const struct rt_cmd_result *def,
-			const struct rt_profile *prof, struct rt_err *err)
+			const struct rt_sweep_config *cfgs, size_t n, const char *cwd,
+			const char *exe, const char *started, const char *status,
+			const struct rt_cmd_result *def, const struct rt_profile *prof,
+			struct rt_err *err)
 {
 	char specs[MAX_SPECS][SPEC_MAX];
 	struct rt_outfile of;
@@ -2070,8 +2062,9 @@ static void free_argv(char **argv)
 }
 
 /* One configuration, its rows into rows (a buffer: they land in points.csv whole). */
-static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const struct rt_cmd_cfg *c,
-		      size_t ci, struct rt_cmd_result *s, FILE *rows, struct rt_err *err)
+static int run_config(const struct rt_cmd_run_opts *o, const char *dir,
+		      const struct rt_sweep_config *c, size_t ci, struct rt_cmd_result *s,
+		      FILE *rows, struct rt_err *err)
 {
 	char log[64], path[4300], again_path[4310];
 	int rc;
@@ -2142,8 +2135,9 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir, const st
 /* Before a configuration is said to be faster than the default: both again without the log,
  * in turn (the default, the best, -r times), in fresh processes, their rows appended to
  * points.csv ("command without the log, confirming"); what they say decides the verdict. */
-static int confirm(const struct rt_cmd_run_opts *o, const char *dir, const struct rt_cmd_cfg *cfgs,
-		   size_t n, struct rt_cmd_result *res, struct rt_err *err)
+static int confirm(const struct rt_cmd_run_opts *o, const char *dir,
+		   const struct rt_sweep_config *cfgs, size_t n, struct rt_cmd_result *res,
+		   struct rt_err *err)
 {
 	double bm = 0, dm = 0;
 	const size_t best = pick_compared(o, res, n, &bm, &dm), pair[2] = { 0, best };
@@ -2162,7 +2156,7 @@ static int confirm(const struct rt_cmd_run_opts *o, const char *dir, const struc
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	for (unsigned k = 0; k < o->repeat && !rc && !rt_spawn_interrupted(); k++)
 		for (int j = 0; j < 2 && !rc && !rt_spawn_interrupted(); j++) {
-			const struct rt_cmd_cfg *c = &cfgs[pair[j]];
+			const struct rt_sweep_config *c = &cfgs[pair[j]];
 			struct rt_cmd_outcome r;
 
 			fprintf(stderr, "%s: [%zu] %s without the log, confirming, run %u of %u\n",
@@ -2237,7 +2231,7 @@ static bool hw_table(struct hw_node *h, char *line, size_t size)
 
 struct hw_run {
 	const struct rt_cmd_run_opts *o;
-	const struct rt_cmd_cfg *c;
+	const struct rt_sweep_config *c;
 	bool ok;
 	char why[300];
 };
@@ -2260,7 +2254,7 @@ static void hw_run_once(void *arg)
  * command does (fp32, and each precision oneDNN's log shows FLOPs of): one run of the command
  * per group of events (perf_event, counting it and every process and thread it starts;
  * roofline-run's own reading of the output too, a few instructions per line). */
-static void hw_measure(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg *c,
+static void hw_measure(const struct rt_cmd_run_opts *o, const struct rt_sweep_config *c,
 		       const struct rt_cmd_result *r, const struct hw_node *hn, char *line,
 		       size_t size)
 {
@@ -2311,7 +2305,7 @@ static void hw_measure(const struct rt_cmd_run_opts *o, const struct rt_cmd_cfg 
 struct cmd_sweep {
 	const struct rt_cmd_run_opts *o;
 	const char *dir;
-	const struct rt_cmd_cfg *cfgs;
+	const struct rt_sweep_config *cfgs;
 	struct rt_cmd_result *res;
 	const struct hw_node *hw;       /* the node's trusted counters (NULL: none) */
 	char *hwline;                   /* their verdict, the default's figures added */
@@ -2328,7 +2322,7 @@ static int cmd_measure(void *ctx, size_t i, FILE *rows, char *result, size_t rsi
 		       struct rt_err *err)
 {
 	const struct cmd_sweep *w = ctx;
-	const struct rt_cmd_cfg *c = &w->cfgs[i];
+	const struct rt_sweep_config *c = &w->cfgs[i];
 	struct rt_cmd_result *r = &w->res[i];
 	int rc = run_config(w->o, w->dir, c, i, r, rows, err);
 
@@ -2361,9 +2355,9 @@ static void cmd_progress(void *ctx, size_t i, size_t n, const char *config, cons
 
 /* Configurations first..n-1 not measured before (have), through the sweep engine; *done
  * counts those it measured. 0 when interrupted: what finished is in points.csv. */
-static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struct rt_cmd_cfg *cfgs,
-		   size_t first, size_t n, struct rt_cmd_result *res, const bool *have,
-		   size_t *done,
+static int run_all(const struct rt_cmd_run_opts *o, const char *dir,
+		   const struct rt_sweep_config *cfgs, size_t first, size_t n,
+		   struct rt_cmd_result *res, const bool *have, size_t *done,
 		   const struct hw_node *hw, char *hwline, size_t hwsize, struct rt_err *err)
 {
 	struct cmd_sweep w = { .o = o, .dir = dir, .cfgs = cfgs, .res = res, .hw = hw,
@@ -2392,11 +2386,11 @@ static int run_all(const struct rt_cmd_run_opts *o, const char *dir, const struc
  * *res, *have and *n grown by it; *done counts it when it finished). */
 static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts *run,
 			 const char *dir, const char *cwd, const char *exe, const char *started,
-			 const struct rt_profile *prof, struct rt_cmd_cfg **cfgs,
+			 const struct rt_profile *prof, struct rt_sweep_config **cfgs,
 			 struct rt_cmd_result **res, bool **have, size_t *n, size_t *done,
 			 struct rt_err *err)
 {
-	struct rt_cmd_cfg *nc = NULL;
+	struct rt_sweep_config *nc = NULL;
 	struct rt_cmd_result *nr;
 	size_t nn = 0, i;
 	bool *nh;
@@ -2409,7 +2403,7 @@ static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts
 	if ((rc = build_configs(o, (*cfgs)[0].rank, &nc, &nn, err)))
 		return rc;
 	if (nn != *n + 1) {             /* the grid of the run, and the winners' one */
-		rt_cmd_cfgs_free(nc, nn);
+		rt_sweep_configs_free(nc, nn);
 		return rt_err_set(err, -EINVAL, "tune: %zu configurations with the winners "
 				  "together, %zu expected", nn, *n + 1);
 	}
@@ -2420,13 +2414,13 @@ static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts
 	if (nh)
 		*have = nh;
 	if (!nr || !nh) {
-		rt_cmd_cfgs_free(nc, nn);
+		rt_sweep_configs_free(nc, nn);
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	}
 	i = nn - 1;
 	memset(&(*res)[i], 0, sizeof(**res));
 	(*have)[i] = false;
-	rt_cmd_cfgs_free(*cfgs, *n);
+	rt_sweep_configs_free(*cfgs, *n);
 	*cfgs = nc;
 	*n = nn;
 	if ((rc = write_runcfg(dir, o, nc, nn, cwd, exe, started, "running", NULL, prof, err)))
@@ -2439,9 +2433,9 @@ static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts
 
 /* summary.txt (also printed when alone), the charts and report.html: 0 when all are there. */
 static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launch *l,
-		  const char *dir, const struct rt_cmd_cfg *cfgs, const struct rt_cmd_result *res,
-		  size_t n, size_t done, const char *resume_dir, const struct rt_profile *prof,
-		  const char *hwline)
+		  const char *dir, const struct rt_sweep_config *cfgs,
+		  const struct rt_cmd_result *res, size_t n, size_t done,
+		  const char *resume_dir, const struct rt_profile *prof, const char *hwline)
 {
 	struct rt_err err = { 0 };
 	struct rt_outfile sf;
@@ -2508,7 +2502,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	struct rt_resdir rd;
 	struct rt_cluster_launch l;
 	struct rt_profile *prof = NULL;
-	struct rt_cmd_cfg *cfgs = NULL;
+	struct rt_sweep_config *cfgs = NULL;
 	struct rt_cmd_result *res = NULL;
 	bool *have = NULL;
 	char **argv = NULL, hwline[RT_ERR_MSG + 1024] = "";
@@ -2694,7 +2688,7 @@ out:
 		rt_cmd_result_free(&res[i]);
 	free(res);
 	free(have);
-	rt_cmd_cfgs_free(cfgs, n);
+	rt_sweep_configs_free(cfgs, n);
 	free_argv(argv);
 	rt_runrec_members_destroy(rec);
 	if (opts->resume)       /* what the record compiled (the tool's own has none) */

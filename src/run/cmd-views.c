@@ -135,7 +135,7 @@ static size_t name_hash(const char *s)
 }
 
 /* The slot of name: its configuration's, or the empty one it would take. */
-static size_t index_slot(const struct cfg_index *x, const struct rt_cmd_cfg *cfgs,
+static size_t index_slot(const struct cfg_index *x, const struct rt_sweep_config *cfgs,
 			 const char *name)
 {
 	size_t h = name_hash(name) & (x->nslots - 1);
@@ -146,7 +146,7 @@ static size_t index_slot(const struct cfg_index *x, const struct rt_cmd_cfg *cfg
 }
 
 /* Room for n configurations (cfgs[0..n) indexed again when it grows). */
-static bool index_fit(struct cfg_index *x, const struct rt_cmd_cfg *cfgs, size_t n)
+static bool index_fit(struct cfg_index *x, const struct rt_sweep_config *cfgs, size_t n)
 {
 	size_t ns = x->nslots ? x->nslots : 16, *v;
 
@@ -166,7 +166,7 @@ static bool index_fit(struct cfg_index *x, const struct rt_cmd_cfg *cfgs, size_t
 
 /* the configuration named, made from the row when the caller gave none (-2: out of memory,
  * -3: a name longer than a configuration's) */
-static long find_cfg(struct rt_cmd_cfg **cfgs, size_t *n, size_t *cap, struct cfg_index *x,
+static long find_cfg(struct rt_sweep_config **cfgs, size_t *n, size_t *cap, struct cfg_index *x,
 		     bool make, const char *name, unsigned threads)
 {
 	size_t h;
@@ -182,7 +182,7 @@ static long find_cfg(struct rt_cmd_cfg **cfgs, size_t *n, size_t *cap, struct cf
 		return -3;
 	if (*n == *cap) {
 		size_t nc = *cap ? 2 * *cap : 8;
-		struct rt_cmd_cfg *v = realloc(*cfgs, nc * sizeof(*v));
+		struct rt_sweep_config *v = realloc(*cfgs, nc * sizeof(*v));
 
 		if (!v)
 			return -2;
@@ -194,11 +194,12 @@ static long find_cfg(struct rt_cmd_cfg **cfgs, size_t *n, size_t *cap, struct cf
 	(*cfgs)[*n].threads = threads;
 	(*cfgs)[*n].is_default = *n == 0;
 	(*cfgs)[*n].rank = -1;
+	(*cfgs)[*n].affinity = RT_AFFINITY_COUNT;
 	x->slots[h] = *n + 1;
 	return (long)(*n)++;
 }
 
-int rt_cmd_results_load(const char *dir, struct rt_cmd_cfg **cfgs, size_t *n,
+int rt_cmd_results_load(const char *dir, struct rt_sweep_config **cfgs, size_t *n,
 			struct rt_cmd_result **res, bool *have, struct rt_err *err)
 {
 	const bool make = *cfgs == NULL;
@@ -367,7 +368,7 @@ static size_t fastest(const struct rt_cmd_result *res, size_t n)
 	return best;
 }
 
-static unsigned cfg_threads(const struct rt_cmd_cfg *c, const struct rt_profile *prof)
+static unsigned cfg_threads(const struct rt_sweep_config *c, const struct rt_profile *prof)
 {
 	return c->threads ? c->threads : rt_profile_max_threads(prof);
 }
@@ -390,7 +391,7 @@ static bool in_prec(const char *list, const char *word)
 /* DIR/run-roofline: each configuration's point (oneDNN's FLOPs over oneDNN's time, and over
  * the whole command's wall time) as trajectories along the sweep, and the heaviest primitives
  * of the fastest configuration, under the profile's roofs. */
-static int chart_roofline(const char *dir, const struct rt_cmd_cfg *cfgs,
+static int chart_roofline(const char *dir, const struct rt_sweep_config *cfgs,
 			  const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
 			  bool all_roofs, size_t *left, struct rt_err *err)
 {
@@ -494,7 +495,7 @@ static const char *short_prop(const char *prop)
 
 /* DIR/primitives-time: the fastest configuration's primitives (fp32 and bf16, the precisions
  * a point holds) against the floors their FLOPs and bytes set. */
-static int chart_time(const char *dir, const struct rt_cmd_cfg *cfgs,
+static int chart_time(const char *dir, const struct rt_sweep_config *cfgs,
 		      const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
 		      bool all_roofs, size_t *left, struct rt_err *err)
 {
@@ -553,7 +554,7 @@ static int chart_time(const char *dir, const struct rt_cmd_cfg *cfgs,
 	return rc;
 }
 
-int rt_cmd_views(const char *prog, const char *dir, const struct rt_cmd_cfg *cfgs,
+int rt_cmd_views(const char *prog, const char *dir, const struct rt_sweep_config *cfgs,
 		 const struct rt_cmd_result *res, size_t n, const struct rt_profile *prof,
 		 bool all_roofs, const char *const *lead, size_t nlead, struct rt_err *err)
 {
@@ -567,7 +568,7 @@ int rt_cmd_views(const char *prog, const char *dir, const struct rt_cmd_cfg *cfg
 		{ "summary.txt", "Summary (summary.txt)" },
 		{ "run.cfg", "The run's record (run.cfg)" },
 	};
-	int (*const draw[2])(const char *, const struct rt_cmd_cfg *,
+	int (*const draw[2])(const char *, const struct rt_sweep_config *,
 			     const struct rt_cmd_result *, size_t, const struct rt_profile *, bool,
 			     size_t *, struct rt_err *) = { chart_roofline, chart_time };
 	char title[400], why[400] = "no machine profile (-p FILE; roofline-probe writes "
@@ -651,7 +652,7 @@ static void summary_lead(const char *dir, char *coverage, char *verdict, size_t 
 int rt_cmd_views_redraw(const struct rt_redraw *r, struct rt_err *err)
 {
 	const char *dir = r->dir;
-	struct rt_cmd_cfg *cfgs = NULL;
+	struct rt_sweep_config *cfgs = NULL;
 	struct rt_cmd_result *res = NULL;
 	char coverage[1024], verdict[1024];
 	const char *lead[2 + RT_CMD_ADVICE_MAX] = { verdict, coverage };
@@ -673,6 +674,6 @@ int rt_cmd_views_redraw(const struct rt_redraw *r, struct rt_err *err)
 	for (size_t i = 0; res && i < n; i++)
 		rt_cmd_result_free(&res[i]);
 	free(res);
-	rt_cmd_cfgs_free(cfgs, n);
+	rt_sweep_configs_free(cfgs, n);
 	return rc;
 }

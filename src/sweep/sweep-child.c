@@ -28,7 +28,7 @@ void rt_sweep_config_point(struct rt_point *p, const struct rt_sweep_config *c)
 {
 	memset(p, 0, sizeof(*p));
 	p->weight_gradients = p->activation_gradients = p->inference = p->cpu_share = NAN;
-	snprintf(p->config, sizeof(p->config), "%s", c->name);
+	snprintf(p->config, sizeof(p->config), "%.63s", c->name);     /* 42 at most */
 	p->threads = c->threads;
 	/* the global batch: every rank trains c->batch images of it */
 	p->batch = c->batch * (c->ranks > 1 ? (long)c->ranks : 1);

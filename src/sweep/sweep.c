@@ -183,8 +183,7 @@ void rt_sweep_knob_spec(const struct rt_sweep *s, size_t k, char *buf, size_t si
 
 void rt_sweep_config_name(struct rt_sweep_config *c, long base_h, long base_w)
 {
-	char r[16] = "", in[48] = "", full[160];
-	size_t len;
+	char r[16] = "", in[48] = "";
 
 	if (c->ranks > 1)
 		snprintf(r, sizeof(r), "-r%u", c->ranks);
@@ -194,14 +193,11 @@ void rt_sweep_config_name(struct rt_sweep_config *c, long base_h, long base_w)
 		else
 			snprintf(in, sizeof(in), "-i%ldx%ld", c->input_h, c->input_w);
 	}
-	/* the options' ranges keep a name far under 64 characters ("t1024-b65536-compact-bf16-
-	 * i4096x4096-r1024" is 42); the longer buffer only spares the compiler's worst case */
-	snprintf(full, sizeof(full), "t%u-b%ld-%s%s%s%s%s", c->threads, c->batch,
+	/* the options' ranges keep a name far under its room ("t1024-b65536-compact-bf16-
+	 * i4096x4096-r1024" is 42 characters) */
+	snprintf(c->name, sizeof(c->name), "t%u-b%ld-%s%s%s%s%s", c->threads, c->batch,
 		 rt_affinity_name(c->affinity), c->precision == RT_PRECISION_FP32 ? "" : "-",
 		 c->precision == RT_PRECISION_FP32 ? "" : rt_precision_name(c->precision), in, r);
-	len = strnlen(full, sizeof(c->name) - 1);
-	memcpy(c->name, full, len);
-	c->name[len] = '\0';
 }
 
 void rt_sweep_set(struct rt_sweep_config *c, enum rt_knob k, long v)
@@ -230,8 +226,10 @@ void rt_sweep_digits(size_t k, const size_t *dims, size_t nd, size_t *idx)
 int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_batch,
 		    struct rt_err *err)
 {
-	struct rt_sweep_config def = { default_threads, model_batch, RT_AFFINITY_NONE,
-				       RT_PRECISION_FP32, 1, s->input_h, s->input_w, true, "" };
+	struct rt_sweep_config def = { .threads = default_threads, .batch = model_batch,
+				       .affinity = RT_AFFINITY_NONE, .precision = RT_PRECISION_FP32,
+				       .ranks = 1, .input_h = s->input_h, .input_w = s->input_w,
+				       .is_default = true, .rank = -1 };
 	size_t total = 1, dims[RT_KNOB_COUNT], idx[RT_KNOB_COUNT];
 	bool threads_swept = false;
 
@@ -239,7 +237,7 @@ int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_bat
 		total *= dims[k] = s->knobs[k].n;
 		threads_swept = threads_swept || s->knobs[k].knob == RT_KNOB_THREADS;
 	}
-	free(s->configs);
+	rt_sweep_configs_free(s->configs, s->nconfigs);
 	s->configs = calloc(total + 1, sizeof(*s->configs));
 	if (!s->configs)
 		return rt_err_set(err, -ENOMEM, "out of memory");
@@ -273,9 +271,17 @@ int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_bat
 	return 0;
 }
 
+void rt_sweep_configs_free(struct rt_sweep_config *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		for (size_t k = 0; k < v[i].nenv; k++)
+			free(v[i].env[k]);
+	free(v);
+}
+
 void rt_sweep_fini(struct rt_sweep *s)
 {
-	free(s->configs);
+	rt_sweep_configs_free(s->configs, s->nconfigs);
 	s->configs = NULL;
 	s->nconfigs = 0;
 }

@@ -17,19 +17,35 @@
 
 #define RT_SWEEP_MAX_VALUES 64
 
+#define RT_SWEEP_MAX_ENV 10
+
+/* One configuration of a sweep, whatever its workload: its knobs, the environment it sets and
+ * the words before its command. The trainer's child gets its knobs (rt_sweep_env,
+ * rt_runrec_child_put); a user's command (roofline-run) the environment, the library preloaded
+ * and numactl's words its knobs became. */
 struct rt_sweep_config {
-	unsigned threads;
+	unsigned threads;               /* a user's command: 0, the runtime's choice */
 	long batch;
-	enum rt_affinity affinity;
+	enum rt_affinity affinity;      /* a user's command: RT_AFFINITY_COUNT, not set */
 	enum rt_precision precision;
 	unsigned ranks;                 /* MPI ranks training it together (0 or 1: one process) */
 	long input_h, input_w;          /* the input's height and width */
-	bool is_default;                /* all cores, the runtime's placement, the model's batch,
-					 * fp32 */
-	char name[64];                  /* "t2-b64-none"; "t2-b64-none-bf16"; "t1-b64-none-r2";
+	bool is_default;                /* the trainer's: all cores, the runtime's placement, the
+					 * model's batch, fp32; a user's command: as it is */
+	bool together;                  /* roofline-run --sweep tune: the winners together */
+	int rank;                       /* under a launcher: this process's rank; else -1 */
+	char name[200];                 /* "t2-b64-none"; "t2-b64-none-bf16"; "t1-b64-none-r2";
 					 * "t2-b64-none-i64" (an input other than the run's,
-					 * "-i64x32" when not square) */
+					 * "-i64x32" when not square); a user's command's:
+					 * "threads=2 MALLOC_CONF=..." */
+	char *env[RT_SWEEP_MAX_ENV];    /* NAME=VALUE each (owned: rt_sweep_configs_free) */
+	size_t nenv;
+	char preload[512];              /* the library added to LD_PRELOAD ("": none) */
+	char numa[512];                 /* numactl's options ("": no numactl) */
 };
+
+/* n configurations and what they own. */
+void rt_sweep_configs_free(struct rt_sweep_config *v, size_t n);
 
 struct rt_sweep {
 	struct {
