@@ -181,16 +181,14 @@ int main(void)
 	rt_sweep_expand(&s, 4, 32, &err);
 	names(&s, "t4-b32-none* t4-b32-scatter t4-b32-compact");
 	{
-		char env[3][64];
+		const struct rt_sweep_config *c = s.configs;
 
-		rt_sweep_env(&s.configs[1], env);
-		ok(!strcmp(env[0], "OMP_NUM_THREADS=4") && !strcmp(env[1], "OMP_PLACES=cores") &&
-		   !strcmp(env[2], "OMP_PROC_BIND=spread"), "scatter: cores, spread");
-		rt_sweep_env(&s.configs[2], env);
-		ok(!strcmp(env[2], "OMP_PROC_BIND=close"), "compact: close");
-		rt_sweep_env(&s.configs[0], env);
-		ok(!strcmp(env[1], "OMP_PLACES=") && !strcmp(env[2], "OMP_PROC_BIND="),
-		   "none: placement unset, the runtime decides");
+		ok(c[1].nenv == 3 && !strcmp(c[1].env[0], "OMP_NUM_THREADS=4") &&
+		   !strcmp(c[1].env[1], "OMP_PLACES=cores") &&
+		   !strcmp(c[1].env[2], "OMP_PROC_BIND=spread"), "scatter: cores, spread");
+		ok(c[2].nenv == 3 && !strcmp(c[2].env[2], "OMP_PROC_BIND=close"), "compact: close");
+		ok(c[0].nenv == 3 && !strcmp(c[0].env[1], "OMP_PLACES=") &&
+		   !strcmp(c[0].env[2], "OMP_PROC_BIND="), "none: placement unset, the runtime decides");
 	}
 	rt_sweep_fini(&s);
 
@@ -249,6 +247,17 @@ int main(void)
 	rt_sweep_add(&s, "threads=1,4", t, 64, &err);
 	rt_sweep_expand(&s, 8, 64, &err);
 	names(&s, "t8-b64-none* t1-b32-none-r2 t4-b32-none-r2");
+	rt_sweep_fini(&s);
+	/* several ranks pin their own threads: OMP_PLACES would put them all on the same cores */
+	memset(&s, 0, sizeof(s));
+	rt_sweep_add(&s, "ranks=2", t, 64, &err);
+	rt_sweep_add(&s, "affinity=compact", t, 64, &err);
+	rt_sweep_expand(&s, 8, 64, &err);
+	ok(s.nconfigs == 2 && s.configs[1].affinity == RT_AFFINITY_COMPACT &&
+	   s.configs[1].nenv == 3 && !strcmp(s.configs[1].env[0], "OMP_NUM_THREADS=4") &&
+	   !strcmp(s.configs[1].env[1], "OMP_PLACES=") &&
+	   !strcmp(s.configs[1].env[2], "OMP_PROC_BIND="), "2 ranks, compact: placement left "
+	   "to the ranks (%s)", s.nconfigs == 2 ? s.configs[1].name : "?");
 	rt_sweep_fini(&s);
 	memset(&s, 0, sizeof(s));
 	rt_sweep_add(&s, "ranks=3", t, 64, &err);

@@ -323,19 +323,6 @@ void rt_cmd_run_opts_fini(struct rt_cmd_run_opts *o)
 	o->throughput = NULL;
 }
 
-/* NAME=VALUE (value NULL: kv is NAME=VALUE) added to c's environment; false when out of
- * memory. */
-static bool cfg_set(struct rt_sweep_config *c, const char *kv, const char *value)
-{
-	char *e = NULL;
-
-	if (c->nenv == RT_SWEEP_MAX_ENV || (value ? asprintf(&e, "%s=%s", kv, value) < 0 :
-				   !(e = strdup(kv))))
-		return false;
-	c->env[c->nenv++] = e;
-	return true;
-}
-
 /* A configuration's name for its knobs' words (full, "threads=2 affinity=compact A=x"):
  * whole when it fits, else cut at a character's start with a hash of the whole after it, so
  * that two long names that begin alike stay two. */
@@ -407,7 +394,7 @@ static bool apply_knob(struct rt_sweep_config *c, const struct rt_cmd_knob *k,
 		snprintf(c->preload, sizeof(c->preload), "%s", v->arg);
 	else if (k->kind == RT_CMD_KNOB_NUMA)
 		snprintf(c->numa, sizeof(c->numa), "%s", v->arg);
-	else if (!cfg_set(c, v->arg, NULL))
+	else if (!rt_sweep_config_setenv(c, v->arg, NULL))
 		return false;
 	name_word(full, rt_cmd_knob_name(k->kind), v->word);
 	return true;
@@ -424,7 +411,7 @@ static bool apply_tune(const struct rt_cmd_run_opts *o, size_t i, struct rt_swee
 	c->threads = o->tune_threads[i];
 	snprintf(n, sizeof(n), "%u", c->threads);
 	name_word(full, "threads", n);
-	return cfg_set(c, "OMP_NUM_THREADS", n);
+	return rt_sweep_config_setenv(c, "OMP_NUM_THREADS", n);
 }
 
 /* Configuration c named from its words (full, emptied for the next); false when out of
@@ -528,33 +515,26 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_sw
 	for (size_t k = 0; k < total && ok; k++) {
 		struct rt_sweep_config *c = &v[k + 1];
 		size_t at = 0, idx[2 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV];
+		char n[16];
 
 		rt_sweep_digits(k, dims, nd, idx);
-		if (o->grid.nknobs) {
-			/* the engine's environment for them; what is not swept is left as the
-			 * command's environment has it */
-			char env[3][64], n[16];
-
-			for (size_t i = 0; i < o->grid.nknobs; i++)
-				rt_sweep_set(c, o->grid.knobs[i].knob,
-					     o->grid.knobs[i].values[idx[at++]]);
-			(void)rt_sweep_env(c, env);
+		/* the engine's knobs' variables; what is not swept is left as the command's
+		 * environment has it */
+		for (size_t i = 0; i < o->grid.nknobs; i++)
+			rt_sweep_set(c, o->grid.knobs[i].knob, o->grid.knobs[i].values[idx[at++]]);
+		ok = ok && rt_sweep_config_env(c);
+		if (c->threads) {
 			snprintf(n, sizeof(n), "%u", c->threads);
-			if (c->threads) {
-				ok = ok && cfg_set(c, env[0], NULL);
-				name_word(&full, "threads", n);
-			}
-			if (c->affinity != RT_AFFINITY_COUNT) {
-				ok = ok && cfg_set(c, env[1], NULL) && cfg_set(c, env[2], NULL);
-				name_word(&full, "affinity", rt_affinity_name(c->affinity));
-			}
+			name_word(&full, "threads", n);
 		}
+		if (c->affinity != RT_AFFINITY_COUNT)
+			name_word(&full, "affinity", rt_affinity_name(c->affinity));
 		for (size_t i = 0; i < o->nknobs; i++, at++)
 			ok = ok && apply_knob(c, &o->knobs[i], &o->knobs[i].v[idx[at]], &full);
 		for (size_t i = 0; i < o->nenv; i++, at++) {
 			const char *val = o->env[i].text + o->env[i].at[idx[at]];
 
-			ok = ok && cfg_set(c, o->env[i].name, val);
+			ok = ok && rt_sweep_config_setenv(c, o->env[i].name, val);
 			name_word(&full, o->env[i].name, val);
 		}
 		ok = ok && named(c, &full);

@@ -264,7 +264,7 @@ static int run_once(const struct rt_sweep_measure_opts *o, const struct rt_sweep
 		    struct proc *pr, char *why, size_t whysize, struct rt_err *err)
 {
 	const bool launched = c->ranks > 1 && !o->run;
-	char env[3][64], nr[16];
+	char nr[16];
 	char *argv[4] = { (char *)o->self, "--emit-points", "/dev/stdin", NULL }, *launch[40];
 	struct rt_spawn_io io = { 0 };
 	struct rt_outfile rec = { 0 };
@@ -275,7 +275,6 @@ static int run_once(const struct rt_sweep_measure_opts *o, const struct rt_sweep
 	int rc;
 
 	memset(pr, 0, sizeof(*pr));
-	rt_sweep_env(c, env);
 	if (launched && !o->mpirun)
 		return rt_err_set(err, -EINVAL, "%s: %u ranks and no MPI launcher", c->name,
 				  c->ranks);
@@ -309,8 +308,8 @@ static int run_once(const struct rt_sweep_measure_opts *o, const struct rt_sweep
 		launch[k] = NULL;
 	}
 	if ((rc = o->run ? o->run(o->run_ctx, c, &ch, err) :
-		  rt_spawn_run_io(launched ? launch : argv, env, 3, o->req->timeout,
-				  launched ? NULL : &io, &ch, err)))
+		  rt_spawn_run_envp(launched ? launch : argv, c->env, c->nenv, o->req->timeout,
+				    launched ? NULL : &io, &ch, err)))
 		goto out;
 	if (!ch.ok && !strcmp(ch.reason, "interrupted"))
 		rc = -EINTR;

@@ -1,4 +1,5 @@
 /* sweep.c: knob parsing, grid expansion and each configuration's environment */
+#define _GNU_SOURCE
 #include "config.h"
 #include "sweep/sweep.h"
 #include "base/options.h"
@@ -268,6 +269,11 @@ int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_bat
 		if (strcmp(c.name, def.name))
 			s->configs[s->nconfigs++] = c;
 	}
+	for (size_t i = 0; i < s->nconfigs; i++)
+		if (!rt_sweep_config_env(&s->configs[i])) {
+			rt_sweep_fini(s);
+			return rt_err_set(err, -ENOMEM, "out of memory");
+		}
 	return 0;
 }
 
@@ -286,25 +292,29 @@ void rt_sweep_fini(struct rt_sweep *s)
 	s->nconfigs = 0;
 }
 
-size_t rt_sweep_env(const struct rt_sweep_config *c, char env[3][64])
+bool rt_sweep_config_setenv(struct rt_sweep_config *c, const char *name, const char *value)
 {
-	snprintf(env[0], 64, "OMP_NUM_THREADS=%u", c->threads);
+	char *e = NULL;
+
+	if (c->nenv == RT_SWEEP_MAX_ENV || (value ? asprintf(&e, "%s=%s", name, value) < 0 :
+					    !(e = strdup(name))))
+		return false;
+	c->env[c->nenv++] = e;
+	return true;
+}
+
+bool rt_sweep_config_env(struct rt_sweep_config *c)
+{
+	static const char *const bind[RT_AFFINITY_COUNT] = { "", "close", "spread" };
 	/* several ranks: each pins its threads to its share (--affinity), OMP_PLACES would put
 	 * every rank on the same cores */
-	switch (c->ranks > 1 ? RT_AFFINITY_NONE : c->affinity) {
-	case RT_AFFINITY_COMPACT:
-		snprintf(env[1], 64, "OMP_PLACES=cores");
-		snprintf(env[2], 64, "OMP_PROC_BIND=close");
-		break;
-	case RT_AFFINITY_SCATTER:
-		snprintf(env[1], 64, "OMP_PLACES=cores");
-		snprintf(env[2], 64, "OMP_PROC_BIND=spread");
-		break;
-	case RT_AFFINITY_NONE:
-	case RT_AFFINITY_COUNT:         /* not a placement: the runtime's */
-		snprintf(env[1], 64, "OMP_PLACES=");
-		snprintf(env[2], 64, "OMP_PROC_BIND=");
-		break;
-	}
-	return 3;
+	const enum rt_affinity a = c->ranks > 1 && c->affinity < RT_AFFINITY_COUNT ?
+				   RT_AFFINITY_NONE : c->affinity;
+	char n[16];
+
+	snprintf(n, sizeof(n), "%u", c->threads);
+	return (!c->threads || rt_sweep_config_setenv(c, "OMP_NUM_THREADS", n)) &&
+	       (a == RT_AFFINITY_COUNT ||
+		(rt_sweep_config_setenv(c, "OMP_PLACES", a == RT_AFFINITY_NONE ? "" : "cores") &&
+		 rt_sweep_config_setenv(c, "OMP_PROC_BIND", bind[a])));
 }

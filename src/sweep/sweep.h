@@ -19,10 +19,10 @@
 
 #define RT_SWEEP_MAX_ENV 10
 
-/* One configuration of a sweep, whatever its workload: its knobs, the environment it sets and
- * the words before its command. The trainer's child gets its knobs (rt_sweep_env,
- * rt_runrec_child_put); a user's command (roofline-run) the environment, the library preloaded
- * and numactl's words its knobs became. */
+/* One configuration of a sweep, whatever its workload: its knobs, the environment its process
+ * gets (the knobs' variables, rt_sweep_config_env, and roofline-run's env: knobs) and the words
+ * before its command. The trainer's child also gets its knobs as a record
+ * (rt_runrec_child_put); a user's command the library preloaded and numactl's words. */
 struct rt_sweep_config {
 	unsigned threads;               /* a user's command: 0, the runtime's choice */
 	long batch;
@@ -91,10 +91,15 @@ void rt_sweep_config_name(struct rt_sweep_config *c, long base_h, long base_w);
 /* "HxW" into buf from "H" (a square) or "HxW", each in 1..16384; -EINVAL naming opt. */
 int rt_sweep_parse_input(const char *s, long *h, long *w, const char *opt, struct rt_err *err);
 
-/* The environment a configuration's child gets: OMP_NUM_THREADS, and OMP_PLACES=cores with
+/* NAME=VALUE (value NULL: name is NAME=VALUE already) added to c's environment; false when
+ * out of memory or past RT_SWEEP_MAX_ENV. */
+bool rt_sweep_config_setenv(struct rt_sweep_config *c, const char *name, const char *value);
+/* c's knobs added to its environment as the variables its process gets: OMP_NUM_THREADS
+ * (threads 0, a user's command's runtime choice: none), and OMP_PLACES=cores with
  * OMP_PROC_BIND=close (compact) or spread (scatter); none leaves placement to the runtime
- * (both unset), as do several ranks (each pins its own threads: roofline-train --affinity).
- * Fills up to 3 "NAME=VALUE" strings (NAME= means unset). */
-size_t rt_sweep_env(const struct rt_sweep_config *c, char env[3][64]);
+ * (both unset: "NAME="), as do several ranks (each pins its own threads: roofline-train
+ * --affinity); RT_AFFINITY_COUNT (a user's command's own placement) adds neither. false when
+ * out of memory. rt_sweep_expand does it for each configuration. */
+bool rt_sweep_config_env(struct rt_sweep_config *c);
 
 #endif
