@@ -1195,7 +1195,6 @@ static void put_shell_word(FILE *fp, const char *s)
 	fputc('\'', fp);
 }
 
-/* summary.txt (and the same text on stdout). */
 /* The summary's two lead sentences, for report.html too: the verdict and the coverage. */
 struct lead {
 	char verdict[1024], coverage[1024];
@@ -1508,6 +1507,7 @@ static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_resu
 	*confirmed = !strncmp(v, "best configuration: ", 20);
 }
 
+/* summary.txt (and the same text on stdout). */
 static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 			  const struct rt_sweep_config *cfgs, const struct rt_cmd_result *res,
 			  size_t n, const struct rt_profile *prof, struct lead *ld)
