@@ -411,7 +411,7 @@ static bool apply_tune(const struct rt_cmd_run_opts *o, size_t i, struct rt_swee
 	c->threads = o->tune_threads[i];
 	snprintf(n, sizeof(n), "%u", c->threads);
 	name_word(full, "threads", n);
-	return rt_sweep_config_setenv(c, "OMP_NUM_THREADS", n);
+	return rt_sweep_config_env(c);         /* OMP_NUM_THREADS: its affinity is not set */
 }
 
 /* Configuration c named from its words (full, emptied for the next); false when out of
