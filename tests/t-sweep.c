@@ -188,7 +188,8 @@ int main(void)
 		   !strcmp(c[1].env[2], "OMP_PROC_BIND=spread"), "scatter: cores, spread");
 		ok(c[2].nenv == 3 && !strcmp(c[2].env[2], "OMP_PROC_BIND=close"), "compact: close");
 		ok(c[0].nenv == 3 && !strcmp(c[0].env[1], "OMP_PLACES=") &&
-		   !strcmp(c[0].env[2], "OMP_PROC_BIND="), "none: placement unset, the runtime decides");
+		   !strcmp(c[0].env[2], "OMP_PROC_BIND="),
+		   "none: placement unset, the runtime decides");
 	}
 	rt_sweep_fini(&s);
 

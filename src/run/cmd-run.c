@@ -400,18 +400,28 @@ static bool apply_knob(struct rt_sweep_config *c, const struct rt_cmd_knob *k,
 	return true;
 }
 
+/* The engine's knobs that c sets (threads, affinity), their variables added to its
+ * environment and their words to full; false when out of memory. */
+static bool apply_grid(struct rt_sweep_config *c, struct rt_buf *full)
+{
+	char n[16];
+
+	snprintf(n, sizeof(n), "%u", c->threads);
+	if (c->threads)
+		name_word(full, "threads", n);
+	if (c->affinity != RT_AFFINITY_COUNT)
+		name_word(full, "affinity", rt_affinity_name(c->affinity));
+	return rt_sweep_config_env(c);
+}
+
 /* Alternative i of --sweep tune in c, its words added to full; false when out of memory. */
 static bool apply_tune(const struct rt_cmd_run_opts *o, size_t i, struct rt_sweep_config *c,
 		       struct rt_buf *full)
 {
-	char n[16];
-
 	if (!o->tune_threads[i])
 		return apply_knob(c, &o->tune_knob[i], &o->tune_knob[i].v[0], full);
 	c->threads = o->tune_threads[i];
-	snprintf(n, sizeof(n), "%u", c->threads);
-	name_word(full, "threads", n);
-	return rt_sweep_config_env(c);         /* OMP_NUM_THREADS: its affinity is not set */
+	return apply_grid(c, full);
 }
 
 /* Configuration c named from its words (full, emptied for the next); false when out of
@@ -515,20 +525,13 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_sw
 	for (size_t k = 0; k < total && ok; k++) {
 		struct rt_sweep_config *c = &v[k + 1];
 		size_t at = 0, idx[2 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV];
-		char n[16];
 
 		rt_sweep_digits(k, dims, nd, idx);
 		/* the engine's knobs' variables; what is not swept is left as the command's
 		 * environment has it */
 		for (size_t i = 0; i < o->grid.nknobs; i++)
 			rt_sweep_set(c, o->grid.knobs[i].knob, o->grid.knobs[i].values[idx[at++]]);
-		ok = ok && rt_sweep_config_env(c);
-		if (c->threads) {
-			snprintf(n, sizeof(n), "%u", c->threads);
-			name_word(&full, "threads", n);
-		}
-		if (c->affinity != RT_AFFINITY_COUNT)
-			name_word(&full, "affinity", rt_affinity_name(c->affinity));
+		ok = ok && apply_grid(c, &full);
 		for (size_t i = 0; i < o->nknobs; i++, at++)
 			ok = ok && apply_knob(c, &o->knobs[i], &o->knobs[i].v[idx[at]], &full);
 		for (size_t i = 0; i < o->nenv; i++, at++) {
