@@ -68,6 +68,8 @@ mpi 2 "$train" -m lenet5 -n 2 -w 0 -r 1 -c model --profile "$prof" --sweep threa
 check "an affinity sweep under mpirun (threads pinned in process) exits 0 (got $?)" test $? = 0
 check "... compact, scatter and none, per rank count" "$csvawk" '$7 == "iteration" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { k[$1]++ } END { exit !(("t1-b64-compact-r2" in k) && ("t1-b64-scatter-r2" in k) && ("t1-b64-none-r2" in k)) }' "$dir/a/points.csv"
 check "... without a placement warning" sh -c "! grep -q warning '$dir/a.err'"
+check "... run.cfg lists no configuration's environment (the ranks train in process, no child)" \
+	sh -c "! grep -q configurations_run '$dir/a/run.cfg'"
 
 # a rank killed mid-sweep: the job stops in bounded time, the points written so far intact
 mpi 2 "$train" -m lenet5 -n 400 -w 0 -r 1 -c model --profile "$prof" --sweep batch=8,16,32,48 \
@@ -107,6 +109,8 @@ check "... the 2-rank configuration named -r2, its batch per rank in the name" g
 check "... a comm phase for the 2 ranks only" sh -c "grep -q '^t[0-9]*-b32-none-r2,.*,phase,comm,median,' '$dir/rk/points.csv' && ! grep -q '^t[0-9]*-b64-none,.*,phase,comm,' '$dir/rk/points.csv'"
 check "... the trajectory runs along the ranks" grep -q 'trajectories as ranks varies' "$dir/rk/trajectories.gp"
 check "... run.cfg records the knob for --resume" grep -q '"ranks=1,2"' "$dir/rk/run.cfg"
+check "... and what the 2 ranks' launch ran with: their threads, placement theirs" \
+	grep -Eq '^    \{ name = "t([0-9]+)-b32-none-r2"; environment = \[ "OMP_NUM_THREADS=\1", "OMP_PLACES=", "OMP_PROC_BIND=" \];' "$dir/rk/run.cfg"
 check "... the launched ranks' record (a file in the results directory) removed once they ended" \
 	sh -c "! ls '$dir/rk'/child.cfg* >/dev/null 2>&1"
 "$train" -m lenet5 -n 3 -w 0 -r 1 -c model --profile "$prof" --sweep ranks=1,2 --mpirun /nonexistent/mpirun \

@@ -58,6 +58,8 @@ else
 fi
 check "run.cfg is libconfig: roofline-plot finds the profile in it" "$top_builddir/src/roofline-plot" --overlay "$dir/replot" "$dir/a"
 check "run.cfg records the command" grep -q "command = \".*--sweep batch=8,$big" "$dir/a/run.cfg"
+check "... what each configuration's child ran with: its threads, placement left to the runtime" \
+	grep -Eq '^    \{ name = "t([0-9]+)-b8-none"; environment = \[ "OMP_NUM_THREADS=\1", "OMP_PLACES=", "OMP_PROC_BIND=" \]; preload = ""; argv_prefix = \[ \]; \}' "$dir/a/run.cfg"
 model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1 | sed 's/[[:space:]]*$//')
 check "... the node it ran on, as /proc/cpuinfo says (node_cpu: $model), beside the profile's CPU" sh -c "grep -qF '  node_cpu = { model = \"$model\"; ' '$dir/a/run.cfg' && grep -q '^  cpu = { model = ' '$dir/a/run.cfg'"
 check "... and no counter verdict with -c model (none was asked)" sh -c "! grep -q '^  hardware_counters' '$dir/a/run.cfg'"

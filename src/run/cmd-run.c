@@ -1843,34 +1843,6 @@ static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[SPEC_MAX]
 	}
 }
 
-/* run.cfg's list of what each configuration ran with: the variables it sets, the library
- * its LD_PRELOAD adds, the words before the command (numactl's) */
-static void put_configurations(FILE *fp, const struct rt_cmd_run_opts *o,
-			       const struct rt_sweep_config *cfgs, size_t n)
-{
-	fputs("  configurations_run = (", fp);
-	for (size_t i = 0; i < n; i++) {
-		rt_cfg_put_member(fp, i ? ",\n    { name = " : "\n    { name = ", cfgs[i].name);
-		fputs("; environment = [", fp);
-		for (size_t k = 0; k < cfgs[i].nenv; k++)
-			rt_cfg_put_member(fp, k ? ", " : " ", cfgs[i].env[k]);
-		rt_cfg_put_member(fp, " ]; preload = ", cfgs[i].preload);
-		fputs("; argv_prefix = [", fp);
-		if (cfgs[i].numa[0]) {
-			char words[sizeof(cfgs[i].numa)], *save = NULL;
-
-			fputc(' ', fp);
-			rt_cfg_put_str(fp, o->numactl);
-			snprintf(words, sizeof(words), "%s", cfgs[i].numa);
-			for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
-				rt_cfg_put_member(fp, ", ", w);
-			fputs(", \"--\"", fp);
-		}
-		fprintf(fp, " ];%s }", cfgs[i].together ? " together = true;" : "");
-	}
-	fputs("\n  );\n", fp);
-}
-
 /* DIR/run.cfg: the request (enough to run the rest: roofline-run --resume DIR) and how it
  * ran; status running, complete or interrupted. def: the default's results once it ran (its
  * log's info lines described), or NULL; prof: the profile whose CPU and caches it records
@@ -1927,7 +1899,7 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 		rt_cfg_put_str(of.fp, t->isa);
 		fputs(";\n  };\n", of.fp);
 	}
-	put_configurations(of.fp, o, cfgs, n);
+	rt_runrec_put_configurations(of.fp, cfgs, n, o->numactl);
 	return rt_runrec_end(&of, prof, NULL, err);
 }
 

@@ -281,9 +281,35 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 		rt_cfg_put_str(of.fp, r->knobs[i]);
 	}
 	fprintf(of.fp, " ];\n  };\n");
-	return rt_runrec_end(&of, o->prof, "each configuration's child: OMP_NUM_THREADS, and "
-			     "OMP_PLACES=cores with\n  # OMP_PROC_BIND=close (compact) or spread "
-			     "(scatter); none sets neither", err);
+	if (o->configs)
+		rt_runrec_put_configurations(of.fp, o->configs, o->configurations, NULL);
+	return rt_runrec_end(&of, o->prof, NULL, err);
+}
+
+void rt_runrec_put_configurations(FILE *fp, const struct rt_sweep_config *v, size_t n,
+				  const char *numactl)
+{
+	fputs("  configurations_run = (", fp);
+	for (size_t i = 0; i < n; i++) {
+		rt_cfg_put_member(fp, i ? ",\n    { name = " : "\n    { name = ", v[i].name);
+		fputs("; environment = [", fp);
+		for (size_t k = 0; k < v[i].nenv; k++)
+			rt_cfg_put_member(fp, k ? ", " : " ", v[i].env[k]);
+		rt_cfg_put_member(fp, " ]; preload = ", v[i].preload);
+		fputs("; argv_prefix = [", fp);
+		if (v[i].numa[0]) {
+			char words[sizeof(v[i].numa)], *save = NULL;
+
+			fputc(' ', fp);
+			rt_cfg_put_str(fp, numactl);
+			snprintf(words, sizeof(words), "%s", v[i].numa);
+			for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+				rt_cfg_put_member(fp, ", ", w);
+			fputs(", \"--\"", fp);
+		}
+		fprintf(fp, " ];%s }", v[i].together ? " together = true;" : "");
+	}
+	fputs("\n  );\n", fp);
 }
 
 int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, const char *note,

@@ -45,6 +45,9 @@ struct rt_runrec {
 	const struct rt_runrec_request *req;
 	const char *cmdline;
 	size_t configurations;
+	const struct rt_sweep_config *configs;  /* those configurations, each run in a process
+						 * of its own environment (NULL: not listed; the
+						 * ranks of an MPI job train in their own) */
 	unsigned ranks;                 /* 0: 1 */
 	const struct rt_profile *prof;  /* its CPU and caches are recorded (may be NULL) */
 	const char *started;            /* ISO 8601 */
@@ -84,6 +87,13 @@ int rt_runrec_begin(struct rt_outfile *of, const char *dir, const char *comment,
  * is done with, committed or not). */
 int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, const char *note,
 		  struct rt_err *err);
+
+/* "  configurations_run = ( ... );": what each of v[0..n) ran with, for any workload's
+ * run.cfg: its name, the variables it sets ("NAME=": unset), the library its LD_PRELOAD adds
+ * (preload), the words before its command (argv_prefix: numactl, the program at that path,
+ * with its options), together = true for roofline-run --sweep tune's winners together. */
+void rt_runrec_put_configurations(FILE *fp, const struct rt_sweep_config *v, size_t n,
+				  const char *numactl);
 
 /* Write DIR/run.cfg atomically. */
 int rt_runrec_write(const char *dir, const struct rt_runrec *rec, struct rt_err *err);

@@ -187,7 +187,8 @@ static int prepare_dir(const struct rt_sweep *s, const struct rt_sweep_measure_o
 		       char *note, size_t notesize, struct rt_err *err)
 {
 	struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline, .configurations = s->nconfigs,
-				 .ranks = o->ranks, .prof = o->prof,
+				 .configs = o->run ? NULL : s->configs, .ranks = o->ranks,
+				 .prof = o->prof,
 				 .default_config = s->configs[0].name,
 				 .hw_counters = o->hw_counters };
 	struct rt_buf csv;              /* beside outdir, a path of any length */
@@ -611,7 +612,9 @@ int rt_sweep_measure(const struct rt_sweep *s, const struct rt_sweep_measure_opt
 		goto out;
 	{
 		const struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline,
-					       .configurations = s->nconfigs, .ranks = o->ranks,
+					       .configurations = s->nconfigs,
+					       .configs = o->run ? NULL : s->configs,
+					       .ranks = o->ranks,
 					       .prof = o->prof, .started = started, .complete = true,
 					       .default_config = s->configs[0].name,
 					       .hw_counters = o->hw_counters };
