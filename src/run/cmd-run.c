@@ -40,9 +40,6 @@
 extern char **environ;
 
 #define MAX_CONFIGS 4096
-#define MAX_SPECS (3 + RT_CMD_NKNOBS + RT_CMD_MAX_ENV)     /* --sweep's knobs, tune */
-/* a knob of --sweep as run.cfg records it: env:NAME= and its list, escaped (twice as long) */
-#define SPEC_MAX (52 + 2 * RT_CMD_ENV_LIST_MAX)
 
 static unsigned usable_cpus(void)
 {
@@ -1804,43 +1801,54 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 	free(cmp);
 }
 
-/* The sweep as run.cfg records it: each knob with its values spelled out ("threads" alone
- * resolved to this node's list), so that --resume runs the same configurations. */
-static void sweep_specs(const struct rt_cmd_run_opts *o, char (*specs)[SPEC_MAX], size_t *n)
+/* The sweep as run.cfg records it, its members after "sweep = [": each knob with its values
+ * spelled out ("threads" alone resolved to this node's list), so that --resume runs the same
+ * configurations; false when out of memory. */
+static bool put_sweep(FILE *fp, const struct rt_cmd_run_opts *o)
 {
-	*n = 0;
-	for (size_t k = 0; k < o->grid.nknobs; k++)
-		rt_sweep_knob_spec(&o->grid, k, specs[(*n)++], SPEC_MAX);
-	for (size_t k = 0; k < o->nknobs; k++)
-		rt_cmd_knob_spec(&o->knobs[k], specs[(*n)++], SPEC_MAX);
+	char knob[1024];        /* a knob's: 64 values of 12 characters, 16 words of 48 at most */
+	struct rt_buf b;
+	size_t n = 0;
+	bool ok = true;
+
+	for (size_t k = 0; k < o->grid.nknobs + o->nknobs; k++) {
+		if (k < o->grid.nknobs)
+			rt_sweep_knob_spec(&o->grid, k, knob, sizeof(knob));
+		else
+			rt_cmd_knob_spec(&o->knobs[k - o->grid.nknobs], knob, sizeof(knob));
+		rt_cfg_put_member(fp, n++ ? ", " : " ", knob);
+	}
+	rt_buf_init(&b);
 	if (o->tune) {
 		/* the alternatives spelled out: --resume measures the same ones */
-		char *s = specs[(*n)++];
-
-		strcpy(s, "tune=");
+		rt_buf_puts(&b, "tune=");
 		for (size_t i = 0; i < o->ntune; i++) {
 			const char *eq = strchr(o->tune_alt[i], '=');
 
-			snprintf(s + strlen(s), SPEC_MAX - strlen(s), "%s%.*s:%s", i ? "," : "",
-				 (int)(eq - o->tune_alt[i]), o->tune_alt[i], eq + 1);
+			rt_buf_printf(&b, "%s%.*s:%s", i ? "," : "", (int)(eq - o->tune_alt[i]),
+				      o->tune_alt[i], eq + 1);
 		}
+		if ((ok = !b.failed))
+			rt_cfg_put_member(fp, n++ ? ", " : " ", b.s);
 	}
-	for (size_t k = 0; k < o->nenv; k++) {
-		/* a comma or a backslash of a value written with a backslash before it: at most
-		 * twice the list's length */
-		char *s = specs[(*n)++], *at = s + sprintf(s, "env:%s=", o->env[k].name);
-
+	for (size_t k = 0; k < o->nenv && ok; k++) {
+		/* a comma or a backslash of a value written with a backslash before it */
+		rt_buf_reset(&b);
+		rt_buf_printf(&b, "env:%s=", o->env[k].name);
 		for (size_t i = 0; i < o->env[k].n; i++) {
 			if (i)
-				*at++ = ',';
+				rt_buf_puts(&b, ",");
 			for (const char *v = o->env[k].text + o->env[k].at[i]; *v; v++) {
 				if (*v == ',' || *v == '\\')
-					*at++ = '\\';
-				*at++ = *v;
+					rt_buf_puts(&b, "\\");
+				rt_buf_add(&b, v, 1);
 			}
 		}
-		*at = '\0';
+		if ((ok = !b.failed))
+			rt_cfg_put_member(fp, n++ ? ", " : " ", b.s);
 	}
+	rt_buf_fini(&b);
+	return ok;
 }
 
 /* DIR/run.cfg: the request (enough to run the rest: roofline-run --resume DIR) and how it
@@ -1853,9 +1861,7 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 			const struct rt_cmd_result *def, const struct rt_profile *prof,
 			struct rt_err *err)
 {
-	char specs[MAX_SPECS][SPEC_MAX];
 	struct rt_outfile of;
-	size_t ns;
 	int rc;
 
 	if ((rc = rt_runrec_begin(&of, dir, "how roofline-run ran here: enough to run the rest "
@@ -1872,9 +1878,10 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 	rt_cfg_put_member(of.fp, " ];\n    cwd = ", cwd);
 	rt_cfg_put_member(of.fp, ";\n    program = ", exe);
 	fputs(";\n    sweep = [", of.fp);
-	sweep_specs(o, specs, &ns);
-	for (size_t i = 0; i < ns; i++)
-		rt_cfg_put_member(of.fp, i ? ", " : " ", specs[i]);
+	if (!put_sweep(of.fp, o)) {
+		rt_outfile_abort(&of);
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
 	fprintf(of.fp, " ];\n    repeat = %u;\n    verbose = ", o->repeat);
 	rt_cfg_put_str(of.fp, o->verbose);
 	fprintf(of.fp, ";\n    overhead = %s;\n    timeout = %.6f;\n    batch = %u;\n"
