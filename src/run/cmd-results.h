@@ -126,6 +126,10 @@ void rt_cmd_reason_get(struct rt_cmd_outcome *r, const char *reason);
 
 /* A rate or size in a few digits (%.4g; "-" for none): no number is printed in 300 digits. */
 const char *rt_cmd_num(double v, char *buf, size_t size);
+/* The fastest configuration by its median (res[i].median: as the caller compares them) among
+ * those that ran undisturbed (a disturbed one's time is not its own); with disturbed_too, of
+ * the disturbed ones when every one was; SIZE_MAX when none ran. */
+size_t rt_cmd_fastest(const struct rt_cmd_result *res, size_t n, bool disturbed_too);
 
 /* The configurations DIR/points.csv holds rows of, read back: res[i] for cfgs[i] (n of them)
  * from its run rows, each process's tally from the raw log its row names (DIR/onednn/...),

@@ -1231,19 +1231,6 @@ static void compared(struct rt_cmd_result *dst, const struct rt_cmd_result *res,
 	}
 }
 
-/* The fastest configuration with the log, by its median (res as compared), among those
- * measured undisturbed (a disturbed configuration's time is not its own); SIZE_MAX when none. */
-static size_t best_of(const struct rt_cmd_result *res, size_t n)
-{
-	size_t best = SIZE_MAX;
-
-	for (size_t i = 0; i < n; i++)
-		if (res[i].med >= 0 && !res[i].disturbed &&
-		    (best == SIZE_MAX || res[i].median < res[best].median))
-			best = i;
-	return best;
-}
-
 /* The verdict on s against the default d, their seconds with the log (as compared). */
 static enum rt_faster faster(const struct rt_cmd_result *s, const struct rt_cmd_result *d)
 {
@@ -1268,7 +1255,7 @@ static size_t pick(const struct rt_cmd_run_opts *o, const struct rt_cmd_result *
 	for (size_t i = 1; o->tune && i < n; i++)
 		if (beats(&res[i], &res[0]) && (best == SIZE_MAX || res[i].median < res[best].median))
 			best = i;
-	return best == SIZE_MAX ? best_of(res, n) : best;
+	return best == SIZE_MAX ? rt_cmd_fastest(res, n, false) : best;
 }
 
 /* pick() on the basis the summary compares on (on_window), confirm()'s choice: the medians

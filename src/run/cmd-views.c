@@ -354,13 +354,11 @@ out:
 	return rc;
 }
 
-/* The fastest configuration that ran undisturbed (its median); of the disturbed ones when
- * every one was; SIZE_MAX when none ran. */
-static size_t fastest(const struct rt_cmd_result *res, size_t n)
+size_t rt_cmd_fastest(const struct rt_cmd_result *res, size_t n, bool disturbed_too)
 {
 	size_t best = SIZE_MAX;
 
-	for (int pass = 0; pass < 2 && best == SIZE_MAX; pass++)
+	for (int pass = 0; pass < 1 + disturbed_too && best == SIZE_MAX; pass++)
 		for (size_t i = 0; i < n; i++)
 			if (res[i].med >= 0 && (pass || !res[i].disturbed) &&
 			    (best == SIZE_MAX || res[i].median < res[best].median))
@@ -403,7 +401,7 @@ static int chart_roofline(const char *dir, const struct rt_sweep_config *cfgs,
 		{ "the fastest configuration's primitives (dot: share of oneDNN's time)", false },
 	};
 	const struct rt_cmd_outcome *fast;
-	const size_t best = fastest(res, n);
+	const size_t best = rt_cmd_fastest(res, n, true);
 	char base[4200], title[400], prec[64] = "";
 	struct rt_cmd_judgement j;
 	size_t nm = 0;
@@ -500,7 +498,7 @@ static int chart_time(const char *dir, const struct rt_sweep_config *cfgs,
 		      bool all_roofs, size_t *left, struct rt_err *err)
 {
 	(void)all_roofs;        /* floors, not roofs: no ceiling drawn */
-	const size_t best = fastest(res, n);
+	const size_t best = rt_cmd_fastest(res, n, true);
 	struct rt_cmd_judgement j;
 	const struct rt_cmd_outcome *r;
 	struct rt_point *pts;
