@@ -127,5 +127,11 @@ int main(void)
 	}
 	free(big);
 	err_whole();
+	/* a word of a list: whole words only, at either end, by the list's own separator */
+	ok(rt_word_in("fp32,bf16", ',', "bf16") && rt_word_in("fp32,bf16", ',', "fp32") &&
+	   !rt_word_in("fp32,bf16", ',', "bf1") && !rt_word_in("fp32,bf16", ',', "fp32,bf16") &&
+	   !rt_word_in("", ',', "fp32") && rt_word_in("a||b", '|', "") &&
+	   !rt_word_in("a|b", '|', "") && !rt_word_in("fp32|bf16", ',', "bf16"),
+	   "rt_word_in: whole words by the separator given");
 	return done_testing();
 }

@@ -1,6 +1,7 @@
 /* cli.c: a tool's command line from its one option table: getopt, checks, --help */
 #include "config.h"
 #include "base/cli.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -83,20 +84,7 @@ static int refuse(const struct rt_cli_moved *m, const char *arg, struct rt_err *
 /* Whether arg is one of the '|'-separated words of when (NULL: any argument). */
 static bool among(const char *when, const char *arg)
 {
-	size_t len = arg ? strlen(arg) : 0;
-
-	if (!when)
-		return true;
-	if (!arg)
-		return false;
-	for (const char *p = when; *p; ) {
-		size_t n = strcspn(p, "|");
-
-		if (n == len && !strncmp(p, arg, n))
-			return true;
-		p += n + (p[n] == '|');
-	}
-	return false;
+	return !when || (arg && rt_word_in(when, '|', arg));
 }
 
 static int check_value(const struct rt_cli *cli, const struct rt_cli_opt *o, const char *arg,

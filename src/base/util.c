@@ -611,3 +611,18 @@ int rt_file_append(const char *path, const char *buf, size_t len, struct rt_err 
 		rc = rt_err_set(err, -errno, "%s: close failed: %s", path, strerror(errno));
 	return rc;
 }
+
+bool rt_word_in(const char *list, char sep, const char *word)
+{
+	const size_t n = strlen(word);
+	const char end[2] = { sep, '\0' };
+
+	for (const char *p = list; *p;) {
+		const size_t len = strcspn(p, end);
+
+		if (len == n && !strncmp(p, word, n))
+			return true;
+		p += len + (p[len] == sep);
+	}
+	return false;
+}

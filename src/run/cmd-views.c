@@ -371,21 +371,6 @@ static unsigned cfg_threads(const struct rt_sweep_config *c, const struct rt_pro
 	return c->threads ? c->threads : rt_profile_max_threads(prof);
 }
 
-/* Whether a comma-separated list holds a word. */
-static bool in_prec(const char *list, const char *word)
-{
-	const size_t n = strlen(word);
-
-	for (const char *p = list; *p;) {
-		const size_t len = strcspn(p, ",");
-
-		if (len == n && !strncmp(p, word, n))
-			return true;
-		p += len + (p[len] == ',');
-	}
-	return false;
-}
-
 /* DIR/run-roofline: each configuration's point (oneDNN's FLOPs over oneDNN's time, and over
  * the whole command's wall time) as trajectories along the sweep, and the heaviest primitives
  * of the fastest configuration, under the profile's roofs. */
@@ -448,7 +433,7 @@ static int chart_roofline(const char *dir, const struct rt_sweep_config *cfgs,
 			continue;
 		}
 		/* the roofs of every precision a point is held against */
-		if (roof && !in_prec(prec, roof->precision))
+		if (roof && !rt_word_in(prec, ',', roof->precision))
 			snprintf(prec + strlen(prec), sizeof(prec) - strlen(prec), "%s%s",
 				 *prec ? "," : "", roof->precision);
 		snprintf(labels[k], sizeof(labels[k]), "%s %s %.0f%%", p->kind, p->prop,
