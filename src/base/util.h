@@ -128,7 +128,6 @@ void rt_cfg_put_member(FILE *fp, const char *text, const char *s);
 /* Whether word is one of list's words, each ended by sep or the list's end. */
 bool rt_word_in(const char *list, char sep, const char *word);
 
-
 /* MemAvailable from /proc/meminfo, bytes; 0 when the OS does not say. */
 unsigned long long rt_mem_available(void);
 

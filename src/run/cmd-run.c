@@ -1894,7 +1894,7 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 		fputs(";\n  };\n", of.fp);
 	}
 	rt_runrec_put_configurations(of.fp, cfgs, n, o->numactl);
-	return rt_runrec_end(&of, prof, NULL, err);
+	return rt_runrec_end(&of, prof, err);
 }
 
 static const char resume_how[] = "--resume runs the rest of that run: resume it as it started";

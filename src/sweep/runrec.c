@@ -283,7 +283,7 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 	fprintf(of.fp, " ];\n  };\n");
 	if (o->configs)
 		rt_runrec_put_configurations(of.fp, o->configs, o->configurations, NULL);
-	return rt_runrec_end(&of, o->prof, NULL, err);
+	return rt_runrec_end(&of, o->prof, err);
 }
 
 void rt_runrec_put_configurations(FILE *fp, const struct rt_sweep_config *v, size_t n,
@@ -312,8 +312,7 @@ void rt_runrec_put_configurations(FILE *fp, const struct rt_sweep_config *v, siz
 	fputs("\n  );\n", fp);
 }
 
-int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, const char *note,
-		  struct rt_err *err)
+int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, struct rt_err *err)
 {
 	const dnnl_version_t *dv = dnnl_version();
 	struct rt_err ignored;
@@ -347,8 +346,6 @@ int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, const char 
 	}
 	rt_runrec_put_environment(of->fp);
 	fprintf(of->fp, " ];\n");
-	if (note)
-		fprintf(of->fp, "  # %s\n", note);
 	fprintf(of->fp, "};\n");
 	return rt_outfile_commit(of, err);
 }

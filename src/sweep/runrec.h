@@ -82,11 +82,10 @@ int rt_runrec_begin(struct rt_outfile *of, const char *dir, const char *comment,
 
 /* run.cfg's end, the same for every tool: the libraries it was built with, the CPU of the node
  * it ran on (node_cpu: /proc/cpuinfo's, rt_cpu_detect), the profile's CPU and caches (cpu,
- * caches: the roofs' node; p NULL: none), the environment (rt_runrec_put_environment), a
- * comment (note NULL: none), the group closed and the file committed (rt_outfile_commit: of
- * is done with, committed or not). */
-int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, const char *note,
-		  struct rt_err *err);
+ * caches: the roofs' node; p NULL: none), the environment (rt_runrec_put_environment), the
+ * group closed and the file committed (rt_outfile_commit: of is done with, committed or
+ * not). */
+int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, struct rt_err *err);
 
 /* "  configurations_run = ( ... );": what each of v[0..n) ran with, for any workload's
  * run.cfg: its name, the variables it sets ("NAME=": unset), the library its LD_PRELOAD adds
