@@ -197,6 +197,19 @@ int main(void)
 		ok(nf == 2 && f[0].node == 2 && f[0].statistic == RT_CLUSTER_BEST &&
 		   f[0].value == 200 && f[0].reference == 260 && f[1].statistic == RT_CLUSTER_MEDIAN &&
 		   fabs(f[1].reference - 257.4) < 1e-9, "n3 is found on its best run and its median");
+		/* a median pulled down by runs that met the host's noise (54%% of the reference's,
+		 * as a VM's DRAM gave it), its best run as fast as the others: not the node's */
+		nodes[0].c[1].median = nodes[0].c[1].value * 0.54;
+		nf = rt_cluster_judge(nodes, 4, NULL, 0.10, f, 16);
+		ok(nf == 2 && f[0].node == 2 && f[1].node == 2,
+		   "a median far below with a best run at the reference: no finding (%zu)", nf);
+		nodes[0].c[1].value *= 0.54;
+		nf = rt_cluster_judge(nodes, 4, NULL, 0.10, f, 16);
+		ok(nf == 4 && f[0].node == 0 && f[0].statistic == RT_CLUSTER_BEST &&
+		   f[1].node == 0 && f[1].statistic == RT_CLUSTER_MEDIAN,
+		   "... its best run that far below too: found on both (%zu)", nf);
+		nodes[0].c[1].value /= 0.54;
+		nodes[0].c[1].median = nodes[0].c[1].value * 0.98;
 		/* a node slow only part of the time: its best runs fine, its sustained run not */
 		nodes[1].c[1].sustained = 12.0;
 		nf = rt_cluster_judge(nodes, 4, NULL, 0.10, f, 16);

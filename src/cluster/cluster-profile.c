@@ -380,6 +380,12 @@ size_t rt_cluster_judge(const struct rt_cluster_node *nodes, size_t n,
 
 				if (isnan(x) || isnan(r) || !(x < (1 - threshold) * r) || nf == cap)
 					continue;
+				/* a median is the node's only when its best run is that far below
+				 * too: a best run at the reference's typical rate shows the node
+				 * has it, and a few runs that met the host's noise pulled its median
+				 * down (a throttled node is found on its sustained run) */
+				if (st == RT_CLUSTER_MEDIAN && !(c->value < (1 - threshold) * r))
+					continue;
 				out[nf].node = i;
 				snprintf(out[nf].ceiling, sizeof(out[nf].ceiling), "%s", c->name);
 				out[nf].statistic = (enum rt_cluster_statistic)st;

@@ -83,7 +83,9 @@ struct rt_cluster_finding {
 	enum rt_cluster_statistic statistic;
 	double value, reference;
 };
-/* Every finding (at most cap), nodes in order, then ceilings, then statistics. */
+/* Every finding (at most cap), nodes in order, then ceilings, then statistics. A median is a
+ * finding only when the node's best run is below the reference's median by the threshold too
+ * (a median pulled down by runs that met the host's noise is not the node's speed). */
 size_t rt_cluster_judge(const struct rt_cluster_node *nodes, size_t n,
 			const struct rt_cluster_reference *ref, double threshold,
 			struct rt_cluster_finding *out, size_t cap);
