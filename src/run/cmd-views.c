@@ -189,12 +189,9 @@ static long find_cfg(struct rt_sweep_config **cfgs, size_t *n, size_t *cap, stru
 		*cfgs = v;
 		*cap = nc;
 	}
-	memset(&(*cfgs)[*n], 0, sizeof(**cfgs));
-	snprintf((*cfgs)[*n].name, sizeof((*cfgs)[*n].name), "%s", name);
+	rt_cmd_cfg_init(&(*cfgs)[*n], name, -1);
 	(*cfgs)[*n].threads = threads;
 	(*cfgs)[*n].is_default = *n == 0;
-	(*cfgs)[*n].rank = -1;
-	(*cfgs)[*n].affinity = RT_AFFINITY_COUNT;
 	x->slots[h] = *n + 1;
 	return (long)(*n)++;
 }

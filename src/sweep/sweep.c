@@ -257,9 +257,7 @@ int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_bat
 			if (!threads_swept)
 				c.threads = default_threads / c.ranks ? default_threads / c.ranks : 1;
 			if (c.batch % (long)c.ranks) {
-				free(s->configs);
-				s->configs = NULL;
-				s->nconfigs = 0;
+				rt_sweep_fini(s);
 				return rt_err_set(err, -EINVAL, "--sweep ranks: %u ranks do not split "
 						  "the batch of %ld images evenly", c.ranks, c.batch);
 			}
