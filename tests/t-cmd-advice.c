@@ -142,19 +142,16 @@ int main(void)
 			p[i].ms = 100;          /* 0.1 s each: the rate is 10 x GFLOPs */
 		}
 		/* 3 images a thread, intensity 20: 100 GFLOP/s, 10% of the ceiling */
-		snprintf(p[0].problem, sizeof(p[0].problem),
-			 "mb48_ic24oc48_ih32oh32kh3sh1dh0ph1_iw32ow32kw3sw1dw0pw1");
+		p[0].problem = (char *)"mb48_ic24oc48_ih32oh32kh3sh1dh0ph1_iw32ow32kw3sw1dw0pw1";
 		p[0].flops = 10e9, p[0].bytes = 0.5e9;
 		/* memory-bound: intensity 2, 100 GFLOP/s */
-		snprintf(p[1].problem, sizeof(p[1].problem),
-			 "mb64_ic48oc48_ih16oh16kh1sh1dh0ph0_iw16ow16kw1sw1dw0pw0");
+		p[1].problem = (char *)"mb64_ic48oc48_ih16oh16kh1sh1dh0ph0_iw16ow16kw1sw1dw0pw0";
 		p[1].flops = 10e9, p[1].bytes = 5e9;
 		/* at 60% of the ceiling: not far under it */
-		snprintf(p[2].problem, sizeof(p[2].problem), "mb8_ic48oc48_ih16oh16kh3sh1dh0ph1_iw16ow16kw3sw1dw0pw1");
+		p[2].problem = (char *)"mb8_ic48oc48_ih16oh16kh3sh1dh0ph1_iw16ow16kw3sw1dw0pw1";
 		p[2].flops = 60e9, p[2].bytes = 1e9;
 		/* far under, but neither memory-bound nor short of work (4 images a thread): no why */
-		snprintf(p[3].problem, sizeof(p[3].problem),
-			 "mb64_ic48oc48_ih16oh16kh3sh1dh0ph1_iw16ow16kw3sw1dw0pw1");
+		p[3].problem = (char *)"mb64_ic48oc48_ih16oh16kh3sh1dh0ph1_iw16ow16kw3sw1dw0pw1";
 		p[3].flops = 10e9, p[3].bytes = 0.5e9;
 		rt_onednn_tally_init(&syn);
 		syn.v = p;

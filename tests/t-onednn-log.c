@@ -25,6 +25,21 @@ static enum rt_onednn_line rd(struct rt_onednn_reader *r, const char *line,
 	return rt_onednn_read(r, line, strlen(line), e);
 }
 
+/* A reader as new: the headers forgotten, its text freed. */
+static void fresh(struct rt_onednn_reader *r)
+{
+	rt_onednn_reader_fini(r);
+	rt_onednn_reader_init(r);
+}
+
+/* n memory descriptors of arg (2.x's "src_f32::blocked:abcd:f0", 3.x's
+ * "src:f32::blocked:abcd::f0") and n dimensions joined by sep, appended to b. */
+static void repeat(struct rt_buf *b, const char *what, const char *sep, int n)
+{
+	for (int i = 0; i < n; i++)
+		rt_buf_printf(b, "%s%s", i ? sep : "", what);
+}
+
 /* The FLOPs of the tally's counted primitives of kind (and direction, NULL: any) whose math
  * ran in precision prec (RT_PRECISION_COUNT: any) */
 static double flops_of(const struct rt_onednn_tally *t, const char *kind, const char *prop,
@@ -188,7 +203,7 @@ int main(void)
 	   !strcmp(e.from, "ab") && !strcmp(e.to, "ba"), "... without a timestamp: none (0)");
 
 	/* oneDNN 3.x (3.5 on): "v1", a timestamp, the event class, arg:type descriptors */
-	rt_onednn_reader_init(&r);
+	fresh(&r);
 	ok(rd(&r, "onednn_verbose,v1,info,prim_template:timestamp,operation,engine,primitive,"
 	      "implementation,prop_kind,memory_descriptors,attributes,auxiliary,problem_desc,"
 	      "exec_time", &e) == RT_ONEDNN_INFO, "3.x's header with timestamps");
@@ -215,7 +230,7 @@ int main(void)
 	      "dst:f32::blocked:abc::f0,,,4x128x64:4x64x32:4x128x32,0.5", &e) == RT_ONEDNN_EXEC &&
 	   e.flops == 2.0 * 4 * 128 * 32 * 64, "a batched matmul: 2 * batch * M * N * K");
 	/* oneDNN 3.0 to 3.4: no "v1", the event class, "src_f32::blocked:abcd::f0" */
-	rt_onednn_reader_init(&r);
+	fresh(&r);
 	ok(rd(&r, "onednn_verbose,info,prim_template:operation,engine,primitive,implementation,"
 	      "prop_kind,memory_descriptors,attributes,auxiliary,problem_desc,exec_time", &e) ==
 	   RT_ONEDNN_INFO, "3.0's header");
@@ -225,7 +240,7 @@ int main(void)
 	   RT_ONEDNN_EXEC && e.flops == 2.0 * 8 * 256 * 4096, "3.0's inner product: %.0f",
 	   e.flops);
 	/* a header in another order is followed */
-	rt_onednn_reader_init(&r);
+	fresh(&r);
 	rd(&r, "onednn_verbose,info,prim_template:operation,engine,primitive,implementation,"
 	   "prop_kind,memory_descriptors,attributes,auxiliary,exec_time,problem_desc", &e);
 	ok(rd(&r, "onednn_verbose,exec,cpu,reorder,jit:uni,undef,src_f32::blocked:ab:f0 "
@@ -233,7 +248,7 @@ int main(void)
 	   e.bytes == 600, "the fields where the header puts them");
 
 	/* oneDNN 3.x: matmul's "src:wei" problem (3.4 on: the output is not printed) */
-	rt_onednn_reader_init(&r);
+	fresh(&r);
 	ok(rd(&r, "onednn_verbose,v1,primitive,exec,cpu,matmul,brg_matmul:avx10_1_512_amx,undef,"
 	      "src:bf16::blocked:ab::f0 wei:bf16::blocked:ba::f0 dst:bf16::blocked:ab::f0,"
 	      "attr-scratchpad:user attr-post-ops:sum,,16x2048:2048x10,0.0649414", &e) ==
@@ -290,7 +305,7 @@ int main(void)
 	   "2.6's attr-fpmath_mode:fpmath_mode_bf16 read, jit:avx512_core: fp32 math");
 
 	/* graph partitions (3.x's "graph,exec", oneDNN's graph/utils/verbose.cpp format) */
-	rt_onednn_reader_init(&r);
+	fresh(&r);
 	ok(rd(&r, "onednn_verbose,v1,graph,info,template:operation,engine,partition_id,"
 	      "partition_kind,op_names,data_formats,logical_tensors,fpmath_mode,implementation,"
 	      "backend,exec_time", &e) == RT_ONEDNN_INFO, "the graph header");
@@ -319,6 +334,97 @@ int main(void)
 	ok(rd(&r, "onednn_verbose,v1,graph,exec,cpu,1,matmul,MatMul,,x,fpm:strict,k,dnnl_backend",
 	      &e) == RT_ONEDNN_UNPARSED && strstr(e.why, "graph fields"), "a graph line short of "
 	   "a field: %s", e.why);
+
+	/* many inputs: Debian's oneDNN 2.6.3 (ONEDNN_VERBOSE=1, one thread) on a concat and a
+	 * sum of 24 f32 tensors 2x16x3x4 (dnnl_concat_primitive_desc_create,
+	 * dnnl_sum_primitive_desc_create), the lines as it printed them (905 and 687 bytes and
+	 * the newline), the concat's problem 215 characters; a sum's problem is its output (2.x
+	 * and 3.x), its inputs its source descriptors */
+	{
+		struct rt_buf b, dims;
+		struct rt_onednn_tally t;
+
+		rt_buf_init(&b);
+		rt_buf_init(&dims);
+		fresh(&r);
+		repeat(&dims, "2x16x3x4", ":", 24);
+		rt_buf_puts(&b, "onednn_verbose,exec,cpu,concat,simple:any,undef,");
+		repeat(&b, "src_f32::blocked:abcd:f0", " ", 24);
+		rt_buf_printf(&b, " dst_f32::blocked:abcd:f0,,axis:1,%s,0.124023\n", dims.s);
+		ok(b.len == 906 && rd(&r, b.s, &e) == RT_ONEDNN_EXEC && e.counted && e.flops == 0 &&
+		   e.bytes == 2.0 * 24 * 384 * 4 && strlen(e.problem) == 215,
+		   "2.6.3's concat of 24 inputs: read whole (%s), every input's bytes (%.0f)",
+		   e.why, e.bytes);
+		rt_buf_reset(&b);
+		rt_buf_puts(&b, "onednn_verbose,exec,cpu,sum,ref:any,undef,");
+		repeat(&b, "src_f32::blocked:abcd:f0", " ", 24);
+		rt_buf_puts(&b, " dst_f32::blocked:abcd:f0,,,2x16x3x4,0.0200195\n");
+		ok(b.len == 688 && rd(&r, b.s, &e) == RT_ONEDNN_EXEC && e.flops == 23.0 * 384 &&
+		   e.bytes == 25.0 * 384 * 4, "2.6.3's sum of 24 inputs: 23 additions an output "
+		   "(%.0f FLOPs), 24 reads and a write (%.0f bytes)", e.flops, e.bytes);
+		/* 3.x's form: 17 inputs of a DenseNet block, more parts than the counts keep */
+		rt_buf_reset(&b);
+		rt_buf_reset(&dims);
+		repeat(&dims, "64x256x56x56", ":", 17);
+		rt_buf_puts(&b, "onednn_verbose,v1,primitive,info,template:operation,engine,"
+			    "primitive,implementation,prop_kind,memory_descriptors,attributes,"
+			    "auxiliary,problem_desc,exec_time");
+		ok(rd(&r, b.s, &e) == RT_ONEDNN_INFO, "3.x's primitive header");
+		rt_buf_reset(&b);
+		rt_buf_puts(&b, "onednn_verbose,v1,primitive,exec,cpu,concat,simple:any,undef,");
+		repeat(&b, "src:f32::blocked:abcd::f0", " ", 17);
+		rt_buf_printf(&b, " dst:f32::blocked:abcd::f0,,axis:1,%s,3.5", dims.s);
+		ok(rd(&r, b.s, &e) == RT_ONEDNN_EXEC &&
+		   e.bytes == 2.0 * 17 * 64 * 256 * 56 * 56 * 4,
+		   "3.x's concat of 17 inputs: %.0f bytes (%s)", e.bytes, e.why);
+		/* a line past 8 KiB: 400 inputs */
+		rt_buf_reset(&b);
+		rt_buf_reset(&dims);
+		repeat(&dims, "2x16x3x4", ":", 400);
+		rt_buf_puts(&b, "onednn_verbose,v1,primitive,exec,cpu,concat,simple:any,undef,");
+		repeat(&b, "src:f32::blocked:abcd::f0", " ", 400);
+		rt_buf_printf(&b, " dst:f32::blocked:abcd::f0,,axis:1,%s,0.5", dims.s);
+		ok(b.len > 8192 && rd(&r, b.s, &e) == RT_ONEDNN_EXEC &&
+		   e.bytes == 2.0 * 400 * 384 * 4,
+		   "a concat of 400 inputs, a line of %zu bytes: read (%s)", b.len, e.why);
+		/* two concats that differ past the problem's first 200 characters are two
+		 * primitives, each kept whole */
+		rt_onednn_tally_init(&t);
+		for (int k = 0; k < 2; k++) {
+			rt_buf_reset(&b);
+			rt_buf_reset(&dims);
+			repeat(&dims, "2x16x3x4", ":", 30);
+			rt_buf_puts(&dims, k ? ":2x8x3x4" : ":2x16x3x4");
+			rt_buf_puts(&b, "onednn_verbose,v1,primitive,exec,cpu,concat,simple:any,"
+				    "undef,");
+			repeat(&b, "src:f32::blocked:abcd::f0", " ", 31);
+			rt_buf_printf(&b, " dst:f32::blocked:abcd::f0,,axis:1,%s,0.5", dims.s);
+			rt_onednn_tally_line(&t, rd(&r, b.s, &e), &e, b.s, b.len);
+		}
+		ok(t.n == 2 && t.execs == 2 && strlen(t.v[0].problem) == 278 &&
+		   strlen(t.v[1].problem) == 277, "concats alike for 270 characters: two "
+		   "primitives, their problems whole (%zu, %zu characters)",
+		   t.n ? strlen(t.v[0].problem) : 0, t.n > 1 ? strlen(t.v[1].problem) : 0);
+		rt_onednn_tally_free(&t);
+		/* a graph partition's problem built past 200 characters: its whole */
+		ok(rd(&r, "onednn_verbose,v1,graph,info,template:operation,engine,partition_id,"
+		      "partition_kind,op_names,data_formats,logical_tensors,fpmath_mode,"
+		      "implementation,backend,exec_time", &e) == RT_ONEDNN_INFO,
+		   "the graph header again");
+		rt_buf_reset(&b);
+		rt_buf_puts(&b, "onednn_verbose,v1,graph,exec,cpu,7,misc,Concat,,");
+		for (int i = 0; i < 30; i++)
+			rt_buf_printf(&b, "in%d_f32:%d:strided:undef:2x16x3x4:192s12s4s1 ", i, i);
+		rt_buf_puts(&b, "out0_f32:30:strided:undef:2x480x3x4:5760s12s4s1,fpm:strict,k,"
+			    "dnnl_backend,0.5");
+		/* "Concat 2x16x3x4:...:2x480x3x4": 6 + 30 x 9 + 10 */
+		ok(rd(&r, b.s, &e) == RT_ONEDNN_EXEC && strlen(e.problem) == 6 + 30 * 9 + 10 &&
+		   !strcmp(e.problem + strlen(e.problem) - 10, ":2x480x3x4"),
+		   "a partition of 31 tensors: its problem whole (%zu characters)",
+		   strlen(e.problem));
+		rt_buf_fini(&b);
+		rt_buf_fini(&dims);
+	}
 
 	/* oneDNN 3.10.2's own logs of PyTorch 2.11 training train-tiny.py (16 threads) */
 	{
@@ -446,7 +552,7 @@ int main(void)
 		const char *l2 = "onednn_verbose,exec,cpu,eltwise,jit,forward_training,"
 				 "data_f32::blocked:ab:f0,,alg:eltwise_relu,10x10,0.25";
 
-		rt_onednn_reader_init(&r);
+		fresh(&r);
 		rt_onednn_tally_init(&t);
 		for (int i = 0; i < 1000; i++) {
 			rd(&r, i % 2 ? l1 : l2, &e);
@@ -493,6 +599,7 @@ int main(void)
 
 			rt_onednn_tally_line(&t, rd(&r26, v26[i], &e26), &e26, v26[i], strlen(v26[i]));
 		}
+		rt_onednn_reader_fini(&r26);
 		ok(t.instances == 1, "one version line: one process that loaded oneDNN");
 		ok(!strcmp(t.version, "v2.6.3") && !strcmp(t.runtime, "OpenMP") && t.nthr == 2 &&
 		   !strcmp(t.isa, "Intel AVX-512 with Intel DL Boost and bfloat16 support"),
@@ -530,5 +637,6 @@ int main(void)
 			   bound ? " at most" : "");
 		}
 	}
+	rt_onednn_reader_fini(&r);
 	return done_testing();
 }

@@ -390,8 +390,7 @@ int main(void)
 				};
 
 				pr.scope = RT_CMD_SCOPE_PRIMITIVE;
-				snprintf(pr.name, sizeof(pr.name), "convolution forward_training f32 "
-					 "mb2_ic3oc8");
+				pr.name = "convolution forward_training f32 mb2_ic3oc8";
 				snprintf(pr.kind, sizeof(pr.kind), "convolution");
 				snprintf(pr.impl, sizeof(pr.impl), "brgconv:avx512_core");
 				snprintf(pr.precision, sizeof(pr.precision), "fp32");
@@ -420,6 +419,39 @@ int main(void)
 					   "... every field as written, its line 2");
 				}
 				rt_points_file_free(&pf);
+				/* a primitive's name past the writer's limit (a concat of thousands
+				 * of inputs), of quotes that the CSV doubles past the reader's line
+				 * limit: cut, "..." ending it, so that its row stays one the reader
+				 * takes */
+				{
+					char *big = malloc(40001), *back_text = malloc(65536);
+					size_t quotes = 0;
+
+					memset(big, '"', 40000);
+					big[40000] = '\0';
+					pr.name = big;
+					of = fopen(csv, "w");
+					rt_points_csv_header(of);
+					rt_points_csv_cmd_row(of, &w);
+					rt_points_csv_cmd_row(of, &pr);
+					fclose(of);
+					of = fopen(csv, "r");
+					ok(of && !rt_points_csv_load(of, csv, false, &pf, &err) &&
+					   pf.command_rows == 2, "a primitive's name of 40,000 "
+					   "quotes: its row read back (%s)", err.msg);
+					if (of)
+						fclose(of);
+					rt_points_file_free(&pf);
+					slurp(csv, back_text, 65536);
+					for (const char *q = back_text; *q; q++)
+						quotes += *q == '"';
+					ok(strstr(back_text, "\"\"...\"") &&
+					   quotes == 2 * (RT_POINTS_CSV_NAME_MAX - 3) + 2,
+					   "... written cut to %d characters, \"...\" ending it "
+					   "(%zu quotes)", RT_POINTS_CSV_NAME_MAX, quotes);
+					free(back_text);
+					free(big);
+				}
 				/* a row of no command's scope under an earlier roofline-run's header
 				 * (no trainer's columns): refused, not read as a point */
 				of = fopen(csv, "w");

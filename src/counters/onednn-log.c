@@ -19,7 +19,8 @@
  *     output's following from them, 2.x "src:wei:dst")
  *   pooling: max (window - 1) per output forward, 1 backward; average window forward,
  *     window + 1 backward (the trainer's rules)
- *   eltwise, binary: 1 per element; sum: inputs - 1 per element; softmax: 5 per element
+ *   eltwise, binary: 1 per element; sum: inputs - 1 per element (its problem is the output,
+ *     2.x and 3.x: the inputs are its source descriptors); softmax: 5 per element
  *     forward (max, subtract, exp, sum, scale), 3 backward; batch and layer normalization: 8
  *     per element forward, 6 backward data, 11 backward with scale and shift (the trainer's)
  *   reorder, concat: no FLOPs, their bytes (pure-bandwidth points)
@@ -50,7 +51,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define MAX_LINE 8192
 #define MAX_TOKENS 24
 
 /* 2.x's fields after the marker when no header names them */
@@ -74,6 +74,14 @@ void rt_onednn_reader_init(struct rt_onednn_reader *r)
 	for (size_t i = 0; i < sizeof(default_gfields) / sizeof(default_gfields[0]); i++)
 		snprintf(r->gfields[i], sizeof(r->gfields[i]), "%s", default_gfields[i]);
 	r->ngfields = sizeof(default_gfields) / sizeof(default_gfields[0]);
+	rt_buf_init(&r->line);
+	rt_buf_init(&r->problem);
+}
+
+void rt_onednn_reader_fini(struct rt_onednn_reader *r)
+{
+	rt_buf_fini(&r->line);
+	rt_buf_fini(&r->problem);
 }
 
 static int index_in(const char (*fields)[24], size_t n, const char *name)
@@ -223,16 +231,18 @@ static void math_prec(struct rt_onednn_exec *e)
 }
 
 /* The memory descriptors: each argument's name ("src", "wei", "bia", "dst", "ws", "data"
- * and "diff" for eltwise; a "diff_" prefix dropped) and data type. */
+ * and "diff" for eltwise; a "diff_" prefix dropped) and data type, the first max of them kept;
+ * *nsrc counts the sources among all of them. */
 struct md {
 	char arg[16], dt[12];
 };
 
-static size_t read_mds(char *s, struct md *mds, size_t max)
+static size_t read_mds(char *s, struct md *mds, size_t max, size_t *nsrc)
 {
 	size_t n = 0;
 
-	for (char *save = NULL, *tok = strtok_r(s, " ", &save); tok && n < max;
+	*nsrc = 0;
+	for (char *save = NULL, *tok = strtok_r(s, " ", &save); tok;
 	     tok = strtok_r(NULL, " ", &save)) {
 		char *colon = strchr(tok, ':'), *us;
 		const char *arg = tok, *dt;
@@ -257,6 +267,9 @@ static size_t read_mds(char *s, struct md *mds, size_t max)
 		}
 		if (!strncmp(arg, "diff_", 5))
 			arg += 5;
+		*nsrc += !strcmp(arg, "src");
+		if (n == max)
+			continue;       /* counted, not kept (a sum of many inputs) */
 		snprintf(mds[n].arg, sizeof(mds[n].arg), "%s", arg);
 		snprintf(mds[n].dt, sizeof(mds[n].dt), "%s", dt);
 		n++;
@@ -390,12 +403,14 @@ static double valid_taps(long out, long in, long k, long st, long dl, long pad)
 	return n;
 }
 
-/* "8x64x32x32:8x64x32x32" as the element counts of each part (at most max). */
-static size_t read_dims(const char *s, double *elems, size_t max, double *last2)
+/* "8x64x32x32:8x64x32x32" as the element counts of each part: the first max of them kept (in
+ * elems and last2), *total their sum over all; the count of parts, 0 when it does not read. */
+static size_t read_dims(const char *s, double *elems, size_t max, double *last2, double *total)
 {
 	size_t n = 0;
 
-	while (*s && n < max) {
+	*total = 0;
+	while (*s) {
 		double e = 1;
 		size_t nd = 0;
 		double dv[12];
@@ -414,14 +429,17 @@ static size_t read_dims(const char *s, double *elems, size_t max, double *last2)
 				break;
 			s++;
 		}
-		if (last2 && nd >= 2) {
+		if (last2 && n < max && nd >= 2) {
 			last2[2 * n] = dv[nd - 2];
 			last2[2 * n + 1] = dv[nd - 1];
-		} else if (last2) {
+		} else if (last2 && n < max) {
 			last2[2 * n] = 1;
 			last2[2 * n + 1] = nd ? dv[0] : 1;
 		}
-		elems[n++] = e;
+		if (n < max)
+			elems[n] = e;
+		*total += e;
+		n++;
 		if (*s == ':')
 			s++;
 		else
@@ -511,12 +529,13 @@ static bool count_kind(struct rt_onednn_exec *e, char *mdtext, const char *attrs
 		       const char *aux, char *why, size_t wsize)
 {
 	struct md mds[12];
-	const size_t nmd = read_mds(mdtext, mds, 12);
+	size_t nsrc;
+	const size_t nmd = read_mds(mdtext, mds, 12, &nsrc);
 	const struct md *src = md_of(mds, nmd, "src");
 	const bool bwd = is_backward(e->prop), bwd_w = !strcmp(e->prop, "backward_weights");
 	const int post = post_ops(attrs);
 	struct desc q;
-	double el[16], l2[32];
+	double el[16], l2[32], total;
 	size_t n;
 
 	snprintf(e->dtype, sizeof(e->dtype), "%s",
@@ -609,10 +628,10 @@ static bool count_kind(struct rt_onednn_exec *e, char *mdtext, const char *attrs
 			e->flops = e->bytes = 0;
 			return true;
 		}
-		n = read_dims(e->problem, el, 3, l2);
+		n = read_dims(e->problem, el, 3, l2, &total);
 		if (n == 2 && !matmul_dst(e->problem, &el[2]))
 			n = 0;
-		if (n < 2) {
+		if (n < 2 || n > 3) {
 			snprintf(why, wsize, "problem '%.40s': not src:wei[:dst] dimensions",
 				 e->problem);
 			return false;
@@ -626,14 +645,10 @@ static bool count_kind(struct rt_onednn_exec *e, char *mdtext, const char *attrs
 		return true;
 	}
 	/* the kinds whose problem is dimensions */
-	n = read_dims(e->problem, el, 16, NULL);
+	n = read_dims(e->problem, el, 16, NULL, &total);
 	if (!strcmp(e->kind, "reorder") || !strcmp(e->kind, "concat")) {
-		double total = 0;
-
 		if (!n)
 			goto dims;
-		for (size_t i = 0; i < n; i++)
-			total += el[i];
 		e->flops = 0;
 		e->bytes = !strcmp(e->kind, "reorder") ?
 			   el[0] * (md_size(mds, nmd, "src") + md_size(mds, nmd, "dst")) :
@@ -658,10 +673,16 @@ static bool count_kind(struct rt_onednn_exec *e, char *mdtext, const char *attrs
 		return true;
 	}
 	if (!strcmp(e->kind, "sum")) {
+		/* the problem is the output's dimensions (2.x and 3.x): the inputs are the
+		 * memory descriptors' sources */
 		if (!n)
 			goto dims;
-		e->flops = (double)(n - 1) * el[0];
-		e->bytes = (double)(n + 1) * el[0] * dt_size(e->dtype);
+		if (nsrc < 1) {
+			snprintf(why, wsize, "a sum without a source");
+			return false;
+		}
+		e->flops = (double)(nsrc - 1) * el[0];
+		e->bytes = (double)(nsrc + 1) * el[0] * dt_size(e->dtype);
 		return true;
 	}
 	if (!strcmp(e->kind, "softmax") || !strcmp(e->kind, "logsoftmax")) {
@@ -880,7 +901,7 @@ static void graph_count(struct rt_onednn_exec *e, const char *ops, char *lts)
 }
 
 /* A "graph,exec" line (tok from "exec" on) by the graph template's fields. */
-static enum rt_onednn_line graph_exec(const struct rt_onednn_reader *r, char **tok, size_t nt,
+static enum rt_onednn_line graph_exec(struct rt_onednn_reader *r, char **tok, size_t nt,
 				      struct rt_onednn_exec *e)
 {
 	static const char *const names[] = { "partition_kind", "op_names", "logical_tensors",
@@ -916,10 +937,11 @@ static enum rt_onednn_line graph_exec(const struct rt_onednn_reader *r, char **t
 	/* the op names and the tensors' dimensions (the fifth of each one's ':' parts): the
 	 * partition's problem, "MatMul;ReLU 16x2048:2048x10:16x10" */
 	{
-		size_t k = (size_t)snprintf(e->problem, sizeof(e->problem), "%s", f[1]);
 		char sep = ' ';
 
-		for (const char *p = f[2]; *p && k < sizeof(e->problem) - 1;) {
+		rt_buf_reset(&r->problem);
+		rt_buf_puts(&r->problem, f[1]);
+		for (const char *p = f[2]; *p;) {
 			const size_t len = strcspn(p, " ");
 			const char *d = p;
 
@@ -928,13 +950,18 @@ static enum rt_onednn_line graph_exec(const struct rt_onednn_reader *r, char **t
 				d = d ? d + 1 : NULL;
 			}
 			if (d) {
-				k += (size_t)snprintf(e->problem + k, sizeof(e->problem) - k, "%c%.*s",
-						      sep, (int)strcspn(d, ": "), d);
+				rt_buf_printf(&r->problem, "%c%.*s", sep, (int)strcspn(d, ": "), d);
 				sep = ':';
 			}
 			p += len;
 			p += strspn(p, " ");
 		}
+		if (r->problem.failed) {
+			r->problem.failed = false;
+			snprintf(e->why, sizeof(e->why), "out of memory");
+			return RT_ONEDNN_UNPARSED;
+		}
+		e->problem = r->problem.s;
 	}
 	graph_count(e, f[1], (char *)f[2]);
 	fpmath_of(f[3], e->fpmath, sizeof(e->fpmath));
@@ -973,25 +1000,26 @@ static void reorder_layouts(const char *mds, struct rt_onednn_exec *e)
 enum rt_onednn_line rt_onednn_read(struct rt_onednn_reader *r, const char *line, size_t len,
 				   struct rt_onednn_exec *e)
 {
-	char buf[MAX_LINE], *tok[MAX_TOKENS];
+	char *tok[MAX_TOKENS];
 	size_t nt = 0, i = 0;
 	const char *f[16] = { 0 };
 	bool graph = false;
 	char *end;
 
 	memset(e, 0, sizeof(*e));
+	e->problem = "";
 	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 		len--;
 	if (!((len >= 15 && !memcmp(line, "onednn_verbose,", 15)) ||
 	      (len >= 13 && !memcmp(line, "dnnl_verbose,", 13))))
 		return RT_ONEDNN_OTHER;
-	if (len >= sizeof(buf)) {
-		snprintf(e->why, sizeof(e->why), "a line of %zu bytes", len);
+	rt_buf_reset(&r->line);
+	if (rt_buf_add(&r->line, line, len)) {
+		r->line.failed = false;
+		snprintf(e->why, sizeof(e->why), "a line of %zu bytes: out of memory", len);
 		return RT_ONEDNN_UNPARSED;
 	}
-	memcpy(buf, line, len);
-	buf[len] = '\0';
-	for (char *p = buf; nt < MAX_TOKENS;) {
+	for (char *p = r->line.s; nt < MAX_TOKENS;) {
 		char *c = strchr(p, ',');
 
 		tok[nt++] = p;
@@ -1059,11 +1087,7 @@ enum rt_onednn_line rt_onednn_read(struct rt_onednn_reader *r, const char *line,
 	}
 	snprintf(e->impl, sizeof(e->impl), "%s", f[1]);
 	snprintf(e->prop, sizeof(e->prop), "%s", f[2]);
-	if (strlen(f[6]) >= sizeof(e->problem)) {
-		snprintf(e->why, sizeof(e->why), "a problem of %zu characters", strlen(f[6]));
-		return RT_ONEDNN_UNPARSED;
-	}
-	snprintf(e->problem, sizeof(e->problem), "%s", f[6]);
+	e->problem = f[6];
 	e->ms = strtod(f[7], &end);
 	if (end == f[7] || *end || !isfinite(e->ms) || e->ms < 0 || e->ms > 1e9) {
 		snprintf(e->why, sizeof(e->why), "time '%.40s' is not milliseconds", f[7]);
@@ -1189,7 +1213,10 @@ void rt_onednn_tally_add(struct rt_onednn_tally *t, const struct rt_onednn_exec 
 		snprintf(p->prop, sizeof(p->prop), "%s", e->prop);
 		snprintf(p->impl, sizeof(p->impl), "%s", e->impl);
 		snprintf(p->dtype, sizeof(p->dtype), "%s", e->dtype);
-		snprintf(p->problem, sizeof(p->problem), "%s", e->problem);
+		if (!(p->problem = strdup(e->problem))) {
+			t->oom = true;
+			return;
+		}
 		snprintf(p->fpmath, sizeof(p->fpmath), "%s", e->fpmath);
 		p->counted = e->counted;
 		p->prec = e->prec;
@@ -1237,6 +1264,8 @@ void rt_onednn_tally_line(struct rt_onednn_tally *t, enum rt_onednn_line k,
 
 void rt_onednn_tally_free(struct rt_onednn_tally *t)
 {
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].problem);
 	free(t->v);
 	free(t->slots);
 	memset(t, 0, sizeof(*t));

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "base/util.h"
 #include "base/vocab.h"
 
 /* What a line of a program's output is. */
@@ -35,8 +36,9 @@ struct rt_onednn_exec {
 	char prop[24];          /* forward_training, backward_data, ...; "undef" */
 	char impl[64];          /* jit:avx512_core, brg:avx512_core_bf16, ... */
 	char dtype[12];         /* the source's data type (the first argument's without one) */
-	char problem[200];      /* the benchdnn descriptor; a graph partition's op names and
-				 * tensor dimensions */
+	const char *problem;    /* the benchdnn descriptor; a graph partition's op names and
+				 * tensor dimensions ("" on other lines): the reader's text,
+				 * good until it reads its next line */
 	char fpmath[12];        /* the fpmath attribute's mode (bf16, f16, tf32, any); "" when
 				 * none, strict, or a kind whose math it does not change */
 	double ms;              /* oneDNN's time */
@@ -58,14 +60,18 @@ struct rt_onednn_exec {
 				 * "aBcd16b"; "" for other kinds or where not said) */
 };
 
-/* A reader: remembers the field layout of the last primitive and graph template headers. */
+/* A reader: remembers the field layout of the last primitive and graph template headers, and
+ * holds the line it reads (any length: a concat of many inputs prints a long one). */
 struct rt_onednn_reader {
 	char fields[16][24];
 	size_t nfields;
 	char gfields[16][24];
 	size_t ngfields;
+	struct rt_buf line;     /* the line read, its fields cut apart */
+	struct rt_buf problem;  /* a graph partition's problem, as built from its fields */
 };
 void rt_onednn_reader_init(struct rt_onednn_reader *r);
+void rt_onednn_reader_fini(struct rt_onednn_reader *r);
 
 /* What line (len bytes, no newline needed, not NUL-terminated) is; for RT_ONEDNN_EXEC e is
  * filled, for RT_ONEDNN_UNPARSED e->why says what did not read. */
@@ -83,7 +89,8 @@ struct rt_onednn_conv {
 /* A tally of executions: the totals, and each distinct primitive (kind, direction, data type,
  * problem) with its calls. */
 struct rt_onednn_prim {
-	char kind[32], prop[24], impl[64], dtype[12], problem[200], fpmath[12];
+	char kind[32], prop[24], impl[64], dtype[12], fpmath[12];
+	char *problem;          /* the tally's copy (rt_onednn_tally_free frees it) */
 	bool counted;
 	enum rt_precision prec;
 	bool prec_bound;

@@ -514,8 +514,15 @@ void rt_points_csv_cmd_row(FILE *fp, const struct rt_cmd_row *r)
 	const bool ran = r->status != RT_STATUS_FAILED, counted = ran && r->counted;
 	const char *v[RT_COL_COUNT] = { NULL };
 	char nb[RT_COL_COUNT][32];
+	struct rt_buf cut;
 
+	rt_buf_init(&cut);
 	v[RT_COL_CONFIG] = r->config, v[RT_COL_NAME] = r->name;
+	if (r->name && strlen(r->name) > RT_POINTS_CSV_NAME_MAX) {
+		rt_buf_add(&cut, r->name, RT_POINTS_CSV_NAME_MAX - 3);
+		rt_buf_puts(&cut, "...");
+		v[RT_COL_NAME] = cut.failed ? "..." : cut.s;
+	}
 	v[RT_COL_SCOPE] = name_of(rt_cmd_scopes, RT_CMD_SCOPE_COUNT, r->scope);
 	v[RT_COL_KIND] = r->kind, v[RT_COL_PROP] = r->prop, v[RT_COL_DTYPE] = r->dtype;
 	v[RT_COL_PRECISION] = r->precision, v[RT_COL_IMPL] = r->impl;
@@ -540,6 +547,7 @@ void rt_points_csv_cmd_row(FILE *fp, const struct rt_cmd_row *r)
 	cmd_num(nb, v, RT_COL_STARTUP_SECONDS, r->startup, ran && !isnan(r->window));
 	cmd_num(nb, v, RT_COL_WINDOW_SECONDS, r->window, ran && !isnan(r->startup));
 	rt_points_csv_put(fp, v);
+	rt_buf_fini(&cut);
 }
 
 static int csv_split(char *line, char **f, int max)
@@ -847,10 +855,18 @@ static int parse_cmd_row(const struct csv_at *at, char **f, struct rt_cmd_row *r
 	TRY(csv_text(at, "config", g[RT_COL_CONFIG], false, r->config, sizeof(r->config)));
 	TRY(csv_name(at, "scope", g[RT_COL_SCOPE], rt_cmd_scopes, RT_CMD_SCOPE_COUNT, &e));
 	r->scope = (enum rt_cmd_scope)e;
-	TRY(csv_text(at, "name", g[RT_COL_NAME], false, r->name, sizeof(r->name)));
-	if (r->scope == RT_CMD_SCOPE_RUN && rt_vocab_index(run_names, 3, r->name) < 0)
-		return bad_field(at, "name", r->name, "is not a run's (command, command without "
-				 "the log, command without the log, confirming)");
+	r->name = g[RT_COL_NAME];
+	if (!*r->name || has_control(r->name))
+		return bad_field(at, "name", r->name, !*r->name ? "is empty" :
+				 "holds a control character");
+	if (r->scope == RT_CMD_SCOPE_RUN) {     /* kept: its name the table's, not the line's */
+		const int k = rt_vocab_index(run_names, 3, r->name);
+
+		if (k < 0)
+			return bad_field(at, "name", r->name, "is not a run's (command, command "
+					 "without the log, command without the log, confirming)");
+		r->name = run_names[k];
+	}
 	TRY(csv_text(at, "kind", g[RT_COL_KIND], true, r->kind, sizeof(r->kind)));
 	TRY(csv_text(at, "prop", g[RT_COL_PROP], true, r->prop, sizeof(r->prop)));
 	TRY(csv_text(at, "dtype", g[RT_COL_DTYPE], true, r->dtype, sizeof(r->dtype)));

@@ -200,7 +200,10 @@ extern const char *const rt_cmd_scopes[RT_CMD_SCOPE_COUNT];     /* run onednn ki
 struct rt_cmd_row {
 	char config[200];
 	enum rt_cmd_scope scope;
-	char name[320];                 /* a primitive's: kind, direction, data type, problem */
+	const char *name;               /* a primitive's: kind, direction, data type, problem
+					 * (any length); of a row read, a run's is one of the
+					 * three static names, another's the line's text, good
+					 * while it is read */
 	char kind[32], prop[24], dtype[12], impl[64];   /* kind and primitive rows' */
 	char precision[8];              /* of the math (a name, "unknown"; "": none) */
 	enum rt_status status;          /* ok, disturbed (a run that lost its CPUs), failed */
@@ -217,10 +220,14 @@ struct rt_cmd_row {
 	int line;                       /* read: its line in the file */
 };
 /* A command's row, each number where it applies: the times and shares of a row that ran, the
- * FLOPs, bytes and their rates where counted. */
+ * FLOPs, bytes and their rates where counted; a name past RT_POINTS_CSV_NAME_MAX characters
+ * cut to it, "..." ending it (the raw log it was counted from holds it whole). */
 void rt_points_csv_cmd_row(FILE *fp, const struct rt_cmd_row *r);
 /* A row is at most this long: a longer line is refused without being held in memory. */
 #define RT_POINTS_CSV_LINE_MAX 65536
+/* The longest name a command's row is written with: a row stays under the line's limit, its
+ * name quoted whole (16 KiB doubled) beside its other fields. */
+#define RT_POINTS_CSV_NAME_MAX 16384
 /* points.csv: the header line, a row per point (fields quoted where needed; the command's
  * columns empty). */
 void rt_points_csv_header(FILE *fp);

@@ -923,6 +923,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_sweep_co
 	off = realtime_off();
 	rc = rt_spawn_run_envp(argv ? argv : o->cmd, envp, nenv, o->timeout, &io, &ch, err);
 	off = (off + realtime_off()) / 2;       /* the clocks' offset (a step between: held) */
+	rt_onednn_reader_fini(&s.rd);           /* its output read (nothing held before) */
 	free(preload);
 	free_argv(argv);
 	rt_cpu_sample_take(&after);
@@ -995,7 +996,7 @@ static void run_row(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 				.window = logged ? r->window : NAN };
 
 	snprintf(w.config, sizeof(w.config), "%s", c->name);
-	snprintf(w.name, sizeof(w.name), "%s", name);
+	w.name = name;
 	snprintf(w.log, sizeof(w.log), "%s", log ? log : "");
 	/* what no profile is needed to call impossible: the row says it after the run's own
 	 * reason, its wall time kept (an images/s no core reaches is not) */
@@ -1080,6 +1081,8 @@ static int onednn_rows(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 				.onednn = total / 1e3, .coverage = r->wall > 0 ?
 				total / 1e3 / r->wall : 0, .images_per_s = NAN, .counted = true,
 				.startup = NAN, .window = NAN };
+	struct rt_buf name;     /* a kind's or primitive's: a problem of any length */
+	bool failed;
 
 	snprintf(w.config, sizeof(w.config), "%s", c->name);
 	snprintf(w.log, sizeof(w.log), "%s", log);
@@ -1114,11 +1117,15 @@ static int onednn_rows(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 	}
 	if (ng)
 		qsort(grp, ng, sizeof(*grp), cmp_lead);
+	rt_buf_init(&name);
 	for (size_t i = 0; i < ng; i++) {
 		const struct rt_onednn_prim *p = &r->t.v[grp[i].lead];
 
 		w.scope = RT_CMD_SCOPE_KIND;
-		snprintf(w.name, sizeof(w.name), "%s %s", p->kind, p->prop);
+		rt_buf_reset(&name);
+		if (rt_buf_printf(&name, "%s %s", p->kind, p->prop))
+			break;
+		w.name = name.s;
 		prim_fields(&w, p, false);
 		w.calls = grp[i].calls, w.seconds = grp[i].seconds;
 		w.flops = grp[i].flops, w.bytes = grp[i].bytes;
@@ -1127,17 +1134,21 @@ static int onednn_rows(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 	}
 	free(ord);
 	free(grp);
-	for (size_t i = 0; i < r->t.n; i++) {
+	for (size_t i = 0; i < r->t.n && !name.failed; i++) {
 		const struct rt_onednn_prim *p = &r->t.v[i];
 
 		w.scope = RT_CMD_SCOPE_PRIMITIVE;
-		snprintf(w.name, sizeof(w.name), "%s %s %s %s", p->kind, p->prop, p->dtype,
-			 p->problem);
+		rt_buf_reset(&name);
+		if (rt_buf_printf(&name, "%s %s %s %s", p->kind, p->prop, p->dtype, p->problem))
+			break;
+		w.name = name.s;
 		prim_fields(&w, p, true);
 		w.share = total > 0 ? p->ms / total : 0;
 		rt_points_csv_cmd_row(fp, &w);
 	}
-	return 0;
+	failed = name.failed;
+	rt_buf_fini(&name);
+	return failed ? -ENOMEM : 0;
 }
 
 /* -o DIR: new, or without a run's record and points (rt_resdir_opts.fits) */

@@ -109,6 +109,7 @@ static int tally_log(const char *dir, const char *log, struct rt_onednn_tally *t
 		*lines += k != RT_ONEDNN_OTHER;
 		rt_onednn_tally_line(t, k, &e, buf, (size_t)len);
 	}
+	rt_onednn_reader_fini(&rd);
 	free(buf);
 	if (ferror(fp)) {
 		fclose(fp);

@@ -39,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (t.n > t.execs)
 		abort();
+	rt_onednn_reader_fini(&r);
 	rt_onednn_tally_free(&t);
 	return 0;
 }
