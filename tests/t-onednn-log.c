@@ -32,12 +32,26 @@ static void fresh(struct rt_onednn_reader *r)
 	rt_onednn_reader_init(r);
 }
 
-/* n memory descriptors of arg (2.x's "src_f32::blocked:abcd:f0", 3.x's
- * "src:f32::blocked:abcd::f0") and n dimensions joined by sep, appended to b. */
+/* what n times, joined by sep, appended to b: memory descriptors (2.x's
+ * "src_f32::blocked:abcd:f0", 3.x's "src:f32::blocked:abcd::f0"), dimensions. */
 static void repeat(struct rt_buf *b, const char *what, const char *sep, int n)
 {
 	for (int i = 0; i < n; i++)
 		rt_buf_printf(b, "%s%s", i ? sep : "", what);
+}
+
+/* A 3.x concat of n f32 inputs of dimensions dims, and one of last where not NULL, as b. */
+static const char *concat_3x(struct rt_buf *b, int n, const char *dims, const char *last)
+{
+	rt_buf_reset(b);
+	rt_buf_puts(b, "onednn_verbose,v1,primitive,exec,cpu,concat,simple:any,undef,");
+	repeat(b, "src:f32::blocked:abcd::f0", " ", n + (last != NULL));
+	rt_buf_puts(b, " dst:f32::blocked:abcd::f0,,axis:1,");
+	repeat(b, dims, ":", n);
+	if (last)
+		rt_buf_printf(b, ":%s", last);
+	rt_buf_puts(b, ",0.5");
+	return b->s;
 }
 
 /* The FLOPs of the tally's counted primitives of kind (and direction, NULL: any) whose math
@@ -363,42 +377,22 @@ int main(void)
 		   e.bytes == 25.0 * 384 * 4, "2.6.3's sum of 24 inputs: 23 additions an output "
 		   "(%.0f FLOPs), 24 reads and a write (%.0f bytes)", e.flops, e.bytes);
 		/* 3.x's form: 17 inputs of a DenseNet block, more parts than the counts keep */
-		rt_buf_reset(&b);
-		rt_buf_reset(&dims);
-		repeat(&dims, "64x256x56x56", ":", 17);
-		rt_buf_puts(&b, "onednn_verbose,v1,primitive,info,template:operation,engine,"
-			    "primitive,implementation,prop_kind,memory_descriptors,attributes,"
-			    "auxiliary,problem_desc,exec_time");
-		ok(rd(&r, b.s, &e) == RT_ONEDNN_INFO, "3.x's primitive header");
-		rt_buf_reset(&b);
-		rt_buf_puts(&b, "onednn_verbose,v1,primitive,exec,cpu,concat,simple:any,undef,");
-		repeat(&b, "src:f32::blocked:abcd::f0", " ", 17);
-		rt_buf_printf(&b, " dst:f32::blocked:abcd::f0,,axis:1,%s,3.5", dims.s);
-		ok(rd(&r, b.s, &e) == RT_ONEDNN_EXEC &&
+		ok(rd(&r, "onednn_verbose,v1,primitive,info,template:operation,engine,primitive,"
+		      "implementation,prop_kind,memory_descriptors,attributes,auxiliary,"
+		      "problem_desc,exec_time", &e) == RT_ONEDNN_INFO, "3.x's primitive header");
+		ok(rd(&r, concat_3x(&b, 17, "64x256x56x56", NULL), &e) == RT_ONEDNN_EXEC &&
 		   e.bytes == 2.0 * 17 * 64 * 256 * 56 * 56 * 4,
 		   "3.x's concat of 17 inputs: %.0f bytes (%s)", e.bytes, e.why);
 		/* a line past 8 KiB: 400 inputs */
-		rt_buf_reset(&b);
-		rt_buf_reset(&dims);
-		repeat(&dims, "2x16x3x4", ":", 400);
-		rt_buf_puts(&b, "onednn_verbose,v1,primitive,exec,cpu,concat,simple:any,undef,");
-		repeat(&b, "src:f32::blocked:abcd::f0", " ", 400);
-		rt_buf_printf(&b, " dst:f32::blocked:abcd::f0,,axis:1,%s,0.5", dims.s);
-		ok(b.len > 8192 && rd(&r, b.s, &e) == RT_ONEDNN_EXEC &&
-		   e.bytes == 2.0 * 400 * 384 * 4,
-		   "a concat of 400 inputs, a line of %zu bytes: read (%s)", b.len, e.why);
+		concat_3x(&b, 400, "2x16x3x4", NULL);
+		ok(rd(&r, b.s, &e) == RT_ONEDNN_EXEC && b.len > 8192 &&
+		   e.bytes == 2.0 * 400 * 384 * 4, "a concat of 400 inputs, a line of %zu bytes: "
+		   "read", b.len);
 		/* two concats that differ past the problem's first 200 characters are two
 		 * primitives, each kept whole */
 		rt_onednn_tally_init(&t);
 		for (int k = 0; k < 2; k++) {
-			rt_buf_reset(&b);
-			rt_buf_reset(&dims);
-			repeat(&dims, "2x16x3x4", ":", 30);
-			rt_buf_puts(&dims, k ? ":2x8x3x4" : ":2x16x3x4");
-			rt_buf_puts(&b, "onednn_verbose,v1,primitive,exec,cpu,concat,simple:any,"
-				    "undef,");
-			repeat(&b, "src:f32::blocked:abcd::f0", " ", 31);
-			rt_buf_printf(&b, " dst:f32::blocked:abcd::f0,,axis:1,%s,0.5", dims.s);
+			concat_3x(&b, 30, "2x16x3x4", k ? "2x8x3x4" : "2x16x3x4");
 			rt_onednn_tally_line(&t, rd(&r, b.s, &e), &e, b.s, b.len);
 		}
 		ok(t.n == 2 && t.execs == 2 && strlen(t.v[0].problem) == 278 &&

@@ -47,6 +47,26 @@ static int bound_of(const struct rt_point *p, const struct rt_profile *prof, str
 	return rc;
 }
 
+/* A command's two rows written to csv (a header first) and read back into pf: whether it read. */
+static bool cmd_rows_load(const char *csv, const struct rt_cmd_row *a, const struct rt_cmd_row *b,
+			  struct rt_points_file *pf, struct rt_err *err)
+{
+	FILE *fp = fopen(csv, "w");
+	bool read;
+
+	if (!fp)
+		return false;
+	rt_points_csv_header(fp);
+	rt_points_csv_cmd_row(fp, a);
+	rt_points_csv_cmd_row(fp, b);
+	fclose(fp);
+	if (!(fp = fopen(csv, "r")))
+		return false;
+	read = !rt_points_csv_load(fp, csv, false, pf, err);
+	fclose(fp);
+	return read;
+}
+
 int main(void)
 {
 	struct rt_profile *prof = NULL;
@@ -394,18 +414,10 @@ int main(void)
 				snprintf(pr.kind, sizeof(pr.kind), "convolution");
 				snprintf(pr.impl, sizeof(pr.impl), "brgconv:avx512_core");
 				snprintf(pr.precision, sizeof(pr.precision), "fp32");
-				of = fopen(csv, "w");
-				rt_points_csv_header(of);
-				rt_points_csv_cmd_row(of, &w);
-				rt_points_csv_cmd_row(of, &pr);
-				fclose(of);
-				of = fopen(csv, "r");
-				ok(of && rt_points_csv_load(of, csv, false, &pf, &err) == 0 &&
-				   pf.command_rows == 2 && pf.nruns == 1 && pf.n == 0,
+				ok(cmd_rows_load(csv, &w, &pr, &pf, &err) && pf.command_rows == 2 &&
+				   pf.nruns == 1 && pf.n == 0,
 				   "a command's run and primitive rows read: 2 rows, the run kept (%s)",
 				   err.msg);
-				if (of)
-					fclose(of);
 				if (pf.nruns == 1) {
 					const struct rt_cmd_row *r = &pf.runs[0];
 
@@ -430,17 +442,9 @@ int main(void)
 					memset(big, '"', 40000);
 					big[40000] = '\0';
 					pr.name = big;
-					of = fopen(csv, "w");
-					rt_points_csv_header(of);
-					rt_points_csv_cmd_row(of, &w);
-					rt_points_csv_cmd_row(of, &pr);
-					fclose(of);
-					of = fopen(csv, "r");
-					ok(of && !rt_points_csv_load(of, csv, false, &pf, &err) &&
+					ok(cmd_rows_load(csv, &w, &pr, &pf, &err) &&
 					   pf.command_rows == 2, "a primitive's name of 40,000 "
 					   "quotes: its row read back (%s)", err.msg);
-					if (of)
-						fclose(of);
 					rt_points_file_free(&pf);
 					slurp(csv, back_text, 65536);
 					for (const char *q = back_text; *q; q++)
