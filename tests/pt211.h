@@ -35,6 +35,7 @@ static inline bool pt211_tally(struct rt_onednn_tally *t, const char *mode, cons
 					     extra, strlen(extra));
 	}
 	fclose(fp);
+	rt_onednn_reader_fini(&r);
 	return true;
 }
 
