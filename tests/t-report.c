@@ -538,6 +538,29 @@ int main(void)
 			like(text, "DRAM copy_nt 30.0 GB/s", "names the bounding roof");
 			like(text, "83.3%", "50 GFLOP/s of 60 attainable");
 			like(text, "failed: exit 1: layer 'conv1', \"out\" of memory", "the failed configuration and why");
+			ok(!strstr(text, "above"), "... no configuration above its roof");
+		}
+		/* a configuration faster than the profile's roof (a profile of a slower moment:
+		 * the VM's 2-thread FMA ceiling measured at its 1-thread rate): said, not read as a
+		 * distance */
+		{
+			struct rt_point set[2] = {
+				pt("t2-b64-none", 2, 0.1, 4e9, 2e9),     /* 40 of 60 attainable */
+				pt("t2-b64-compact", 2, 0.016, 4e9, 4e6),        /* 250 of 180 */
+			};
+			char sum[160], text[4096] = "";
+
+			snprintf(sum, sizeof(sum), "%s/summary-above.txt", dir);
+			is_int(rt_summary_write(sum, set, 2, "t2-b64-none", prof, NULL, &err), 0,
+			       "a summary with a configuration above its roof written");
+			slurp(sum, text, sizeof(text));
+			ok(strstr(text, "fp32 avx512 180.0 GFLOP/s") &&
+			   strstr(text, " 138.9% above its roof\n"), "250 GFLOP/s at intensity "
+			   "1000 against the fp32 roof 180: 138.9%%, above it");
+			like(text, "66.7%\n", "... the default under its roof (40 of 60): no word");
+			like(text, "1 configuration ran above its roof: the profile measured this "
+			     "node slower than it ran here", "... said after the table, with why");
+			unlink(sum);
 		}
 	}
 	/* a corrupted file names its line */

@@ -190,6 +190,22 @@ else
 	skip "headless Chromium, python3 or gnuplot is not installed"
 fi
 
+# the batch sweep against a profile that measured the node a thousand times slower (its fp32
+# ceilings): every configuration above its roof, the page says so and why
+cp -r "$dir/b" "$dir/above"
+awk '/precision = "fp32"/ {
+	for (i = 3; i <= NF; i++)
+		if ($(i - 1) == "=" && ($(i - 2) == "gflops" || $(i - 2) == "median")) {
+			v = $i; sub(/;$/, "", v); $i = v / 1000 ";"
+		}
+} { print }' "$prof" >"$dir/slow.cfg"
+"$plot" -p "$dir/slow.cfg" "$dir/above" >"$dir/above.out" 2>&1
+check "roofline-plot with a profile of a slower moment: exit 0 (got $?)" test $? = 0
+check "... report.html: each configuration above its roof, the page says why" sh -c "
+	test \$(grep -c '% (above its roof)</td>' '$dir/above/report.html') = 4 &&
+	grep -q '<p>4 configurations ran above their roofs: the profile measured this node slower than it ran here' '$dir/above/report.html'"
+check "... against the node's own profile, none" sh -c "! grep -q 'above its roof\\|above their roofs' '$dir/b/report.html'"
+
 # the probe's page of a node
 "$top_builddir/src/roofline-probe" --quick --profile-out "$dir/node.cfg" >"$dir/probe.out" 2>&1
 check "roofline-probe writes the node's page" sh -c "grep -q 'page:    $dir/node-report.html' '$dir/probe.out' && test -s '$dir/node-report.html'"

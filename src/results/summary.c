@@ -9,6 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char rt_bound_above_why[] =
+	"the profile measured this node slower than it ran here (probed at another time, under "
+	"other load, or with a virtual machine's CPUs placed otherwise): its roofs are not the "
+	"node's limits now; probe it again (roofline-probe) before reading distances to them";
+
 int rt_point_bound(const struct rt_point *p, const struct rt_roofbook *book, struct rt_bound *b)
 {
 	const unsigned threads = rt_point_threads(p);
@@ -36,6 +41,7 @@ int rt_point_bound(const struct rt_point *p, const struct rt_roofbook *book, str
 		snprintf(b->ceiling, sizeof(b->ceiling), "%s %s %.1f GFLOP/s%s", rb.roof->precision,
 			 rb.roof->what, rb.roof->value * k, sc);
 	b->fraction = b->attainable > 0 ? p->gflops / b->attainable : 0;
+	b->above = b->fraction > 1;
 	return 0;
 }
 
@@ -169,6 +175,7 @@ int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
 	outs[1] = also;
 	for (int o = 0; o < 2; o++) {
 		FILE *fp = outs[o];
+		size_t above = 0;
 
 		if (!fp)
 			continue;
@@ -198,15 +205,21 @@ int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
 					p->images_per_s, p->gflops, p->intensity, src, p->reason);
 				continue;
 			}
-			if (book && rt_point_bound(p, book, &b) == 0)
-				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %15s %7s  %-34s %5.1f%%\n",
+			if (book && rt_point_bound(p, book, &b) == 0) {
+				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %15s %7s  %-34s %5.1f%%%s\n",
 					p->config, p->images_per_s, p->gflops, p->intensity, src, b.level,
-					b.ceiling, 100 * b.fraction);
-			else
+					b.ceiling, 100 * b.fraction,
+					b.above ? " above its roof" : "");
+				above += b.above;
+			} else
 				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %15s %7s  %-34s\n", p->config,
 					p->images_per_s, p->gflops, p->intensity, src, "-",
 					"(no ceilings for it in the profile)");
 		}
+		if (above)
+			fprintf(fp, "%zu configuration%s ran above %s: %s\n", above,
+				above > 1 ? "s" : "", above > 1 ? "their roofs" : "its roof",
+				rt_bound_above_why);
 		rt_summary_scaling(fp, pts, n);
 	}
 	rt_roofbook_destroy(book);

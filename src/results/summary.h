@@ -19,7 +19,13 @@ struct rt_bound {
 	bool memory_bound;
 	double bandwidth;               /* memory bound: the roof's GB/s (a point without FLOPs,
 					 * a reorder, is bounded by it alone) */
+	bool above;                     /* fraction past 1: the run went faster than the profile
+					 * says the node can (rt_bound_above_why) */
 };
+
+/* Why a point above its roof is not read as a distance: what summary.txt and report.html say
+ * after their tables. */
+extern const char rt_bound_above_why[];
 
 /* The roofline bound of a point from the profile's ceilings at its thread count (or the
  * nearest count measured below it): the best bandwidth of the memory level that holds its

@@ -221,7 +221,7 @@ static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
 			 const struct rt_roofbook *book, const struct rt_point *best)
 {
 	const struct rt_point **v = calloc(n ? n : 1, sizeof(*v));
-	size_t nv;
+	size_t nv, above = 0;
 
 	if (!v)
 		return;
@@ -258,8 +258,10 @@ static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
 			fputs("disturbed, not compared: ", fp);
 			esc(fp, p->reason);
 		}
+		above += bound && b.above;
 		if (bound)
-			fprintf(fp, "</td><td>%.1f%%</td>", 100 * b.fraction);
+			fprintf(fp, "</td><td>%.1f%%%s</td>", 100 * b.fraction,
+				b.above ? " (above its roof)" : "");
 		else
 			fputs("</td><td>-</td>", fp);
 		mib(fp, p->weights + p->activations + p->gradients + p->optimizer + p->workspace);
@@ -280,6 +282,12 @@ static void config_table(FILE *fp, const struct rt_point *pts, size_t n,
 		fputs("</td></tr>\n", fp);
 	}
 	fputs("</table>\n", fp);
+	if (above) {
+		fprintf(fp, "<p>%zu configuration%s ran above %s: ", above, above > 1 ? "s" : "",
+			above > 1 ? "their roofs" : "its roof");
+		esc(fp, rt_bound_above_why);
+		fputs("</p>\n", fp);
+	}
 	free(v);
 }
 
