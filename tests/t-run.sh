@@ -140,6 +140,7 @@ check "a command that exits 3 in every configuration: exit 1 (got $rc)" test $rc
 check "... each configuration a failed row with its status and stderr's last line" sh -c "grep -Ec ',failed,\"?exit 3: bad input' '$dir/fail/points.csv' | grep -qx 3"
 check "... the sweep went on (the last configuration ran too)" has_row "$dir/fail/points.csv" config=threads=2 rep=1 scope=run name=command status=failed 'reason~exit 3: bad input 2'
 check "... its stderr passed through" grep -q '^bad input 1$' "$dir/fail.err"
+check "... the summary: no configuration ran, no basis of a comparison named" sh -c "grep -qx 'no configuration ran' '$dir/fail/summary.txt' && ! grep -q '^compared on' '$dir/fail/summary.txt'"
 "$run" -o "$dir/kill" -r 1 --no-overhead -- sh -c 'kill -9 $$' >"$dir/kill.out" 2>&1
 check "a command killed: its signal recorded" grep -q 'killed by SIGKILL' "$dir/kill/points.csv"
 

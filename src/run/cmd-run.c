@@ -1723,11 +1723,12 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 			 res[best].hi, def->median, def->lo, def->hi, basis);
 	}
 	fprintf(fp, "%s\n", v);
-	if (win && n > 1)
+	/* the basis, where something was compared */
+	if (best != SIZE_MAX && win && n > 1)
 		fprintf(fp, "compared on the work window (first oneDNN primitive to the last: "
 			    "start-up and the end left out); the whole command's wall time in the "
 			    "table too\n");
-	else if (n > 1)
+	else if (best != SIZE_MAX && n > 1)
 		fprintf(fp, "compared on the whole command's wall time (not every configuration's "
 			    "runs had a work window)\n");
 	if (o->tune)
