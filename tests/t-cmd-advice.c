@@ -189,7 +189,12 @@ int main(void)
 			   strstr(why, "105% of the fp32 roof (fma, 1000 GFLOP/s at 8 threads x 2 for the "
 				  "run's threads = 2000)"), "... 2100 GFLOP/s past it: impossible, "
 			   "said (%s)", why);
+			j.roofs.threads = 1;
 			j.scale = 1;
+			ok(rt_cmd_prim_impossible(&j, &q, why, sizeof(why)) &&
+			   strstr(why, "GFLOP/s at 1 thread)"), "... against roofs of 1 thread: "
+			   "one thread said (%s)", why);
+			j.roofs.threads = 16;
 		}
 	}
 	if (!tally_file(&t, "fp32")) {

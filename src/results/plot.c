@@ -756,25 +756,25 @@ static enum rt_knob trajectory_knob(const struct rt_point *const *v, size_t n, l
 
 static void series_key(const struct rt_point *p, enum rt_knob knob, char *buf, size_t size)
 {
-	const char *run = p->run, *sep = *p->run ? ": " : "";
+	const char *run = p->run, *sep = *p->run ? ": " : "", *pl = p->threads == 1 ? "" : "s";
 
 	if (knob == RT_KNOB_THREADS)
 		snprintf(buf, size, "%s%sbatch %ld, %s, %s", run, sep, p->batch,
 			 rt_point_affinity_name(p), rt_point_precision_name(p));
 	else if (knob == RT_KNOB_BATCH)
-		snprintf(buf, size, "%s%s%u threads, %s, %s", run, sep, p->threads,
+		snprintf(buf, size, "%s%s%u thread%s, %s, %s", run, sep, p->threads, pl,
 			 rt_point_affinity_name(p), rt_point_precision_name(p));
 	else if (knob == RT_KNOB_AFFINITY)
-		snprintf(buf, size, "%s%s%u threads, batch %ld, %s", run, sep, p->threads, p->batch,
-			 rt_point_precision_name(p));
+		snprintf(buf, size, "%s%s%u thread%s, batch %ld, %s", run, sep, p->threads, pl,
+			 p->batch, rt_point_precision_name(p));
 	else if (knob == RT_KNOB_PRECISION)
-		snprintf(buf, size, "%s%s%u threads, batch %ld, %s", run, sep, p->threads, p->batch,
-			 rt_point_affinity_name(p));
+		snprintf(buf, size, "%s%s%u thread%s, batch %ld, %s", run, sep, p->threads, pl,
+			 p->batch, rt_point_affinity_name(p));
 	else if (knob == RT_KNOB_INPUT)
-		snprintf(buf, size, "%s%s%u threads, batch %ld, %s, %s", run, sep, p->threads,
-			 p->batch, rt_point_affinity_name(p), rt_point_precision_name(p));
+		snprintf(buf, size, "%s%s%u thread%s, batch %ld, %s, %s", run, sep, p->threads,
+			 pl, p->batch, rt_point_affinity_name(p), rt_point_precision_name(p));
 	else    /* over ranks: strong (same global batch) and weak scaling share a series */
-		snprintf(buf, size, "%s%s%u threads per rank, %s, %s", run, sep, p->threads,
+		snprintf(buf, size, "%s%s%u thread%s per rank, %s, %s", run, sep, p->threads, pl,
 			 rt_point_affinity_name(p), rt_point_precision_name(p));
 	/* the input, when it is not the knob: configurations on other inputs are other series */
 	if (knob != RT_KNOB_INPUT && p->input_h && strlen(buf) + 24 < size)

@@ -158,10 +158,10 @@ static void under_roof(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		if (!why[0] || !add(a))
 			continue;
 		snprintf(a->line[a->n], sizeof(a->line[0]), "under the roof: %s %s %s at %.4g "
-			 "GFLOP/s, %.0f%% of the %s ceiling (%.4g GFLOP/s at %u threads), "
+			 "GFLOP/s, %.0f%% of the %s ceiling (%.4g GFLOP/s at %u thread%s), "
 			 "%.0f%% of oneDNN's time: %s", p->kind, p->prop, p->problem, gf,
 			 100 * gf / c->value, c->precision, c->value, j->roofs.threads,
-			 100 * p->ms / t->ms, why);
+			 j->roofs.threads == 1 ? "" : "s", 100 * p->ms / t->ms, why);
 		a->n++;
 	}
 }
@@ -191,8 +191,8 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		return;
 	if (f32 && bf16 && bf16->value > f32->value)
 		snprintf(roofs, sizeof(roofs), ": its bf16 ceiling %.4g GFLOP/s (%s) against "
-			 "fp32's %.4g (%s) at %u threads", bf16->value, bf16->what, f32->value,
-			 f32->what, j->roofs.threads);
+			 "fp32's %.4g (%s) at %u thread%s", bf16->value, bf16->what, f32->value,
+			 f32->what, j->roofs.threads, j->roofs.threads == 1 ? "" : "s");
 	snprintf(a->line[a->n], sizeof(a->line[0]), "precision: %.0f%% of oneDNN's time is fp32 "
 		 "math on f32 tensors and this CPU has %s%s: bf16 math would lift the roof; "
 		 "ONEDNN_DEFAULT_FPMATH_MODE=BF16 lets oneDNN use it where an implementation has "

@@ -148,9 +148,10 @@ bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_on
 			snprintf(sc, sizeof(sc), " x %.3g for the run's threads = %s", k,
 				 rt_cmd_num(roof->value * k, b, sizeof(b)));
 		snprintf(why, size, "impossible: at least %s GFLOP/s (a microsecond more a call), "
-			 "%.0f%% of the %s roof (%s, %s GFLOP/s at %u threads%s)",
+			 "%.0f%% of the %s roof (%s, %s GFLOP/s at %u thread%s%s)",
 			 rt_cmd_num(gf, a, sizeof(a)), 100 * gf / (roof->value * k), roof->precision,
-			 roof->what, rt_cmd_num(roof->value, c, sizeof(c)), j->roofs.threads, sc);
+			 roof->what, rt_cmd_num(roof->value, c, sizeof(c)), j->roofs.threads,
+			 j->roofs.threads == 1 ? "" : "s", sc);
 	}
 	return true;
 }

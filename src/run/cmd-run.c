@@ -1768,8 +1768,9 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 								     1e9 : NAN, num, sizeof(num)));
 			if (c && p->flops > 0 && p->ms > 0 && p->counted && !jd.log_impossible &&
 			    !rt_cmd_prim_impossible(&jd, p, NULL, 0))
-				fprintf(fp, " = %.0f%% of the %s ceiling at %u threads", 100 * gf / c->value,
-					c->precision, jd.roofs.threads);
+				fprintf(fp, " = %.0f%% of the %s ceiling at %u thread%s",
+					100 * gf / c->value, c->precision, jd.roofs.threads,
+					jd.roofs.threads == 1 ? "" : "s");
 			bound += p->counted && p->flops > 0 && p->prec_bound;
 			fprintf(fp, "  %s\n", p->problem);
 		}
