@@ -104,8 +104,9 @@ void rt_train_print_run(FILE *out, const struct rt_model *m, const struct rt_net
 	t.bwd_flops *= ranks;
 	t.update_flops *= ranks;
 	flops = t.fwd_flops + t.bwd_flops + t.update_flops;
-	fprintf(out, "%s: %s, batch %ld, %d threads, %s, %s\n", c->prog, m->name, no->batch,
-	       c->threads, rt_precision_name(no->precision), res->data_desc);
+	fprintf(out, "%s: %s, batch %ld, %d thread%s, %s, %s\n", c->prog, m->name, no->batch,
+	       c->threads, c->threads == 1 ? "" : "s", rt_precision_name(no->precision),
+	       res->data_desc);
 	if (c->ranks > 1)
 		fprintf(out, "  %d ranks on %d node%s, each its shard of a global batch of %ld; "
 		       "gradients summed with MPI_Iallreduce during backward\n", c->ranks,
@@ -132,9 +133,9 @@ void rt_train_print_run(FILE *out, const struct rt_model *m, const struct rt_net
 			       it > 0 ? 100 * res->phase_seconds[p] / it : 0);
 	fprintf(out, "  time inside oneDNN primitives %.1f%% of the iteration, outside %.1f%%\n",
 	       100 * res->primitive_share, 100 * (1 - res->primitive_share));
-	fprintf(out, "  cores: the timed iterations got %.0f%% of %u thread%s' time (%.1f%% of "
+	fprintf(out, "  cores: the timed iterations got %.0f%% of %u thread%s time (%.1f%% of "
 		"their runnable time waiting for a CPU)\n", 100 * res->cpu_share, res->threads,
-		res->threads > 1 ? "s" : "", 100 * res->run_delay_share);
+		res->threads > 1 ? "s'" : "'s", 100 * res->run_delay_share);
 	fprintf(out, "  loss %.4f -> %.4f, accuracy %.3f -> %.3f (first -> last iteration)\n",
 	       res->losses[0], res->losses[res->nlosses - 1], res->accuracies[0],
 	       res->accuracies[res->nlosses - 1]);
