@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char *const phase_names[RT_PHASE_COUNT] = {
 	"data", "forward", "loss", "backward", "comm", "update",
@@ -63,6 +64,24 @@ int rt_train_count_whole(const struct rt_model *m, const struct rt_net_opts *no,
 		rt_train_result_fini(&more);
 	}
 	return rc;
+}
+
+/* The CPU time the OpenMP team's threads have had, each read on its own clock: a thread's
+ * clock includes the time it has run since the kernel last accounted it, which the process's
+ * clock (CLOCK_PROCESS_CPUTIME_ID) lacks for threads running on other CPUs at that moment (up
+ * to a tick each: over a window of a few milliseconds, a share past 100%). */
+static double team_cpu(void)
+{
+	double s = 0;
+
+#pragma omp parallel reduction(+ : s)
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		s += (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+	}
+	return s;
 }
 
 int rt_train_iterations(const struct rt_model *m, const struct rt_net_opts *net_opts,
@@ -128,8 +147,11 @@ int rt_train_iterations(const struct rt_model *m, const struct rt_net_opts *net_
 
 		if (it == o->warmup) {
 			rt_net_reset_seconds(net);
-			rt_process_cpu(&cpu0, &cpu_run0, &delay0);
+			/* the wall window holds the CPU one: the clock read first, the CPU times
+			 * after it; at the end the other way round */
 			wall0 = rt_now();
+			cpu0 = team_cpu();
+			rt_process_cpu(&(double){ 0 }, &cpu_run0, &delay0);
 			if (o->meter) {
 				double c0 = rt_now();
 
@@ -203,9 +225,10 @@ int rt_train_iterations(const struct rt_model *m, const struct rt_net_opts *net_
 		res->counting_seconds += rt_now() - c0;
 	}
 	{
-		double cpu1, run1, delay1, wall = rt_now() - wall0;
+		const double cpu1 = team_cpu();
+		double run1, delay1, wall = rt_now() - wall0;
 
-		rt_process_cpu(&cpu1, &run1, &delay1);
+		rt_process_cpu(&(double){ 0 }, &run1, &delay1);
 		res->threads = (unsigned)omp_get_max_threads();
 		res->cpu_share = wall > 0 ? (cpu1 - cpu0) / (wall * res->threads) : 1;
 		res->run_delay_share = run1 - cpu_run0 + delay1 - delay0 > 0 ?

@@ -42,9 +42,10 @@ struct rt_train_result {
 	long nlosses;
 	double *layer_fwd, *layer_bwd;  /* mean seconds per timed iteration */
 	double primitive_share;         /* time inside oneDNN primitives / iteration time (means) */
-	/* Whether the timed iterations got their cores: the process's CPU time over threads x
-	 * their wall time (OpenMP threads spin while they wait, so only time that another
-	 * process took lowers it), and the time this process's threads spent runnable but not
+	/* Whether the timed iterations got their cores: the OpenMP threads' CPU time (each
+	 * thread's own clock, exact to the moment read) over threads x their wall time (OpenMP
+	 * threads spin while they wait, so only time that another process took lowers it; the
+	 * wall window holds the CPU one), and the time this process's threads spent runnable but not
 	 * running (the kernel's schedstat run delay) over their CPU time plus it. threads: the
 	 * OpenMP threads the iterations ran on. */
 	double cpu_share, run_delay_share;

@@ -349,6 +349,29 @@ static void test_training(void)
 		ok(last < 0.6 * first, "loss falls: %.3f -> %.3f", first, last);
 		ok(acc1 > acc0 + 0.3, "accuracy rises: %.2f -> %.2f", acc0, acc1);
 		ok(a.images_per_s > 0 && a.iter_seconds > 0, "timed: %.0f images/s", a.images_per_s);
+		/* the share of their threads' time that timed iterations got cannot pass 100%,
+		 * over a window of a few milliseconds too (the process's clock lags up to a tick
+		 * for each thread running elsewhere: 122% and 135% of 2 threads, before) */
+		{
+			struct rt_train_opts shortrun = to;
+			double most = 0, least = 2;
+
+			shortrun.iterations = 2;
+			shortrun.warmup = 1;
+			shortrun.digest = false;
+			for (int k = 0; k < 10; k++) {
+				struct rt_train_result c;
+
+				if (!rt_train_iterations(m, &o, &shortrun, &c, &err)) {
+					most = c.cpu_share > most ? c.cpu_share : most;
+					least = c.cpu_share < least ? c.cpu_share : least;
+				}
+				rt_train_result_fini(&c);
+			}
+			ok(most <= 1.005 && least > 0, "10 runs of 2 iterations on %d threads: "
+			   "%.1f%%..%.1f%% of their threads' time, none past 100%%",
+			   omp_get_max_threads(), 100 * least, 100 * most);
+		}
 		{
 			struct rt_net *n = NULL;
 
