@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char *const phase_names[RT_PHASE_COUNT] = {
 	"data", "forward", "loss", "backward", "comm", "update",
@@ -66,21 +65,14 @@ int rt_train_count_whole(const struct rt_model *m, const struct rt_net_opts *no,
 	return rc;
 }
 
-/* The CPU time the OpenMP team's threads have had, each read on its own clock: a thread's
- * clock includes the time it has run since the kernel last accounted it, which the process's
- * clock (CLOCK_PROCESS_CPUTIME_ID) lacks for threads running on other CPUs at that moment (up
- * to a tick each: over a window of a few milliseconds, a share past 100%). */
+/* The CPU time the OpenMP team's threads have had, each read on its own clock (rt_thread_cpu:
+ * over a window of a few milliseconds the process's clock gave a share past 100%). */
 static double team_cpu(void)
 {
 	double s = 0;
 
 #pragma omp parallel reduction(+ : s)
-	{
-		struct timespec ts;
-
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-		s += (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-	}
+	s += rt_thread_cpu();
 	return s;
 }
 
@@ -151,7 +143,7 @@ int rt_train_iterations(const struct rt_model *m, const struct rt_net_opts *net_
 			 * after it; at the end the other way round */
 			wall0 = rt_now();
 			cpu0 = team_cpu();
-			rt_process_cpu(&(double){ 0 }, &cpu_run0, &delay0);
+			rt_process_sched(&cpu_run0, &delay0);
 			if (o->meter) {
 				double c0 = rt_now();
 
@@ -228,7 +220,7 @@ int rt_train_iterations(const struct rt_model *m, const struct rt_net_opts *net_
 		const double cpu1 = team_cpu();
 		double run1, delay1, wall = rt_now() - wall0;
 
-		rt_process_cpu(&(double){ 0 }, &run1, &delay1);
+		rt_process_sched(&run1, &delay1);
 		res->threads = (unsigned)omp_get_max_threads();
 		res->cpu_share = wall > 0 ? (cpu1 - cpu0) / (wall * res->threads) : 1;
 		res->run_delay_share = run1 - cpu_run0 + delay1 - delay0 > 0 ?

@@ -248,7 +248,7 @@ static void run_timed(const struct job *j, int tid, uint64_t reps, double *t0)
 
 void rt_run_snap(struct rt_run_snap *s)
 {
-	rt_process_cpu(&s->cpu, &s->run, &s->delay);
+	rt_process_sched(&s->run, &s->delay);
 	s->wall = rt_now();
 }
 
@@ -300,6 +300,10 @@ static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *e
 	struct rt_run_snap first, before, after;
 	uint64_t reps = 1;
 	bool calibrated = false, done = false;
+	double *clk = calloc(2 * (size_t)j->threads, sizeof(*clk)), end = 0;
+
+	if (!clk)
+		return rt_err_set(err, -ENOMEM, "out of memory");
 
 #pragma omp parallel num_threads(j->threads)
 	{
@@ -328,8 +332,11 @@ static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *e
 			}
 #pragma omp barrier
 		}
+		/* each thread's CPU time on its own clock, inside the window the clock times */
 #pragma omp master
 		rt_run_snap(&first);
+#pragma omp barrier
+		clk[tid] = rt_thread_cpu();
 		while (!done) {
 #pragma omp master
 			rt_run_snap(&before);
@@ -347,23 +354,33 @@ static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *e
 			}
 #pragma omp barrier
 		}
+		clk[j->threads + (unsigned)tid] = rt_thread_cpu();
+#pragma omp barrier
+#pragma omp master
+		end = rt_now();
 	}
 	for (unsigned t = 0; t < j->threads; t++)
-		if (j->status[t])
+		if (j->status[t]) {
+			free(clk);
 			return rt_err_set(err, j->status[t], j->status[t] == -EAGAIN ?
 					  "the OpenMP runtime gave fewer than %u threads" :
 					  "cannot pin thread %u to its processing unit",
 					  j->status[t] == -EAGAIN ? j->threads : t);
+		}
 	{
 		/* threads spinning at a barrier count too: only time taken by someone else
 		 * lowers the share */
-		const double wall = after.wall - first.wall;
+		const double wall = end - first.wall;
+		double cpu = 0;
 
+		for (unsigned t = 0; t < j->threads; t++)
+			cpu += clk[j->threads + t] - clk[t];
 		rt_measurement_of_runs(m, rates, waited, nruns, wall > 0 ?
-				       (after.cpu - first.cpu) / (wall * j->threads) : 1);
+				       cpu / (wall * j->threads) : 1);
 		m->reps = reps;
 		m->seconds = rt_now() - start;
 	}
+	free(clk);
 	return 0;
 }
 

@@ -127,10 +127,10 @@ struct rt_measurement {
 					 * and spread (unless every run was) */
 };
 
-/* What a run's threads got: take a snapshot before and after (the process's CPU time, its
- * threads' run time and run delay, the clock). */
+/* What a run's threads got: take a snapshot before and after (its threads' run time and run
+ * delay, the clock). */
 struct rt_run_snap {
-	double cpu, run, delay, wall;
+	double run, delay, wall;
 };
 void rt_run_snap(struct rt_run_snap *s);
 /* The share of threads x wall time between two snapshots the threads waited for a CPU (0

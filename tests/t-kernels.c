@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <omp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -352,6 +353,26 @@ int main(void)
 		ok(m.best > 0 && m.best >= m.median && m.runs >= o.min_runs && m.spread >= 0,
 		   "best %.3g >= median %.3g, %u runs, spread %.3f", m.best, m.median, m.runs,
 		   m.spread);
+	}
+	/* the share of their cores' time short measurements got, on every thread the node
+	 * has: never past 100% (each thread's own clock, inside the window the clock times) */
+	{
+		const struct rt_kernel *k = rt_kernel_flops(RT_ISA_SSE, RT_PRECISION_FP32);
+		const unsigned threads = (unsigned)omp_get_num_procs();
+		struct rt_measure_opts shortrun = o;
+		double most = 0, least = 2;
+		int rc = 0;
+
+		shortrun.min_run_seconds = 0.001;
+		shortrun.min_runs = shortrun.max_runs = 2;
+		for (int r = 0; r < 10 && !rc; r++) {
+			rc = rt_kernel_measure_flops(k, threads, NULL, &shortrun, &m, &err);
+			most = m.cpu_share > most ? m.cpu_share : most;
+			least = m.cpu_share < least ? m.cpu_share : least;
+		}
+		ok(!rc && most <= 1.005 && least > 0, "10 measurements of 2 runs of 1 ms on %u "
+		   "threads: %.1f%%..%.1f%% of their cores' time, none past 100%% (%s)", threads,
+		   100 * least, 100 * most, rc ? err.msg : "");
 	}
 	{
 		struct rt_arena *a = NULL;

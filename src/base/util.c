@@ -24,14 +24,19 @@ double rt_now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void rt_process_cpu(double *cpu, double *run, double *delay)
+double rt_thread_cpu(void)
 {
 	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void rt_process_sched(double *run, double *delay)
+{
 	DIR *d;
 	struct dirent *e;
 
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	*cpu = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 	*run = *delay = 0;
 	if (!(d = opendir("/proc/self/task")))
 		return;

@@ -72,10 +72,14 @@ int rt_rename_noreplace(const char *from, const char *to);
 void rt_say(void (*fn)(void *ctx, const char *msg), void *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* This process's CPU time (every thread, CLOCK_PROCESS_CPUTIME_ID) in *cpu; from the
- * kernel's schedstat of each of its threads, the time they ran (*run) and the time they were
- * runnable but waited for a CPU (*delay), seconds (both 0 where the kernel has no schedstat). */
-void rt_process_cpu(double *cpu, double *run, double *delay);
+/* The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID), seconds: exact to the moment read.
+ * The process's clock is not, for threads running on other CPUs at that moment (up to a tick
+ * each), so a share of threads x wall time takes each thread's own. */
+double rt_thread_cpu(void);
+/* From the kernel's schedstat of each of this process's threads, the time they ran (*run) and
+ * the time they were runnable but waited for a CPU (*delay), seconds (both 0 where the kernel
+ * has no schedstat). */
+void rt_process_sched(double *run, double *delay);
 
 /* Median of v[0..n) (v is sorted in place); 0 when n == 0. */
 double rt_median(double *v, size_t n);
