@@ -51,7 +51,8 @@ struct rt_cmd_result {
 	unsigned n, ok;
 	double median, lo, hi;          /* wall seconds over the successful runs */
 	int med;                        /* the run whose wall time is the median (-1: none) */
-	double bare_median;             /* the default without the log (NAN: not run) */
+	double bare_median, bare_lo, bare_hi;   /* the default's undisturbed runs without the
+					 * log, wall seconds (NAN: none) */
 	bool bare_tried;                /* the default ran without the log (all may have failed) */
 	bool disturbed;                 /* no undisturbed run: the figures are of disturbed ones */
 	bool resumed;                   /* read back from the directory, not run now */
@@ -75,6 +76,9 @@ double rt_cmd_steady(double *v, size_t n);
 /* median, lo, hi and med from the runs: the undisturbed ones, all when every run was
  * disturbed (then disturbed is set). */
 void rt_cmd_summarize(struct rt_cmd_result *s);
+/* bare_median, bare_lo and bare_hi of the wall times w of the runs without the log (n of
+ * them, reordered; NAN each when n is 0). */
+void rt_cmd_bare(struct rt_cmd_result *s, double *w, size_t n);
 void rt_cmd_result_free(struct rt_cmd_result *s);
 
 /* What cannot be true of a run's counts (src/run/cmd-judge.c). oneDNN times each call by the

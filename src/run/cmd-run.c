@@ -1597,12 +1597,25 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 	}
 	if (ld->hw && *ld->hw)
 		fprintf(fp, "%s\n", ld->hw);
-	if (!isnan(def->bare_median) && def->ok)
-		fprintf(fp, "verbose overhead: the default took %.3f s with the log and %.3f s "
-			"without (medians): %+.1f%%%s\n", def->median, def->bare_median,
-			100 * (def->median / def->bare_median - 1), def->disturbed ?
-			" (the runs with the log disturbed)" : "");
-	else if (def->ok && o->overhead && def->bare_tried)
+	if (!isnan(def->bare_median) && def->ok) {
+		/* a cost only where the ranges do not overlap, the log's runs the slower */
+		char runs[160];
+
+		snprintf(runs, sizeof(runs), "%.3f s (%.3f..%.3f) with the log and %.3f s "
+			 "(%.3f..%.3f) without", def->median, def->lo, def->hi, def->bare_median,
+			 def->bare_lo, def->bare_hi);
+		if (def->lo > def->bare_hi)
+			fprintf(fp, "verbose overhead: the default took %s (medians): %+.1f%%%s\n",
+				runs, 100 * (def->median / def->bare_median - 1), def->disturbed ?
+				" (the runs with the log disturbed)" : "");
+		else if (def->hi < def->bare_lo)
+			fprintf(fp, "verbose overhead: none measured: the default took %s, the "
+				"runs without the log the slower (the node's noise, not a gain "
+				"of the log's)\n", runs);
+		else
+			fprintf(fp, "verbose overhead: none the runs tell apart: the default "
+				"took %s; the ranges overlap\n", runs);
+	} else if (def->ok && o->overhead && def->bare_tried)
 		fprintf(fp, "verbose overhead: not measured: every run without the log was "
 			"disturbed or failed\n");
 	else if (o->overhead)
@@ -2037,7 +2050,7 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir,
 	int rc;
 
 	s->runs = calloc(o->repeat, sizeof(*s->runs));
-	s->bare_median = NAN;
+	s->bare_median = s->bare_lo = s->bare_hi = NAN;
 	if (!s->runs)
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	for (unsigned k = 0; k < o->repeat && !rt_spawn_interrupted(); k++) {
@@ -2092,8 +2105,7 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir,
 				w[nw++] = bare.wall;
 			rt_onednn_tally_free(&bare.t);
 		}
-		if (nw)
-			s->bare_median = rt_median(w, nw);
+		rt_cmd_bare(s, w, nw);
 		s->bare_tried = true;
 	}
 	return 0;

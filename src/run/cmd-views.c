@@ -22,6 +22,16 @@
 
 #define MAX_REPS RT_CLI_REPEAT_MAX      /* the runs of a configuration */
 
+void rt_cmd_bare(struct rt_cmd_result *s, double *w, size_t n)
+{
+	s->bare_median = s->bare_lo = s->bare_hi = NAN;
+	if (!n)
+		return;
+	s->bare_median = rt_median(w, n);       /* sorts w ascending */
+	s->bare_lo = w[0];
+	s->bare_hi = w[n - 1];
+}
+
 void rt_cmd_summarize(struct rt_cmd_result *s)
 {
 	double w[MAX_REPS];
@@ -332,7 +342,7 @@ out:
 		if (!s->resumed)
 			continue;
 		rt_cmd_summarize(s);
-		s->bare_median = nbare[i] ? rt_median(bare[i], nbare[i]) : NAN;
+		rt_cmd_bare(s, bare[i], nbare[i]);
 	}
 	if (make && !rc && rescap < *n) {
 		/* every configuration a row named has a result */
