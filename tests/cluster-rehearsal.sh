@@ -8,12 +8,16 @@
 #
 # Usage (as root):
 #   tests/cluster-rehearsal.sh [-n NODES] [-c CORES] [-r RANKS] [-t NODE:PCT[:PERIOD_US]]
-#                              [-k] -- COMMAND [ARG]...
+#                              [-s] [-k] -- COMMAND [ARG]...
 #     -n NODES   simulated nodes, named nodea, nodeb, ... (default 2)
 #     -c CORES   cores per node (default 1; NODES x CORES must not exceed this machine's CPUs)
 #     -r RANKS   MPI ranks per node (default 1)
 #     -t SPEC    throttle a node: nodeb:40 gives nodeb 40% of its cores' time, in CFS periods
 #                of 100000 us (the kernel's default) unless PERIOD_US is given
+#     -s         every node on the same cores, the first CORES CPUs: for nodes measured one at
+#                a time, the same hardware (a VM's vCPUs differ from each other by up to half
+#                on a cache level: what differs between such nodes is then the machine's own
+#                noise over time)
 #     -k         report what was set up and keep nothing else (a dry run: no mpirun)
 #   COMMAND runs under mpirun, one rank per slot, --host nodea:RANKS,nodeb:RANKS,...;
 #   $REHEARSAL_MPIRUN_ARGS adds options. The exit status is mpirun's.
@@ -39,15 +43,16 @@ if [ "${REHEARSAL_AGENT:-}" = 1 ]; then
 	exec unshare --uts sh -c "hostname '$host' && exec sh -c \"\$0\"" "$*"
 fi
 
-nodes=2 cores=1 ranks=1 throttle="" dry=false
-while getopts n:c:r:t:k opt; do
+nodes=2 cores=1 ranks=1 throttle="" dry=false same=false
+while getopts n:c:r:t:sk opt; do
 	case $opt in
 	n) nodes=$OPTARG ;;
 	c) cores=$OPTARG ;;
 	r) ranks=$OPTARG ;;
 	t) throttle=$OPTARG ;;
+	s) same=true ;;
 	k) dry=true ;;
-	*) echo "usage: $0 [-n NODES] [-c CORES] [-r RANKS] [-t NODE:PCT[:PERIOD_US]] [-k] -- COMMAND..." >&2; exit 2 ;;
+	*) echo "usage: $0 [-n NODES] [-c CORES] [-r RANKS] [-t NODE:PCT[:PERIOD_US]] [-s] [-k] -- COMMAND..." >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -66,7 +71,8 @@ if [ -n "$why" ]; then
 	exit 77
 fi
 ncpu=$(nproc --all)
-if [ $((nodes * cores)) -gt "$ncpu" ] || [ "$nodes" -lt 1 ] || [ "$cores" -lt 1 ]; then
+if { ! $same && [ $((nodes * cores)) -gt "$ncpu" ]; } || [ "$cores" -gt "$ncpu" ] ||
+	[ "$nodes" -lt 1 ] || [ "$cores" -lt 1 ]; then
 	echo "$0: $nodes nodes x $cores cores do not fit in this machine's $ncpu CPUs" >&2
 	exit 2
 fi
@@ -91,6 +97,7 @@ for letter in a b c d e f g h i j k l m n o p; do
 	[ $i -lt "$nodes" ] || break
 	host="node$letter"
 	first=$((i * cores)) last=$((i * cores + cores - 1))
+	$same && first=0 last=$((cores - 1))
 	mkdir "/sys/fs/cgroup/cpuset/$base/$host" "/sys/fs/cgroup/cpu/$base/$host" || exit 1
 	echo "$first-$last" >"/sys/fs/cgroup/cpuset/$base/$host/cpuset.cpus" || exit 1
 	echo "$mems" >"/sys/fs/cgroup/cpuset/$base/$host/cpuset.mems" || exit 1
