@@ -183,7 +183,7 @@ int main(void)
 		const struct rt_replay_event half[] = { { 0x0f03, 0.5, NULL } };
 		struct rt_replay rp = { right, 2, 1, 0, 0 };
 		struct rt_pmu pmu = RT_PMU_REPLAY(&rp);
-		size_t nbf16 = 0, nint8 = 0;
+		size_t nbf16 = 0, nint8 = 0, nfp16 = 0;
 
 		is_int(rt_pmu_selfcheck(&pmu, zen5, 6, &ck, &err), 0, "Zen 5 replay: the probe's kernels counted");
 		ok(ck.n >= 2 && !strncmp(ck.v[0].kernel, "fp64 ", 5) && !strncmp(ck.v[1].kernel, "fp32 ", 5),
@@ -195,6 +195,7 @@ int main(void)
 			printf("# %s\n", ck.v[i].verdict);
 			nbf16 += p == RT_PRECISION_BF16;
 			nint8 += p == RT_PRECISION_INT8;
+			nfp16 += p == RT_PRECISION_FP16;
 			ok(p >= RT_PRECISION_BF16 && p < RT_PRECISION_COUNT &&
 			   fabs(ck.v[i].ratio - (p == RT_PRECISION_INT8 ? 0 : 1)) < 1e-6 &&
 			   ck.v[i].trusted == (p != RT_PRECISION_INT8), "... %s: %.3fx, %s",
@@ -232,15 +233,18 @@ int main(void)
 		{
 			/* the verdict on it: validated for the work read right, the rest named */
 			struct rt_pmu_record rec = { 0 };
-			char buf[2048], note[256];
+			char buf[2048], note[256], want[160];
 
 			rt_pmu_judge(zen5, &ck, buf, sizeof(buf), note, sizeof(note), &rec);
 			printf("# %s\n# %s\n", buf, note);
 			ok(rec.state == RT_PMU_VALIDATED && rec.nchecks == ck.n &&
 			   !strcmp(rec.check[1].kernel, ck.v[1].kernel), "judged validated, every check kept");
-			like(buf, nbf16 ? "AMD Zen 5 table validated for fp64, fp32 and bf16 work (the "
-			     "probe's kernels read: fp64 " : "AMD Zen 5 table validated for fp64 and fp32 "
-			     "work (the probe's kernels read: fp64 ", "... for the work it reads right");
+			/* the precisions this CPU's kernels read right, as the verdict lists them */
+			snprintf(want, sizeof(want), "AMD Zen 5 table validated for fp64%s%s%s work "
+				 "(the probe's kernels read: fp64 ", nbf16 || nfp16 ? ", fp32" : " and fp32",
+				 nbf16 ? (nfp16 ? ", bf16" : " and bf16") : "", nfp16 ? " and fp16" : "");
+			like(buf, want, "... for the work it reads right (%zu bf16, %zu fp16 kernel%s)",
+			     nbf16, nfp16, nbf16 + nfp16 == 1 ? "" : "s");
 			if (nint8) {
 				like(rec.why, "not trusted for int8 work: fp_ret_sse_avx_ops.all read 0.00x",
 				     "... what it is not trusted for, in the record: %s", rec.why);
