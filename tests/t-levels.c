@@ -101,5 +101,40 @@ int main(void)
 		ok(!lv[0].found && !lv[1].found, "flat curve: no boundaries");
 		is_int((long long)lv[0].end, 32 * 1024, "flat curve: hwloc's L1 size kept");
 	}
+	/* where the probe's curve may stop: settled in DRAM once its whole last factor of two lies
+	 * past the last level's end and is flat there */
+	{
+		const double p[] = { 300, 100, 40, 10 }, ends[] = { 48 * KiB, 2 * MiB, 32 * MiB };
+		const uint64_t caches[] = { 48 * 1024, 2 << 20, 32 << 20 };
+		uint64_t end = 1;
+		size_t n = make_curve(ws, bw, p, ends, 3, 96 * MiB);
+
+		ok(rt_levels_settled(ws, bw, n, caches, 3, &end),
+		   "to 3x the L3's end, flat over 48..96 MiB: settled");
+		ok(fabs(log((double)end / (32 * MiB))) < log(1.5), "settled: the L3 ends near 32 MiB "
+		   "(%.1f MiB)", (double)end / MiB);
+		n = make_curve(ws, bw, p, ends, 3, 48 * MiB);
+		ok(!rt_levels_settled(ws, bw, n, caches, 3, &end),
+		   "to 1.5x the L3's end: not settled (its last factor of two starts inside the L3)");
+		ok(!rt_levels_settled(ws, bw, n, caches, 0, &end) && end == 0,
+		   "no cache level: not settled, no end");
+		ok(!rt_levels_settled(ws, bw, 2, caches, 3, &end) && end == 0,
+		   "2 points: not settled, no end");
+	}
+	/* a last level with a tail (a victim cache's, an adaptive policy's): the L3 ends at 32 MiB
+	 * but the curve falls from 20 to 10 GB/s again near 96 MiB, then is flat */
+	{
+		const double p[] = { 300, 100, 40, 20, 10 },
+			     ends[] = { 48 * KiB, 2 * MiB, 32 * MiB, 96 * MiB };
+		const uint64_t caches[] = { 48 * 1024, 2 << 20, 32 << 20 };
+		uint64_t end;
+		size_t n = make_curve(ws, bw, p, ends, 4, 128 * MiB);
+
+		ok(!rt_levels_settled(ws, bw, n, caches, 3, &end),
+		   "a tail still falling over 64..128 MiB: not settled");
+		n = make_curve(ws, bw, p, ends, 4, 512 * MiB);
+		ok(rt_levels_settled(ws, bw, n, caches, 3, &end),
+		   "the same curve to 512 MiB, flat over 256..512 MiB: settled");
+	}
 	return done_testing();
 }

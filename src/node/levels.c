@@ -2,6 +2,7 @@
 #include "config.h"
 #include "node/levels.h"
 #include "base/util.h"
+#include "machine/topo.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -115,4 +116,27 @@ uint64_t rt_levels_working_set(const struct rt_level_result *lv, size_t ncaches,
 			ws = (uint64_t)sqrt((double)lv[k - 1].end * (double)end);
 	}
 	return ws & ~(uint64_t)4095 ? ws & ~(uint64_t)4095 : ws;
+}
+
+bool rt_levels_settled(const uint64_t *ws, const double *bw, size_t n, const uint64_t *caches,
+		       size_t ncaches, uint64_t *end)
+{
+	struct rt_level_result lv[RT_TOPO_MAX_CACHES + 1];
+	double lo = 0, hi = 0;
+
+	*end = 0;
+	if (!ncaches || ncaches > RT_TOPO_MAX_CACHES || n < 3)
+		return false;
+	rt_levels_analyze(ws, bw, n, caches, ncaches, 0.15, lv);
+	*end = lv[ncaches - 1].end;
+	if (!lv[ncaches - 1].found || ws[n - 1] < 2 * *end)
+		return false;
+	for (size_t i = n; i-- > 0 && 2 * ws[i] >= ws[n - 1];) {
+		const size_t m = i == 0 ? 1 : i == n - 1 ? n - 2 : i;
+		const double v = median3(bw[m - 1], bw[m], bw[m + 1]);
+
+		lo = lo == 0 || v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	return lo > 0 && hi <= 1.15 * lo;
 }

@@ -28,4 +28,14 @@ void rt_levels_analyze(const uint64_t *ws, const double *bw, size_t n, const uin
  * 64 MiB. */
 uint64_t rt_levels_working_set(const struct rt_level_result *lv, size_t ncaches, size_t k);
 
+/* Whether a curve (as rt_levels_analyze takes it) has settled in DRAM: its last level found,
+ * its whole last factor of two past that level's end (the curve past twice the end), and flat
+ * there within 15% (the levels' own significance), each point its 3-point median as the
+ * analysis smooths it (one noisy reading of a shared host does not keep the curve going). A
+ * curve still falling past the end, as a victim or adaptive cache's tail does, is not flat.
+ * *end: the last level's end as analysed (0: too few points, or no level, or more than
+ * RT_TOPO_MAX_CACHES). */
+bool rt_levels_settled(const uint64_t *ws, const double *bw, size_t n, const uint64_t *caches,
+		       size_t ncaches, uint64_t *end);
+
 #endif

@@ -240,40 +240,9 @@ static int curve_points(const struct rt_kernel *k, struct rt_arena *a,
 	return 0;
 }
 
-/* The median of a, b, c. */
-static double median3(double a, double b, double c)
-{
-	return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
-}
-
-/* Whether the curve has settled in DRAM: its last level found, the curve past four times that
- * level's end, and flat (within 15%, the levels' own significance) over its last factor of
- * two, each point its 3-point median as the levels' analysis smooths it (one noisy reading of
- * a shared host does not keep the curve going). */
-static bool curve_settled(const struct probe_ctx *c, const uint64_t *ws, const double *bw,
-			  size_t n)
-{
-	struct rt_level_result lv[RT_TOPO_MAX_CACHES + 1];
-	double lo = 0, hi = 0;
-
-	if (!c->ncaches || n < 3)
-		return false;
-	rt_levels_analyze(ws, bw, n, c->cache_cap, c->ncaches, 0.15, lv);
-	if (!lv[c->ncaches - 1].found || ws[n - 1] < 4 * lv[c->ncaches - 1].end)
-		return false;
-	for (size_t i = n; i-- > 0 && 2 * ws[i] >= ws[n - 1];) {
-		const size_t m = i == 0 ? 1 : i == n - 1 ? n - 2 : i;
-		const double v = median3(bw[m - 1], bw[m], bw[m + 1]);
-
-		lo = lo == 0 || v < lo ? v : lo;
-		hi = v > hi ? v : hi;
-	}
-	return lo > 0 && hi <= 1.15 * lo;
-}
-
 /* The curve: one thread, load kernel, geometric sizes from 4 KiB past the last level: to four
  * times hwloc's last level (256 MiB at least, a quarter of the memory available at most), in
- * stages (256 MiB, then factors of 2), stopped where it has settled in DRAM (curve_settled):
+ * stages (256 MiB, then factors of 2), stopped where it has settled in DRAM (rt_levels_settled):
  * hwloc's last level is often a VM's invention (a 480 or 508 MiB L3), and first touching
  * gigabytes in a guest costs seconds (2 s for 2 GiB with huge pages, 8 s without, on a Zen 5
  * guest). */
@@ -285,7 +254,7 @@ static int measure_curve(struct probe_ctx *c, struct rt_err *err)
 	double step = c->o->quick ? sqrt(2.0) : pow(2.0, 0.25), s = 4096;
 	struct rt_arena *arena = NULL;
 	int pu, rc = 0;
-	uint64_t ws[512];
+	uint64_t ws[512], end = 0;
 	double bw[512];
 	size_t n = 0;
 
@@ -317,11 +286,13 @@ static int measure_curve(struct probe_ctx *c, struct rt_err *err)
 			goto out;
 		if (upto >= top)
 			break;
-		if (curve_settled(c, ws, bw, n)) {
+		if (rt_levels_settled(ws, bw, n, c->cache_cap, c->ncaches, &end)) {
 			rt_profile_add_note(c->p, "the bandwidth curve stopped at %.0f MiB, short of "
 					    "4x hwloc's last level (%.0f MiB): it had settled in "
-					    "DRAM, flat within 15%% over its last factor of 2",
-					    (double)upto / (1 << 20), (double)top / (1 << 20));
+					    "DRAM, flat within 15%% over its last factor of 2, all "
+					    "of it past the last level's measured end (%.1f MiB)",
+					    (double)upto / (1 << 20), (double)top / (1 << 20),
+					    (double)end / (1 << 20));
 			break;
 		}
 		progress(c->o, "bandwidth curve: to %.0f MiB (not settled in DRAM at %.0f MiB)",
