@@ -250,9 +250,13 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 	if (!strncmp(spec, "env:", 4)) {
 		struct rt_cmd_env_knob *k;
 
-		if (!eq || (size_t)(eq - spec - 4) >= sizeof(k->name))
+		if (!eq)
 			return rt_err_set(err, -EINVAL, "--sweep %s: env:NAME=V1,V2,... expected",
 					  spec);
+		if ((size_t)(eq - spec - 4) >= sizeof(k->name))
+			return rt_err_set(err, -EINVAL, "--sweep env:%.*s...: a variable name of at "
+					  "most %zu characters expected", 16, spec + 4,
+					  sizeof(k->name) - 1);
 		if (o->nenv == RT_CMD_MAX_ENV)
 			return rt_err_set(err, -EINVAL, "--sweep %s: at most %d environment "
 					  "variables", spec, RT_CMD_MAX_ENV);
