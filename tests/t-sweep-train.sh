@@ -226,9 +226,26 @@ if "$top_builddir/src/roofline-train" --precision bf16 -m lenet5 -n 1 -w 0 -b 4 
 		NR > 1 && $1 == "t1-b64-none-bf16" && $col["scope"] == "iteration" { g = $col["flops"]; c = $col["bytes"] } END { exit !(f == g && c < 0.8 * b) }' "$dir/p/points.csv"
 	check "the chart draws the bf16 roof beside the fp32 ones" sh -c "grep -q \"^set label [0-9]* 'bf16 \" '$dir/p/trajectories.gp' && grep -q \"^set label [0-9]* 'fp32 \" '$dir/p/trajectories.gp'"
 	check "the summary bounds bf16 points by the bf16 roof or the level that holds them (or says it was disturbed)" grep -q '^t1-b64-none-bf16 .* \(bf16 [a-z0-9_]* [0-9.]* GFLOP/s\|[LD][1-5R][A-Z]* [a-z_]* [0-9.]* GB/s\|disturbed: \)' "$dir/p/summary.txt"
+	# the default is the run the options describe: a sweep keeps its precision and affinity
+	"$tool" -m lenet5 -n 2 -w 1 -r 1 -c none --profile "$prof" --precision bf16 \
+		--affinity compact --sweep threads=1 --out "$dir/pb" >/dev/null 2>"$dir/pb.err"
+	check "--precision bf16 --affinity compact --sweep threads=1 exits 0 (got $?)" test $? = 0
+	check "... every configuration in bf16, compact, the default first" "$csvawk" -v c="$(nproc)" 'NR == 2 && $1 != "t" c "-b64-compact-bf16" { exit 1 }
+		NR > 1 && $col["scope"] == "iteration" && $col["stat"] == "median" { k[$1 "/" $col["precision"] "/" $col["affinity"]]++ }
+		END { exit !(("t1-b64-compact-bf16/bf16/compact" in k) && length(k) == (c == 1 ? 1 : 2)) }' "$dir/pb/points.csv"
+	check "... run.cfg's request records them" sh -c "grep -q '^ *precision = \"bf16\";' '$dir/pb/run.cfg' && grep -q '^ *affinity = \"compact\";' '$dir/pb/run.cfg'"
+	"$tool" --resume "$dir/pb" --precision fp32 >/dev/null 2>"$dir/pb2.err"
+	check "... --resume with another --precision: refused (exit $?), both named" sh -c "grep -q \"precision: 'bf16' there, 'fp32' asked\" '$dir/pb2.err'"
 else
 	skip "this CPU has no bf16 in oneDNN"
 fi
+# -o DIR without --sweep: the one run the options describe, measured as a sweep of one
+"$tool" -m lenet5 -n 2 -w 1 -r 1 -c none --profile "$prof" -t 1 -b 16 --out "$dir/one" \
+	>"$dir/one.out" 2>"$dir/one.err"
+check "-o DIR without --sweep exits 0 (got $?)" test $? = 0
+check "... DIR holds points.csv, summary.txt and run.cfg" test -s "$dir/one/points.csv" -a -s "$dir/one/summary.txt" -a -s "$dir/one/run.cfg"
+check "... one configuration, the run asked: 1 thread, batch 16" "$csvawk" 'NR > 1 { k[$1]++ } NR > 1 && ($col["threads"] != 1 || $col["batch"] != 16) { exit 1 } END { exit !(length(k) == 1 && ("t1-b16-none" in k)) }' "$dir/one/points.csv"
+check "... the results directory named on stdout" grep -q "^results: $dir/one " "$dir/one.out"
 # a point's precision is its math's: fp32 tensors under oneDNN's bf16 fpmath mode are bf16 work
 # where the implementation has bf16 instructions (AMX), fp32 where it has fp32 FMAs only (on
 # whatever CPU runs the test: the implementation each row names decides)

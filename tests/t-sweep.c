@@ -164,21 +164,32 @@ int main(void)
 	memset(&s, 0, sizeof(s));
 	rt_sweep_add(&s, "threads=1,2", t, 64, &err);
 	rt_sweep_add(&s, "affinity=compact,none", t, 64, &err);
-	is_int(rt_sweep_expand(&s, 8, 64, &err), 0, "expand");
+	is_int(rt_sweep_expand(&s, 8, 64, RT_AFFINITY_NONE, RT_PRECISION_FP32, &err), 0, "expand");
 	names(&s, "t8-b64-none* t1-b64-compact t1-b64-none t2-b64-compact t2-b64-none");
 	rt_sweep_fini(&s);
 
 	memset(&s, 0, sizeof(s));
 	rt_sweep_add(&s, "threads=8,1", t, 64, &err);
-	rt_sweep_expand(&s, 8, 64, &err);
+	rt_sweep_expand(&s, 8, 64, RT_AFFINITY_NONE, RT_PRECISION_FP32, &err);
 	names(&s, "t8-b64-none* t1-b64-none");  /* the default is measured once */
+	rt_sweep_fini(&s);
+
+	/* the default is the run the options describe: the knobs not swept keep its affinity
+	 * and precision (roofline-train --affinity compact --precision bf16 --sweep threads) */
+	memset(&s, 0, sizeof(s));
+	rt_sweep_add(&s, "threads=1,2", t, 64, &err);
+	is_int(rt_sweep_expand(&s, 8, 64, RT_AFFINITY_COMPACT, RT_PRECISION_BF16, &err), 0,
+	       "expand from a bf16, compact default");
+	names(&s, "t8-b64-compact-bf16* t1-b64-compact-bf16 t2-b64-compact-bf16");
+	ok(s.configs[1].precision == RT_PRECISION_BF16 && s.configs[2].affinity ==
+	   RT_AFFINITY_COMPACT, "... each configuration keeps the default's precision and affinity");
 	rt_sweep_fini(&s);
 
 	memset(&s, 0, sizeof(s));
 	rt_sweep_add(&s, "affinity=scatter,compact", t, 64, &err);
 	ok(s.knobs[0].values[0] == RT_AFFINITY_SCATTER && s.knobs[0].values[1] ==
 	   RT_AFFINITY_COMPACT, "affinity keeps the order given");
-	rt_sweep_expand(&s, 4, 32, &err);
+	rt_sweep_expand(&s, 4, 32, RT_AFFINITY_NONE, RT_PRECISION_FP32, &err);
 	names(&s, "t4-b32-none* t4-b32-scatter t4-b32-compact");
 	{
 		const struct rt_sweep_config *c = s.configs;
@@ -199,14 +210,14 @@ int main(void)
 	ok(s.knobs[0].n == 2 && s.knobs[0].values[0] == RT_PRECISION_FP32 &&
 	   s.knobs[0].values[1] == RT_PRECISION_BF16, "fp32, bf16");
 	rt_sweep_add(&s, "threads=1,2", t, 64, &err);
-	rt_sweep_expand(&s, 2, 64, &err);
+	rt_sweep_expand(&s, 2, 64, RT_AFFINITY_NONE, RT_PRECISION_FP32, &err);
 	names(&s, "t2-b64-none* t1-b64-none t1-b64-none-bf16 t2-b64-none-bf16");
 	ok(s.configs[2].precision == RT_PRECISION_BF16 && s.configs[0].precision ==
 	   RT_PRECISION_FP32, "the default is fp32; bf16 configurations carry their precision");
 	rt_sweep_fini(&s);
 	memset(&s, 0, sizeof(s));
 	rt_sweep_add(&s, "precision=bf16", t, 64, &err);
-	rt_sweep_expand(&s, 4, 32, &err);
+	rt_sweep_expand(&s, 4, 32, RT_AFFINITY_NONE, RT_PRECISION_FP32, &err);
 	names(&s, "t4-b32-none* t4-b32-none-bf16");
 	rt_sweep_fini(&s);
 
@@ -224,7 +235,7 @@ int main(void)
 		is_str(spec, "input=32x32,64x48,16x16", "the canonical form");
 	}
 	s.input_h = s.input_w = 32;
-	rt_sweep_expand(&s, 2, 64, &err);
+	rt_sweep_expand(&s, 2, 64, RT_AFFINITY_NONE, RT_PRECISION_FP32, &err);
 	names(&s, "t2-b64-none* t2-b64-none-i64x48 t2-b64-none-i16");
 	ok(s.configs[0].input_h == 32 && s.configs[1].input_h == 64 && s.configs[1].input_w == 48 &&
 	   s.configs[2].input_w == 16, "each configuration carries its input");
@@ -238,7 +249,7 @@ int main(void)
 	rt_sweep_fini(&s);
 	memset(&s, 0, sizeof(s));
 	rt_sweep_add(&s, "ranks=1,2,4", t, 64, &err);
-	is_int(rt_sweep_expand(&s, 8, 64, &err), 0, "expand ranks");
+	is_int(rt_sweep_expand(&s, 8, 64, RT_AFFINITY_NONE, RT_PRECISION_FP32, &err), 0, "expand ranks");
 	names(&s, "t8-b64-none* t4-b32-none-r2 t2-b16-none-r4");
 	ok(s.configs[1].ranks == 2 && s.configs[2].ranks == 4 && s.configs[2].threads == 2 &&
 	   s.configs[2].batch == 16, "4 ranks: 2 threads and 16 images each (8 cores, batch 64)");
@@ -246,14 +257,14 @@ int main(void)
 	memset(&s, 0, sizeof(s));
 	rt_sweep_add(&s, "ranks=2", t, 64, &err);
 	rt_sweep_add(&s, "threads=1,4", t, 64, &err);
-	rt_sweep_expand(&s, 8, 64, &err);
+	rt_sweep_expand(&s, 8, 64, RT_AFFINITY_NONE, RT_PRECISION_FP32, &err);
 	names(&s, "t8-b64-none* t1-b32-none-r2 t4-b32-none-r2");
 	rt_sweep_fini(&s);
 	/* several ranks pin their own threads: OMP_PLACES would put them all on the same cores */
 	memset(&s, 0, sizeof(s));
 	rt_sweep_add(&s, "ranks=2", t, 64, &err);
 	rt_sweep_add(&s, "affinity=compact", t, 64, &err);
-	rt_sweep_expand(&s, 8, 64, &err);
+	rt_sweep_expand(&s, 8, 64, RT_AFFINITY_NONE, RT_PRECISION_FP32, &err);
 	ok(s.nconfigs == 2 && s.configs[1].affinity == RT_AFFINITY_COMPACT &&
 	   s.configs[1].nenv == 3 && !strcmp(s.configs[1].env[0], "OMP_NUM_THREADS=4") &&
 	   !strcmp(s.configs[1].env[1], "OMP_PLACES=") &&
@@ -262,8 +273,9 @@ int main(void)
 	rt_sweep_fini(&s);
 	memset(&s, 0, sizeof(s));
 	rt_sweep_add(&s, "ranks=3", t, 64, &err);
-	ok(rt_sweep_expand(&s, 8, 64, &err) == -EINVAL && strstr(err.msg, "3 ranks do not split "
-	   "the batch of 64 images evenly"), "a batch 3 ranks cannot split: %s", err.msg);
+	ok(rt_sweep_expand(&s, 8, 64, RT_AFFINITY_NONE, RT_PRECISION_FP32, &err) == -EINVAL &&
+	   strstr(err.msg, "3 ranks do not split the batch of 64 images evenly"),
+	   "a batch 3 ranks cannot split: %s", err.msg);
 	rt_sweep_fini(&s);
 
 	{

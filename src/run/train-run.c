@@ -84,8 +84,10 @@ static const struct rt_cli_opt opts[] = {
 		  "that many ranks, each with the node's cores / ranks threads and its share of "
 		  "the global batch); repeat for a grid. Lists when none is given: threads 1, "
 		  "powers of two, all cores; batch the model's /4, /2, x1, x2; affinity all "
-		  "three; precision both. The default configuration (all cores, the runtime's "
-		  "placement, the model's batch, fp32) is always measured as the reference" },
+		  "three; precision both. The default configuration, the run the other options "
+		  "describe (all cores, the runtime's placement, the model's batch, fp32 unless "
+		  "--threads, --affinity, --batch or --precision say otherwise), is always "
+		  "measured as the reference, and the knobs not swept keep its values" },
 	{ 'r', "repeat", 'r', RT_CLI_INT, "N", 1, RT_CLI_REPEAT_MAX, .def = "3",
 	  .help = "fresh processes per configuration, each a measurement" },
 	{ OPT_MPIRUN, "mpirun", 0, RT_CLI_WORD, "CMD",
@@ -94,7 +96,8 @@ static const struct rt_cli_opt opts[] = {
 	{ 'o', "out", 'o', RT_CLI_PATH, "DIR",
 	  .def = "results/MODEL-TIMESTAMP, named when the sweep completes",
 	  .help = "results directory; one that holds a sweep must hold the same request "
-		  "(configurations not measured yet are added)" },
+		  "(configurations not measured yet are added); without --sweep, the one "
+		  "configuration is run as a sweep of one and written there" },
 	{ OPT_RESUME, "resume", 0, RT_CLI_PATH, "DIR",
 	  .help = "continue an interrupted sweep in DIR: its request (model, data, knobs, ...) "
 		  "comes from DIR/run.cfg; options given must agree" },
@@ -171,6 +174,7 @@ int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, stru
 		       rt_err_set(err, -EINVAL, "--data: '%s' is not synthetic, mnist:DIR or "
 				  "cifar10:DIR", arg) : 0;
 	case OPT_PRECISION:
+		s->given |= RT_GIVEN_PRECISION;
 		return rt_precision_parse(arg, &s->prec) || !rt_precision_trains(s->prec) ?
 		       rt_err_set(err, -EINVAL, "--precision: '%s' is not fp32 or bf16", arg) : 0;
 	case OPT_LR: s->lr = v->d; s->given |= RT_GIVEN_LR; return 0;
@@ -223,6 +227,11 @@ int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, stru
 	case OPT_EMIT_POINTS: s->emit = arg; return 0;
 	}
 	return rt_err_set(err, -ENOENT, "option %d is not a setting", key);
+}
+
+bool rt_train_settings_engine(const struct rt_train_settings *s)
+{
+	return s->nsweeps || s->resume || s->outdir;
 }
 
 int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *err)
@@ -325,6 +334,18 @@ int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err)
 	if (!(g & RT_GIVEN_INPUT) && *r->input &&
 	    rt_sweep_parse_input(r->input, &s->input_h, &s->input_w, "input", &bad))
 		return rt_err_set(err, -EINVAL, "%s/run.cfg: %s", s->resume, bad.msg);
+	if (!(g & RT_GIVEN_PRECISION) && *r->precision &&
+	    (rt_precision_parse(r->precision, &s->prec) || !rt_precision_trains(s->prec)))
+		return rt_err_set(err, -EINVAL, "%s/run.cfg: precision: '%s' is not fp32 or bf16",
+				  s->resume, r->precision);
+	if (!(g & RT_GIVEN_AFFINITY) && *r->affinity) {
+		const int a = rt_vocab_index(rt_vocab_affinities, RT_AFFINITY_COUNT, r->affinity);
+
+		if (a < 0)
+			return rt_err_set(err, -EINVAL, "%s/run.cfg: affinity: '%s' is not none, "
+					  "compact or scatter", s->resume, r->affinity);
+		s->affinity = (enum rt_affinity)a;
+	}
 	if (!(g & RT_GIVEN_PROFILE) && *r->profile)
 		s->profile = r->profile;
 	if (!(g & RT_GIVEN_SWEEP)) {
@@ -379,6 +400,8 @@ void rt_train_settings_request(struct rt_runrec_request *r, const struct rt_trai
 	snprintf(r->lr, sizeof(r->lr), "%.17g", s->lr);
 	if (s->input_h)
 		snprintf(r->input, sizeof(r->input), "%ldx%ld", s->input_h, s->input_w);
+	snprintf(r->precision, sizeof(r->precision), "%s", rt_precision_name(s->prec));
+	snprintf(r->affinity, sizeof(r->affinity), "%s", rt_affinity_name(s->affinity));
 	r->batch = batch;
 	r->iterations = s->iters;
 	r->warmup = s->warmup;
@@ -437,7 +460,8 @@ int rt_run_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s
 
 	sw->input_h = h->m->input.h;
 	sw->input_w = h->m->input.w;
-	if ((rc = rt_sweep_expand(sw, (unsigned)omp_get_max_threads(), batch, err)))
+	if ((rc = rt_sweep_expand(sw, (unsigned)omp_get_max_threads(), batch, s->affinity, s->prec,
+				   err)))
 		goto done;
 	/* under mpirun every configuration is trained by all the ranks together: it carries
 	 * their count */
@@ -551,7 +575,8 @@ out:
 	return rc;
 }
 
-/* A sweep (--sweep, --resume): its knobs, then the run; the results directory printed. */
+/* A sweep (--sweep, --resume, --out): its knobs, then the run; the results directory
+ * printed. */
 static int tool_sweep(const struct rt_train_tool *t, struct rt_sweep_mpi *h, long batch)
 {
 	struct rt_sweep sw = { 0 };
@@ -601,7 +626,7 @@ int rt_run_train_tool(const struct rt_train_tool *t)
 	    rt_model_open(&m, s->model, &err) ||
 	    rt_train_settings_apply(s, &m, t->topo, cl, &no, &err))
 		goto fail;
-	if (s->profile && !s->nsweeps && !s->resume && !s->emit) {
+	if (s->profile && !rt_train_settings_engine(s) && !s->emit) {
 		/* one run draws no roof, but a profile given is read as roofline-run reads it:
 		 * one that cannot be is the same error, not ignored */
 		struct rt_profile *p = NULL;
@@ -610,7 +635,7 @@ int rt_run_train_tool(const struct rt_train_tool *t)
 			goto fail;
 		rt_profile_destroy(p);
 	}
-	if (s->nsweeps || s->resume) {
+	if (rt_train_settings_engine(s)) {
 		struct rt_sweep_mpi h = {
 			.m = m, .no = no, .cl = cl, .topo = t->topo, .warn = t->warn,
 			.measure = { .data = s->data, .counters = s->counters,

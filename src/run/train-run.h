@@ -23,7 +23,7 @@ enum {
 	RT_GIVEN_DATA = 16, RT_GIVEN_SEED = 32, RT_GIVEN_LR = 64, RT_GIVEN_MAXPOOL = 128,
 	RT_GIVEN_COUNTERS = 256, RT_GIVEN_PER_LAYER = 512, RT_GIVEN_REPEAT = 1024,
 	RT_GIVEN_TIMEOUT = 2048, RT_GIVEN_PROFILE = 4096, RT_GIVEN_SWEEP = 8192,
-	RT_GIVEN_INPUT = 16384, RT_GIVEN_AFFINITY = 32768,
+	RT_GIVEN_INPUT = 16384, RT_GIVEN_AFFINITY = 32768, RT_GIVEN_PRECISION = 65536,
 };
 
 struct rt_train_settings {
@@ -50,6 +50,10 @@ struct rt_train_settings {
 
 /* roofline-train's defaults. */
 void rt_train_settings_default(struct rt_train_settings *s);
+
+/* Whether the settings ask for the sweep engine: --sweep, --resume, or --out (a results
+ * directory: one run given it is a sweep of one configuration, written there as a sweep's). */
+bool rt_train_settings_engine(const struct rt_train_settings *s);
 
 /* roofline-train's command line: its one option table (the tool sets .pus, the bound of
  * --threads, in a copy). */

@@ -78,6 +78,10 @@ int rt_runrec_request_read(struct rt_runrec_request *r, const char *dir, struct 
 	    (rc = rt_cfg_string(&rd, g, "request", "lr", r->lr, sizeof(r->lr), false)) ||
 	    (rc = rt_cfg_string(&rd, g, "request", "input", r->input, sizeof(r->input),
 				false)) ||
+	    (rc = rt_cfg_string(&rd, g, "request", "precision", r->precision,
+				sizeof(r->precision), false)) ||
+	    (rc = rt_cfg_string(&rd, g, "request", "affinity", r->affinity, sizeof(r->affinity),
+				false)) ||
 	    (rc = rt_cfg_string(&rd, g, "request", "profile", r->profile, sizeof(r->profile),
 				false)) ||
 	    (rc = get_long(&rd, g, "batch", &r->batch)) ||
@@ -132,6 +136,10 @@ int rt_runrec_request_diff(const struct rt_runrec_request *there,
 		{ "lr", *there->lr ? there->lr : "default", *asked->lr ? asked->lr : "default" },
 		{ "input", *there->input ? there->input : "the model's",
 		  *asked->input ? asked->input : "the model's" },
+		{ "precision", *there->precision ? there->precision : "fp32",
+		  *asked->precision ? asked->precision : "fp32" },
+		{ "affinity", *there->affinity ? there->affinity : "none",
+		  *asked->affinity ? asked->affinity : "none" },
 		{ "per-layer", there->per_layer ? "yes" : "no", asked->per_layer ? "yes" : "no" },
 		{ "sweep", a, b },
 	};
@@ -271,6 +279,8 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 	put_kv(of.fp, "    ", "maxpool", r->maxpool);
 	put_kv(of.fp, "    ", "lr", r->lr);
 	put_kv(of.fp, "    ", "input", r->input);
+	put_kv(of.fp, "    ", "precision", r->precision);
+	put_kv(of.fp, "    ", "affinity", r->affinity);
 	fprintf(of.fp, "    batch = %ld; iterations = %ld; warmup = %ld; repeat = %ld; "
 		"seed = %ld;\n    per_layer = %s; timeout = %.6f;\n", r->batch, r->iterations,
 		r->warmup, r->repeat, r->seed, r->per_layer ? "true" : "false", r->timeout);

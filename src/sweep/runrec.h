@@ -22,6 +22,9 @@ struct rt_runrec_request {
 	char maxpool[16];               /* auto, onednn, split */
 	char lr[64];                    /* --lr as given ("" : the default) */
 	char input[32];                 /* --input as "HxW" ("": the model's) */
+	char precision[8], affinity[16];        /* the default configuration's ("": a run.cfg
+						 * written before they were recorded: fp32,
+						 * none) */
 	long batch;                     /* the default configuration's batch */
 	long iterations, warmup, repeat, seed;
 	bool per_layer;

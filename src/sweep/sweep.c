@@ -225,10 +225,10 @@ void rt_sweep_digits(size_t k, const size_t *dims, size_t nd, size_t *idx)
 }
 
 int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_batch,
-		    struct rt_err *err)
+		    enum rt_affinity affinity, enum rt_precision precision, struct rt_err *err)
 {
 	struct rt_sweep_config def = { .threads = default_threads, .batch = model_batch,
-				       .affinity = RT_AFFINITY_NONE, .precision = RT_PRECISION_FP32,
+				       .affinity = affinity, .precision = precision,
 				       .ranks = 1, .input_h = s->input_h, .input_w = s->input_w,
 				       .is_default = true, .rank = -1 };
 	size_t total = 1, dims[RT_KNOB_COUNT], idx[RT_KNOB_COUNT];

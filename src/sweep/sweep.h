@@ -70,12 +70,13 @@ struct rt_sweep {
 int rt_sweep_add(struct rt_sweep *s, const char *spec, const struct rt_topo *topo,
 		 long model_batch, struct rt_err *err);
 /* Expand the grid (knobs not swept keep the default's value); the default configuration
- * comes first, marked is_default, whether or not the grid holds it. With ranks swept (strong
+ * (threads, batch, affinity and precision: the run the tool's options describe, the input
+ * s's) comes first, marked is_default, whether or not the grid holds it. With ranks swept (strong
  * scaling: r ranks share the cores and the global batch), a configuration of r ranks gets
  * default_threads / r threads per rank unless threads are swept too, and the global batch
  * split r ways (its batch is per rank); a batch that r does not divide is an error. */
 int rt_sweep_expand(struct rt_sweep *s, unsigned default_threads, long model_batch,
-		    struct rt_err *err);
+		    enum rt_affinity affinity, enum rt_precision precision, struct rt_err *err);
 void rt_sweep_fini(struct rt_sweep *s);
 /* Knob k's value v in configuration c (an affinity or a precision as its enum, an input as
  * RT_INPUT_VALUE). */

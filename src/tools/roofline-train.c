@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 	}
 	sweep_ps.on = s.verbose || sweep_ps.tty;
 	one_ps.on = (one_ps.tty || s.verbose) && cl.rank == 0;
-	if (s.nsweeps || s.resume) {
+	if (rt_train_settings_engine(&s)) {
 		/* a sweep stops cleanly: the running child is killed, the finished ones kept */
 		struct sigaction sa = { .sa_handler = on_interrupt };
 
@@ -136,7 +136,7 @@ int main(int argc, char **argv)
 
 		rc = rt_run_train_tool(&t);
 	}
-	if (rc && one_ps.on && one_ps.tty && !s.nsweeps && !s.resume)
+	if (rc && one_ps.on && one_ps.tty && !rt_train_settings_engine(&s))
 		fputc('\n', stderr);
 out:
 	rt_topo_destroy(topo);
