@@ -114,7 +114,7 @@ static const struct rt_cli_opt opts[] = {
 	{ .help = "\n" },
 	{ 'D', "describe", 'D', RT_CLI_FLAG, NULL,
 	  .help = "print the per-layer table (shapes, parameters, FLOPs, memory for the batch) "
-		  "and exit without training" },
+		  "and exit without training (no --sweep, --out or --resume with it)" },
 	{ 'v', "verbose", 'v', RT_CLI_FLAG, NULL,
 	  .help = "progress on stderr even when it is not a terminal" },
 	/* a sweep's child: the configuration's record in, its points on stdout */
@@ -240,6 +240,10 @@ int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *er
 		return rt_err_set(err, -EINVAL, "--resume: give either --out or --resume");
 	if (s->no_retry && !s->outdir && !s->resume)
 		return rt_err_set(err, -EINVAL, "--no-retry: goes with --resume or --out");
+	if (s->describe && rt_train_settings_engine(s))
+		return rt_err_set(err, -EINVAL, "--describe: prints the layers and trains nothing: "
+				  "give it without %s", s->nsweeps ? "--sweep" : s->resume ?
+				  "--resume" : "--out");
 	return 0;
 }
 
