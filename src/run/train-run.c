@@ -74,7 +74,8 @@ static const struct rt_cli_opt opts[] = {
 	  .help = "also print each layer's forward and backward time and GFLOP/s" },
 	{ OPT_DIGEST, "digest", 0, RT_CLI_FLAG, NULL,
 	  .help = "print a digest of the final weights (hash, sum, norm; every rank under "
-		  "mpirun): equal runs have equal digests" },
+		  "mpirun): equal runs have equal digests (one run: no --sweep, --out or "
+		  "--resume)" },
 	{ .help = "\nSweeps (each configuration in a fresh child process, results in a "
 		  "directory):\n" },
 	{ 'S', "sweep", 'S', RT_CLI_WORD, "KNOB[=LIST]",
@@ -236,14 +237,18 @@ bool rt_train_settings_engine(const struct rt_train_settings *s)
 
 int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *err)
 {
+	const char *engine = s->nsweeps ? "--sweep" : s->resume ? "--resume" : "--out";
+
 	if (s->outdir && s->resume)
 		return rt_err_set(err, -EINVAL, "--resume: give either --out or --resume");
 	if (s->no_retry && !s->outdir && !s->resume)
 		return rt_err_set(err, -EINVAL, "--no-retry: goes with --resume or --out");
 	if (s->describe && rt_train_settings_engine(s))
 		return rt_err_set(err, -EINVAL, "--describe: prints the layers and trains nothing: "
-				  "give it without %s", s->nsweeps ? "--sweep" : s->resume ?
-				  "--resume" : "--out");
+				  "give it without %s", engine);
+	if (s->digest && rt_train_settings_engine(s))
+		return rt_err_set(err, -EINVAL, "--digest: prints the weights of one run in this "
+				  "process: give it without %s", engine);
 	return 0;
 }
 
