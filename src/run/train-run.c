@@ -249,6 +249,14 @@ int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *er
 	if (s->digest && rt_train_settings_engine(s))
 		return rt_err_set(err, -EINVAL, "--digest: prints the weights of one run in this "
 				  "process: give it without %s", engine);
+	/* a sweep's own: one run in this process has no fresh processes to repeat or limit */
+	if (!rt_train_settings_engine(s) && !s->emit && (s->given & RT_GIVEN_REPEAT))
+		return rt_err_set(err, -EINVAL, "--repeat: fresh processes of a sweep's "
+				  "configurations: give --sweep, or --out DIR to measure this run as "
+				  "a sweep of one");
+	if (!rt_train_settings_engine(s) && !s->emit && (s->given & RT_GIVEN_TIMEOUT))
+		return rt_err_set(err, -EINVAL, "--timeout: limits a sweep's processes: give "
+				  "--sweep, or --out DIR to measure this run as a sweep of one");
 	return 0;
 }
 

@@ -64,7 +64,8 @@ extern const struct rt_cli rt_train_cli;
  * right (a word that is not one of the option's, several thread counts for one run). */
 int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *err);
 /* Once every option is in: the settings that go together (--out or --resume, not both;
- * --no-retry with one of them; --describe and --digest with none of them nor --sweep). */
+ * --no-retry with one of them; --describe and --digest with none of them nor --sweep;
+ * --repeat and --timeout with one of them or --sweep). */
 int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *err);
 
 /* --emit-points FILE: the settings of the configuration FILE records (rt_runrec_members_walk),
