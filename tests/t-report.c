@@ -745,6 +745,15 @@ int main(void)
 		v[3].status = v[4].status = v[5].status = RT_STATUS_DISTURBED;
 		rt_points_verdict(v, 6, "t2-b64-none", &vd);
 		ok(vd.kind == RT_VERDICT_DEFAULT_BEST, "a disturbed configuration is never the best");
+		rt_points_verdict_text(&vd, text, sizeof(text));
+		ok(!vd.alone && strstr(text, "the default configuration, t2-b64-none, is the best "
+					    "measured") == text, "... said so (%s)", text);
+		/* the default's rows alone (-o DIR without --sweep): nothing compared */
+		rt_points_verdict(v, 3, "t2-b64-none", &vd);
+		rt_points_verdict_text(&vd, text, sizeof(text));
+		ok(vd.kind == RT_VERDICT_DEFAULT_BEST && vd.alone &&
+		   !strncmp(text, "one configuration, t2-b64-none: ", 32) && !strstr(text, "best"),
+		   "one configuration alone: no 'best' said (%s)", text);
 		v[0].status = v[1].status = v[2].status = RT_STATUS_DISTURBED;
 		rt_points_verdict(v, 6, "t2-b64-none", &vd);
 		ok(vd.kind == RT_VERDICT_NONE, "nothing undisturbed: no verdict");

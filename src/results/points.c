@@ -269,12 +269,19 @@ void rt_points_verdict(const struct rt_point *pts, size_t n, const char *default
 {
 	struct rt_spread b, d;
 	enum rt_faster f;
+	const char *first = NULL;
 
 	memset(v, 0, sizeof(*v));
-	for (size_t i = 0; i < n; i++)
-		v->disturbed += pts[i].scope == RT_SCOPE_ITERATION && pts[i].stat == RT_STAT_MEDIAN &&
-				pts[i].status == RT_STATUS_DISTURBED &&
+	v->alone = true;
+	for (size_t i = 0; i < n; i++) {
+		if (pts[i].scope != RT_SCOPE_ITERATION || pts[i].stat != RT_STAT_MEDIAN)
+			continue;
+		v->disturbed += pts[i].status == RT_STATUS_DISTURBED &&
 				pts[i].source == RT_SOURCE_MODEL;
+		if (!first)
+			first = pts[i].config;
+		v->alone = v->alone && !strcmp(first, pts[i].config);
+	}
 	v->best = rt_points_best(pts, n, default_config);
 	v->def = default_config ? rt_points_headline(pts, n, default_config) : NULL;
 	if (!v->best) {
@@ -320,8 +327,9 @@ void rt_points_verdict_text(const struct rt_verdict *v, char *buf, size_t size)
 			 v->best->images_per_s);
 		break;
 	case RT_VERDICT_DEFAULT_BEST:
-		snprintf(buf, size, "the default configuration, %s, is the best measured: %.1f "
-			 "images/s (%.1f..%.1f %s)", v->def->config, v->def->images_per_s, v->def_lo,
+		snprintf(buf, size, v->alone ? "one configuration, %s: %.1f images/s (%.1f..%.1f "
+			 "%s)" : "the default configuration, %s, is the best measured: %.1f images/s "
+			 "(%.1f..%.1f %s)", v->def->config, v->def->images_per_s, v->def_lo,
 			 v->def_hi, over);
 		break;
 	case RT_VERDICT_FASTER:

@@ -158,6 +158,8 @@ struct rt_verdict {
 	unsigned processes;             /* of the best: fresh processes (1: one process) */
 	double speedup;                 /* best / default, medians */
 	size_t disturbed;               /* configurations disturbed, not compared */
+	bool alone;                     /* the points are of one configuration (-o DIR without
+					 * --sweep): nothing to compare */
 };
 void rt_points_verdict(const struct rt_point *pts, size_t n, const char *default_config,
 		       struct rt_verdict *v);
