@@ -237,24 +237,25 @@ bool rt_train_settings_engine(const struct rt_train_settings *s)
 
 int rt_train_settings_check(const struct rt_train_settings *s, struct rt_err *err)
 {
-	const char *engine = s->nsweeps ? "--sweep" : s->resume ? "--resume" : "--out";
+	const bool engine = rt_train_settings_engine(s);
+	const char *given = s->nsweeps ? "--sweep" : s->resume ? "--resume" : "--out";
 
 	if (s->outdir && s->resume)
 		return rt_err_set(err, -EINVAL, "--resume: give either --out or --resume");
 	if (s->no_retry && !s->outdir && !s->resume)
 		return rt_err_set(err, -EINVAL, "--no-retry: goes with --resume or --out");
-	if (s->describe && rt_train_settings_engine(s))
+	if (s->describe && engine)
 		return rt_err_set(err, -EINVAL, "--describe: prints the layers and trains nothing: "
-				  "give it without %s", engine);
-	if (s->digest && rt_train_settings_engine(s))
+				  "give it without %s", given);
+	if (s->digest && engine)
 		return rt_err_set(err, -EINVAL, "--digest: prints the weights of one run in this "
-				  "process: give it without %s", engine);
+				  "process: give it without %s", given);
 	/* a sweep's own: one run in this process has no fresh processes to repeat or limit */
-	if (!rt_train_settings_engine(s) && !s->emit && (s->given & RT_GIVEN_REPEAT))
+	if (!engine && !s->emit && (s->given & RT_GIVEN_REPEAT))
 		return rt_err_set(err, -EINVAL, "--repeat: fresh processes of a sweep's "
 				  "configurations: give --sweep, or --out DIR to measure this run as "
 				  "a sweep of one");
-	if (!rt_train_settings_engine(s) && !s->emit && (s->given & RT_GIVEN_TIMEOUT))
+	if (!engine && !s->emit && (s->given & RT_GIVEN_TIMEOUT))
 		return rt_err_set(err, -EINVAL, "--timeout: limits a sweep's processes: give "
 				  "--sweep, or --out DIR to measure this run as a sweep of one");
 	return 0;
