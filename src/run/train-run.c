@@ -162,6 +162,7 @@ int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, stru
 					  "count ('%s' has %zu): sweep them with --sweep threads=%s",
 					  arg, v->n, arg);
 		s->threads = v->list[0];
+		s->given |= RT_GIVEN_THREADS;
 		return 0;
 	case 'n': s->iters = v->l; s->given |= RT_GIVEN_ITERS; return 0;
 	case 'w': s->warmup = v->l; s->given |= RT_GIVEN_WARMUP; return 0;
@@ -337,6 +338,8 @@ int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err)
 		s->counters = r->counters;
 	if (!(g & RT_GIVEN_BATCH))
 		s->batch = r->batch;
+	if (!(g & RT_GIVEN_THREADS) && r->threads)
+		s->threads = r->threads;
 	if (!(g & RT_GIVEN_ITERS))
 		s->iters = r->iterations;
 	if (!(g & RT_GIVEN_WARMUP))
@@ -421,6 +424,7 @@ void rt_train_settings_request(struct rt_runrec_request *r, const struct rt_trai
 	snprintf(r->precision, sizeof(r->precision), "%s", rt_precision_name(s->prec));
 	snprintf(r->affinity, sizeof(r->affinity), "%s", rt_affinity_name(s->affinity));
 	r->batch = batch;
+	r->threads = sw->nconfigs ? (long)sw->configs[0].threads : 0;
 	r->iterations = s->iters;
 	r->warmup = s->warmup;
 	r->repeat = s->repeat;

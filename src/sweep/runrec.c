@@ -90,6 +90,13 @@ int rt_runrec_request_read(struct rt_runrec_request *r, const char *dir, struct 
 	    (rc = get_long(&rd, g, "repeat", &r->repeat)) ||
 	    (rc = get_long(&rd, g, "seed", &r->seed)))
 		goto out;
+	{
+		long long t = 0;
+
+		if ((rc = rt_cfg_int(&rd, g, "request", "threads", &t, 0, 2147483647LL, false)))
+			goto out;
+		r->threads = (long)t;
+	}
 	if (!config_setting_lookup_bool(g, "per_layer", &per_layer) ||
 	    !config_setting_lookup_float(g, "timeout", &r->timeout)) {
 		rc = rt_err_set(err, -EINVAL, "%s:%d: request: 'per_layer' (true or false) and "
@@ -148,6 +155,9 @@ int rt_runrec_request_diff(const struct rt_runrec_request *there,
 		long there, asked;
 	} g[] = {
 		{ "batch", there->batch, asked->batch },
+		/* compared where both recorded it */
+		{ "threads", there->threads && asked->threads ? there->threads : 0,
+		  there->threads && asked->threads ? asked->threads : 0 },
 		{ "iterations", there->iterations, asked->iterations },
 		{ "warmup", there->warmup, asked->warmup },
 		{ "repeat", there->repeat, asked->repeat },
@@ -281,9 +291,10 @@ int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *e
 	put_kv(of.fp, "    ", "input", r->input);
 	put_kv(of.fp, "    ", "precision", r->precision);
 	put_kv(of.fp, "    ", "affinity", r->affinity);
-	fprintf(of.fp, "    batch = %ld; iterations = %ld; warmup = %ld; repeat = %ld; "
-		"seed = %ld;\n    per_layer = %s; timeout = %.6f;\n", r->batch, r->iterations,
-		r->warmup, r->repeat, r->seed, r->per_layer ? "true" : "false", r->timeout);
+	fprintf(of.fp, "    batch = %ld; threads = %ld; iterations = %ld; warmup = %ld; "
+		"repeat = %ld; seed = %ld;\n    per_layer = %s; timeout = %.6f;\n", r->batch,
+		r->threads, r->iterations, r->warmup, r->repeat, r->seed,
+		r->per_layer ? "true" : "false", r->timeout);
 	put_kv(of.fp, "    ", "profile", r->profile);
 	fprintf(of.fp, "    sweep = [");
 	for (size_t i = 0; i < r->nknobs; i++) {
