@@ -239,8 +239,9 @@ if "$top_builddir/src/roofline-train" --precision bf16 -m lenet5 -n 1 -w 0 -b 4 
 else
 	skip "this CPU has no bf16 in oneDNN"
 fi
-# the default's threads are the request's: --resume without -t keeps them (it measured the
-# configurations again at all cores, beside the first ones, before run.cfg recorded them)
+# -t is the request's: --resume without it keeps it (it measured the configurations again at
+# all cores, beside the first ones, before run.cfg recorded it); a sweep without -t records
+# none, so that runs under different mpirun -n share a directory (t-mpi)
 "$tool" -m lenet5 -n 2 -w 1 -r 1 -c none --profile "$prof" -t 1 --sweep batch=8 --out "$dir/t1" \
 	>/dev/null 2>"$dir/t1.err"
 check "-t 1 --sweep batch=8: run.cfg's request records the default's 1 thread" grep -q '^ *batch = 64; threads = 1;' "$dir/t1/run.cfg"
@@ -248,7 +249,7 @@ check "-t 1 --sweep batch=8: run.cfg's request records the default's 1 thread" g
 check "... --resume without -t exits 0 (got $?) and measures nothing new" "$csvawk" 'NR > 1 { k[$1]++ } END { exit !(length(k) == 2 && ("t1-b64-none" in k) && ("t1-b8-none" in k)) }' "$dir/t1/points.csv"
 if [ "$(nproc)" -ge 2 ]; then
 	"$tool" --resume "$dir/t1" -t 2 >/dev/null 2>"$dir/t1r2.err"
-	check "... --resume -t 2: refused (exit $?), both counts named" grep -q 'threads: 1 there, 2 asked' "$dir/t1r2.err"
+	check "... --resume -t 2: refused (exit $?), both counts named" grep -q "threads: '1' there, '2' asked" "$dir/t1r2.err"
 else
 	skip "one CPU: no second thread count to resume with"
 fi

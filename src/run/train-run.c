@@ -338,7 +338,7 @@ int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err)
 		s->counters = r->counters;
 	if (!(g & RT_GIVEN_BATCH))
 		s->batch = r->batch;
-	if (!(g & RT_GIVEN_THREADS) && r->threads)
+	if (!(g & RT_GIVEN_THREADS) && r->threads > 0)
 		s->threads = r->threads;
 	if (!(g & RT_GIVEN_ITERS))
 		s->iters = r->iterations;
@@ -424,7 +424,7 @@ void rt_train_settings_request(struct rt_runrec_request *r, const struct rt_trai
 	snprintf(r->precision, sizeof(r->precision), "%s", rt_precision_name(s->prec));
 	snprintf(r->affinity, sizeof(r->affinity), "%s", rt_affinity_name(s->affinity));
 	r->batch = batch;
-	r->threads = sw->nconfigs ? (long)sw->configs[0].threads : 0;
+	r->threads = s->threads;
 	r->iterations = s->iters;
 	r->warmup = s->warmup;
 	r->repeat = s->repeat;

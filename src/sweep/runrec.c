@@ -91,9 +91,10 @@ int rt_runrec_request_read(struct rt_runrec_request *r, const char *dir, struct 
 	    (rc = get_long(&rd, g, "seed", &r->seed)))
 		goto out;
 	{
-		long long t = 0;
+		long long t = -1;
 
-		if ((rc = rt_cfg_int(&rd, g, "request", "threads", &t, 0, 2147483647LL, false)))
+		if (config_setting_get_member(g, "threads") &&
+		    (rc = rt_cfg_int(&rd, g, "request", "threads", &t, 0, 2147483647LL, true)))
 			goto out;
 		r->threads = (long)t;
 	}
@@ -131,6 +132,7 @@ int rt_runrec_request_diff(const struct rt_runrec_request *there,
 			  const struct rt_runrec_request *asked, char *buf, size_t size)
 {
 	char a[RT_KNOB_COUNT * 1030] = "", b[RT_KNOB_COUNT * 1030] = "", num[2][32];
+	char threads[2][32];            /* "all cores" or the count */
 	size_t len = 0;
 	int n = 0;
 	struct {
@@ -148,6 +150,8 @@ int rt_runrec_request_diff(const struct rt_runrec_request *there,
 		{ "affinity", *there->affinity ? there->affinity : "none",
 		  *asked->affinity ? asked->affinity : "none" },
 		{ "per-layer", there->per_layer ? "yes" : "no", asked->per_layer ? "yes" : "no" },
+		/* compared where both recorded it */
+		{ "threads", threads[0], threads[there->threads < 0 || asked->threads < 0 ? 0 : 1] },
 		{ "sweep", a, b },
 	};
 	struct {
@@ -155,15 +159,20 @@ int rt_runrec_request_diff(const struct rt_runrec_request *there,
 		long there, asked;
 	} g[] = {
 		{ "batch", there->batch, asked->batch },
-		/* compared where both recorded it */
-		{ "threads", there->threads && asked->threads ? there->threads : 0,
-		  there->threads && asked->threads ? asked->threads : 0 },
 		{ "iterations", there->iterations, asked->iterations },
 		{ "warmup", there->warmup, asked->warmup },
 		{ "repeat", there->repeat, asked->repeat },
 		{ "seed", there->seed, asked->seed },
 	};
 
+	for (int i = 0; i < 2; i++) {
+		const long t = i ? asked->threads : there->threads;
+
+		if (t > 0)
+			snprintf(threads[i], sizeof(threads[i]), "%ld", t);
+		else
+			snprintf(threads[i], sizeof(threads[i]), "all cores");
+	}
 	for (size_t i = 0; i < there->nknobs; i++)
 		snprintf(a + strlen(a), sizeof(a) - strlen(a), "%s%s", i ? " " : "", there->knobs[i]);
 	for (size_t i = 0; i < asked->nknobs; i++)

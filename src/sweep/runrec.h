@@ -26,8 +26,10 @@ struct rt_runrec_request {
 						 * written before they were recorded: fp32,
 						 * none) */
 	long batch;                     /* the default configuration's batch */
-	long threads;                   /* ... and threads (0: a run.cfg written before they
-					 * were recorded) */
+	long threads;                   /* --threads as given (0: not given: all cores, a
+					 * rank's share of them under mpirun, so that runs with
+					 * different mpirun -n share a directory); -1: a run.cfg
+					 * written before it was recorded */
 	long iterations, warmup, repeat, seed;
 	bool per_layer;
 	char knobs[RT_KNOB_COUNT][1024];        /* "threads=1,2", in the order given */
