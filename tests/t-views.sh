@@ -191,7 +191,9 @@ else
 fi
 
 # the batch sweep against a profile that measured the node a thousand times slower (its fp32
-# ceilings): every configuration above its roof, the page says so and why
+# ceilings): every configuration above its roof, the page says so and why (a configuration a
+# busy machine disturbed is not held against a roof: those measured undisturbed, 4 on a quiet
+# machine)
 cp -r "$dir/b" "$dir/above"
 awk '/precision = "fp32"/ {
 	for (i = 3; i <= NF; i++)
@@ -201,9 +203,14 @@ awk '/precision = "fp32"/ {
 } { print }' "$prof" >"$dir/slow.cfg"
 "$plot" -p "$dir/slow.cfg" "$dir/above" >"$dir/above.out" 2>&1
 check "roofline-plot with a profile of a slower moment: exit 0 (got $?)" test $? = 0
-check "... report.html: each configuration above its roof, the page says why" sh -c "
-	test \$(grep -c '% (above its roof)</td>' '$dir/above/report.html') = 4 &&
-	grep -q '<p>4 configurations ran above their roofs: the profile measured this node slower than it ran here' '$dir/above/report.html'"
+ok_n=$("$csvawk" 'NR > 1 && $col["scope"] == "iteration" && $col["stat"] == "median" && $col["status"] == "ok" { k++ } END { print k + 0 }' "$dir/above/points.csv")
+if [ "$ok_n" -gt 0 ]; then
+	check "... report.html: each of the $ok_n undisturbed configurations above its roof, the page says why" sh -c "
+		test \$(grep -c '% (above its roof)</td>' '$dir/above/report.html') = $ok_n &&
+		grep -q '<p>$ok_n configurations\\? ran above \\(their roofs\\|its roof\\): the profile measured this node slower than it ran here' '$dir/above/report.html'"
+else
+	skip "every configuration of the batch sweep was disturbed by other work: none held against a roof"
+fi
 check "... against the node's own profile, none" sh -c "! grep -q 'above its roof\\|above their roofs' '$dir/b/report.html'"
 
 # the probe's page of a node
