@@ -148,6 +148,27 @@ const struct rt_cli rt_train_cli = {
 "  roofline-train -m vgg16 -b 8 --describe     VGG-16's layers and its memory at batch 8\n",
 };
 
+/* A precision the trainer trains in (fp32, bf16) from word w into *p; -EINVAL naming what
+ * (the option, or run.cfg's member) when it is not one. */
+static int precision_word(enum rt_precision *p, const char *w, const char *what,
+			  struct rt_err *err)
+{
+	return rt_precision_parse(w, p) || !rt_precision_trains(*p) ?
+	       rt_err_set(err, -EINVAL, "%s: '%s' is not fp32 or bf16", what, w) : 0;
+}
+
+/* An affinity from word w into *a, as precision_word. */
+static int affinity_word(enum rt_affinity *a, const char *w, const char *what,
+			 struct rt_err *err)
+{
+	const int i = rt_vocab_index(rt_vocab_affinities, RT_AFFINITY_COUNT, w);
+
+	if (i < 0)
+		return rt_err_set(err, -EINVAL, "%s: '%s' is not none, compact or scatter", what, w);
+	*a = (enum rt_affinity)i;
+	return 0;
+}
+
 int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *err)
 {
 	struct rt_train_settings *s = ctx;
@@ -177,8 +198,7 @@ int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, stru
 				  "cifar10:DIR", arg) : 0;
 	case OPT_PRECISION:
 		s->given |= RT_GIVEN_PRECISION;
-		return rt_precision_parse(arg, &s->prec) || !rt_precision_trains(s->prec) ?
-		       rt_err_set(err, -EINVAL, "--precision: '%s' is not fp32 or bf16", arg) : 0;
+		return precision_word(&s->prec, arg, "--precision", err);
 	case OPT_LR: s->lr = v->d; s->given |= RT_GIVEN_LR; return 0;
 	case OPT_MAXPOOL:
 		s->given |= RT_GIVEN_MAXPOOL;
@@ -198,16 +218,9 @@ int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, stru
 	case OPT_TIMEOUT: s->timeout = v->d; s->given |= RT_GIVEN_TIMEOUT; return 0;
 	case 'p': s->profile = arg; s->given |= RT_GIVEN_PROFILE; return 0;
 	case OPT_DIGEST: s->digest = true; return 0;
-	case OPT_AFFINITY: {
-		int a = rt_vocab_index(rt_vocab_affinities, RT_AFFINITY_COUNT, arg);
-
+	case OPT_AFFINITY:
 		s->given |= RT_GIVEN_AFFINITY;
-		if (a < 0)
-			return rt_err_set(err, -EINVAL, "--affinity: '%s' is not none, compact or "
-					  "scatter", arg);
-		s->affinity = (enum rt_affinity)a;
-		return 0;
-	}
+		return affinity_word(&s->affinity, arg, "--affinity", err);
 	case OPT_MPIRUN:
 		if (!*arg || strspn(arg, " ") == strlen(arg))
 			return rt_err_set(err, -EINVAL, "--mpirun: the command is empty");
@@ -355,18 +368,11 @@ int rt_train_settings_resume(struct rt_train_settings *s, struct rt_err *err)
 	if (!(g & RT_GIVEN_INPUT) && *r->input &&
 	    rt_sweep_parse_input(r->input, &s->input_h, &s->input_w, "input", &bad))
 		return rt_err_set(err, -EINVAL, "%s/run.cfg: %s", s->resume, bad.msg);
-	if (!(g & RT_GIVEN_PRECISION) && *r->precision &&
-	    (rt_precision_parse(r->precision, &s->prec) || !rt_precision_trains(s->prec)))
-		return rt_err_set(err, -EINVAL, "%s/run.cfg: precision: '%s' is not fp32 or bf16",
-				  s->resume, r->precision);
-	if (!(g & RT_GIVEN_AFFINITY) && *r->affinity) {
-		const int a = rt_vocab_index(rt_vocab_affinities, RT_AFFINITY_COUNT, r->affinity);
-
-		if (a < 0)
-			return rt_err_set(err, -EINVAL, "%s/run.cfg: affinity: '%s' is not none, "
-					  "compact or scatter", s->resume, r->affinity);
-		s->affinity = (enum rt_affinity)a;
-	}
+	if ((!(g & RT_GIVEN_PRECISION) && *r->precision &&
+	     precision_word(&s->prec, r->precision, "precision", &bad)) ||
+	    (!(g & RT_GIVEN_AFFINITY) && *r->affinity &&
+	     affinity_word(&s->affinity, r->affinity, "affinity", &bad)))
+		return rt_err_set(err, -EINVAL, "%s/run.cfg: %s", s->resume, bad.msg);
 	if (!(g & RT_GIVEN_PROFILE) && *r->profile)
 		s->profile = r->profile;
 	if (!(g & RT_GIVEN_SWEEP)) {
