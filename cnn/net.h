@@ -82,7 +82,9 @@ const char *rt_net_layer_impl(const struct rt_net *n, size_t i);
 const char *rt_net_main_impl(const struct rt_net *n);
 
 /* Test access: layer i's output (which 0) or the gradient with respect to it (1) as plain
- * fp32, cnt elements (batch x the output's shape). */
+ * fp32, cnt elements (batch x the output's shape). A max pool that does a relu's backward
+ * selects that gradient in place: once its backward ran, the gradient reads as selected
+ * (zero where the output is not positive). */
 int rt_net_activation(struct rt_net *n, size_t i, int which, float *buf, size_t cnt,
 		      struct rt_err *err);
 
