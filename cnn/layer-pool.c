@@ -8,7 +8,9 @@
  * output's layout), then walks the slots in oneDNN's order (row-major in the window) routing
  * the output gradient to the first slot equal to the maximum, with binary primitives:
  *     g[s] = (q[s] == max) * r;  r = r - g[s]     (r starts as the output gradient)
- * and the last slot takes what is left; a reorder scatters the slots back. The products are
+ * and the last slot takes what is left; a reorder scatters the slots back. It runs over chunks
+ * of images (the images outermost in every layout it reads and writes) whose working set stays
+ * in a core's L2, the primitives' views moved chunk by chunk. The products are
  * by 0 or 1 and the differences exact, so the result is bit for bit oneDNN's pooling backward,
  * ties included. Why: oneDNN 2.6's training pooling kernels mix legacy SSE instructions into
  * AVX-512 code; where a transition costs hundreds of nanoseconds (this project's KVM machine)
@@ -23,11 +25,19 @@
 #include "base/util.h"
 
 #include <errno.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SPLIT_MAX_SLOTS 16
+/* The split backward runs over chunks of images whose working set (the input and its
+ * gradient, the slots, the output and its gradient) stays this size a thread, in a core's
+ * L2: over the whole batch its slots went to memory and back between each primitive. A chunk
+ * gives each thread at least SPLIT_CHUNK_MIN_BYTES of output a primitive, so that small
+ * layers do not pay the primitives' calls many times over. */
+#define SPLIT_CHUNK_BYTES (512 * 1024)
+#define SPLIT_CHUNK_MIN_BYTES (128 * 1024)
 
 struct pool_split;
 
@@ -46,16 +56,21 @@ static inline struct pool_state *P(const struct rt_net_layer *L)
 
 struct pool_split {
 	int slots;
+	long chunk, nchunks;            /* the backward's images at a time, and its chunks */
+	size_t in_step, out_step, din_step;     /* a chunk's bytes in the input, the output
+						 * (and its gradient), the input gradient */
 	dnnl_primitive_t fwd;           /* pooling forward inference */
 	dnnl_primitive_desc_t fwd_pd;
 	dnnl_primitive_t gather;        /* reorder input (6-D view) -> slots */
 	dnnl_primitive_t scatter;       /* reorder slots -> input gradient (6-D view) */
 	dnnl_primitive_t pick;          /* slot = (slot == max) * r */
 	dnnl_primitive_t rest;          /* r = r - slot */
-	dnnl_memory_desc_t src6, slots6, dsrc6;
-	/* views: the input, the slots gathered (from slot 1), the slots scattered (from slot
-	 * 0), the input gradient; the slots, one more than the window has */
-	dnnl_memory_t in6, gathered, scattered, d6;
+	dnnl_memory_desc_t src6, slots6, dsrc6, out_c;  /* of a chunk */
+	/* views of a chunk: the input, the slots gathered (from slot 1), the slots scattered
+	 * (from slot 0), the input gradient, the output and its gradient (the input's, the
+	 * outputs' and the input gradient's moved chunk by chunk); the slots, one more than the
+	 * window has */
+	dnnl_memory_t in6, gathered, scattered, d6, outc, dyc;
 	dnnl_memory_t q[SPLIT_MAX_SLOTS + 1];
 	bool on;                        /* chosen */
 	char impl[80];
@@ -86,6 +101,28 @@ static dnnl_memory_desc_t view6(const dnnl_memory_desc_t *m, const dnnl_dim_t d[
 		v.format_desc.blocking.strides[i] = st[i];
 	}
 	return v;
+}
+
+/* Whether m's images lie one after the other (N outermost, not blocked): a chunk of them is
+ * the same md with fewer images, at an offset of their bytes. */
+static bool images_outermost(const dnnl_memory_desc_t *m)
+{
+	const dnnl_dim_t *st = m->format_desc.blocking.strides;
+
+	for (int i = 0; i < m->format_desc.blocking.inner_nblks; i++)
+		if (m->format_desc.blocking.inner_idxs[i] == 0)
+			return false;
+	return m->dims[0] > 0 && (size_t)(st[0] * m->padded_dims[0]) *
+	       dnnl_data_type_size(m->data_type) == dnnl_memory_desc_get_size(m);
+}
+
+/* m with `images` of its images (images_outermost: the strides stay) */
+static dnnl_memory_desc_t images_of(const dnnl_memory_desc_t *m, long images)
+{
+	dnnl_memory_desc_t c = *m;
+
+	c.dims[0] = c.padded_dims[0] = images;
+	return c;
 }
 
 /* The 6-D view N x C x OH x KH x OW x KW of a 4-D md of N x C x (OH*K) x (OW*K). */
@@ -139,8 +176,35 @@ static int split_create(struct rt_net *n, struct rt_net_layer *L, const dnnl_mem
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	P(L)->split = sp;
 	sp->slots = (int)(k * k);
-	sp->src6 = window_view(src, k);
-	sp->slots6 = slots_view(&L->out_md, k);
+	/* the most images a chunk, a divisor of the batch, whose working set fits (one image
+	 * at least), raised to the fewest that give each thread its least output; the whole
+	 * batch where the images are not outermost */
+	sp->chunk = src->dims[0];
+	if (images_outermost(src) && images_outermost(&L->out_md)) {
+		const size_t out = dnnl_memory_desc_get_size(&L->out_md) / (size_t)src->dims[0];
+		const size_t threads = (size_t)omp_get_max_threads();
+		const long batch = src->dims[0];
+
+		for (sp->chunk = batch; sp->chunk > 1; sp->chunk--)
+			if (batch % sp->chunk == 0 && (size_t)sp->chunk * (size_t)(3 * k * k + 3) *
+			    out <= SPLIT_CHUNK_BYTES * threads)
+				break;
+		while (sp->chunk < batch && (batch % sp->chunk ||
+		       (size_t)sp->chunk * out < SPLIT_CHUNK_MIN_BYTES * threads))
+			sp->chunk++;
+		if (n->o.pool_chunk > 0 && batch % n->o.pool_chunk == 0)
+			sp->chunk = n->o.pool_chunk;
+	}
+	sp->nchunks = src->dims[0] / sp->chunk;
+	sp->out_c = images_of(&L->out_md, sp->chunk);
+	sp->in_step = dnnl_memory_desc_get_size(src) / (size_t)sp->nchunks;
+	sp->out_step = dnnl_memory_desc_get_size(&L->out_md) / (size_t)sp->nchunks;
+	{
+		const dnnl_memory_desc_t src_c = images_of(src, sp->chunk);
+
+		sp->src6 = window_view(&src_c, k);
+	}
+	sp->slots6 = slots_view(&sp->out_c, k);
 	DNNL_CHECK(dnnl_pooling_v2_forward_desc_init(&pd, dnnl_forward_inference, dnnl_pooling_max,
 						     src, &L->out_md, st, kk, dil, pad, pad),
 		   "pooling descriptor");
@@ -152,7 +216,7 @@ static int split_create(struct rt_net *n, struct rt_net_layer *L, const dnnl_mem
 	}
 	s = dnnl_post_ops_create(&po);
 	if (s == dnnl_success)
-		s = dnnl_post_ops_append_binary(po, dnnl_binary_mul, &L->out_md);
+		s = dnnl_post_ops_append_binary(po, dnnl_binary_mul, &sp->out_c);
 	if (s == dnnl_success)
 		s = dnnl_primitive_attr_clone(&attr, n->attr);
 	if (s == dnnl_success)
@@ -162,7 +226,7 @@ static int split_create(struct rt_net *n, struct rt_net_layer *L, const dnnl_mem
 		dnnl_primitive_attr_destroy(attr);
 		return rt_net_dnnl_fail(err, s, L, "binary attributes");
 	}
-	dnnl_binary_desc_init(&bd, dnnl_binary_eq, &L->out_md, &L->out_md, &L->out_md);
+	dnnl_binary_desc_init(&bd, dnnl_binary_eq, &sp->out_c, &sp->out_c, &sp->out_c);
 	{
 		dnnl_primitive_desc_t ppd = NULL;
 
@@ -176,7 +240,7 @@ static int split_create(struct rt_net *n, struct rt_net_layer *L, const dnnl_mem
 		sp->slots = 0;          /* oneDNN has no fast kernels for it: the primitive only */
 		return 0;
 	}
-	dnnl_binary_desc_init(&bd, dnnl_binary_sub, &L->out_md, &L->out_md, &L->out_md);
+	dnnl_binary_desc_init(&bd, dnnl_binary_sub, &sp->out_c, &sp->out_c, &sp->out_c);
 	if ((rc = rt_net_prim(n, L, &bd, NULL, &sp->rest, NULL, "binary", err)))
 		return rc;
 	dnnl_primitive_desc_query(sp->fwd_pd, dnnl_query_impl_info_str, 0, &impl);
@@ -232,7 +296,13 @@ static int pool_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *
 	if ((rc = split_create(n, L, src, err)))
 		return rc;
 	if (P(L)->split && P(L)->split->slots) {
-		size_t need = (size_t)(P(L)->split->slots + 1) * dnnl_memory_desc_get_size(&L->out_md);
+		/* a chunk's slots, and the primitive's workspace in them for the trial */
+		const dnnl_memory_desc_t *ws = dnnl_primitive_desc_query_md(L->fwd_pd,
+									     dnnl_query_workspace_md, 0);
+		size_t need = (size_t)(P(L)->split->slots + 1) * P(L)->split->out_step;
+
+		if (ws && dnnl_memory_desc_get_size(ws) > need)
+			need = dnnl_memory_desc_get_size(ws);
 
 		if (need > n->slot_bytes)
 			n->slot_bytes = need;
@@ -258,12 +328,25 @@ static int pool_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err 
 	return rt_net_exec(n, L, L->fwd, P(L)->ws ? 3 : 2, a, err);
 }
 
-/* The window's positions s = 0..K-1 are gathered into slots 1..K; the gradient of position
- * s is written to slot s (whose value was read by the step before), the rest r lives in slot
- * K and, last, in slot K-1, so the scatter reads slots 0..K-1. No binary runs in place on its
- * first operand (oneDNN 2.6's binary with a post-op gives wrong values in place on padded
- * blocked layouts). */
-static int split_backward(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t dy, struct rt_err *err)
+/* The memory views of a chunk moved to chunk c of the buffers whose data starts at base: the
+ * input, the input gradient, the output, the output gradient. */
+static int split_move(struct pool_split *sp, void *const base[4], long c, struct rt_err *err)
+{
+	const dnnl_memory_t m[4] = { sp->in6, sp->d6, sp->outc, sp->dyc };
+	const size_t step[4] = { sp->in_step, sp->din_step, sp->out_step, sp->out_step };
+
+	for (int i = 0; i < 4; i++)
+		if (dnnl_memory_set_data_handle(m[i], (char *)base[i] + (size_t)c * step[i]))
+			return rt_err_set(err, -EIO, "oneDNN: cannot move a memory view");
+	return 0;
+}
+
+/* A chunk of images, its views in place: the window's positions s = 0..K-1 are gathered into
+ * slots 1..K; the gradient of position s is written to slot s (whose value was read by the
+ * step before), the rest r lives in slot K and, last, in slot K-1, so the scatter reads slots
+ * 0..K-1. No binary runs in place on its first operand (oneDNN 2.6's binary with a post-op
+ * gives wrong values in place on padded blocked layouts). */
+static int split_chunk(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	struct pool_split *sp = P(L)->split;
 	const int K = sp->slots;
@@ -271,9 +354,9 @@ static int split_backward(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_
 	int rc = rt_net_exec(n, L, sp->gather, 2, g, err);
 
 	for (int s = 0; !rc && s < K - 1; s++) {
-		dnnl_memory_t r = s ? sp->q[K] : dy;
+		dnnl_memory_t r = s ? sp->q[K] : sp->dyc;
 		dnnl_exec_arg_t p[4] = {
-			{ DNNL_ARG_SRC_0, sp->q[s + 1] }, { DNNL_ARG_SRC_1, L->out },
+			{ DNNL_ARG_SRC_0, sp->q[s + 1] }, { DNNL_ARG_SRC_1, sp->outc },
 			{ DNNL_ARG_DST, sp->q[s] },
 			{ DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, r },
 		};
@@ -291,6 +374,24 @@ static int split_backward(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_
 
 		rc = rt_net_exec(n, L, sp->scatter, 2, s, err);
 	}
+	return rc;
+}
+
+/* The split backward, chunk by chunk of images (dy: the output gradient). */
+static int split_backward(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t dy,
+			  struct rt_err *err)
+{
+	struct pool_split *sp = P(L)->split;
+	void *base[4] = { NULL, NULL, NULL, NULL };
+	int rc = 0;
+
+	dnnl_memory_get_data_handle(rt_net_in_mem(n, L), &base[0]);
+	dnnl_memory_get_data_handle(grad_target(n, L), &base[1]);
+	dnnl_memory_get_data_handle(L->out, &base[2]);
+	dnnl_memory_get_data_handle(dy, &base[3]);
+	for (long c = 0; !rc && c < sp->nchunks; c++)
+		if (!(rc = split_move(sp, base, c, err)))
+			rc = split_chunk(n, L, err);
 	return rc;
 }
 
@@ -348,26 +449,36 @@ static int pool_finish(struct rt_net *n, struct rt_net_layer *L, struct rt_err *
 	int rc = 0;
 
 	if (sp && sp->slots && dx && n->slots) {
-		const size_t one = dnnl_memory_desc_get_size(&L->out_md);
+		const size_t one = sp->out_step;        /* a slot: a chunk's output */
 		const dnnl_memory_desc_t *dmd = NULL;
 
 		dnnl_memory_get_memory_desc(dx, &dmd);
-		if (!spatial_plain(dmd))
+		if (!spatial_plain(dmd) || (sp->nchunks > 1 && !images_outermost(dmd)))
 			goto primitive;
-		sp->dsrc6 = window_view(dmd, L->d->kernel);
+		{
+			const dnnl_memory_desc_t dsrc_c = images_of(dmd, sp->chunk);
+
+			sp->dsrc6 = window_view(&dsrc_c, L->d->kernel);
+		}
+		sp->din_step = dnnl_memory_desc_get_size(dmd) / (size_t)sp->nchunks;
 		if (rt_net_reorder(n, L, &sp->slots6, &sp->dsrc6, &sp->scatter, err))
 			goto primitive;
+		/* the chunk's views, moved to each chunk when the backward runs */
 		dnnl_memory_get_data_handle(rt_net_in_mem(n, L), &h);
 		DNNL_CHECK(dnnl_memory_create(&sp->in6, &sp->src6, n->eng, h), "memory view");
 		dnnl_memory_get_data_handle(dx, &h);
 		DNNL_CHECK(dnnl_memory_create(&sp->d6, &sp->dsrc6, n->eng, h), "memory view");
+		dnnl_memory_get_data_handle(L->out, &h);
+		DNNL_CHECK(dnnl_memory_create(&sp->outc, &sp->out_c, n->eng, h), "memory view");
+		dnnl_memory_get_data_handle(L->dout, &h);
+		DNNL_CHECK(dnnl_memory_create(&sp->dyc, &sp->out_c, n->eng, h), "memory view");
 		dnnl_memory_get_data_handle(n->slots, &h);
 		DNNL_CHECK(dnnl_memory_create(&sp->scattered, &sp->slots6, n->eng, h),
 			   "memory view");
 		DNNL_CHECK(dnnl_memory_create(&sp->gathered, &sp->slots6, n->eng, (char *)h + one),
 			   "memory view");
 		for (int s = 0; s <= sp->slots; s++)
-			DNNL_CHECK(dnnl_memory_create(&sp->q[s], &L->out_md, n->eng,
+			DNNL_CHECK(dnnl_memory_create(&sp->q[s], &sp->out_c, n->eng,
 						      (char *)h + (size_t)s * one), "memory view");
 		if (n->o.maxpool == RT_POOL_SPLIT) {
 			sp->on = true;
@@ -421,6 +532,8 @@ static void pool_destroy(struct rt_net_layer *L)
 		dnnl_memory_destroy(sp->gathered);
 		dnnl_memory_destroy(sp->scattered);
 		dnnl_memory_destroy(sp->d6);
+		dnnl_memory_destroy(sp->outc);
+		dnnl_memory_destroy(sp->dyc);
 		for (int s = 0; s <= SPLIT_MAX_SLOTS; s++)
 			dnnl_memory_destroy(sp->q[s]);
 		free(sp);

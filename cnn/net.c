@@ -33,6 +33,7 @@ void rt_net_opts_default(struct rt_net_opts *o, const struct rt_model *m)
 	o->plain = false;
 	o->precision = RT_PRECISION_FP32;
 	o->maxpool = RT_POOL_AUTO;
+	o->pool_chunk = 0;
 	o->rank = 0;
 	o->ranks = 1;
 }

@@ -26,6 +26,9 @@ struct rt_net_opts {
 	bool plain;                     /* plain layouts (nchw, oihw) instead of oneDNN's choice */
 	enum rt_precision precision;    /* fp32, or bf16 with fp32 master weights */
 	enum rt_pool_impl maxpool;      /* auto */
+	long pool_chunk;                /* the split max pooling's backward: images a chunk, a
+					 * divisor of the batch (0: from its working set and the
+					 * threads; the tests set it) */
 	int rank, ranks;                /* data parallelism: this process's shard of a global
 					 * batch of batch x ranks images (0 and 1 alone) */
 };

@@ -200,7 +200,7 @@ static void test_gradients(void)
  * equal values (so 1x1 convolutions give windows whose four values tie exactly) and zeros
  * (ties at zero after a relu). */
 static struct rt_net *split_step(const struct rt_model *m, enum rt_pool_impl impl,
-				 enum rt_precision prec, bool plain)
+				 enum rt_precision prec, bool plain, long chunk)
 {
 	struct rt_net_opts o;
 	struct rt_net *n = NULL;
@@ -212,6 +212,7 @@ static struct rt_net *split_step(const struct rt_model *m, enum rt_pool_impl imp
 	o.plain = plain;
 	o.precision = prec;
 	o.maxpool = impl;
+	o.pool_chunk = chunk;
 	if (rt_net_create(&n, m, &o, &err)) {
 		printf("# %s: %s\n", rt_pool_impl_name(impl), err.msg);
 		return NULL;
@@ -236,7 +237,8 @@ static struct rt_net *split_step(const struct rt_model *m, enum rt_pool_impl imp
 
 /* The split max pooling gives oneDNN's pooling results bit for bit: every output and every
  * weight gradient, ties included, in both precisions, in oneDNN's layouts (6 channels:
- * padded blocks or NHWC) and plain ones; auto picks one of the two and says which. */
+ * padded blocks or NHWC) and plain ones, its backward over the whole batch and in chunks of
+ * 2 images; auto picks one of the two and says which. */
 static void test_maxpool_split(void)
 {
 	struct rt_model *m = model_from("split.cfg", HEAD(2, 16, 16, 5)
@@ -254,9 +256,10 @@ static void test_maxpool_split(void)
 		return;
 	ok(m->layers[3].bwd_folded && m->layers[4].folds_relu && !m->layers[1].folds_relu,
 	   "r2's backward is p2's; p1 has no relu before it");
-	for (int t = 0; t < RT_TRAIN_NPRECISIONS; t++)
+	for (int t = 0; t < RT_TRAIN_NPRECISIONS * 2; t++)
 		for (int plain = 0; plain < 2; plain++) {
-			const enum rt_precision prec = rt_vocab_train_precisions[t];
+			const enum rt_precision prec = rt_vocab_train_precisions[t / 2];
+			const long chunk = t % 2 ? 2 : 8;      /* of a batch of 8 */
 			struct rt_net *a, *b;
 			size_t diff = 0, cmp = 0;
 			struct rt_err err;
@@ -266,10 +269,10 @@ static void test_maxpool_split(void)
 				continue;
 			}
 			rt_model_set_precision(m, prec);
-			a = split_step(m, RT_POOL_ONEDNN, prec, plain);
-			b = split_step(m, RT_POOL_SPLIT, prec, plain);
-			if (!ok(a && b, "%s %s: both nets train a step",
-				rt_precision_name(prec), plain ? "plain" : "oneDNN's"))
+			a = split_step(m, RT_POOL_ONEDNN, prec, plain, 0);
+			b = split_step(m, RT_POOL_SPLIT, prec, plain, chunk);
+			if (!ok(a && b, "%s %s, chunks of %ld images: both nets train a step",
+				rt_precision_name(prec), plain ? "plain" : "oneDNN's", chunk))
 				goto next;
 			ok(!strncmp(rt_net_layer_impl(b, 1), "split:", 6) &&
 			   !strncmp(rt_net_layer_impl(b, 4), "split:", 6) &&
@@ -301,17 +304,16 @@ static void test_maxpool_split(void)
 					free(y);
 				}
 			}
-			is_int((long long)diff, 0, "%s %s: split gives the primitive's bits (%zu "
-			       "weight gradients, every output)",
-			       rt_precision_name(prec), plain ? "plain" : "oneDNN's",
-			       cmp);
+			is_int((long long)diff, 0, "%s %s, chunks of %ld images: split gives the "
+			       "primitive's bits (%zu weight gradients, every output)",
+			       rt_precision_name(prec), plain ? "plain" : "oneDNN's", chunk, cmp);
 next:
 			rt_net_destroy(a);
 			rt_net_destroy(b);
 		}
 	rt_model_set_precision(m, RT_PRECISION_FP32);
 	{
-		struct rt_net *c = split_step(m, RT_POOL_AUTO, RT_PRECISION_FP32, false);
+		struct rt_net *c = split_step(m, RT_POOL_AUTO, RT_PRECISION_FP32, false, 0);
 		const char *impl = c ? rt_net_layer_impl(c, 4) : "";
 
 		ok(c && *impl, "auto chose for p2 by timing both: %s", impl);
