@@ -125,9 +125,36 @@ static dnnl_memory_desc_t images_of(const dnnl_memory_desc_t *m, long images)
 	return c;
 }
 
-/* The 6-D view N x C x OH x KH x OW x KW of a 4-D md of N x C x (OH*K) x (OW*K). */
-static dnnl_memory_desc_t window_view(const dnnl_memory_desc_t *m, long k)
+/* The images a chunk of the split backward has, a divisor of the batch: the net's option
+ * where it sets one (tests); else the most whose working set fits (one image at least),
+ * raised to the fewest that give each thread its least output; the whole batch where the
+ * images are not outermost in the input or the output. */
+static long chunk_images(const struct rt_net *n, const dnnl_memory_desc_t *src,
+			 const dnnl_memory_desc_t *out, long k)
 {
+	const long batch = src->dims[0];
+	const size_t image = dnnl_memory_desc_get_size(out) / (size_t)batch;
+	const size_t threads = (size_t)omp_get_max_threads();
+	long c;
+
+	if (!images_outermost(src) || !images_outermost(out))
+		return batch;
+	if (n->o.pool_chunk > 0 && batch % n->o.pool_chunk == 0)
+		return n->o.pool_chunk;
+	for (c = batch; c > 1; c--)
+		if (batch % c == 0 && (size_t)c * (size_t)(3 * k * k + 3) * image <=
+		    SPLIT_CHUNK_BYTES * threads)
+			break;
+	while (c < batch && (batch % c || (size_t)c * image < SPLIT_CHUNK_MIN_BYTES * threads))
+		c++;
+	return c;
+}
+
+/* The 6-D view N x C x OH x KH x OW x KW of `images` of a 4-D md of N x C x (OH*K) x
+ * (OW*K) (images_of). */
+static dnnl_memory_desc_t window_view(const dnnl_memory_desc_t *full, long images, long k)
+{
+	const dnnl_memory_desc_t c = images_of(full, images), *m = &c;
 	const dnnl_dim_t *s = m->format_desc.blocking.strides;
 	const dnnl_dim_t d[6] = { m->dims[0], m->dims[1], m->dims[2] / k, k, m->dims[3] / k, k };
 	const dnnl_dim_t pd[6] = { m->padded_dims[0], m->padded_dims[1], d[2], k, d[4], k };
@@ -176,34 +203,12 @@ static int split_create(struct rt_net *n, struct rt_net_layer *L, const dnnl_mem
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	P(L)->split = sp;
 	sp->slots = (int)(k * k);
-	/* the most images a chunk, a divisor of the batch, whose working set fits (one image
-	 * at least), raised to the fewest that give each thread its least output; the whole
-	 * batch where the images are not outermost */
-	sp->chunk = src->dims[0];
-	if (images_outermost(src) && images_outermost(&L->out_md)) {
-		const size_t out = dnnl_memory_desc_get_size(&L->out_md) / (size_t)src->dims[0];
-		const size_t threads = (size_t)omp_get_max_threads();
-		const long batch = src->dims[0];
-
-		for (sp->chunk = batch; sp->chunk > 1; sp->chunk--)
-			if (batch % sp->chunk == 0 && (size_t)sp->chunk * (size_t)(3 * k * k + 3) *
-			    out <= SPLIT_CHUNK_BYTES * threads)
-				break;
-		while (sp->chunk < batch && (batch % sp->chunk ||
-		       (size_t)sp->chunk * out < SPLIT_CHUNK_MIN_BYTES * threads))
-			sp->chunk++;
-		if (n->o.pool_chunk > 0 && batch % n->o.pool_chunk == 0)
-			sp->chunk = n->o.pool_chunk;
-	}
+	sp->chunk = chunk_images(n, src, &L->out_md, k);
 	sp->nchunks = src->dims[0] / sp->chunk;
 	sp->out_c = images_of(&L->out_md, sp->chunk);
 	sp->in_step = dnnl_memory_desc_get_size(src) / (size_t)sp->nchunks;
 	sp->out_step = dnnl_memory_desc_get_size(&L->out_md) / (size_t)sp->nchunks;
-	{
-		const dnnl_memory_desc_t src_c = images_of(src, sp->chunk);
-
-		sp->src6 = window_view(&src_c, k);
-	}
+	sp->src6 = window_view(src, sp->chunk, k);
 	sp->slots6 = slots_view(&sp->out_c, k);
 	DNNL_CHECK(dnnl_pooling_v2_forward_desc_init(&pd, dnnl_forward_inference, dnnl_pooling_max,
 						     src, &L->out_md, st, kk, dil, pad, pad),
@@ -455,11 +460,7 @@ static int pool_finish(struct rt_net *n, struct rt_net_layer *L, struct rt_err *
 		dnnl_memory_get_memory_desc(dx, &dmd);
 		if (!spatial_plain(dmd) || (sp->nchunks > 1 && !images_outermost(dmd)))
 			goto primitive;
-		{
-			const dnnl_memory_desc_t dsrc_c = images_of(dmd, sp->chunk);
-
-			sp->dsrc6 = window_view(&dsrc_c, L->d->kernel);
-		}
+		sp->dsrc6 = window_view(dmd, sp->chunk, L->d->kernel);
 		sp->din_step = dnnl_memory_desc_get_size(dmd) / (size_t)sp->nchunks;
 		if (rt_net_reorder(n, L, &sp->slots6, &sp->dsrc6, &sp->scatter, err))
 			goto primitive;
