@@ -10,7 +10,10 @@
  *     g[s] = (q[s] == max) * r;  r = r - g[s]     (r starts as the output gradient)
  * and the last slot takes what is left; a reorder scatters the slots back. It runs over chunks
  * of images (the images outermost in every layout it reads and writes) whose working set stays
- * in a core's L2, the primitives' views moved chunk by chunk. The products are
+ * in a core's L2, the primitives' views moved chunk by chunk; with more than one thread each
+ * thread takes whole chunks, its primitives run on it alone (views, slots and a stream of its
+ * own), so that a chunk stays in its core and no primitive call waits for the others. The
+ * products are
  * by 0 or 1 and the differences exact, so the result is bit for bit oneDNN's pooling backward,
  * ties included. Why: oneDNN 2.6's training pooling kernels mix legacy SSE instructions into
  * AVX-512 code; where a transition costs hundreds of nanoseconds (this project's KVM machine)
@@ -32,10 +35,10 @@
 
 #define SPLIT_MAX_SLOTS 16
 /* The split backward runs over chunks of images whose working set (the input and its
- * gradient, the slots, the output and its gradient) stays this size a thread, in a core's
- * L2: over the whole batch its slots went to memory and back between each primitive. A chunk
- * gives each thread at least SPLIT_CHUNK_MIN_BYTES of output a primitive, so that small
- * layers do not pay the primitives' calls many times over. */
+ * gradient, the slots, the output and its gradient) stays this size, in a core's L2: over
+ * the whole batch its slots went to memory and back between each primitive. A chunk has at
+ * least SPLIT_CHUNK_MIN_BYTES of output, so that small layers do not pay the primitives'
+ * calls many times over, where that leaves a chunk to every thread. */
 #define SPLIT_CHUNK_BYTES (512 * 1024)
 #define SPLIT_CHUNK_MIN_BYTES (128 * 1024)
 
@@ -54,9 +57,21 @@ static inline struct pool_state *P(const struct rt_net_layer *L)
 	return L->priv;
 }
 
+/* What one thread moves from chunk to chunk: views of a chunk, the input, the slots gathered
+ * (from slot 1), the slots scattered (from slot 0), the input gradient, the output and its
+ * gradient; the slots, one more than the window has, in the thread's part of the net's slot
+ * buffer; the thread's stream. */
+struct split_views {
+	dnnl_memory_t in6, gathered, scattered, d6, outc, dyc;
+	dnnl_memory_t q[SPLIT_MAX_SLOTS + 1];
+	dnnl_stream_t strm;
+};
+
 struct pool_split {
 	int slots;
 	long chunk, nchunks;            /* the backward's images at a time, and its chunks */
+	int threads;                    /* that take chunks at once (1: one after the other,
+					 * each primitive on the net's threads) */
 	size_t in_step, out_step, din_step;     /* a chunk's bytes in the input, the output
 						 * (and its gradient), the input gradient */
 	dnnl_primitive_t fwd;           /* pooling forward inference */
@@ -66,12 +81,7 @@ struct pool_split {
 	dnnl_primitive_t pick;          /* slot = (slot == max) * r */
 	dnnl_primitive_t rest;          /* r = r - slot */
 	dnnl_memory_desc_t src6, slots6, dsrc6, out_c;  /* of a chunk */
-	/* views of a chunk: the input, the slots gathered (from slot 1), the slots scattered
-	 * (from slot 0), the input gradient, the output and its gradient (the input's, the
-	 * outputs' and the input gradient's moved chunk by chunk); the slots, one more than the
-	 * window has */
-	dnnl_memory_t in6, gathered, scattered, d6, outc, dyc;
-	dnnl_memory_t q[SPLIT_MAX_SLOTS + 1];
+	struct split_views *v;          /* a thread's (threads of them) */
 	bool on;                        /* chosen */
 	char impl[80];
 };
@@ -127,14 +137,13 @@ static dnnl_memory_desc_t images_of(const dnnl_memory_desc_t *m, long images)
 
 /* The images a chunk of the split backward has, a divisor of the batch: the net's option
  * where it sets one (tests); else the most whose working set fits (one image at least),
- * raised to the fewest that give each thread its least output; the whole batch where the
- * images are not outermost in the input or the output. */
+ * raised toward the fewest that give a chunk its least output while every thread still has
+ * a chunk; the whole batch where the images are not outermost in the input or the output. */
 static long chunk_images(const struct rt_net *n, const dnnl_memory_desc_t *src,
 			 const dnnl_memory_desc_t *out, long k)
 {
-	const long batch = src->dims[0];
+	const long batch = src->dims[0], threads = omp_get_max_threads();
 	const size_t image = dnnl_memory_desc_get_size(out) / (size_t)batch;
-	const size_t threads = (size_t)omp_get_max_threads();
 	long c;
 
 	if (!images_outermost(src) || !images_outermost(out))
@@ -143,10 +152,17 @@ static long chunk_images(const struct rt_net *n, const dnnl_memory_desc_t *src,
 		return n->o.pool_chunk;
 	for (c = batch; c > 1; c--)
 		if (batch % c == 0 && (size_t)c * (size_t)(3 * k * k + 3) * image <=
-		    SPLIT_CHUNK_BYTES * threads)
+		    SPLIT_CHUNK_BYTES)
 			break;
-	while (c < batch && (batch % c || (size_t)c * image < SPLIT_CHUNK_MIN_BYTES * threads))
-		c++;
+	while (c < batch && (size_t)c * image < SPLIT_CHUNK_MIN_BYTES) {
+		long d = c + 1;
+
+		while (batch % d)
+			d++;
+		if (batch / d < threads)
+			break;
+		c = d;
+	}
 	return c;
 }
 
@@ -205,6 +221,8 @@ static int split_create(struct rt_net *n, struct rt_net_layer *L, const dnnl_mem
 	sp->slots = (int)(k * k);
 	sp->chunk = chunk_images(n, src, &L->out_md, k);
 	sp->nchunks = src->dims[0] / sp->chunk;
+	sp->threads = sp->nchunks < omp_get_max_threads() ? (int)sp->nchunks :
+		      omp_get_max_threads();
 	sp->out_c = images_of(&L->out_md, sp->chunk);
 	sp->in_step = dnnl_memory_desc_get_size(src) / (size_t)sp->nchunks;
 	sp->out_step = dnnl_memory_desc_get_size(&L->out_md) / (size_t)sp->nchunks;
@@ -304,7 +322,8 @@ static int pool_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *
 		/* a chunk's slots, and the primitive's workspace in them for the trial */
 		const dnnl_memory_desc_t *ws = dnnl_primitive_desc_query_md(L->fwd_pd,
 									     dnnl_query_workspace_md, 0);
-		size_t need = (size_t)(P(L)->split->slots + 1) * P(L)->split->out_step;
+		size_t need = (size_t)(P(L)->split->slots + 1) * P(L)->split->out_step *
+			      (size_t)P(L)->split->threads;
 
 		if (ws && dnnl_memory_desc_get_size(ws) > need)
 			need = dnnl_memory_desc_get_size(ws);
@@ -333,71 +352,104 @@ static int pool_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err 
 	return rt_net_exec(n, L, L->fwd, P(L)->ws ? 3 : 2, a, err);
 }
 
-/* The memory views of a chunk moved to chunk c of the buffers whose data starts at base: the
- * input, the input gradient, the output, the output gradient. */
-static int split_move(struct pool_split *sp, void *const base[4], long c, struct rt_err *err)
+/* A thread's views moved to chunk c of the buffers whose data starts at base: the input,
+ * the input gradient, the output, the output gradient; -1 where oneDNN refuses. */
+static int split_move(const struct pool_split *sp, const struct split_views *v,
+		      void *const base[4], long c)
 {
-	const dnnl_memory_t m[4] = { sp->in6, sp->d6, sp->outc, sp->dyc };
+	const dnnl_memory_t m[4] = { v->in6, v->d6, v->outc, v->dyc };
 	const size_t step[4] = { sp->in_step, sp->din_step, sp->out_step, sp->out_step };
 
 	for (int i = 0; i < 4; i++)
 		if (dnnl_memory_set_data_handle(m[i], (char *)base[i] + (size_t)c * step[i]))
-			return rt_err_set(err, -EIO, "oneDNN: cannot move a memory view");
+			return -1;
 	return 0;
 }
 
-/* A chunk of images, its views in place: the window's positions s = 0..K-1 are gathered into
- * slots 1..K; the gradient of position s is written to slot s (whose value was read by the
- * step before), the rest r lives in slot K and, last, in slot K-1, so the scatter reads slots
- * 0..K-1. No binary runs in place on its first operand (oneDNN 2.6's binary with a post-op
- * gives wrong values in place on padded blocked layouts). */
-static int split_chunk(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
+/* p on a thread's stream, args[nargs] the net's scratchpad (where a primitive of the split
+ * would use it, one thread runs them: split_views) */
+static dnnl_status_t run(const struct rt_net *n, const struct split_views *v,
+			 dnnl_primitive_t p, int nargs, dnnl_exec_arg_t *args)
 {
-	struct pool_split *sp = P(L)->split;
-	const int K = sp->slots;
-	dnnl_exec_arg_t g[2] = { { DNNL_ARG_FROM, sp->in6 }, { DNNL_ARG_TO, sp->gathered } };
-	int rc = rt_net_exec(n, L, sp->gather, 2, g, err);
-
-	for (int s = 0; !rc && s < K - 1; s++) {
-		dnnl_memory_t r = s ? sp->q[K] : sp->dyc;
-		dnnl_exec_arg_t p[4] = {
-			{ DNNL_ARG_SRC_0, sp->q[s + 1] }, { DNNL_ARG_SRC_1, sp->outc },
-			{ DNNL_ARG_DST, sp->q[s] },
-			{ DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, r },
-		};
-		dnnl_exec_arg_t m[3] = {
-			{ DNNL_ARG_SRC_0, r }, { DNNL_ARG_SRC_1, sp->q[s] },
-			{ DNNL_ARG_DST, s == K - 2 ? sp->q[K - 1] : sp->q[K] },
-		};
-
-		rc = rt_net_exec(n, L, sp->pick, 4, p, err);
-		if (!rc)
-			rc = rt_net_exec(n, L, sp->rest, 3, m, err);
-	}
-	if (!rc) {
-		dnnl_exec_arg_t s[2] = { { DNNL_ARG_FROM, sp->scattered }, { DNNL_ARG_TO, sp->d6 } };
-
-		rc = rt_net_exec(n, L, sp->scatter, 2, s, err);
-	}
-	return rc;
+	args[nargs].arg = DNNL_ARG_SCRATCHPAD;
+	args[nargs].memory = n->scratch;
+	return dnnl_primitive_execute(p, v->strm, nargs + 1, args);
 }
 
-/* The split backward, chunk by chunk of images (dy: the output gradient). */
+/* A chunk of images on a thread's views, in place: the window's positions s = 0..K-1 are
+ * gathered into slots 1..K; the gradient of position s is written to slot s (whose value was
+ * read by the step before), the rest r lives in slot K and, last, in slot K-1, so the scatter
+ * reads slots 0..K-1. No binary runs in place on its first operand (oneDNN 2.6's binary with a
+ * post-op gives wrong values in place on padded blocked layouts). */
+static dnnl_status_t split_chunk(const struct rt_net *n, const struct pool_split *sp,
+				 const struct split_views *v)
+{
+	const int K = sp->slots;
+	dnnl_exec_arg_t g[3] = { { DNNL_ARG_FROM, v->in6 }, { DNNL_ARG_TO, v->gathered } };
+	dnnl_status_t st = run(n, v, sp->gather, 2, g);
+
+	for (int s = 0; st == dnnl_success && s < K - 1; s++) {
+		dnnl_memory_t r = s ? v->q[K] : v->dyc;
+		dnnl_exec_arg_t p[5] = {
+			{ DNNL_ARG_SRC_0, v->q[s + 1] }, { DNNL_ARG_SRC_1, v->outc },
+			{ DNNL_ARG_DST, v->q[s] },
+			{ DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, r },
+		};
+		dnnl_exec_arg_t m[4] = {
+			{ DNNL_ARG_SRC_0, r }, { DNNL_ARG_SRC_1, v->q[s] },
+			{ DNNL_ARG_DST, s == K - 2 ? v->q[K - 1] : v->q[K] },
+		};
+
+		st = run(n, v, sp->pick, 4, p);
+		if (st == dnnl_success)
+			st = run(n, v, sp->rest, 3, m);
+	}
+	if (st == dnnl_success) {
+		dnnl_exec_arg_t s[3] = { { DNNL_ARG_FROM, v->scattered }, { DNNL_ARG_TO, v->d6 } };
+
+		st = run(n, v, sp->scatter, 2, s);
+	}
+	return st;
+}
+
+/* The split backward, chunk by chunk of images (dy: the output gradient): with more than one
+ * thread, each takes whole chunks on its own views (oneDNN runs a primitive called inside a
+ * parallel region on the calling thread alone), timed as a whole. */
 static int split_backward(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t dy,
 			  struct rt_err *err)
 {
-	struct pool_split *sp = P(L)->split;
+	const struct pool_split *sp = P(L)->split;
 	void *base[4] = { NULL, NULL, NULL, NULL };
-	int rc = 0;
+	const double t0 = rt_now();
+	int moved = 0;
+	dnnl_status_t st = dnnl_success;
 
 	dnnl_memory_get_data_handle(rt_net_in_mem(n, L), &base[0]);
 	dnnl_memory_get_data_handle(grad_target(n, L), &base[1]);
 	dnnl_memory_get_data_handle(L->out, &base[2]);
 	dnnl_memory_get_data_handle(dy, &base[3]);
-	for (long c = 0; !rc && c < sp->nchunks; c++)
-		if (!(rc = split_move(sp, base, c, err)))
-			rc = split_chunk(n, L, err);
-	return rc;
+#pragma omp parallel num_threads(sp->threads) if (sp->threads > 1)
+	{
+		const struct split_views *v = &sp->v[omp_get_thread_num()];
+		int my_moved = 0;
+		dnnl_status_t my = dnnl_success;
+
+#pragma omp for schedule(static)
+		for (long c = 0; c < sp->nchunks; c++)
+			if (!my_moved && my == dnnl_success &&
+			    !(my_moved = split_move(sp, v, base, c)))
+				my = split_chunk(n, sp, v);
+#pragma omp critical
+		{
+			moved |= my_moved;
+			if (st == dnnl_success)
+				st = my;
+		}
+	}
+	n->prim_seconds += rt_now() - t0;
+	if (moved)
+		return rt_err_set(err, -EIO, "oneDNN: cannot move a memory view");
+	return st == dnnl_success ? 0 : rt_net_dnnl_fail(err, st, L, "execute");
 }
 
 static int pool_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
@@ -439,6 +491,59 @@ static int time_pass(struct rt_net *n, struct rt_net_layer *L, double *seconds, 
 	return rc;
 }
 
+/* Whether a primitive asks for a scratchpad (the split's must not: their threads would share
+ * the net's). */
+static bool scratch_needed(dnnl_primitive_t p)
+{
+	const_dnnl_primitive_desc_t pd = NULL;
+	const dnnl_memory_desc_t *m;
+
+	dnnl_primitive_get_primitive_desc(p, &pd);
+	m = pd ? dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0) : NULL;
+	return m && dnnl_memory_desc_get_size(m);
+}
+
+/* Each thread's views of the split backward (one thread where a primitive would need a
+ * scratchpad): its views made over the start of each buffer, its slots a part of the net's
+ * own, and its stream. */
+static int split_views(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t dx,
+		       struct rt_err *err)
+{
+	struct pool_split *sp = P(L)->split;
+	const size_t one = sp->out_step;        /* a slot: a chunk's output */
+	void *in = NULL, *d = NULL, *out = NULL, *dy = NULL, *slots = NULL;
+
+	if (scratch_needed(sp->gather) || scratch_needed(sp->scatter) ||
+	    scratch_needed(sp->pick) || scratch_needed(sp->rest))
+		sp->threads = 1;
+	if (!(sp->v = calloc((size_t)sp->threads, sizeof(*sp->v))))
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	dnnl_memory_get_data_handle(rt_net_in_mem(n, L), &in);
+	dnnl_memory_get_data_handle(dx, &d);
+	dnnl_memory_get_data_handle(L->out, &out);
+	dnnl_memory_get_data_handle(L->dout, &dy);
+	dnnl_memory_get_data_handle(n->slots, &slots);
+	for (int t = 0; t < sp->threads; t++) {
+		struct split_views *v = &sp->v[t];
+		char *h = (char *)slots + (size_t)t * (size_t)(sp->slots + 1) * one;
+
+		DNNL_CHECK(dnnl_stream_create(&v->strm, n->eng, dnnl_stream_default_flags),
+			   "stream");
+		DNNL_CHECK(dnnl_memory_create(&v->in6, &sp->src6, n->eng, in), "memory view");
+		DNNL_CHECK(dnnl_memory_create(&v->d6, &sp->dsrc6, n->eng, d), "memory view");
+		DNNL_CHECK(dnnl_memory_create(&v->outc, &sp->out_c, n->eng, out), "memory view");
+		DNNL_CHECK(dnnl_memory_create(&v->dyc, &sp->out_c, n->eng, dy), "memory view");
+		DNNL_CHECK(dnnl_memory_create(&v->scattered, &sp->slots6, n->eng, h),
+			   "memory view");
+		DNNL_CHECK(dnnl_memory_create(&v->gathered, &sp->slots6, n->eng, h + one),
+			   "memory view");
+		for (int s = 0; s <= sp->slots; s++)
+			DNNL_CHECK(dnnl_memory_create(&v->q[s], &sp->out_c, n->eng,
+						      h + (size_t)s * one), "memory view");
+	}
+	return 0;
+}
+
 /* After the gradients are routed and the shared buffers exist: the split views, then the
  * choice (auto: both timed, interleaved, on the net's own buffers filled with test values;
  * both give the same bits, so only the time differs), then the workspace of the primitive
@@ -454,7 +559,6 @@ static int pool_finish(struct rt_net *n, struct rt_net_layer *L, struct rt_err *
 	int rc = 0;
 
 	if (sp && sp->slots && dx && n->slots) {
-		const size_t one = sp->out_step;        /* a slot: a chunk's output */
 		const dnnl_memory_desc_t *dmd = NULL;
 
 		dnnl_memory_get_memory_desc(dx, &dmd);
@@ -464,23 +568,10 @@ static int pool_finish(struct rt_net *n, struct rt_net_layer *L, struct rt_err *
 		sp->din_step = dnnl_memory_desc_get_size(dmd) / (size_t)sp->nchunks;
 		if (rt_net_reorder(n, L, &sp->slots6, &sp->dsrc6, &sp->scatter, err))
 			goto primitive;
-		/* the chunk's views, moved to each chunk when the backward runs */
-		dnnl_memory_get_data_handle(rt_net_in_mem(n, L), &h);
-		DNNL_CHECK(dnnl_memory_create(&sp->in6, &sp->src6, n->eng, h), "memory view");
-		dnnl_memory_get_data_handle(dx, &h);
-		DNNL_CHECK(dnnl_memory_create(&sp->d6, &sp->dsrc6, n->eng, h), "memory view");
-		dnnl_memory_get_data_handle(L->out, &h);
-		DNNL_CHECK(dnnl_memory_create(&sp->outc, &sp->out_c, n->eng, h), "memory view");
-		dnnl_memory_get_data_handle(L->dout, &h);
-		DNNL_CHECK(dnnl_memory_create(&sp->dyc, &sp->out_c, n->eng, h), "memory view");
+		/* each thread's views, moved to each chunk when the backward runs */
+		if ((rc = split_views(n, L, dx, err)))
+			return rc;
 		dnnl_memory_get_data_handle(n->slots, &h);
-		DNNL_CHECK(dnnl_memory_create(&sp->scattered, &sp->slots6, n->eng, h),
-			   "memory view");
-		DNNL_CHECK(dnnl_memory_create(&sp->gathered, &sp->slots6, n->eng, (char *)h + one),
-			   "memory view");
-		for (int s = 0; s <= sp->slots; s++)
-			DNNL_CHECK(dnnl_memory_create(&sp->q[s], &sp->out_c, n->eng,
-						      (char *)h + (size_t)s * one), "memory view");
 		if (n->o.maxpool == RT_POOL_SPLIT) {
 			sp->on = true;
 		} else {
@@ -529,14 +620,21 @@ static void pool_destroy(struct rt_net_layer *L)
 		dnnl_primitive_destroy(sp->scatter);
 		dnnl_primitive_destroy(sp->pick);
 		dnnl_primitive_destroy(sp->rest);
-		dnnl_memory_destroy(sp->in6);
-		dnnl_memory_destroy(sp->gathered);
-		dnnl_memory_destroy(sp->scattered);
-		dnnl_memory_destroy(sp->d6);
-		dnnl_memory_destroy(sp->outc);
-		dnnl_memory_destroy(sp->dyc);
-		for (int s = 0; s <= SPLIT_MAX_SLOTS; s++)
-			dnnl_memory_destroy(sp->q[s]);
+		for (int t = 0; sp->v && t < sp->threads; t++) {
+			struct split_views *v = &sp->v[t];
+
+			dnnl_memory_destroy(v->in6);
+			dnnl_memory_destroy(v->gathered);
+			dnnl_memory_destroy(v->scattered);
+			dnnl_memory_destroy(v->d6);
+			dnnl_memory_destroy(v->outc);
+			dnnl_memory_destroy(v->dyc);
+			for (int s = 0; s <= SPLIT_MAX_SLOTS; s++)
+				dnnl_memory_destroy(v->q[s]);
+			if (v->strm)
+				dnnl_stream_destroy(v->strm);
+		}
+		free(sp->v);
 		free(sp);
 	}
 	dnnl_memory_destroy(ps->ws);

@@ -238,7 +238,8 @@ static struct rt_net *split_step(const struct rt_model *m, enum rt_pool_impl imp
 /* The split max pooling gives oneDNN's pooling results bit for bit: every output and every
  * weight gradient, ties included, in both precisions, in oneDNN's layouts (6 channels:
  * padded blocks or NHWC) and plain ones, its backward over the whole batch and in chunks of
- * 2 images; auto picks one of the two and says which. */
+ * 2 images (4 chunks: main's 2 threads take 2 each, on views and slots of their own); auto
+ * picks one of the two and says which. */
 static void test_maxpool_split(void)
 {
 	struct rt_model *m = model_from("split.cfg", HEAD(2, 16, 16, 5)
