@@ -238,8 +238,8 @@ static struct rt_net *split_step(const struct rt_model *m, enum rt_pool_impl imp
 /* The split max pooling gives oneDNN's pooling results bit for bit: every output and every
  * weight gradient, ties included, in both precisions, in oneDNN's layouts (6 channels:
  * padded blocks or NHWC) and plain ones, its backward over the whole batch and in chunks of
- * 2 images (4 chunks: main's 2 threads take 2 each, on views and slots of their own); auto
- * picks one of the two and says which. */
+ * 2 images (4 chunks: 2 threads take 2 each, 3 threads 2, 1 and 1, on views and slots of
+ * their own); auto picks one of the two and says which. */
 static void test_maxpool_split(void)
 {
 	struct rt_model *m = model_from("split.cfg", HEAD(2, 16, 16, 5)
@@ -257,10 +257,11 @@ static void test_maxpool_split(void)
 		return;
 	ok(m->layers[3].bwd_folded && m->layers[4].folds_relu && !m->layers[1].folds_relu,
 	   "r2's backward is p2's; p1 has no relu before it");
-	for (int t = 0; t < RT_TRAIN_NPRECISIONS * 2; t++)
+	for (int t = 0; t < RT_TRAIN_NPRECISIONS * 3; t++)
 		for (int plain = 0; plain < 2; plain++) {
-			const enum rt_precision prec = rt_vocab_train_precisions[t / 2];
-			const long chunk = t % 2 ? 2 : 8;      /* of a batch of 8 */
+			const enum rt_precision prec = rt_vocab_train_precisions[t / 3];
+			const long chunk = t % 3 ? 2 : 8;      /* of a batch of 8 */
+			const int threads = t % 3 == 2 ? 3 : 2; /* 3: 4 chunks, unevenly */
 			struct rt_net *a, *b;
 			size_t diff = 0, cmp = 0;
 			struct rt_err err;
@@ -270,10 +271,15 @@ static void test_maxpool_split(void)
 				continue;
 			}
 			rt_model_set_precision(m, prec);
+			/* both nets on the same threads: a convolution's weight gradient sums
+			 * in an order of their number */
+			omp_set_num_threads(threads);
 			a = split_step(m, RT_POOL_ONEDNN, prec, plain, 0);
 			b = split_step(m, RT_POOL_SPLIT, prec, plain, chunk);
-			if (!ok(a && b, "%s %s, chunks of %ld images: both nets train a step",
-				rt_precision_name(prec), plain ? "plain" : "oneDNN's", chunk))
+			omp_set_num_threads(2);
+			if (!ok(a && b, "%s %s, chunks of %ld images on %d threads: both nets train a "
+				"step", rt_precision_name(prec), plain ? "plain" : "oneDNN's", chunk,
+				threads))
 				goto next;
 			ok(!strncmp(rt_net_layer_impl(b, 1), "split:", 6) &&
 			   !strncmp(rt_net_layer_impl(b, 4), "split:", 6) &&
@@ -305,9 +311,10 @@ static void test_maxpool_split(void)
 					free(y);
 				}
 			}
-			is_int((long long)diff, 0, "%s %s, chunks of %ld images: split gives the "
-			       "primitive's bits (%zu weight gradients, every output)",
-			       rt_precision_name(prec), plain ? "plain" : "oneDNN's", chunk, cmp);
+			is_int((long long)diff, 0, "%s %s, chunks of %ld images on %d threads: split "
+			       "gives the primitive's bits (%zu weight gradients, every output)",
+			       rt_precision_name(prec), plain ? "plain" : "oneDNN's", chunk, threads,
+			       cmp);
 next:
 			rt_net_destroy(a);
 			rt_net_destroy(b);
