@@ -22,7 +22,8 @@
  *
  * A relu whose only consumer is a max pool (model.c: bwd_folded) has its backward done here:
  * the relu's select (gradient where the output is positive) on the pool's output gradient,
- * before routing; the result goes straight to the relu's input gradient. */
+ * in place before routing (split: chunk by chunk, on each chunk in L2); the result goes
+ * straight to the relu's input gradient. */
 #include "config.h"
 #include "cnn/net-internal.h"
 #include "base/util.h"
@@ -78,6 +79,7 @@ struct pool_split {
 	dnnl_primitive_desc_t fwd_pd;
 	dnnl_primitive_t gather;        /* reorder input (6-D view) -> slots */
 	dnnl_primitive_t scatter;       /* reorder slots -> input gradient (6-D view) */
+	dnnl_primitive_t relu_bwd;      /* a folded relu's backward on a chunk, in place */
 	dnnl_primitive_t pick;          /* slot = (slot == max) * r */
 	dnnl_primitive_t rest;          /* r = r - slot */
 	dnnl_memory_desc_t src6, slots6, dsrc6, out_c;  /* of a chunk */
@@ -266,6 +268,17 @@ static int split_create(struct rt_net *n, struct rt_net_layer *L, const dnnl_mem
 	dnnl_binary_desc_init(&bd, dnnl_binary_sub, &sp->out_c, &sp->out_c, &sp->out_c);
 	if ((rc = rt_net_prim(n, L, &bd, NULL, &sp->rest, NULL, "binary", err)))
 		return rc;
+	if (d->folds_relu) {
+		/* the relu's select on a chunk of the output gradient while it is in L2, not a
+		 * pass over the whole gradient before the chunks */
+		dnnl_eltwise_desc_t ed;
+
+		DNNL_CHECK(dnnl_eltwise_backward_desc_init(&ed, dnnl_eltwise_relu_use_dst_for_bwd,
+							   &sp->out_c, &sp->out_c, 0.f, 0.f),
+			   "relu backward descriptor");
+		if ((rc = rt_net_prim(n, L, &ed, NULL, &sp->relu_bwd, NULL, "relu backward", err)))
+			return rc;
+	}
 	dnnl_primitive_desc_query(sp->fwd_pd, dnnl_query_impl_info_str, 0, &impl);
 	snprintf(sp->impl, sizeof(sp->impl), "split:%s+reorder+binary", impl ? impl : "?");
 	return 0;
@@ -385,8 +398,14 @@ static dnnl_status_t split_chunk(const struct rt_net *n, const struct pool_split
 				 const struct split_views *v)
 {
 	const int K = sp->slots;
+	dnnl_exec_arg_t sel[4] = {
+		{ DNNL_ARG_DST, v->outc }, { DNNL_ARG_DIFF_DST, v->dyc }, { DNNL_ARG_DIFF_SRC, v->dyc },
+	};
 	dnnl_exec_arg_t g[3] = { { DNNL_ARG_FROM, v->in6 }, { DNNL_ARG_TO, v->gathered } };
-	dnnl_status_t st = run(n, v, sp->gather, 2, g);
+	dnnl_status_t st = sp->relu_bwd ? run(n, v, sp->relu_bwd, 3, sel) : dnnl_success;
+
+	if (st == dnnl_success)
+		st = run(n, v, sp->gather, 2, g);
 
 	for (int s = 0; st == dnnl_success && s < K - 1; s++) {
 		dnnl_memory_t r = s ? v->q[K] : v->dyc;
@@ -462,6 +481,8 @@ static int pool_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err
 
 	if (!L->bwd_d || !dx)
 		return 0;
+	if (P(L)->split && P(L)->split->on)
+		return split_backward(n, L, dy, err);   /* the relu's select chunk by chunk */
 	if (P(L)->relu_bwd) {
 		/* in place: the gradient written over the lines just read, no second buffer to
 		 * bring in (the relu's own backward on a 4 MiB gradient took 1.5 ms, 0.6 in
@@ -473,8 +494,6 @@ static int pool_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err
 		if ((rc = rt_net_exec(n, L, P(L)->relu_bwd, 3, r, err)))
 			return rc;
 	}
-	if (P(L)->split && P(L)->split->on)
-		return split_backward(n, L, dy, err);
 	return rt_net_exec(n, L, L->bwd_d, P(L)->ws ? 3 : 2, a, err);
 }
 
@@ -514,7 +533,8 @@ static int split_views(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t d
 	void *in = NULL, *d = NULL, *out = NULL, *dy = NULL, *slots = NULL;
 
 	if (scratch_needed(sp->gather) || scratch_needed(sp->scatter) ||
-	    scratch_needed(sp->pick) || scratch_needed(sp->rest))
+	    scratch_needed(sp->pick) || scratch_needed(sp->rest) ||
+	    (sp->relu_bwd && scratch_needed(sp->relu_bwd)))
 		sp->threads = 1;
 	if (!(sp->v = calloc((size_t)sp->threads, sizeof(*sp->v))))
 		return rt_err_set(err, -ENOMEM, "out of memory");
@@ -620,6 +640,7 @@ static void pool_destroy(struct rt_net_layer *L)
 		dnnl_primitive_destroy(sp->scatter);
 		dnnl_primitive_destroy(sp->pick);
 		dnnl_primitive_destroy(sp->rest);
+		dnnl_primitive_destroy(sp->relu_bwd);
 		for (int t = 0; sp->v && t < sp->threads; t++) {
 			struct split_views *v = &sp->v[t];
 
