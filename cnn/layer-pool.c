@@ -13,12 +13,12 @@
  * in a core's L2, the primitives' views moved chunk by chunk; with more than one thread each
  * thread takes whole chunks, its primitives run on it alone (views, slots and a stream of its
  * own), so that a chunk stays in its core and no primitive call waits for the others. The
- * products are
- * by 0 or 1 and the differences exact, so the result is bit for bit oneDNN's pooling backward,
- * ties included. Why: oneDNN 2.6's training pooling kernels mix legacy SSE instructions into
- * AVX-512 code; where a transition costs hundreds of nanoseconds (this project's KVM machine)
- * they run 5-15x slower than inference pooling. Which is faster is measured on the net's own
- * buffers when the net is built (auto) or chosen with --maxpool-impl.
+ * products are by 0 or 1 and the differences exact, so the result is bit for bit oneDNN's
+ * pooling backward, ties included. Why: oneDNN 2.6's training pooling kernels mix legacy SSE
+ * instructions into AVX-512 code; where a transition costs hundreds of nanoseconds (this
+ * project's KVM machine) they run 5-15x slower than inference pooling. Which is faster is
+ * measured on the net's own buffers when the net is built (auto) or chosen with
+ * --maxpool-impl.
  *
  * A relu whose only consumer is a max pool (model.c: bwd_folded) has its backward done here:
  * the relu's select (gradient where the output is positive) on the pool's output gradient,
