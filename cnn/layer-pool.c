@@ -379,54 +379,49 @@ static int split_move(const struct pool_split *sp, const struct split_views *v,
 	return 0;
 }
 
-/* p on a thread's stream, args[nargs] the net's scratchpad (where a primitive of the split
- * would use it, one thread runs them: split_views) */
-static dnnl_status_t run(const struct rt_net *n, const struct split_views *v,
-			 dnnl_primitive_t p, int nargs, dnnl_exec_arg_t *args)
-{
-	args[nargs].arg = DNNL_ARG_SCRATCHPAD;
-	args[nargs].memory = n->scratch;
-	return dnnl_primitive_execute(p, v->strm, nargs + 1, args);
-}
-
 /* A chunk of images on a thread's views, in place: the window's positions s = 0..K-1 are
  * gathered into slots 1..K; the gradient of position s is written to slot s (whose value was
  * read by the step before), the rest r lives in slot K and, last, in slot K-1, so the scatter
  * reads slots 0..K-1. No binary runs in place on its first operand (oneDNN 2.6's binary with a
- * post-op gives wrong values in place on padded blocked layouts). */
+ * post-op gives wrong values in place on padded blocked layouts). On the thread's stream,
+ * with the net's scratchpad (where a primitive of the split would use it, one thread runs
+ * them all: split_views). */
 static dnnl_status_t split_chunk(const struct rt_net *n, const struct pool_split *sp,
 				 const struct split_views *v)
 {
 	const int K = sp->slots;
-	dnnl_exec_arg_t sel[4] = {
+	const dnnl_exec_arg_t sel[3] = {
 		{ DNNL_ARG_DST, v->outc }, { DNNL_ARG_DIFF_DST, v->dyc }, { DNNL_ARG_DIFF_SRC, v->dyc },
 	};
-	dnnl_exec_arg_t g[3] = { { DNNL_ARG_FROM, v->in6 }, { DNNL_ARG_TO, v->gathered } };
-	dnnl_status_t st = sp->relu_bwd ? run(n, v, sp->relu_bwd, 3, sel) : dnnl_success;
+	const dnnl_exec_arg_t g[2] = { { DNNL_ARG_FROM, v->in6 }, { DNNL_ARG_TO, v->gathered } };
+	dnnl_status_t st = dnnl_success;
 
+	if (sp->relu_bwd)
+		st = rt_net_run(n, v->strm, sp->relu_bwd, 3, sel);
 	if (st == dnnl_success)
-		st = run(n, v, sp->gather, 2, g);
+		st = rt_net_run(n, v->strm, sp->gather, 2, g);
 
 	for (int s = 0; st == dnnl_success && s < K - 1; s++) {
 		dnnl_memory_t r = s ? v->q[K] : v->dyc;
-		dnnl_exec_arg_t p[5] = {
+		const dnnl_exec_arg_t p[4] = {
 			{ DNNL_ARG_SRC_0, v->q[s + 1] }, { DNNL_ARG_SRC_1, v->outc },
 			{ DNNL_ARG_DST, v->q[s] },
 			{ DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1, r },
 		};
-		dnnl_exec_arg_t m[4] = {
+		const dnnl_exec_arg_t m[3] = {
 			{ DNNL_ARG_SRC_0, r }, { DNNL_ARG_SRC_1, v->q[s] },
 			{ DNNL_ARG_DST, s == K - 2 ? v->q[K - 1] : v->q[K] },
 		};
 
-		st = run(n, v, sp->pick, 4, p);
+		st = rt_net_run(n, v->strm, sp->pick, 4, p);
 		if (st == dnnl_success)
-			st = run(n, v, sp->rest, 3, m);
+			st = rt_net_run(n, v->strm, sp->rest, 3, m);
 	}
 	if (st == dnnl_success) {
-		dnnl_exec_arg_t s[3] = { { DNNL_ARG_FROM, v->scattered }, { DNNL_ARG_TO, v->d6 } };
+		const dnnl_exec_arg_t s[2] = { { DNNL_ARG_FROM, v->scattered },
+					       { DNNL_ARG_TO, v->d6 } };
 
-		st = run(n, v, sp->scatter, 2, s);
+		st = rt_net_run(n, v->strm, sp->scatter, 2, s);
 	}
 	return st;
 }

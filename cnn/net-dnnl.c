@@ -83,23 +83,25 @@ int rt_net_reorder(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_d
 	return 0;
 }
 
-int rt_net_exec(struct rt_net *n, struct rt_net_layer *L, dnnl_primitive_t p, int nargs,
-		dnnl_exec_arg_t *args, struct rt_err *err)
+dnnl_status_t rt_net_run(const struct rt_net *n, dnnl_stream_t s, dnnl_primitive_t p, int nargs,
+			 const dnnl_exec_arg_t *args)
 {
 	dnnl_exec_arg_t all[16];
 
 	memcpy(all, args, (size_t)nargs * sizeof(*args));
 	all[nargs].arg = DNNL_ARG_SCRATCHPAD;
 	all[nargs].memory = n->scratch;
-	{
-		double t0 = rt_now();
-		dnnl_status_t st = dnnl_primitive_execute(p, n->strm, nargs + 1, all);
+	return dnnl_primitive_execute(p, s, nargs + 1, all);
+}
 
-		n->prim_seconds += rt_now() - t0;
-		if (st != dnnl_success)
-			return rt_net_dnnl_fail(err, st, L, "execute");
-	}
-	return 0;
+int rt_net_exec(struct rt_net *n, struct rt_net_layer *L, dnnl_primitive_t p, int nargs,
+		dnnl_exec_arg_t *args, struct rt_err *err)
+{
+	const double t0 = rt_now();
+	const dnnl_status_t st = rt_net_run(n, n->strm, p, nargs, args);
+
+	n->prim_seconds += rt_now() - t0;
+	return st == dnnl_success ? 0 : rt_net_dnnl_fail(err, st, L, "execute");
 }
 
 bool rt_net_is_ref(const_dnnl_primitive_desc_t pd)

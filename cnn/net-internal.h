@@ -135,9 +135,13 @@ int rt_net_prim(struct rt_net *n, struct rt_net_layer *L, const void *desc, dnnl
 		struct rt_err *err);
 /* Whether a pd is oneDNN's reference code (slow C++ loops): what the layers avoid. */
 bool rt_net_is_ref(const_dnnl_primitive_desc_t pd);
-/* Execute with the scratchpad appended. */
+/* Execute with the scratchpad appended, timed into the net's time inside primitives. */
 int rt_net_exec(struct rt_net *n, struct rt_net_layer *L, dnnl_primitive_t p, int nargs,
 		dnnl_exec_arg_t *args, struct rt_err *err);
+/* The same on stream s, untimed (a thread of a parallel region times the region); at most 15
+ * arguments. */
+dnnl_status_t rt_net_run(const struct rt_net *n, dnnl_stream_t s, dnnl_primitive_t p, int nargs,
+			 const dnnl_exec_arg_t *args);
 /* Fill a memory with test values in [-1, 1) from seed (through a plain fp32 copy and a
  * reorder, so padding stays zero): for timing trials at creation. */
 int rt_net_fill(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t m, uint64_t seed,
