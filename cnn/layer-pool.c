@@ -366,17 +366,17 @@ static int pool_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err 
 }
 
 /* A thread's views moved to chunk c of the buffers whose data starts at base: the input,
- * the input gradient, the output, the output gradient; -1 where oneDNN refuses. */
-static int split_move(const struct pool_split *sp, const struct split_views *v,
-		      void *const base[4], long c)
+ * the input gradient, the output, the output gradient. */
+static dnnl_status_t split_move(const struct pool_split *sp, const struct split_views *v,
+				void *const base[4], long c)
 {
 	const dnnl_memory_t m[4] = { v->in6, v->d6, v->outc, v->dyc };
 	const size_t step[4] = { sp->in_step, sp->din_step, sp->out_step, sp->out_step };
+	dnnl_status_t st = dnnl_success;
 
-	for (int i = 0; i < 4; i++)
-		if (dnnl_memory_set_data_handle(m[i], (char *)base[i] + (size_t)c * step[i]))
-			return -1;
-	return 0;
+	for (int i = 0; i < 4 && st == dnnl_success; i++)
+		st = dnnl_memory_set_data_handle(m[i], (char *)base[i] + (size_t)c * step[i]);
+	return st;
 }
 
 /* A chunk of images on a thread's views, in place: the window's positions s = 0..K-1 are
@@ -435,7 +435,6 @@ static int split_backward(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_
 	const struct pool_split *sp = P(L)->split;
 	void *base[4] = { NULL, NULL, NULL, NULL };
 	const double t0 = rt_now();
-	int moved = 0;
 	dnnl_status_t st = dnnl_success;
 
 	dnnl_memory_get_data_handle(rt_net_in_mem(n, L), &base[0]);
@@ -445,25 +444,18 @@ static int split_backward(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_
 #pragma omp parallel num_threads(sp->threads) if (sp->threads > 1)
 	{
 		const struct split_views *v = &sp->v[omp_get_thread_num()];
-		int my_moved = 0;
 		dnnl_status_t my = dnnl_success;
 
 #pragma omp for schedule(static)
 		for (long c = 0; c < sp->nchunks; c++)
-			if (!my_moved && my == dnnl_success &&
-			    !(my_moved = split_move(sp, v, base, c)))
+			if (my == dnnl_success && (my = split_move(sp, v, base, c)) == dnnl_success)
 				my = split_chunk(n, sp, v);
 #pragma omp critical
-		{
-			moved |= my_moved;
-			if (st == dnnl_success)
-				st = my;
-		}
+		if (st == dnnl_success)
+			st = my;
 	}
 	n->prim_seconds += rt_now() - t0;
-	if (moved)
-		return rt_err_set(err, -EIO, "oneDNN: cannot move a memory view");
-	return st == dnnl_success ? 0 : rt_net_dnnl_fail(err, st, L, "execute");
+	return st == dnnl_success ? 0 : rt_net_dnnl_fail(err, st, L, "the split backward");
 }
 
 static int pool_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
