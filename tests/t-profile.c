@@ -437,6 +437,8 @@ int main(void)
 		like(n->nnotes > 1 ? n->notes[1] : "", "the node is unstable: 1 of 3 ceilings "
 		     "measured in rounds disagree beyond the noise, fp32 avx512 at 8 threads by 45%",
 		     "the verdict: %s", n->nnotes > 1 ? n->notes[1] : "");
+		ok(rt_profile_note_warns(n, 0) && rt_profile_note_warns(n, 1),
+		   "an unstable ceiling and an unstable node are warnings");
 		rt_profile_destroy(n);
 		/* steady rounds: a stable verdict; no rounds at all: nothing said */
 		rt_profile_create(&n, &err);
@@ -444,6 +446,8 @@ int main(void)
 		is_int(rt_profile_judge_rounds(n, 0.05), 0, "steady rounds agree");
 		like(n->nnotes ? n->notes[0] : "", "the node is stable: 1 ceiling measured in "
 		     "rounds, each within the noise", "said: %s", n->nnotes ? n->notes[0] : "");
+		ok(n->nnotes == 1 && !rt_profile_note_warns(n, 0), "a stable node is no warning");
+		ok(!rt_profile_note_warns(n, 1), "past the last note nothing warns");
 		rt_profile_destroy(n);
 		rt_profile_create(&n, &err);
 		f64.nrounds = 0;
@@ -500,6 +504,8 @@ int main(void)
 		     "GFLOP/s", "then fp32: %s", now->notes[2]);
 		like(now->notes[3], "the clock moved -16.8% (2.86 -> 2.38 GHz", "then the clock: %s",
 		     now->notes[3]);
+		ok(rt_profile_note_warns(now, 0) && rt_profile_note_warns(now, 3),
+		   "moves are warnings, their summary too");
 		/* a spread wider than the move: inside that ceiling's own noise */
 		rt_profile_destroy(now);
 		rt_profile_create(&now, &err);
@@ -510,6 +516,7 @@ int main(void)
 		is_int(rt_profile_compare(now, old, 0.05), 0,
 		       "-11%% against a 15%% spread of its runs: not a move");
 		like(now->notes[0], ": 0 of 1 (1 ceiling) moved", "said: %s", now->notes[0]);
+		ok(!rt_profile_note_warns(now, 0), "nothing moved: no warning");
 		/* another host's profile */
 		rt_profile_destroy(now);
 		rt_profile_create(&now, &err);

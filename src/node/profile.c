@@ -63,6 +63,7 @@ void rt_profile_destroy(struct rt_profile *p)
 	free(p->curve);
 	free(p->sustained);
 	free(p->notes);
+	free(p->notes_plain);
 	free(p);
 }
 
@@ -122,17 +123,66 @@ int rt_profile_add_sustained(struct rt_profile *p, const struct rt_profile_susta
 	PUSH_COPY(p, sustained, nsustained, sustained_cap, s);
 }
 
+static int vnote(struct rt_profile *p, bool plain, const char *fmt, va_list ap)
+{
+	char(*slot)[256];
+
+	if (p->plain_cap < p->nnotes + 1) {
+		size_t cap = 2 * p->nnotes + 8;
+		bool *q = realloc(p->notes_plain, cap * sizeof(*q));
+
+		if (!q)
+			return -ENOMEM;
+		memset(q + p->plain_cap, 0, (cap - p->plain_cap) * sizeof(*q));
+		p->notes_plain = q;
+		p->plain_cap = cap;
+	}
+	if (!(slot = push(&p->notes, &p->nnotes, &p->notes_cap, sizeof(*p->notes))))
+		return -ENOMEM;
+	p->notes_plain[p->nnotes - 1] = plain;
+	vsnprintf(*slot, sizeof(*slot), fmt, ap);
+	return 0;
+}
+
 int rt_profile_add_note(struct rt_profile *p, const char *fmt, ...)
 {
-	char(*slot)[256] = push(&p->notes, &p->nnotes, &p->notes_cap, sizeof(*p->notes));
 	va_list ap;
+	int rc;
 
-	if (!slot)
-		return -ENOMEM;
 	va_start(ap, fmt);
-	vsnprintf(*slot, sizeof(*slot), fmt, ap);
+	rc = vnote(p, false, fmt, ap);
 	va_end(ap);
-	return 0;
+	return rc;
+}
+
+int rt_profile_add_statement(struct rt_profile *p, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vnote(p, true, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* A note, plain or a warning as the case is */
+static int note_as(struct rt_profile *p, bool plain, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int note_as(struct rt_profile *p, bool plain, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vnote(p, plain, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+bool rt_profile_note_warns(const struct rt_profile *p, size_t i)
+{
+	return i < p->nnotes && !(i < p->plain_cap && p->notes_plain[i]);
 }
 
 #define TRY(x)                                                                                 \
@@ -947,7 +997,7 @@ int rt_profile_compare(struct rt_profile *cur, const struct rt_profile *prev, do
 		if (fabs(mv[i].after / mv[i].before - 1) > mv[i].noise)
 			mv[moved++] = mv[i];
 	qsort(mv, moved, sizeof(*mv), cmp_move);
-	if (rt_profile_add_note(cur, "against the previous profile of %.64s (%.31s): %zu of %zu "
+	if (note_as(cur, !moved, "against the previous profile of %.64s (%.31s): %zu of %zu "
 				"(%zu ceiling%s%s) moved beyond their noise (%.0f%% or their runs' "
 				"spread); %zu flagged in one of them, not compared%s", prev->host,
 				prev->created, moved, both, both - clock, both - clock == 1 ? "" : "s",
@@ -1043,7 +1093,7 @@ int rt_profile_judge_rounds(struct rt_profile *p, double tol)
 				      "disagree beyond the noise, %s by %.0f%%: a share of a roof "
 				      "built on them is as uncertain", bad, judged, widest_what,
 				      100 * widest) :
-		  rt_profile_add_note(p, "the node is stable: %zu ceiling%s measured in rounds, "
+		  rt_profile_add_statement(p, "the node is stable: %zu ceiling%s measured in rounds, "
 				      "each within the noise", judged, judged == 1 ? "" : "s"))
 		return -ENOMEM;
 	return (int)bad;

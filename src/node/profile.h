@@ -113,8 +113,11 @@ struct rt_profile {
 	unsigned curve_threads;
 	struct rt_profile_sustained *sustained;
 	size_t nsustained, sustained_cap;
-	char (*notes)[256];             /* what the probe warned about */
+	char (*notes)[256];             /* what the probe found beside its figures */
 	size_t nnotes, notes_cap;
+	bool *notes_plain;              /* per note: a plain statement, not a warning (the
+					 * node called stable, nothing moved); NULL: all warn */
+	size_t plain_cap;
 	/* the node's hardware counters as the probe found them (its date: created) */
 	struct rt_pmu_record counters;
 	bool has_counters;
@@ -133,6 +136,12 @@ int rt_profile_add_point(struct rt_profile *p, const struct rt_profile_point *pt
 int rt_profile_add_sustained(struct rt_profile *p, const struct rt_profile_sustained *s);
 int rt_profile_add_note(struct rt_profile *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A note that states what was found and warns of nothing (the probe prints it without
+ * "warning:"); kept among the notes as any other. */
+int rt_profile_add_statement(struct rt_profile *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Whether note i warns (everything but a statement). */
+bool rt_profile_note_warns(const struct rt_profile *p, size_t i);
 
 /* A host's default profile path: machine-profiles/HOST.cfg (relative to the current
  * directory), HOST the host name (NULL: this host's) as a safe file name (rt_safe_name_map:

@@ -189,7 +189,8 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 			goto out;
 	}
 	for (size_t i = 0; i < p->nnotes; i++)
-		fprintf(stderr, "%s: warning: %s\n", o->prog, p->notes[i]);
+		fprintf(stderr, "%s: %s%s\n", o->prog,
+			rt_profile_note_warns(p, i) ? "warning: " : "", p->notes[i]);
 	{
 		/* the node's counters: validated on the probe's own kernels, refused, or absent;
 		 * kept with the profile (its notes) */
