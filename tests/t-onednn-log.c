@@ -519,6 +519,15 @@ int main(void)
 			roof = rt_cmd_prim_roof(&j, &p);
 			ok(roof && !strcmp(roof->precision, "bf16"), "... the math not told: the "
 			   "highest roof it could have had, bf16's");
+			/* a configuration that asked for 1 thread of a command that set 16 itself:
+			 * the roofs of the 16 that ran */
+			rt_cmd_judge(&out, 1, prof, &j);
+			ok(j.have_roofs && j.roofs.threads == 16 && rt_cmd_threads(&out, 1, prof) == 16,
+			   "1 thread asked, 16 in the log: the roofs at 16 (%u)", j.roofs.threads);
+			out.t.nthr = 0;
+			ok(rt_cmd_threads(&out, 1, prof) == 1 && rt_cmd_threads(&out, 0, prof) == 16 &&
+			   rt_cmd_threads(&out, 0, NULL) == 0, "no thread count in the log: the "
+			   "configuration's, else all the profile measured");
 			out.t.nthr = 17;
 			rt_cmd_judge(&out, 0, prof, &j);
 			ok(j.over_threads && strstr(j.why, "17 threads"), "17 threads on the 16 of "

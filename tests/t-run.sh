@@ -220,6 +220,7 @@ conv8=$(echo "$conv" | sed 's/mb16_/mb8_/')
 check "... 1e-300 ms: impossible, under any clock's grain" grep -q 'impossible: 1 call in 1e-300 ms, under a nanosecond each' "$dir/spoof2/summary.txt"
 check "... 36.7 MFLOP in a microsecond: impossible, above the fp32 roof of the profile" sh -c "grep -q 'impossible: at least [0-9.e+]* GFLOP/s (a microsecond more a call), [0-9]*% of the fp32 roof' '$dir/spoof2/summary.txt' && grep -q 'convolution forward_training .*impossible: at least' '$dir/spoof2.err'"
 check "... images/s 1e308: impossible, not taken" sh -c "grep -q 'the command printed images/s 1e+308, more than an image a nanosecond' '$dir/spoof2/summary.txt' && test $(rows "$dir/spoof2/points.csv" config=default rep=1 scope=run name=command log=onednn/c000-r1.log images_per_s= rank= 'startup_seconds~^[0-9.e-]+$' 'window_seconds~^[0-9.e-]+$') = 1"
+check "... the row's rates not printed, and why: how many primitives, the first named" sh -c "grep -q '^ *2 primitives faster than this node can run them, so the row.s rates are not printed; the first, convolution forward_training mb16_ic3oc16_ih32oh32kh5sh1dh0ph2_iw32ow32kw5sw1dw0pw2: impossible: at least' '$dir/spoof2/summary.txt' && grep -q 'default: 2 primitives above the roofs: impossible' '$dir/spoof2.err'"
 check "... no number in more than a dozen digits" sh -c "! grep -q '[0-9]\{13\}' '$dir/spoof2/summary.txt' && ! grep -q '[0-9]\{13\}' '$dir/spoof/summary.txt'"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "... the impossible points not drawn, and said" grep -q 'run-roofline: [0-9]* impossible points\? not drawn' "$dir/spoof2.err"
@@ -228,6 +229,16 @@ else
 fi
 "$run" -o "$dir/other" -r 1 --no-overhead -p "$spr" -- sh -c "cat '$top_srcdir/tests/data/pytorch-2.11/pt211-fp32.log'; sleep 0.05" >"$dir/other.out" 2>"$dir/other.err"
 check "a 16-thread node's log against a 2-core profile: impossible, not judged on its roofs" sh -c "grep -q 'impossible: oneDNN.s log names 16 threads, the profile.s node (example-kvm-spr) has 2 hardware threads' '$dir/other/summary.txt' && grep -q 'not judged: the run.s log is impossible' '$dir/other/summary.txt' && ! grep -q '% of the fp32 ceiling' '$dir/other/summary.txt'"
+
+# a command that sets its own thread count: the configuration asked for 1 thread, oneDNN's log
+# names 2. A convolution at 185 GFLOP/s (2.22 GFLOP: no taps counted inside the padding) is
+# above the profile's 1-thread fp32 roof (138) and under its 2-thread one (251): judged at the
+# 2 threads that ran, and the knob said not to take
+conv64='onednn_verbose,exec,cpu,convolution,jit:avx512_core,forward_training,src_f32::blocked:aBcd16b:f0 wei_f32::blocked:ABcd16b16a:f0 bia_f32::blocked:a:f0 dst_f32::blocked:aBcd16b:f0,,alg:convolution_direct,mb64_ic64oc128_ih16oh16kh3sh1dh0ph1_iw16ow16kw3sw1dw0pw1'
+printf '%s\n' 'onednn_verbose,info,oneDNN v2.6.3 (commit N/A)' 'onednn_verbose,info,cpu,runtime:OpenMP,nthr:2' "$conv64,12" >"$dir/nthr2.log"
+"$run" -o "$dir/nthr" -r 1 --no-overhead -p "$spr" --sweep threads=1 -- sh -c "cat '$dir/nthr2.log'; sleep 0.05" >"$dir/nthr.out" 2>"$dir/nthr.err"
+check "threads=1 asked, the log names 2: said, in the summary and on stderr" sh -c "grep -q 'oneDNN ran 2 threads (its log.s nthr), not the 1 this configuration asked for: the command sets its own count' '$dir/nthr/summary.txt' && grep -q 'threads=1: oneDNN ran 2 threads' '$dir/nthr.err'"
+check "... judged on the roofs of the 2 threads that ran: its rates printed, nothing impossible" sh -c "grep -Eq '^threads=1 .*%  +[0-9.]+ +185[.]1 ' '$dir/nthr/summary.txt' && ! grep -q 'impossible\\|faster than this node' '$dir/nthr/summary.txt' '$dir/nthr.err'"
 
 # Debian's oneDNN 2.6 under a bf16 fpmath mode: the attribute read, the math of each
 # convolution as its implementation's ISA says (avx512_core, avx2: fp32; AMX or bf16: bf16)

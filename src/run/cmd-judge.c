@@ -34,6 +34,14 @@ static void impossible(struct rt_cmd_judgement *j, const char *fmt, ...)
 	j->impossible = true;
 }
 
+unsigned rt_cmd_threads(const struct rt_cmd_outcome *r, unsigned cfg_threads,
+			const struct rt_profile *prof)
+{
+	/* a command may set its own count (torch.set_num_threads): the log's is what ran */
+	return r->t.nthr ? r->t.nthr : cfg_threads ? cfg_threads :
+	       prof ? rt_profile_max_threads(prof) : 0;
+}
+
 void rt_cmd_judge(const struct rt_cmd_outcome *r, unsigned cfg_threads,
 		  const struct rt_profile *prof, struct rt_cmd_judgement *j)
 {
@@ -65,9 +73,7 @@ void rt_cmd_judge(const struct rt_cmd_outcome *r, unsigned cfg_threads,
 		impossible(j, RT_CMD_IMAGES_SAID "%s, more than an image a nanosecond: not taken",
 			   rt_cmd_num(r->images_per_s, a, sizeof(a)));
 	if (prof) {
-		/* the roofs at the threads the configuration asked for, or the log names */
-		const unsigned threads = cfg_threads ? cfg_threads : t->nthr ? t->nthr :
-					 rt_profile_max_threads(prof);
+		const unsigned threads = rt_cmd_threads(r, cfg_threads, prof);
 
 		j->have_roofs = rt_roofs_at(&j->roofs, prof, threads, NULL) == 0;
 		j->scale = j->have_roofs ? rt_roofs_scale(&j->roofs, threads) : 1;

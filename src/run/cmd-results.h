@@ -106,9 +106,15 @@ struct rt_cmd_judgement {
 	double scale;                   /* rt_roofs_scale: 1 at the run's own count */
 };
 
+/* The threads run r ran: those oneDNN's log names (a command may set its own count), else
+ * cfg_threads (what its configuration asked for), else all the profile's node measured (0
+ * without a profile). */
+unsigned rt_cmd_threads(const struct rt_cmd_outcome *r, unsigned cfg_threads,
+			const struct rt_profile *prof);
 /* The run r (of a configuration asking for cfg_threads, 0: the runtime's choice) judged
  * against the profile (NULL: its own numbers alone): oneDNN's time past the wall time, the
- * log's threads past the profile's hardware threads, an images/s no core reaches. */
+ * log's threads past the profile's hardware threads, an images/s no core reaches. The roofs
+ * are those of rt_cmd_threads. */
 void rt_cmd_judge(const struct rt_cmd_outcome *r, unsigned cfg_threads,
 		  const struct rt_profile *prof, struct rt_cmd_judgement *j);
 

@@ -1515,6 +1515,26 @@ static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_resu
 }
 
 /* summary.txt (and the same text on stdout). */
+/* Under a configuration's row whose rates are not printed for primitives above their roofs:
+ * how many, and the first's why (on stderr too) */
+static void impossible_prims(FILE *fp, const struct rt_cmd_run_opts *o,
+			     const struct rt_sweep_config *c, const struct rt_cmd_outcome *r,
+			     const struct rt_cmd_judgement *j)
+{
+	char why[300] = "";
+
+	for (size_t k = 0; k < r->t.n && !*why; k++)
+		if (rt_cmd_prim_impossible(j, &r->t.v[k], why, sizeof(why)))
+			fprintf(fp, "%-44s   %zu primitive%s faster than this node can run them, "
+				"so the row's rates are not printed; the first, %s %s %s: %s\n", "",
+				j->impossible_prims,
+				j->impossible_prims == 1 ? "" : "s", r->t.v[k].kind, r->t.v[k].prop,
+				r->t.v[k].problem, why);
+	if (*why)
+		fprintf(stderr, "%s: %s: %zu primitive%s above the roofs: %s\n", o->prog, c->name,
+			j->impossible_prims, j->impossible_prims == 1 ? "" : "s", why);
+}
+
 static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 			  const struct rt_sweep_config *cfgs, const struct rt_cmd_result *res,
 			  size_t n, const struct rt_profile *prof, struct lead *ld)
@@ -1678,6 +1698,19 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 			fprintf(fp, "%-44s   %s\n", "", jr.why);
 			fprintf(stderr, "%s: %s: %s\n", o->prog, cfgs[i].name, jr.why);
 		}
+		if (!jr.log_impossible && jr.impossible_prims)
+			impossible_prims(fp, o, &cfgs[i], r, &jr);
+		if (cfgs[i].threads && r->t.nthr && r->t.nthr != cfgs[i].threads) {
+			char said[300];
+
+			snprintf(said, sizeof(said), "oneDNN ran %u thread%s (its log's nthr), not the "
+				 "%u this configuration asked for: the command sets its own count "
+				 "(torch.set_num_threads, an option of its own), so its threads did not "
+				 "take; its roofs are those of %u", r->t.nthr, r->t.nthr == 1 ? "" : "s",
+				 cfgs[i].threads, r->t.nthr);
+			fprintf(fp, "%-44s   %s\n", "", said);
+			fprintf(stderr, "%s: %s: %s\n", o->prog, cfgs[i].name, said);
+		}
 		{
 			unsigned failed = 0, busy = 0;
 			const char *fwhy = "", *bwhy = "";
@@ -1809,7 +1842,7 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 			const char *base = strrchr(o->cmd[0], '/');
 
 			base = base ? base + 1 : o->cmd[0];
-			rt_cmd_advise(&ld->adv, &r->t, &jd, r->t.nthr ? r->t.nthr : cfgs[0].threads,
+			rt_cmd_advise(&ld->adv, &r->t, &jd, rt_cmd_threads(r, cfgs[0].threads, NULL),
 				      rt_cpu_detect(&cpu, &e) ? NULL : &cpu,
 				      !strncmp(base, "python", 6));
 			if (ld->adv.n)

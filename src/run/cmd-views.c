@@ -374,10 +374,6 @@ size_t rt_cmd_fastest(const struct rt_cmd_result *res, size_t n, bool disturbed_
 	return best;
 }
 
-static unsigned cfg_threads(const struct rt_sweep_config *c, const struct rt_profile *prof)
-{
-	return c->threads ? c->threads : rt_profile_max_threads(prof);
-}
 
 /* DIR/run-roofline: each configuration's point (oneDNN's FLOPs over oneDNN's time, and over
  * the whole command's wall time) as trajectories along the sweep, and the heaviest primitives
@@ -460,9 +456,9 @@ static int chart_roofline(const char *dir, const struct rt_sweep_config *cfgs,
 	snprintf(title, sizeof(title), "The command's configurations and the primitives of the "
 		 "fastest (%.60s) on %.60s: counts from oneDNN's log", cfgs[best].name, prof->host);
 	snprintf(base, sizeof(base), "%s/run-roofline", dir);
-	/* the roofs at the fastest's threads; the runtime's choice: all the profile measured */
-	rc = rt_plot_marks(prof, cfg_threads(&cfgs[best], prof), prec, all_roofs, m, nm, series, 3,
-			   title, base, err);
+	/* the roofs at the threads the fastest ran (rt_cmd_threads) */
+	rc = rt_plot_marks(prof, rt_cmd_threads(fast, cfgs[best].threads, prof), prec, all_roofs,
+			   m, nm, series, 3, title, base, err);
 out:
 	free(m);
 	free(labels);
@@ -509,8 +505,8 @@ static int chart_time(const char *dir, const struct rt_sweep_config *cfgs,
 	}
 	if (!(pts = calloc(r->t.n + 1, sizeof(*pts))))
 		return rt_err_set(err, -ENOMEM, "out of memory");
-	pts[0] = (struct rt_point){ .threads = cfg_threads(&cfgs[best], prof), .ranks = 1,
-				    .scope = RT_SCOPE_ITERATION, .stat = RT_STAT_MEDIAN,
+	pts[0] = (struct rt_point){ .threads = rt_cmd_threads(r, cfgs[best].threads, prof),
+				    .ranks = 1, .scope = RT_SCOPE_ITERATION, .stat = RT_STAT_MEDIAN,
 				    .status = RT_STATUS_OK, .seconds = r->t.ms / 1e3 };
 	snprintf(pts[0].config, sizeof(pts[0].config), "%.63s", cfgs[best].name);
 	snprintf(pts[0].name, sizeof(pts[0].name), "oneDNN");
