@@ -230,6 +230,9 @@ fi
 "$run" -o "$dir/other" -r 1 --no-overhead -p "$spr" -- sh -c "cat '$top_srcdir/tests/data/pytorch-2.11/pt211-fp32.log'; sleep 0.05" >"$dir/other.out" 2>"$dir/other.err"
 check "a 16-thread node's log against a 2-core profile: impossible, not judged on its roofs" sh -c "grep -q 'impossible: oneDNN.s log names 16 threads, the profile.s node (example-kvm-spr) has 2 hardware threads' '$dir/other/summary.txt' && grep -q 'not judged: the run.s log is impossible' '$dir/other/summary.txt' && ! grep -q '% of the fp32 ceiling' '$dir/other/summary.txt'"
 
+# a profile's date and ceilings, sorted (a copy of it is written anew: its order and
+# comments are its writer's)
+roofs() { grep -o 'created = "[^"]*"\|gflops = [0-9.e+-]*\|gbytes_per_s = [0-9.e+-]*' "$1" | sort; }
 # a command that sets its own thread count: the configuration asked for 1 thread, oneDNN's log
 # names 2. A convolution at 185 GFLOP/s (2.22 GFLOP: no taps counted inside the padding) is
 # above the profile's 1-thread fp32 roof (138) and under its 2-thread one (251): judged at the
@@ -237,6 +240,7 @@ check "a 16-thread node's log against a 2-core profile: impossible, not judged o
 conv64='onednn_verbose,exec,cpu,convolution,jit:avx512_core,forward_training,src_f32::blocked:aBcd16b:f0 wei_f32::blocked:ABcd16b16a:f0 bia_f32::blocked:a:f0 dst_f32::blocked:aBcd16b:f0,,alg:convolution_direct,mb64_ic64oc128_ih16oh16kh3sh1dh0ph1_iw16ow16kw3sw1dw0pw1'
 printf '%s\n' 'onednn_verbose,info,oneDNN v2.6.3 (commit N/A)' 'onednn_verbose,info,cpu,runtime:OpenMP,nthr:2' "$conv64,12" >"$dir/nthr2.log"
 "$run" -o "$dir/nthr" -r 1 --no-overhead -p "$spr" --sweep threads=1 -- sh -c "cat '$dir/nthr2.log'; sleep 0.05" >"$dir/nthr.out" 2>"$dir/nthr.err"
+check "the profile kept with the results: its date and every ceiling the same" test -n "$(roofs "$spr")" -a "$(roofs "$spr")" = "$(roofs "$dir/nthr/profile.cfg")"
 check "threads=1 asked, the log names 2: said, in the summary and on stderr" sh -c "grep -q 'oneDNN ran 2 threads (its log.s nthr), not the 1 this configuration asked for: the command sets its own count' '$dir/nthr/summary.txt' && grep -q 'threads=1: oneDNN ran 2 threads' '$dir/nthr.err'"
 check "... judged on the roofs of the 2 threads that ran: its rates printed, nothing impossible" sh -c "grep -Eq '^threads=1 .*%  +[0-9.]+ +185[.]1 ' '$dir/nthr/summary.txt' && ! grep -q 'impossible\\|faster than this node' '$dir/nthr/summary.txt' '$dir/nthr.err'"
 

@@ -104,6 +104,19 @@ nall=$(grep -c "^set label [0-9]* 'fp32 [a-z0-9_ ()A-Za-z]* [0-9.]* GFLOP/s'" "$
 check "--all-roofs: every fp32 ceiling ($nall > 1)" test "$nall" -gt 1
 check "roofline-plot DIR names every view and the page" sh -c "grep -q 'chart: .*/phases' '$dir/all.out' && grep -q 'page:  .*/report.html' '$dir/all.out'"
 
+# a profile's date and ceilings, sorted (a copy of it is written anew: its order and
+# comments are its writer's)
+roofs() { grep -o 'created = "[^"]*"\|gflops = [0-9.e+-]*\|gbytes_per_s = [0-9.e+-]*' "$1" | sort; }
+# the profile kept with the results: roofline-plot DIR draws the roofs the run was judged on
+# after the file it was read from is gone
+cp "$prof" "$dir/gone.cfg"
+"$train" -m lenet5 -n 1 -w 0 -r 1 -c model --sweep batch=8,16 --profile "$dir/gone.cfg" \
+	-o "$dir/kept" >"$dir/kept.out" 2>&1
+check "the run's profile kept as DIR/profile.cfg: its date and every ceiling the same" test -n "$(roofs "$prof")" -a "$(roofs "$prof")" = "$(roofs "$dir/kept/profile.cfg")"
+rm -f "$dir/gone.cfg" "$dir/kept/trajectories.gp"
+"$plot" "$dir/kept" >"$dir/kept-plot.out" 2>&1
+check "roofline-plot DIR after the profile's file is gone: exit 0, its roofs drawn (got $?)" sh -c "grep -q \"^set label [0-9]* 'fp32 avx512 \" '$dir/kept/trajectories.gp'"
+
 # --input and --sweep input: the convolutions keep their parameters, fc1 follows the
 # flattened size exactly: 256 x (256 x H/8 x W/8) + 256
 for hw in 16x16:262400 32x32:1048832 64x48:3145984; do

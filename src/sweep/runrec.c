@@ -349,6 +349,21 @@ int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, struct rt_e
 	struct rt_cpu cpu;
 	char hw[32];
 
+	if (p) {
+		/* the profile beside run.cfg (of->path: DIR/run.cfg), before the record that
+		 * describes it */
+		char kept[sizeof(of->path) + sizeof(RT_RUNREC_PROFILE)];
+		const char *slash = strrchr(of->path, '/');
+		int rc;
+
+		snprintf(kept, sizeof(kept), "%.*s%s", slash ? (int)(slash - of->path + 1) : 0,
+			 of->path, RT_RUNREC_PROFILE);
+		if ((rc = rt_profile_save(p, kept, err))) {
+			rt_outfile_abort(of);
+			return rc;
+		}
+	}
+
 	rt_topo_hwloc_version(hw, sizeof(hw));
 	fprintf(of->fp, "  libraries = { onednn = \"%d.%d.%d\"; papi = \"%d.%d.%d.%d\"; "
 		"hwloc_api = \"%s\"; libconfig = \"%d.%d.%d\"; };\n", dv->major, dv->minor,
@@ -586,6 +601,20 @@ int rt_runrec_profile(const char *dir, char *path, size_t size, struct rt_err *e
 	int rc = 0;
 
 	rt_buf_init(&cfgpath);
+	rt_buf_printf(&cfgpath, "%s/%s", dir, RT_RUNREC_PROFILE);
+	if (cfgpath.failed) {
+		rt_buf_fini(&cfgpath);
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	if (access(cfgpath.s, F_OK) == 0) {
+		if (strlen(cfgpath.s) >= size)
+			rc = rt_err_set(err, -ENAMETOOLONG, "%s: the path is too long", cfgpath.s);
+		else
+			snprintf(path, size, "%s", cfgpath.s);
+		rt_buf_fini(&cfgpath);
+		return rc;
+	}
+	rt_buf_reset(&cfgpath);
 	if ((rc = cfg_path(&cfgpath, dir, err))) {
 		rt_buf_fini(&cfgpath);
 		return rc;

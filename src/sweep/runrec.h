@@ -91,7 +91,9 @@ int rt_runrec_begin(struct rt_outfile *of, const char *dir, const char *comment,
  * it ran on (node_cpu: /proc/cpuinfo's, rt_cpu_detect), the profile's CPU and caches (cpu,
  * caches: the roofs' node; p NULL: none), the environment (rt_runrec_put_environment), the
  * group closed and the file committed (rt_outfile_commit: of is done with, committed or
- * not). */
+ * not). The profile itself is kept beside run.cfg first, as RT_RUNREC_PROFILE: the roofs
+ * the run was judged on, whatever becomes of the file it was read from. */
+#define RT_RUNREC_PROFILE "profile.cfg"
 int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, struct rt_err *err);
 
 /* "  configurations_run = ( ... );": what each of v[0..n) ran with, for any workload's
@@ -138,7 +140,8 @@ int rt_runrec_members_env_same(const struct rt_runrec_members *rec, const char *
 			       struct rt_err *err);
 void rt_runrec_members_destroy(struct rt_runrec_members *rec);
 
-/* The machine profile a results directory's run.cfg names, into path. */
+/* The machine profile of a results directory's run, into path: the copy kept there
+ * (DIR/RT_RUNREC_PROFILE), else (a directory of an older rooftraj) the one its run.cfg names. */
 int rt_runrec_profile(const char *dir, char *path, size_t size, struct rt_err *err);
 /* The default configuration's name a results directory's run.cfg records, into name; "" when
  * it records none (rooftraj 0.2) or has no run.cfg. */
