@@ -118,7 +118,7 @@ int main(void)
 	{
 		struct rt_cmd_judgement j;
 		struct rt_onednn_tally syn;
-		struct rt_onednn_prim p[4];
+		struct rt_onednn_prim p[6];
 		const char *l;
 		const enum rt_precision f32 = RT_PRECISION_FP32;
 		memset(&j, 0, sizeof(j));
@@ -132,7 +132,7 @@ int main(void)
 						    .level = "DRAM", .what = "load", .value = 100 };
 		j.roofs.n = 2;
 		memset(p, 0, sizeof(p));
-		for (int i = 0; i < 4; i++) {
+		for (int i = 0; i < 6; i++) {
 			snprintf(p[i].kind, sizeof(p[i].kind), "convolution");
 			snprintf(p[i].prop, sizeof(p[i].prop), "forward_training");
 			snprintf(p[i].dtype, sizeof(p[i].dtype), "f32");
@@ -153,13 +153,19 @@ int main(void)
 		/* far under, but neither memory-bound nor short of work (4 images a thread): no why */
 		p[3].problem = (char *)"mb64_ic48oc48_ih16oh16kh3sh1dh0ph1_iw16ow16kw3sw1dw0pw1";
 		p[3].flops = 10e9, p[3].bytes = 0.5e9;
+		/* intensity 2 again, but 20 GFLOP/s: 10% of the 200 DRAM allows, so not DRAM's
+		 * bandwidth; 4 images a thread, then 0.5 */
+		p[4].problem = (char *)"mb64_ic48oc48_ih16oh16kh1sh1dh0ph0_iw16ow16kw1sw1dw0pw0";
+		p[4].flops = 2e9, p[4].bytes = 1e9;
+		p[5].problem = (char *)"mb8_ic48oc48_ih16oh16kh1sh1dh0ph0_iw16ow16kw1sw1dw0pw0";
+		p[5].flops = 2e9, p[5].bytes = 1e9;
 		rt_onednn_tally_init(&syn);
 		syn.v = p;
-		syn.n = 4;
-		syn.execs = 40;
-		syn.ms = 400;
+		syn.n = 6;
+		syn.execs = 60;
+		syn.ms = 600;
 		rt_cmd_advise(&a, &syn, &j, 16, &plain, false);
-		is_int((long long)a.n, 2, "a synthetic node: two primitives under the roof with a why");
+		is_int((long long)a.n, 4, "a synthetic node: four primitives under the roof with a why");
 		l = a.n > 0 ? a.line[0] : "";
 		ok(strstr(l, "mb48_ic24") && strstr(l, "at 100 GFLOP/s, 10% of the fp32 ceiling "
 						   "(1000 GFLOP/s at 16 threads)") &&
@@ -170,6 +176,15 @@ int main(void)
 		   strstr(l, "memory-bound: its intensity 2 FLOP/B is under the ridge 10 FLOP/B "
 			  "(the fp32 ceiling over DRAM's 100 GB/s), so DRAM bounds it at 200 GFLOP/s"),
 		   "%s", l);
+		l = a.n > 2 ? a.line[2] : "";
+		ok(strstr(l, "mb64_ic48oc48_ih16oh16kh1") && strstr(l, "at 20 GFLOP/s, 2% of") &&
+		   strstr(l, ": not memory-bound either: 10% of the 200 GFLOP/s DRAM's 100 GB/s "
+			  "allow at its intensity 2 FLOP/B") && !strstr(l, "little work"), "%s", l);
+		l = a.n > 3 ? a.line[3] : "";
+		ok(strstr(l, "mb8_ic48oc48_ih16oh16kh1") && strstr(l, "not memory-bound either: "
+								  "10% of the 200 GFLOP/s") &&
+		   strstr(l, "FLOP/B; little work a thread: mb8 over 16 threads is 0.5 images a "
+			  "thread (8 output rows a thread)"), "%s", l);
 		rt_cmd_advise(&a, &syn, NULL, 16, &plain, false);
 		is_int((long long)a.n, 0, "... without roofs: no line");
 		/* roofs of 8 threads held against a run of 16 (its own count's ceilings flagged):

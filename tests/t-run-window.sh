@@ -113,13 +113,17 @@ check "... a CPU without bf16 instructions: no precision advice" sh -c "test -s 
 
 # under the roof, with the fixture's own node (its profile): each line with its why
 "$run" -o "$dir/roof" -r 1 --no-overhead --no-hw-counters -p "$top_srcdir/tests/data/emr16/emr16.cfg" -- "$py" -c "$replay" "$fix/pt211-fp32.log" >/dev/null 2>&1
-check "under the roof (a profile): each line with its why (memory-bound under the ridge, or little work a thread)" sh -c "
+check "under the roof (a profile): each line with its why (memory-bound near DRAM's bound, not memory-bound far under it, or little work a thread)" sh -c "
 	grep -q '^  under the roof: ' '$dir/roof/summary.txt' &&
-	! grep '^  under the roof: ' '$dir/roof/summary.txt' | grep -v ': memory-bound: its intensity [0-9.e+]* FLOP/B is under the ridge \|: little work a thread: mb[0-9]* over [0-9]* threads'"
-# the ridge's arithmetic: intensity under ridge, ridge = ceiling / DRAM bandwidth as printed
-check "... the ridge is the ceiling over DRAM's bandwidth, the intensity under it" sh -c "
-	grep '^  under the roof: .*memory-bound' '$dir/roof/summary.txt' | sed 's/.*of the fp32 ceiling (\([0-9.e+]*\) GFLOP.*intensity \([0-9.e+]*\) FLOP.B is under the ridge \([0-9.e+]*\) FLOP.*DRAM.s \([0-9.e+]*\) GB.*/\1 \2 \3 \4/' |
-	awk '{ r = \$1 / \$4; d = r - \$3; if (d < 0) d = -d; if (!(\$2 < \$3 && d <= 0.001 * r)) bad = 1; n++ } END { exit !(n > 0 && !bad) }'"
+	! grep '^  under the roof: ' '$dir/roof/summary.txt' | grep -v ': memory-bound: its intensity [0-9.e+]* FLOP/B is under the ridge \|: not memory-bound either: [0-9]*% of the \|: little work a thread: mb[0-9]* over [0-9]* threads'"
+# the arithmetic: DRAM's bound is the intensity times DRAM's bandwidth, the rate under half of
+# it (the fixture's 1x1 stride-2 convolutions, an image a thread on 16 threads, run at 11-13
+# GFLOP/s, 2% of that bound; they were once called memory-bound)
+check "... not memory-bound: its rate under half of what DRAM allows at its intensity, the figures agree" sh -c "
+	grep '^  under the roof: .*not memory-bound either' '$dir/roof/summary.txt' | sed 's/.* at \([0-9.e+]*\) GFLOP.s, .*not memory-bound either: \([0-9]*\)% of the \([0-9.e+]*\) GFLOP.s DRAM.s \([0-9.e+]*\) GB.s allow at its intensity \([0-9.e+]*\) FLOP.*/\1 \2 \3 \4 \5/' |
+	awk '{ d = \$5 * \$4 - \$3; if (d < 0) d = -d; p = 100 * \$1 / \$3
+		if (!(d <= 0.005 * \$3 && \$1 < 0.5 * \$3 && p - \$2 < 0.51 && \$2 - p < 0.51)) bad = 1; n++ }
+		END { exit !(n > 0 && !bad) }'"
 
 # --- a live PyTorch 1.13 training: start-up before the first primitive, the window in the wall
 tpy=$(torch_python)

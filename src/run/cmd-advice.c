@@ -143,18 +143,29 @@ static void under_roof(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		in = p->flops / p->bytes;
 		ridge = dram && dram->value > 0 ? c->value / dram->value : NAN;
 		rt_onednn_problem_mb_oh(p->problem, &mb, &oh);
-		if (isfinite(ridge) && in < ridge)
+		/* under the ridge and near what DRAM allows at its intensity: memory-bound; far
+		 * under that too, DRAM's bandwidth is not what holds it back: said so */
+		if (isfinite(ridge) && in < ridge && gf >= RT_CMD_ADVICE_FAR * in * dram->value)
 			snprintf(why, sizeof(why), "memory-bound: its intensity %.3g FLOP/B is "
 				 "under the ridge %.3g FLOP/B (the %s ceiling over DRAM's %.4g "
 				 "GB/s), so DRAM bounds it at %.4g GFLOP/s", in, ridge, c->precision,
 				 dram->value, in * dram->value);
-		else if (mb > 0 && threads > 0 &&
-			 (double)mb / threads < RT_CMD_ADVICE_IMAGES_THREAD)
-			snprintf(why, sizeof(why), "little work a thread: mb%ld over %u threads is "
-				 "%.3g images a thread", mb, threads, (double)mb / threads);
-		if (oh > 0 && mb > 0 && threads > 0 && why[0] && strncmp(why, "memory", 6))
-			snprintf(why + strlen(why), sizeof(why) - strlen(why), " (%.3g output rows "
-				 "a thread)", (double)(mb * oh) / threads);
+		else if (isfinite(ridge) && in < ridge)
+			snprintf(why, sizeof(why), "not memory-bound either: %.0f%% of the %.4g "
+				 "GFLOP/s DRAM's %.4g GB/s allow at its intensity %.3g FLOP/B",
+				 100 * gf / (in * dram->value), in * dram->value, dram->value, in);
+		if (!strncmp(why, "memory", 6) || mb <= 0 || threads == 0 ||
+		    (double)mb / threads >= RT_CMD_ADVICE_IMAGES_THREAD)
+			;
+		else if (oh > 0)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%slittle work a "
+				 "thread: mb%ld over %u threads is %.3g images a thread (%.3g output "
+				 "rows a thread)", why[0] ? "; " : "", mb, threads, (double)mb / threads,
+				 (double)(mb * oh) / threads);
+		else
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%slittle work a "
+				 "thread: mb%ld over %u threads is %.3g images a thread",
+				 why[0] ? "; " : "", mb, threads, (double)mb / threads);
 		if (!why[0] || !add(a))
 			continue;
 		snprintf(a->line[a->n], sizeof(a->line[0]), "under the roof: %s %s %s at %.4g "

@@ -161,9 +161,11 @@ int rt_cmd_results_load(const char *dir, struct rt_sweep_config **cfgs, size_t *
  *   RT_CMD_ADVICE_ACTIVATION_SHARE or more, channels-last (channels_last for PyTorch);
  * - each of the 8 heaviest counted primitives with RT_CMD_ADVICE_PRIM_SHARE of the time or
  *   more, under RT_CMD_ADVICE_FAR of its precision's ceiling (a profile's roofs needed), where
- *   the log shows why: its intensity under the ridge (that ceiling over DRAM's bandwidth):
- *   memory-bound; else fewer than RT_CMD_ADVICE_IMAGES_THREAD images a thread (mb over the
- *   threads; output rows a thread beside it);
+ *   the log shows why: its intensity under the ridge (that ceiling over DRAM's bandwidth)
+ *   and its rate at RT_CMD_ADVICE_FAR of what DRAM allows there or more: memory-bound; under
+ *   the ridge but under that: not memory-bound either (its share of DRAM's bound); fewer
+ *   than RT_CMD_ADVICE_IMAGES_THREAD images a thread (mb over the threads; output rows a
+ *   thread beside it), alone or after that share;
  * - where fp32 math on f32 tensors (convolutions, deconvolutions, inner products, matmuls: the
  *   kinds an fpmath mode changes) takes RT_CMD_ADVICE_FP32_SHARE of the time or more and the
  *   CPU has amx_bf16 or avx512_bf16: the bf16 fpmath mode (and autocast for PyTorch), with
