@@ -155,27 +155,13 @@ int rt_profile_add_note(struct rt_profile *p, const char *fmt, ...)
 	return rc;
 }
 
-int rt_profile_add_statement(struct rt_profile *p, const char *fmt, ...)
+int rt_profile_add_note_kind(struct rt_profile *p, bool warns, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = vnote(p, true, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-/* A note, plain or a warning as the case is */
-static int note_as(struct rt_profile *p, bool plain, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int note_as(struct rt_profile *p, bool plain, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = vnote(p, plain, fmt, ap);
+	rc = vnote(p, !warns, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -997,12 +983,13 @@ int rt_profile_compare(struct rt_profile *cur, const struct rt_profile *prev, do
 		if (fabs(mv[i].after / mv[i].before - 1) > mv[i].noise)
 			mv[moved++] = mv[i];
 	qsort(mv, moved, sizeof(*mv), cmp_move);
-	if (note_as(cur, !moved, "against the previous profile of %.64s (%.31s): %zu of %zu "
-				"(%zu ceiling%s%s) moved beyond their noise (%.0f%% or their runs' "
-				"spread); %zu flagged in one of them, not compared%s", prev->host,
-				prev->created, moved, both, both - clock, both - clock == 1 ? "" : "s",
-				clock ? " and the clock" : "", 100 * tol, flagged,
-				moved > RT_PROFILE_MOVES_LISTED ? "; the largest follow" : "")) {
+	if (rt_profile_add_note_kind(cur, moved, "against the previous profile of %.64s (%.31s): "
+				     "%zu of %zu (%zu ceiling%s%s) moved beyond their noise (%.0f%% "
+				     "or their runs' spread); %zu flagged in one of them, not "
+				     "compared%s", prev->host, prev->created, moved, both,
+				     both - clock, both - clock == 1 ? "" : "s",
+				     clock ? " and the clock" : "", 100 * tol, flagged,
+				     moved > RT_PROFILE_MOVES_LISTED ? "; the largest follow" : "")) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -1093,8 +1080,9 @@ int rt_profile_judge_rounds(struct rt_profile *p, double tol)
 				      "disagree beyond the noise, %s by %.0f%%: a share of a roof "
 				      "built on them is as uncertain", bad, judged, widest_what,
 				      100 * widest) :
-		  rt_profile_add_statement(p, "the node is stable: %zu ceiling%s measured in rounds, "
-				      "each within the noise", judged, judged == 1 ? "" : "s"))
+		  rt_profile_add_note_kind(p, false, "the node is stable: %zu ceiling%s measured in "
+					   "rounds, each within the noise", judged,
+					   judged == 1 ? "" : "s"))
 		return -ENOMEM;
 	return (int)bad;
 }
