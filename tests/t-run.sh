@@ -243,6 +243,9 @@ printf '%s\n' 'onednn_verbose,info,oneDNN v2.6.3 (commit N/A)' 'onednn_verbose,i
 check "the profile kept with the results: its date and every ceiling the same" test -n "$(roofs "$spr")" -a "$(roofs "$spr")" = "$(roofs "$dir/nthr/profile.cfg")"
 check "threads=1 asked, the log names 2: said, in the summary and on stderr" sh -c "grep -q 'oneDNN ran 2 threads (its log.s nthr), not the 1 this configuration asked for: the command sets its own count' '$dir/nthr/summary.txt' && grep -q 'threads=1: oneDNN ran 2 threads' '$dir/nthr.err'"
 check "... judged on the roofs of the 2 threads that ran: its rates printed, nothing impossible" sh -c "grep -Eq '^threads=1 .*%  +[0-9.]+ +185[.]1 ' '$dir/nthr/summary.txt' && ! grep -q 'impossible\\|faster than this node' '$dir/nthr/summary.txt' '$dir/nthr.err'"
+sed 's/runtime:OpenMP/runtime:TBB/' "$dir/nthr2.log" >"$dir/tbb.log"
+"$run" -o "$dir/tbb" -r 1 --no-overhead -p "$spr" --sweep threads=1 -- sh -c "cat '$dir/tbb.log'; sleep 0.05" >/dev/null 2>&1
+check "... under TBB: the runtime named, which reads no OMP_NUM_THREADS" grep -q "not the 1 this configuration asked for: oneDNN's TBB runtime does not read OMP_NUM_THREADS, so its threads did not take" "$dir/tbb/summary.txt"
 
 # Debian's oneDNN 2.6 under a bf16 fpmath mode: the attribute read, the math of each
 # convolution as its implementation's ISA says (avx512_core, avx2: fp32; AMX or bf16: bf16)

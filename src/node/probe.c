@@ -287,12 +287,13 @@ static int measure_curve(struct probe_ctx *c, struct rt_err *err)
 		if (upto >= top)
 			break;
 		if (rt_levels_settled(ws, bw, n, c->cache_cap, c->ncaches, &end)) {
-			rt_profile_add_note(c->p, "the bandwidth curve stopped at %.0f MiB, short of "
-					    "4x hwloc's last level (%.0f MiB): it had settled in "
-					    "DRAM, flat within 15%% over its last factor of 2, all "
-					    "of it past the last level's measured end (%.1f MiB)",
-					    (double)upto / (1 << 20), (double)top / (1 << 20),
-					    (double)end / (1 << 20));
+			/* what the curve found, no warning */
+			rt_profile_add_note_kind(c->p, false, "the bandwidth curve stopped at %.0f "
+						 "MiB, short of 4x hwloc's last level (%.0f MiB): it "
+						 "had settled in DRAM, flat within 15%% over its last "
+						 "factor of 2, all of it past the last level's measured "
+						 "end (%.1f MiB)", (double)upto / (1 << 20),
+						 (double)top / (1 << 20), (double)end / (1 << 20));
 			break;
 		}
 		progress(c->o, "bandwidth curve: to %.0f MiB (not settled in DRAM at %.0f MiB)",
@@ -414,8 +415,9 @@ static int measure_peaks(struct probe_ctx *c, unsigned threads, const int *pus, 
 
 		if (!k->supported()) {
 			if (first)
-				rt_profile_add_note(c->p, "no %s %s peak: this CPU has no %s",
-						    k->precision, k->isa, k->isa);
+				rt_profile_add_note_kind(c->p, false, "no %s %s peak: this CPU "
+							 "has no %s", k->precision, k->isa,
+							 k->isa);
 			continue;
 		}
 		progress(c->o, "peak %s %s, %u thread%s", k->precision, k->isa, threads,
@@ -461,8 +463,8 @@ static int measure_lowp(struct probe_ctx *c, unsigned threads, const int *pus, b
 		if (rc == -ENOTSUP) {
 			/* not a failure: this CPU (or this oneDNN) simply has no such roof */
 			if (first)
-				rt_profile_add_note(c->p, "no %s peak: %s", rt_precision_name(t),
-						    e2.msg);
+				rt_profile_add_note_kind(c->p, false, "no %s peak: %s",
+							 rt_precision_name(t), e2.msg);
 			continue;
 		}
 		if (rc) {

@@ -1701,13 +1701,19 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 		if (!jr.log_impossible && jr.impossible_prims)
 			impossible_prims(fp, o, &cfgs[i], r, &jr);
 		if (cfgs[i].threads && r->t.nthr && r->t.nthr != cfgs[i].threads) {
-			char said[300];
+			char said[400], who[160];
 
+			/* OMP_NUM_THREADS is OpenMP's: another runtime does not read it */
+			if (!r->t.runtime[0] || !strcmp(r->t.runtime, "OpenMP"))
+				snprintf(who, sizeof(who), "the command sets its own count "
+					 "(torch.set_num_threads, an option of its own)");
+			else
+				snprintf(who, sizeof(who), "oneDNN's %.40s runtime does not read "
+					 "OMP_NUM_THREADS", r->t.runtime);
 			snprintf(said, sizeof(said), "oneDNN ran %u thread%s (its log's nthr), not the "
-				 "%u this configuration asked for: the command sets its own count "
-				 "(torch.set_num_threads, an option of its own), so its threads did not "
-				 "take; its roofs are those of %u", r->t.nthr, r->t.nthr == 1 ? "" : "s",
-				 cfgs[i].threads, r->t.nthr);
+				 "%u this configuration asked for: %s, so its threads did not take; "
+				 "its roofs are those of %u", r->t.nthr, r->t.nthr == 1 ? "" : "s",
+				 cfgs[i].threads, who, r->t.nthr);
 			fprintf(fp, "%-44s   %s\n", "", said);
 			fprintf(stderr, "%s: %s: %s\n", o->prog, cfgs[i].name, said);
 		}
