@@ -63,7 +63,7 @@ void rt_profile_destroy(struct rt_profile *p)
 	free(p->curve);
 	free(p->sustained);
 	free(p->notes);
-	free(p->notes_plain);
+	free(p->notes_warns);
 	free(p);
 }
 
@@ -123,23 +123,22 @@ int rt_profile_add_sustained(struct rt_profile *p, const struct rt_profile_susta
 	PUSH_COPY(p, sustained, nsustained, sustained_cap, s);
 }
 
-static int vnote(struct rt_profile *p, bool plain, const char *fmt, va_list ap)
+static int vnote(struct rt_profile *p, bool warns, const char *fmt, va_list ap)
 {
 	char(*slot)[256];
 
-	if (p->plain_cap < p->nnotes + 1) {
+	if (p->warns_cap < p->nnotes + 1) {
 		size_t cap = 2 * p->nnotes + 8;
-		bool *q = realloc(p->notes_plain, cap * sizeof(*q));
+		bool *q = realloc(p->notes_warns, cap * sizeof(*q));
 
 		if (!q)
 			return -ENOMEM;
-		memset(q + p->plain_cap, 0, (cap - p->plain_cap) * sizeof(*q));
-		p->notes_plain = q;
-		p->plain_cap = cap;
+		p->notes_warns = q;
+		p->warns_cap = cap;
 	}
 	if (!(slot = push(&p->notes, &p->nnotes, &p->notes_cap, sizeof(*p->notes))))
 		return -ENOMEM;
-	p->notes_plain[p->nnotes - 1] = plain;
+	p->notes_warns[p->nnotes - 1] = warns;
 	vsnprintf(*slot, sizeof(*slot), fmt, ap);
 	return 0;
 }
@@ -150,7 +149,7 @@ int rt_profile_add_note(struct rt_profile *p, const char *fmt, ...)
 	int rc;
 
 	va_start(ap, fmt);
-	rc = vnote(p, false, fmt, ap);
+	rc = vnote(p, true, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -161,14 +160,15 @@ int rt_profile_add_note_kind(struct rt_profile *p, bool warns, const char *fmt, 
 	int rc;
 
 	va_start(ap, fmt);
-	rc = vnote(p, !warns, fmt, ap);
+	rc = vnote(p, warns, fmt, ap);
 	va_end(ap);
 	return rc;
 }
 
 bool rt_profile_note_warns(const struct rt_profile *p, size_t i)
 {
-	return i < p->nnotes && !(i < p->plain_cap && p->notes_plain[i]);
+	/* every note came through vnote: each has its kind */
+	return i < p->nnotes && p->notes_warns[i];
 }
 
 #define TRY(x)                                                                                 \

@@ -115,9 +115,9 @@ struct rt_profile {
 	size_t nsustained, sustained_cap;
 	char (*notes)[256];             /* what the probe found beside its figures */
 	size_t nnotes, notes_cap;
-	bool *notes_plain;              /* per note: a plain statement, not a warning (the
-					 * node called stable, nothing moved); NULL: all warn */
-	size_t plain_cap;
+	bool *notes_warns;              /* per note: a warning, or a plain statement (the
+					 * node called stable, nothing moved) */
+	size_t warns_cap;
 	/* the node's hardware counters as the probe found them (its date: created) */
 	struct rt_pmu_record counters;
 	bool has_counters;

@@ -154,18 +154,17 @@ static void under_roof(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 			snprintf(why, sizeof(why), "not memory-bound either: %.0f%% of the %.4g "
 				 "GFLOP/s DRAM's %.4g GB/s allow at its intensity %.3g FLOP/B",
 				 100 * gf / (in * dram->value), in * dram->value, dram->value, in);
-		if (!strncmp(why, "memory", 6) || mb <= 0 || threads == 0 ||
-		    (double)mb / threads >= RT_CMD_ADVICE_IMAGES_THREAD)
-			;
-		else if (oh > 0)
+		if (strncmp(why, "memory", 6) && mb > 0 && threads > 0 &&
+		    (double)mb / threads < RT_CMD_ADVICE_IMAGES_THREAD) {
+			char rows[64] = "";
+
+			if (oh > 0)
+				snprintf(rows, sizeof(rows), " (%.3g output rows a thread)",
+					 (double)(mb * oh) / threads);
 			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%slittle work a "
-				 "thread: mb%ld over %u threads is %.3g images a thread (%.3g output "
-				 "rows a thread)", why[0] ? "; " : "", mb, threads, (double)mb / threads,
-				 (double)(mb * oh) / threads);
-		else
-			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%slittle work a "
-				 "thread: mb%ld over %u threads is %.3g images a thread",
-				 why[0] ? "; " : "", mb, threads, (double)mb / threads);
+				 "thread: mb%ld over %u threads is %.3g images a thread%s",
+				 why[0] ? "; " : "", mb, threads, (double)mb / threads, rows);
+		}
 		if (!why[0] || !add(a))
 			continue;
 		snprintf(a->line[a->n], sizeof(a->line[0]), "under the roof: %s %s %s at %.4g "

@@ -1514,27 +1514,28 @@ static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_resu
 	*confirmed = !strncmp(v, "best configuration: ", 20);
 }
 
-/* summary.txt (and the same text on stdout). */
 /* Under a configuration's row whose rates are not printed for primitives above their roofs:
  * how many, and the first's why (on stderr too) */
 static void impossible_prims(FILE *fp, const struct rt_cmd_run_opts *o,
 			     const struct rt_sweep_config *c, const struct rt_cmd_outcome *r,
 			     const struct rt_cmd_judgement *j)
 {
-	char why[300] = "";
+	const char *s = j->impossible_prims == 1 ? "" : "s";
+	char why[300];
+	size_t k = 0;
 
-	for (size_t k = 0; k < r->t.n && !*why; k++)
-		if (rt_cmd_prim_impossible(j, &r->t.v[k], why, sizeof(why)))
-			fprintf(fp, "%-44s   %zu primitive%s faster than this node can run them, "
-				"so the row's rates are not printed; the first, %s %s %s: %s\n", "",
-				j->impossible_prims,
-				j->impossible_prims == 1 ? "" : "s", r->t.v[k].kind, r->t.v[k].prop,
-				r->t.v[k].problem, why);
-	if (*why)
-		fprintf(stderr, "%s: %s: %zu primitive%s above the roofs: %s\n", o->prog, c->name,
-			j->impossible_prims, j->impossible_prims == 1 ? "" : "s", why);
+	while (k < r->t.n && !rt_cmd_prim_impossible(j, &r->t.v[k], why, sizeof(why)))
+		k++;
+	if (k == r->t.n)
+		return;
+	fprintf(fp, "%-44s   %zu primitive%s faster than this node can run them, so the row's "
+		"rates are not printed; the first, %s %s %s: %s\n", "", j->impossible_prims, s,
+		r->t.v[k].kind, r->t.v[k].prop, r->t.v[k].problem, why);
+	fprintf(stderr, "%s: %s: %zu primitive%s above the roofs: %s\n", o->prog, c->name,
+		j->impossible_prims, s, why);
 }
 
+/* summary.txt (and the same text on stdout). */
 static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 			  const struct rt_sweep_config *cfgs, const struct rt_cmd_result *res,
 			  size_t n, const struct rt_profile *prof, struct lead *ld)

@@ -374,7 +374,6 @@ size_t rt_cmd_fastest(const struct rt_cmd_result *res, size_t n, bool disturbed_
 	return best;
 }
 
-
 /* DIR/run-roofline: each configuration's point (oneDNN's FLOPs over oneDNN's time, and over
  * the whole command's wall time) as trajectories along the sweep, and the heaviest primitives
  * of the fastest configuration, under the profile's roofs. */
