@@ -123,8 +123,9 @@ int rt_profile_add_sustained(struct rt_profile *p, const struct rt_profile_susta
 	PUSH_COPY(p, sustained, nsustained, sustained_cap, s);
 }
 
-static int vnote(struct rt_profile *p, bool warns, const char *fmt, va_list ap)
+int rt_profile_add_note_kind(struct rt_profile *p, bool warns, const char *fmt, ...)
 {
+	va_list ap;
 	char(*slot)[256];
 
 	if (p->warns_cap < p->nnotes + 1) {
@@ -139,35 +140,15 @@ static int vnote(struct rt_profile *p, bool warns, const char *fmt, va_list ap)
 	if (!(slot = push(&p->notes, &p->nnotes, &p->notes_cap, sizeof(*p->notes))))
 		return -ENOMEM;
 	p->notes_warns[p->nnotes - 1] = warns;
+	va_start(ap, fmt);
 	vsnprintf(*slot, sizeof(*slot), fmt, ap);
+	va_end(ap);
 	return 0;
-}
-
-int rt_profile_add_note(struct rt_profile *p, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = vnote(p, true, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int rt_profile_add_note_kind(struct rt_profile *p, bool warns, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = vnote(p, warns, fmt, ap);
-	va_end(ap);
-	return rc;
 }
 
 bool rt_profile_note_warns(const struct rt_profile *p, size_t i)
 {
-	/* every note came through vnote: each has its kind */
+	/* every note came through rt_profile_add_note_kind: each has its kind */
 	return i < p->nnotes && p->notes_warns[i];
 }
 

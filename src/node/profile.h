@@ -134,12 +134,12 @@ int rt_profile_add_flops(struct rt_profile *p, const struct rt_profile_flops *f)
 int rt_profile_add_bw(struct rt_profile *p, const struct rt_profile_bw *b);
 int rt_profile_add_point(struct rt_profile *p, const struct rt_profile_point *pt);
 int rt_profile_add_sustained(struct rt_profile *p, const struct rt_profile_sustained *s);
-int rt_profile_add_note(struct rt_profile *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 /* A note that warns, or (warns false) states what was found and warns of nothing: the probe
  * prints it without "warning:"; kept among the notes as any other. */
 int rt_profile_add_note_kind(struct rt_profile *p, bool warns, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A note that warns (most of them). */
+#define rt_profile_add_note(p, ...) rt_profile_add_note_kind((p), true, __VA_ARGS__)
 /* Whether note i warns (everything but a statement). */
 bool rt_profile_note_warns(const struct rt_profile *p, size_t i);
 
