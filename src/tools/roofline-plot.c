@@ -11,7 +11,8 @@ enum { OPT_OVERLAY = 256, OPT_ALL_ROOFS };
 static const char *const synopsis[] = { "[OPTION]... DIR...", NULL };
 
 static const struct rt_cli_opt opts[] = {
-	{ 'p', "profile", 'p', RT_CLI_PATH, "FILE", .def = "the copy the first DIR holds, else the one its run.cfg names",
+	{ 'p', "profile", 'p', RT_CLI_PATH, "FILE",
+	  .def = "the copy the first DIR holds, else the one its run.cfg names",
 	  .help = "machine profile for the roofs" },
 	{ OPT_OVERLAY, "overlay", 0, RT_CLI_PATH, "BASE",
 	  .def = "./overlay with several directories",
