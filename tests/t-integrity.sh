@@ -168,13 +168,20 @@ want=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
 (cd "$dir/qp" && exec "$train" -m lenet5 -n 2000 -w 1 -r 1 -c model --sweep threads=1 \
 	--out r1 >r1.out 2>r1.err) &
 pid=$!
+# (a reading counts only when the process is still the configuration's child after it: the
+# status read, then its parent and command line again, so that a child which ended and whose
+# number went to another process is not taken for it)
 got=
 for k in $(seq 600); do
-	child=$(for s in $(pgrep -P $pid); do pgrep -P "$s" -f emit-points; done | head -n 1)
-	if [ -n "$child" ]; then
-		got=$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$child/status" 2>/dev/null)
-		[ -n "$got" ] && break
-	fi
+	for s in $(pgrep -P $pid); do
+		for child in $(pgrep -P "$s" -f emit-points); do
+			st=$(cat "/proc/$child/status" 2>/dev/null)
+			grep -q -e --emit-points "/proc/$child/cmdline" 2>/dev/null &&
+				[ "$(awk '/^PPid/ { print $2 }' "/proc/$child/status" 2>/dev/null)" = "$s" ] &&
+				got=$(echo "$st" | awk '/^Cpus_allowed_list/ { print $2 }')
+			[ -n "$got" ] && break 3
+		done
+	done
 	sleep 0.05
 done
 kill -TERM $pid 2>/dev/null
