@@ -296,6 +296,22 @@ rc=$?
 check "... --resume: exit 0 (got $rc), the configuration measured" sh -c \
 	"test $rc = 0 && test $(rows "$dir/int0/points.csv" config=default rep=1 scope=run name=command) = 1"
 
+# ... and one begun on a profile that is gone by then goes on judged on the copy it kept
+cp "$top_srcdir/machine-profiles/example-kvm-spr.cfg" "$dir/moved.cfg"
+"$run" -o "$dir/intp" -r 1 --no-overhead -p "$dir/moved.cfg" -- sh -c \
+	"if [ ! -e '$dir/gop' ]; then touch '$dir/startedp'; exec sleep 60; fi" >/dev/null 2>&1 &
+pid=$!
+interrupt "$dir/startedp"
+rm "$dir/moved.cfg"
+touch "$dir/gop"
+"$run" --resume "$dir/intp" >"$dir/intp.out" 2>&1
+rc=$?
+check "--resume once the profile it began on is gone: exit 0 (got $rc), on its copy, said" \
+	sh -c "test $rc = 0 && grep -q 'moved.cfg, the profile this run began on, is not there any \
+more: it goes on judged on the copy it kept, $dir/intp/profile.cfg' '$dir/intp.out' && \
+	grep -q 'profile = \"$dir/moved.cfg\"' '$dir/intp/run.cfg' && \
+	grep -q 'model = \"Intel(R) Xeon(R) Processor\"' '$dir/intp/profile.cfg'"
+
 # --resume: the configurations not finished run, the finished ones kept as they were
 cp "$dir/int/points.csv" "$dir/int-before.csv"
 touch "$dir/go"

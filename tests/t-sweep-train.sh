@@ -253,6 +253,24 @@ if [ "$(nproc)" -ge 2 ]; then
 else
 	skip "one CPU: no second thread count to resume with"
 fi
+# --resume is judged on the profile its rows were judged on: the copy the directory kept, when
+# the one run.cfg names was probed again since, or is gone (it failed before: no profile)
+cp "$prof" "$dir/moved.cfg"
+"$tool" -m lenet5 -n 2 -w 1 -r 1 -c model --profile "$dir/moved.cfg" -t 1 --sweep batch=8 \
+	--out "$dir/kp" >/dev/null 2>&1
+sed -i 's/^\( *created = "\)[^"]*"/\12030-01-01T00:00:00Z"/' "$dir/moved.cfg"
+"$tool" --resume "$dir/kp" >/dev/null 2>"$dir/kp1.err"
+check "--resume after its profile was probed again: exit 0 (got $?), judged on the kept copy" \
+	sh -c "grep -q 'moved.cfg was probed again (2030-01-01T00:00:00Z) since this run began on it \
+($(sed -n 's/^ *created = "\(.*\)";/\1/p' "$prof")): it goes on judged on the copy it kept, \
+$dir/kp/profile.cfg' '$dir/kp1.err' && test \"\$(grep ' created = ' '$prof')\" = \
+	\"\$(grep ' created = ' '$dir/kp/profile.cfg')\""
+rm "$dir/moved.cfg"
+"$tool" --resume "$dir/kp" >/dev/null 2>"$dir/kp2.err"
+check "--resume once its profile is gone: exit 0 (got $?), on the kept copy, said" \
+	grep -q "moved.cfg, the profile this run began on, is not there any more: it goes on judged on the copy it kept" "$dir/kp2.err"
+check "... its summary judges on the kept copy's fp32 roof" grep -q "fp32 avx512 138.5 GFLOP/s" "$dir/kp/summary.txt"
+
 # -o DIR without --sweep: the one run the options describe, measured as a sweep of one
 "$tool" -m lenet5 -n 2 -w 1 -r 1 -c none --profile "$prof" -t 1 -b 16 --out "$dir/one" \
 	>"$dir/one.out" 2>"$dir/one.err"

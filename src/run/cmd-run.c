@@ -2538,6 +2538,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	char **resolved = NULL;
 	struct rt_runrec_members *rec = NULL;   /* --resume: its record (o's strings) */
 	const char *recorded = NULL;            /* ... the program its first word found */
+	char *kept = NULL;                      /* ... the profile it was judged on, kept */
 	const char *top;
 	int status = 1, rc;
 
@@ -2566,6 +2567,20 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		    read_runcfg(room, &req, cwd, &rec, &argv, &recorded, &err)) {
 			fprintf(stderr, "%s: %s\n", o->prog, cwd ? err.msg : strerror(errno));
 			goto out;
+		}
+		if (!opts->profile && o->profile) {
+			/* judged on the profile its rows so far were judged on */
+			struct rt_buf note;
+
+			rt_buf_init(&note);
+			rc = rt_runrec_resume_profile(room, o->profile, &kept, &note, &err);
+			if (!rc && note.s[0])
+				fprintf(stderr, "%s: %s\n", o->prog, note.s);
+			rt_buf_fini(&note);
+			if (rc) {
+				fprintf(stderr, "%s: %s\n", o->prog, err.msg);
+				goto out;
+			}
 		}
 	}
 	/* a command that cannot run is refused before anything runs or is written */
@@ -2597,7 +2612,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			program, resume_how);
 		goto out;
 	}
-	if (o->profile && rt_profile_load(&prof, o->profile, &err)) {
+	if (o->profile && rt_profile_load(&prof, kept ? kept : o->profile, &err)) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
 	}
@@ -2718,6 +2733,7 @@ out:
 		rt_cmd_run_opts_fini(&req);
 	free(resolved);
 	free(cwd);
+	free(kept);
 	free(program);
 	rt_profile_destroy(prof);
 	rt_resdir_fini(&rd);

@@ -522,6 +522,7 @@ int rt_run_train_sweep(struct rt_sweep_mpi *h, const struct rt_train_settings *s
 	ro.m = h->m;
 	ro.topo = h->topo;
 	ro.profile_given = s->profile != NULL;
+	ro.profile_recorded = s->resume && !(s->given & RT_GIVEN_PROFILE);
 	ro.profile_path = ppath;
 	ro.outdir = s->outdir;
 	ro.resume = s->resume;

@@ -1,5 +1,6 @@
 /* runrec.c: run.cfg: the request a results directory holds, read back and compared, and the
  * record of how the sweep ran; the record of one configuration a sweep's child reads */
+#define _GNU_SOURCE
 #include "config.h"
 #include "sweep/runrec.h"
 #include "base/cfgread.h"
@@ -586,6 +587,50 @@ static void runrec_string(const char *dir, const char *key, char *out, size_t si
 void rt_runrec_default(const char *dir, char *name, size_t size)
 {
 	runrec_string(dir, "run.default", name, size);
+}
+
+int rt_runrec_resume_profile(const char *dir, const char *recorded, char **path,
+			     struct rt_buf *note, struct rt_err *err)
+{
+	struct rt_profile *kept = NULL, *now = NULL;
+	struct rt_err why;
+	int rc;
+
+	*path = NULL;
+	if (asprintf(path, "%s/%s", dir, RT_RUNREC_PROFILE) < 0) {
+		*path = NULL;
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	if (access(*path, F_OK)) {
+		free(*path);
+		*path = NULL;
+		return 0;
+	}
+	if ((rc = rt_profile_load(&kept, *path, err)))
+		goto out;
+	if (access(recorded, F_OK))
+		rc = rt_buf_printf(note, "%s, the profile this run began on, is not there any "
+				   "more: it goes on judged on the copy it kept, %s", recorded,
+				   *path);
+	else if (rt_profile_load(&now, recorded, &why))
+		rc = rt_buf_printf(note, "%s, the profile this run began on, cannot be read (%s): "
+				   "it goes on judged on the copy it kept, %s", recorded, why.msg,
+				   *path);
+	else if (strcmp(now->created, kept->created))
+		rc = rt_buf_printf(note, "%s was probed again (%s) since this run began on it "
+				   "(%s): it goes on judged on the copy it kept, %s, as its rows "
+				   "so far were; give --profile %s to judge every row on the new "
+				   "one", recorded, now->created, kept->created, *path, recorded);
+	if (rc)
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+out:
+	if (rc) {
+		free(*path);
+		*path = NULL;
+	}
+	rt_profile_destroy(kept);
+	rt_profile_destroy(now);
+	return rc;
 }
 
 void rt_runrec_program(const char *dir, char *name, size_t size)

@@ -654,6 +654,21 @@ static int preflight(const struct rt_sweep_execute_opts *ro, const struct rt_run
 		return rc;
 	rt_data_destroy(d);
 	*need_probe = false;
+	if (ro->resume && ro->profile_recorded) {
+		struct rt_buf note;
+		char *kept;
+
+		rt_buf_init(&note);
+		rc = rt_runrec_resume_profile(ro->resume, ppath, &kept, &note, err);
+		if (!rc && note.s[0])
+			rt_say(ro->say, ro->say_ctx, "%s", note.s);
+		rt_buf_fini(&note);
+		if (rc || kept) {
+			rc = rc ? rc : rt_profile_load(prof, kept, err);
+			free(kept);
+			return rc;
+		}
+	}
 	if ((rc = rt_check_regular(ppath, err)))
 		return rc;
 	if (ro->profile_given || access(ppath, F_OK) == 0)

@@ -48,6 +48,8 @@ struct rt_sweep_execute_opts {
 	const struct rt_model *m;
 	const struct rt_topo *topo;
 	bool profile_given;             /* --profile: it must exist */
+	bool profile_recorded;          /* --resume without --profile: run.cfg's, judged on the
+					 * copy the directory kept (rt_runrec_resume_profile) */
 	const char *profile_path;       /* given, or this host's default (quick probe if missing) */
 	const char *outdir, *resume;    /* neither: results/MODEL-TIMESTAMP(.partial while running) */
 	void (*say)(void *ctx, const char *msg);        /* notes along the way (NULL: none) */
