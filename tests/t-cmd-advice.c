@@ -232,7 +232,13 @@ int main(void)
 			 "calls)", 100 * ms / t.ms, ms, t.ms, calls);
 		l = line_of(&a, "reorders: ");
 		ok(l && !strncmp(l, want, strlen(want)), "fp32: %s", l ? l : "no reorders line");
-		ok(l && strstr(l, "abcd -> aBcd16b ("), "... abcd -> aBcd16b among the layouts");
+		ok(l && strstr(l, "abcd -> aBcd16b (") &&
+		   strcspn(strstr(l, "abcd -> aBcd16b ("), ";") >
+		   strcspn(strstr(l, "abcd -> aBcd16b ("), ")"),
+		   "... abcd -> aBcd16b among the largest, a conversion (not called a copy)");
+		ok(l && strstr(l, "acdb -> acdb (") && strstr(strstr(l, "acdb -> acdb ("),
+							      " calls; the same layout and data type: a copy)"),
+		   "... acdb -> acdb said to be a copy");
 		l = line_of(&a, "layouts: ");
 		snprintf(want, sizeof(want), "layouts: %.0f%% of oneDNN's time (%.3f ms,",
 			 100 * act / t.ms, act);

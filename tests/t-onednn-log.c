@@ -239,6 +239,19 @@ int main(void)
 	      "16x16x32x32,0.02", &e) == RT_ONEDNN_EXEC && !strcmp(e.from, "abcd") &&
 	   !strcmp(e.to, "aBcd16b") && e.stamp_ms == 1693533460195.5,
 	   "a 3.x reorder: its layouts (%s -> %s) and timestamp", e.from, e.to);
+	/* a conversion of data type names each layout's type; a copy stays the same on both */
+	ok(rd(&r, "onednn_verbose,v1,1693533460195.5,primitive,exec,cpu,reorder,jit:blk,undef,"
+	      "src:f32::blocked:abcd::f0 dst:bf16:p:blocked:aBcd16b::f0,attr-scratchpad:user,,"
+	      "16x16x32x32,0.02", &e) == RT_ONEDNN_EXEC && !strcmp(e.from, "abcd f32") &&
+	   !strcmp(e.to, "aBcd16b bf16"), "a 3.x reorder to bf16: %s -> %s", e.from, e.to);
+	ok(rd(&r, "onednn_verbose,exec,cpu,reorder,jit:uni,undef,src_bf16::blocked:acdb:f0 "
+	      "dst_f32::blocked:abcd:f0,,,10x10x2x2,0.5", &e) == RT_ONEDNN_EXEC &&
+	   !strcmp(e.from, "acdb bf16") && !strcmp(e.to, "abcd f32"),
+	   "a 2.x reorder from bf16: %s -> %s", e.from, e.to);
+	ok(rd(&r, "onednn_verbose,v1,1693533460195.5,primitive,exec,cpu,reorder,jit_direct_copy:uni,"
+	      "undef,src:bf16::blocked:acdb::f0 dst:bf16::blocked:acdb::f0,,,16x16x32x32,0.01", &e) ==
+	   RT_ONEDNN_EXEC && !strcmp(e.from, "acdb") && !strcmp(e.to, "acdb"),
+	   "a copy: %s -> %s", e.from, e.to);
 	ok(rd(&r, "onednn_verbose,v1,1693533460194.0,primitive,exec,cpu,matmul,"
 	      "brg:avx512_core,undef,src:f32::blocked:abc::f0 wei:f32::blocked:abc::f0 "
 	      "dst:f32::blocked:abc::f0,,,4x128x64:4x64x32:4x128x32,0.5", &e) == RT_ONEDNN_EXEC &&

@@ -971,9 +971,12 @@ static enum rt_onednn_line graph_exec(struct rt_onednn_reader *r, char **tok, si
 
 /* A reorder's layouts from its memory descriptors: the format after "blocked:" of its src
  * and dst ("src:f32::blocked:abcd::f0 dst:f32::blocked:aBcd16b::f0" in 3.x,
- * "src_f32::blocked:abcd:f0 dst_f32::blocked:aBcd16b:f0" in 2.x). */
+ * "src_f32::blocked:abcd:f0 dst_f32::blocked:aBcd16b:f0" in 2.x), each with its data type
+ * after it ("abcd f32", "abcd bf16") where the two types differ. */
 static void reorder_layouts(const char *mds, struct rt_onednn_exec *e)
 {
+	char type[2][12] = { "", "" };
+
 	for (const char *p = mds; *p;) {
 		const size_t n = strcspn(p, " ");
 		char md[128];
@@ -982,19 +985,28 @@ static void reorder_layouts(const char *mds, struct rt_onednn_exec *e)
 		snprintf(md, sizeof(md), "%.*s", (int)(n < sizeof(md) - 1 ? n : sizeof(md) - 1), p);
 		b = strstr(md, "blocked:");
 		if (b && (!strncmp(md, "src", 3) || !strncmp(md, "dst", 3))) {
-			char *to = md[0] == 's' ? e->from : e->to;
+			const bool src = md[0] == 's';
+			char *to = src ? e->from : e->to;
 			const char *tag = b + 8;
-			const size_t tl = strcspn(tag, ":");
+			const size_t tl = strcspn(tag, ":"), yl = strcspn(md + 4, ":");
 
 			if (tl && tl < sizeof(e->from))
 				snprintf(to, sizeof(e->from), "%.*s", (int)tl, tag);
+			if (yl < sizeof(type[0]))
+				snprintf(type[!src], sizeof(type[0]), "%.*s", (int)yl, md + 4);
 		}
 		p += n;
 		while (*p == ' ')
 			p++;
 	}
-	if (!e->from[0] || !e->to[0])
+	if (!e->from[0] || !e->to[0]) {
 		e->from[0] = e->to[0] = '\0';
+	} else if (strcmp(type[0], type[1]) && type[0][0] && type[1][0] &&
+		   strlen(e->from) + strlen(type[0]) + 1 < sizeof(e->from) &&
+		   strlen(e->to) + strlen(type[1]) + 1 < sizeof(e->to)) {
+		strcat(strcat(e->from, " "), type[0]);
+		strcat(strcat(e->to, " "), type[1]);
+	}
 }
 
 enum rt_onednn_line rt_onednn_read(struct rt_onednn_reader *r, const char *line, size_t len,

@@ -57,7 +57,8 @@ struct rt_onednn_exec {
 	double stamp_ms;        /* the execution's start as ONEDNN_VERBOSE_TIMESTAMP=1 prints it
 				 * (gettimeofday, ms since the epoch, in 2.x and 3.x); 0: none */
 	char from[24], to[24];  /* a reorder's source and destination layouts ("abcd",
-				 * "aBcd16b"; "" for other kinds or where not said) */
+				 * "aBcd16b"; each with its data type, "abcd f32", where the
+				 * two differ; "" for other kinds or where not said) */
 };
 
 /* A reader: remembers the field layout of the last primitive and graph template headers, and
@@ -78,7 +79,8 @@ void rt_onednn_reader_fini(struct rt_onednn_reader *r);
 enum rt_onednn_line rt_onednn_read(struct rt_onednn_reader *r, const char *line, size_t len,
 				   struct rt_onednn_exec *e);
 
-/* A reorder's layout conversion: from one layout to another, its calls and oneDNN's time. */
+/* What a reorder did: from one layout (and data type) to another, or a copy (the same on both
+ * sides), its calls and oneDNN's time. */
 #define RT_ONEDNN_MAX_CONVS 32
 struct rt_onednn_conv {
 	char from[24], to[24];

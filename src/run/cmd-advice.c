@@ -22,13 +22,15 @@ static bool data_blocked(const char *tag)
 		return false;
 	while (tag[i] >= '0' && tag[i] <= '9')
 		i++;
-	return !strcmp(tag + i, "b");
+	return !strcmp(tag + i, "b") || !strncmp(tag + i, "b ", 2);
 }
 
-/* NCHW's plain layout, and NCDHW's */
+/* NCHW's plain layout, and NCDHW's (a conversion's layout may have its data type after it) */
 static bool nchw(const char *tag)
 {
-	return !strcmp(tag, "abcd") || !strcmp(tag, "abcde");
+	const size_t n = strcspn(tag, " ");
+
+	return (n == 4 && !strncmp(tag, "abcd", 4)) || (n == 5 && !strncmp(tag, "abcde", 5));
 }
 
 bool rt_cmd_advice_activation_conv(const struct rt_onednn_conv *c)
@@ -97,21 +99,26 @@ static void reorders(struct rt_cmd_advice *a, const struct rt_onednn_tally *t, b
 	}
 	qsort(v, n, sizeof(v[0]), cmp_conv_ms);
 	len = (size_t)snprintf(a->line[a->n], sizeof(a->line[0]), "reorders: %.0f%% of oneDNN's "
-			       "time (%.3f of %.3f ms, %lu calls), layouts converted",
+			       "time (%.3f of %.3f ms, %lu calls), the largest",
 			       100 * ms / t->ms, ms, t->ms, calls);
 	for (size_t i = 0; i < n && i < 4 && len < sizeof(a->line[0]); i++)
 		len += (size_t)snprintf(a->line[a->n] + len, sizeof(a->line[0]) - len,
-					"%s %s -> %s (%.3f ms, %lu calls)", i ? "," : ":",
-					v[i]->from, v[i]->to, v[i]->ms, v[i]->calls);
+					"%s %s -> %s (%.3f ms, %lu calls%s)", i ? "," : ":",
+					v[i]->from, v[i]->to, v[i]->ms, v[i]->calls,
+					strcmp(v[i]->from, v[i]->to) ? "" :
+					"; the same layout and data type: a copy");
 	if (!n && len < sizeof(a->line[0]))
 		snprintf(a->line[a->n] + len, sizeof(a->line[0]) - len, ": not said by the log");
 	a->n++;
 	if (!act || act_ms / t->ms < RT_CMD_ADVICE_ACTIVATION_SHARE || !add(a))
 		return;
 	snprintf(a->line[a->n], sizeof(a->line[0]), "layouts: %.0f%% of oneDNN's time (%.3f ms, "
-		 "%lu calls) converts activations between plain %s (NCHW) and oneDNN's blocked "
-		 "%s; %s", 100 * act_ms / t->ms, act_ms, act_calls,
-		 nchw(act->from) ? act->from : act->to, nchw(act->from) ? act->to : act->from,
+		 "%lu calls) converts activations between plain %.*s (NCHW) and oneDNN's blocked "
+		 "%.*s; %s", 100 * act_ms / t->ms, act_ms, act_calls,
+		 (int)strcspn(nchw(act->from) ? act->from : act->to, " "),
+		 nchw(act->from) ? act->from : act->to,
+		 (int)strcspn(nchw(act->from) ? act->to : act->from, " "),
+		 nchw(act->from) ? act->to : act->from,
 		 python ? "PyTorch's cure: channels_last (model and inputs .to(memory_format="
 		 "torch.channels_last)), acdb (NHWC) that oneDNN's convolutions take as it is" :
 		 "tensors kept channels-last (acdb, NHWC) are taken as they are");
