@@ -382,6 +382,46 @@ void rt_onednn_problem_mb_oh(const char *problem, long *mb, long *oh)
 		*oh = q.o[1];
 }
 
+bool rt_onednn_conv_activation(const char *conv, const char *dims)
+{
+	struct desc q;
+	char why[96];
+	long d[6], want[2][5];
+	const char *s = dims;
+	size_t n = 0, k;
+
+	if (!read_desc(conv, &q, why, sizeof(why)))
+		return false;
+	while (n < 6) {
+		char *end;
+
+		d[n] = strtol(s, &end, 10);
+		if (end == s || d[n] < 1)
+			return false;
+		n++;
+		if (*end != 'x')
+			break;
+		s = end + 1;
+	}
+	/* as many spatial sizes as the convolution has (d, h, w; h, w; or w) */
+	if (n - 2 != (q.has_i[0] ? 3u : q.has_i[1] ? 2u : 1u))
+		return false;
+	/* N, C, then depth (a 3-D convolution's), height and width as the reorder has them */
+	for (int io = 0; io < 2; io++) {
+		want[io][0] = q.mb;
+		want[io][1] = io ? q.oc : q.ic;
+		for (k = 0; k + 2 < n; k++)
+			want[io][k + 2] = io ? q.o[3 - (n - 2) + k] : q.i[3 - (n - 2) + k];
+	}
+	for (int io = 0; io < 2; io++) {
+		for (k = 0; k < n && d[k] == want[io][k]; k++)
+			;
+		if (k == n)
+			return true;
+	}
+	return false;
+}
+
 /* v[0] * v[1] * v[2] without overflow */
 static double prod3(const long *v)
 {
@@ -1178,12 +1218,16 @@ void rt_onednn_tally_add(struct rt_onednn_tally *t, const struct rt_onednn_exec 
 	if (e->from[0]) {
 		size_t c = 0;
 
+		const char *dims = e->problem ? e->problem : "";
+
 		while (c < t->nconvs && (strcmp(t->convs[c].from, e->from) ||
-					 strcmp(t->convs[c].to, e->to)))
+					 strcmp(t->convs[c].to, e->to) ||
+					 strncmp(t->convs[c].dims, dims, sizeof(t->convs[c].dims) - 1)))
 			c++;
 		if (c == t->nconvs && c < RT_ONEDNN_MAX_CONVS) {
 			memcpy(t->convs[c].from, e->from, sizeof(e->from));
 			memcpy(t->convs[c].to, e->to, sizeof(e->to));
+			snprintf(t->convs[c].dims, sizeof(t->convs[c].dims), "%s", dims);
 			t->nconvs++;
 		}
 		if (c < t->nconvs) {

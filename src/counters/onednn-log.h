@@ -80,10 +80,10 @@ enum rt_onednn_line rt_onednn_read(struct rt_onednn_reader *r, const char *line,
 				   struct rt_onednn_exec *e);
 
 /* What a reorder did: from one layout (and data type) to another, or a copy (the same on both
- * sides), its calls and oneDNN's time. */
-#define RT_ONEDNN_MAX_CONVS 32
+ * sides), on tensors of one shape (its problem, "16x3x32x32"), its calls and oneDNN's time. */
+#define RT_ONEDNN_MAX_CONVS 128
 struct rt_onednn_conv {
-	char from[24], to[24];
+	char from[24], to[24], dims[40];
 	unsigned long calls;
 	double ms;
 };
@@ -144,5 +144,9 @@ enum rt_precision rt_onednn_f32_math(const char *fpmath, const char *impl, bool 
  * descriptor ("mb48_ic24oc48_ih32oh32..."), as the counts read it; -1 each where the problem
  * is not such a descriptor or does not give it. */
 void rt_onednn_problem_mb_oh(const char *problem, long *mb, long *oh);
+/* Whether dims (a reorder's problem, "16x3x32x32") are the shape of the source or destination
+ * of the convolution whose problem descriptor is conv ("mb16_ic3oc32_ih32oh32kh3..."): its
+ * activations (minibatch, channels, then the spatial sizes), not its weights. */
+bool rt_onednn_conv_activation(const char *conv, const char *dims);
 
 #endif

@@ -33,9 +33,27 @@ static bool nchw(const char *tag)
 	return (n == 4 && !strncmp(tag, "abcd", 4)) || (n == 5 && !strncmp(tag, "abcde", 5));
 }
 
-bool rt_cmd_advice_activation_conv(const struct rt_onednn_conv *c)
+/* NHWC's layout, and NDHWC's */
+static bool nhwc(const char *tag)
 {
-	return (nchw(c->from) && data_blocked(c->to)) || (data_blocked(c->from) && nchw(c->to));
+	const size_t n = strcspn(tag, " ");
+
+	return (n == 4 && !strncmp(tag, "acdb", 4)) || (n == 5 && !strncmp(tag, "acdeb", 5));
+}
+
+bool rt_cmd_advice_activation_conv(const struct rt_onednn_tally *t,
+				   const struct rt_onednn_conv *c)
+{
+	if ((nchw(c->from) && data_blocked(c->to)) || (data_blocked(c->from) && nchw(c->to)))
+		return true;
+	/* NHWC is a layout of weights too (OHWI): only a convolution's source or destination */
+	if (!(nchw(c->from) && nhwc(c->to)) && !(nhwc(c->from) && nchw(c->to)))
+		return false;
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].kind, "convolution") && t->v[i].problem &&
+		    rt_onednn_conv_activation(t->v[i].problem, c->dims))
+			return true;
+	return false;
 }
 
 static int cmp_conv_ms(const void *a, const void *b)
@@ -71,15 +89,17 @@ static bool add(struct rt_cmd_advice *a)
 	return true;
 }
 
-/* the reorders' share and the layouts they convert, and channels_last where PyTorch's NCHW
- * activations are converted to oneDNN's blocked layout and back */
+/* the reorders' share and what the largest did, and channels_last where PyTorch's NCHW
+ * activations are converted to oneDNN's blocked layout or to NHWC and back */
 static void reorders(struct rt_cmd_advice *a, const struct rt_onednn_tally *t, bool python)
 {
+	struct rt_onednn_conv m[RT_ONEDNN_MAX_CONVS];   /* the conversions, of any shape */
 	const struct rt_onednn_conv *v[RT_ONEDNN_MAX_CONVS];
 	double ms = 0, act_ms = 0;
 	unsigned long calls = 0, act_calls = 0;
 	size_t len, n = 0;
 	const struct rt_onednn_conv *act = NULL;
+	const char *side;
 
 	for (size_t i = 0; i < t->n; i++)
 		if (!strcmp(t->v[i].kind, "reorder")) {
@@ -89,14 +109,27 @@ static void reorders(struct rt_cmd_advice *a, const struct rt_onednn_tally *t, b
 	if (t->ms <= 0 || ms / t->ms < RT_CMD_ADVICE_REORDER_SHARE || !add(a))
 		return;
 	for (size_t i = 0; i < t->nconvs; i++) {
-		v[n++] = &t->convs[i];
-		if (rt_cmd_advice_activation_conv(&t->convs[i])) {
-			act_ms += t->convs[i].ms;
-			act_calls += t->convs[i].calls;
-			if (!act || t->convs[i].ms > act->ms)
-				act = &t->convs[i];
+		const struct rt_onednn_conv *c = &t->convs[i];
+		size_t k = 0;
+
+		while (k < n && (strcmp(m[k].from, c->from) || strcmp(m[k].to, c->to)))
+			k++;
+		if (k == n) {
+			m[n] = *c;
+			m[n].calls = 0;
+			m[n++].ms = 0;
+		}
+		m[k].calls += c->calls;
+		m[k].ms += c->ms;
+		if (rt_cmd_advice_activation_conv(t, c)) {
+			act_ms += c->ms;
+			act_calls += c->calls;
+			if (!act || c->ms > act->ms)
+				act = c;
 		}
 	}
+	for (size_t k = 0; k < n; k++)
+		v[k] = &m[k];
 	qsort(v, n, sizeof(v[0]), cmp_conv_ms);
 	len = (size_t)snprintf(a->line[a->n], sizeof(a->line[0]), "reorders: %.0f%% of oneDNN's "
 			       "time (%.3f of %.3f ms, %lu calls), the largest",
@@ -112,13 +145,14 @@ static void reorders(struct rt_cmd_advice *a, const struct rt_onednn_tally *t, b
 	a->n++;
 	if (!act || act_ms / t->ms < RT_CMD_ADVICE_ACTIVATION_SHARE || !add(a))
 		return;
+	side = nchw(act->from) ? act->to : act->from;
 	snprintf(a->line[a->n], sizeof(a->line[0]), "layouts: %.0f%% of oneDNN's time (%.3f ms, "
-		 "%lu calls) converts activations between plain %.*s (NCHW) and oneDNN's blocked "
-		 "%.*s; %s", 100 * act_ms / t->ms, act_ms, act_calls,
+		 "%lu calls) converts activations between plain %.*s (NCHW) and %s%.*s%s; %s",
+		 100 * act_ms / t->ms, act_ms, act_calls,
 		 (int)strcspn(nchw(act->from) ? act->from : act->to, " "),
 		 nchw(act->from) ? act->from : act->to,
-		 (int)strcspn(nchw(act->from) ? act->to : act->from, " "),
-		 nchw(act->from) ? act->to : act->from,
+		 data_blocked(side) ? "oneDNN's blocked " : "", (int)strcspn(side, " "), side,
+		 data_blocked(side) ? "" : " (NHWC), the layout oneDNN's convolutions took",
 		 python ? "PyTorch's cure: channels_last (model and inputs .to(memory_format="
 		 "torch.channels_last)), acdb (NHWC) that oneDNN's convolutions take as it is" :
 		 "tensors kept channels-last (acdb, NHWC) are taken as they are");

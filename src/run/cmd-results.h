@@ -156,8 +156,8 @@ int rt_cmd_results_load(const char *dir, struct rt_sweep_config **cfgs, size_t *
 
 /* Advice from the roof (src/run/cmd-advice.c), each line with its evidence:
  * - reorders: where they take RT_CMD_ADVICE_REORDER_SHARE of oneDNN's time or more, their
- *   share and the layouts they convert, heaviest first; where activations go between plain
- *   NCHW (abcd) and oneDNN's channel-blocked layout (aBcd16b) and back, taking
+ *   share and what the largest did, heaviest first; where activations go between plain
+ *   NCHW (abcd) and oneDNN's channel-blocked layout (aBcd16b) or NHWC (acdb) and back, taking
  *   RT_CMD_ADVICE_ACTIVATION_SHARE or more, channels-last (channels_last for PyTorch);
  * - each of the 8 heaviest counted primitives with RT_CMD_ADVICE_PRIM_SHARE of the time or
  *   more, under RT_CMD_ADVICE_FAR of its precision's ceiling (a profile's roofs needed), where
@@ -189,8 +189,10 @@ void rt_cmd_advise(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		   const struct rt_cmd_judgement *j, unsigned threads, const struct rt_cpu *cpu,
 		   bool python);
 /* Whether a conversion is of activations between plain NCHW (NCDHW) and oneDNN's blocked
- * layout of channels (aBcd16b), in either direction. */
-bool rt_cmd_advice_activation_conv(const struct rt_onednn_conv *c);
+ * layout of channels (aBcd16b), or NHWC (acdb) on the shape of a convolution's source or
+ * destination in t, in either direction. */
+bool rt_cmd_advice_activation_conv(const struct rt_onednn_tally *t,
+				   const struct rt_onednn_conv *c);
 
 /* DIR's charts (run-roofline: the configurations and the fastest's primitives under the
  * profile's roofs; primitives-time: the fastest's primitives against their floors) and
