@@ -55,8 +55,75 @@ static void theoretical(double ghz, double gflops, double want_th, double want_c
 	rt_profile_destroy(p);
 }
 
+/* A guest's 1-thread ceilings as a probe measured them while something unseen slowed its
+ * chains (this Sapphire Rapids guest, 4.17 GHz: fp32 avx512 69.7 GFLOP/s, scalar 4.5), beside
+ * ones it measured right: only the chains under RT_PROBE_FAR_UNDER of their theoretical peak are
+ * flagged, each with a warning; AMX's instruction rate and a 2-thread ceiling are not judged. */
+static void far_under(void)
+{
+	static const struct {
+		const char *isa, *method;
+		unsigned threads;
+		double gflops;
+		bool flagged;
+	} c[] = {
+		{ "avx512", "fma-chains", 1, 69.7, true },      /* 26% of 266.8 */
+		{ "avx2", "fma-chains", 1, 119.1, false },      /* 89% of 133.4 */
+		{ "scalar", "mul-add-chains", 1, 4.5, true },   /* 27% of 16.7 */
+		{ "sse", "mul-add-chains", 1, 43.8, false },    /* 66% of 66.7 */
+		{ "avx512", "fma-chains", 2, 136.4, false },    /* 26%, at 2 threads */
+		{ "amx_bf16", "instruction", 1, 90, false },
+	};
+	struct rt_profile *p = NULL;
+	struct rt_err err;
+	size_t warns = 0;
+
+	if (rt_profile_create(&p, &err)) {
+		ok(0, "far under: no profile");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct rt_profile_flops f = { .precision = "fp32", .threads = c[i].threads,
+					      .gflops = c[i].gflops };
+
+		snprintf(f.isa, sizeof(f.isa), "%s", c[i].isa);
+		snprintf(f.method, sizeof(f.method), "%s", c[i].method);
+		if (!strcmp(c[i].isa, "amx_bf16"))
+			snprintf(f.precision, sizeof(f.precision), "bf16");
+		if (rt_profile_add_flops(p, &f)) {
+			ok(0, "far under: out of memory");
+			rt_profile_destroy(p);
+			return;
+		}
+	}
+	snprintf(p->cpu.vendor, sizeof(p->cpu.vendor), "GenuineIntel");
+	p->cpu.family = 6;
+	snprintf(p->cpu.isa[p->cpu.nisa++], sizeof(p->cpu.isa[0]), "avx512f");
+	p->cpu.clock_ghz = 4.169;
+	rt_probe_set_theoretical(p);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const struct rt_profile_flops *f = &p->flops[i];
+		char want[160];
+
+		snprintf(want, sizeof(want), "%.0f%% of its theoretical peak %.1f GFLOP/s, under 40%%: "
+			 "the probe's chains run at most of it on a core of their own",
+			 100 * f->gflops / f->theoretical, f->theoretical);
+		ok(c[i].flagged ? !strncmp(f->flag, want, strlen(want)) : !f->flag[0],
+		   "%s %s at %u thread%s, %.1f of %.1f GFLOP/s: %s", f->isa, f->method, f->threads,
+		   f->threads > 1 ? "s" : "", f->gflops, f->theoretical,
+		   f->flag[0] ? f->flag : "not flagged");
+	}
+	for (size_t i = 0; i < p->nnotes; i++)
+		warns += p->notes_warns[i] && strstr(p->notes[i], "at 1 thread") &&
+			 strstr(p->notes[i], "is flagged: ") && strstr(p->notes[i], "; probe again");
+	ok(warns == 2, "... a warning for each of the 2 (%zu)", warns);
+	is_double(p->cpu.clock_ghz, 4.169, 0, "... the clock kept");
+	rt_profile_destroy(p);
+}
+
 int main(void)
 {
+	far_under();
 	theoretical(3.7, 224, 3.7 * 64, 3.7, 0, "a clock of 3.7 GHz: 236.8 GFLOP/s at one thread");
 	theoretical(3.7, 245, 3.7 * 64, 3.7, 0,
 		    "a ceiling a little past it (a clock that wandered up): kept");

@@ -753,6 +753,20 @@ void rt_probe_set_theoretical(struct rt_profile *p)
 			p->flops[k].theoretical = 0;
 		return;
 	}
+	for (size_t i = 0; i < p->nflops; i++) {
+		struct rt_profile_flops *f = &p->flops[i];
+
+		if (f->flag[0] || f->threads != 1 || !(f->theoretical > 0) ||
+		    (strcmp(f->method, "fma-chains") && strcmp(f->method, "mul-add-chains")) ||
+		    !(f->gflops < RT_PROBE_FAR_UNDER * f->theoretical))
+			continue;
+		snprintf(f->flag, sizeof(f->flag), "%.0f%% of its theoretical peak %.1f GFLOP/s, "
+			 "under %.0f%%: the probe's chains run at most of it on a core of their own, "
+			 "so other work slowed it unseen", 100 * f->gflops / f->theoretical,
+			 f->theoretical, 100 * RT_PROBE_FAR_UNDER);
+		rt_profile_add_note(p, "%s %s at 1 thread (%.1f GFLOP/s) is flagged: %s; probe "
+				    "again", f->precision, f->isa, f->gflops, f->flag);
+	}
 }
 
 /* One run of at least `seconds`: the average rate of a kernel over that long. */
