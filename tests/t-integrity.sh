@@ -168,9 +168,10 @@ want=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
 (cd "$dir/qp" && exec "$train" -m lenet5 -n 2000 -w 1 -r 1 -c model --sweep threads=1 \
 	--out r1 >r1.out 2>r1.err) &
 pid=$!
-# (a reading counts only when the process is still the configuration's child after it: the
-# status read, then its parent and command line again, so that a child which ended and whose
-# number went to another process is not taken for it)
+# (any moment of the child's life counts: its topology is found without a change of binding,
+# where hwloc's x86 backend pinned it to each CPU in turn, and a reading then read "0"; a
+# reading counts only while the process is still the configuration's child: its parent and
+# command line checked after the read)
 got=
 for k in $(seq 600); do
 	for s in $(pgrep -P $pid); do

@@ -92,6 +92,15 @@ int rt_topo_create(struct rt_topo **out, const char *source, struct rt_err *err)
 			goto out;
 		}
 	}
+#if HWLOC_API_VERSION >= 0x00020500
+	/* discovery leaves every thread's binding alone: hwloc's x86 backend binds the thread
+	 * to each CPU in turn to read its CPUID, so that a process (a sweep's child) would run
+	 * pinned to one CPU for a moment; the Linux backend finds the same topology from sysfs */
+	if (hwloc_topology_set_flags(t->topo, HWLOC_TOPOLOGY_FLAG_DONT_CHANGE_BINDING)) {
+		rc = rt_err_set(err, -EINVAL, "hwloc_topology_set_flags failed");
+		goto out;
+	}
+#endif
 	if (hwloc_topology_load(t->topo)) {
 		rc = rt_err_set(err, -EINVAL, "%s: hwloc cannot load the topology",
 				source ? source : "this machine");
