@@ -121,9 +121,66 @@ static void far_under(void)
 	rt_profile_destroy(p);
 }
 
+/* The same guest's 1-thread bandwidth ceilings from that probe: the copies and triads of L1
+ * and L2 at 8-22% of their level's load are flagged; L3's and DRAM's, at 90-98%, are not; a
+ * copy without a load at its level is not judged. */
+static void stores_under(void)
+{
+	static const struct {
+		const char *level, *kernel;
+		double gbs;
+		bool flagged;
+	} c[] = {
+		{ "L1", "load", 466.1, false }, { "L1", "copy", 38.9, true },
+		{ "L1", "triad", 36.1, true }, { "L2", "load", 180.6, false },
+		{ "L2", "copy", 38.9, true }, { "L2", "triad", 36.0, true },
+		{ "L3", "load", 28.3, false }, { "L3", "copy", 27.4, false },
+		{ "DRAM", "load", 14.0, false }, { "DRAM", "triad", 14.4, false },
+		{ "DRAM", "copy_nt", 22.0, false },
+	};
+	struct rt_profile *p = NULL;
+	struct rt_err err;
+	size_t warns = 0, want_warns = 0;
+
+	if (rt_profile_create(&p, &err)) {
+		ok(0, "stores under: no profile");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct rt_profile_bw b = { .isa = "avx512", .threads = 1, .gbytes_per_s = c[i].gbs };
+
+		snprintf(b.level, sizeof(b.level), "%s", c[i].level);
+		snprintf(b.kernel, sizeof(b.kernel), "%s", c[i].kernel);
+		if (rt_profile_add_bw(p, &b)) {
+			ok(0, "stores under: out of memory");
+			rt_profile_destroy(p);
+			return;
+		}
+		want_warns += c[i].flagged;
+	}
+	rt_probe_check_bw(p);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const struct rt_profile_bw *b = &p->bw[i];
+		char want[160] = "(no load at its level)";
+
+		for (size_t j = 0; j < sizeof(c) / sizeof(c[0]); j++)
+			if (!strcmp(c[j].level, b->level) && !strcmp(c[j].kernel, "load"))
+				snprintf(want, sizeof(want), "under 25%% of %s load's %.1f GB/s at as "
+					 "many threads: ", b->level, c[j].gbs);
+		ok(c[i].flagged ? !strncmp(b->flag, want, strlen(want)) : !b->flag[0],
+		   "%s %s %.1f GB/s: %s", b->level, b->kernel, b->gbytes_per_s,
+		   b->flag[0] ? b->flag : "not flagged");
+	}
+	for (size_t i = 0; i < p->nnotes; i++)
+		warns += p->notes_warns[i] && strstr(p->notes[i], " is flagged: under 25% of ");
+	ok(warns == want_warns, "... a warning for each of the %zu (%zu)", want_warns, warns);
+	rt_profile_destroy(p);
+}
+
 int main(void)
 {
 	far_under();
+	stores_under();
 	theoretical(3.7, 224, 3.7 * 64, 3.7, 0, "a clock of 3.7 GHz: 236.8 GFLOP/s at one thread");
 	theoretical(3.7, 245, 3.7 * 64, 3.7, 0,
 		    "a ceiling a little past it (a clock that wandered up): kept");

@@ -696,6 +696,11 @@ static void check_order(struct probe_ctx *c, int *pus)
 					    f->precision, f->isa, f->threads, f->threads > 1 ? "s" : "",
 					    f->gflops, f->flag);
 	}
+	rt_probe_check_bw(p);
+}
+
+void rt_probe_check_bw(struct rt_profile *p)
+{
 	for (size_t i = 0; i < p->nbw; i++) {
 		struct rt_profile_bw *b = &p->bw[i];
 
@@ -715,6 +720,16 @@ static void check_order(struct probe_ctx *c, int *pus)
 				snprintf(b->flag, sizeof(b->flag), "below %s's %.1f GB/s further out: the "
 					 "level did not keep its data (a cache shared with other work?)",
 					 g->level, g->gbytes_per_s);
+			/* a kernel that writes what it reads moves half a load's bytes a cycle or
+			 * more: under a quarter, its stores were slowed by something unseen */
+			else if (g->threads == b->threads && !strcmp(g->level, b->level) &&
+				 !strcmp(g->kernel, "load") && (!strcmp(b->kernel, "copy") ||
+								!strcmp(b->kernel, "triad")) &&
+				 b->gbytes_per_s < RT_PROBE_STORES_UNDER * g->gbytes_per_s)
+				snprintf(b->flag, sizeof(b->flag), "under %.0f%% of %s load's %.1f GB/s "
+					 "at as many threads: a kernel that writes what it reads runs at "
+					 "half of it or more, so other work slowed it unseen",
+					 100 * RT_PROBE_STORES_UNDER, g->level, g->gbytes_per_s);
 		}
 		if (b->flag[0])
 			rt_profile_add_note(p, "%s %s at %u thread%s (%.1f GB/s) is flagged: %s",

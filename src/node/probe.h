@@ -65,6 +65,13 @@ size_t rt_probe_topo_threads(const struct rt_topo *topo, unsigned *list, size_t 
 #define RT_PROBE_FAR_UNDER 0.4
 void rt_probe_set_theoretical(struct rt_profile *p);
 
+/* Bandwidth ceilings that cannot be right as they stand, flagged with a warning each: one at N
+ * threads under 90% of its 1-thread value, one under 90% of the same kernel further out, a copy
+ * or triad under RT_PROBE_STORES_UNDER of its level's load at as many threads (they run at
+ * 54-151% of it on the nodes measured; a guest once measured L1 copy at 8%, nothing seen). */
+#define RT_PROBE_STORES_UNDER 0.25
+void rt_probe_check_bw(struct rt_profile *p);
+
 /* Run the probe on this machine's topology. Caller owns *out (rt_profile_destroy). Problems
  * that do not stop the probe (an ISA oneDNN cannot run, hwloc and the curve disagreeing) become
  * notes in the profile. */
