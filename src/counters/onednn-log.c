@@ -1216,9 +1216,8 @@ void rt_onednn_tally_add(struct rt_onednn_tally *t, const struct rt_onednn_exec 
 	t->stamped += e->stamp_ms > 0;
 	t->ms += e->ms;
 	if (e->from[0]) {
-		size_t c = 0;
-
 		const char *dims = e->problem ? e->problem : "";
+		size_t c = 0;
 
 		while (c < t->nconvs && (strcmp(t->convs[c].from, e->from) ||
 					 strcmp(t->convs[c].to, e->to) ||
