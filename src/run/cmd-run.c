@@ -2538,7 +2538,6 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	char **resolved = NULL;
 	struct rt_runrec_members *rec = NULL;   /* --resume: its record (o's strings) */
 	const char *recorded = NULL;            /* ... the program its first word found */
-	char *kept = NULL;                      /* ... the profile it was judged on, kept */
 	const char *top;
 	int status = 1, rc;
 
@@ -2573,7 +2572,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			struct rt_buf note;
 
 			rt_buf_init(&note);
-			rc = rt_runrec_resume_profile(room, o->profile, &kept, &note, &err);
+			rc = rt_runrec_resume_profile(room, o->profile, &prof, &note, &err);
 			if (!rc && note.s[0])
 				fprintf(stderr, "%s: %s\n", o->prog, note.s);
 			rt_buf_fini(&note);
@@ -2612,7 +2611,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			program, resume_how);
 		goto out;
 	}
-	if (o->profile && rt_profile_load(&prof, kept ? kept : o->profile, &err)) {
+	if (o->profile && !prof && rt_profile_load(&prof, o->profile, &err)) {
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 		goto out;
 	}
@@ -2733,7 +2732,6 @@ out:
 		rt_cmd_run_opts_fini(&req);
 	free(resolved);
 	free(cwd);
-	free(kept);
 	free(program);
 	rt_profile_destroy(prof);
 	rt_resdir_fini(&rd);

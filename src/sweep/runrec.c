@@ -589,46 +589,41 @@ void rt_runrec_default(const char *dir, char *name, size_t size)
 	runrec_string(dir, "run.default", name, size);
 }
 
-int rt_runrec_resume_profile(const char *dir, const char *recorded, char **path,
+int rt_runrec_resume_profile(const char *dir, const char *recorded, struct rt_profile **kept,
 			     struct rt_buf *note, struct rt_err *err)
 {
-	struct rt_profile *kept = NULL, *now = NULL;
+	struct rt_profile *now = NULL;
 	struct rt_err why;
+	char *path;
 	int rc;
 
-	*path = NULL;
-	if (asprintf(path, "%s/%s", dir, RT_RUNREC_PROFILE) < 0) {
-		*path = NULL;
+	*kept = NULL;
+	if (asprintf(&path, "%s/%s", dir, RT_RUNREC_PROFILE) < 0)
 		return rt_err_set(err, -ENOMEM, "out of memory");
+	rc = access(path, F_OK) ? 0 : rt_profile_load(kept, path, err);
+	if (rc || !*kept) {
+		free(path);
+		return rc;
 	}
-	if (access(*path, F_OK)) {
-		free(*path);
-		*path = NULL;
-		return 0;
-	}
-	if ((rc = rt_profile_load(&kept, *path, err)))
-		goto out;
 	if (access(recorded, F_OK))
 		rc = rt_buf_printf(note, "%s, the profile this run began on, is not there any "
 				   "more: it goes on judged on the copy it kept, %s", recorded,
-				   *path);
+				   path);
 	else if (rt_profile_load(&now, recorded, &why))
 		rc = rt_buf_printf(note, "%s, the profile this run began on, cannot be read (%s): "
 				   "it goes on judged on the copy it kept, %s", recorded, why.msg,
-				   *path);
-	else if (strcmp(now->created, kept->created))
+				   path);
+	else if (strcmp(now->created, (*kept)->created))
 		rc = rt_buf_printf(note, "%s was probed again (%s) since this run began on it "
 				   "(%s): it goes on judged on the copy it kept, %s, as its rows "
 				   "so far were; give --profile %s to judge every row on the new "
-				   "one", recorded, now->created, kept->created, *path, recorded);
-	if (rc)
-		rc = rt_err_set(err, -ENOMEM, "out of memory");
-out:
+				   "one", recorded, now->created, (*kept)->created, path, recorded);
 	if (rc) {
-		free(*path);
-		*path = NULL;
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+		rt_profile_destroy(*kept);
+		*kept = NULL;
 	}
-	rt_profile_destroy(kept);
+	free(path);
 	rt_profile_destroy(now);
 	return rc;
 }

@@ -144,11 +144,11 @@ void rt_runrec_members_destroy(struct rt_runrec_members *rec);
  * (DIR/RT_RUNREC_PROFILE), else (a directory of an older rooftraj) the one its run.cfg names. */
 int rt_runrec_profile(const char *dir, char *path, size_t size, struct rt_err *err);
 /* The profile a resumed run of DIR is judged on when no --profile is given: the copy DIR kept
- * (RT_RUNREC_PROFILE), the one its rows were judged on, as a new string in *path; NULL when
- * there is none (a directory of an earlier rooftraj: run.cfg's recorded path stays). What the
- * user should hear goes into note (left empty when nothing): the recorded profile probed again
- * since, or gone. */
-int rt_runrec_resume_profile(const char *dir, const char *recorded, char **path,
+ * (RT_RUNREC_PROFILE), the one its rows were judged on, read into *kept (the caller destroys
+ * it); NULL when there is none (a directory of an earlier rooftraj: run.cfg's recorded path
+ * stays). What the user should hear goes into note (left empty when nothing): the recorded
+ * profile probed again since, or gone. */
+int rt_runrec_resume_profile(const char *dir, const char *recorded, struct rt_profile **kept,
 			     struct rt_buf *note, struct rt_err *err);
 /* The default configuration's name a results directory's run.cfg records, into name; "" when
  * it records none (rooftraj 0.2) or has no run.cfg. */

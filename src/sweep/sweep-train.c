@@ -656,18 +656,14 @@ static int preflight(const struct rt_sweep_execute_opts *ro, const struct rt_run
 	*need_probe = false;
 	if (ro->resume && ro->profile_recorded) {
 		struct rt_buf note;
-		char *kept;
 
 		rt_buf_init(&note);
-		rc = rt_runrec_resume_profile(ro->resume, ppath, &kept, &note, err);
+		rc = rt_runrec_resume_profile(ro->resume, ppath, prof, &note, err);
 		if (!rc && note.s[0])
 			rt_say(ro->say, ro->say_ctx, "%s", note.s);
 		rt_buf_fini(&note);
-		if (rc || kept) {
-			rc = rc ? rc : rt_profile_load(prof, kept, err);
-			free(kept);
+		if (rc || *prof)
 			return rc;
-		}
 	}
 	if ((rc = rt_check_regular(ppath, err)))
 		return rc;
