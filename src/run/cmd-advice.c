@@ -22,23 +22,28 @@ static bool data_blocked(const char *tag)
 		return false;
 	while (tag[i] >= '0' && tag[i] <= '9')
 		i++;
-	return !strcmp(tag + i, "b") || !strncmp(tag + i, "b ", 2);
+	return tag[i] == 'b' && (!tag[i + 1] || tag[i + 1] == ' ');
 }
 
-/* NCHW's plain layout, and NCDHW's (a conversion's layout may have its data type after it) */
-static bool nchw(const char *tag)
+/* Whether a conversion's layout (its data type may follow it after a space) is the 4-D or the
+ * 5-D one named: nchw "abcd" or "abcde", nhwc "acdb" or "acdeb". */
+static bool layout_is(const char *tag, const char *four, const char *five)
 {
 	const size_t n = strcspn(tag, " ");
 
-	return (n == 4 && !strncmp(tag, "abcd", 4)) || (n == 5 && !strncmp(tag, "abcde", 5));
+	return (n == 4 && !strncmp(tag, four, 4)) || (n == 5 && !strncmp(tag, five, 5));
+}
+
+/* NCHW's plain layout, and NCDHW's */
+static bool nchw(const char *tag)
+{
+	return layout_is(tag, "abcd", "abcde");
 }
 
 /* NHWC's layout, and NDHWC's */
 static bool nhwc(const char *tag)
 {
-	const size_t n = strcspn(tag, " ");
-
-	return (n == 4 && !strncmp(tag, "acdb", 4)) || (n == 5 && !strncmp(tag, "acdeb", 5));
+	return layout_is(tag, "acdb", "acdeb");
 }
 
 bool rt_cmd_advice_activation_conv(const struct rt_onednn_tally *t,
