@@ -101,6 +101,7 @@ static void far_under(void)
 	snprintf(p->cpu.isa[p->cpu.nisa++], sizeof(p->cpu.isa[0]), "avx512f");
 	p->cpu.clock_ghz = 4.169;
 	rt_probe_set_theoretical(p);
+	rt_probe_check_theoretical(p);
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		const struct rt_profile_flops *f = &p->flops[i];
 		char want[160];

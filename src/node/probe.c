@@ -768,6 +768,10 @@ void rt_probe_set_theoretical(struct rt_profile *p)
 			p->flops[k].theoretical = 0;
 		return;
 	}
+}
+
+void rt_probe_check_theoretical(struct rt_profile *p)
+{
 	for (size_t i = 0; i < p->nflops; i++) {
 		struct rt_profile_flops *f = &p->flops[i];
 
@@ -1111,6 +1115,7 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 	}
 	check_order(&c, pus);
 	rt_probe_set_theoretical(c.p);
+	rt_probe_check_theoretical(c.p);
 	if (rt_profile_judge_rounds(c.p, RT_PROBE_ROUND_TOL) < 0) {
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;

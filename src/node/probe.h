@@ -57,13 +57,15 @@ size_t rt_probe_topo_threads(const struct rt_topo *topo, unsigned *list, size_t 
  * was taken away during, unseen: no steal time accounted) is not known: the clock 0, no
  * theoretical peaks, and a note in p says why. */
 #define RT_PROBE_CLOCK_SLACK 1.25
-/* A 1-thread ceiling of the probe's own chains (fma-chains, mul-add-chains) under
- * RT_PROBE_FAR_UNDER of its theoretical peak is flagged, with a warning: they run at 54-98% of
- * it on a core of their own (the 16-core Emerald Rapids, this project's Sapphire Rapids
- * guest), and a guest once measured 26% there with nothing seen (no busy CPU, no steal time,
- * its rounds agreeing): the roof falls back to the theoretical peak. */
-#define RT_PROBE_FAR_UNDER 0.4
 void rt_probe_set_theoretical(struct rt_profile *p);
+
+/* After rt_probe_set_theoretical: a 1-thread ceiling of the probe's own chains (fma-chains,
+ * mul-add-chains) under RT_PROBE_FAR_UNDER of its theoretical peak is flagged, with a
+ * warning: they run at 54-98% of it on a core of their own (the 16-core Emerald Rapids, this
+ * project's Sapphire Rapids guest), and a guest once measured 26% there with nothing seen (no
+ * busy CPU, no steal time, its rounds agreeing): the roof falls back to the theoretical peak. */
+#define RT_PROBE_FAR_UNDER 0.4
+void rt_probe_check_theoretical(struct rt_profile *p);
 
 /* Bandwidth ceilings that cannot be right as they stand, flagged with a warning each: one at N
  * threads under 90% of its 1-thread value, one under 90% of the same kernel further out, a copy
