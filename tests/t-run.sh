@@ -8,7 +8,8 @@
 # that does not read, bad options, a directory that holds results, Ctrl-C. Impossible numbers (a
 # spoofed log, a log of another node) said so; Debian's oneDNN 2.6 under a bf16 fpmath mode. The command's
 # processes: only fds 0-2, strays named and ended, --timeout on a command that closed its
-# output, none left after roofline-run is killed by SIGKILL.
+# output, none left after roofline-run is killed by SIGKILL. roofline-plot on its results: the
+# views again, and two runs overlaid (a sweep of the trainer beside them refused).
 . "$top_srcdir/tests/tap.sh"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-run.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
@@ -120,8 +121,22 @@ if command -v gnuplot >/dev/null 2>&1 && [ -f "$top_builddir/tests/tripwire.so" 
 	rm -f "$dir/chart/run-roofline.svg" "$dir/chart/primitives-time.svg" "$dir/chart/report.html"
 	"$top_builddir/src/roofline-plot" "$dir/chart" >"$dir/replot.out" 2>&1
 	check "roofline-plot DIR on roofline-run's results: charts and page again (exit $?)" sh -c "test -s '$dir/chart/run-roofline.svg' && test -s '$dir/chart/primitives-time.svg' && test \$(grep -c '<svg' '$dir/chart/report.html') = 2"
-	"$top_builddir/src/roofline-plot" "$dir/chart" "$dir/convnet" >"$dir/replot.out" 2>&1
-	check "... with another directory (an overlay): refused, said why" sh -c "test $? = 1 && grep -q 'a run of roofline-run: roofline-plot DIR alone' '$dir/replot.out'"
+	# an overlay of roofline-run's results: each directory a series, each configuration the
+	# point of its run (one a configuration here) that points.csv's onednn/all row holds
+	"$top_builddir/src/roofline-plot" -p "$top_srcdir/machine-profiles/example-kvm-spr.cfg" \
+		--overlay "$dir/ov" "$dir/chart" "$dir/quotes" >"$dir/ov.out" 2>&1
+	check "roofline-plot DIR DIR on roofline-run's results: an overlay (exit $?)" sh -c "grep -q '</svg>' '$dir/ov.svg' && grep -q \"^S0 = 'chart'\" '$dir/ov.gp' && grep -q \"^S1 = 'quotes'\" '$dir/ov.gp'"
+	for k in 0 1; do
+		d=chart
+		[ $k = 1 ] && d=quotes
+		"$csvawk" '$col["scope"] == "onednn" && $col["name"] == "all" { printf "%.6g %.6g\n", $col["intensity"], $col["gflops"] }' "$dir/$d/points.csv" >"$dir/ov.want$k"
+		awk -v s="\$s$k" '$1 == s && $2 == "<<" { on = 1; next } /^EOD/ { on = 0 } on { print $1, $2 }' "$dir/ov.gp" >"$dir/ov.got$k"
+		check "... series $k: each configuration's intensity and GFLOP/s in oneDNN, as points.csv has them ($(wc -l <"$dir/ov.want$k") points)" sh -c "test -s '$dir/ov.want$k' && cmp -s '$dir/ov.want$k' '$dir/ov.got$k'"
+	done
+	"$train" -p "$top_srcdir/machine-profiles/example-kvm-spr.cfg" -m lenet5 -b 4 -n 1 -w 0 \
+		-c none --sweep threads=1 -o "$dir/tsweep" >/dev/null 2>&1
+	"$top_builddir/src/roofline-plot" --overlay "$dir/ov2" "$dir/chart" "$dir/tsweep" >"$dir/replot.out" 2>&1
+	check "... with a sweep of the trainer: refused, said why" sh -c "test $? = 1 && grep -q 'tsweep: a run of roofline-train, and .*chart one of roofline-run: an overlay is of one tool' '$dir/replot.out' && test ! -e '$dir/ov2.gp'"
 else
 	for i in 1 2 3 4 5 6 7; do skip "gnuplot is not installed"; done
 fi

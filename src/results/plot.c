@@ -1046,8 +1046,6 @@ int rt_plot_marks(const struct rt_profile *prof, unsigned threads, const char *p
 	size_t drawn = 0;
 	int rc;
 
-	if (nseries > 4)
-		nseries = 4;
 	for (size_t i = 0; i < n; i++)
 		if (m[i].gflops > 0 && m[i].intensity > 0 && isfinite(m[i].gflops) &&
 		    isfinite(m[i].intensity) && m[i].series >= 0 && (size_t)m[i].series < nseries) {
@@ -1097,7 +1095,8 @@ int rt_plot_marks(const struct rt_profile *prof, unsigned threads, const char *p
 	for (size_t k = 0; k < nseries; k++) {
 		/* the title is a string variable: no text of ours inside the plot command */
 		fprintf(of.fp, ", $s%zu using 1:2:3 with %s pt 7 ps variable lc rgb \"%s\" title S%zu",
-			k, series[k].line ? "linespoints" : "points", colors[k], k);
+			k, series[k].line ? "linespoints" : "points",
+			k < 4 ? colors[k] : roof_colors[(k + 3) % NCOLORS], k);
 	}
 	fprintf(of.fp, "'\n");
 	/* the series' titles, quoted, defined before the plot string is evaluated */

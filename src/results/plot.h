@@ -54,11 +54,11 @@ int rt_plot_trajectories(const struct rt_profile *prof, const struct rt_point *p
 int rt_plot_layers(const struct rt_profile *prof, const struct rt_point *pts, size_t n,
 		   const char *config, bool all_roofs, const char *outbase, struct rt_err *err);
 
-/* Named points under a profile's roofs (roofline-run's chart): each mark at (intensity,
- * GFLOP/s), in one of up to 4 series (series[k] its title in the key; a series with line set
- * is joined in the marks' order: a trajectory), its dot's size from size (0..1), labelled with
- * label when given. The roofs are those of precision at threads (0: the most measured): its
- * peaks, or every ceiling with all_roofs.
+/* Named points under a profile's roofs (roofline-run's chart, its overlay): each mark at
+ * (intensity, GFLOP/s), in one of nseries series (series[k] its title in the key; a series
+ * with line set is joined in the marks' order: a trajectory), its dot's size from size
+ * (0..1), labelled with label when given. The roofs are those of precision at threads (0: the
+ * most measured): its peaks, or every ceiling with all_roofs.
  * -ENODATA when no mark can be drawn. */
 struct rt_plot_mark {
 	double intensity, gflops, size;

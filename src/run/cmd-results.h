@@ -205,5 +205,10 @@ int rt_cmd_views(const char *prog, const char *dir, const struct rt_sweep_config
 /* The command workload's redraw (engine.h, roofline-plot DIR): its results read back, the
  * charts and report.html again (the summary's lead lines taken from DIR/summary.txt). */
 int rt_cmd_views_redraw(const struct rt_redraw *r, struct rt_err *err);
+/* Its overlay (engine.h, roofline-plot DIR... with several): each directory's configurations
+ * (the median run's oneDNN FLOPs over oneDNN's time, as run-roofline draws them) a series,
+ * under the roofs of the precisions their primitives ran at the most threads any ran; a run
+ * whose log cannot be this node's is left out, a note on stderr says how many. */
+int rt_cmd_overlay(const struct rt_overlay *o, struct rt_err *err);
 
 #endif

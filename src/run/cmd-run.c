@@ -2364,7 +2364,7 @@ static int cmd_measure(void *ctx, size_t i, FILE *rows, char *result, size_t rsi
 
 const struct rt_workload rt_workload_command = {
 	.name = "command", .program = "roofline-run", .measure = cmd_measure,
-	.redraw = rt_cmd_views_redraw,
+	.redraw = rt_cmd_views_redraw, .overlay = rt_cmd_overlay,
 };
 
 static void cmd_progress(void *ctx, size_t i, size_t n, const char *config, const char *result)

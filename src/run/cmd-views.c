@@ -663,3 +663,91 @@ int rt_cmd_views_redraw(const struct rt_redraw *r, struct rt_err *err)
 	rt_sweep_configs_free(cfgs, n);
 	return rc;
 }
+
+/* The points as chart_roofline's first series has them, a disturbed one's label saying so */
+int rt_cmd_overlay(const struct rt_overlay *o, struct rt_err *err)
+{
+	struct rt_plot_series *series = calloc(o->n ? o->n : 1, sizeof(*series));
+	struct rt_plot_mark *m = NULL;
+	char **names = NULL, prec[64] = "", title[400];
+	size_t nm = 0, left = 0;
+	unsigned threads = 0;
+	int rc = series ? 0 : rt_err_set(err, -ENOMEM, "out of memory");
+
+	for (size_t d = 0; d < o->n && !rc; d++) {
+		struct rt_sweep_config *cfgs = NULL;
+		struct rt_cmd_result *res = NULL;
+		struct rt_plot_mark *mm;
+		char **nn;
+		size_t n = 0;
+
+		series[d] = (struct rt_plot_series){ o->labels[d], true };
+		rc = rt_cmd_results_load(o->dirs[d], &cfgs, &n, &res, NULL, err);
+		if (rc == -ENOENT || (!rc && !n))
+			rc = rt_err_set(err, -ENOENT, "%s/points.csv: no configuration finished yet",
+					o->dirs[d]);
+		if (!rc && n) {
+			if ((mm = realloc(m, (nm + n) * sizeof(*m))))
+				m = mm;
+			if ((nn = mm ? realloc(names, (nm + n) * sizeof(*names)) : NULL))
+				names = nn;
+			if (!mm || !nn)
+				rc = rt_err_set(err, -ENOMEM, "out of memory");
+		}
+		for (size_t i = 0; !rc && i < n; i++) {
+			const struct rt_cmd_outcome *r = res[i].med >= 0 ? &res[i].runs[res[i].med] :
+							 NULL;
+			struct rt_cmd_judgement j;
+			unsigned t;
+
+			if (!r || !(r->t.flops > 0 && r->t.bytes > 0 && r->t.ms > 0))
+				continue;
+			rt_cmd_judge(r, cfgs[i].threads, o->prof, &j);
+			if (j.log_impossible || j.impossible_prims) {
+				left++;
+				continue;
+			}
+			t = rt_cmd_threads(r, cfgs[i].threads, o->prof);
+			threads = t > threads ? t : threads;
+			for (size_t k = 0; k < r->t.n; k++) {
+				const struct rt_roof *roof = rt_cmd_prim_roof(&j, &r->t.v[k]);
+
+				if (roof && r->t.v[k].counted && r->t.v[k].flops > 0 &&
+				    !rt_word_in(prec, ',', roof->precision))
+					snprintf(prec + strlen(prec), sizeof(prec) - strlen(prec),
+						 "%s%s", *prec ? "," : "", roof->precision);
+			}
+			if (asprintf(&names[nm], "%s%s", cfgs[i].name,
+				     res[i].disturbed ? " (disturbed)" : "") < 0) {
+				rc = rt_err_set(err, -ENOMEM, "out of memory");
+				break;
+			}
+			m[nm] = (struct rt_plot_mark){ r->t.flops / r->t.bytes,
+						       r->t.flops / (r->t.ms / 1e3) / 1e9, 0.1,
+						       (int)d, names[nm] };
+			nm++;
+		}
+		for (size_t i = 0; res && i < n; i++)
+			rt_cmd_result_free(&res[i]);
+		free(res);
+		rt_sweep_configs_free(cfgs, n);
+	}
+	if (!rc && left)
+		fprintf(stderr, "%s: %zu configuration%s left out: %s log%s cannot be this node's "
+			"(each directory's summary.txt says why)\n", o->prog, left,
+			left == 1 ? "" : "s", left == 1 ? "its" : "their", left == 1 ? "" : "s");
+	if (!rc && !nm)
+		rc = rt_err_set(err, -ENODATA, "no configuration with oneDNN's FLOPs to draw");
+	if (!rc) {
+		snprintf(title, sizeof(title), "roofline-run's configurations on %.60s: oneDNN's "
+			 "FLOPs over oneDNN's time, counts from oneDNN's log", o->prof->host);
+		rc = rt_plot_marks(o->prof, threads, *prec ? prec : "fp32", o->all_roofs, m, nm,
+				   series, o->n, title, o->outbase, err);
+	}
+	for (size_t i = 0; i < nm; i++)
+		free(names[i]);
+	free(names);
+	free(m);
+	free(series);
+	return rc;
+}

@@ -1,5 +1,6 @@
 /* plot-run.c: roofline-plot's work: results directories read and checked, their views drawn
- * again by the workload each holds, or trainer sweeps' trajectories overlaid */
+ * again by the workload each holds, or their points overlaid by it (several directories of
+ * one workload) */
 #include "config.h"
 #include "run/plot-run.h"
 #include "run/workloads.h"
@@ -7,7 +8,6 @@
 #include "base/util.h"
 #include "node/profile.h"
 #include "results/plot.h"
-#include "results/points.h"
 #include "sweep/runrec.h"
 
 #include <errno.h>
@@ -56,12 +56,12 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 {
 	struct rt_profile *prof = NULL;
 	struct rt_dirlock lock = { -1 };
-	struct rt_point *all = NULL;
-	size_t nall = 0;
 	struct rt_err err = { 0 };
 	/* a path of any length given: the names made from it built to their length */
 	struct rt_buf csv, base, gp;
 	char ppath[4096];               /* run.cfg's profile (rt_runrec_profile: it fits) */
+	char (*labels)[64] = calloc((size_t)o->ndirs + 1, sizeof(*labels));
+	const char **lp = calloc((size_t)o->ndirs + 1, sizeof(*lp));
 	const char *pp = o->profile ? o->profile : ppath;
 	const struct rt_workload *w = NULL;
 	const bool overlay = o->ndirs > 1 || o->output;
@@ -70,11 +70,13 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 	rt_buf_init(&csv);
 	rt_buf_init(&base);
 	rt_buf_init(&gp);
+	if (!labels || !lp) {
+		rt_err_set(&err, -ENOMEM, "out of memory");
+		goto fail;
+	}
 	for (int d = 0; d < o->ndirs; d++) {
-		struct rt_point *pts = NULL;
-		char label[64];
+		const struct rt_workload *wd;
 		struct stat st;
-		size_t n = 0;
 
 		if (!*o->dirs[d]) {
 			rt_err_set(&err, -EINVAL, "'': not a results directory (the name is empty)");
@@ -99,44 +101,25 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 			goto fail;
 		}
 		/* the workload it holds: its run.cfg or its rows' scope say which */
-		if (!(w = rt_workload_of_dir(o->dirs[d]))) {
+		if (!(wd = rt_workload_of_dir(o->dirs[d]))) {
 			rt_err_set(&err, -EINVAL, "%s/run.cfg: written by a tool that is not "
 				   "rooftraj's (its run.program)", o->dirs[d]);
 			goto fail;
 		}
+		/* an overlay is of one workload: a trainer's point is its whole iteration, a
+		 * command's is oneDNN's time in it */
+		if (w && wd != w) {
+			rt_err_set(&err, -EINVAL, "%s: a run of %s, and %s one of %s: an overlay is "
+				   "of one tool's results (the trainer's points are whole iterations, "
+				   "roofline-run's oneDNN's time in a command)", o->dirs[d],
+				   wd->program, o->dirs[0], w->program);
+			goto fail;
+		}
+		w = wd;
+		run_label(labels[d], sizeof(labels[d]), o->dirs, 0, d);
+		lp[d] = labels[d];
 		if (!overlay)
 			break;
-		/* an overlay: the trajectories of trainer sweeps, one series each */
-		if (w != &rt_workload_trainer) {
-			rt_err_set(&err, -EINVAL, "%s: a run of %s: roofline-plot DIR alone draws it "
-				   "again (overlays are of trainer sweeps)", o->dirs[d], w->program);
-			goto fail;
-		}
-		if (rt_points_csv_read(csv.s, &pts, &n, &err))
-			goto fail;
-		if (!n) {
-			rt_err_set(&err, -ENOENT, "%s: no points yet (a sweep that has not finished a "
-				   "configuration)", csv.s);
-			goto fail;
-		}
-		{
-			struct rt_point *q = realloc(all, (nall + n) * sizeof(*all));
-
-			if (!q) {
-				free(pts);
-				rt_err_set(&err, -ENOMEM, "out of memory");
-				goto fail;
-			}
-			all = q;
-		}
-		run_label(label, sizeof(label), o->dirs, 0, d);
-		for (size_t i = 0; i < n; i++) {
-			all[nall] = pts[i];
-			if (o->ndirs > 1)
-				snprintf(all[nall].run, sizeof(all[nall].run), "%s", label);
-			nall++;
-		}
-		free(pts);
 	}
 	if (!o->profile && rt_runrec_profile(o->dirs[0], ppath, sizeof(ppath), &err))
 		goto fail;
@@ -173,8 +156,13 @@ int rt_plot_run_tool(const struct rt_plot_run_opts *o)
 		rt_err_set(&err, -ENOMEM, "out of memory");
 		goto fail;
 	}
-	rc = rt_plot_trajectories(prof, all, nall, o->ndirs > 1 ? "overlay" : "sweep",
-				  o->all_roofs, base.s, &err);
+	{
+		const struct rt_overlay ov = { .prog = o->prog, .dirs = o->dirs,
+					       .n = (size_t)o->ndirs, .labels = lp, .prof = prof,
+					       .all_roofs = o->all_roofs, .outbase = base.s };
+
+		rc = w->overlay(&ov, &err);
+	}
 	if (rc == 0)
 		printf("chart: %s.png, %s.svg (script %s)\n", base.s, base.s, gp.s);
 	else if (rc == RT_PLOT_SCRIPT_ONLY)
@@ -189,7 +177,8 @@ fail:
 out:
 	rt_dirlock_release(&lock);
 	rt_profile_destroy(prof);
-	free(all);
+	free(labels);
+	free(lp);
 	rt_buf_fini(&csv);
 	rt_buf_fini(&base);
 	rt_buf_fini(&gp);

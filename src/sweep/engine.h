@@ -20,8 +20,21 @@ struct rt_redraw {
 	bool all_roofs;                 /* every ceiling drawn, not only those the points use */
 };
 
+/* What roofline-plot asks of several results directories of one workload (or of one, with
+ * --overlay): their points together on one chart, a series each. */
+struct rt_overlay {
+	const char *prog;               /* the tool, for its notes on stderr */
+	char *const *dirs;
+	size_t n;
+	const char *const *labels;      /* each directory's series ("name", "name (2)") */
+	const struct rt_profile *prof;  /* the node's ceilings */
+	bool all_roofs;                 /* every ceiling drawn, not only those the points use */
+	const char *outbase;            /* OUTBASE.gp, .png, .svg */
+};
+
 /* A workload: what runs for a configuration and how it reports. Adding one (a TensorFlow or
- * ONNX Runtime job, a benchmark) is its measure, its redraw and an entry in rt_workloads[]. */
+ * ONNX Runtime job, a benchmark) is its measure, its redraw, its overlay and an entry in
+ * rt_workloads[]. */
 struct rt_workload {
 	const char *name;               /* "trainer", "command" */
 	const char *program;            /* the tool whose run.cfg names it (run.program) */
@@ -33,6 +46,9 @@ struct rt_workload {
 	/* Its charts and report.html again from the directory's points.csv (and run.cfg),
 	 * what was drawn said on stdout, report.html last: 0; -errno with err. */
 	int (*redraw)(const struct rt_redraw *r, struct rt_err *err);
+	/* The directories' points on one chart: 0; RT_PLOT_SCRIPT_ONLY (no gnuplot: the
+	 * script alone, err says why); -errno with err. */
+	int (*overlay)(const struct rt_overlay *o, struct rt_err *err);
 };
 
 /* The trainer's: a child roofline-train per configuration (sweep/sweep-train.c). The table of

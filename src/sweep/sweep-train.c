@@ -546,9 +546,49 @@ out:
 	return rc;
 }
 
+/* Sweeps' trajectories on one chart: each directory's points a series of its own (one
+ * directory alone: its own series, as its sweep chart draws them). */
+static int trainer_overlay(const struct rt_overlay *o, struct rt_err *err)
+{
+	struct rt_point *all = NULL;
+	struct rt_buf csv;
+	size_t nall = 0;
+	int rc = 0;
+
+	rt_buf_init(&csv);
+	for (size_t d = 0; d < o->n && !rc; d++) {
+		struct rt_point *pts = NULL, *q;
+		size_t n = 0;
+
+		rt_buf_reset(&csv);
+		if (rt_buf_printf(&csv, "%s/points.csv", o->dirs[d]))
+			rc = rt_err_set(err, -ENOMEM, "out of memory");
+		else if (!(rc = rt_points_csv_read(csv.s, &pts, &n, err)) && !n)
+			rc = rt_err_set(err, -ENOENT, "%s: no points yet (a sweep that has not "
+					"finished a configuration)", csv.s);
+		else if (!rc && !(q = realloc(all, (nall + n) * sizeof(*all))))
+			rc = rt_err_set(err, -ENOMEM, "out of memory");
+		else if (!rc)
+			all = q;
+		for (size_t i = 0; !rc && i < n; i++) {
+			all[nall] = pts[i];
+			if (o->n > 1)
+				snprintf(all[nall].run, sizeof(all[nall].run), "%s", o->labels[d]);
+			nall++;
+		}
+		free(pts);
+	}
+	if (!rc)
+		rc = rt_plot_trajectories(o->prof, all, nall, o->n > 1 ? "overlay" : "sweep",
+					  o->all_roofs, o->outbase, err);
+	free(all);
+	rt_buf_fini(&csv);
+	return rc;
+}
+
 const struct rt_workload rt_workload_trainer = {
 	.name = "trainer", .program = "roofline-train", .measure = trainer_measure,
-	.redraw = trainer_redraw,
+	.redraw = trainer_redraw, .overlay = trainer_overlay,
 };
 
 static bool any_succeeded(const struct rt_point *pts, size_t n)
