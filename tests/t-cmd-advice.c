@@ -1,8 +1,9 @@
 /* t-cmd-advice.c: roofline-run's advice from the roof on oneDNN 3.10's own logs of a PyTorch
  * 2.11 training (tests/data/pytorch-2.11): the reorders' share and layouts as the log has
  * them, channels_last for the fp32 log and not for the channels_last one, bf16 only on a CPU
- * with bf16 instructions and only where fp32 math takes the time; the activations' layout
- * rule; the steady state of a command's throughput figures. */
+ * with bf16 instructions and only where fp32 math takes the time; what an fpmath mode did
+ * (the math each primitive it reached ran); the activations' layout rule; the steady state of
+ * a command's throughput figures. */
 #include "config.h"
 #include "counters/onednn-log.h"
 #include "run/cmd-results.h"
@@ -307,7 +308,63 @@ int main(void)
 		ok((f32 / t.ms >= RT_CMD_ADVICE_FP32_SHARE) == (line_of(&a, "precision: ") != NULL),
 		   "fpmath bf16: precision advice only where fp32 math (%.0f%% of the time) takes "
 		   "%.0f%% or more", 100 * f32 / t.ms, 100 * RT_CMD_ADVICE_FP32_SHARE);
+		/* what the mode did, by hand from the log: its 16 convolution lines, all under
+		 * attr-fpmath:bf16, are 8 primitives of 2 calls each, 1.807861 ms in all; the 4 on
+		 * avx10_1_512_amx took 72.86% of it in bf16 math, the 4 others (jit:avx512_core,
+		 * jit:avx2, jit_1x1:avx512_core, brgconv_strided:avx512_core) fp32 math */
+		{
+			char line[RT_CMD_FPMATH_LINE];
+			const char *want = "fpmath bf16 reached 8 primitives with FLOPs (16 calls, "
+					   "1.808 ms of oneDNN's time): bf16 math in 4 (73% of their "
+					   "time: ";
+			const char *f32s;
+
+			rt_cmd_fpmath_effect(&t, line, sizeof(line));
+			f32s = strstr(line, ", fp32 math in 4 (");
+			ok(!strncmp(line, want, strlen(want)) && f32s && strstr(f32s, "jit:avx2") &&
+			   !strcmp(line + strlen(line) - 6, ", ...)") && !strstr(line, "not told"),
+			   "fpmath bf16 on oneDNN 3.10: the primitives it reached and the math each "
+			   "ran: %s", line);
+		}
 		rt_onednn_tally_free(&t);
+	}
+	if (tally_file(&t, "fp32")) {
+		char line[RT_CMD_FPMATH_LINE] = "x";
+
+		rt_cmd_fpmath_effect(&t, line, sizeof(line));
+		is_str(line, "", "fpmath: no mode in the log, nothing said");
+		rt_onednn_tally_free(&t);
+	}
+	/* oneDNN 2.6.3 under ONEDNN_DEFAULT_FPMATH_MODE=BF16 (PyTorch 1.13 on this project's
+	 * machine): the mode on every convolution, jit:avx512_core's fp32 math in each; and a
+	 * reference implementation, whose name does not tell its math */
+	{
+		struct rt_onednn_prim p[3] = {
+			{ .kind = "convolution", .prop = "forward_training", .impl = "jit:avx512_core",
+			  .dtype = "f32", .fpmath = "bf16", .counted = true,
+			  .prec = RT_PRECISION_FP32, .calls = 11, .ms = 120.5, .flops = 2e10 },
+			{ .kind = "convolution", .prop = "backward_data", .impl = "jit:avx512_core",
+			  .dtype = "f32", .fpmath = "bf16", .counted = true,
+			  .prec = RT_PRECISION_FP32, .calls = 11, .ms = 100.25, .flops = 2e10 },
+			{ .kind = "reorder", .impl = "jit:uni", .dtype = "f32", .counted = true,
+			  .calls = 22, .ms = 30, .bytes = 1e9 },
+		};
+		struct rt_onednn_tally v = { .v = p, .n = 3, .version = "v2.6.3" };
+		char line[RT_CMD_FPMATH_LINE];
+
+		rt_cmd_fpmath_effect(&v, line, sizeof(line));
+		is_str(line, "fpmath bf16 reached 2 primitives with FLOPs (22 calls, 220.750 ms of "
+		       "oneDNN's time), and oneDNN v2.6.3 ran fp32 math in every one: none of the "
+		       "implementations it picked (jit:avx512_core) has bf16 math",
+		       "fpmath bf16 on oneDNN 2.6.3: fp32 math in every primitive it reached");
+		snprintf(p[1].impl, sizeof(p[1].impl), "ref:any");
+		p[1].prec = RT_PRECISION_BF16;
+		p[1].prec_bound = true;
+		rt_cmd_fpmath_effect(&v, line, sizeof(line));
+		is_str(line, "fpmath bf16 reached 2 primitives with FLOPs (22 calls, 220.750 ms of "
+		       "oneDNN's time): bf16 math in 0, fp32 math in 1 (jit:avx512_core), math not "
+		       "told by the implementation's name in 1 (ref:any)",
+		       "... one whose implementation does not tell its math: said so");
 	}
 	return done_testing();
 }

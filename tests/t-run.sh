@@ -268,6 +268,9 @@ ONEDNN_DEFAULT_FPMATH_MODE=BF16 DNNL_DEFAULT_FPMATH_MODE=BF16 "$run" -o "$dir/fp
 check "fpmath bf16 through oneDNN 2.6: the attribute in its log" grep -q 'attr-fpmath_mode:fpmath_mode_bf16' "$dir/fpmath/onednn/c000-r1.log"
 check "... each convolution's and inner product's precision as its implementation says (fp32 on avx512_core)" "$csvawk" '$col["scope"] == "primitive" && ($col["kind"] == "convolution" || $col["kind"] == "inner_product") { n++; want = $col["impl"] ~ /amx|bf16|avx10/ ? "bf16" : $col["impl"] ~ /:(avx512_core|avx2|avx|sse41)$/ ? "fp32" : ""; if (want == "" || $col["precision"] != want) bad++ } END { exit n == 0 || bad }' "$dir/fpmath/points.csv"
 check "... the summary names the math" grep -Eq '(convolution|inner_product) .*f32 +\((fp32|bf16) math\)' "$dir/fpmath/summary.txt"
+# what the mode did, as points.csv's primitive rows (one run: each primitive once) count it
+fpm=$("$csvawk" '$col["scope"] == "primitive" && ($col["kind"] == "convolution" || $col["kind"] == "inner_product") && $col["flops"] > 0 { n++; b += $col["precision"] == "bf16" } END { if (b) printf "reached %d primitive%s with FLOPs .*: bf16 math in %d", n, n == 1 ? "" : "s", b; else printf "reached %d primitive%s with FLOPs .*, and oneDNN .* ran fp32 math in every one: none of the implementations it picked .* has bf16 math", n, n == 1 ? "" : "s" }' "$dir/fpmath/points.csv")
+check "... and what the mode did: the primitives it reached, the math they ran ($fpm)" grep -Eq "^  default: fpmath bf16 $fpm" "$dir/fpmath/summary.txt"
 "$run" -o "$dir/none" -- true >"$dir/again.out" 2>&1
 rc=$?
 check "a directory that holds results: refused (exit $rc), nothing lost" sh -c "test $rc = 1 && grep -q 'holds results already' '$dir/again.out' && test $(rows "$dir/none/points.csv" scope=run name=command images_per_s=12.5) = 2"

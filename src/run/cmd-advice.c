@@ -269,3 +269,92 @@ void rt_cmd_advise(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 	under_roof(a, t, j, threads);
 	precision(a, t, j, cpu, python);
 }
+
+/* impl added to a list of at most 3 distinct names ("a, b, c, ..." past them) */
+static void impl_add(char *list, size_t size, unsigned *n, const char *impl)
+{
+	size_t len = strlen(list);
+
+	if (rt_word_in(list, ',', impl) || *n > 3)
+		return;
+	if (*n == 3)
+		snprintf(list + len, size - len, ", ...");
+	else
+		snprintf(list + len, size - len, "%s%s", *n ? "," : "", impl);
+	++*n;
+}
+
+/* "a,b" as "a, b" */
+static void spaced(char *out, size_t size, const char *list)
+{
+	size_t k = 0;
+
+	for (const char *s = list; *s && k + 2 < size; s++) {
+		out[k++] = *s;
+		if (*s == ',' && s[1] != ' ')
+			out[k++] = ' ';
+	}
+	out[k] = '\0';
+}
+
+void rt_cmd_fpmath_effect(const struct rt_onednn_tally *t, char *line, size_t size)
+{
+	size_t n = 0, low = 0, bound = 0;
+	unsigned nl = 0, nf = 0, nb = 0;
+	unsigned long calls = 0;
+	double ms = 0, low_ms = 0;
+	char mode[12] = "", lows[3][240] = { "", "", "" }, l[3][260];
+
+	line[0] = '\0';
+	for (size_t i = 0; i < t->n; i++) {
+		const struct rt_onednn_prim *p = &t->v[i];
+
+		/* the tally keeps a mode only on f32 work whose math it can change */
+		if (!p->fpmath[0] || !p->counted || !(p->flops > 0) || strcmp(p->dtype, "f32"))
+			continue;
+		if (!mode[0])
+			snprintf(mode, sizeof(mode), "%s", p->fpmath);
+		n++;
+		calls += p->calls;
+		ms += p->ms;
+		if (p->prec_bound) {
+			bound++;
+			impl_add(lows[2], sizeof(lows[2]), &nb, p->impl);
+		} else if (p->prec != RT_PRECISION_FP32) {
+			low++;
+			low_ms += p->ms;
+			impl_add(lows[0], sizeof(lows[0]), &nl, p->impl);
+		} else {
+			impl_add(lows[1], sizeof(lows[1]), &nf, p->impl);
+		}
+	}
+	if (!n)
+		return;
+	for (int k = 0; k < 3; k++)
+		spaced(l[k], sizeof(l[k]), lows[k]);
+	if (!low && !bound) {
+		snprintf(line, size, "fpmath %s reached %zu primitive%s with FLOPs (%lu calls, %.3f "
+			 "ms of oneDNN's time), and oneDNN%s%s ran fp32 math in every one: none of "
+			 "the implementations it picked (%s) has %s math", mode, n, n == 1 ? "" : "s",
+			 calls, ms, t->version[0] ? " " : "", t->version, l[1],
+			 strcmp(mode, "any") ? mode : "lower-precision");
+		return;
+	}
+	{
+		const size_t f32 = n - low - bound;
+		size_t len = (size_t)snprintf(line, size, "fpmath %s reached %zu primitive%s with "
+					      "FLOPs (%lu calls, %.3f ms of oneDNN's time): %s "
+					      "math in %zu", mode, n, n == 1 ? "" : "s", calls, ms,
+					      strcmp(mode, "any") ? mode : "lower", low);
+
+		if (low && len < size)
+			len += (size_t)snprintf(line + len, size - len, " (%.0f%% of their time: %s)",
+						ms > 0 ? 100 * low_ms / ms : 0, l[0]);
+		if (f32 && len < size)
+			len += (size_t)snprintf(line + len, size - len, ", fp32 math in %zu (%s)",
+						f32, l[1]);
+		if (bound && len < size)
+			snprintf(line + len, size - len, ", math not told by the implementation's "
+				 "name in %zu (%s)", bound, l[2]);
+	}
+}

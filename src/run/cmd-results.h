@@ -188,6 +188,12 @@ struct rt_cmd_advice {
 void rt_cmd_advise(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		   const struct rt_cmd_judgement *j, unsigned threads, const struct rt_cpu *cpu,
 		   bool python);
+/* What a lower fpmath mode did in a run's tally t, into line (size; "" where no primitive
+ * with FLOPs ran under one): the primitives it reached (f32 work whose math a mode can
+ * change), their calls and time, and the math they ran as their implementations tell it
+ * (rt_onednn_f32_math), each with up to 3 of the implementations' names. */
+#define RT_CMD_FPMATH_LINE 1200
+void rt_cmd_fpmath_effect(const struct rt_onednn_tally *t, char *line, size_t size);
 /* Whether a conversion is of activations between plain NCHW (NCDHW) and oneDNN's blocked
  * layout of channels (aBcd16b), or NHWC (acdb) on the shape of a convolution's source or
  * destination in t, in either direction. */

@@ -1790,6 +1790,21 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 			    "runs had a work window)\n");
 	if (o->tune)
 		tune_summary(fp, o, cfgs, res, n, best, basis, confirmed);
+	/* what a lower fpmath mode did, where a configuration's run had one: a mode that
+	 * changed no math explains a sweep of fpmath=strict,bf16 that changed nothing */
+	for (size_t i = 0, said = 0; i < n; i++) {
+		char line[RT_CMD_FPMATH_LINE];
+
+		if (res[i].med < 0)
+			continue;
+		rt_cmd_fpmath_effect(&res[i].runs[res[i].med].t, line, sizeof(line));
+		if (!line[0])
+			continue;
+		if (!said++)
+			fprintf(fp, "\nfpmath modes (the math oneDNN ran under them, in each "
+				"configuration's median run):\n");
+		fprintf(fp, "  %s: %s\n", cfgs[i].name, line);
+	}
 	/* where the default's oneDNN time went, and how far each is from its roof */
 	if (def->med >= 0 && def->runs[def->med].t.n) {
 		const struct rt_cmd_outcome *r = &def->runs[def->med];
