@@ -71,8 +71,17 @@ static const struct rt_cli_opt opts[] = {
 	{ 0 },
 };
 
+/* roofline-train's -t sets the threads it trains with; here the default is the command as it
+ * is, and thread counts are a sweep's knob: never read as another meaning, named */
+static const struct rt_cli_moved moved[] = {
+	{ 't', "threads", true, NULL, "the default runs COMMAND with its own thread count; "
+	  "--sweep threads=%s runs it at those counts" },
+	{ 0 },
+};
+
 static const struct rt_cli cli = {
-	.prog = "roofline-run", .synopsis = synopsis, .opts = opts, .in_order = true,
+	.prog = "roofline-run", .synopsis = synopsis, .opts = opts, .moved = moved,
+	.in_order = true,
 	.about =
 "Run COMMAND (a PyTorch or TensorFlow training, any program that uses oneDNN) once per\n"
 "configuration and repetition, each a fresh process, with oneDNN's verbose log on: its lines\n"
