@@ -1,5 +1,5 @@
-/* roofline-plot: re-render the roofline trajectories of saved sweep results, one directory or
- * several overlaid */
+/* roofline-plot: re-render the views of saved results (roofline-train's sweeps, roofline-run's
+ * runs), one directory or several of one tool overlaid */
 #include "config.h"
 #include "base/cli.h"
 #include "run/plot-run.h"
@@ -16,9 +16,9 @@ static const struct rt_cli_opt opts[] = {
 	  .help = "machine profile for the roofs" },
 	{ OPT_OVERLAY, "overlay", 0, RT_CLI_PATH, "BASE",
 	  .def = "./overlay with several directories",
-	  .help = "overlay the trajectories into BASE.gp, BASE.png and BASE.svg; a directory "
-		  "given as BASE, or a name ending in '/', holds overlay.gp, overlay.png and "
-		  "overlay.svg" },
+	  .help = "overlay the directories' points (the trainer's trajectories, roofline-run's "
+		  "configurations) into BASE.gp, BASE.png and BASE.svg; a directory given as "
+		  "BASE, or a name ending in '/', holds overlay.gp, overlay.png and overlay.svg" },
 	{ OPT_ALL_ROOFS, "all-roofs", 0, RT_CLI_FLAG, NULL,
 	  .help = "draw every FLOP ceiling (each ISA and method), not only each precision's peak "
 		  "and theoretical peak" },
@@ -39,14 +39,16 @@ static const struct rt_cli cli = {
 "Draw saved sweep results (roofline-train --sweep, roofline-run) again. With one results\n"
 "directory every view is rewritten in place: the charts (trajectories, phases, memory,\n"
 "memory-input, layers, layers-time) and report.html, the page that holds them all. With\n"
-"several directories, or with --overlay, their trajectories are overlaid in one chart, each\n"
-"series named after its directory. Writes the gnuplot scripts and, when gnuplot is\n"
-"installed, renders them to PNG and SVG.\n",
+"several directories of one tool, or with --overlay, their points are overlaid in one chart\n"
+"(a sweep's trajectories, roofline-run's configurations), each series named after its\n"
+"directory. Writes the gnuplot scripts and, when gnuplot is installed, renders them to PNG\n"
+"and SVG.\n",
 	.after =
 "\n"
 "Examples:\n"
 "  roofline-plot results/convnet-2026-11-21T23:00:00Z\n"
-"  roofline-plot --overlay threads-vs-batch results/convnet-A results/convnet-B\n",
+"  roofline-plot --overlay threads-vs-batch results/convnet-A results/convnet-B\n"
+"  roofline-plot --overlay two-nodes/ run-node1 run-node2\n",
 };
 
 static int set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *err)
