@@ -12,7 +12,7 @@
 # views again, and two runs overlaid (a sweep of the trainer beside them refused).
 . "$top_srcdir/tests/tap.sh"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-run.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT
+trap '[ -n "$KEEP" ] || rm -rf "$dir"' EXIT
 # here no machine-profiles/HOST.cfg is found by default (a build tree may hold one)
 cd "$dir" || exit 1
 run="$top_builddir/src/roofline-run"
@@ -122,10 +122,17 @@ if command -v gnuplot >/dev/null 2>&1 && [ -f "$top_builddir/tests/tripwire.so" 
 	"$top_builddir/src/roofline-plot" "$dir/chart" >"$dir/replot.out" 2>&1
 	check "roofline-plot DIR on roofline-run's results: charts and page again (exit $?)" sh -c "test -s '$dir/chart/run-roofline.svg' && test -s '$dir/chart/primitives-time.svg' && test \$(grep -c '<svg' '$dir/chart/report.html') = 2"
 	# an overlay of roofline-run's results: each directory a series, each configuration the
-	# point of its run (one a configuration here) that points.csv's onednn/all row holds
-	"$top_builddir/src/roofline-plot" -p "$top_srcdir/machine-profiles/example-kvm-spr.cfg" \
-		--overlay "$dir/ov" "$dir/chart" "$dir/quotes" >"$dir/ov.out" 2>&1
-	check "roofline-plot DIR DIR on roofline-run's results: an overlay (exit $?)" sh -c "grep -q '</svg>' '$dir/ov.svg' && grep -q \"^S0 = 'chart'\" '$dir/ov.gp' && grep -q \"^S1 = 'quotes'\" '$dir/ov.gp'"
+	# point of its run (one a configuration here) that points.csv's onednn/all row holds; the
+	# runs judged on the profile each directory kept, here one whose FLOP roofs no core
+	# reaches (the example's, raised), so that no run of a fast CPU is left out
+	for d in chart quotes; do
+		cp -R "$dir/$d" "$dir/ov-$d"
+		sed '/precision = /s/\(gflops\|median\) = \([0-9]\)/\1 = 99\2/g' \
+			"$top_srcdir/machine-profiles/example-kvm-spr.cfg" >"$dir/ov-$d/profile.cfg"
+	done
+	"$top_builddir/src/roofline-plot" -p "$dir/ov-chart/profile.cfg" \
+		--overlay "$dir/ov" "$dir/ov-chart" "$dir/ov-quotes" >"$dir/ov.out" 2>&1
+	check "roofline-plot DIR DIR on roofline-run's results: an overlay (exit $?)" sh -c "grep -q '</svg>' '$dir/ov.svg' && grep -q \"^S0 = 'ov-chart'\" '$dir/ov.gp' && grep -q \"^S1 = 'ov-quotes'\" '$dir/ov.gp' && ! grep -q 'left out' '$dir/ov.out'"
 	for k in 0 1; do
 		d=chart
 		[ $k = 1 ] && d=quotes
@@ -237,6 +244,13 @@ check "... 36.7 MFLOP in a microsecond: impossible, above the fp32 roof of the p
 check "... images/s 1e308: impossible, not taken" sh -c "grep -q 'the command printed images/s 1e+308, more than an image a nanosecond' '$dir/spoof2/summary.txt' && test $(rows "$dir/spoof2/points.csv" config=default rep=1 scope=run name=command log=onednn/c000-r1.log images_per_s= rank= 'startup_seconds~^[0-9.e-]+$' 'window_seconds~^[0-9.e-]+$') = 1"
 check "... the row's rates not printed, and why: how many primitives, the first named" sh -c "grep -q '^ *2 primitives faster than this node can run them, so the row.s rates are not printed; the first, convolution forward_training mb16_ic3oc16_ih32oh32kh5sh1dh0ph2_iw32ow32kw5sw1dw0pw2: impossible: at least' '$dir/spoof2/summary.txt' && grep -q 'default: 2 primitives above the roofs: impossible' '$dir/spoof2.err'"
 check "... no number in more than a dozen digits" sh -c "! grep -q '[0-9]\{13\}' '$dir/spoof2/summary.txt' && ! grep -q '[0-9]\{13\}' '$dir/spoof/summary.txt'"
+# in an overlay, each run judged on the profile its directory kept: the spoof's left out and
+# why; a log this node's roofs allow (36.7 MFLOP in a millisecond, in a command that takes
+# 0.1 s at least) drawn
+"$run" -o "$dir/slow" -r 1 --no-overhead -p "$spr" -- sh -c "echo '$conv,1'; sleep 0.1" >"$dir/slow.out" 2>&1
+"$top_builddir/src/roofline-plot" -p "$spr" --overlay "$dir/ov3" "$dir/spoof2" "$dir/slow" >"$dir/ov3.out" 2>"$dir/ov3.err"
+rc=$?
+check "an overlay with the spoof (exit $rc): its configuration left out, said why" sh -c "test $rc = 0 && grep -q 'spoof2: default left out: impossible: at least [0-9.e+]* GFLOP/s' '$dir/ov3.err' && test \$(grep -c 'left out' '$dir/ov3.err') = 1 && awk '/^\\\$s0 << EOD/ { on = 1; next } /^EOD/ { on = 0 } on { n0++ } /^\\\$s1 << EOD/ { on1 = 1; next } /^EOD/ { on1 = 0 } on1 { n1++ } END { exit n0 != 0 || n1 != 1 }' '$dir/ov3.gp'"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "... the impossible points not drawn, and said" grep -q 'run-roofline: [0-9]* impossible points\? not drawn' "$dir/spoof2.err"
 else

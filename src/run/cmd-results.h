@@ -214,7 +214,8 @@ int rt_cmd_views_redraw(const struct rt_redraw *r, struct rt_err *err);
 /* Its overlay (engine.h, roofline-plot DIR... with several): each directory's configurations
  * (the median run's oneDNN FLOPs over oneDNN's time, as run-roofline draws them) a series,
  * under the roofs of the precisions their primitives ran at the most threads any ran; a run
- * whose log cannot be this node's is left out, a note on stderr says how many. */
+ * whose log cannot be its node's (the profile its directory kept, else the overlay's) is left
+ * out, a note on stderr says why. */
 int rt_cmd_overlay(const struct rt_overlay *o, struct rt_err *err);
 
 #endif

@@ -677,10 +677,17 @@ int rt_cmd_overlay(const struct rt_overlay *o, struct rt_err *err)
 	for (size_t d = 0; d < o->n && !rc; d++) {
 		struct rt_sweep_config *cfgs = NULL;
 		struct rt_cmd_result *res = NULL;
+		struct rt_profile *own = NULL;
+		const struct rt_profile *node = o->prof;
 		struct rt_plot_mark *mm;
-		char **nn;
+		struct rt_err pe;
+		char **nn, pp[4096];
 		size_t n = 0;
 
+		/* a run is judged on the node it ran on: the profile its directory kept */
+		if (!rt_runrec_profile(o->dirs[d], pp, sizeof(pp), &pe) &&
+		    !rt_profile_load(&own, pp, &pe))
+			node = own;
 		series[d] = (struct rt_plot_series){ o->labels[d], true };
 		rc = rt_cmd_results_load(o->dirs[d], &cfgs, &n, &res, NULL, err);
 		if (rc == -ENOENT || (!rc && !n))
@@ -702,12 +709,20 @@ int rt_cmd_overlay(const struct rt_overlay *o, struct rt_err *err)
 
 			if (!r || !(r->t.flops > 0 && r->t.bytes > 0 && r->t.ms > 0))
 				continue;
-			rt_cmd_judge(r, cfgs[i].threads, o->prof, &j);
+			rt_cmd_judge(r, cfgs[i].threads, node, &j);
 			if (j.log_impossible || j.impossible_prims) {
-				left++;
+				char why[300] = "";
+
+				for (size_t k = 0; !j.log_impossible && k < r->t.n; k++)
+					if (rt_cmd_prim_impossible(&j, &r->t.v[k], why, sizeof(why)))
+						break;
+				if (left++ < 8)
+					fprintf(stderr, "%s: %s: %s left out: %s\n", o->prog,
+						o->dirs[d], cfgs[i].name, j.log_impossible ? j.why :
+						why);
 				continue;
 			}
-			t = rt_cmd_threads(r, cfgs[i].threads, o->prof);
+			t = rt_cmd_threads(r, cfgs[i].threads, node);
 			threads = t > threads ? t : threads;
 			for (size_t k = 0; k < r->t.n; k++) {
 				const struct rt_roof *roof = rt_cmd_prim_roof(&j, &r->t.v[k]);
@@ -731,11 +746,10 @@ int rt_cmd_overlay(const struct rt_overlay *o, struct rt_err *err)
 			rt_cmd_result_free(&res[i]);
 		free(res);
 		rt_sweep_configs_free(cfgs, n);
+		rt_profile_destroy(own);
 	}
-	if (!rc && left)
-		fprintf(stderr, "%s: %zu configuration%s left out: %s log%s cannot be this node's "
-			"(each directory's summary.txt says why)\n", o->prog, left,
-			left == 1 ? "" : "s", left == 1 ? "its" : "their", left == 1 ? "" : "s");
+	if (!rc && left > 8)
+		fprintf(stderr, "%s: %zu configurations left out in all\n", o->prog, left);
 	if (!rc && !nm)
 		rc = rt_err_set(err, -ENODATA, "no configuration with oneDNN's FLOPs to draw");
 	if (!rc) {
