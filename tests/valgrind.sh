@@ -43,6 +43,9 @@ vg "roofline-plot of the fixture" "$top_builddir/src/roofline-plot" --overlay "$
 	-p "$top_srcdir/machine-profiles/example-kvm-spr.cfg" "$top_srcdir/tests/data/results-lenet5"
 vg "roofline-run on the trainer" "$top_builddir/src/roofline-run" -o "$dir/run" -r 1 \
 	--sweep threads=1 -- "$top_builddir/src/roofline-train" -m lenet5 -b 4 -n 1 -w 0 -c none
+vg "roofline-plot's overlay of roofline-run's results" "$top_builddir/src/roofline-plot" \
+	--overlay "$dir/ovr" -p "$top_srcdir/tests/data/emr16/emr16.cfg" "$dir/run" \
+	"$top_srcdir/tests/data/results-run-28"
 echo "1..$n"
 echo "$((n - failed)) passed, $failed failed"
 [ "$failed" = 0 ]
