@@ -349,14 +349,30 @@ int main(void)
 			{ .kind = "reorder", .impl = "jit:uni", .dtype = "f32", .counted = true,
 			  .calls = 22, .ms = 30, .bytes = 1e9 },
 		};
-		struct rt_onednn_tally v = { .v = p, .n = 3, .version = "v2.6.3" };
+		struct rt_onednn_tally v = { .v = p, .n = 3, .version = "v2.6.3", .execs = 44,
+					     .ms = 250.75 };
 		char line[RT_CMD_FPMATH_LINE];
+		const char *l;
 
 		rt_cmd_fpmath_effect(&v, line, sizeof(line));
 		is_str(line, "fpmath bf16 reached 2 primitives with FLOPs (22 calls, 220.750 ms of "
 		       "oneDNN's time), and oneDNN v2.6.3 ran fp32 math in every one: none of the "
 		       "implementations it picked (jit:avx512_core) has bf16 math",
 		       "fpmath bf16 on oneDNN 2.6.3: fp32 math in every primitive it reached");
+		/* the mode set already: the advice does not recommend it again */
+		rt_cmd_advise(&a, &v, NULL, 1, &amx, true);
+		l = line_of(&a, "precision: ");
+		ok(l && strstr(l, "88% of oneDNN's time is fp32 math") &&
+		   strstr(l, "the run's fpmath mode (bf16) left all of it in fp32 math") &&
+		   strstr(l, "torch.autocast") && !strstr(l, "ONEDNN_DEFAULT_FPMATH_MODE") &&
+		   !strstr(l, "measure it"), "... the precision advice: the mode is set and left "
+		   "the math in fp32; bf16 tensors: %s", l ? l : "none");
+		p[0].fpmath[0] = '\0';
+		rt_cmd_advise(&a, &v, NULL, 1, &amx, true);
+		l = line_of(&a, "precision: ");
+		ok(l && strstr(l, "ONEDNN_DEFAULT_FPMATH_MODE=BF16") && strstr(l, "measure it"),
+		   "... the mode on only some of that work: recommended, to measure");
+		snprintf(p[0].fpmath, sizeof(p[0].fpmath), "bf16");
 		snprintf(p[1].impl, sizeof(p[1].impl), "ref:any");
 		p[1].prec = RT_PRECISION_BF16;
 		p[1].prec_bound = true;

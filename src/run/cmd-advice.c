@@ -228,8 +228,10 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 {
 	const char *isa = rt_cpu_bf16_flag(cpu);
 	const struct rt_roof *f32 = flop_roof(j, "fp32"), *bf16 = flop_roof(j, "bf16");
-	double ms = 0;
-	char roofs[200] = "";
+	double ms = 0, moded = 0;
+	char roofs[200] = "", mode[12] = "";
+	const char *autocast = python ? ", torch.autocast('cpu', dtype=torch.bfloat16) with "
+				 "bf16 tensors" : "";
 
 	if (!isa || t->ms <= 0)
 		return;
@@ -240,8 +242,14 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		if (p->counted && p->flops > 0 && !strcmp(p->dtype, "f32") &&
 		    p->prec == RT_PRECISION_FP32 &&
 		    (!strcmp(p->kind, "convolution") || !strcmp(p->kind, "deconvolution") ||
-		     !strcmp(p->kind, "inner_product") || !strcmp(p->kind, "matmul")))
+		     !strcmp(p->kind, "inner_product") || !strcmp(p->kind, "matmul"))) {
 			ms += p->ms;
+			/* ... in fp32 though the run set a lower mode on it */
+			if (p->fpmath[0]) {
+				moded += p->ms;
+				snprintf(mode, sizeof(mode), "%s", p->fpmath);
+			}
+		}
 	}
 	if (ms / t->ms < RT_CMD_ADVICE_FP32_SHARE || !add(a))
 		return;
@@ -249,12 +257,19 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		snprintf(roofs, sizeof(roofs), ": its bf16 ceiling %.4g GFLOP/s (%s) against "
 			 "fp32's %.4g (%s) at %u thread%s", bf16->value, bf16->what, f32->value,
 			 f32->what, j->roofs.threads, j->roofs.threads == 1 ? "" : "s");
-	snprintf(a->line[a->n], sizeof(a->line[0]), "precision: %.0f%% of oneDNN's time is fp32 "
-		 "math on f32 tensors and this CPU has %s%s: bf16 math would lift the roof; "
-		 "ONEDNN_DEFAULT_FPMATH_MODE=BF16 lets oneDNN use it where an implementation has "
-		 "bf16 instructions%s (measure it: --sweep fpmath=strict,bf16)",
-		 100 * ms / t->ms, isa, roofs, python ? ", torch.autocast('cpu', "
-		 "dtype=torch.bfloat16) with bf16 tensors" : "");
+	if (moded >= ms)        /* the mode is set already: recommending it is no advice */
+		snprintf(a->line[a->n], sizeof(a->line[0]), "precision: %.0f%% of oneDNN's time is "
+			 "fp32 math on f32 tensors and this CPU has %s%s: bf16 math would lift the "
+			 "roof; the run's fpmath mode (%s) left all of it in fp32 math (none of the "
+			 "implementations oneDNN picked for it has bf16 math): bf16 tensors take "
+			 "oneDNN's bf16 kernels%s", 100 * ms / t->ms, isa, roofs, mode,
+			 python ? " (torch.autocast('cpu', dtype=torch.bfloat16))" : "");
+	else
+		snprintf(a->line[a->n], sizeof(a->line[0]), "precision: %.0f%% of oneDNN's time is "
+			 "fp32 math on f32 tensors and this CPU has %s%s: bf16 math would lift the "
+			 "roof; ONEDNN_DEFAULT_FPMATH_MODE=BF16 lets oneDNN use it where an "
+			 "implementation has bf16 instructions%s (measure it: --sweep "
+			 "fpmath=strict,bf16)", 100 * ms / t->ms, isa, roofs, autocast);
 	a->n++;
 }
 
