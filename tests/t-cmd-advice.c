@@ -5,6 +5,7 @@
  * (the math each primitive it reached ran); the activations' layout rule; the steady state of
  * a command's throughput figures. */
 #include "config.h"
+#include "base/util.h"
 #include "counters/onednn-log.h"
 #include "run/cmd-results.h"
 #include "tap.h"
@@ -48,7 +49,7 @@ static struct rt_cpu cpu_with(const char *isa)
 int main(void)
 {
 	struct rt_onednn_tally t;
-	struct rt_cmd_advice a;
+	struct rt_cmd_advice a = { .n = 0 };
 	const struct rt_cpu plain = cpu_with(NULL), bf16 = cpu_with("avx512_bf16");
 	const struct rt_cpu amx = cpu_with("amx_bf16");
 
@@ -198,6 +199,26 @@ int main(void)
 								  "10% of the 200 GFLOP/s") &&
 		   strstr(l, "FLOP/B; little work a thread: mb8 over 16 threads is 0.5 images a "
 			  "thread (8 output rows a thread)"), "%s", l);
+		/* a problem of 4,000 characters (oneDNN 3.x's graph partitions run to hundreds):
+		 * the line holds it whole, and its why after it */
+		{
+			struct rt_buf big;
+			char *const keep = p[0].problem;
+
+			rt_buf_init(&big);
+			rt_buf_puts(&big, keep);
+			while (big.len < 4000)
+				rt_buf_puts(&big, "_iw32ow32kw3sw1dw0pw1");
+			p[0].problem = big.s;
+			rt_cmd_advise(&a, &syn, &j, 16, &plain, false);
+			l = a.n > 0 ? a.line[0] : "";
+			ok(strstr(l, big.s) && strlen(l) > big.len + 200 &&
+			   strstr(l, "3 images a thread (96 output rows a thread)"),
+			   "a problem of %zu characters: the line whole (%zu), its why at its end",
+			   big.len, strlen(l));
+			p[0].problem = keep;
+			rt_buf_fini(&big);
+		}
 		rt_cmd_advise(&a, &syn, NULL, 16, &plain, false);
 		is_int((long long)a.n, 0, "... without roofs: no line");
 		/* roofs of 8 threads held against a run of 16 (its own count's ceilings flagged):
@@ -382,5 +403,6 @@ int main(void)
 		       "told by the implementation's name in 1 (ref:any)",
 		       "... one whose implementation does not tell its math: said so");
 	}
+	rt_cmd_advice_free(&a);
 	return done_testing();
 }

@@ -2,6 +2,7 @@
  * log (and the node) shows for it, none without */
 #include "config.h"
 #include "run/cmd-results.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -86,12 +87,20 @@ static const struct rt_roof *dram_roof(const struct rt_cmd_judgement *j)
 	return NULL;
 }
 
-static bool add(struct rt_cmd_advice *a)
+/* Whether a has room for a line */
+static bool add(const struct rt_cmd_advice *a)
 {
-	if (a->n >= RT_CMD_ADVICE_MAX)
-		return false;
-	a->line[a->n][0] = '\0';
-	return true;
+	return a->n < RT_CMD_ADVICE_MAX;
+}
+
+/* b's text as a's next line (b empty again); dropped where building it ran out of memory */
+static void put(struct rt_cmd_advice *a, struct rt_buf *b)
+{
+	if (!b->failed && b->cap && a->n < RT_CMD_ADVICE_MAX) {
+		a->line[a->n++] = b->s;
+		rt_buf_init(b);
+	}
+	rt_buf_fini(b);
 }
 
 /* the reorders' share and what the largest did, and channels_last where PyTorch's NCHW
@@ -102,9 +111,10 @@ static void reorders(struct rt_cmd_advice *a, const struct rt_onednn_tally *t, b
 	const struct rt_onednn_conv *v[RT_ONEDNN_MAX_CONVS];
 	double ms = 0, act_ms = 0;
 	unsigned long calls = 0, act_calls = 0;
-	size_t len, n = 0;
+	size_t n = 0;
 	const struct rt_onednn_conv *act = NULL;
 	const char *side;
+	struct rt_buf b;
 
 	for (size_t i = 0; i < t->n; i++)
 		if (!strcmp(t->v[i].kind, "reorder")) {
@@ -113,6 +123,7 @@ static void reorders(struct rt_cmd_advice *a, const struct rt_onednn_tally *t, b
 		}
 	if (t->ms <= 0 || ms / t->ms < RT_CMD_ADVICE_REORDER_SHARE || !add(a))
 		return;
+	rt_buf_init(&b);
 	for (size_t i = 0; i < t->nconvs; i++) {
 		const struct rt_onednn_conv *c = &t->convs[i];
 		size_t k = 0;
@@ -136,32 +147,29 @@ static void reorders(struct rt_cmd_advice *a, const struct rt_onednn_tally *t, b
 	for (size_t k = 0; k < n; k++)
 		v[k] = &m[k];
 	qsort(v, n, sizeof(v[0]), cmp_conv_ms);
-	len = (size_t)snprintf(a->line[a->n], sizeof(a->line[0]), "reorders: %.0f%% of oneDNN's "
-			       "time (%.3f of %.3f ms, %lu calls), the largest",
-			       100 * ms / t->ms, ms, t->ms, calls);
-	for (size_t i = 0; i < n && i < 4 && len < sizeof(a->line[0]); i++)
-		len += (size_t)snprintf(a->line[a->n] + len, sizeof(a->line[0]) - len,
-					"%s %s -> %s (%.3f ms, %lu calls%s)", i ? "," : ":",
-					v[i]->from, v[i]->to, v[i]->ms, v[i]->calls,
-					strcmp(v[i]->from, v[i]->to) ? "" :
-					"; the same layout and data type: a copy");
-	if (!n && len < sizeof(a->line[0]))
-		snprintf(a->line[a->n] + len, sizeof(a->line[0]) - len, ": not said by the log");
-	a->n++;
+	rt_buf_printf(&b, "reorders: %.0f%% of oneDNN's time (%.3f of %.3f ms, %lu calls), the "
+		      "largest", 100 * ms / t->ms, ms, t->ms, calls);
+	for (size_t i = 0; i < n && i < 4; i++)
+		rt_buf_printf(&b, "%s %s -> %s (%.3f ms, %lu calls%s)", i ? "," : ":", v[i]->from,
+			      v[i]->to, v[i]->ms, v[i]->calls, strcmp(v[i]->from, v[i]->to) ? "" :
+			      "; the same layout and data type: a copy");
+	if (!n)
+		rt_buf_puts(&b, ": not said by the log");
+	put(a, &b);
 	if (!act || act_ms / t->ms < RT_CMD_ADVICE_ACTIVATION_SHARE || !add(a))
 		return;
 	side = nchw(act->from) ? act->to : act->from;
-	snprintf(a->line[a->n], sizeof(a->line[0]), "layouts: %.0f%% of oneDNN's time (%.3f ms, "
-		 "%lu calls) converts activations between plain %.*s (NCHW) and %s%.*s%s; %s",
-		 100 * act_ms / t->ms, act_ms, act_calls,
-		 (int)strcspn(nchw(act->from) ? act->from : act->to, " "),
-		 nchw(act->from) ? act->from : act->to,
-		 data_blocked(side) ? "oneDNN's blocked " : "", (int)strcspn(side, " "), side,
-		 data_blocked(side) ? "" : " (NHWC), the layout oneDNN's convolutions took",
-		 python ? "PyTorch's cure: channels_last (model and inputs .to(memory_format="
-		 "torch.channels_last)), acdb (NHWC) that oneDNN's convolutions take as it is" :
-		 "tensors kept channels-last (acdb, NHWC) are taken as they are");
-	a->n++;
+	rt_buf_printf(&b, "layouts: %.0f%% of oneDNN's time (%.3f ms, %lu calls) converts "
+		      "activations between plain %.*s (NCHW) and %s%.*s%s; %s",
+		      100 * act_ms / t->ms, act_ms, act_calls,
+		      (int)strcspn(nchw(act->from) ? act->from : act->to, " "),
+		      nchw(act->from) ? act->from : act->to,
+		      data_blocked(side) ? "oneDNN's blocked " : "", (int)strcspn(side, " "), side,
+		      data_blocked(side) ? "" : " (NHWC), the layout oneDNN's convolutions took",
+		      python ? "PyTorch's cure: channels_last (model and inputs .to(memory_format="
+		      "torch.channels_last)), acdb (NHWC) that oneDNN's convolutions take as it is" :
+		      "tensors kept channels-last (acdb, NHWC) are taken as they are");
+	put(a, &b);
 }
 
 /* the heaviest primitives far under their precision's ceiling, where the log shows why */
@@ -169,6 +177,7 @@ static void under_roof(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		       const struct rt_cmd_judgement *j, unsigned threads)
 {
 	const struct rt_roof *dram = dram_roof(j);
+	struct rt_buf b;
 
 	if (!j || !j->have_roofs || j->log_impossible)
 		return;
@@ -213,12 +222,13 @@ static void under_roof(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		}
 		if (!why[0] || !add(a))
 			continue;
-		snprintf(a->line[a->n], sizeof(a->line[0]), "under the roof: %s %s %s at %.4g "
-			 "GFLOP/s, %.0f%% of the %s ceiling (%.4g GFLOP/s at %u thread%s), "
-			 "%.0f%% of oneDNN's time: %s", p->kind, p->prop, p->problem, gf,
-			 100 * gf / c->value, c->precision, c->value, j->roofs.threads,
-			 j->roofs.threads == 1 ? "" : "s", 100 * p->ms / t->ms, why);
-		a->n++;
+		rt_buf_init(&b);
+		rt_buf_printf(&b, "under the roof: %s %s %s at %.4g GFLOP/s, %.0f%% of the %s "
+			      "ceiling (%.4g GFLOP/s at %u thread%s), %.0f%% of oneDNN's time: %s",
+			      p->kind, p->prop, p->problem, gf, 100 * gf / c->value, c->precision,
+			      c->value, j->roofs.threads, j->roofs.threads == 1 ? "" : "s",
+			      100 * p->ms / t->ms, why);
+		put(a, &b);
 	}
 }
 
@@ -230,6 +240,7 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 	const struct rt_roof *f32 = flop_roof(j, "fp32"), *bf16 = flop_roof(j, "bf16");
 	double ms = 0, moded = 0;
 	char roofs[200] = "", mode[12] = "";
+	struct rt_buf b;
 	const char *autocast = python ? ", torch.autocast('cpu', dtype=torch.bfloat16) with "
 				 "bf16 tensors" : "";
 
@@ -257,32 +268,38 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		snprintf(roofs, sizeof(roofs), ": its bf16 ceiling %.4g GFLOP/s (%s) against "
 			 "fp32's %.4g (%s) at %u thread%s", bf16->value, bf16->what, f32->value,
 			 f32->what, j->roofs.threads, j->roofs.threads == 1 ? "" : "s");
+	rt_buf_init(&b);
+	rt_buf_printf(&b, "precision: %.0f%% of oneDNN's time is fp32 math on f32 tensors and this "
+		      "CPU has %s%s: bf16 math would lift the roof; ", 100 * ms / t->ms, isa, roofs);
 	if (moded >= ms)        /* the mode is set already: recommending it is no advice */
-		snprintf(a->line[a->n], sizeof(a->line[0]), "precision: %.0f%% of oneDNN's time is "
-			 "fp32 math on f32 tensors and this CPU has %s%s: bf16 math would lift the "
-			 "roof; the run's fpmath mode (%s) left all of it in fp32 math (none of the "
-			 "implementations oneDNN picked for it has bf16 math): bf16 tensors take "
-			 "oneDNN's bf16 kernels%s", 100 * ms / t->ms, isa, roofs, mode,
-			 python ? " (torch.autocast('cpu', dtype=torch.bfloat16))" : "");
+		rt_buf_printf(&b, "the run's fpmath mode (%s) left all of it in fp32 math (none of "
+			      "the implementations oneDNN picked for it has bf16 math): bf16 tensors "
+			      "take oneDNN's bf16 kernels%s", mode,
+			      python ? " (torch.autocast('cpu', dtype=torch.bfloat16))" : "");
 	else
-		snprintf(a->line[a->n], sizeof(a->line[0]), "precision: %.0f%% of oneDNN's time is "
-			 "fp32 math on f32 tensors and this CPU has %s%s: bf16 math would lift the "
-			 "roof; ONEDNN_DEFAULT_FPMATH_MODE=BF16 lets oneDNN use it where an "
-			 "implementation has bf16 instructions%s (measure it: --sweep "
-			 "fpmath=strict,bf16)", 100 * ms / t->ms, isa, roofs, autocast);
-	a->n++;
+		rt_buf_printf(&b, "ONEDNN_DEFAULT_FPMATH_MODE=BF16 lets oneDNN use it where an "
+			      "implementation has bf16 instructions%s (measure it: --sweep "
+			      "fpmath=strict,bf16)", autocast);
+	put(a, &b);
 }
 
 void rt_cmd_advise(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		   const struct rt_cmd_judgement *j, unsigned threads, const struct rt_cpu *cpu,
 		   bool python)
 {
-	a->n = 0;
+	rt_cmd_advice_free(a);
 	if (!t->execs || (j && j->over_wall))
 		return;
 	reorders(a, t, python);
 	under_roof(a, t, j, threads);
 	precision(a, t, j, cpu, python);
+}
+
+void rt_cmd_advice_free(struct rt_cmd_advice *a)
+{
+	for (size_t k = 0; k < a->n; k++)
+		free(a->line[k]);
+	a->n = 0;
 }
 
 /* impl added to a list of at most 3 distinct names ("a, b, c, ..." past them) */

@@ -178,16 +178,17 @@ int rt_cmd_results_load(const char *dir, struct rt_sweep_config **cfgs, size_t *
 #define RT_CMD_ADVICE_IMAGES_THREAD 4
 #define RT_CMD_ADVICE_FP32_SHARE 0.10
 struct rt_cmd_advice {
-	char line[RT_CMD_ADVICE_MAX][1024];
+	char *line[RT_CMD_ADVICE_MAX];  /* each its own length (a primitive's problem in it) */
 	size_t n;
 };
 /* The advice on a run's tally t (sorted, heaviest first) judged by j (NULL, or without roofs:
  * no line that needs a roof) at threads (0: not known), on the CPU cpu (NULL: not known);
  * python: the command is a Python program (PyTorch's cures named). No advice on an
- * impossible log. */
+ * impossible log. a is zeroed or holds advice (freed first); rt_cmd_advice_free frees it. */
 void rt_cmd_advise(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		   const struct rt_cmd_judgement *j, unsigned threads, const struct rt_cpu *cpu,
 		   bool python);
+void rt_cmd_advice_free(struct rt_cmd_advice *a);
 /* What a lower fpmath mode did in a run's tally t, into line (size; "" where no primitive
  * with FLOPs ran under one): the primitives it reached (f32 work whose math a mode can
  * change), their calls and time, and the math they ran as their implementations tell it

@@ -2488,7 +2488,7 @@ static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launc
 		if (mem)
 			fclose(mem);
 		free(text);
-		free(ldp);
+		free(ldp);              /* nothing in it yet */
 		return -ENOMEM;
 	}
 	ldp->hw = hwline;
@@ -2511,6 +2511,7 @@ static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launc
 	fflush(stdout);
 	free(text);
 	if (rc) {
+		rt_cmd_advice_free(&ldp->adv);
 		free(ldp);
 		return rc;
 	}
@@ -2528,6 +2529,7 @@ static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launc
 		if ((rc = rt_cmd_views(o->prog, dir, cfgs, res, n, prof, false, lead, nl, &err)))
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 	}
+	rt_cmd_advice_free(&ldp->adv);
 	free(ldp);
 	return rc;
 }

@@ -607,7 +607,7 @@ static void summary_lead(const char *dir, char *coverage, char *verdict, size_t 
 	FILE *fp;
 
 	coverage[0] = verdict[0] = '\0';
-	adv->n = 0;
+	rt_cmd_advice_free(adv);
 	snprintf(path, sizeof(path), "%s/summary.txt", dir);
 	if (rt_check_regular(path, NULL) || !(fp = fopen(path, "re")))
 		return;
@@ -626,7 +626,8 @@ static void summary_lead(const char *dir, char *coverage, char *verdict, size_t 
 		} else if (state == 3 && !strncmp(line, "advice (", 8)) {
 			state = 4;
 		} else if (state == 4 && !strncmp(line, "  ", 2) && adv->n < RT_CMD_ADVICE_MAX) {
-			snprintf(adv->line[adv->n++], sizeof(adv->line[0]), "%s", line + 2);
+			if ((adv->line[adv->n] = strdup(line + 2)))
+				adv->n++;
 		} else if (state == 4) {
 			break;
 		}
@@ -656,6 +657,8 @@ int rt_cmd_views_redraw(const struct rt_redraw *r, struct rt_err *err)
 		rc = rt_cmd_views(r->prog, dir, cfgs, res, n, r->prof, r->all_roofs, lead,
 				  2 + adv->n, err);
 	}
+	if (adv)
+		rt_cmd_advice_free(adv);
 	free(adv);
 	for (size_t i = 0; res && i < n; i++)
 		rt_cmd_result_free(&res[i]);
