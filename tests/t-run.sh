@@ -132,7 +132,7 @@ if command -v gnuplot >/dev/null 2>&1 && [ -f "$top_builddir/tests/tripwire.so" 
 	done
 	"$top_builddir/src/roofline-plot" -p "$dir/ov-chart/profile.cfg" \
 		--overlay "$dir/ov" "$dir/ov-chart" "$dir/ov-quotes" >"$dir/ov.out" 2>&1
-	check "roofline-plot DIR DIR on roofline-run's results: an overlay (exit $?)" sh -c "grep -q '</svg>' '$dir/ov.svg' && grep -q \"^S0 = 'ov-chart'\" '$dir/ov.gp' && grep -q \"^S1 = 'ov-quotes'\" '$dir/ov.gp' && ! grep -q 'left out' '$dir/ov.out'"
+	check "roofline-plot DIR DIR on roofline-run's results: an overlay (exit $?)" sh -c "grep -q '</svg>' '$dir/ov.svg' && grep -q \"^S0 = 'ov-chart'\" '$dir/ov.gp' && grep -q \"^S1 = 'ov-quotes'\" '$dir/ov.gp' && grep -q \"^set title .roofline-run.*configurations on .* (roofs at [0-9]* threads*). noenhanced\" '$dir/ov.gp' && ! grep -q 'left out' '$dir/ov.out'"
 	for k in 0 1; do
 		d=chart
 		[ $k = 1 ] && d=quotes

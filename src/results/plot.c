@@ -1038,6 +1038,7 @@ int rt_plot_marks(const struct rt_profile *prof, unsigned threads, const char *p
 		  const char *outbase, struct rt_err *err)
 {
 	static const char *const colors[] = { "#1f3b73", "#c0392b", "#2e8b57", "#8e44ad" };
+	char full[640];                 /* the callers' titles are under 500 characters */
 	double gmin = INFINITY, imax = 0;
 	struct canvas c = { 0 };
 	struct rt_outfile of;
@@ -1062,7 +1063,10 @@ int rt_plot_marks(const struct rt_profile *prof, unsigned threads, const char *p
 	fprintf(of.fp, "# Named points on the roofline of a node (%u thread%s)\n# $sK: a "
 		"series each: intensity, GFLOP/s, point size\n", roof_threads,
 		roof_threads > 1 ? "s" : "");
-	write_head(of.fp, outbase, title, &c, fmax(0.001, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
+	/* the title says which thread count's roofs it draws, as the trajectories' do */
+	snprintf(full, sizeof(full), "%s (roofs at %u thread%s)", title, roof_threads,
+		 roof_threads > 1 ? "s" : "");
+	write_head(of.fp, outbase, full, &c, fmax(0.001, fmin(r.pmin / 4, gmin / 4)), r.pmax * 3,
 		   4 * imax, true);
 	write_roof_functions(of.fp, &r);
 	for (size_t k = 0; k < nseries; k++) {
