@@ -251,6 +251,11 @@ check "... no number in more than a dozen digits" sh -c "! grep -q '[0-9]\{13\}'
 "$top_builddir/src/roofline-plot" -p "$spr" --overlay "$dir/ov3" "$dir/spoof2" "$dir/slow" >"$dir/ov3.out" 2>"$dir/ov3.err"
 rc=$?
 check "an overlay with the spoof (exit $rc): its configuration left out, said why" sh -c "test $rc = 0 && grep -q 'spoof2: default left out: impossible: at least [0-9.e+]* GFLOP/s' '$dir/ov3.err' && test \$(grep -c 'left out' '$dir/ov3.err') = 1 && awk '/^\\\$s0 << EOD/ { on = 1; next } /^EOD/ { on = 0 } on { n0++ } /^\\\$s1 << EOD/ { on1 = 1; next } /^EOD/ { on1 = 0 } on1 { n1++ } END { exit n0 != 0 || n1 != 1 }' '$dir/ov3.gp'"
+cp -R "$dir/slow" "$dir/slow2"
+echo 'not a profile' >"$dir/slow2/profile.cfg"
+"$top_builddir/src/roofline-plot" -p "$spr" --overlay "$dir/ov4" "$dir/slow" "$dir/slow2" >"$dir/ov4.out" 2>"$dir/ov4.err"
+rc=$?
+check "... a directory whose kept profile does not read: judged on the overlay's, said (exit $rc)" sh -c "test $rc = 0 && grep -q 'slow2: its runs judged on the overlay.s profile: .*slow2/profile.cfg:1: ' '$dir/ov4.err' && test \$(grep -c 'left out' '$dir/ov4.err') = 0"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "... the impossible points not drawn, and said" grep -q 'run-roofline: [0-9]* impossible points\? not drawn' "$dir/spoof2.err"
 else

@@ -687,10 +687,15 @@ int rt_cmd_overlay(const struct rt_overlay *o, struct rt_err *err)
 		char **nn, pp[4096];
 		size_t n = 0;
 
-		/* a run is judged on the node it ran on: the profile its directory kept */
-		if (!rt_runrec_profile(o->dirs[d], pp, sizeof(pp), &pe) &&
-		    !rt_profile_load(&own, pp, &pe))
-			node = own;
+		/* a run is judged on the node it ran on: the profile its directory kept (one
+		 * that does not read said, the overlay's taken) */
+		if (!rt_runrec_profile(o->dirs[d], pp, sizeof(pp), &pe)) {
+			if (!rt_profile_load(&own, pp, &pe))
+				node = own;
+			else
+				fprintf(stderr, "%s: %s: its runs judged on the overlay's profile: %s\n",
+					o->prog, o->dirs[d], pe.msg);
+		}
 		series[d] = (struct rt_plot_series){ o->labels[d], true };
 		rc = rt_cmd_results_load(o->dirs[d], &cfgs, &n, &res, NULL, err);
 		if (rc == -ENOENT || (!rc && !n))
