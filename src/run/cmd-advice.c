@@ -241,8 +241,6 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 	double ms = 0, moded = 0;
 	char roofs[200] = "", mode[12] = "";
 	struct rt_buf b;
-	const char *autocast = python ? ", torch.autocast('cpu', dtype=torch.bfloat16) with "
-				 "bf16 tensors" : "";
 
 	if (!isa || t->ms <= 0)
 		return;
@@ -279,7 +277,8 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 	else
 		rt_buf_printf(&b, "ONEDNN_DEFAULT_FPMATH_MODE=BF16 lets oneDNN use it where an "
 			      "implementation has bf16 instructions%s (measure it: --sweep "
-			      "fpmath=strict,bf16)", autocast);
+			      "fpmath=strict,bf16)", python ? ", torch.autocast('cpu', "
+			      "dtype=torch.bfloat16) with bf16 tensors" : "");
 	put(a, &b);
 }
 
@@ -302,69 +301,54 @@ void rt_cmd_advice_free(struct rt_cmd_advice *a)
 	a->n = 0;
 }
 
-/* impl added to a list of at most 3 distinct names ("a, b, c, ..." past them) */
-static void impl_add(char *list, size_t size, unsigned *n, const char *impl)
+/* Whether p is work a lower fpmath mode reached (the tally keeps a mode only on f32 work whose
+ * math it can change), and the math it ran: 0 the lower, 1 fp32, 2 not told by its name */
+static bool moded(const struct rt_onednn_prim *p)
 {
-	size_t len = strlen(list);
-
-	if (rt_word_in(list, ',', impl) || *n > 3)
-		return;
-	if (*n == 3)
-		snprintf(list + len, size - len, ", ...");
-	else
-		snprintf(list + len, size - len, "%s%s", *n ? "," : "", impl);
-	++*n;
+	return p->fpmath[0] && p->counted && p->flops > 0 && !strcmp(p->dtype, "f32");
 }
 
-/* "a,b" as "a, b" */
-static void spaced(char *out, size_t size, const char *list)
+static int math_of(const struct rt_onednn_prim *p)
 {
-	size_t k = 0;
-
-	for (const char *s = list; *s && k + 2 < size; s++) {
-		out[k++] = *s;
-		if (*s == ',' && s[1] != ' ')
-			out[k++] = ' ';
-	}
-	out[k] = '\0';
+	return p->prec_bound ? 2 : p->prec != RT_PRECISION_FP32 ? 0 : 1;
 }
 
 void rt_cmd_fpmath_effect(const struct rt_onednn_tally *t, char *line, size_t size)
 {
-	size_t n = 0, low = 0, bound = 0;
-	unsigned nl = 0, nf = 0, nb = 0;
+	size_t n = 0, count[3] = { 0, 0, 0 };
+	unsigned names[3] = { 0, 0, 0 };
 	unsigned long calls = 0;
 	double ms = 0, low_ms = 0;
-	char mode[12] = "", lows[3][240] = { "", "", "" }, l[3][260];
+	char mode[12] = "", l[3][240] = { "", "", "" };     /* 3 names of 63 at most, ", ..." */
 
 	line[0] = '\0';
 	for (size_t i = 0; i < t->n; i++) {
 		const struct rt_onednn_prim *p = &t->v[i];
+		const int k = math_of(p);
+		size_t j = 0;
 
-		/* the tally keeps a mode only on f32 work whose math it can change */
-		if (!p->fpmath[0] || !p->counted || !(p->flops > 0) || strcmp(p->dtype, "f32"))
+		if (!moded(p))
 			continue;
 		if (!mode[0])
 			snprintf(mode, sizeof(mode), "%s", p->fpmath);
 		n++;
+		count[k]++;
 		calls += p->calls;
 		ms += p->ms;
-		if (p->prec_bound) {
-			bound++;
-			impl_add(lows[2], sizeof(lows[2]), &nb, p->impl);
-		} else if (p->prec != RT_PRECISION_FP32) {
-			low++;
-			low_ms += p->ms;
-			impl_add(lows[0], sizeof(lows[0]), &nl, p->impl);
-		} else {
-			impl_add(lows[1], sizeof(lows[1]), &nf, p->impl);
-		}
+		low_ms += k == 0 ? p->ms : 0;
+		/* its implementation named once in its math's list, up to 3, then "..." */
+		while (j < i && !(moded(&t->v[j]) && math_of(&t->v[j]) == k &&
+				  !strcmp(t->v[j].impl, p->impl)))
+			j++;
+		if (j < i || names[k] > 3)
+			continue;
+		snprintf(l[k] + strlen(l[k]), sizeof(l[k]) - strlen(l[k]), "%s%s",
+			 names[k] ? ", " : "", names[k] == 3 ? "..." : p->impl);
+		names[k]++;
 	}
 	if (!n)
 		return;
-	for (int k = 0; k < 3; k++)
-		spaced(l[k], sizeof(l[k]), lows[k]);
-	if (!low && !bound) {
+	if (!count[0] && !count[2]) {
 		snprintf(line, size, "fpmath %s reached %zu primitive%s with FLOPs (%lu calls, %.3f "
 			 "ms of oneDNN's time), and oneDNN%s%s ran fp32 math in every one: none of "
 			 "the implementations it picked (%s) has %s math", mode, n, n == 1 ? "" : "s",
@@ -373,20 +357,19 @@ void rt_cmd_fpmath_effect(const struct rt_onednn_tally *t, char *line, size_t si
 		return;
 	}
 	{
-		const size_t f32 = n - low - bound;
 		size_t len = (size_t)snprintf(line, size, "fpmath %s reached %zu primitive%s with "
 					      "FLOPs (%lu calls, %.3f ms of oneDNN's time): %s "
 					      "math in %zu", mode, n, n == 1 ? "" : "s", calls, ms,
-					      strcmp(mode, "any") ? mode : "lower", low);
+					      strcmp(mode, "any") ? mode : "lower", count[0]);
 
-		if (low && len < size)
+		if (count[0] && len < size)
 			len += (size_t)snprintf(line + len, size - len, " (%.0f%% of their time: %s)",
 						ms > 0 ? 100 * low_ms / ms : 0, l[0]);
-		if (f32 && len < size)
+		if (count[1] && len < size)
 			len += (size_t)snprintf(line + len, size - len, ", fp32 math in %zu (%s)",
-						f32, l[1]);
-		if (bound && len < size)
+						count[1], l[1]);
+		if (count[2] && len < size)
 			snprintf(line + len, size - len, ", math not told by the implementation's "
-				 "name in %zu (%s)", bound, l[2]);
+				 "name in %zu (%s)", count[2], l[2]);
 	}
 }

@@ -161,3 +161,13 @@ bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_on
 	}
 	return true;
 }
+
+const struct rt_onednn_prim *rt_cmd_first_impossible(const struct rt_cmd_judgement *j,
+						     const struct rt_onednn_tally *t, char *why,
+						     size_t size)
+{
+	for (size_t k = 0; k < t->n; k++)
+		if (rt_cmd_prim_impossible(j, &t->v[k], why, size))
+			return &t->v[k];
+	return NULL;
+}

@@ -130,6 +130,12 @@ const struct rt_roof *rt_cmd_prim_roof(const struct rt_cmd_judgement *j,
 bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_onednn_prim *p,
 			    char *why, size_t size);
 
+/* The first primitive of t that rt_cmd_prim_impossible calls impossible (why says so), or
+ * NULL. */
+const struct rt_onednn_prim *rt_cmd_first_impossible(const struct rt_cmd_judgement *j,
+						     const struct rt_onednn_tally *t, char *why,
+						     size_t size);
+
 /* A run row's reason as points.csv keeps it: the run's own (failed, disturbed: r->reason) and
  * what its judgement j (rt_cmd_judge without a profile) calls impossible, "; "-joined. */
 void rt_cmd_reason_put(char *buf, size_t size, const struct rt_cmd_outcome *r,

@@ -1522,15 +1522,13 @@ static void impossible_prims(FILE *fp, const struct rt_cmd_run_opts *o,
 {
 	const char *s = j->impossible_prims == 1 ? "" : "s";
 	char why[300];
-	size_t k = 0;
+	const struct rt_onednn_prim *p = rt_cmd_first_impossible(j, &r->t, why, sizeof(why));
 
-	while (k < r->t.n && !rt_cmd_prim_impossible(j, &r->t.v[k], why, sizeof(why)))
-		k++;
-	if (k == r->t.n)
+	if (!p)
 		return;
 	fprintf(fp, "%-44s   %zu primitive%s faster than this node can run them, so the row's "
 		"rates are not printed; the first, %s %s %s: %s\n", "", j->impossible_prims, s,
-		r->t.v[k].kind, r->t.v[k].prop, r->t.v[k].problem, why);
+		p->kind, p->prop, p->problem, why);
 	fprintf(stderr, "%s: %s: %zu primitive%s above the roofs: %s\n", o->prog, c->name,
 		j->impossible_prims, s, why);
 }

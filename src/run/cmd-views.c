@@ -374,6 +374,15 @@ size_t rt_cmd_fastest(const struct rt_cmd_result *res, size_t n, bool disturbed_
 	return best;
 }
 
+/* The precision a primitive is held against (its roof; NULL: none) added to the chart's
+ * comma-separated list of the roofs to draw, once. */
+static void prec_add(char *prec, size_t size, const struct rt_roof *roof)
+{
+	if (roof && !rt_word_in(prec, ',', roof->precision))
+		snprintf(prec + strlen(prec), size - strlen(prec), "%s%s", *prec ? "," : "",
+			 roof->precision);
+}
+
 /* DIR/run-roofline: each configuration's point (oneDNN's FLOPs over oneDNN's time, and over
  * the whole command's wall time) as trajectories along the sweep, and the heaviest primitives
  * of the fastest configuration, under the profile's roofs. */
@@ -435,10 +444,7 @@ static int chart_roofline(const char *dir, const struct rt_sweep_config *cfgs,
 			++*left;
 			continue;
 		}
-		/* the roofs of every precision a point is held against */
-		if (roof && !rt_word_in(prec, ',', roof->precision))
-			snprintf(prec + strlen(prec), sizeof(prec) - strlen(prec), "%s%s",
-				 *prec ? "," : "", roof->precision);
+		prec_add(prec, sizeof(prec), roof);
 		snprintf(labels[k], sizeof(labels[k]), "%s %s %.0f%%", p->kind, p->prop,
 			 100 * p->ms / fast->t.ms);
 		m[nm++] = (struct rt_plot_mark){ p->flops / p->bytes, p->flops / (p->ms / 1e3) / 1e9,
@@ -721,9 +727,8 @@ int rt_cmd_overlay(const struct rt_overlay *o, struct rt_err *err)
 			if (j.log_impossible || j.impossible_prims) {
 				char why[300] = "";
 
-				for (size_t k = 0; !j.log_impossible && k < r->t.n; k++)
-					if (rt_cmd_prim_impossible(&j, &r->t.v[k], why, sizeof(why)))
-						break;
+				if (!j.log_impossible)
+					rt_cmd_first_impossible(&j, &r->t, why, sizeof(why));
 				if (left++ < 8)
 					fprintf(stderr, "%s: %s: %s left out: %s\n", o->prog,
 						o->dirs[d], cfgs[i].name, j.log_impossible ? j.why :
@@ -732,14 +737,9 @@ int rt_cmd_overlay(const struct rt_overlay *o, struct rt_err *err)
 			}
 			t = rt_cmd_threads(r, cfgs[i].threads, node);
 			threads = t > threads ? t : threads;
-			for (size_t k = 0; k < r->t.n; k++) {
-				const struct rt_roof *roof = rt_cmd_prim_roof(&j, &r->t.v[k]);
-
-				if (roof && r->t.v[k].counted && r->t.v[k].flops > 0 &&
-				    !rt_word_in(prec, ',', roof->precision))
-					snprintf(prec + strlen(prec), sizeof(prec) - strlen(prec),
-						 "%s%s", *prec ? "," : "", roof->precision);
-			}
+			for (size_t k = 0; k < r->t.n; k++)
+				if (r->t.v[k].counted && r->t.v[k].flops > 0)
+					prec_add(prec, sizeof(prec), rt_cmd_prim_roof(&j, &r->t.v[k]));
 			if (asprintf(&names[nm], "%s%s", cfgs[i].name,
 				     res[i].disturbed ? " (disturbed)" : "") < 0) {
 				rc = rt_err_set(err, -ENOMEM, "out of memory");
