@@ -178,7 +178,7 @@ int main(void)
 		syn.n = 6;
 		syn.execs = 60;
 		syn.ms = 600;
-		rt_cmd_advise(&a, &syn, &j, 16, &plain, false);
+		rt_cmd_advise(&a, &syn, &j, 16, &plain, false, NULL);
 		is_int((long long)a.n, 4, "a synthetic node: four primitives under the roof with a why");
 		l = a.n > 0 ? a.line[0] : "";
 		ok(strstr(l, "mb48_ic24") && strstr(l, "at 100 GFLOP/s, 10% of the fp32 ceiling "
@@ -210,7 +210,7 @@ int main(void)
 			while (big.len < 4000)
 				rt_buf_puts(&big, "_iw32ow32kw3sw1dw0pw1");
 			p[0].problem = big.s;
-			rt_cmd_advise(&a, &syn, &j, 16, &plain, false);
+			rt_cmd_advise(&a, &syn, &j, 16, &plain, false, NULL);
 			l = a.n > 0 ? a.line[0] : "";
 			ok(strstr(l, big.s) && strlen(l) > big.len + 200 &&
 			   strstr(l, "3 images a thread (96 output rows a thread)"),
@@ -219,7 +219,7 @@ int main(void)
 			p[0].problem = keep;
 			rt_buf_fini(&big);
 		}
-		rt_cmd_advise(&a, &syn, NULL, 16, &plain, false);
+		rt_cmd_advise(&a, &syn, NULL, 16, &plain, false, NULL);
 		is_int((long long)a.n, 0, "... without roofs: no line");
 		/* roofs of 8 threads held against a run of 16 (its own count's ceilings flagged):
 		 * 1500 GFLOP/s is past the 8-thread 1000 but under its 2000 at 16 threads, the
@@ -261,7 +261,7 @@ int main(void)
 		for (size_t i = 0; i < t.nconvs; i++)
 			if (rt_cmd_advice_activation_conv(&t, &t.convs[i]))
 				act += t.convs[i].ms;
-		rt_cmd_advise(&a, &t, NULL, 16, &plain, true);
+		rt_cmd_advise(&a, &t, NULL, 16, &plain, true, NULL);
 		snprintf(want, sizeof(want), "reorders: %.0f%% of oneDNN's time (%.3f of %.3f ms, %lu "
 			 "calls)", 100 * ms / t.ms, ms, t.ms, calls);
 		l = line_of(&a, "reorders: ");
@@ -280,22 +280,22 @@ int main(void)
 		   "fp32: %s", l ? l : "no layouts line");
 		ok(!line_of(&a, "precision: ") && !line_of(&a, "under the roof: "),
 		   "... no bf16 on a CPU without it, no roof without a profile");
-		rt_cmd_advise(&a, &t, NULL, 16, &plain, false);
+		rt_cmd_advise(&a, &t, NULL, 16, &plain, false, NULL);
 		l = line_of(&a, "layouts: ");
 		ok(l && !strstr(l, "PyTorch") && strstr(l, "channels-last (acdb, NHWC)"),
 		   "... not a Python command: PyTorch not named");
-		rt_cmd_advise(&a, &t, NULL, 16, &bf16, true);
+		rt_cmd_advise(&a, &t, NULL, 16, &bf16, true, NULL);
 		l = line_of(&a, "precision: ");
 		ok(l && strstr(l, "avx512_bf16") && strstr(l, "ONEDNN_DEFAULT_FPMATH_MODE=BF16") &&
 		   strstr(l, "autocast"), "fp32 on an avx512_bf16 CPU: %s", l ? l : "none");
-		rt_cmd_advise(&a, &t, NULL, 16, &amx, false);
+		rt_cmd_advise(&a, &t, NULL, 16, &amx, false, NULL);
 		l = line_of(&a, "precision: ");
 		ok(l && strstr(l, "amx_bf16") && !strstr(l, "autocast"),
 		   "... on an AMX CPU, not Python: amx_bf16, no autocast");
 		rt_onednn_tally_free(&t);
 	}
 	if (tally_file(&t, "cl")) {
-		rt_cmd_advise(&a, &t, NULL, 16, &plain, true);
+		rt_cmd_advise(&a, &t, NULL, 16, &plain, true, NULL);
 		ok(!line_of(&a, "layouts: "), "channels_last: its activations not converted, no "
 		   "channels_last advice");
 		rt_onednn_tally_free(&t);
@@ -309,7 +309,7 @@ int main(void)
 		char want[200];
 		const char *l;
 
-		rt_cmd_advise(&a, &t, NULL, 16, &amx, true);
+		rt_cmd_advise(&a, &t, NULL, 16, &amx, true, NULL);
 		l = line_of(&a, "layouts: ");
 		snprintf(want, sizeof(want), "layouts: %.0f%% of oneDNN's time (0.765 ms, 22 calls) "
 			 "converts activations between plain abcd (NCHW) and acdb (NHWC), the layout "
@@ -325,7 +325,7 @@ int main(void)
 			if (t.v[i].counted && t.v[i].flops > 0 && !strcmp(t.v[i].kind, "convolution") &&
 			    t.v[i].prec == RT_PRECISION_FP32)
 				f32 += t.v[i].ms;
-		rt_cmd_advise(&a, &t, NULL, 16, &amx, true);
+		rt_cmd_advise(&a, &t, NULL, 16, &amx, true, NULL);
 		ok((f32 / t.ms >= RT_CMD_ADVICE_FP32_SHARE) == (line_of(&a, "precision: ") != NULL),
 		   "fpmath bf16: precision advice only where fp32 math (%.0f%% of the time) takes "
 		   "%.0f%% or more", 100 * f32 / t.ms, 100 * RT_CMD_ADVICE_FP32_SHARE);
@@ -381,7 +381,7 @@ int main(void)
 		       "implementations it picked (jit:avx512_core) has bf16 math",
 		       "fpmath bf16 on oneDNN 2.6.3: fp32 math in every primitive it reached");
 		/* the mode set already: the advice does not recommend it again */
-		rt_cmd_advise(&a, &v, NULL, 1, &amx, true);
+		rt_cmd_advise(&a, &v, NULL, 1, &amx, true, NULL);
 		l = line_of(&a, "precision: ");
 		ok(l && strstr(l, "88% of oneDNN's time is fp32 math") &&
 		   strstr(l, "the run's fpmath mode (bf16) left all of it in fp32 math") &&
@@ -389,7 +389,7 @@ int main(void)
 		   !strstr(l, "measure it"), "... the precision advice: the mode is set and left "
 		   "the math in fp32; bf16 tensors: %s", l ? l : "none");
 		p[0].fpmath[0] = '\0';
-		rt_cmd_advise(&a, &v, NULL, 1, &amx, true);
+		rt_cmd_advise(&a, &v, NULL, 1, &amx, true, NULL);
 		l = line_of(&a, "precision: ");
 		ok(l && strstr(l, "ONEDNN_DEFAULT_FPMATH_MODE=BF16") && strstr(l, "measure it"),
 		   "... the mode on only some of that work: recommended, to measure");
@@ -402,6 +402,62 @@ int main(void)
 		       "oneDNN's time): bf16 math in 0, fp32 math in 1 (jit:avx512_core), math not "
 		       "told by the implementation's name in 1 (ref:any)",
 		       "... one whose implementation does not tell its math: said so");
+	}
+	/* the run measured the mode itself (--sweep fpmath=strict,bf16): the default's log in
+	 * fp32 without a mode, the advice says what the mode did in its configuration rather
+	 * than that it should be measured; first where it changed no math (oneDNN 2.6.3 here),
+	 * then where AMX's bf16 kernel ran one of the two convolutions */
+	{
+		struct rt_onednn_prim d[2] = {
+			{ .kind = "convolution", .prop = "forward_training", .impl = "jit:avx512_core",
+			  .dtype = "f32", .counted = true, .prec = RT_PRECISION_FP32, .calls = 11,
+			  .ms = 120.5, .flops = 2e10 },
+			{ .kind = "convolution", .prop = "backward_data", .impl = "jit:avx512_core",
+			  .dtype = "f32", .counted = true, .prec = RT_PRECISION_FP32, .calls = 11,
+			  .ms = 100.25, .flops = 2e10 },
+		}, m[2];
+		struct rt_onednn_tally def = { .v = d, .n = 2, .version = "v2.6.3", .execs = 22,
+					       .ms = 250.75 },
+				       mt = { .v = m, .n = 2, .version = "v2.6.3", .execs = 22,
+					      .ms = 250.75 };
+		const struct rt_cmd_mode_run mr = { "fpmath=bf16", &mt };
+		const char *l;
+
+		memcpy(m, d, sizeof(m));
+		snprintf(m[0].fpmath, sizeof(m[0].fpmath), "bf16");
+		snprintf(m[1].fpmath, sizeof(m[1].fpmath), "bf16");
+		rt_cmd_advise(&a, &def, NULL, 1, &amx, true, &mr);
+		l = line_of(&a, "precision: ");
+		ok(l && strstr(l, "88% of oneDNN's time is fp32 math") &&
+		   strstr(l, "fpmath bf16, measured in this run (fpmath=bf16), left all of the work "
+			  "it reached in fp32 math (none of the implementations oneDNN picked for "
+			  "it has bf16 math): bf16 tensors take oneDNN's bf16 kernels "
+			  "(torch.autocast('cpu', dtype=torch.bfloat16))") &&
+		   !strstr(l, "measure it") && !strstr(l, "ONEDNN_DEFAULT_FPMATH_MODE"),
+		   "a mode measured in another configuration that changed no math: said, not "
+		   "recommended: %s", l ? l : "none");
+		snprintf(m[0].impl, sizeof(m[0].impl), "brg:avx512_core_amx");
+		m[0].prec = RT_PRECISION_BF16;
+		rt_cmd_advise(&a, &def, NULL, 1, &amx, false, &mr);
+		l = line_of(&a, "precision: ");
+		/* 120.5 of 220.75 ms: 54.6% */
+		ok(l && strstr(l, "fpmath bf16, measured in this run (fpmath=bf16), ran bf16 math in "
+			       "55% of the time of the work it reached: that configuration's row "
+			       "against the default's says what it gained") &&
+		   !strstr(l, "measure it") && !strstr(l, "autocast"),
+		   "... one that ran bf16 math in part of it: its share by time: %s", l ? l : "none");
+		rt_cmd_advise(&a, &def, NULL, 1, &amx, true, &mr);
+		l = line_of(&a, "precision: ");
+		ok(l && strstr(l, "55% of the time of the work it reached: that configuration's row "
+			       "against the default's says what it gained; torch.autocast('cpu', "
+			       "dtype=torch.bfloat16) with bf16 tensors takes bf16 kernels for the "
+			       "rest"), "... and for a Python command, autocast for the rest");
+		m[1].prec = RT_PRECISION_BF16;
+		snprintf(m[1].impl, sizeof(m[1].impl), "brg:avx512_core_amx");
+		rt_cmd_advise(&a, &def, NULL, 1, &amx, true, &mr);
+		l = line_of(&a, "precision: ");
+		ok(l && strstr(l, "ran bf16 math in 100% of the time") && !strstr(l, "for the rest"),
+		   "... all of it: nothing left to autocast named");
 	}
 	rt_cmd_advice_free(&a);
 	return done_testing();

@@ -113,6 +113,9 @@ fp32ms=$(awk -F, '$3 == "primitive" && $4 == "exec" { t += $NF; if ($6 ~ /^(conv
 	END { printf "%.0f", 100 * f / t }' "$fix/pt211-fp32.log")
 check "precision: a CPU with avx512_bf16: bf16 named, with the fp32 math's share ($fp32ms%)" grep -q "^  precision: $fp32ms% of oneDNN's time is fp32 math on f32 tensors and this CPU has avx512_bf16: .*ONEDNN_DEFAULT_FPMATH_MODE=BF16.*torch.autocast" "$dir/b1/summary.txt"
 check "... a CPU without bf16 instructions: no precision advice" sh -c "test -s '$dir/b0/summary.txt' && ! grep -q '^  precision:' '$dir/b0/summary.txt'"
+# the same log in a configuration that set the mode: the log shows it on none of the work
+ROOFTRAJ_SYSROOT="$dir/bf16" "$run" -o "$dir/b2" -r 1 --no-overhead --no-hw-counters --sweep fpmath=bf16 -- "$py" -c "$replay" "$fix/pt211-fp32.log" >/dev/null 2>&1
+check "... --sweep fpmath=bf16 whose log shows no mode: said, not a recommendation to measure it" grep -q "^  precision: $fp32ms% of oneDNN's time is fp32 math .*; this run's configuration fpmath=bf16 set a lower fpmath mode, and its log shows it on none of this work: oneDNN ran without it .*torch.autocast" "$dir/b2/summary.txt"
 
 # under the roof, with the fixture's own node (its profile): each line with its why
 "$run" -o "$dir/roof" -r 1 --no-overhead --no-hw-counters -p "$top_srcdir/tests/data/emr16/emr16.cfg" -- "$py" -c "$replay" "$fix/pt211-fp32.log" >/dev/null 2>&1

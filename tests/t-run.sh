@@ -290,6 +290,11 @@ check "... the summary names the math" grep -Eq '(convolution|inner_product) .*f
 # what the mode did, as points.csv's primitive rows (one run: each primitive once) count it
 fpm=$("$csvawk" '$col["scope"] == "primitive" && ($col["kind"] == "convolution" || $col["kind"] == "inner_product") && $col["flops"] > 0 { n++; b += $col["precision"] == "bf16" } END { if (b) printf "reached %d primitive%s with FLOPs .*: bf16 math in %d", n, n == 1 ? "" : "s", b; else printf "reached %d primitive%s with FLOPs .*, and oneDNN .* ran fp32 math in every one: none of the implementations it picked .* has bf16 math", n, n == 1 ? "" : "s" }' "$dir/fpmath/points.csv")
 check "... and what the mode did: the primitives it reached, the math they ran ($fpm)" grep -Eq "^  default: fpmath bf16 $fpm" "$dir/fpmath/summary.txt"
+# the mode measured by the run's own sweep: the precision advice (on a CPU with bf16
+# instructions) says what it did in that configuration, not to measure it
+"$run" -o "$dir/fpsweep" -r 1 --no-overhead --sweep fpmath=bf16 -- "$train" -m lenet5 -b 2 -n 1 -w 0 -c none -t 1 >"$dir/fpsweep.out" 2>&1
+check "--sweep fpmath=bf16: what the mode did in its configuration" grep -q '^  fpmath=bf16: fpmath bf16 reached [0-9]* primitives with FLOPs' "$dir/fpsweep/summary.txt"
+check "... the precision advice (where this CPU has bf16 instructions) names it as measured, not to measure" sh -c "! grep -q 'measure it: --sweep fpmath' '$dir/fpsweep/summary.txt' && if grep -q '^  precision:' '$dir/fpsweep/summary.txt'; then grep -q '^  precision: .*fpmath bf16, measured in this run (fpmath=bf16), \(left all of the work it reached in fp32 math\|ran bf16 math in [0-9]*% of the time\)' '$dir/fpsweep/summary.txt'; else ! grep -q ' amx_bf16\| avx512_bf16' /proc/cpuinfo; fi"
 "$run" -o "$dir/none" -- true >"$dir/again.out" 2>&1
 rc=$?
 check "a directory that holds results: refused (exit $rc), nothing lost" sh -c "test $rc = 1 && grep -q 'holds results already' '$dir/again.out' && test $(rows "$dir/none/points.csv" scope=run name=command images_per_s=12.5) = 2"

@@ -232,10 +232,44 @@ static void under_roof(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 	}
 }
 
+/* Whether p is work a lower fpmath mode reached (the tally keeps a mode only on f32 work whose
+ * math it can change), and the math it ran: 0 the lower, 1 fp32, 2 not told by its name */
+static bool moded(const struct rt_onednn_prim *p)
+{
+	return p->fpmath[0] && p->counted && p->flops > 0 && !strcmp(p->dtype, "f32");
+}
+
+static int math_of(const struct rt_onednn_prim *p)
+{
+	return p->prec_bound ? 2 : p->prec != RT_PRECISION_FP32 ? 0 : 1;
+}
+
+/* The time of t's work a lower fpmath mode reached (ms), of it the time that ran the lower
+ * math into *low, the mode into mode ("" when none reached any) */
+static double moded_ms(const struct rt_onednn_tally *t, double *low, char *mode, size_t size)
+{
+	double ms = 0;
+
+	*low = 0;
+	mode[0] = '\0';
+	for (size_t i = 0; i < t->n; i++)
+		if (moded(&t->v[i])) {
+			if (!mode[0])
+				snprintf(mode, size, "%s", t->v[i].fpmath);
+			ms += t->v[i].ms;
+			*low += math_of(&t->v[i]) == 0 ? t->v[i].ms : 0;
+		}
+	return ms;
+}
+
 /* the lower math precision the node has instructions for, where fp32 math takes the time */
 static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
-		      const struct rt_cmd_judgement *j, const struct rt_cpu *cpu, bool python)
+		      const struct rt_cmd_judgement *j, const struct rt_cpu *cpu, bool python,
+		      const struct rt_cmd_mode_run *m)
 {
+	static const char autocast[] = "torch.autocast('cpu', dtype=torch.bfloat16)";
+	double mm = 0, low = 0;
+	char mmode[12] = "";
 	const char *isa = rt_cpu_bf16_flag(cpu);
 	const struct rt_roof *f32 = flop_roof(j, "fp32"), *bf16 = flop_roof(j, "bf16");
 	double ms = 0, moded = 0;
@@ -274,7 +308,34 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 			      "the implementations oneDNN picked for it has bf16 math): bf16 tensors "
 			      "take oneDNN's bf16 kernels%s", mode,
 			      python ? " (torch.autocast('cpu', dtype=torch.bfloat16))" : "");
-	else
+	else if (m && m->t) {
+		/* the run measured a mode: what it did, not a recommendation to measure it */
+		const char *math;
+
+		mm = moded_ms(m->t, &low, mmode, sizeof(mmode));
+		math = strcmp(mmode, "any") ? mmode : "lower-precision";
+		if (mm <= 0)
+			rt_buf_printf(&b, "this run's configuration %s set a lower fpmath mode, and "
+				      "its log shows it on none of this work: oneDNN ran without it (a "
+				      "oneDNN that reads no such variable, or a program that sets the "
+				      "math itself)%s%s%s", m->config, python ? "; bf16 tensors take "
+				      "oneDNN's bf16 kernels (" : "", python ? autocast : "",
+				      python ? ")" : "");
+		else if (low <= 0)
+			rt_buf_printf(&b, "fpmath %s, measured in this run (%s), left all of the "
+				      "work it reached in fp32 math (none of the implementations "
+				      "oneDNN picked for it has %s math): bf16 tensors take oneDNN's "
+				      "bf16 kernels%s%s%s", mmode, m->config, math,
+				      python ? " (" : "", python ? autocast : "", python ? ")" : "");
+		else
+			rt_buf_printf(&b, "fpmath %s, measured in this run (%s), ran %s math in "
+				      "%.0f%% of the time of the work it reached: that "
+				      "configuration's row against the default's says what it "
+				      "gained%s%s%s", mmode, m->config, math, 100 * low / mm,
+				      low < mm && python ? "; " : "", low < mm && python ?
+				      autocast : "", low < mm && python ? " with bf16 tensors takes "
+				      "bf16 kernels for the rest" : "");
+	} else
 		rt_buf_printf(&b, "ONEDNN_DEFAULT_FPMATH_MODE=BF16 lets oneDNN use it where an "
 			      "implementation has bf16 instructions%s (measure it: --sweep "
 			      "fpmath=strict,bf16)", python ? ", torch.autocast('cpu', "
@@ -284,14 +345,14 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 
 void rt_cmd_advise(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		   const struct rt_cmd_judgement *j, unsigned threads, const struct rt_cpu *cpu,
-		   bool python)
+		   bool python, const struct rt_cmd_mode_run *measured)
 {
 	rt_cmd_advice_free(a);
 	if (!t->execs || (j && j->over_wall))
 		return;
 	reorders(a, t, python);
 	under_roof(a, t, j, threads);
-	precision(a, t, j, cpu, python);
+	precision(a, t, j, cpu, python, measured);
 }
 
 void rt_cmd_advice_free(struct rt_cmd_advice *a)
@@ -301,17 +362,6 @@ void rt_cmd_advice_free(struct rt_cmd_advice *a)
 	a->n = 0;
 }
 
-/* Whether p is work a lower fpmath mode reached (the tally keeps a mode only on f32 work whose
- * math it can change), and the math it ran: 0 the lower, 1 fp32, 2 not told by its name */
-static bool moded(const struct rt_onednn_prim *p)
-{
-	return p->fpmath[0] && p->counted && p->flops > 0 && !strcmp(p->dtype, "f32");
-}
-
-static int math_of(const struct rt_onednn_prim *p)
-{
-	return p->prec_bound ? 2 : p->prec != RT_PRECISION_FP32 ? 0 : 1;
-}
 
 void rt_cmd_fpmath_effect(const struct rt_onednn_tally *t, char *line, size_t size)
 {

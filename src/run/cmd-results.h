@@ -175,7 +175,8 @@ int rt_cmd_results_load(const char *dir, struct rt_sweep_config **cfgs, size_t *
  * - where fp32 math on f32 tensors (convolutions, deconvolutions, inner products, matmuls: the
  *   kinds an fpmath mode changes) takes RT_CMD_ADVICE_FP32_SHARE of the time or more and the
  *   CPU has amx_bf16 or avx512_bf16: the bf16 fpmath mode (and autocast for PyTorch), with
- *   the bf16 and fp32 ceilings where the profile has both. */
+ *   the bf16 and fp32 ceilings where the profile has both; where the run set a mode already,
+ *   or measured one in another configuration, what that mode did instead. */
 #define RT_CMD_ADVICE_MAX 12
 #define RT_CMD_ADVICE_REORDER_SHARE 0.10
 #define RT_CMD_ADVICE_ACTIVATION_SHARE 0.05
@@ -187,13 +188,21 @@ struct rt_cmd_advice {
 	char *line[RT_CMD_ADVICE_MAX];  /* each its own length (a primitive's problem in it) */
 	size_t n;
 };
+/* A configuration of the run measured under a lower fpmath mode: its name and its median
+ * run's tally (one that set a mode its log shows on no work too). The precision advice says
+ * what the mode did there instead of recommending that it be measured. */
+struct rt_cmd_mode_run {
+	const char *config;
+	const struct rt_onednn_tally *t;
+};
 /* The advice on a run's tally t (sorted, heaviest first) judged by j (NULL, or without roofs:
  * no line that needs a roof) at threads (0: not known), on the CPU cpu (NULL: not known);
- * python: the command is a Python program (PyTorch's cures named). No advice on an
- * impossible log. a is zeroed or holds advice (freed first); rt_cmd_advice_free frees it. */
+ * python: the command is a Python program (PyTorch's cures named); measured: a configuration
+ * of the same run under a lower fpmath mode (NULL: none). No advice on an impossible log. a
+ * is zeroed or holds advice (freed first); rt_cmd_advice_free frees it. */
 void rt_cmd_advise(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		   const struct rt_cmd_judgement *j, unsigned threads, const struct rt_cpu *cpu,
-		   bool python);
+		   bool python, const struct rt_cmd_mode_run *measured);
 void rt_cmd_advice_free(struct rt_cmd_advice *a);
 /* What a lower fpmath mode did in a run's tally t, into line (size; "" where no primitive
  * with FLOPs ran under one): the primitives it reached (f32 work whose math a mode can

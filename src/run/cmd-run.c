@@ -1534,6 +1534,21 @@ static void impossible_prims(FILE *fp, const struct rt_cmd_run_opts *o,
 }
 
 /* summary.txt (and the same text on stdout). */
+/* Whether c sets a lower fpmath mode than strict in its environment (fpmath=bf16, or an env:
+ * knob of either name). */
+static bool sets_mode(const struct rt_sweep_config *c)
+{
+	for (size_t k = 0; k < c->nenv; k++) {
+		const char *v = strchr(c->env[k], '=');
+
+		if (v && *++v && strcasecmp(v, "strict") &&
+		    (!strncmp(c->env[k], "ONEDNN_DEFAULT_FPMATH_MODE=", 27) ||
+		     !strncmp(c->env[k], "DNNL_DEFAULT_FPMATH_MODE=", 25)))
+			return true;
+	}
+	return false;
+}
+
 static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 			  const struct rt_sweep_config *cfgs, const struct rt_cmd_result *res,
 			  size_t n, const struct rt_profile *prof, struct lead *ld)
@@ -1545,6 +1560,7 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 	bool confirmed = false;
 	struct rt_cmd_result *cmp = NULL;
 	size_t best = SIZE_MAX;
+	struct rt_cmd_mode_run mode_run = { NULL, NULL };      /* a configuration under a mode */
 	bool win;
 
 	fputs("command:", fp);
@@ -1789,7 +1805,8 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 	if (o->tune)
 		tune_summary(fp, o, cfgs, res, n, best, basis, confirmed);
 	/* what a lower fpmath mode did, where a configuration's run had one: a mode that
-	 * changed no math explains a sweep of fpmath=strict,bf16 that changed nothing */
+	 * changed no math explains a sweep of fpmath=strict,bf16 that changed nothing; the
+	 * first other than the default's the precision advice speaks of */
 	for (size_t i = 0, said = 0; i < n; i++) {
 		char line[RT_CMD_FPMATH_LINE];
 
@@ -1798,11 +1815,16 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 		rt_cmd_fpmath_effect(&res[i].runs[res[i].med].t, line, sizeof(line));
 		if (!line[0])
 			continue;
+		if (i && !mode_run.t)
+			mode_run = (struct rt_cmd_mode_run){ cfgs[i].name, &res[i].runs[res[i].med].t };
 		if (!said++)
 			fprintf(fp, "\nfpmath modes (the math oneDNN ran under them, in each "
 				"configuration's median run):\n");
 		fprintf(fp, "  %s: %s\n", cfgs[i].name, line);
 	}
+	for (size_t i = 1; i < n && !mode_run.t; i++)
+		if (res[i].med >= 0 && sets_mode(&cfgs[i]))
+			mode_run = (struct rt_cmd_mode_run){ cfgs[i].name, &res[i].runs[res[i].med].t };
 	/* where the default's oneDNN time went, and how far each is from its roof */
 	if (def->med >= 0 && def->runs[def->med].t.n) {
 		const struct rt_cmd_outcome *r = &def->runs[def->med];
@@ -1864,7 +1886,7 @@ static void write_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 			base = base ? base + 1 : o->cmd[0];
 			rt_cmd_advise(&ld->adv, &r->t, &jd, rt_cmd_threads(r, cfgs[0].threads, NULL),
 				      rt_cpu_detect(&cpu, &e) ? NULL : &cpu,
-				      !strncmp(base, "python", 6));
+				      !strncmp(base, "python", 6), mode_run.t ? &mode_run : NULL);
 			if (ld->adv.n)
 				fprintf(fp, "\nadvice (the default's log%s):\n", prof ? " and the "
 					"profile's roofs" : "; with -p PROFILE, the primitives under "
