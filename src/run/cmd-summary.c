@@ -1,0 +1,712 @@
+/* cmd-summary.c: roofline-run's summary.txt: what the counts cover, the configurations'
+ * table, the claim against the default (on the runs without the log where they ran), --sweep
+ * tune's winners, what an fpmath mode did, the default's heaviest primitives under their roofs
+ * and the advice */
+#define _GNU_SOURCE
+#include "config.h"
+#include "run/cmd-summary.h"
+#include "base/util.h"
+#include "counters/onednn-log.h"
+#include "machine/cpu.h"
+#include "node/roofs.h"
+#include "results/points.h"
+#include "sweep/runrec.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+extern char **environ;
+
+/* A word as a shell reads it back, whole: as it is, or single-quoted (a quote inside as
+ * '\'') */
+static void put_shell_word(FILE *fp, const char *s)
+{
+	if (!strpbrk(s, " \t\n\"'\\$`;&|<>()*?[]#~!{}") && *s) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('\'', fp);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", fp);
+		else
+			fputc(*s, fp);
+	fputc('\'', fp);
+}
+
+/* Whether configurations are compared on their work windows: every one that ran had one in
+ * each of the runs its figures are of (else on the whole command's wall time). */
+static bool on_window(const struct rt_cmd_result *res, size_t n)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++)
+		if (res[i].med >= 0) {
+			if (!res[i].win_ok)
+				return false;
+			any = true;
+		}
+	return any;
+}
+
+/* The results as compared: on the work window, each median, lo and hi the window's. */
+static void compared(struct rt_cmd_result *dst, const struct rt_cmd_result *res, size_t n,
+		     bool win)
+{
+	for (size_t i = 0; i < n; i++) {
+		dst[i] = res[i];
+		if (win && res[i].win_ok) {
+			dst[i].median = res[i].win_median;
+			dst[i].lo = res[i].win_lo;
+			dst[i].hi = res[i].win_hi;
+		}
+	}
+}
+
+/* The verdict on s against the default d, their seconds with the log (as compared). */
+static enum rt_faster faster(const struct rt_cmd_result *s, const struct rt_cmd_result *d)
+{
+	return rt_points_faster(&(struct rt_spread){ s->median, s->lo, s->hi, s->ok },
+				&(struct rt_spread){ d->median, d->lo, d->hi, d->ok }, false, NULL);
+}
+
+/* Whether s was measured faster than the default d with the log, as the verdict judges it:
+ * both undisturbed, s's range under d's (the medians from a single run of either). */
+static bool beats(const struct rt_cmd_result *s, const struct rt_cmd_result *d)
+{
+	return s->med >= 0 && !s->disturbed && d->med >= 0 && !d->disturbed &&
+	       faster(s, d) >= RT_FASTER_UNKNOWN;
+}
+
+/* The configuration a claim is made of: the fastest; under --sweep tune the fastest of those
+ * that beat the default (its alternatives and their combination), else the fastest. */
+static size_t pick(const struct rt_cmd_run_opts *o, const struct rt_cmd_result *res, size_t n)
+{
+	size_t best = SIZE_MAX;
+
+	for (size_t i = 1; o->tune && i < n; i++)
+		if (beats(&res[i], &res[0]) && (best == SIZE_MAX || res[i].median < res[best].median))
+			best = i;
+	return best == SIZE_MAX ? rt_cmd_fastest(res, n, false) : best;
+}
+
+size_t rt_cmd_pick_compared(const struct rt_cmd_run_opts *o, const struct rt_cmd_result *res,
+			    size_t n, double *best_med, double *def_med)
+{
+	struct rt_cmd_result *cmp = calloc(n, sizeof(*cmp));
+	size_t best;
+
+	if (!cmp)
+		return SIZE_MAX;        /* out of memory: no claim to confirm */
+	compared(cmp, res, n, on_window(res, n));
+	best = pick(o, cmp, n);
+	if (best != SIZE_MAX) {
+		*best_med = cmp[best].median;
+		*def_med = cmp[0].median;
+	}
+	free(cmp);
+	return best;
+}
+
+/* Whether tune's alternatives i and j set the same knob. */
+static bool same_knob(const struct rt_cmd_run_opts *o, size_t i, size_t j)
+{
+	if (o->tune_threads[i] || o->tune_threads[j])
+		return o->tune_threads[i] && o->tune_threads[j];
+	return o->tune_knob[i].kind == o->tune_knob[j].kind;
+}
+
+size_t rt_cmd_tune_winners(const struct rt_cmd_run_opts *o, const struct rt_cmd_result *res,
+			   size_t *win)
+{
+	size_t nw = 0;
+
+	for (size_t i = 0; i < o->ntune; i++) {
+		bool first = beats(&res[1 + i], &res[0]);
+
+		for (size_t j = 0; j < o->ntune && first; j++)
+			if (j != i && same_knob(o, i, j) && beats(&res[1 + j], &res[0]) &&
+			    (res[1 + j].median < res[1 + i].median ||
+			     (res[1 + j].median == res[1 + i].median && j < i)))
+				first = false;
+		if (first)
+			win[nw++] = i;
+	}
+	return nw;
+}
+
+/* The summary's words on --sweep tune: what was measured, what won, the set chosen, what
+ * the node lacked. */
+static void tune_summary(FILE *fp, const struct rt_cmd_run_opts *o,
+			 const struct rt_sweep_config *cfgs, const struct rt_cmd_result *res,
+			 size_t n, size_t best, const char *basis, bool confirmed)
+{
+	size_t win[RT_CMD_TUNE_MAX], nw = n > o->ntune ? rt_cmd_tune_winners(o, res, win) : 0;
+
+	fprintf(fp, "\ntune: %zu alternative%s this node offers, each varied alone against the "
+		"default (not their product):", o->ntune, o->ntune == 1 ? "" : "s");
+	for (size_t i = 0; i < o->ntune; i++)
+		fprintf(fp, "%s %s", i ? "," : "", o->tune_alt[i]);
+	fputc('\n', fp);
+	if (!nw) {
+		fprintf(fp, "tune: none was measurably faster than the default with the log\n");
+	} else {
+		fprintf(fp, "tune: faster than the default with the log (the fastest value of each "
+			"knob, %s):", basis);
+		for (size_t i = 0; i < nw; i++)
+			fprintf(fp, "%s %s (%.3f s against %.3f s)", i ? "," : "",
+				cfgs[1 + win[i]].name, res[1 + win[i]].median, res[0].median);
+		fputc('\n', fp);
+		for (size_t i = 0; i < n; i++)
+			if (cfgs[i].together)
+				fprintf(fp, "tune: the winners together, %s: %s\n", cfgs[i].name,
+					res[i].med < 0 ? "did not run" : res[i].disturbed ?
+					"disturbed in every run" : beats(&res[i], &res[0]) ?
+					"faster than the default with the log" :
+					"not measurably faster than the default with the log");
+	}
+	if (nw && best != SIZE_MAX && best > 0 && beats(&res[best], &res[0])) {
+		const struct rt_cmd_result *b = &res[best], *d = &res[0];
+
+		if (!b->cf_tried || !d->cf_tried)
+			fprintf(fp, "tune: the set chosen: %s, the fastest of those that beat the "
+				"default with the log; not confirmed without it (not run so)\n",
+				cfgs[best].name);
+		else if (confirmed)
+			fprintf(fp, "tune: the set chosen: %s, the fastest of those that beat the "
+				"default with the log, confirmed without it (the verdict above)\n",
+				cfgs[best].name);
+		else
+			fprintf(fp, "tune: the set chosen: the default (the environment untouched): "
+				"%s beat it with the log, but the runs without the log did not "
+				"confirm it (%s)\n", cfgs[best].name, !b->cf_ok || !d->cf_ok ?
+				"every run of one of the two was disturbed or failed" :
+				"not measurably faster without it");
+	} else {
+		fprintf(fp, "tune: the set chosen: the default (the environment untouched): no "
+			"alternative beat it\n");
+	}
+	fprintf(fp, "tune: what this node lacks: %s\n", o->tune_lacked[0] ? o->tune_lacked :
+		"nothing (each of tune's knobs was offered)");
+}
+
+/* What the default is: oneDNN's version, runtime, threads and ISA as its log's info lines say
+ * them, and the variables of this environment that set them (the default configuration adds
+ * none; the log's own are roofline-run's) */
+static void describe_default(FILE *fp, const struct rt_onednn_tally *t)
+{
+	bool any = false;
+
+	if (t->version[0] || t->runtime[0] || t->nthr || t->isa[0]) {
+		fprintf(fp, "the default: oneDNN %s", t->version[0] ? t->version :
+			"(its version not said)");
+		if (t->runtime[0])
+			fprintf(fp, ", %s runtime", t->runtime);
+		if (t->nthr)
+			fprintf(fp, ", %u thread%s", t->nthr, t->nthr == 1 ? "" : "s");
+		if (t->isa[0])
+			fprintf(fp, ", ISA %s", t->isa);
+		fputc('\n', fp);
+	}
+	fprintf(fp, "the default's environment: ");
+	for (char **ev = environ; *ev; ev++)
+		if ((rt_runrec_env_kind(*ev) == RT_RUNREC_ENV_RUN || !strncmp(*ev, "LD_PRELOAD=", 11)) &&
+		    strncmp(*ev, "ONEDNN_VERBOSE=", 15) && strncmp(*ev, "DNNL_VERBOSE=", 13)) {
+			fprintf(fp, "%s%s", any ? " " : "", *ev);
+			any = true;
+		}
+	if (!any)
+		fprintf(fp, "no OMP_, KMP_, GOMP_, DNNL_, ONEDNN_, MKL_, OPENBLAS_ variable or "
+			"LD_PRELOAD set: each library's own defaults");
+	fputc('\n', fp);
+}
+
+/* "1.234 s (1.200..1.300 over 3 fresh processes)", or "1.234 s" from one run */
+static void figure(char *buf, size_t size, double med, double lo, double hi, unsigned k)
+{
+	if (k < 2)
+		snprintf(buf, size, "%.3f s (one run)", med);
+	else
+		snprintf(buf, size, "%.3f s (%.3f..%.3f over %u fresh processes)", med, lo, hi, k);
+}
+
+/* "1604.9 images/s (1590..1620 over 3 fresh processes)" */
+static void rate(char *buf, size_t size, double med, double lo, double hi, unsigned k)
+{
+	if (k < 2)
+		snprintf(buf, size, "%.4g images/s (one run)", med);
+	else
+		snprintf(buf, size, "%.4g images/s (%.4g..%.4g over %u fresh processes)", med, lo,
+			 hi, k);
+}
+
+/* The verdict on a configuration faster than the default with the log (b and d as compared:
+ * on basis, "work window" or "wall time"): the runs without the log decide (the log's lines
+ * cost each configuration its own share of the time, so a speedup with the log need not be
+ * one without it), by the command's own throughput where each of those runs printed one,
+ * else by their wall time (they have no primitives, so no window); the logged figures said
+ * beside them. */
+static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_result *b,
+		  const struct rt_cmd_result *d, const char *basis, bool *confirmed)
+{
+	char lb[96], ld[96], fb[96], fd[96], logged[420];
+	enum rt_faster f;
+	double x;
+
+	*confirmed = false;
+
+	figure(lb, sizeof(lb), b->median, b->lo, b->hi, b->ok);
+	figure(ld, sizeof(ld), d->median, d->lo, d->hi, d->ok);
+	snprintf(logged, sizeof(logged), "with the log %s against the default's %s (%s: "
+		 "%.2fx%s)", lb, ld, basis, d->median / b->median,
+		 faster(b, d) == RT_FASTER_UNKNOWN ? ", the spread not known" :
+		 ", outside both ranges");
+	if (!b->cf_tried || !d->cf_tried) {
+		snprintf(v, vs, "best configuration: %s, %s; not confirmed without the log (it was "
+			 "not run so: read back by --resume, interrupted, or under a launcher)", name,
+			 logged);
+		return;
+	}
+	if (!b->cf_ok || !d->cf_ok) {
+		snprintf(v, vs, "no configuration is measurably faster than the default: %s is "
+			 "faster %s, but without the log every run of %s was disturbed or failed: "
+			 "not confirmed", name, logged, b->cf_ok ? "the default" : "it");
+		return;
+	}
+	if (b->cf_img_ok == b->cf_ok && d->cf_img_ok == d->cf_ok) {
+		/* the program's own throughput: higher is faster */
+		rate(fb, sizeof(fb), b->cf_img_median, b->cf_img_lo, b->cf_img_hi, b->cf_img_ok);
+		rate(fd, sizeof(fd), d->cf_img_median, d->cf_img_lo, d->cf_img_hi, d->cf_img_ok);
+		f = rt_points_faster(&(struct rt_spread){ b->cf_img_median, b->cf_img_lo,
+							  b->cf_img_hi, b->cf_ok },
+				     &(struct rt_spread){ d->cf_img_median, d->cf_img_lo,
+							  d->cf_img_hi, d->cf_ok }, true, &x);
+		if (f == RT_FASTER_YES)
+			snprintf(v, vs, "best configuration: %s, %s without the log against the "
+				 "default's %s (run in turn, the command's own throughput): speedup "
+				 "%.2fx, outside both ranges; %s", name, fb, fd, x, logged);
+		else if (f == RT_FASTER_UNKNOWN)
+			snprintf(v, vs, "best configuration: %s, %s without the log against the "
+				 "default's %s (the command's own throughput): speedup %.2fx from one "
+				 "run of each, the spread is not known (use -r 3); %s", name, fb, fd, x,
+				 logged);
+		else
+			snprintf(v, vs, "no configuration is measurably faster than the default "
+				 "without the log: %s printed %s against the default's %s (run in turn, "
+				 "the command's own throughput), %s; %s", name, fb, fd,
+				 f == RT_FASTER_NOISE ? "the ranges overlap" :
+				 "the default as fast or faster", logged);
+		*confirmed = !strncmp(v, "best configuration: ", 20);
+		return;
+	}
+	figure(fb, sizeof(fb), b->cf_median, b->cf_lo, b->cf_hi, b->cf_ok);
+	figure(fd, sizeof(fd), d->cf_median, d->cf_lo, d->cf_hi, d->cf_ok);
+	f = rt_points_faster(&(struct rt_spread){ b->cf_median, b->cf_lo, b->cf_hi, b->cf_ok },
+			     &(struct rt_spread){ d->cf_median, d->cf_lo, d->cf_hi, d->cf_ok }, false,
+			     &x);
+	if (f == RT_FASTER_YES)
+		snprintf(v, vs, "best configuration: %s, %s without the log against the default's "
+			 "%s (run in turn): speedup %.2fx in wall time, outside both ranges (wall "
+			 "time: not every run printed the command's throughput); %s",
+			 name, fb, fd, x, logged);
+	else if (f == RT_FASTER_UNKNOWN)
+		snprintf(v, vs, "best configuration: %s, %s without the log against the default's "
+			 "%s (wall time): speedup %.2fx from one run of each, the spread is not known "
+			 "(use -r 3); %s", name, fb, fd, x, logged);
+	else
+		snprintf(v, vs, "no configuration is measurably faster than the default without "
+			 "the log: %s took %s against the default's %s (run in turn, wall time), %s; "
+			 "%s", name, fb, fd, f == RT_FASTER_NOISE ? "the ranges overlap" :
+			 "the default as fast or faster", logged);
+	/* past the returns above, a named best is a speedup the runs without the log made */
+	*confirmed = !strncmp(v, "best configuration: ", 20);
+}
+
+/* Under a configuration's row whose rates are not printed for primitives above their roofs:
+ * how many, and the first's why (on stderr too) */
+static void impossible_prims(FILE *fp, const struct rt_cmd_run_opts *o,
+			     const struct rt_sweep_config *c, const struct rt_cmd_outcome *r,
+			     const struct rt_cmd_judgement *j)
+{
+	const char *s = j->impossible_prims == 1 ? "" : "s";
+	char why[300];
+	const struct rt_onednn_prim *p = rt_cmd_first_impossible(j, &r->t, why, sizeof(why));
+
+	if (!p)
+		return;
+	fprintf(fp, "%-44s   %zu primitive%s faster than this node can run them, so the row's "
+		"rates are not printed; the first, %s %s %s: %s\n", "", j->impossible_prims, s,
+		p->kind, p->prop, p->problem, why);
+	fprintf(stderr, "%s: %s: %zu primitive%s above the roofs: %s\n", o->prog, c->name,
+		j->impossible_prims, s, why);
+}
+
+/* summary.txt (and the same text on stdout). */
+/* Whether c sets a lower fpmath mode than strict in its environment (fpmath=bf16, or an env:
+ * knob of either name). */
+static bool sets_mode(const struct rt_sweep_config *c)
+{
+	for (size_t k = 0; k < c->nenv; k++) {
+		const char *v = strchr(c->env[k], '=');
+
+		if (v && *++v && strcasecmp(v, "strict") &&
+		    (!strncmp(c->env[k], "ONEDNN_DEFAULT_FPMATH_MODE=", 27) ||
+		     !strncmp(c->env[k], "DNNL_DEFAULT_FPMATH_MODE=", 25)))
+			return true;
+	}
+	return false;
+}
+
+void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
+			  const struct rt_sweep_config *cfgs, const struct rt_cmd_result *res,
+			  size_t n, const struct rt_profile *prof, struct rt_cmd_lead *ld)
+{
+	const struct rt_cmd_result *def = &res[0];
+	char *const v = ld->verdict;
+	const size_t vs = sizeof(ld->verdict);
+	const char *basis;
+	bool confirmed = false;
+	struct rt_cmd_result *cmp = NULL;
+	size_t best = SIZE_MAX;
+	struct rt_cmd_mode_run mode_run = { NULL, NULL };      /* a configuration under a mode */
+	bool win;
+
+	fputs("command:", fp);
+	for (char *const *a = o->cmd; *a; a++) {
+		fputc(' ', fp);
+		put_shell_word(fp, *a);
+	}
+	fprintf(fp, "\n%zu configuration%s x %u fresh process%s each; counts from oneDNN's "
+		"verbose log (source onednn-log: exact FLOPs and bytes of each primitive oneDNN "
+		"ran; nothing it did not run)\n\n", n, n == 1 ? "" : "s", o->repeat,
+		o->repeat == 1 ? "" : "es");
+	/* coverage first: how much of the run these counts see */
+	if (def->med >= 0) {
+		const struct rt_cmd_outcome *r = &def->runs[def->med];
+		const double cov = r->wall > 0 ? r->t.ms / 1e3 / r->wall : 0;
+		struct rt_cmd_judgement j;
+
+		rt_cmd_judge(r, cfgs[0].threads, prof, &j);
+		if (j.over_wall)
+			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: not known: %s",
+				 j.why);
+		else if (!r->t.execs && !r->verbose_lines)
+			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: unknown: %s (the "
+				 "default's %.3f s)", RT_CMD_NO_LINE, r->wall);
+		else if (!r->t.execs)
+			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: no oneDNN primitive "
+				 "ran: coverage 0%% (the default's %.3f s are all outside oneDNN)",
+				 r->wall);
+		else
+			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: oneDNN ran %.0f%% of "
+				 "the default's wall time (%.3f of %.3f s); the largest uncovered "
+				 "share: %.0f%% outside oneDNN (what the command does besides oneDNN's "
+				 "primitives: its own operators, BLAS, the interpreter, start-up)",
+				 100 * fmin(1, cov), r->t.ms / 1e3, r->wall, 100 * fmax(0, 1 - cov));
+		fprintf(fp, "%s\n", ld->coverage);
+		if (j.impossible && !j.over_wall)
+			fprintf(fp, "          %s\n", j.why);
+		if (r->t.uncounted)
+			fprintf(fp, "          %lu executions of kinds not counted: %.3f s of "
+				"oneDNN's time without FLOPs\n", r->t.uncounted,
+				r->t.uncounted_ms / 1e3);
+		if (r->t.unparsed)
+			fprintf(fp, "          %lu oneDNN lines not read, the first: \"%s\" (%s)\n",
+				r->t.unparsed, r->t.first_unparsed, r->t.first_unparsed_why);
+		if (!isnan(r->window)) {
+			char in[200];
+
+			/* oneDNN's times past the window (a grain a call aside) are not one
+			 * process's primitives in turn: no share of it said */
+			if (r->t.ms / 1e3 > r->window + r->t.execs * RT_CMD_LOG_GRAIN_S)
+				snprintf(in, sizeof(in), "oneDNN's times sum %.3f s, more than the "
+					 "window: primitives at once, or a log replayed", r->t.ms / 1e3);
+			else
+				snprintf(in, sizeof(in), "oneDNN ran %.0f%% of the window",
+					 r->window > 0 ? 100 * r->t.ms / 1e3 / r->window : 0);
+			fprintf(fp, "work window: the default's first oneDNN primitive started %.3f s "
+				"after the command did (start-up), its last ended %.3f s later (the "
+				"window, %s); %s; %.3f s after it\n", r->startup, r->window,
+				r->stamped ? "by oneDNN's timestamps" :
+				"by when its lines came: oneDNN printed no timestamps", in,
+				fmax(0, r->wall - r->startup - r->window));
+		}
+		if (r->figures)
+			fprintf(fp, "throughput: the command printed %u figure%s; its steady state "
+				"%.4g images/s (%s)\n", r->figures, r->figures == 1 ? "" : "s",
+				r->images_per_s, r->figures == 1 ? "its one figure" :
+				"the median of those after the first");
+		describe_default(fp, &r->t);
+	} else {
+		snprintf(ld->coverage, sizeof(ld->coverage), "coverage: unknown: the default "
+			 "configuration did not run");
+		fprintf(fp, "%s\n", ld->coverage);
+	}
+	if (ld->hw && *ld->hw)
+		fprintf(fp, "%s\n", ld->hw);
+	if (!isnan(def->bare_median) && def->ok) {
+		/* a cost only where the ranges do not overlap, the log's runs the slower */
+		char runs[160];
+
+		snprintf(runs, sizeof(runs), "%.3f s (%.3f..%.3f) with the log and %.3f s "
+			 "(%.3f..%.3f) without", def->median, def->lo, def->hi, def->bare_median,
+			 def->bare_lo, def->bare_hi);
+		if (def->lo > def->bare_hi)
+			fprintf(fp, "verbose overhead: the default took %s (medians): %+.1f%%%s\n",
+				runs, 100 * (def->median / def->bare_median - 1), def->disturbed ?
+				" (the runs with the log disturbed)" : "");
+		else if (def->hi < def->bare_lo)
+			fprintf(fp, "verbose overhead: none measured: the default took %s, the "
+				"runs without the log the slower (the node's noise, not a gain "
+				"of the log's)\n", runs);
+		else
+			fprintf(fp, "verbose overhead: none the runs tell apart: the default "
+				"took %s; the ranges overlap\n", runs);
+	} else if (def->ok && o->overhead && def->bare_tried)
+		fprintf(fp, "verbose overhead: not measured: every run without the log was "
+			"disturbed or failed\n");
+	else if (o->overhead)
+		fprintf(fp, "verbose overhead: not measured: the default configuration's runs "
+			"with the log %s\n", def->ok ? "were not measured" : "failed or were "
+			"disturbed, so there is nothing to compare with");
+	fprintf(fp, "\n%-44s %22s %9s %10s %10s %9s %9s %9s %22s %8s\n", "configuration",
+		"wall s (min..max)", "coverage", "GFLOP/s", "in oneDNN", "reorders", "images/s",
+		"start-up", "window s (min..max)", "in window");
+	for (size_t i = 0; i < n; i++) {
+		const struct rt_cmd_result *s = &res[i];
+		const struct rt_cmd_outcome *r;
+		struct rt_cmd_judgement jr;
+		double reorder = 0;
+		char range[64], cov[16], gw[32], go[32];
+
+		if (s->med < 0) {
+			fprintf(fp, "%-44s failed: %s\n", cfgs[i].name,
+				s->n ? s->runs[s->n - 1].reason : "not run");
+			continue;
+		}
+		r = &s->runs[s->med];
+		for (size_t j = 0; j < r->t.n; j++)
+			if (!strcmp(r->t.v[j].kind, "reorder"))
+				reorder += r->t.v[j].ms;
+		snprintf(range, sizeof(range), "%.3f (%.3f..%.3f)", s->median, s->lo, s->hi);
+		/* an impossible log's coverage and rates are no facts: not printed as numbers */
+		rt_cmd_judge(r, cfgs[i].threads, prof, &jr);
+		snprintf(cov, sizeof(cov), "%.0f%%", r->wall > 0 ? 100 * fmin(1, r->t.ms / 1e3 /
+									  r->wall) : 0);
+		rt_cmd_num(r->wall > 0 ? r->t.flops / r->wall / 1e9 : 0, gw, sizeof(gw));
+		rt_cmd_num(r->t.ms > 0 ? r->t.flops / (r->t.ms / 1e3) / 1e9 : 0, go, sizeof(go));
+		fprintf(fp, "%-44s %22s %9s %10s %10s %8.0f%%", cfgs[i].name, range,
+			jr.over_wall ? "impossible" : cov,
+			jr.log_impossible || jr.impossible_prims ? "-" : gw,
+			jr.log_impossible || jr.impossible_prims ? "-" : go,
+			r->t.ms > 0 ? 100 * reorder / r->t.ms : 0);
+		if (jr.over_images)
+			fprintf(fp, " %9s", "impossible");
+		else if (r->images_per_s > 0)
+			fprintf(fp, " %9s", rt_cmd_num(r->images_per_s, gw, sizeof(gw)));
+		else
+			fprintf(fp, " %9s", "-");
+		/* the work window: the median run's start-up, the window over the runs */
+		if (s->win_ok) {
+			snprintf(range, sizeof(range), "%.3f (%.3f..%.3f)", s->win_median, s->win_lo,
+				 s->win_hi);
+			snprintf(cov, sizeof(cov), "%.0f%%", r->window > 0 ? 100 * r->t.ms / 1e3 /
+				 r->window : 0);
+			fprintf(fp, " %9.3f %22s %8s\n", s->startup_median, range,
+				r->t.ms / 1e3 > r->window + r->t.execs * RT_CMD_LOG_GRAIN_S ? "-" : cov);
+		} else {
+			fprintf(fp, " %9s %22s %8s\n", "-", "-", "-");
+		}
+		if (jr.impossible) {
+			fprintf(fp, "%-44s   %s\n", "", jr.why);
+			fprintf(stderr, "%s: %s: %s\n", o->prog, cfgs[i].name, jr.why);
+		}
+		if (!jr.log_impossible && jr.impossible_prims)
+			impossible_prims(fp, o, &cfgs[i], r, &jr);
+		if (cfgs[i].threads && r->t.nthr && r->t.nthr != cfgs[i].threads) {
+			char said[400], who[160];
+
+			/* OMP_NUM_THREADS is OpenMP's: another runtime does not read it */
+			if (!r->t.runtime[0] || !strcmp(r->t.runtime, "OpenMP"))
+				snprintf(who, sizeof(who), "the command sets its own count "
+					 "(torch.set_num_threads, an option of its own)");
+			else
+				snprintf(who, sizeof(who), "oneDNN's %.40s runtime does not read "
+					 "OMP_NUM_THREADS", r->t.runtime);
+			snprintf(said, sizeof(said), "oneDNN ran %u thread%s (its log's nthr), not the "
+				 "%u this configuration asked for: %s, so its threads did not take; "
+				 "its roofs are those of %u", r->t.nthr, r->t.nthr == 1 ? "" : "s",
+				 cfgs[i].threads, who, r->t.nthr);
+			fprintf(fp, "%-44s   %s\n", "", said);
+			fprintf(stderr, "%s: %s: %s\n", o->prog, cfgs[i].name, said);
+		}
+		{
+			unsigned failed = 0, busy = 0;
+			const char *fwhy = "", *bwhy = "";
+
+			for (unsigned k = 0; k < s->n; k++) {
+				if (!s->runs[k].ok)
+					failed++, fwhy = s->runs[k].reason;
+				else if (s->runs[k].disturbed)
+					busy++, bwhy = s->runs[k].reason;
+			}
+			if (failed)
+				fprintf(fp, "%-44s   %u of %u processes failed: %s\n", "", failed,
+					s->n, fwhy);
+			/* under a launcher a run is not run again (MPI starts once per launch) */
+			if (s->disturbed)
+				fprintf(fp, "%-44s   disturbed, every run%s: %s; not compared\n", "",
+					o->ranked ? "" : " (measured twice each)", bwhy);
+			else if (busy)
+				fprintf(fp, "%-44s   %u of %u runs disturbed%s, left out: %s\n", "",
+					busy, s->n, o->ranked ? "" : " twice", bwhy);
+		}
+	}
+	win = on_window(res, n);
+	cmp = calloc(n, sizeof(*cmp));
+	if (!cmp) {
+		snprintf(v, vs, "no verdict: out of memory");
+		fprintf(fp, "\n%s\n", v);
+		return;
+	}
+	compared(cmp, res, n, win);
+	basis = win ? "work window" : "wall time";
+	res = cmp;
+	def = &cmp[0];
+	best = pick(o, res, n);
+	fputc('\n', fp);
+	/* the best against the default: faster only when the ranges do not overlap */
+	if (best == SIZE_MAX) {
+		bool ran = false;
+
+		for (size_t i = 0; i < n; i++)
+			ran |= res[i].med >= 0;
+		snprintf(v, vs, ran ? "every configuration was disturbed (other processes took "
+			 "its CPUs): nothing to compare" : "no configuration ran");
+	} else if (n == 1) {
+		snprintf(v, vs, "one configuration (no --sweep): nothing to compare");
+	} else if (def->med < 0 || def->disturbed) {
+		snprintf(v, vs, "best configuration: %s, %.3f s (%s); the default %s: no speedup "
+			 "to tell", cfgs[best].name, res[best].median, basis, def->med < 0 ?
+			 "did not run" : "was disturbed in every run");
+	} else if (best == 0) {
+		snprintf(v, vs, "the default configuration is the fastest measured: %.3f s "
+			 "(%.3f..%.3f over %u fresh process%s, %s)", def->median, def->lo, def->hi,
+			 def->ok, def->ok == 1 ? "" : "es", basis);
+	} else if (beats(&res[best], def)) {
+		claim(v, vs, cfgs[best].name, &res[best], def, basis, &confirmed);
+	} else {
+		snprintf(v, vs, "no configuration is measurably faster than the default: the "
+			 "fastest, %s, took %.3f s (%.3f..%.3f), the default %.3f s (%.3f..%.3f), "
+			 "%s; the ranges overlap", cfgs[best].name, res[best].median, res[best].lo,
+			 res[best].hi, def->median, def->lo, def->hi, basis);
+	}
+	fprintf(fp, "%s\n", v);
+	/* the basis, where something was compared */
+	if (best != SIZE_MAX && win && n > 1)
+		fprintf(fp, "compared on the work window (first oneDNN primitive to the last: "
+			    "start-up and the end left out); the whole command's wall time in the "
+			    "table too\n");
+	else if (best != SIZE_MAX && n > 1)
+		fprintf(fp, "compared on the whole command's wall time (not every configuration's "
+			    "runs had a work window)\n");
+	if (o->tune)
+		tune_summary(fp, o, cfgs, res, n, best, basis, confirmed);
+	/* what a lower fpmath mode did, where a configuration's run had one: a mode that
+	 * changed no math explains a sweep of fpmath=strict,bf16 that changed nothing; the
+	 * first other than the default's the precision advice speaks of */
+	for (size_t i = 0, said = 0; i < n; i++) {
+		char line[RT_CMD_FPMATH_LINE];
+
+		if (res[i].med < 0)
+			continue;
+		rt_cmd_fpmath_effect(&res[i].runs[res[i].med].t, line, sizeof(line));
+		if (!line[0])
+			continue;
+		if (i && !mode_run.t)
+			mode_run = (struct rt_cmd_mode_run){ cfgs[i].name, &res[i].runs[res[i].med].t };
+		if (!said++)
+			fprintf(fp, "\nfpmath modes (the math oneDNN ran under them, in each "
+				"configuration's median run):\n");
+		fprintf(fp, "  %s: %s\n", cfgs[i].name, line);
+	}
+	for (size_t i = 1; i < n && !mode_run.t; i++)
+		if (res[i].med >= 0 && sets_mode(&cfgs[i]))
+			mode_run = (struct rt_cmd_mode_run){ cfgs[i].name, &res[i].runs[res[i].med].t };
+	/* where the default's oneDNN time went, and how far each is from its roof */
+	if (def->med >= 0 && def->runs[def->med].t.n) {
+		const struct rt_cmd_outcome *r = &def->runs[def->med];
+		struct rt_cmd_judgement jd;
+		size_t bound = 0;
+
+		rt_cmd_judge(r, cfgs[0].threads, prof, &jd);
+		fprintf(fp, "\nthe default's heaviest primitives (oneDNN's time):\n");
+		for (size_t j = 0; j < r->t.n && j < 8; j++) {
+			const struct rt_onednn_prim *p = &r->t.v[j];
+			const double gf = p->ms > 0 ? p->flops / (p->ms / 1e3) / 1e9 : NAN;
+			const struct rt_roof *c = rt_cmd_prim_roof(&jd, p);
+			char num[32], why[300];
+
+			fprintf(fp, "  %5.1f%%  %5lu calls  %-14s %-17s %-5s", 100 * p->ms / r->t.ms,
+				p->calls, p->kind, p->prop, p->dtype);
+			/* under an fpmath mode, the math that ran (or could have) */
+			if (p->fpmath[0] && p->flops > 0)
+				fprintf(fp, " (%s math%s)", rt_precision_name(p->prec),
+					p->prec_bound ? " at most" : "");
+			if (!p->counted)
+				fprintf(fp, "  (not counted)");
+			else if (jd.log_impossible)
+				fprintf(fp, "  not judged: the run's log is impossible");
+			else if (rt_cmd_prim_impossible(&jd, p, why, sizeof(why)))
+				fprintf(fp, "  %s", why);
+			else if (p->flops > 0 && p->ms > 0)
+				fprintf(fp, "  %8s GFLOP/s", rt_cmd_num(gf, num, sizeof(num)));
+			else if (p->flops > 0)
+				fprintf(fp, "  time 0 ms (under the log's grain): no rate");
+			else
+				fprintf(fp, "  %8s GB/s", rt_cmd_num(p->ms > 0 ? p->bytes / (p->ms / 1e3) /
+								     1e9 : NAN, num, sizeof(num)));
+			if (c && p->flops > 0 && p->ms > 0 && p->counted && !jd.log_impossible &&
+			    !rt_cmd_prim_impossible(&jd, p, NULL, 0))
+				fprintf(fp, " = %.0f%% of the %s ceiling at %u thread%s",
+					100 * gf / c->value, c->precision, jd.roofs.threads,
+					jd.roofs.threads == 1 ? "" : "s");
+			bound += p->counted && p->flops > 0 && p->prec_bound;
+			fprintf(fp, "  %s\n", p->problem);
+		}
+		if (bound)
+			fprintf(fp, "  (\"at most\": f32 tensors under a lower fpmath mode, and the "
+				"implementation's name does not tell which math ran: judged against the "
+				"highest roof it could have had)\n");
+		for (size_t j = 0; j < r->t.n && !jd.log_impossible; j++) {
+			char why[300];
+
+			if (rt_cmd_prim_impossible(&jd, &r->t.v[j], why, sizeof(why)))
+				fprintf(stderr, "%s: %s %s %s: %s\n", o->prog, r->t.v[j].kind,
+					r->t.v[j].prop, r->t.v[j].problem, why);
+		}
+		/* advice from the roof: each line with its evidence, none without */
+		{
+			struct rt_cpu cpu;
+			struct rt_err e;
+			const char *base = strrchr(o->cmd[0], '/');
+
+			base = base ? base + 1 : o->cmd[0];
+			rt_cmd_advise(&ld->adv, &r->t, &jd, rt_cmd_threads(r, cfgs[0].threads, NULL),
+				      rt_cpu_detect(&cpu, &e) ? NULL : &cpu,
+				      !strncmp(base, "python", 6), mode_run.t ? &mode_run : NULL);
+			if (ld->adv.n)
+				fprintf(fp, "\nadvice (the default's log%s):\n", prof ? " and the "
+					"profile's roofs" : "; with -p PROFILE, the primitives under "
+					"their roofs too");
+			for (size_t k = 0; k < ld->adv.n; k++)
+				fprintf(fp, "  %s\n", ld->adv.line[k]);
+		}
+	}
+	free(cmp);
+}
+
