@@ -116,6 +116,10 @@ check "... a CPU without bf16 instructions: no precision advice" sh -c "test -s 
 # the same log in a configuration that set the mode: the log shows it on none of the work
 ROOFTRAJ_SYSROOT="$dir/bf16" "$run" -o "$dir/b2" -r 1 --no-overhead --no-hw-counters --sweep fpmath=bf16 -- "$py" -c "$replay" "$fix/pt211-fp32.log" >/dev/null 2>&1
 check "... --sweep fpmath=bf16 whose log shows no mode: said, not a recommendation to measure it" grep -q "^  precision: $fp32ms% of oneDNN's time is fp32 math .*; this run's configuration fpmath=bf16 set a lower fpmath mode, and its log shows it on none of this work: oneDNN ran without it .*torch.autocast" "$dir/b2/summary.txt"
+ROOFTRAJ_SYSROOT="$dir/bf16" "$run" -o "$dir/b3" -r 1 --no-overhead --no-hw-counters --sweep env:DNNL_DEFAULT_FPMATH_MODE=BF16 -- "$py" -c "$replay" "$fix/pt211-fp32.log" >/dev/null 2>&1
+check "... the mode set by DNNL_DEFAULT_FPMATH_MODE (oneDNN reads it where ONEDNN_ is not set): the same" grep -q "^  precision: .*; this run's configuration DNNL_DEFAULT_FPMATH_MODE=BF16 set a lower fpmath mode, and its log shows it on none of this work" "$dir/b3/summary.txt"
+ROOFTRAJ_SYSROOT="$dir/bf16" "$run" -o "$dir/b4" -r 1 --no-overhead --no-hw-counters --sweep env:ONEDNN_DEFAULT_FPMATH_MODE=strict -- "$py" -c "$replay" "$fix/pt211-fp32.log" >/dev/null 2>&1
+check "... strict is no lower mode: the mode recommended, to measure" grep -q "^  precision: .*ONEDNN_DEFAULT_FPMATH_MODE=BF16 lets oneDNN use it.*(measure it: --sweep fpmath=strict,bf16)" "$dir/b4/summary.txt"
 
 # under the roof, with the fixture's own node (its profile): each line with its why
 "$run" -o "$dir/roof" -r 1 --no-overhead --no-hw-counters -p "$top_srcdir/tests/data/emr16/emr16.cfg" -- "$py" -c "$replay" "$fix/pt211-fp32.log" >/dev/null 2>&1

@@ -343,6 +343,23 @@ int main(void)
 		free(c.out);
 	}
 	rt_topo_destroy(t);
+	/* a configuration's environment read back: the last value set, a variable unset with
+	 * "NAME=" as "", a name that is only the start of another's not found */
+	{
+		struct rt_sweep_config c = { .nenv = 0 };
+
+		ok(rt_sweep_config_setenv(&c, "MODE", "BF16") &&
+		   rt_sweep_config_setenv(&c, "MODEX", "1") &&
+		   rt_sweep_config_setenv(&c, "MODE=STRICT", NULL) &&
+		   rt_sweep_config_setenv(&c, "GONE", ""), "environment set");
+		is_str(rt_sweep_config_getenv(&c, "MODE"), "STRICT", "getenv: the last value set");
+		is_str(rt_sweep_config_getenv(&c, "MODEX"), "1", "... another name with it as its start");
+		is_str(rt_sweep_config_getenv(&c, "GONE"), "", "... unset with NAME=: empty");
+		ok(!rt_sweep_config_getenv(&c, "MOD") && !rt_sweep_config_getenv(&c, "OTHER"),
+		   "... a name not set: NULL");
+		for (size_t k = 0; k < c.nenv; k++)
+			free(c.env[k]);
+	}
 	engine_tests();
 	return done_testing();
 }

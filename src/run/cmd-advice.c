@@ -272,7 +272,7 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 	char mmode[12] = "";
 	const char *isa = rt_cpu_bf16_flag(cpu);
 	const struct rt_roof *f32 = flop_roof(j, "fp32"), *bf16 = flop_roof(j, "bf16");
-	double ms = 0, moded = 0;
+	double ms = 0, set_ms = 0;
 	char roofs[200] = "", mode[12] = "";
 	struct rt_buf b;
 
@@ -289,7 +289,7 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 			ms += p->ms;
 			/* ... in fp32 though the run set a lower mode on it */
 			if (p->fpmath[0]) {
-				moded += p->ms;
+				set_ms += p->ms;
 				snprintf(mode, sizeof(mode), "%s", p->fpmath);
 			}
 		}
@@ -303,7 +303,7 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 	rt_buf_init(&b);
 	rt_buf_printf(&b, "precision: %.0f%% of oneDNN's time is fp32 math on f32 tensors and this "
 		      "CPU has %s%s: bf16 math would lift the roof; ", 100 * ms / t->ms, isa, roofs);
-	if (moded >= ms)        /* the mode is set already: recommending it is no advice */
+	if (set_ms >= ms)       /* the mode is set already: recommending it is no advice */
 		rt_buf_printf(&b, "the run's fpmath mode (%s) left all of it in fp32 math (none of "
 			      "the implementations oneDNN picked for it has bf16 math): bf16 tensors "
 			      "take oneDNN's bf16 kernels%s", mode,

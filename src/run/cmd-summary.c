@@ -347,18 +347,15 @@ static void impossible_prims(FILE *fp, const struct rt_cmd_run_opts *o,
 
 /* summary.txt (and the same text on stdout). */
 /* Whether c sets a lower fpmath mode than strict in its environment (fpmath=bf16, or an env:
- * knob of either name). */
+ * knob of either name), as oneDNN reads them: ONEDNN_DEFAULT_FPMATH_MODE, else
+ * DNNL_DEFAULT_FPMATH_MODE. */
 static bool sets_mode(const struct rt_sweep_config *c)
 {
-	for (size_t k = 0; k < c->nenv; k++) {
-		const char *v = strchr(c->env[k], '=');
+	const char *m = rt_sweep_config_getenv(c, "ONEDNN_DEFAULT_FPMATH_MODE");
 
-		if (v && *++v && strcasecmp(v, "strict") &&
-		    (!strncmp(c->env[k], "ONEDNN_DEFAULT_FPMATH_MODE=", 27) ||
-		     !strncmp(c->env[k], "DNNL_DEFAULT_FPMATH_MODE=", 25)))
-			return true;
-	}
-	return false;
+	if (!m || !*m)
+		m = rt_sweep_config_getenv(c, "DNNL_DEFAULT_FPMATH_MODE");
+	return m && *m && strcasecmp(m, "strict");
 }
 
 void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,

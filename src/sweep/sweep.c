@@ -301,6 +301,16 @@ bool rt_sweep_config_setenv(struct rt_sweep_config *c, const char *name, const c
 	return true;
 }
 
+const char *rt_sweep_config_getenv(const struct rt_sweep_config *c, const char *name)
+{
+	const size_t len = strlen(name);
+
+	for (size_t k = c->nenv; k-- > 0;)
+		if (!strncmp(c->env[k], name, len) && c->env[k][len] == '=')
+			return c->env[k] + len + 1;
+	return NULL;
+}
+
 bool rt_sweep_config_env(struct rt_sweep_config *c)
 {
 	static const char *const bind[RT_AFFINITY_COUNT] = { "", "close", "spread" };

@@ -95,6 +95,9 @@ int rt_sweep_parse_input(const char *s, long *h, long *w, const char *opt, struc
 /* NAME=VALUE (value NULL: name is NAME=VALUE already) added to c's environment; false when
  * out of memory or past RT_SWEEP_MAX_ENV. */
 bool rt_sweep_config_setenv(struct rt_sweep_config *c, const char *name, const char *value);
+/* The value c's environment gives NAME (the last set: "" for one unset with "NAME="), or
+ * NULL when it sets none. */
+const char *rt_sweep_config_getenv(const struct rt_sweep_config *c, const char *name);
 /* c's knobs added to its environment as the variables its process gets: OMP_NUM_THREADS
  * (threads 0, a user's command's runtime choice: none), and OMP_PLACES=cores with
  * OMP_PROC_BIND=close (compact) or spread (scatter); none leaves placement to the runtime
