@@ -39,8 +39,6 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
-
 #define MAX_CONFIGS 4096
 
 static unsigned usable_cpus(void)
