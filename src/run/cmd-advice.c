@@ -267,13 +267,11 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		      const struct rt_cmd_judgement *j, const struct rt_cpu *cpu, bool python,
 		      const struct rt_cmd_mode_run *m)
 {
-	static const char autocast[] = "torch.autocast('cpu', dtype=torch.bfloat16)";
-	double mm = 0, low = 0;
-	char mmode[12] = "";
+	static const char torch_bf16[] = "torch.autocast('cpu', dtype=torch.bfloat16)";
 	const char *isa = rt_cpu_bf16_flag(cpu);
 	const struct rt_roof *f32 = flop_roof(j, "fp32"), *bf16 = flop_roof(j, "bf16");
 	double ms = 0, set_ms = 0;
-	char roofs[200] = "", mode[12] = "";
+	char roofs[200] = "", mode[12] = "", cure[64] = "";
 	struct rt_buf b;
 
 	if (!isa || t->ms <= 0)
@@ -300,46 +298,51 @@ static void precision(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		snprintf(roofs, sizeof(roofs), ": its bf16 ceiling %.4g GFLOP/s (%s) against "
 			 "fp32's %.4g (%s) at %u thread%s", bf16->value, bf16->what, f32->value,
 			 f32->what, j->roofs.threads, j->roofs.threads == 1 ? "" : "s");
+	if (python)             /* PyTorch's way to bf16 tensors, after "bf16 kernels" */
+		snprintf(cure, sizeof(cure), " (%s)", torch_bf16);
 	rt_buf_init(&b);
 	rt_buf_printf(&b, "precision: %.0f%% of oneDNN's time is fp32 math on f32 tensors and this "
 		      "CPU has %s%s: bf16 math would lift the roof; ", 100 * ms / t->ms, isa, roofs);
-	if (set_ms >= ms)       /* the mode is set already: recommending it is no advice */
+	if (set_ms >= ms) {     /* the mode is set already: recommending it is no advice */
 		rt_buf_printf(&b, "the run's fpmath mode (%s) left all of it in fp32 math (none of "
 			      "the implementations oneDNN picked for it has bf16 math): bf16 tensors "
-			      "take oneDNN's bf16 kernels%s", mode,
-			      python ? " (torch.autocast('cpu', dtype=torch.bfloat16))" : "");
-	else if (m && m->t) {
+			      "take oneDNN's bf16 kernels%s", mode, cure);
+	} else if (m && m->t) {
 		/* the run measured a mode: what it did, not a recommendation to measure it */
+		double low, mm;
+		char mmode[12];
 		const char *math;
 
 		mm = moded_ms(m->t, &low, mmode, sizeof(mmode));
 		math = strcmp(mmode, "any") ? mmode : "lower-precision";
-		if (mm <= 0)
+		if (mm <= 0) {
 			rt_buf_printf(&b, "this run's configuration %s set a lower fpmath mode, and "
 				      "its log shows it on none of this work: oneDNN ran without it (a "
 				      "oneDNN that reads no such variable, or a program that sets the "
-				      "math itself)%s%s%s", m->config, python ? "; bf16 tensors take "
-				      "oneDNN's bf16 kernels (" : "", python ? autocast : "",
-				      python ? ")" : "");
-		else if (low <= 0)
+				      "math itself)", m->config);
+			if (python)
+				rt_buf_printf(&b, "; bf16 tensors take oneDNN's bf16 kernels%s", cure);
+		} else if (low <= 0) {
 			rt_buf_printf(&b, "fpmath %s, measured in this run (%s), left all of the "
 				      "work it reached in fp32 math (none of the implementations "
 				      "oneDNN picked for it has %s math): bf16 tensors take oneDNN's "
-				      "bf16 kernels%s%s%s", mmode, m->config, math,
-				      python ? " (" : "", python ? autocast : "", python ? ")" : "");
-		else
+				      "bf16 kernels%s", mmode, m->config, math, cure);
+		} else {
 			rt_buf_printf(&b, "fpmath %s, measured in this run (%s), ran %s math in "
 				      "%.0f%% of the time of the work it reached: that "
-				      "configuration's row against the default's says what it "
-				      "gained%s%s%s", mmode, m->config, math, 100 * low / mm,
-				      low < mm && python ? "; " : "", low < mm && python ?
-				      autocast : "", low < mm && python ? " with bf16 tensors takes "
-				      "bf16 kernels for the rest" : "");
-	} else
+				      "configuration's row against the default's says what it gained",
+				      mmode, m->config, math, 100 * low / mm);
+			if (low < mm && python)
+				rt_buf_printf(&b, "; %s with bf16 tensors takes bf16 kernels for the "
+					      "rest", torch_bf16);
+		}
+	} else {
 		rt_buf_printf(&b, "ONEDNN_DEFAULT_FPMATH_MODE=BF16 lets oneDNN use it where an "
-			      "implementation has bf16 instructions%s (measure it: --sweep "
-			      "fpmath=strict,bf16)", python ? ", torch.autocast('cpu', "
-			      "dtype=torch.bfloat16) with bf16 tensors" : "");
+			      "implementation has bf16 instructions");
+		if (python)
+			rt_buf_printf(&b, ", %s with bf16 tensors", torch_bf16);
+		rt_buf_puts(&b, " (measure it: --sweep fpmath=strict,bf16)");
+	}
 	put(a, &b);
 }
 
