@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		const struct rt_point *p = &pts[i];
 		struct rt_roofs r;
-		const struct rt_roof *f = NULL, *l1 = NULL;
+		const struct rt_roof *f = NULL, *l1 = NULL, *th;
 		unsigned t = 0;
 		double rp, rb, peak, scale = 1;
 
@@ -65,14 +65,16 @@ int main(int argc, char **argv)
 			continue;
 		checked++;
 		/* a probe other processes ran beside measures low roofs (a busy sibling hardware
-		 * thread halves a vector unit it cannot see it shares): the FLOP roof is then its
-		 * theoretical peak, physics whatever the load, and the L1 roof is not judged; a
-		 * ceiling without one (its clock not read) is then no bound at all */
-		if (disturbed && !(f->theoretical > 0)) {
+		 * thread halves a vector unit it cannot see it shares): the FLOP roof is then the
+		 * precision's theoretical peak (its widest ISA's), physics whatever the load, and
+		 * the L1 roof is not judged; a precision without one (its clock not read) is then
+		 * no bound at all */
+		th = rt_roofs_theoretical(&r, rt_point_precision_name(p));
+		if (disturbed && !th) {
 			unjudged++;
 			continue;
 		}
-		peak = (disturbed ? f->theoretical : f->value) * scale;
+		peak = (disturbed ? th->value : f->value) * scale;
 		rp = p->gflops / peak;
 		rb = p->intensity > 0 && !disturbed ? p->gflops / (l1->value * scale * p->intensity) :
 		     0;

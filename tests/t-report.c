@@ -619,6 +619,20 @@ int main(void)
 		ok(!strcmp(b.ceiling, "fp32 avx512 280.0 GFLOP/s") && b.fraction < 1,
 		   "that one flagged: its theoretical peak, not SSE's 44 nor the matmul's 150 (%s, "
 		   "%.0f%%)", b.ceiling, 100 * b.fraction);
+		{
+			/* the theoretical roof, made from SSE's peak first and raised to AVX-512's,
+			 * says AVX-512's as its own theoretical peak too (a reader of f->theoretical
+			 * held convnet to SSE's 70) */
+			struct rt_roofs r;
+			const struct rt_roof *c = NULL;
+
+			if (rt_roofs_at(&r, q, 1, &err) == 0)
+				c = rt_roofs_ceiling(&r, "fp32");
+			ok(c && c->basis == RT_ROOF_THEORETICAL && !strcmp(c->what, "avx512") &&
+			   c->value == 280 && c->theoretical == 280,
+			   "... that roof's theoretical peak is its value, AVX-512's (%s %g, %g)",
+			   c ? c->what : "none", c ? c->value : 0, c ? c->theoretical : 0);
+		}
 		q->flops[0].flag[0] = 'x';
 		q->flops[1].theoretical = 0;
 		q->flops[0].theoretical = 0;

@@ -57,7 +57,9 @@ static bool roofs_exactly(struct rt_roofs *r, const struct rt_profile *p, unsign
 			if (q->basis == RT_ROOF_THEORETICAL && !strcmp(q->precision, f->precision)) {
 				mine = true;
 				if (f->theoretical > q->value) {
-					q->value = f->theoretical;
+					/* its own peak is its value: a reader asking a roof
+					 * for its theoretical peak gets the widest ISA's */
+					q->value = q->theoretical = f->theoretical;
 					q->what = f->isa;
 				}
 			}
