@@ -116,16 +116,8 @@ check "a busy process on nodeb's core: the cluster probe exits 0 (got $rc)" test
 sed -n '/^below the reference/,/^$/p' "$dir/busy.out" | sed 's/^/# /'
 check "... nobody is ranked below the reference" grep -q '^  findings = ( );' "$dir/busy/cluster.cfg"
 check "... nodeb's ceilings are reported disturbed by another process" grep -q 'host = "nodeb"; ceiling = "flops fp64 '"$isa"'"; flag = "[a-z ]*busy: ' "$dir/busy/cluster.cfg"
-# the three busiest are named: the spinner among them, unless three other processes were
-# busier on that core (other work on the machine: a parallel make check), then said
-fl=$(grep -o 'host = "nodeb"; ceiling = "flops fp64 '"$isa"'"; flag = "[a-z ]*busy: [^"]*' "$dir/busy/cluster.cfg" | head -n 1)
-if echo "$fl" | grep -q "the busiest allowed there: .*sh, pid $spin, "; then
-	check "... naming the spinner (sh, pid $spin)" true
-elif echo "$fl" | grep -q 'the busiest allowed there: [^;]*; [^;]*; [^;"]*, pid [0-9]*, '; then
-	skip "three other processes were busier on nodeb's core than the spinner (pid $spin): $(echo "$fl" | grep -o 'the busiest allowed there: .*')"
-else
-	check "... naming the spinner (sh, pid $spin)" false
-fi
+# the three busiest are named: the spinner among them (or three busier on that core, said)
+named_busiest "... naming the spinner (sh, pid $spin)" "$(grep -o 'host = "nodeb"; ceiling = "flops fp64 '"$isa"'"; flag = "[a-z ]*busy: [^"]*' "$dir/busy/cluster.cfg" | head -n 1)" "$spin"
 # nodea's ceilings are clean: the spinner is held to nodeb's core. A flag on nodea is right
 # only when something else took nodea's core meanwhile (this machine's other work): the
 # probe names the busiest process allowed there, which must never be nodeb's spinner or probe
