@@ -32,14 +32,26 @@ for model in "lenet5 -n 20 -w 3" "convnet -b 32 -n 5 -w 2"; do
 		--sweep precision=$precisions --sweep threads --per-layer --out "$dir/r-${model%% *}" \
 		>/dev/null 2>"$dir/r.err" ||
 		{ echo "Bail out! the $model sweep failed: $(tail -n 1 "$dir/r.err")"; exit 1; }
-	"$top_builddir/tests/check-invariants" "$dir/node.cfg" "$dir/r-${model%% *}/points.csv" 0.05 |
-		awk -v n=$n -v m="${model%% *}" '/^(not )?ok [0-9]+/ { k = $0; sub(/^(not )?ok [0-9]+/, "", k);
+	"$top_builddir/tests/check-invariants" "$dir/node.cfg" "$dir/r-${model%% *}/points.csv" 0.05 \
+		>"$dir/inv.out"
+	# rows above a ceiling the probe measured minutes before: the node is probed again before
+	# they are called impossible (a ceiling is what the node did at least once: a virtual
+	# machine's host can run two threads at one's rate through a probe, unseen, then at two
+	# through the sweep), and they are judged on that probe; a miscounted row is past both
+	if grep -q '^not ok .* above its precision' "$dir/inv.out"; then
+		beside "$dir" /dev/null "$dir/probe.err" \
+			"$top_builddir/src/roofline-probe" --quick --profile-out "$dir/again.cfg"
+		echo "# ${model%% *}: rows above the first probe's peaks ($(grep -o 'the highest: [0-9.]* of it' "$dir/inv.out" | head -n 1)): judged on the node probed again"
+		"$top_builddir/tests/check-invariants" "$dir/again.cfg" \
+			"$dir/r-${model%% *}/points.csv" 0.05 >"$dir/inv.out"
+	fi
+	awk -v n=$n -v m="${model%% *}" '/^(not )?ok [0-9]+/ { k = $0; sub(/^(not )?ok [0-9]+/, "", k);
 			pre = $1 == "not" ? "not ok" : "ok"
 			# a skip keeps its directive: TAP counts it a skip, not a pass
 			if (k ~ /^ # SKIP /) print pre " " (++n) " # SKIP " m ": " substr(k, 9)
 			else print pre " " (++n) " - " m ":" substr(k, 3)
 			next }
-			/^#/ { print } END { print "n=" n > "/dev/stderr" }' 2>"$dir/count"
+			/^#/ { print } END { print "n=" n > "/dev/stderr" }' "$dir/inv.out" 2>"$dir/count"
 	n=$(sed 's/n=//' "$dir/count")
 done
 # an extension switched off (ROOFTRAJ_NO_ISA) or hidden from oneDNN (ONEDNN_MAX_CPU_ISA) is no
