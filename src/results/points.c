@@ -233,6 +233,13 @@ const struct rt_point *rt_points_stat_of(const struct rt_points_index *ix,
 	return NULL;
 }
 
+struct rt_spread rt_points_spread(double *v, size_t n)
+{
+	const double median = n ? rt_median(v, n) : NAN;        /* sorts v first */
+
+	return (struct rt_spread){ median, n ? v[0] : NAN, n ? v[n - 1] : NAN, (unsigned)n };
+}
+
 enum rt_faster rt_points_faster(const struct rt_spread *a, const struct rt_spread *b,
 				bool higher, double *ratio)
 {

@@ -128,14 +128,17 @@ enum rt_faster {                        /* in this order: >= RT_FASTER_UNKNOWN i
 					 * spread between runs is not known */
 	RT_FASTER_YES,                  /* a's range beyond b's: measurably faster */
 };
-/* The verdict on a against b; *ratio (may be NULL): a's speedup over b by their medians
- * (b's time over a's, or a's rate over b's), 0 where a median is not above 0 (no speedup). */
+/* The spread of the figures v[0..n) (reordered: sorted ascending): their median, lowest and
+ * highest, runs n; NAN each when n is 0. */
+struct rt_spread rt_points_spread(double *v, size_t n);
 /* A configuration's rate over its runs, its headline h (an iteration median) doing `work`
  * in each (its batch: images/s; its FLOPs / 1e9: GFLOP/s): median as given, lo from its max
  * row (the slowest run), hi from its min row; runs 2 where they differ, else 1 (the rows do
  * not say how many runs made a range). */
 struct rt_spread rt_points_rate_spread(const struct rt_point *pts, size_t n,
 				       const struct rt_point *h, double work, double median);
+/* The verdict on a against b; *ratio (may be NULL): a's speedup over b by their medians
+ * (b's time over a's, or a's rate over b's), 0 where a median is not above 0 (no speedup). */
 enum rt_faster rt_points_faster(const struct rt_spread *a, const struct rt_spread *b,
 				bool higher, double *ratio);
 

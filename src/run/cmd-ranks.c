@@ -123,6 +123,7 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cluster_l
 {
 	struct rt_spread best = { INFINITY, 0, 0, 0 }, def = { NAN, 0, 0, 0 };
 	const char *best_name = NULL;
+	char range[64];
 	enum rt_faster f;
 	double x = 0;
 
@@ -133,7 +134,8 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cluster_l
 	fprintf(fp, "%-44s %24s %7s %12s\n", "configuration", "job wall s (min..max)", "runs",
 		"GFLOP/s");
 	for (size_t i = 0; i < j->n; i++) {
-		double w[RT_CLI_REPEAT_MAX], lo = INFINITY, hi = 0, fl = 0, med;
+		double w[RT_CLI_REPEAT_MAX], fl = 0;
+		struct rt_spread sp;
 		unsigned k = 0, failed = 0, disturbed = 0;
 		bool seen = false;
 
@@ -150,8 +152,6 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cluster_l
 				disturbed++;
 			} else if (r->ranks_ok == l->size && k < RT_CLI_REPEAT_MAX) {
 				w[k++] = r->wall;
-				lo = fmin(lo, r->wall);
-				hi = fmax(hi, r->wall);
 				fl = r->flops;
 			} else {
 				failed++;
@@ -163,22 +163,18 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cluster_l
 				"failed on a rank in every run");
 			continue;
 		}
-		med = rt_median(w, k);
-		{
-			char range[64];
-
-			snprintf(range, sizeof(range), "%.3f (%.3f..%.3f)", med, lo, hi);
-			fprintf(fp, "%-44s %24s %4u/%-2u %12.2f", j->v[i].config, range, k,
-				k + failed + disturbed, med > 0 ? fl / med / 1e9 : 0);
-			if (disturbed)
-				fprintf(fp, "  (%u run%s disturbed on a rank: not counted)", disturbed,
-					disturbed == 1 ? "" : "s");
-			fputc('\n', fp);
-		}
+		sp = rt_points_spread(w, k);
+		snprintf(range, sizeof(range), "%.3f (%.3f..%.3f)", sp.median, sp.lo, sp.hi);
+		fprintf(fp, "%-44s %24s %4u/%-2u %12.2f", j->v[i].config, range, k,
+			k + failed + disturbed, sp.median > 0 ? fl / sp.median / 1e9 : 0);
+		if (disturbed)
+			fprintf(fp, "  (%u run%s disturbed on a rank: not counted)", disturbed,
+				disturbed == 1 ? "" : "s");
+		fputc('\n', fp);
 		if (!strcmp(j->v[i].config, "default")) {
-			def = (struct rt_spread){ med, lo, hi, k };
-		} else if (med < best.median) {
-			best = (struct rt_spread){ med, lo, hi, k };
+			def = sp;
+		} else if (sp.median < best.median) {
+			best = sp;
 			best_name = j->v[i].config;
 		}
 	}

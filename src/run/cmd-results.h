@@ -45,27 +45,25 @@ struct rt_cmd_outcome {
 	struct rt_onednn_tally t;
 };
 
-/* A configuration's repetitions. */
+/* A configuration's repetitions, each figure's spread over the runs that made it. */
 struct rt_cmd_result {
 	struct rt_cmd_outcome *runs;
-	unsigned n, ok;
-	double median, lo, hi;          /* wall seconds over the successful runs */
+	unsigned n;
+	struct rt_spread wall;          /* wall seconds over the successful runs (runs 0: none) */
 	int med;                        /* the run whose wall time is the median (-1: none) */
-	double bare_median, bare_lo, bare_hi;   /* the default's undisturbed runs without the
-					 * log, wall seconds (NAN: none) */
+	struct rt_spread bare;          /* the default's undisturbed runs without the log, wall
+					 * seconds (runs 0, NAN: none) */
 	bool bare_tried;                /* the default ran without the log (all may have failed) */
 	bool disturbed;                 /* no undisturbed run: the figures are of disturbed ones */
 	bool resumed;                   /* read back from the directory, not run now */
 	/* a claim's own runs: the best and the default in turn without the log, -r of each
-	 * (cf_tried: they ran; cf_ok of them undisturbed and successful, their wall seconds) */
+	 * (cf_tried: they ran; cf the wall seconds of the undisturbed and successful ones, cf_img
+	 * the throughput of those of them that printed one) */
 	bool cf_tried;
-	unsigned cf_ok;
-	double cf_median, cf_lo, cf_hi;
-	unsigned cf_img_ok;             /* ... of them that printed a throughput, its figures */
-	double cf_img_median, cf_img_lo, cf_img_hi;
-	/* the work window over the runs median..hi are of (win_ok of them had one) */
-	unsigned win_ok;
-	double win_median, win_lo, win_hi, startup_median;
+	struct rt_spread cf, cf_img;
+	/* the work window over the runs wall is of (runs 0: not each of them had one) */
+	struct rt_spread win;
+	double startup_median;
 };
 
 /* The steady state of a command's throughput figures v (n of them, in the order printed):
@@ -73,12 +71,9 @@ struct rt_cmd_result {
  * none. */
 double rt_cmd_steady(double *v, size_t n);
 
-/* median, lo, hi and med from the runs: the undisturbed ones, all when every run was
- * disturbed (then disturbed is set). */
+/* wall, win, startup_median and med from the runs: the undisturbed ones, all when every run
+ * was disturbed (then disturbed is set). */
 void rt_cmd_summarize(struct rt_cmd_result *s);
-/* bare_median, bare_lo and bare_hi of the wall times w of the runs without the log (n of
- * them, reordered; NAN each when n is 0). */
-void rt_cmd_bare(struct rt_cmd_result *s, double *w, size_t n);
 void rt_cmd_result_free(struct rt_cmd_result *s);
 
 /* What cannot be true of a run's counts (src/run/cmd-judge.c). oneDNN times each call by the

@@ -1424,7 +1424,7 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir,
 	int rc;
 
 	s->runs = calloc(o->repeat, sizeof(*s->runs));
-	s->bare_median = s->bare_lo = s->bare_hi = NAN;
+	s->bare = rt_points_spread(NULL, 0);
 	if (!s->runs)
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	for (unsigned k = 0; k < o->repeat && !rt_spawn_interrupted(); k++) {
@@ -1463,7 +1463,7 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir,
 		if (onednn_rows(rows, c, (unsigned)s->med + 1, &s->runs[s->med], ""))
 			return rt_err_set(err, -ENOMEM, "out of memory");
 	/* the log's own cost: the default again without it */
-	if (c->is_default && o->overhead && s->ok && !rt_spawn_interrupted()) {
+	if (c->is_default && o->overhead && s->wall.runs && !rt_spawn_interrupted()) {
 		double w[RT_CLI_REPEAT_MAX];
 		unsigned nw = 0;
 
@@ -1479,7 +1479,7 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir,
 				w[nw++] = bare.wall;
 			rt_onednn_tally_free(&bare.t);
 		}
-		rt_cmd_bare(s, w, nw);
+		s->bare = rt_points_spread(w, nw);
 		s->bare_tried = true;
 	}
 	return 0;
@@ -1535,24 +1535,8 @@ static int confirm(const struct rt_cmd_run_opts *o, const char *dir,
 			struct rt_cmd_result *s = &res[pair[j]];
 
 			s->cf_tried = true;
-			s->cf_ok = nw[j];
-			s->cf_img_ok = ni[j];
-			if (ni[j]) {
-				s->cf_img_median = rt_median(img[j], ni[j]);
-				s->cf_img_lo = s->cf_img_hi = img[j][0];
-				for (unsigned k = 1; k < ni[j]; k++) {
-					s->cf_img_lo = fmin(s->cf_img_lo, img[j][k]);
-					s->cf_img_hi = fmax(s->cf_img_hi, img[j][k]);
-				}
-			}
-			if (nw[j]) {
-				s->cf_median = rt_median(w[j], nw[j]);
-				s->cf_lo = s->cf_hi = w[j][0];
-				for (unsigned k = 1; k < nw[j]; k++) {
-					s->cf_lo = fmin(s->cf_lo, w[j][k]);
-					s->cf_hi = fmax(s->cf_hi, w[j][k]);
-				}
-			}
+			s->cf = rt_points_spread(w[j], nw[j]);
+			s->cf_img = rt_points_spread(img[j], ni[j]);
 		}
 	}
 	free(buf);
@@ -1682,11 +1666,12 @@ static int cmd_measure(void *ctx, size_t i, FILE *rows, char *result, size_t rsi
 	if (rc || rt_spawn_interrupted())
 		return rc ? rc : -EINTR;
 	/* the default's FLOPs from the hardware too, where the node's counters are trusted */
-	if (w->hw && c->is_default && r->ok)
+	if (w->hw && c->is_default && r->wall.runs)
 		hw_measure(w->o, c, r, w->hw, w->hwline, w->hwsize);
-	if (r->ok)
-		snprintf(result, rsize, "%.3f s of wall time, the median of %u run%s%s", r->median,
-			 r->ok, r->ok > 1 ? "s" : "", r->disturbed ? ", disturbed" : "");
+	if (r->wall.runs)
+		snprintf(result, rsize, "%.3f s of wall time, the median of %u run%s%s",
+			 r->wall.median, r->wall.runs, r->wall.runs > 1 ? "s" : "",
+			 r->disturbed ? ", disturbed" : "");
 	else if (r->n)
 		snprintf(result, rsize, "failed: %.200s", r->runs[r->n - 1].reason);
 	return 0;
@@ -2048,7 +2033,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	}
 	status = rt_spawn_interrupted() ? 130 : 1;
 	for (size_t i = 0; i < n && status == 1; i++)
-		if (res[i].ok)
+		if (res[i].wall.runs)
 			status = 0;
 	if (status == 1)
 		fprintf(stderr, "%s: no configuration ran\n", o->prog);

@@ -46,32 +46,28 @@ static bool on_window(const struct rt_cmd_result *res, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		if (res[i].med >= 0) {
-			if (!res[i].win_ok)
+			if (!res[i].win.runs)
 				return false;
 			any = true;
 		}
 	return any;
 }
 
-/* The results as compared: on the work window, each median, lo and hi the window's. */
+/* The results as compared: on the work window, each one's wall the window's. */
 static void compared(struct rt_cmd_result *dst, const struct rt_cmd_result *res, size_t n,
 		     bool win)
 {
 	for (size_t i = 0; i < n; i++) {
 		dst[i] = res[i];
-		if (win && res[i].win_ok) {
-			dst[i].median = res[i].win_median;
-			dst[i].lo = res[i].win_lo;
-			dst[i].hi = res[i].win_hi;
-		}
+		if (win && res[i].win.runs)
+			dst[i].wall = res[i].win;
 	}
 }
 
 /* The verdict on s against the default d, their seconds with the log (as compared). */
 static enum rt_faster faster(const struct rt_cmd_result *s, const struct rt_cmd_result *d)
 {
-	return rt_points_faster(&(struct rt_spread){ s->median, s->lo, s->hi, s->ok },
-				&(struct rt_spread){ d->median, d->lo, d->hi, d->ok }, false, NULL);
+	return rt_points_faster(&s->wall, &d->wall, false, NULL);
 }
 
 /* Whether s was measured faster than the default d with the log, as the verdict judges it:
@@ -89,7 +85,8 @@ static size_t pick(const struct rt_cmd_run_opts *o, const struct rt_cmd_result *
 	size_t best = SIZE_MAX;
 
 	for (size_t i = 1; o->tune && i < n; i++)
-		if (beats(&res[i], &res[0]) && (best == SIZE_MAX || res[i].median < res[best].median))
+		if (beats(&res[i], &res[0]) &&
+		    (best == SIZE_MAX || res[i].wall.median < res[best].wall.median))
 			best = i;
 	return best == SIZE_MAX ? rt_cmd_fastest(res, n, false) : best;
 }
@@ -105,8 +102,8 @@ size_t rt_cmd_pick_compared(const struct rt_cmd_run_opts *o, const struct rt_cmd
 	compared(cmp, res, n, on_window(res, n));
 	best = pick(o, cmp, n);
 	if (best != SIZE_MAX) {
-		*best_med = cmp[best].median;
-		*def_med = cmp[0].median;
+		*best_med = cmp[best].wall.median;
+		*def_med = cmp[0].wall.median;
 	}
 	free(cmp);
 	return best;
@@ -130,8 +127,8 @@ size_t rt_cmd_tune_winners(const struct rt_cmd_run_opts *o, const struct rt_cmd_
 
 		for (size_t j = 0; j < o->ntune && first; j++)
 			if (j != i && same_knob(o, i, j) && beats(&res[1 + j], &res[0]) &&
-			    (res[1 + j].median < res[1 + i].median ||
-			     (res[1 + j].median == res[1 + i].median && j < i)))
+			    (res[1 + j].wall.median < res[1 + i].wall.median ||
+			     (res[1 + j].wall.median == res[1 + i].wall.median && j < i)))
 				first = false;
 		if (first)
 			win[nw++] = i;
@@ -159,7 +156,8 @@ static void tune_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 			"knob, %s):", basis);
 		for (size_t i = 0; i < nw; i++)
 			fprintf(fp, "%s %s (%.3f s against %.3f s)", i ? "," : "",
-				cfgs[1 + win[i]].name, res[1 + win[i]].median, res[0].median);
+				cfgs[1 + win[i]].name, res[1 + win[i]].wall.median,
+				res[0].wall.median);
 		fputc('\n', fp);
 		for (size_t i = 0; i < n; i++)
 			if (cfgs[i].together)
@@ -183,7 +181,7 @@ static void tune_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 		else
 			fprintf(fp, "tune: the set chosen: the default (the environment untouched): "
 				"%s beat it with the log, but the runs without the log did not "
-				"confirm it (%s)\n", cfgs[best].name, !b->cf_ok || !d->cf_ok ?
+				"confirm it (%s)\n", cfgs[best].name, !b->cf.runs || !d->cf.runs ?
 				"every run of one of the two was disturbed or failed" :
 				"not measurably faster without it");
 	} else {
@@ -225,23 +223,17 @@ static void describe_default(FILE *fp, const struct rt_onednn_tally *t)
 	fputc('\n', fp);
 }
 
-/* "1.234 s (1.200..1.300 over 3 fresh processes)", or "1.234 s" from one run */
-static void figure(char *buf, size_t size, double med, double lo, double hi, unsigned k)
+/* A spread in words: "1.234 s (1.200..1.300 over 3 fresh processes)" (rate: "1605 images/s
+ * (1590..1620 over 3 fresh processes)"), "1.234 s (one run)" */
+static void spread_words(char *buf, size_t size, const struct rt_spread *s, bool rate)
 {
-	if (k < 2)
-		snprintf(buf, size, "%.3f s (one run)", med);
-	else
-		snprintf(buf, size, "%.3f s (%.3f..%.3f over %u fresh processes)", med, lo, hi, k);
-}
+	const char *f = rate ? "%.4g images/s (%.4g..%.4g over %u fresh processes)" :
+			       "%.3f s (%.3f..%.3f over %u fresh processes)";
 
-/* "1604.9 images/s (1590..1620 over 3 fresh processes)" */
-static void rate(char *buf, size_t size, double med, double lo, double hi, unsigned k)
-{
-	if (k < 2)
-		snprintf(buf, size, "%.4g images/s (one run)", med);
+	if (s->runs < 2)
+		snprintf(buf, size, rate ? "%.4g images/s (one run)" : "%.3f s (one run)", s->median);
 	else
-		snprintf(buf, size, "%.4g images/s (%.4g..%.4g over %u fresh processes)", med, lo,
-			 hi, k);
+		snprintf(buf, size, f, s->median, s->lo, s->hi, s->runs);
 }
 
 /* The verdict on a configuration faster than the default with the log (b and d as compared:
@@ -254,15 +246,18 @@ static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_resu
 		  const struct rt_cmd_result *d, const char *basis, bool *confirmed)
 {
 	char lb[96], ld[96], fb[96], fd[96], logged[420];
+	/* the program's own throughput (higher is faster) where each run printed one */
+	const bool img = b->cf_img.runs == b->cf.runs && d->cf_img.runs == d->cf.runs;
+	const struct rt_spread *sb = img ? &b->cf_img : &b->cf, *sd = img ? &d->cf_img : &d->cf;
+	const char *by = img ? "the command's own throughput" : "wall time";
 	enum rt_faster f;
 	double x;
 
 	*confirmed = false;
-
-	figure(lb, sizeof(lb), b->median, b->lo, b->hi, b->ok);
-	figure(ld, sizeof(ld), d->median, d->lo, d->hi, d->ok);
+	spread_words(lb, sizeof(lb), &b->wall, false);
+	spread_words(ld, sizeof(ld), &d->wall, false);
 	snprintf(logged, sizeof(logged), "with the log %s against the default's %s (%s: "
-		 "%.2fx%s)", lb, ld, basis, d->median / b->median,
+		 "%.2fx%s)", lb, ld, basis, d->wall.median / b->wall.median,
 		 faster(b, d) == RT_FASTER_UNKNOWN ? ", the spread not known" :
 		 ", outside both ranges");
 	if (!b->cf_tried || !d->cf_tried) {
@@ -271,59 +266,35 @@ static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_resu
 			 logged);
 		return;
 	}
-	if (!b->cf_ok || !d->cf_ok) {
+	if (!b->cf.runs || !d->cf.runs) {
 		snprintf(v, vs, "no configuration is measurably faster than the default: %s is "
 			 "faster %s, but without the log every run of %s was disturbed or failed: "
-			 "not confirmed", name, logged, b->cf_ok ? "the default" : "it");
+			 "not confirmed", name, logged, b->cf.runs ? "the default" : "it");
 		return;
 	}
-	if (b->cf_img_ok == b->cf_ok && d->cf_img_ok == d->cf_ok) {
-		/* the program's own throughput: higher is faster */
-		rate(fb, sizeof(fb), b->cf_img_median, b->cf_img_lo, b->cf_img_hi, b->cf_img_ok);
-		rate(fd, sizeof(fd), d->cf_img_median, d->cf_img_lo, d->cf_img_hi, d->cf_img_ok);
-		f = rt_points_faster(&(struct rt_spread){ b->cf_img_median, b->cf_img_lo,
-							  b->cf_img_hi, b->cf_ok },
-				     &(struct rt_spread){ d->cf_img_median, d->cf_img_lo,
-							  d->cf_img_hi, d->cf_ok }, true, &x);
-		if (f == RT_FASTER_YES)
-			snprintf(v, vs, "best configuration: %s, %s without the log against the "
-				 "default's %s (run in turn, the command's own throughput): speedup "
-				 "%.2fx, outside both ranges; %s", name, fb, fd, x, logged);
-		else if (f == RT_FASTER_UNKNOWN)
-			snprintf(v, vs, "best configuration: %s, %s without the log against the "
-				 "default's %s (the command's own throughput): speedup %.2fx from one "
-				 "run of each, the spread is not known (use -r 3); %s", name, fb, fd, x,
-				 logged);
-		else
-			snprintf(v, vs, "no configuration is measurably faster than the default "
-				 "without the log: %s printed %s against the default's %s (run in turn, "
-				 "the command's own throughput), %s; %s", name, fb, fd,
-				 f == RT_FASTER_NOISE ? "the ranges overlap" :
-				 "the default as fast or faster", logged);
-		*confirmed = !strncmp(v, "best configuration: ", 20);
-		return;
-	}
-	figure(fb, sizeof(fb), b->cf_median, b->cf_lo, b->cf_hi, b->cf_ok);
-	figure(fd, sizeof(fd), d->cf_median, d->cf_lo, d->cf_hi, d->cf_ok);
-	f = rt_points_faster(&(struct rt_spread){ b->cf_median, b->cf_lo, b->cf_hi, b->cf_ok },
-			     &(struct rt_spread){ d->cf_median, d->cf_lo, d->cf_hi, d->cf_ok }, false,
-			     &x);
-	if (f == RT_FASTER_YES)
+	spread_words(fb, sizeof(fb), sb, img);
+	spread_words(fd, sizeof(fd), sd, img);
+	f = rt_points_faster(sb, sd, img, &x);
+	if (f == RT_FASTER_YES && img)
+		snprintf(v, vs, "best configuration: %s, %s without the log against the default's "
+			 "%s (run in turn, %s): speedup %.2fx, outside both ranges; %s", name, fb, fd,
+			 by, x, logged);
+	else if (f == RT_FASTER_YES)
 		snprintf(v, vs, "best configuration: %s, %s without the log against the default's "
 			 "%s (run in turn): speedup %.2fx in wall time, outside both ranges (wall "
-			 "time: not every run printed the command's throughput); %s",
-			 name, fb, fd, x, logged);
+			 "time: not every run printed the command's throughput); %s", name, fb, fd, x,
+			 logged);
 	else if (f == RT_FASTER_UNKNOWN)
 		snprintf(v, vs, "best configuration: %s, %s without the log against the default's "
-			 "%s (wall time): speedup %.2fx from one run of each, the spread is not known "
-			 "(use -r 3); %s", name, fb, fd, x, logged);
+			 "%s (%s): speedup %.2fx from one run of each, the spread is not known (use "
+			 "-r 3); %s", name, fb, fd, by, x, logged);
 	else
 		snprintf(v, vs, "no configuration is measurably faster than the default without "
-			 "the log: %s took %s against the default's %s (run in turn, wall time), %s; "
-			 "%s", name, fb, fd, f == RT_FASTER_NOISE ? "the ranges overlap" :
-			 "the default as fast or faster", logged);
+			 "the log: %s %s %s against the default's %s (run in turn, %s), %s; %s", name,
+			 img ? "printed" : "took", fb, fd, by, f == RT_FASTER_NOISE ?
+			 "the ranges overlap" : "the default as fast or faster", logged);
 	/* past the returns above, a named best is a speedup the runs without the log made */
-	*confirmed = !strncmp(v, "best configuration: ", 20);
+	*confirmed = f >= RT_FASTER_UNKNOWN;
 }
 
 /* Under a configuration's row whose rates are not printed for primitives above their roofs:
@@ -445,30 +416,30 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 	}
 	if (ld->hw && *ld->hw)
 		fprintf(fp, "%s\n", ld->hw);
-	if (!isnan(def->bare_median) && def->ok) {
+	if (!isnan(def->bare.median) && def->wall.runs) {
 		/* a cost only where the ranges do not overlap, the log's runs the slower */
 		char runs[160];
 
 		snprintf(runs, sizeof(runs), "%.3f s (%.3f..%.3f) with the log and %.3f s "
-			 "(%.3f..%.3f) without", def->median, def->lo, def->hi, def->bare_median,
-			 def->bare_lo, def->bare_hi);
-		if (def->lo > def->bare_hi)
+			 "(%.3f..%.3f) without", def->wall.median, def->wall.lo, def->wall.hi,
+			 def->bare.median, def->bare.lo, def->bare.hi);
+		if (def->wall.lo > def->bare.hi)
 			fprintf(fp, "verbose overhead: the default took %s (medians): %+.1f%%%s\n",
-				runs, 100 * (def->median / def->bare_median - 1), def->disturbed ?
+				runs, 100 * (def->wall.median / def->bare.median - 1), def->disturbed ?
 				" (the runs with the log disturbed)" : "");
-		else if (def->hi < def->bare_lo)
+		else if (def->wall.hi < def->bare.lo)
 			fprintf(fp, "verbose overhead: none measured: the default took %s, the "
 				"runs without the log the slower (the node's noise, not a gain "
 				"of the log's)\n", runs);
 		else
 			fprintf(fp, "verbose overhead: none the runs tell apart: the default "
 				"took %s; the ranges overlap\n", runs);
-	} else if (def->ok && o->overhead && def->bare_tried)
+	} else if (def->wall.runs && o->overhead && def->bare_tried)
 		fprintf(fp, "verbose overhead: not measured: every run without the log was "
 			"disturbed or failed\n");
 	else if (o->overhead)
 		fprintf(fp, "verbose overhead: not measured: the default configuration's runs "
-			"with the log %s\n", def->ok ? "were not measured" : "failed or were "
+			"with the log %s\n", def->wall.runs ? "were not measured" : "failed or were "
 			"disturbed, so there is nothing to compare with");
 	fprintf(fp, "\n%-44s %22s %9s %10s %10s %9s %9s %9s %22s %8s\n", "configuration",
 		"wall s (min..max)", "coverage", "GFLOP/s", "in oneDNN", "reorders", "images/s",
@@ -489,7 +460,8 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 		for (size_t j = 0; j < r->t.n; j++)
 			if (!strcmp(r->t.v[j].kind, "reorder"))
 				reorder += r->t.v[j].ms;
-		snprintf(range, sizeof(range), "%.3f (%.3f..%.3f)", s->median, s->lo, s->hi);
+		snprintf(range, sizeof(range), "%.3f (%.3f..%.3f)", s->wall.median, s->wall.lo,
+			 s->wall.hi);
 		/* an impossible log's coverage and rates are no facts: not printed as numbers */
 		rt_cmd_judge(r, cfgs[i].threads, prof, &jr);
 		snprintf(cov, sizeof(cov), "%.0f%%", r->wall > 0 ? 100 * fmin(1, r->t.ms / 1e3 /
@@ -508,9 +480,9 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 		else
 			fprintf(fp, " %9s", "-");
 		/* the work window: the median run's start-up, the window over the runs */
-		if (s->win_ok) {
-			snprintf(range, sizeof(range), "%.3f (%.3f..%.3f)", s->win_median, s->win_lo,
-				 s->win_hi);
+		if (s->win.runs) {
+			snprintf(range, sizeof(range), "%.3f (%.3f..%.3f)", s->win.median, s->win.lo,
+				 s->win.hi);
 			snprintf(cov, sizeof(cov), "%.0f%%", r->window > 0 ? 100 * r->t.ms / 1e3 /
 				 r->window : 0);
 			fprintf(fp, " %9.3f %22s %8s\n", s->startup_median, range,
@@ -588,19 +560,20 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 		snprintf(v, vs, "one configuration (no --sweep): nothing to compare");
 	} else if (def->med < 0 || def->disturbed) {
 		snprintf(v, vs, "best configuration: %s, %.3f s (%s); the default %s: no speedup "
-			 "to tell", cfgs[best].name, res[best].median, basis, def->med < 0 ?
+			 "to tell", cfgs[best].name, res[best].wall.median, basis, def->med < 0 ?
 			 "did not run" : "was disturbed in every run");
 	} else if (best == 0) {
 		snprintf(v, vs, "the default configuration is the fastest measured: %.3f s "
-			 "(%.3f..%.3f over %u fresh process%s, %s)", def->median, def->lo, def->hi,
-			 def->ok, def->ok == 1 ? "" : "es", basis);
+			 "(%.3f..%.3f over %u fresh process%s, %s)", def->wall.median, def->wall.lo,
+			 def->wall.hi, def->wall.runs, def->wall.runs == 1 ? "" : "es", basis);
 	} else if (beats(&res[best], def)) {
 		claim(v, vs, cfgs[best].name, &res[best], def, basis, &confirmed);
 	} else {
 		snprintf(v, vs, "no configuration is measurably faster than the default: the "
 			 "fastest, %s, took %.3f s (%.3f..%.3f), the default %.3f s (%.3f..%.3f), "
-			 "%s; the ranges overlap", cfgs[best].name, res[best].median, res[best].lo,
-			 res[best].hi, def->median, def->lo, def->hi, basis);
+			 "%s; the ranges overlap", cfgs[best].name, res[best].wall.median,
+			 res[best].wall.lo, res[best].wall.hi, def->wall.median, def->wall.lo,
+			 def->wall.hi, basis);
 	}
 	fprintf(fp, "%s\n", v);
 	/* the basis, where something was compared */

@@ -22,66 +22,37 @@
 
 #define MAX_REPS RT_CLI_REPEAT_MAX      /* the runs of a configuration */
 
-void rt_cmd_bare(struct rt_cmd_result *s, double *w, size_t n)
-{
-	s->bare_median = s->bare_lo = s->bare_hi = NAN;
-	if (!n)
-		return;
-	s->bare_median = rt_median(w, n);       /* sorts w ascending */
-	s->bare_lo = w[0];
-	s->bare_hi = w[n - 1];
-}
-
 void rt_cmd_summarize(struct rt_cmd_result *s)
 {
-	double w[MAX_REPS];
-	unsigned k = 0;
+	double w[MAX_REPS], win[MAX_REPS], su[MAX_REPS];
+	unsigned k = 0, kw = 0;
 
 	s->med = -1;
-	s->ok = 0;
-	s->disturbed = false;
 	for (int pass = 0; pass < 2 && !k; pass++) {
 		/* the undisturbed runs; every successful one when none was */
 		s->disturbed = pass == 1;
-		s->lo = INFINITY, s->hi = 0;
-		for (unsigned i = 0; i < s->n; i++)
-			if (s->runs[i].ok && (pass || !s->runs[i].disturbed) && k < MAX_REPS) {
-				w[k++] = s->runs[i].wall;
-				s->lo = fmin(s->lo, s->runs[i].wall);
-				s->hi = fmax(s->hi, s->runs[i].wall);
-			}
-	}
-	s->ok = k;
-	if (!k) {
-		s->disturbed = false;
-		return;
-	}
-	s->median = rt_median(w, k);
-	/* the work window over the same runs: where each of them had one */
-	s->win_ok = 0;
-	s->win_lo = INFINITY, s->win_hi = 0;
-	{
-		double su[MAX_REPS];
-		unsigned ks = 0;
+		for (unsigned i = 0; i < s->n; i++) {
+			const struct rt_cmd_outcome *r = &s->runs[i];
 
-		for (unsigned i = 0; i < s->n; i++)
-			if (s->runs[i].ok && (s->disturbed || !s->runs[i].disturbed) &&
-			    isfinite(s->runs[i].window) && s->win_ok < MAX_REPS) {
-				w[s->win_ok++] = s->runs[i].window;
-				su[ks++] = s->runs[i].startup;
-				s->win_lo = fmin(s->win_lo, s->runs[i].window);
-				s->win_hi = fmax(s->win_hi, s->runs[i].window);
+			if (!r->ok || (!pass && r->disturbed) || k == MAX_REPS)
+				continue;
+			w[k++] = r->wall;
+			/* the work window over the same runs: where each of them had one */
+			if (isfinite(r->window)) {
+				win[kw] = r->window;
+				su[kw++] = r->startup;
 			}
-		if (s->win_ok < k)      /* a run without one: no window to compare */
-			s->win_ok = 0;
-		s->win_median = s->win_ok ? rt_median(w, s->win_ok) : NAN;
-		s->startup_median = s->win_ok ? rt_median(su, ks) : NAN;
+		}
 	}
+	s->disturbed = s->disturbed && k;
+	s->wall = rt_points_spread(w, k);
+	s->win = rt_points_spread(win, kw < k ? 0 : kw);   /* a run without one: no window */
+	s->startup_median = s->win.runs ? rt_median(su, kw) : NAN;
 	/* the run closest to the median stands for the configuration's counts */
-	for (unsigned i = 0; i < s->n; i++)
+	for (unsigned i = 0; k && i < s->n; i++)
 		if (s->runs[i].ok && (s->disturbed || !s->runs[i].disturbed) &&
-		    (s->med < 0 || fabs(s->runs[i].wall - s->median) <
-				   fabs(s->runs[s->med].wall - s->median)))
+		    (s->med < 0 || fabs(s->runs[i].wall - s->wall.median) <
+				   fabs(s->runs[s->med].wall - s->wall.median)))
 			s->med = (int)i;
 }
 
@@ -249,18 +220,12 @@ int rt_cmd_results_load(const char *dir, struct rt_sweep_config **cfgs, size_t *
 		const long ci = find_cfg(cfgs, n, &ncap, &idx, make, w->config, w->threads);
 		struct rt_cmd_result *s;
 
-		if (ci == -2) {
-			rc = rt_err_set(err, -ENOMEM, "out of memory");
-			goto out;
-		}
-		if (ci == -3) {
-			rc = rt_err_set(err, -EINVAL, "%s:%d: a configuration's name of %zu "
-					"characters (at most %zu)", csv, w->line, strlen(w->config),
-					sizeof((*cfgs)[0].name) - 1);
-			goto out;
-		}
 		if (ci < 0) {
-			rc = rt_err_set(err, -EINVAL, "%s:%d: configuration '%s' is not one of this "
+			rc = ci == -2 ? rt_err_set(err, -ENOMEM, "out of memory") :
+			     ci == -3 ? rt_err_set(err, -EINVAL, "%s:%d: a configuration's name of "
+						   "%zu characters (at most %zu)", csv, w->line,
+						   strlen(w->config), sizeof((*cfgs)[0].name) - 1) :
+			     rt_err_set(err, -EINVAL, "%s:%d: configuration '%s' is not one of this "
 					"run's (run.cfg)", csv, w->line, w->config);
 			goto out;
 		}
@@ -336,24 +301,14 @@ int rt_cmd_results_load(const char *dir, struct rt_sweep_config **cfgs, size_t *
 			have[ci] = true;
 	}
 out:
-	for (size_t i = 0; !rc && i < *n && i < rescap; i++) {
+	/* every configuration a row named has a result: (*res)[0..*n) */
+	for (size_t i = 0; !rc && i < *n; i++) {
 		struct rt_cmd_result *s = &(*res)[i];
 
 		if (!s->resumed)
 			continue;
 		rt_cmd_summarize(s);
-		rt_cmd_bare(s, bare[i], nbare[i]);
-	}
-	if (make && !rc && rescap < *n) {
-		/* every configuration a row named has a result */
-		struct rt_cmd_result *v = realloc(*res, *n * sizeof(*v));
-
-		if (!v) {
-			rc = rt_err_set(err, -ENOMEM, "out of memory");
-		} else {
-			memset(v + rescap, 0, (*n - rescap) * sizeof(*v));
-			*res = v;
-		}
+		s->bare = rt_points_spread(bare[i], nbare[i]);
 	}
 	free(idx.slots);
 	free(bare);
@@ -369,7 +324,7 @@ size_t rt_cmd_fastest(const struct rt_cmd_result *res, size_t n, bool disturbed_
 	for (int pass = 0; pass < 1 + disturbed_too && best == SIZE_MAX; pass++)
 		for (size_t i = 0; i < n; i++)
 			if (res[i].med >= 0 && (pass || !res[i].disturbed) &&
-			    (best == SIZE_MAX || res[i].median < res[best].median))
+			    (best == SIZE_MAX || res[i].wall.median < res[best].wall.median))
 				best = i;
 	return best;
 }
