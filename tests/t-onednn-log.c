@@ -653,6 +653,57 @@ int main(void)
 			   bound ? " at most" : "");
 		}
 	}
+	/* an implementation naming no ISA ran the highest math the log's ISA line allows: fp32
+	 * on an AVX2 or an AVX-512 without bfloat16 (Zen 3's, Skylake's), bf16 at most on one
+	 * with it, at most where the log names no ISA */
+	{
+		static const struct {
+			const char *isa;
+			enum rt_precision prec;
+			bool bound;
+		} v[] = {
+			{ "Intel AVX2", FP32, false },
+			{ "Intel AVX-512 with AVX512BW, AVX512VL, and AVX512DQ extensions", FP32, false },
+			{ "Intel AVX-512 with Intel DL Boost", FP32, false },
+			{ "Intel AVX-512 with Intel DL Boost and bfloat16 support", BF16, true },
+			{ "Intel AVX2 with Intel DL Boost and float16 and bfloat16 support", BF16, true },
+			{ "Intel AVX-512 with float16, Intel DL Boost and bfloat16 support and Intel "
+			  "AMX with bfloat16 and 8-bit integer support", BF16, true },
+			{ "Intel AVX10.1/512 with float16, Intel DL Boost and bfloat16 support and "
+			  "Intel AMX with bfloat16 and 8-bit integer support", BF16, true },
+			{ NULL, BF16, true },
+		};
+		const char *gemm = "onednn_verbose,exec,cpu,convolution,x64:gemm:jit,"
+			"forward_training,src_f32::blocked:abcd:f0 wei_f32::blocked:abcd:f0 "
+			"bia_f32::blocked:a:f0 dst_f32::blocked:abcd:f0,attr-fpmath_mode:"
+			"fpmath_mode_bf16 ,alg:convolution_direct,mb2_ic1oc6_ih28oh24kh5sh1dh0ph0_"
+			"iw28ow24kw5sw1dw0pw0,0.5";
+
+		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+			struct rt_onednn_reader r2;
+			struct rt_onednn_tally t;
+			struct rt_onednn_exec e2;
+			char info[300];
+
+			rt_onednn_reader_init(&r2);
+			rt_onednn_tally_init(&t);
+			snprintf(info, sizeof(info), "onednn_verbose,info,cpu,isa:%s",
+				 v[i].isa ? v[i].isa : "");
+			if (v[i].isa)
+				rt_onednn_tally_line(&t, rd(&r2, info, &e2), &e2, info, strlen(info));
+			rt_onednn_tally_line(&t, rd(&r2, gemm, &e2), &e2, gemm, strlen(gemm));
+			ok(t.n == 1 && t.v[0].prec == v[i].prec && t.v[0].prec_bound == v[i].bound,
+			   "gemm:jit under fpmath bf16, the log's ISA %s: %s%s", v[i].isa ? v[i].isa :
+			   "not said", t.n ? rt_precision_name(t.v[0].prec) : "none",
+			   t.n && t.v[0].prec_bound ? " at most" : "");
+			rt_onednn_tally_free(&t);
+			rt_onednn_reader_fini(&r2);
+		}
+		ok(rt_onednn_isa_has("Intel AVX-512 with float16, Intel DL Boost and bfloat16 "
+				     "support", FP16) &&
+		   !rt_onednn_isa_has("Intel AVX-512 with Intel DL Boost and bfloat16 support", FP16),
+		   "fp16 math where the ISA line says float16, not bfloat16 alone");
+	}
 	rt_onednn_reader_fini(&r);
 	return done_testing();
 }

@@ -37,7 +37,8 @@
  * instructions: an AMX or bf16 ISA in the name (brg_conv_fwd:avx10_1_512_amx) did, an ISA with
  * fp32 FMAs only (jit:avx512_core, brgemm:avx2: Debian's oneDNN 2.6 prints the attribute and
  * keeps these kernels) did not, and a name without an ISA (ref:any, gemm:jit) does not tell:
- * the highest precision it allows, prec_bound set. Kinds whose math the attribute does not
+ * the highest precision it allows, prec_bound set, unless the log's ISA line names an ISA
+ * without that math (Intel AVX2: fp32, rt_onednn_tally_line). Kinds whose math the attribute does not
  * change (reorders, element-wise, pooling, normalization) keep their data type's.
  */
 #include "config.h"
@@ -1297,10 +1298,30 @@ void rt_onednn_tally_unparsed(struct rt_onednn_tally *t, const char *line, size_
 	}
 }
 
+bool rt_onednn_isa_has(const char *isa, enum rt_precision prec)
+{
+	const char *f = isa;
+
+	if (strstr(isa, "AVX10") || (prec != RT_PRECISION_BF16 && prec != RT_PRECISION_FP16))
+		return true;
+	if (prec == RT_PRECISION_BF16)
+		return strstr(isa, "bfloat16") || strstr(isa, "AMX");
+	while ((f = strstr(f, "float16")) && f > isa && f[-1] == 'b')
+		f++;            /* bfloat16 is not float16 */
+	return f;
+}
+
 void rt_onednn_tally_line(struct rt_onednn_tally *t, enum rt_onednn_line k,
 			  const struct rt_onednn_exec *e, const char *line, size_t len)
 {
-	if (k == RT_ONEDNN_EXEC)
+	if (k == RT_ONEDNN_EXEC && e->prec_bound && t->isa[0] && !rt_onednn_isa_has(t->isa,
+										 e->prec)) {
+		struct rt_onednn_exec fp32 = *e;
+
+		fp32.prec = RT_PRECISION_FP32;
+		fp32.prec_bound = false;
+		rt_onednn_tally_add(t, &fp32);
+	} else if (k == RT_ONEDNN_EXEC)
 		rt_onednn_tally_add(t, e);
 	else if (k == RT_ONEDNN_UNPARSED)
 		rt_onednn_tally_unparsed(t, line, len, e->why);

@@ -124,7 +124,10 @@ void rt_onednn_tally_unparsed(struct rt_onednn_tally *t, const char *line, size_
 			      const char *why);
 /* A line as rt_onednn_read classed it: an execution added, an unread line counted (the first
  * named), the info lines' version, CPU runtime, threads and ISA kept; the program's own lines
- * leave the tally alone. */
+ * leave the tally alone. An execution whose math the implementation's name does not tell
+ * (prec_bound) ran fp32 where the log's ISA line, said before it, names an ISA without the
+ * lower math (rt_onednn_isa_has: "Intel AVX2", an AVX-512 without bfloat16): the highest it
+ * could have had there. */
 void rt_onednn_tally_line(struct rt_onednn_tally *t, enum rt_onednn_line k,
 			  const struct rt_onednn_exec *e, const char *line, size_t len);
 void rt_onednn_tally_free(struct rt_onednn_tally *t);
@@ -139,6 +142,10 @@ void rt_onednn_tally_sort(struct rt_onednn_tally *t);
  * ISA (the highest roof the work could have had). One rule for a log's primitives and the
  * trainer's points. */
 enum rt_precision rt_onednn_f32_math(const char *fpmath, const char *impl, bool *bound);
+/* Whether the CPU ISA oneDNN's info line names ("Intel AVX-512 with Intel DL Boost and bfloat16
+ * support", "Intel AVX2") has the instructions of math in precision prec (bf16: bfloat16, AMX
+ * or AVX10; fp16: float16 or AVX10; fp32 and any other: true). */
+bool rt_onednn_isa_has(const char *isa, enum rt_precision prec);
 
 /* The minibatch (mb) and output height (oh) of a convolution's or pooling's problem
  * descriptor ("mb48_ic24oc48_ih32oh32..."), as the counts read it; -1 each where the problem
