@@ -402,6 +402,16 @@ int main(void)
 		       "oneDNN's time): bf16 math in 0, fp32 math in 1 (jit:avx512_core), math not "
 		       "told by the implementation's name in 1 (ref:any)",
 		       "... one whose implementation does not tell its math: said so");
+		/* gemm:jit on an AVX2 node (Zen 3's): fp32 by the log's ISA line, said with it */
+		snprintf(p[1].impl, sizeof(p[1].impl), "x64:gemm:jit");
+		p[1].prec = RT_PRECISION_FP32;
+		p[1].prec_bound = false;
+		snprintf(v.isa, sizeof(v.isa), "Intel AVX2");
+		rt_cmd_fpmath_effect(&v, line, sizeof(line));
+		is_str(line, "fpmath bf16 reached 2 primitives with FLOPs (22 calls, 220.750 ms of "
+		       "oneDNN's time), and oneDNN v2.6.3 ran fp32 math in every one: none of the "
+		       "implementations it picked (jit:avx512_core, x64:gemm:jit) has bf16 math on "
+		       "its ISA (Intel AVX2)", "... on an ISA without bf16 math: the ISA named");
 	}
 	/* the run measured the mode itself (--sweep fpmath=strict,bf16): the default's log in
 	 * fp32 without a mode, the advice says what the mode did in its configuration rather

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* oneDNN's blocked layout of activations: only the channels blocked ("aBcd16b", "aBcde8b");
  * weights block their output channels too ("Acdb16a", "ABcd16b16a", "aBCde8c8b") */
@@ -75,16 +76,6 @@ static int cmp_conv_ms(const void *a, const void *b)
 static const struct rt_roof *flop_roof(const struct rt_cmd_judgement *j, const char *prec)
 {
 	return j && j->have_roofs ? rt_roofs_ceiling(&j->roofs, prec) : NULL;
-}
-
-/* DRAM's bandwidth roof, or NULL. */
-static const struct rt_roof *dram_roof(const struct rt_cmd_judgement *j)
-{
-	for (size_t i = 0; j && j->have_roofs && i < j->roofs.n; i++)
-		if (j->roofs.roof[i].kind == RT_ROOF_BANDWIDTH &&
-		    !strcmp(j->roofs.roof[i].level, "DRAM"))
-			return &j->roofs.roof[i];
-	return NULL;
 }
 
 /* Whether a has room for a line */
@@ -176,11 +167,12 @@ static void reorders(struct rt_cmd_advice *a, const struct rt_onednn_tally *t, b
 static void under_roof(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		       const struct rt_cmd_judgement *j, unsigned threads)
 {
-	const struct rt_roof *dram = dram_roof(j);
+	const struct rt_roof *dram;
 	struct rt_buf b;
 
 	if (!j || !j->have_roofs || j->log_impossible)
 		return;
+	dram = rt_roofs_bandwidth(&j->roofs, "DRAM");
 	for (size_t i = 0; i < t->n && i < 8; i++) {
 		const struct rt_onednn_prim *p = &t->v[i];
 		const struct rt_roof *c = rt_cmd_prim_roof(j, p);
@@ -402,11 +394,17 @@ void rt_cmd_fpmath_effect(const struct rt_onednn_tally *t, char *line, size_t si
 	if (!n)
 		return;
 	if (!count[0] && !count[2]) {
+		/* an implementation naming no ISA ran fp32 there (rt_onednn_tally_line) */
+		const bool poor = t->isa[0] && !rt_onednn_isa_has(t->isa, strcasecmp(mode, "f16") ?
+								  RT_PRECISION_BF16 :
+								  RT_PRECISION_FP16);
+
 		snprintf(line, size, "fpmath %s reached %zu primitive%s with FLOPs (%lu calls, %.3f "
 			 "ms of oneDNN's time), and oneDNN%s%s ran fp32 math in every one: none of "
-			 "the implementations it picked (%s) has %s math", mode, n, n == 1 ? "" : "s",
-			 calls, ms, t->version[0] ? " " : "", t->version, l[1],
-			 strcmp(mode, "any") ? mode : "lower-precision");
+			 "the implementations it picked (%s) has %s math%s%s%s", mode, n,
+			 n == 1 ? "" : "s", calls, ms, t->version[0] ? " " : "", t->version, l[1],
+			 strcmp(mode, "any") ? mode : "lower-precision", poor ? " on its ISA (" : "",
+			 poor ? t->isa : "", poor ? ")" : "");
 		return;
 	}
 	{
