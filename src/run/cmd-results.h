@@ -74,7 +74,9 @@ double rt_cmd_steady(double *v, size_t n);
 /* wall, win, startup_median and med from the runs: the undisturbed ones, all when every run
  * was disturbed (then disturbed is set). */
 void rt_cmd_summarize(struct rt_cmd_result *s);
-void rt_cmd_result_free(struct rt_cmd_result *s);
+/* The configurations cfgs[0..n), their results res[0..n) and what those hold (either may be
+ * NULL). */
+void rt_cmd_results_free(struct rt_sweep_config *cfgs, struct rt_cmd_result *res, size_t n);
 
 /* What cannot be true of a run's counts (src/run/cmd-judge.c). oneDNN times each call by the
  * wall clock, and its logs print those times in steps of 2^-10 ms (a microsecond): a call's

@@ -2038,11 +2038,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	if (status == 1)
 		fprintf(stderr, "%s: no configuration ran\n", o->prog);
 out:
-	for (size_t i = 0; res && i < n; i++)
-		rt_cmd_result_free(&res[i]);
-	free(res);
+	rt_cmd_results_free(cfgs, res, n);
 	free(have);
-	rt_sweep_configs_free(cfgs, n);
 	free_argv(argv);
 	rt_runrec_members_destroy(rec);
 	if (opts->resume)       /* what the record compiled (the tool's own has none) */

@@ -56,13 +56,15 @@ void rt_cmd_summarize(struct rt_cmd_result *s)
 			s->med = (int)i;
 }
 
-void rt_cmd_result_free(struct rt_cmd_result *s)
+void rt_cmd_results_free(struct rt_sweep_config *cfgs, struct rt_cmd_result *res, size_t n)
 {
-	for (unsigned k = 0; s->runs && k < s->n; k++)
-		rt_onednn_tally_free(&s->runs[k].t);
-	free(s->runs);
-	s->runs = NULL;
-	s->n = 0;
+	for (size_t i = 0; res && i < n; i++) {
+		for (unsigned k = 0; res[i].runs && k < res[i].n; k++)
+			rt_onednn_tally_free(&res[i].runs[k].t);
+		free(res[i].runs);
+	}
+	free(res);
+	rt_sweep_configs_free(cfgs, n);
 }
 
 /* A raw log read again: the same lines give the same tally the run made. */
@@ -621,10 +623,7 @@ int rt_cmd_views_redraw(const struct rt_redraw *r, struct rt_err *err)
 	if (adv)
 		rt_cmd_advice_free(adv);
 	free(adv);
-	for (size_t i = 0; res && i < n; i++)
-		rt_cmd_result_free(&res[i]);
-	free(res);
-	rt_sweep_configs_free(cfgs, n);
+	rt_cmd_results_free(cfgs, res, n);
 	return rc;
 }
 
@@ -705,10 +704,7 @@ int rt_cmd_overlay(const struct rt_overlay *o, struct rt_err *err)
 						       (int)d, names[nm] };
 			nm++;
 		}
-		for (size_t i = 0; res && i < n; i++)
-			rt_cmd_result_free(&res[i]);
-		free(res);
-		rt_sweep_configs_free(cfgs, n);
+		rt_cmd_results_free(cfgs, res, n);
 		rt_profile_destroy(own);
 	}
 	if (!rc && left > 8)

@@ -7,26 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void mib(char *buf, size_t size, double bytes)
-{
-	snprintf(buf, size, "%.2f MiB", bytes / (1 << 20));
-}
-
 static void print_memory(FILE *out, const char *title, const struct rt_net_memory *mm, long rss)
 {
-	char a[6][32], t[32];
+	const double mib = 1 << 20;
 
-	mib(a[0], 32, (double)mm->weights);
-	mib(a[1], 32, (double)mm->weight_grads);
-	mib(a[2], 32, (double)mm->optimizer);
-	mib(a[3], 32, (double)mm->activations);
-	mib(a[4], 32, (double)mm->activation_grads);
-	mib(a[5], 32, (double)mm->workspace);
-	mib(t, 32, (double)mm->total);
-	fprintf(out, "%s\n  weights %s, weight gradients %s, optimizer state %s,\n"
-	       "  activations kept for backward %s, activation gradients %s, workspace %s;\n"
-	       "  total %s allocated; process peak RSS %.2f MiB\n", title, a[0], a[1], a[2], a[3],
-	       a[4], a[5], t, (double)rss / 1024);
+	fprintf(out, "%s\n  weights %.2f MiB, weight gradients %.2f MiB, optimizer state %.2f MiB,\n"
+	       "  activations kept for backward %.2f MiB, activation gradients %.2f MiB, workspace "
+	       "%.2f MiB;\n  total %.2f MiB allocated; process peak RSS %.2f MiB\n", title,
+	       (double)mm->weights / mib, (double)mm->weight_grads / mib,
+	       (double)mm->optimizer / mib, (double)mm->activations / mib,
+	       (double)mm->activation_grads / mib, (double)mm->workspace / mib,
+	       (double)mm->total / mib, (double)rss / 1024);
 }
 
 int rt_train_print_describe(FILE *out, const struct rt_model *m, const struct rt_net_opts *no,

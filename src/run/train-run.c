@@ -161,12 +161,8 @@ static int precision_word(enum rt_precision *p, const char *w, const char *what,
 static int affinity_word(enum rt_affinity *a, const char *w, const char *what,
 			 struct rt_err *err)
 {
-	const int i = rt_vocab_index(rt_vocab_affinities, RT_AFFINITY_COUNT, w);
-
-	if (i < 0)
-		return rt_err_set(err, -EINVAL, "%s: '%s' is not none, compact or scatter", what, w);
-	*a = (enum rt_affinity)i;
-	return 0;
+	return rt_affinity_parse(a, w) ?
+	       rt_err_set(err, -EINVAL, "%s: '%s' is not none, compact or scatter", what, w) : 0;
 }
 
 int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *err)
@@ -232,8 +228,7 @@ int rt_train_settings_set(void *ctx, int key, const struct rt_cli_value *v, stru
 	case 'c':
 		s->counters = arg;
 		s->given |= RT_GIVEN_COUNTERS;
-		if (strcmp(arg, "auto") && strcmp(arg, "hw") && strcmp(arg, "model") &&
-		    strcmp(arg, "none"))
+		if (!rt_word_in("auto,hw,model,none", ',', arg))
 			return rt_err_set(err, -EINVAL, "--counters: '%s' is not auto, hw, model or "
 					  "none", arg);
 		return 0;
