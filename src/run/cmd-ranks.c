@@ -207,9 +207,6 @@ int rt_cmd_ranks_merge(const char *dir, const struct rt_cluster_launch *l, FILE 
 	char path[4200];
 	struct rt_outfile pts, sum;
 	struct job j = { 0 };
-	char *text = NULL;
-	size_t tlen = 0;
-	FILE *mem;
 	int fd, rc = 0;
 
 	snprintf(path, sizeof(path), "%s/.rooftraj-merge.lock", dir);
@@ -236,23 +233,15 @@ int rt_cmd_ranks_merge(const char *dir, const struct rt_cluster_launch *l, FILE 
 		rt_outfile_abort(&pts);
 		goto out;
 	}
-	mem = open_memstream(&text, &tlen);
-	if (!mem) {
-		rc = rt_err_set(err, -ENOMEM, "out of memory");
+	/* the job's summary, in the directory and then on out */
+	if ((rc = rt_outfile_open_in(&sum, dir, "summary.txt", err)))
 		goto out;
-	}
-	job_summary(mem, &j, l);
-	fclose(mem);
-	snprintf(path, sizeof(path), "%s/summary.txt", dir);
-	if ((rc = rt_outfile_open(&sum, path, err)))
-		goto out;
-	fputs(text, sum.fp);
+	job_summary(sum.fp, &j, l);
 	if ((rc = rt_outfile_commit(&sum, err)))
 		goto out;
-	fputs(text, out);
+	job_summary(out, &j, l);
 	rc = 1;
 out:
-	free(text);
 	free(j.v);
 	close(fd);
 	return rc;

@@ -41,13 +41,6 @@
 
 #define MAX_CONFIGS 4096
 
-static unsigned usable_cpus(void)
-{
-	const int n = rt_cpu_usable(NULL);
-
-	return n > 0 ? (unsigned)n : 1;
-}
-
 static bool env_name_ok(const char *s)
 {
 	if (!*s || !(s[0] == '_' || (s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z')))
@@ -129,17 +122,18 @@ static int knob_collides(const struct rt_cmd_run_opts *o, const char *env, const
 static int tune_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *err)
 {
 	char buf[1024], *items[RT_CMD_TUNE_MAX + 1], alt[RT_CMD_TUNE_MAX][64];
-	size_t n = 0;
+	const int cpus = rt_cpu_usable(NULL);
+	size_t n;
 
 	if (o->tune || o->grid.nknobs || o->nenv || o->nknobs)
 		return rt_err_set(err, -EINVAL, "--sweep %s: tune chooses its knobs itself: give it "
 				  "alone", spec);
 	o->tune = true;
-	if (!spec[4]) {
-		n = rt_cmd_tune_alternatives(alt, RT_CMD_TUNE_MAX, usable_cpus(), o->tune_lacked,
-					     sizeof(o->tune_lacked));
-	} else {
-		char lacked[800];
+	/* the alternatives this node offers (those given: none), what it lacks said either way */
+	n = rt_cmd_tune_alternatives(alt, spec[4] ? 0 : RT_CMD_TUNE_MAX,
+				     cpus > 0 ? (unsigned)cpus : 1, o->tune_lacked,
+				     sizeof(o->tune_lacked));
+	if (spec[4]) {
 		int k = rt_opt_split_list(buf, sizeof(buf), items, RT_CMD_TUNE_MAX, "--sweep tune",
 					  spec + 5, err);
 
@@ -154,9 +148,6 @@ static int tune_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *
 			*colon = '=';
 			memcpy(alt[n++], items[i], strlen(items[i]) + 1);
 		}
-		/* what the node lacks, said as for tune alone */
-		(void)rt_cmd_tune_alternatives(alt + n, 0, usable_cpus(), lacked, sizeof(lacked));
-		snprintf(o->tune_lacked, sizeof(o->tune_lacked), "%s", lacked);
 	}
 	for (size_t i = 0; i < n; i++) {
 		enum rt_cmd_knob_kind kind;
@@ -1861,10 +1852,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	rt_resdir_init(&rd);
 	rt_timestamp(started, sizeof(started));
 	/* a rank of a job, or alone: the rule every tool follows */
-	if (rt_cluster_launch_detect(&l, &err)) {
-		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-		goto out;
-	}
+	if (rt_cluster_launch_detect(&l, &err))
+		goto fail;
 	if (l.launched && l.size < 1) {
 		fprintf(stderr, "%s: %s: a PMIx launch that says no number of tasks "
 			"(OMPI_COMM_WORLD_SIZE, PMI_SIZE, SLURM_STEP_NUM_TASKS): each rank's room "
@@ -1893,10 +1882,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			if (!rc && note.s[0])
 				fprintf(stderr, "%s: %s\n", o->prog, note.s);
 			rt_buf_fini(&note);
-			if (rc) {
-				fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-				goto out;
-			}
+			if (rc)
+				goto fail;
 		}
 	}
 	/* a command that cannot run is refused before anything runs or is written */
@@ -1928,10 +1915,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			program, resume_how);
 		goto out;
 	}
-	if (o->profile && !prof && rt_profile_load(&prof, o->profile, &err)) {
-		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-		goto out;
-	}
+	if (o->profile && !prof && rt_profile_load(&prof, o->profile, &err))
+		goto fail;
 	if (!o->profile) {
 		/* the node's own profile when roofline-probe wrote one where it writes it */
 		char def[4096];
@@ -1943,17 +1928,14 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		}
 	}
 	if (build_configs(o, l.size > 1 ? l.rank : -1, &cfgs, &n, &err) ||
-	    !(have = calloc(n, sizeof(*have))) || !(res = calloc(n, sizeof(*res)))) {
-		fprintf(stderr, "%s: %s\n", o->prog, have && !res ? "out of memory" : err.msg);
-		goto out;
-	}
+	    ((!(have = calloc(n, sizeof(*have))) || !(res = calloc(n, sizeof(*res)))) &&
+	     rt_err_set(&err, -ENOMEM, "out of memory")))
+		goto fail;
 	/* a run stopped before its first configuration finished has no points.csv yet */
 	if (open_dir(o, &l, room, &rd, &err) ||
 	    (o->resume && (rc = rt_cmd_results_load(dir, &cfgs, &n, &res, have, &err)) &&
-	     rc != -ENOENT)) {
-		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-		goto out;
-	}
+	     rc != -ENOENT))
+		goto fail;
 	if (!top)
 		top = dir;
 	if (l.size > 1 && n * o->repeat > 1)
@@ -1963,10 +1945,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			l.size, n * o->repeat + (o->overhead ? o->repeat : 0));
 	snprintf(path, sizeof(path), "%s/onednn", dir);
 	if (rt_mkdir_own(path, &err) ||
-	    write_runcfg(dir, o, cfgs, n, cwd, program, started, "running", NULL, prof, &err)) {
-		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-		goto out;
-	}
+	    write_runcfg(dir, o, cfgs, n, cwd, program, started, "running", NULL, prof, &err))
+		goto fail;
 	{
 		size_t na = 0;
 		struct rt_cmd_run_opts oo = req;
@@ -1988,25 +1968,19 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		for (size_t i = 0; i < n; i++)
 			done += have[i];
 		if ((rc = run_all(&oo, dir, cfgs, 0, n, res, have, &done, hw, hwline, sizeof(hwline),
-				  &err))) {
-			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-			goto out;
-		}
+				  &err)))
+			goto fail;
 		/* tune: the alternatives that won, together (under a launcher MPI starts once per
 		 * launch: no runs beyond the sweep's) */
 		if (o->tune && !o->ranked && !o->ntogether && !rt_spawn_interrupted() &&
 		    (rc = tune_together(&req, &oo, dir, cwd, program, started, prof, &cfgs, &res,
-					&have, &n, &done, &err))) {
-			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-			goto out;
-		}
+					&have, &n, &done, &err)))
+			goto fail;
 		oo.ntogether = req.ntogether;
 		/* under a launcher MPI starts once per launch: no runs beyond the sweep's */
 		if (!o->ranked && !rt_spawn_interrupted() &&
-		    (rc = confirm(&oo, dir, cfgs, n, res, &err))) {
-			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-			goto out;
-		}
+		    (rc = confirm(&oo, dir, cfgs, n, res, &err)))
+			goto fail;
 	}
 	if (write_runcfg(dir, o, cfgs, n, cwd, program, started,
 			 rt_spawn_interrupted() ? "interrupted" : "complete", &res[0], prof, &err))
@@ -2014,19 +1988,15 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 	if (finish(o, &l, dir, cfgs, res, n, done, top, prof, hwline))
 		goto out;
 	/* a new directory, or a resumed .partial, takes its name once the run is complete */
-	if (!rt_spawn_interrupted() && rt_resdir_complete(&rd, &err)) {
-		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-		goto out;
-	}
+	if (!rt_spawn_interrupted() && rt_resdir_complete(&rd, &err))
+		goto fail;
 	fprintf(stderr, "%s: page %s/report.html\n%s: results in %s\n", o->prog, dir, o->prog,
 		dir);
 	/* the last rank to finish puts every rank's rows and one summary in the directory */
 	if (l.size > 1 && !rt_spawn_interrupted()) {
 		rc = rt_cmd_ranks_merge(top, &l, stdout, &err);
-		if (rc < 0) {
-			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-			goto out;
-		}
+		if (rc < 0)
+			goto fail;
 		if (rc > 0)
 			fprintf(stderr, "%s: every rank's rows in %s/points.csv, the job's summary in "
 				"%s/summary.txt\n", o->prog, top, top);
@@ -2037,6 +2007,9 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			status = 0;
 	if (status == 1)
 		fprintf(stderr, "%s: no configuration ran\n", o->prog);
+	goto out;
+fail:
+	fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 out:
 	rt_cmd_results_free(cfgs, res, n);
 	free(have);
