@@ -822,8 +822,8 @@ static int knob_launch(const struct rt_cmd_run_opts *o, const struct rt_sweep_co
 		       char **preload, char ***argv, struct rt_err *err)
 {
 	const char *own = getenv("LD_PRELOAD");
-	size_t na = 0, nw = 0, k = 0;
-	char *words = NULL;
+	size_t na = 0, nw = 1, k = 0;
+	char *words;
 
 	*preload = NULL;
 	*argv = NULL;
@@ -836,37 +836,24 @@ static int knob_launch(const struct rt_cmd_run_opts *o, const struct rt_sweep_co
 		return 0;
 	while (o->cmd[na])
 		na++;
-	if (!(words = strdup(c->numa)))
-		goto oom;
-	nw = 1;
-	for (const char *w = words; *w; w++)
+	for (const char *w = c->numa; *w; w++)
 		nw += *w == ' ';
-	if (!(*argv = calloc(1 + nw + 1 + na + 1, sizeof(**argv))))
-		goto oom;
-	if (!((*argv)[k++] = strdup(o->numactl)))
-		goto oom;
+	/* one allocation: the words' array, then numactl's options cut into words; numactl's
+	 * path, "--" and the command's words borrowed */
+	if (!(*argv = calloc(1, (1 + nw + 1 + na + 1) * sizeof(**argv) + strlen(c->numa) + 1))) {
+		free(*preload);
+		*preload = NULL;
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	words = strcpy((char *)(*argv + 1 + nw + 1 + na + 1), c->numa);
+	(*argv)[k++] = (char *)o->numactl;
 	for (char *save = NULL, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
-		if (!((*argv)[k++] = strdup(w)))
-			goto oom;
-	if (!((*argv)[k++] = strdup("--")))
-		goto oom;
+		(*argv)[k++] = w;
+	(*argv)[k++] = (char *)"--";
 	for (size_t i = 0; i < na; i++)
-		if (!((*argv)[k++] = strdup(o->cmd[i])))
-			goto oom;
-	free(words);
+		(*argv)[k++] = o->cmd[i];
 	return 0;
-oom:
-	free(words);
-	free(*preload);
-	*preload = NULL;
-	for (size_t i = 0; *argv && i < k; i++)
-		free((*argv)[i]);
-	free(*argv);
-	*argv = NULL;
-	return rt_err_set(err, -ENOMEM, "out of memory");
 }
-
-static void free_argv(char **argv);
 
 /* One fresh process of configuration c; with the log when logpath is not NULL. */
 static int run_process(const struct rt_cmd_run_opts *o, const struct rt_sweep_config *c,
@@ -906,7 +893,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_sweep_co
 	if (logpath) {
 		if ((rc = rt_outfile_open(&lf, logpath, err))) {
 			free(preload);
-			free_argv(argv);
+			free(argv);
 			return rc;
 		}
 		s.log = lf.fp;
@@ -920,7 +907,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_sweep_co
 	off = (off + realtime_off()) / 2;       /* the clocks' offset (a step between: held) */
 	rt_onednn_reader_fini(&s.rd);           /* its output read (nothing held before) */
 	free(preload);
-	free_argv(argv);
+	free(argv);
 	rt_cpu_sample_take(&after);
 	sampled = rt_now() - sampled;
 	(void)rt_cpu_tasks_take_like(&tasks[1], &tasks[0]);
@@ -1006,7 +993,8 @@ static void run_row(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 
 /* A kind row's primitives: the same kind, direction, data type and precision of math. */
 struct kind_group {
-	size_t lead;                    /* the heaviest (the tally is sorted by time) */
+	bool lead;                      /* the group's heaviest primitive stands here (the tally
+					 * is sorted by time) */
 	unsigned long calls;
 	double seconds, flops, bytes;
 };
@@ -1033,14 +1021,6 @@ static int cmp_kind(const void *a, const void *b, void *ctx)
 	return d ? d : (i > j) - (i < j);
 }
 
-static int cmp_lead(const void *a, const void *b)
-{
-	const size_t i = ((const struct kind_group *)a)->lead;
-	const size_t j = ((const struct kind_group *)b)->lead;
-
-	return (i > j) - (i < j);
-}
-
 /* A kind or primitive row's fields from its primitive (the kind's heaviest): its kind,
  * direction, data type, math, implementation where impl, and its own numbers. */
 static void prim_fields(struct rt_cmd_row *w, const struct rt_onednn_prim *p, bool impl)
@@ -1062,7 +1042,7 @@ static int onednn_rows(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 		       struct rt_cmd_outcome *r, const char *log)
 {
 	struct kind_group *grp = NULL;
-	size_t *ord = NULL, ng = 0;
+	size_t *ord = NULL;
 	const double total = r->t.ms;
 	struct rt_cmd_row w = { .scope = RT_CMD_SCOPE_ONEDNN, .name = "all", .rep = rep,
 				.status = RT_STATUS_OK, .threads = c->threads, .rank = c->rank,
@@ -1082,7 +1062,7 @@ static int onednn_rows(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 	 * sort (n log n: a log of 80,000 distinct kinds took 45 s pairwise), each group's row
 	 * where its heaviest primitive stands */
 	if (r->t.n && (!(ord = malloc(r->t.n * sizeof(*ord))) ||
-		       !(grp = malloc(r->t.n * sizeof(*grp))))) {
+		       !(grp = calloc(r->t.n, sizeof(*grp))))) {
 		free(ord);
 		return -ENOMEM;
 	}
@@ -1091,10 +1071,9 @@ static int onednn_rows(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 	if (r->t.n)
 		qsort_r(ord, r->t.n, sizeof(*ord), cmp_kind, &r->t);
 	for (size_t i = 0, end; i < r->t.n; i = end) {
-		struct kind_group *g = &grp[ng++];
+		struct kind_group *g = &grp[ord[i]];    /* the lowest index: the heaviest */
 
-		memset(g, 0, sizeof(*g));
-		g->lead = ord[i];               /* the lowest index: the heaviest */
+		g->lead = true;
 		for (end = i; end < r->t.n && !same_kind(&r->t.v[ord[i]], &r->t.v[ord[end]]);
 		     end++) {
 			const struct rt_onednn_prim *q = &r->t.v[ord[end]];
@@ -1105,12 +1084,12 @@ static int onednn_rows(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 			g->bytes += q->bytes;
 		}
 	}
-	if (ng)
-		qsort(grp, ng, sizeof(*grp), cmp_lead);
 	rt_buf_init(&name);
-	for (size_t i = 0; i < ng; i++) {
-		const struct rt_onednn_prim *p = &r->t.v[grp[i].lead];
+	for (size_t i = 0; i < r->t.n; i++) {
+		const struct rt_onednn_prim *p = &r->t.v[i];
 
+		if (!grp[i].lead)
+			continue;
 		w.scope = RT_CMD_SCOPE_KIND;
 		rt_buf_reset(&name);
 		if (rt_buf_printf(&name, "%s %s", p->kind, p->prop))
@@ -1768,30 +1747,24 @@ static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launc
 {
 	struct rt_err err = { 0 };
 	struct rt_outfile sf;
-	struct rt_cmd_lead *ldp = calloc(1, sizeof(*ldp));
-	char *text = NULL, path[4300], more[4700] = "";
+	struct rt_cmd_lead ld = { .hw = hwline };
+	char *text = NULL, more[4700] = "";
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
 	int rc;
 
-	if (!mem || !ldp) {
+	if (!mem) {
 		fprintf(stderr, "%s: out of memory\n", o->prog);
-		if (mem)
-			fclose(mem);
-		free(text);
-		free(ldp);              /* nothing in it yet */
 		return -ENOMEM;
 	}
-	ldp->hw = hwline;
-	rt_cmd_summary_write(mem, o, cfgs, res, n, prof, ldp);
+	rt_cmd_summary_write(mem, o, cfgs, res, n, prof, &ld);
 	if (rt_spawn_interrupted()) {
 		snprintf(more, sizeof(more), "interrupted: %zu of %zu configurations finished; "
 			 "roofline-run --resume %s runs the rest", done, n, resume_dir);
 		fprintf(mem, "\n%s\n", more);
 	}
 	fclose(mem);
-	snprintf(path, sizeof(path), "%s/summary.txt", dir);
-	if ((rc = rt_outfile_open(&sf, path, &err)) == 0) {
+	if ((rc = rt_outfile_open_in(&sf, dir, "summary.txt", &err)) == 0) {
 		fputs(text, sf.fp);
 		rc = rt_outfile_commit(&sf, &err);
 	}
@@ -1801,27 +1774,20 @@ static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launc
 		fputs(text, stdout);
 	fflush(stdout);
 	free(text);
-	if (rc) {
-		rt_cmd_advice_free(&ldp->adv);
-		free(ldp);
-		return rc;
-	}
-	{
-		const char *lead[4 + RT_CMD_ADVICE_MAX] = { ldp->verdict, ldp->coverage, hwline,
-							    more };
+	if (!rc) {
+		const char *lead[4 + RT_CMD_ADVICE_MAX] = { ld.verdict, ld.coverage, hwline, more };
 		size_t nl = 2;
 
 		if (*hwline)
 			nl++;
 		if (more[0])
 			lead[nl++] = more;
-		for (size_t k = 0; k < ldp->adv.n; k++)
-			lead[nl++] = ldp->adv.line[k];
+		for (size_t k = 0; k < ld.adv.n; k++)
+			lead[nl++] = ld.adv.line[k];
 		if ((rc = rt_cmd_views(o->prog, dir, cfgs, res, n, prof, false, lead, nl, &err)))
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 	}
-	rt_cmd_advice_free(&ldp->adv);
-	free(ldp);
+	rt_cmd_advice_free(&ld.adv);
 	return rc;
 }
 
