@@ -186,8 +186,10 @@ int rt_cmd_results_load(const char *dir, struct rt_sweep_config **cfgs, size_t *
 	const bool make = *cfgs == NULL;
 	char csv[4200];
 	size_t ncap = 0, rescap = make ? 0 : *n;
-	double (*bare)[MAX_REPS] = NULL;
-	unsigned *nbare = NULL;
+	struct {
+		double w[MAX_REPS];
+		unsigned n;
+	} *bare = NULL;                 /* each configuration's runs without the log */
 	struct cfg_index idx = { NULL, 0 };
 	struct rt_points_file f = { 0 };
 	struct stat st;
@@ -212,8 +214,7 @@ int rt_cmd_results_load(const char *dir, struct rt_sweep_config **cfgs, size_t *
 				"(roofline-train --resume takes them)", csv);
 	if (rc)
 		goto out;
-	if (rescap && (!(bare = calloc(rescap, sizeof(*bare))) ||
-		       !(nbare = calloc(rescap, sizeof(*nbare))))) {
+	if (rescap && !(bare = calloc(rescap, sizeof(*bare)))) {
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
@@ -234,26 +235,23 @@ int rt_cmd_results_load(const char *dir, struct rt_sweep_config **cfgs, size_t *
 		if ((size_t)ci >= rescap) {
 			size_t nc = rescap ? 2 * rescap : 8;
 			struct rt_cmd_result *v = realloc(*res, nc * sizeof(*v));
-			double (*b)[MAX_REPS] = v ? realloc(bare, nc * sizeof(*b)) : NULL;
-			unsigned *nb = b ? realloc(nbare, nc * sizeof(*nb)) : NULL;
+			__typeof__(bare) b = v ? realloc(bare, nc * sizeof(*b)) : NULL;
 
 			if (v)
 				*res = v;
-			if (b)
-				bare = b;
-			if (!nb) {
+			if (!b) {
 				rc = rt_err_set(err, -ENOMEM, "out of memory");
 				goto out;
 			}
-			nbare = nb;
+			bare = b;
 			memset(*res + rescap, 0, (nc - rescap) * sizeof(**res));
-			memset(nbare + rescap, 0, (nc - rescap) * sizeof(*nbare));
+			memset(bare + rescap, 0, (nc - rescap) * sizeof(*bare));
 			rescap = nc;
 		}
 		s = &(*res)[ci];
 		if (!strcmp(w->name, "command without the log")) {
-			if (w->status == RT_STATUS_OK && nbare[ci] < MAX_REPS)
-				bare[ci][nbare[ci]++] = w->wall;
+			if (w->status == RT_STATUS_OK && bare[ci].n < MAX_REPS)
+				bare[ci].w[bare[ci].n++] = w->wall;
 			(*res)[ci].bare_tried = true;
 			continue;
 		}
@@ -310,11 +308,10 @@ out:
 		if (!s->resumed)
 			continue;
 		rt_cmd_summarize(s);
-		s->bare = rt_points_spread(bare[i], nbare[i]);
+		s->bare = rt_points_spread(bare[i].w, bare[i].n);
 	}
 	free(idx.slots);
 	free(bare);
-	free(nbare);
 	rt_points_file_free(&f);
 	return rc;
 }
