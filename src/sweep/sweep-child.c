@@ -4,6 +4,7 @@
 #include "sweep/sweep-child.h"
 #include "counters/counters.h"
 #include "counters/onednn-log.h"
+#include "cnn/net.h"
 #include "machine/busy.h"
 #include "machine/cpu.h"
 #include "machine/topo.h"
@@ -22,6 +23,16 @@ static const char *fpmath_mode(void)
 	const char *m = getenv("ONEDNN_DEFAULT_FPMATH_MODE");
 
 	return m && *m ? m : getenv("DNNL_DEFAULT_FPMATH_MODE");
+}
+
+/* Whether oneDNN's ISA here has bf16 math (AMX, AVX512-BF16): where an implementation names
+ * no ISA, its f32 work under a bf16 mode ran bf16 math at most there, fp32 elsewhere. */
+static bool isa_bf16(void)
+{
+	char label[32];
+	struct rt_err e;
+
+	return !rt_net_bf16_support(label, sizeof(label), &e) && strstr(label, "(emulated)") == NULL;
 }
 
 void rt_sweep_config_point(struct rt_point *p, const struct rt_sweep_config *c)
@@ -88,7 +99,8 @@ int rt_sweep_child_parse(const char *out, size_t len, const struct rt_sweep_conf
 	/* the configuration is the parent's to name: its knobs, as the sweep set them; a point's
 	 * precision is its math's: fp32 tensors under oneDNN's default fpmath mode (the child
 	 * inherits this environment) ran bf16 math where the heaviest layer's implementation
-	 * has bf16 instructions (AMX), and may have where it names no ISA: the highest roof */
+	 * has bf16 instructions (AMX), and may have where it names no ISA on a oneDNN ISA
+	 * with bf16 math: the highest roof */
 	for (size_t i = 0; i < f.n; i++) {
 		struct rt_point *p = &f.pts[i], id;
 		bool bound;
@@ -100,7 +112,8 @@ int rt_sweep_child_parse(const char *out, size_t len, const struct rt_sweep_conf
 		p->affinity = id.affinity;
 		p->precision = id.precision;
 		if (p->precision == RT_PRECISION_FP32 &&
-		    rt_onednn_f32_math(fpmath_mode(), p->impl, &bound) != RT_PRECISION_FP32)
+		    rt_onednn_f32_math(fpmath_mode(), p->impl, &bound) != RT_PRECISION_FP32 &&
+		    (!bound || isa_bf16()))
 			p->precision = RT_PRECISION_BF16;
 		p->ranks = id.ranks;
 		rt_point_derive(p);
