@@ -38,8 +38,8 @@
  * fp32 FMAs only (jit:avx512_core, brgemm:avx2: Debian's oneDNN 2.6 prints the attribute and
  * keeps these kernels) did not, and a name without an ISA (ref:any, gemm:jit) does not tell:
  * the highest precision it allows, prec_bound set, unless the log's ISA line names an ISA
- * without that math (Intel AVX2: fp32, rt_onednn_tally_line). Kinds whose math the attribute does not
- * change (reorders, element-wise, pooling, normalization) keep their data type's.
+ * without that math (Intel AVX2: fp32, rt_onednn_tally_line). Kinds whose math the attribute
+ * does not change (reorders, element-wise, pooling, normalization) keep their data type's.
  */
 #include "config.h"
 #include "counters/onednn-log.h"

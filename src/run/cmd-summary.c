@@ -227,13 +227,14 @@ static void describe_default(FILE *fp, const struct rt_onednn_tally *t)
  * (1590..1620 over 3 fresh processes)"), "1.234 s (one run)" */
 static void spread_words(char *buf, size_t size, const struct rt_spread *s, bool rate)
 {
-	const char *f = rate ? "%.4g images/s (%.4g..%.4g over %u fresh processes)" :
-			       "%.3f s (%.3f..%.3f over %u fresh processes)";
-
 	if (s->runs < 2)
 		snprintf(buf, size, rate ? "%.4g images/s (one run)" : "%.3f s (one run)", s->median);
+	else if (rate)
+		snprintf(buf, size, "%.4g images/s (%.4g..%.4g over %u fresh processes)", s->median,
+			 s->lo, s->hi, s->runs);
 	else
-		snprintf(buf, size, f, s->median, s->lo, s->hi, s->runs);
+		snprintf(buf, size, "%.3f s (%.3f..%.3f over %u fresh processes)", s->median, s->lo,
+			 s->hi, s->runs);
 }
 
 /* The verdict on a configuration faster than the default with the log (b and d as compared:
