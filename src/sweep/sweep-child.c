@@ -100,7 +100,10 @@ int rt_sweep_child_parse(const char *out, size_t len, const struct rt_sweep_conf
 	 * precision is its math's: fp32 tensors under oneDNN's default fpmath mode (the child
 	 * inherits this environment) ran bf16 math where the heaviest layer's implementation
 	 * has bf16 instructions (AMX), and may have where it names no ISA on a oneDNN ISA
-	 * with bf16 math: the highest roof */
+	 * with bf16 math: the highest roof (the mode and the ISA read once) */
+	const char *mode = fpmath_mode();
+	const bool bf16_isa = mode && isa_bf16();
+
 	for (size_t i = 0; i < f.n; i++) {
 		struct rt_point *p = &f.pts[i], id;
 		bool bound;
@@ -112,8 +115,8 @@ int rt_sweep_child_parse(const char *out, size_t len, const struct rt_sweep_conf
 		p->affinity = id.affinity;
 		p->precision = id.precision;
 		if (p->precision == RT_PRECISION_FP32 &&
-		    rt_onednn_f32_math(fpmath_mode(), p->impl, &bound) != RT_PRECISION_FP32 &&
-		    (!bound || isa_bf16()))
+		    rt_onednn_f32_math(mode, p->impl, &bound) != RT_PRECISION_FP32 &&
+		    (!bound || bf16_isa))
 			p->precision = RT_PRECISION_BF16;
 		p->ranks = id.ranks;
 		rt_point_derive(p);
