@@ -1,11 +1,14 @@
 /* t-cluster: the cluster profile without MPI: node records round-trip through their text,
  * min / median / max per ceiling, the sick node named against the best node, a reference node
  * or the median of 5 nodes, on best runs, medians and sustained runs, disturbed ceilings
- * reported and never ranked, the file read back with libconfig */
+ * reported and never ranked, the file read back with libconfig; the cluster probe's second
+ * look (a node found below measures the ceiling again before it is judged), alone against a
+ * reference */
 #include "config.h"
 #include "tap.h"
 #include "cluster/cluster.h"
 #include "cluster/cluster-profile.h"
+#include "cluster/cluster-probe.h"
 
 #include <errno.h>
 #include <libconfig.h>
@@ -111,6 +114,153 @@ static void launches(void)
 	   "3 tasks of a step, MPI's world of 1: refused: %.60s", err.msg);
 	ok(rt_cluster_check_world(&l, 3, &err) == 0, "... a world of 3: fine");
 	launch_in(&l, &err, (const char *const[]){ NULL });
+}
+
+/* The second look (rt_cluster_probe alone, one node against a reference): a node found below
+ * measures the ceiling again before it is judged. The probe and the second look are the
+ * test's: the node's L3 at 8 GB/s on its first look, at `again_l3` on its second (0: the
+ * second look finds nothing better); its sustained DRAM run at `dram_su`. */
+struct look {
+	double l3, again_l3, dram_su;
+	int probes, agains;
+	struct rt_cluster_again asked[8];
+	size_t nasked;
+};
+
+static struct rt_profile *look_profile(const struct look *lk, struct rt_err *err)
+{
+	struct rt_profile *p = NULL;
+	struct rt_profile_flops f = { .threads = 1, .gflops = 40, .median = 39 };
+	struct rt_profile_bw b = { .threads = 1, .gbytes_per_s = 30, .median = 29 };
+	struct rt_profile_sustained su = { .threads = 1, .value = 12, .seconds = 1 };
+
+	if (rt_profile_create(&p, err))
+		return NULL;
+	snprintf(p->host, sizeof(p->host), "nodeb");
+	snprintf(f.precision, sizeof(f.precision), "fp64");
+	snprintf(f.isa, sizeof(f.isa), "avx2");
+	snprintf(f.method, sizeof(f.method), "fma-chains");
+	rt_profile_add_flops(p, &f);
+	snprintf(b.level, sizeof(b.level), "L3");
+	snprintf(b.kernel, sizeof(b.kernel), "load");
+	b.gbytes_per_s = lk->l3;
+	b.median = lk->l3;
+	rt_profile_add_bw(p, &b);
+	snprintf(b.level, sizeof(b.level), "DRAM");
+	b.gbytes_per_s = 12.5;
+	b.median = 12.4;
+	rt_profile_add_bw(p, &b);
+	snprintf(su.name, sizeof(su.name), "bw DRAM");
+	snprintf(su.kernel, sizeof(su.kernel), "load");
+	su.value = lk->dram_su;
+	rt_profile_add_sustained(p, &su);
+	return p;
+}
+
+static int look_probe(void *ctx, bool report, struct rt_profile **p, struct rt_err *err)
+{
+	struct look *lk = ctx;
+
+	(void)report;
+	lk->probes++;
+	return (*p = look_profile(lk, err)) ? 0 : -ENOMEM;
+}
+
+static int look_again(void *ctx, struct rt_profile *p, const struct rt_cluster_again *a,
+		      size_t n, struct rt_err *err)
+{
+	struct look *lk = ctx;
+
+	(void)err;
+	lk->agains++;
+	for (size_t i = 0; i < n && lk->nasked < 8; i++)
+		lk->asked[lk->nasked++] = a[i];
+	for (size_t i = 0; i < p->nbw; i++)
+		if (!strcmp(p->bw[i].level, "L3") && lk->again_l3 > p->bw[i].gbytes_per_s)
+			p->bw[i].gbytes_per_s = p->bw[i].median = lk->again_l3;
+	return 0;
+}
+
+static void second_looks(const char *dir)
+{
+	struct look ref = { .l3 = 25, .dram_su = 12 };
+	struct rt_profile *refp = look_profile(&ref, &(struct rt_err){ 0 });
+	struct rt_cluster cl;
+	char file[128], *out = NULL;
+	size_t len = 0;
+
+	rt_cluster_single(&cl);
+	snprintf(file, sizeof(file), "%s/looks.cfg", dir);
+	for (int scene = 0; scene < 4; scene++) {
+		/* 0: L3 found, healthy on the second look; 1: L3 found twice; 2: the sustained
+		 * DRAM run found, its short runs not; 3: nothing found, no second look */
+		struct look lk = { .l3 = scene >= 2 ? 24 : 8, .again_l3 = scene == 0 ? 24.5 : 0,
+				   .dram_su = scene == 2 ? 4 : 12 };
+		FILE *fp = open_memstream(&out, &len);
+		const struct rt_cluster_probe_opts o = {
+			.host = "nodeb", .path = "nodeb.cfg", .cluster_path = file, .threshold = 0.45,
+			.reference = refp, .reference_path = "healthy.cfg", .probe_node = look_probe,
+			.again_node = look_again, .ctx = &lk, .out = fp,
+		};
+		config_t cfg;
+		const char *s = NULL;
+		double d = 0;
+		int found = -1, rc;
+
+		rc = rt_cluster_probe(&cl, &o);
+		fclose(fp);
+		config_init(&cfg);
+		ok(config_read_file(&cfg, file), "second look %d: libconfig reads the profile", scene);
+		switch (scene) {
+		case 0:
+			is_int(lk.agains, 1, "L3 at 32%% of the reference: the node looks again once");
+			ok(lk.nasked == 1 && !strcmp(lk.asked[0].ceiling, "bw L3") &&
+			   !lk.asked[0].sustained, "... at its L3's short runs only");
+			ok(strstr(lk.asked[0].why, "best run at 32% of the reference (25.0)") != NULL,
+			   "... told why: %s", lk.asked[0].why);
+			ok(config_lookup_string(&cfg, "cluster.measured_again.[0].ceiling", &s) &&
+			   !strcmp(s, "bw L3") &&
+			   config_lookup_float(&cfg, "cluster.measured_again.[0].first", &d) && d == 8 &&
+			   config_lookup_float(&cfg, "cluster.measured_again.[0].kept", &d) &&
+			   d == 24.5 && config_lookup_bool(&cfg, "cluster.measured_again.[0].found",
+							   &found) && !found,
+			   "... recorded: first 8, kept 24.5, not found");
+			ok(config_setting_length(config_lookup(&cfg, "cluster.findings")) == 0,
+			   "... healthy on its second look: no finding");
+			ok(strstr(out, "bw L3                      best             8.0 then 24.5 "
+				  "GB/s: not below") != NULL, "... the summary says both looks");
+			is_int(rc, 0, "... the probe succeeds");
+			break;
+		case 1:
+			is_int(lk.agains, 1, "L3 low on both looks: looked at once again");
+			ok(config_lookup_string(&cfg, "cluster.findings.[0].ceiling", &s) &&
+			   !strcmp(s, "bw L3") &&
+			   config_lookup_float(&cfg, "cluster.findings.[0].value", &d) && d == 8,
+			   "... found: its L3 at 8 GB/s");
+			ok(config_lookup_bool(&cfg, "cluster.measured_again.[0].found", &found) &&
+			   found, "... the second look recorded as found again");
+			ok(strstr(out, "8.0 then 8.0 GB/s: below again") != NULL,
+			   "... the summary says both looks");
+			break;
+		case 2:
+			ok(lk.nasked == 1 && !strcmp(lk.asked[0].ceiling, "bw DRAM") &&
+			   lk.asked[0].sustained, "a sustained DRAM run at 33%%: its sustained run "
+			   "looked at again, not its short runs");
+			ok(config_lookup_string(&cfg, "cluster.measured_again.[0].statistic", &s) &&
+			   !strcmp(s, "sustained"), "... recorded as the sustained run's");
+			break;
+		default:
+			is_int(lk.agains, 0, "nothing found: no second look");
+			ok(config_setting_length(config_lookup(&cfg, "cluster.measured_again")) == 0,
+			   "... and none recorded");
+		}
+		config_destroy(&cfg);
+		free(out);
+		out = NULL;
+		is_int(lk.probes, 1, "second look %d: the node probed once", scene);
+	}
+	unlink(file);
+	rt_profile_destroy(refp);
 }
 
 int main(void)
@@ -287,6 +437,7 @@ int main(void)
 				    &err) != 0 && strstr(err.msg, "/dev/null"),
 	   "an unwritable path is an error naming it: %s", err.msg);
 	unlink(file);
+	second_looks(path);
 	rmdir(path);
 	launches();
 	return done_testing();

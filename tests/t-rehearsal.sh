@@ -149,6 +149,11 @@ for c in "flops fp64 $isa" "flops fp32 $isa" "bw DRAM"; do
 		END { exit !ok }' "$dir/th/cluster.cfg"
 done
 judge "$dir/th" "... and nodea is not" sh -c "! grep -q 'host = \"nodea\"; ceiling' '$dir/th/cluster.cfg' || ! sed -n '/findings = (/,/);/p' '$dir/th/cluster.cfg' | grep -q nodea"
+# a node is called slow only when two looks say so: each of nodeb's findings was measured again
+judge "$dir/th" "... each sustained finding measured twice, found again, both looks in nodeb's profile" sh -c "
+	grep -q 'host = \"nodeb\"; ceiling = \"bw DRAM\"; statistic = \"sustained\"; first = [0-9.e+]*; kept = [0-9.e+]*; found = true' '$dir/th/cluster.cfg' &&
+	grep -q 'sustained bw DRAM at 1 thread: the cluster found its sustained run at [0-9]*% of the reference ([0-9.]*); measured again' '$dir/th/nodeb.cfg' &&
+	grep -q '^  nodeb  *bw DRAM  *sustained  *[0-9.]* then [0-9.]* GB/s: below again' '$dir/th.out'"
 check "... its disturbed ceilings are reported as throttled by the CPU quota, not ranked" grep -q 'host = "nodeb"; ceiling = "flops fp64 '"$isa"'"; flag = "throttled: .*CPU quota: 0.25 cores per 100 ms' "$dir/th/cluster.cfg"
 # an acceptance run: one node alone, held to 25%, against a reference taken in another run
 # (ok's nodea: this node's own healthy profile). Alone it has no other node to be found
@@ -167,7 +172,7 @@ echo "# the machine used by other processes: $judge_before before the run, $judg
 # (a reference every ceiling of which was disturbed is refused: that is right too)
 judge "$dir/ok" "--reference a healthy node's profile: exit 0 (got $rc)" test $rc = 0
 judge "$dir/ok/nodea.cfg" "... the reference named" grep -q "reference = \"$dir/ok/nodea.cfg\"" "$dir/rf/cluster.cfg"
-judge "$dir/rf $dir/ok/nodea.cfg" "... the node found against it on its sustained fp64 and DRAM runs" sh -c "grep -q 'host = \"nodea\"; ceiling = \"flops fp64 $isa\"; statistic = \"sustained\"' '$dir/rf/cluster.cfg' && grep -q 'host = \"nodea\"; ceiling = \"bw DRAM\"; statistic = \"sustained\"' '$dir/rf/cluster.cfg'"
+judge "$dir/rf $dir/ok/nodea.cfg" "... the node found against it on its sustained fp64 and DRAM runs" sh -c "grep -q 'host = \"nodea\"; ceiling = \"flops fp64 $isa\"; statistic = \"sustained\"; value = ' '$dir/rf/cluster.cfg' && grep -q 'host = \"nodea\"; ceiling = \"bw DRAM\"; statistic = \"sustained\"; value = ' '$dir/rf/cluster.cfg'"
 judge "$dir/rf $dir/ok/nodea.cfg" "... with the figures in the summary" grep -q '^  nodea  *flops fp64 '"$isa"'  *sustained  *[0-9.]* GFLOP/s = *[0-9]*% of [0-9.]*' "$dir/rf.out"
 
 # data-parallel training across the two nodes over TCP

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "cluster/cluster.h"
+#include "cluster/cluster-profile.h"
 #include "base/err.h"
 #include "node/profile.h"
 
@@ -22,6 +23,10 @@ struct rt_cluster_probe_opts {
 	/* probe this node into *p (err on failure): the caller's, which prints as it goes;
 	 * `report` is true on rank 0 */
 	int (*probe_node)(void *ctx, bool report, struct rt_profile **p, struct rt_err *err);
+	/* the second look: measure the ceilings a[0..n) of this node again into p (the profile
+	 * probe_node made), keep the better runs and write the node's files again; 0, or err */
+	int (*again_node)(void *ctx, struct rt_profile *p, const struct rt_cluster_again *a,
+			  size_t n, struct rt_err *err);
 	void *ctx;
 	/* what goes wrong on a rank (NULL: silent) */
 	void (*say)(void *ctx, const char *msg);
@@ -30,7 +35,10 @@ struct rt_cluster_probe_opts {
 
 /* 0 when every node was probed and the cluster profile written, else 1 (on every rank). A
  * node that fails is recorded with why ($ROOFTRAJ_PROBE_FAIL=NODE makes node NODE fail: the
- * tests use it). */
+ * tests use it). A node found below the reference on a ceiling measures it again (again_node,
+ * at once or in turn as it was probed) before the cluster is judged: a node is called slow
+ * only when two looks say so (a healthy node on a shared host meets moments of its
+ * neighbours' load that no counter here shows: a second look does not meet the same one). */
 int rt_cluster_probe(const struct rt_cluster *cl, const struct rt_cluster_probe_opts *o);
 
 #endif

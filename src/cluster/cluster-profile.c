@@ -46,6 +46,7 @@ static void offer(struct rt_cluster_node *n, const char *name, double best, doub
 	c->median = median;
 	c->spread = spread;
 	c->sustained = NAN;
+	memset(c->first, 0, sizeof(c->first));
 	snprintf(c->flag, sizeof(c->flag), "%s", flag);
 }
 
@@ -397,6 +398,27 @@ size_t rt_cluster_judge(const struct rt_cluster_node *nodes, size_t n,
 	return nf;
 }
 
+/* A rate as libconfig reads a float: "%.9g", with ".0" where that looks like an integer (a
+ * reader asking for a float of "8" gets nothing). */
+static void put_rate(FILE *fp, const char *name, double x)
+{
+	char b[40];
+
+	snprintf(b, sizeof(b), "%.9g", x);
+	fprintf(fp, "%s%s%s", name, b, strpbrk(b, ".en") ? "" : ".0");
+}
+
+/* Whether a node's ceiling is among the findings on a statistic. */
+static bool found(const struct rt_cluster_finding *fd, size_t nf, size_t node, const char *name,
+		  int statistic)
+{
+	for (size_t i = 0; i < nf; i++)
+		if (fd[i].node == node && (int)fd[i].statistic == statistic &&
+		    !strcmp(fd[i].ceiling, name))
+			return true;
+	return false;
+}
+
 static const char *unit(const char *name)
 {
 	return !strncmp(name, "bw ", 3) ? "GB/s" : strstr(name, "int8") ? "GOP/s" : "GFLOP/s";
@@ -499,10 +521,31 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 		fprintf(of.fp, "%s\n    { host = ", i ? "," : "");
 		rt_cfg_put_str(of.fp, nodes[fd[i].node].host);
 		rt_cfg_put_member(of.fp, "; ceiling = ", fd[i].ceiling);
-		fprintf(of.fp, "; statistic = \"%s\"; value = %.9g; reference = %.9g; ratio = %.6f; }",
-			rt_cluster_statistic_name(fd[i].statistic), fd[i].value, fd[i].reference,
-			fd[i].value / fd[i].reference);
+		fprintf(of.fp, "; statistic = \"%s\"", rt_cluster_statistic_name(fd[i].statistic));
+		put_rate(of.fp, "; value = ", fd[i].value);
+		put_rate(of.fp, "; reference = ", fd[i].reference);
+		fprintf(of.fp, "; ratio = %.6f; }", fd[i].value / fd[i].reference);
 	}
+	/* the findings of the first look, each measured again before the node was judged */
+	fprintf(of.fp, " );\n  measured_again = (");
+	for (size_t i = 0, k0 = 0; i < n; i++)
+		for (size_t k = 0; k < nodes[i].nc; k++)
+			for (int t = 0; t < RT_CLUSTER_NSTATISTICS; t++) {
+				const struct rt_cluster_ceiling *c = &nodes[i].c[k];
+				const double kept = stat_of(c, (enum rt_cluster_statistic)t);
+
+				if (!(c->first[t] > 0))
+					continue;
+				fprintf(of.fp, "%s\n    { host = ", k0++ ? "," : "");
+				rt_cfg_put_str(of.fp, nodes[i].host);
+				rt_cfg_put_member(of.fp, "; ceiling = ", c->name);
+				fprintf(of.fp, "; statistic = \"%s\"", rt_cluster_statistic_name(t));
+				put_rate(of.fp, "; first = ", c->first[t]);
+				/* 0: disturbed on its second look, not ranked */
+				put_rate(of.fp, "; kept = ", isnan(kept) ? 0 : kept);
+				fprintf(of.fp, "; found = %s; }",
+					found(fd, nf, i, c->name, t) ? "true" : "false");
+			}
 	fprintf(of.fp, " );\n  disturbed = (");
 	for (size_t i = 0, k0 = 0; i < n; i++)
 		for (size_t k = 0; k < nodes[i].nc; k++) {
@@ -550,6 +593,30 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 			fprintf(also, "no node is more than %.0f%% below the reference on a best run, "
 				"a median or a sustained run\n", threshold * 100);
 		}
+		for (size_t i = 0, k0 = 0; i < n; i++)
+			for (size_t k = 0; k < nodes[i].nc; k++)
+				for (int t = 0; t < RT_CLUSTER_NSTATISTICS; t++) {
+					const struct rt_cluster_ceiling *c = &nodes[i].c[k];
+					const double kept = stat_of(c, (enum rt_cluster_statistic)t);
+
+					if (!(c->first[t] > 0))
+						continue;
+					if (!k0++)
+						fprintf(also, "\nmeasured again where the first look "
+							"found a node below (the better run kept):\n");
+					if (isnan(kept))
+						fprintf(also, "  %-16s %-26s %-9s %10.1f %s, then "
+							"disturbed: not ranked\n", nodes[i].host,
+							c->name, rt_cluster_statistic_name(t),
+							c->first[t], unit(c->name));
+					else
+						fprintf(also, "  %-16s %-26s %-9s %10.1f then %.1f "
+							"%s: %s\n", nodes[i].host, c->name,
+							rt_cluster_statistic_name(t), c->first[t],
+							kept, unit(c->name),
+							found(fd, nf, i, c->name, t) ?
+							"below again" : "not below");
+				}
 		if (ndist) {
 			fprintf(also, "\ndisturbed while measured (reported, not ranked):\n");
 			for (size_t i = 0; i < n; i++)

@@ -15,12 +15,29 @@
 
 #define RT_CLUSTER_MAX_CEILINGS 48
 
+/* What a node is judged on, for each ceiling. */
+enum rt_cluster_statistic { RT_CLUSTER_BEST, RT_CLUSTER_MEDIAN, RT_CLUSTER_SUSTAINED,
+			    RT_CLUSTER_NSTATISTICS };
+/* "best", "median", "sustained" */
+const char *rt_cluster_statistic_name(enum rt_cluster_statistic s);
+
 struct rt_cluster_ceiling {
 	char name[48];                  /* "flops fp32 avx512", "bw DRAM" */
 	double value;                   /* the best run: GFLOP/s, GOP/s (int8) or GB/s */
 	double median, spread;          /* of the runs (0: not recorded) */
 	double sustained;               /* a run of seconds (NAN: not measured) */
 	char flag[256];                 /* "": trusted; else why not (the probe's flag) */
+	/* a statistic the cluster found below the reference at its first look, before the node
+	 * measured it again (its value then; 0: measured once) */
+	double first[RT_CLUSTER_NSTATISTICS];
+};
+
+/* A ceiling a node measures again before it is called slow on it: its short runs or its
+ * sustained run, and why (the finding, in words). */
+struct rt_cluster_again {
+	char ceiling[48];
+	bool sustained;
+	char why[160];
 };
 
 struct rt_cluster_node {
@@ -45,12 +62,6 @@ size_t rt_cluster_node_usable(const struct rt_cluster_node *n);
  * text. The encoded text is malloc'd (caller frees). */
 char *rt_cluster_node_encode(const struct rt_cluster_node *n);
 int rt_cluster_node_decode(const char *text, struct rt_cluster_node *n, struct rt_err *err);
-
-/* What a node is judged on, for each ceiling. */
-enum rt_cluster_statistic { RT_CLUSTER_BEST, RT_CLUSTER_MEDIAN, RT_CLUSTER_SUSTAINED,
-			    RT_CLUSTER_NSTATISTICS };
-/* "best", "median", "sustained" */
-const char *rt_cluster_statistic_name(enum rt_cluster_statistic s);
 
 /* The reference a node is held against: a known-good node (--reference: its profile), else
  * per ceiling and statistic the best node's value, or from 5 nodes up the median of the

@@ -1128,6 +1128,225 @@ out:
 	return rc;
 }
 
+/* A bandwidth ceiling's entry measured again (its kernel, its working set, on the compact
+ * placement of its thread count), the better run kept: 0, or err. */
+static int again_bw(const struct probe_ctx *c, struct rt_profile_bw *b, const int *pus,
+		    struct rt_err *err)
+{
+	const struct rt_kernel *k = rt_kernel_bw(b->kernel, c->bw_isa);
+	const uint64_t ws = (b->working_set / b->threads + 4095) & ~(uint64_t)4095;
+	struct rt_arena *arena = NULL;
+	struct rt_measurement m;
+	char flag[sizeof(b->flag)];
+	int rc;
+
+	if (!k)
+		return 0;
+	if ((rc = rt_arena_create(&arena, b->threads, pus, ws + 4096, err)))
+		return rc;
+	{
+		const struct measure_call mc = { .k = k, .arena = arena, .ws = ws,
+						 .threads = b->threads };
+
+		rc = measure_checked(c, &mc, &m, flag, sizeof(flag), err);
+	}
+	rt_arena_destroy(arena);
+	if (!rc && !flag[0] && m.best / 1e9 > b->gbytes_per_s) {
+		b->gbytes_per_s = m.best / 1e9;
+		b->median = m.median / 1e9;
+		b->spread = m.spread;
+	}
+	return rc;
+}
+
+/* A oneDNN matmul's rate measured again, the better run kept: 0, or err. */
+static int again_matmul(const struct probe_ctx *c, struct rt_profile_flops *f, const int *pus,
+			struct rt_err *err)
+{
+	struct rt_matmul_result res;
+	const struct measure_call mc = { .threads = f->threads, .pus = pus,
+					 .mm = rt_precision_of(f->precision), .mm_res = &res };
+	struct rt_measurement m;
+	char flag[sizeof(f->flag)];
+	int rc = measure_checked(c, &mc, &m, flag, sizeof(flag), err);
+
+	if (!rc && !flag[0] && m.best / 1e9 > f->gflops) {
+		f->gflops = m.best / 1e9;
+		f->median = m.median / 1e9;
+		f->spread = m.spread;
+	}
+	return rc;
+}
+
+/* The sustained run of a headline ceiling made again (its kernel, as long), the better run
+ * kept when the node had it (not flagged): 0, or err. */
+static int again_sustained(const struct probe_ctx *c, struct rt_profile_sustained *su,
+			   const int *pus, struct rt_err *err)
+{
+	struct rt_measure_opts o;
+	struct rt_cpu_tasks before = { 0 };
+	struct rt_arena *arena = NULL;
+	const struct rt_kernel *k = NULL;
+	struct rt_measurement m;
+	unsigned long long throttled = 0;
+	double cores, period;
+	uint64_t ws = 0;
+	char flag[sizeof(su->flag)];
+	int rc;
+
+	if (!strcmp(su->name, "bw DRAM")) {
+		k = rt_kernel_bw(su->kernel, c->bw_isa);
+		/* the working set of the DRAM runs of this kernel at this thread count */
+		for (size_t i = 0; i < c->p->nbw; i++)
+			if (c->p->bw[i].threads == su->threads && !strcmp(c->p->bw[i].level, "DRAM") &&
+			    !strcmp(c->p->bw[i].kernel, su->kernel))
+				ws = (c->p->bw[i].working_set / su->threads + 4095) &
+				     ~(uint64_t)4095;
+		if (!ws)
+			return 0;
+	} else {
+		char prec[16], isa[32];
+		int ir;
+
+		if (sscanf(su->name, "flops %15s %31s", prec, isa) != 2 || (ir = isa_rank(isa)) < 0)
+			return 0;
+		k = rt_kernel_flops((enum rt_isa)ir, rt_precision_of(prec));
+	}
+	if (!k)
+		return 0;
+	sustained_opts(&o, su->seconds > 0 ? su->seconds : c->o->sustain_seconds);
+	progress(c->o, "sustained %s again, %u thread%s, %.0f s", su->name, su->threads,
+		 su->threads > 1 ? "s" : "", o.min_run_seconds);
+	(void)rt_cpu_quota(&cores, &period, &throttled);
+	(void)rt_cpu_tasks_take(&before, pus, pus ? su->threads : 0);
+	if (ws && !(rc = rt_arena_create(&arena, su->threads, pus, ws + 4096, err))) {
+		rc = rt_kernel_measure_bw(k, arena, ws, &o, &m, err);
+		rt_arena_destroy(arena);
+	} else if (!ws) {
+		rc = rt_kernel_measure_flops(k, su->threads, pus, &o, &m, err);
+	}
+	if (!rc) {
+		sustained_flag(flag, sizeof(flag), &m, su->threads, throttled, &before);
+		if (!flag[0] && (su->flag[0] || m.best / 1e9 > su->value)) {
+			su->value = m.best / 1e9;
+			su->flag[0] = '\0';
+		}
+	}
+	rt_cpu_tasks_free(&before);
+	return rc;
+}
+
+/* The value a cluster ceiling of the profile has at a thread count: its best trusted entry's
+ * (a sustained run's when sustained); 0 when none. */
+static double ceiling_value(const struct rt_profile *p, const char *name, unsigned threads,
+			    bool sustained)
+{
+	char n[64];
+	double v = 0;
+
+	if (sustained) {
+		for (size_t i = 0; i < p->nsustained; i++)
+			if (p->sustained[i].threads == threads && !p->sustained[i].flag[0] &&
+			    !strcmp(p->sustained[i].name, name) && p->sustained[i].value > v)
+				v = p->sustained[i].value;
+		return v;
+	}
+	for (size_t i = 0; i < p->nflops; i++) {
+		const struct rt_profile_flops *f = &p->flops[i];
+
+		snprintf(n, sizeof(n), "flops %s %s", f->precision, f->isa);
+		if (f->threads == threads && !f->flag[0] && !strcmp(n, name) && f->gflops > v)
+			v = f->gflops;
+	}
+	for (size_t i = 0; i < p->nbw; i++) {
+		const struct rt_profile_bw *b = &p->bw[i];
+
+		snprintf(n, sizeof(n), "bw %s", b->level);
+		if (b->threads == threads && !b->flag[0] && !strcmp(n, name) && b->gbytes_per_s > v)
+			v = b->gbytes_per_s;
+	}
+	return v;
+}
+
+static int probe_again(struct rt_profile *p, const struct rt_topo *topo,
+		       const struct rt_probe_opts *o, const char *ceiling, unsigned threads,
+		       bool sustained, const char *why, struct rt_err *err)
+{
+	struct probe_ctx c = { .topo = topo, .o = o, .p = p };
+	const double first = ceiling_value(p, ceiling, threads, sustained);
+	int *pus = calloc(rt_topo_pus(topo) + 1, sizeof(*pus));
+	char n[64];
+	int rc = 0;
+
+	if (!(first > 0))
+		return rt_err_set(err, -ENOENT, "no trusted %s%s at %u thread%s in the profile to "
+				  "measure again", sustained ? "sustained run of " : "", ceiling,
+				  threads, threads > 1 ? "s" : "");
+	if (!pus)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	rt_measure_opts_default(&c.mopts, o->quick);
+	c.isa_mask = o->isa_mask ? o->isa_mask : (1u << RT_ISA_COUNT) - 1;
+	if (widest_isa(c.isa_mask, &c.bw_isa) ||
+	    (rc = rt_topo_placement(topo, RT_AFFINITY_COMPACT, threads, pus, err)))
+		goto out;
+	if (!sustained)
+		progress(o, "%s again, %u thread%s", ceiling, threads, threads > 1 ? "s" : "");
+	for (size_t i = 0; sustained && !rc && i < p->nsustained; i++)
+		if (p->sustained[i].threads == threads && !strcmp(p->sustained[i].name, ceiling))
+			rc = again_sustained(&c, &p->sustained[i], pus, err);
+	for (size_t i = 0; !sustained && !rc && i < p->nflops; i++) {
+		struct rt_profile_flops *f = &p->flops[i];
+		double share;
+
+		snprintf(n, sizeof(n), "flops %s %s", f->precision, f->isa);
+		if (f->threads != threads || f->flag[0] || strcmp(n, ceiling))
+			continue;
+		if (!strcmp(f->method, "onednn-matmul"))
+			rc = again_matmul(&c, f, pus, err);
+		else
+			(void)remeasure_flops(&c, f, pus, &share);
+	}
+	for (size_t i = 0; !sustained && !rc && i < p->nbw; i++) {
+		struct rt_profile_bw *b = &p->bw[i];
+
+		snprintf(n, sizeof(n), "bw %s", b->level);
+		if (b->threads == threads && !b->flag[0] && !strcmp(n, ceiling))
+			rc = again_bw(&c, b, pus, err);
+	}
+	if (!rc) {
+		const double kept = ceiling_value(p, ceiling, threads, sustained);
+
+		if (kept > first)
+			rt_profile_add_note(p, "%s%s at %u thread%s: %s; measured again, %.2f then "
+					    "%.2f (the better kept)", sustained ? "sustained " : "",
+					    ceiling, threads, threads > 1 ? "s" : "", why, first, kept);
+		else
+			rt_profile_add_note(p, "%s%s at %u thread%s: %s; measured again, no better "
+					    "than %.2f", sustained ? "sustained " : "", ceiling,
+					    threads, threads > 1 ? "s" : "", why, first);
+	}
+out:
+	free(pus);
+	return rc;
+}
+
+int rt_probe_again(struct rt_profile *p, const struct rt_topo *topo,
+		   const struct rt_probe_opts *o, const char *ceiling, unsigned threads,
+		   bool sustained, const char *why, struct rt_err *err)
+{
+	struct rt_topo_affinity saved;
+	struct rt_err err2;
+	int rc = rt_topo_affinity_save(&saved, err);
+
+	if (rc)
+		return rc;
+	/* as rt_probe_run: the CPUs this process had before, back after */
+	rc = probe_again(p, topo, o, ceiling, threads, sustained, why, err);
+	if (rt_topo_affinity_restore(&saved, rt_topo_pus(topo), &err2) && !rc)
+		rc = rt_err_set(err, err2.code, "%s", err2.msg);
+	return rc;
+}
+
 int rt_probe_run(struct rt_profile **out, const struct rt_topo *topo,
 		 const struct rt_probe_opts *o, struct rt_err *err)
 {

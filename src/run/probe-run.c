@@ -141,6 +141,63 @@ void rt_probe_print(FILE *out, const struct rt_profile *p)
 }
 
 
+/* The node's files from its profile: the profile at path, its chart and page; print: the
+ * tables and the paths on x->out. 0, or the error in err. */
+static int write_node(struct run_ctx *x, bool print, const struct rt_profile *p,
+		      struct rt_err *err)
+{
+	const struct rt_probe_run_opts *o = x->o;
+	const char *path = x->path;
+	char outbase[4200], chart[sizeof(outbase) + 3];
+	bool drawn = false;
+	char nochart[sizeof(err->msg)];
+	int rc;
+
+	snprintf(outbase, sizeof(outbase), "%s", path);
+	if (strlen(outbase) > 4 && !strcmp(outbase + strlen(outbase) - 4, ".cfg"))
+		outbase[strlen(outbase) - 4] = '\0';
+	strncat(outbase, "-roofline", sizeof(outbase) - strlen(outbase) - 1);
+	snprintf(chart, sizeof(chart), "%s.gp", outbase);
+	if ((rc = rt_profile_save(p, path, err)))
+		return rc;
+	if (print) {
+		rt_probe_print(o->out, p);
+		fprintf(o->out, "\nprofile: %s   (probe took %.1f s)\n", path,
+			rt_now() - x->progress.start);
+	}
+	snprintf(nochart, sizeof(nochart), "the chart was not asked for (--no-chart)");
+	if (o->chart) {
+		rc = rt_plot_roofline(p, 0, o->all_roofs, outbase, err);
+		drawn = rc == 0;
+		snprintf(nochart, sizeof(nochart), "%s", drawn ? "" : err->msg);
+		if (rc == 0 && print)
+			fprintf(o->out, "chart:   %s.png, %s.svg (script %s)\n", outbase, outbase,
+				chart);
+		else if (rc == RT_PLOT_SCRIPT_ONLY && print)
+			fprintf(o->out, "chart:   %s (note: %s)\n", chart, err->msg);
+		else if (rc == -EINVAL)
+			/* the profile is written; every ceiling it could draw is flagged */
+			fprintf(stderr, "%s: warning: no chart: %s\n", o->prog, err->msg);
+		if (rc == RT_PLOT_SCRIPT_ONLY || rc == -EINVAL)
+			rc = 0;
+	}
+	if (!rc) {
+		/* the node's page: its ceilings and its chart, one file */
+		char html[4300], svg[4300];
+
+		snprintf(html, sizeof(html), "%.4200s", path);
+		if (strlen(html) > 4 && !strcmp(html + strlen(html) - 4, ".cfg"))
+			html[strlen(html) - 4] = '\0';
+		strncat(html, "-report.html", sizeof(html) - strlen(html) - 1);
+		snprintf(svg, sizeof(svg), "%.4200s.svg", outbase);
+		/* the chart this run drew, never one lying there from another */
+		rc = rt_views_node_page(p, drawn ? svg : NULL, nochart, html, err);
+		if (!rc && print)
+			fprintf(o->out, "page:    %s\n", html);
+	}
+	return rc;
+}
+
 /* Probe this node into path (and its chart and page): 0, or the error in err; print: the
  * tables and the paths on x->out (rank 0, or alone). */
 static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, struct rt_err *err)
@@ -148,10 +205,7 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 	const struct rt_probe_run_opts *o = x->o;
 	const char *path = x->path;
 	struct progress *ps = &x->progress;
-	char outbase[4200], chart[sizeof(outbase) + 3];
 	struct rt_profile *p = NULL;
-	bool drawn = false;
-	char nochart[sizeof(err->msg)];
 	int rc;
 
 	/* fail on an unwritable destination now, not after the measurements */
@@ -162,11 +216,6 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 			return rc;
 		rt_outfile_abort(&probe_file);
 	}
-	snprintf(outbase, sizeof(outbase), "%s", path);
-	if (strlen(outbase) > 4 && !strcmp(outbase + strlen(outbase) - 4, ".cfg"))
-		outbase[strlen(outbase) - 4] = '\0';
-	strncat(outbase, "-roofline", sizeof(outbase) - strlen(outbase) - 1);
-	snprintf(chart, sizeof(chart), "%s.gp", outbase);
 	if ((rc = rt_probe_run(&p, x->topo, &x->probe, err))) {
 		if (ps->on && ps->tty)
 			fputc('\n', stderr);
@@ -203,42 +252,7 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 		if (print)
 			fprintf(o->out, "%s\n", verdict);
 	}
-	if ((rc = rt_profile_save(p, path, err)))
-		goto out;
-	if (print) {
-		rt_probe_print(o->out, p);
-		fprintf(o->out, "\nprofile: %s   (probe took %.1f s)\n", path, rt_now() - ps->start);
-	}
-	snprintf(nochart, sizeof(nochart), "the chart was not asked for (--no-chart)");
-	if (o->chart) {
-		rc = rt_plot_roofline(p, 0, o->all_roofs, outbase, err);
-		drawn = rc == 0;
-		snprintf(nochart, sizeof(nochart), "%s", drawn ? "" : err->msg);
-		if (rc == 0 && print)
-			fprintf(o->out, "chart:   %s.png, %s.svg (script %s)\n", outbase, outbase,
-				chart);
-		else if (rc == RT_PLOT_SCRIPT_ONLY && print)
-			fprintf(o->out, "chart:   %s (note: %s)\n", chart, err->msg);
-		else if (rc == -EINVAL)
-			/* the profile is written; every ceiling it could draw is flagged */
-			fprintf(stderr, "%s: warning: no chart: %s\n", o->prog, err->msg);
-		if (rc == RT_PLOT_SCRIPT_ONLY || rc == -EINVAL)
-			rc = 0;
-	}
-	if (!rc) {
-		/* the node's page: its ceilings and its chart, one file */
-		char html[4300], svg[4300];
-
-		snprintf(html, sizeof(html), "%.4200s", path);
-		if (strlen(html) > 4 && !strcmp(html + strlen(html) - 4, ".cfg"))
-			html[strlen(html) - 4] = '\0';
-		strncat(html, "-report.html", sizeof(html) - strlen(html) - 1);
-		snprintf(svg, sizeof(svg), "%.4200s.svg", outbase);
-		/* the chart this run drew, never one lying there from another */
-		rc = rt_views_node_page(p, drawn ? svg : NULL, nochart, html, err);
-		if (!rc && print)
-			fprintf(o->out, "page:    %s\n", html);
-	}
+	rc = write_node(x, print, p, err);
 out:
 	if (rc)
 		rt_profile_destroy(p);
@@ -286,6 +300,30 @@ static int probe_this_node(void *ctx, bool report, struct rt_profile **p, struct
 	return probe_node(x, report, p, err);
 }
 
+/* The cluster probe's second look: the ceilings the cluster found this node below on,
+ * measured again into its profile (each with a note, printed as the probe prints its notes),
+ * and the node's files written again. */
+static int again_this_node(void *ctx, struct rt_profile *p, const struct rt_cluster_again *a,
+			   size_t n, struct rt_err *err)
+{
+	struct run_ctx *x = ctx;
+	const unsigned threads = rt_profile_max_threads(p);
+	int rc = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		const size_t before = p->nnotes;
+
+		rc = rt_probe_again(p, x->topo, &x->probe, a[i].ceiling, threads, a[i].sustained,
+				    a[i].why, err);
+		for (size_t k = before; k < p->nnotes; k++)
+			fprintf(stderr, "%s: %s%s\n", x->o->prog,
+				rt_profile_note_warns(p, k) ? "warning: " : "", p->notes[k]);
+	}
+	if (x->progress.on && x->progress.tty)
+		fprintf(stderr, "\r\033[K");
+	return rc ? rc : write_node(x, false, p, err);
+}
+
 static void say_rank(void *ctx, const char *msg)
 {
 	const struct run_ctx *x = ctx;
@@ -318,7 +356,8 @@ static int run_cluster(struct run_ctx *x, const struct rt_cluster *cl)
 			.host = o->host, .path = x->path, .cluster_path = o->cluster_path,
 			.threshold = o->threshold, .one_at_a_time = o->one_at_a_time,
 			.reference = refp, .reference_path = o->reference,
-			.probe_node = probe_this_node, .ctx = x, .say = say_rank, .out = o->out,
+			.probe_node = probe_this_node, .again_node = again_this_node, .ctx = x,
+			.say = say_rank, .out = o->out,
 		};
 
 		rc = rt_cluster_probe(cl, &co);
