@@ -419,6 +419,33 @@ static bool found(const struct rt_cluster_finding *fd, size_t nf, size_t node, c
 	return false;
 }
 
+/* A second look of the nodes' (a statistic with a first value), from where the last one
+ * left off (all 0: from the first): node i, ceiling k, statistic t, with the value kept (NAN:
+ * disturbed) and whether it is a finding still; count: the caller's. */
+struct look {
+	size_t i, k, count;
+	int t;
+	const struct rt_cluster_ceiling *c;
+	double kept;
+	bool found;
+};
+
+static bool next_look(const struct rt_cluster_node *nodes, size_t n,
+		      const struct rt_cluster_finding *fd, size_t nf, struct look *l)
+{
+	for (; l->i < n; l->i++, l->k = 0)
+		for (; l->k < nodes[l->i].nc; l->k++, l->t = 0)
+			for (; l->t < RT_CLUSTER_NSTATISTICS; l->t++) {
+				l->c = &nodes[l->i].c[l->k];
+				if (!(l->c->first[l->t] > 0))
+					continue;
+				l->kept = stat_of(l->c, (enum rt_cluster_statistic)l->t);
+				l->found = found(fd, nf, l->i, l->c->name, l->t);
+				return true;
+			}
+	return false;
+}
+
 static const char *unit(const char *name)
 {
 	return !strncmp(name, "bw ", 3) ? "GB/s" : strstr(name, "int8") ? "GOP/s" : "GFLOP/s";
@@ -528,24 +555,16 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 	}
 	/* the findings of the first look, each measured again before the node was judged */
 	fprintf(of.fp, " );\n  measured_again = (");
-	for (size_t i = 0, k0 = 0; i < n; i++)
-		for (size_t k = 0; k < nodes[i].nc; k++)
-			for (int t = 0; t < RT_CLUSTER_NSTATISTICS; t++) {
-				const struct rt_cluster_ceiling *c = &nodes[i].c[k];
-				const double kept = stat_of(c, (enum rt_cluster_statistic)t);
-
-				if (!(c->first[t] > 0))
-					continue;
-				fprintf(of.fp, "%s\n    { host = ", k0++ ? "," : "");
-				rt_cfg_put_str(of.fp, nodes[i].host);
-				rt_cfg_put_member(of.fp, "; ceiling = ", c->name);
-				fprintf(of.fp, "; statistic = \"%s\"", rt_cluster_statistic_name(t));
-				put_rate(of.fp, "; first = ", c->first[t]);
-				/* 0: disturbed on its second look, not ranked */
-				put_rate(of.fp, "; kept = ", isnan(kept) ? 0 : kept);
-				fprintf(of.fp, "; found = %s; }",
-					found(fd, nf, i, c->name, t) ? "true" : "false");
-			}
+	for (struct look l = { 0 }; next_look(nodes, n, fd, nf, &l); l.t++) {
+		fprintf(of.fp, "%s\n    { host = ", l.count++ ? "," : "");
+		rt_cfg_put_str(of.fp, nodes[l.i].host);
+		rt_cfg_put_member(of.fp, "; ceiling = ", l.c->name);
+		fprintf(of.fp, "; statistic = \"%s\"", rt_cluster_statistic_name(l.t));
+		put_rate(of.fp, "; first = ", l.c->first[l.t]);
+		/* 0: disturbed on its second look, not ranked */
+		put_rate(of.fp, "; kept = ", isnan(l.kept) ? 0 : l.kept);
+		fprintf(of.fp, "; found = %s; }", l.found ? "true" : "false");
+	}
 	fprintf(of.fp, " );\n  disturbed = (");
 	for (size_t i = 0, k0 = 0; i < n; i++)
 		for (size_t k = 0; k < nodes[i].nc; k++) {
@@ -593,30 +612,18 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 			fprintf(also, "no node is more than %.0f%% below the reference on a best run, "
 				"a median or a sustained run\n", threshold * 100);
 		}
-		for (size_t i = 0, k0 = 0; i < n; i++)
-			for (size_t k = 0; k < nodes[i].nc; k++)
-				for (int t = 0; t < RT_CLUSTER_NSTATISTICS; t++) {
-					const struct rt_cluster_ceiling *c = &nodes[i].c[k];
-					const double kept = stat_of(c, (enum rt_cluster_statistic)t);
-
-					if (!(c->first[t] > 0))
-						continue;
-					if (!k0++)
-						fprintf(also, "\nmeasured again where the first look "
-							"found a node below (the better run kept):\n");
-					if (isnan(kept))
-						fprintf(also, "  %-16s %-26s %-9s %10.1f %s, then "
-							"disturbed: not ranked\n", nodes[i].host,
-							c->name, rt_cluster_statistic_name(t),
-							c->first[t], unit(c->name));
-					else
-						fprintf(also, "  %-16s %-26s %-9s %10.1f then %.1f "
-							"%s: %s\n", nodes[i].host, c->name,
-							rt_cluster_statistic_name(t), c->first[t],
-							kept, unit(c->name),
-							found(fd, nf, i, c->name, t) ?
-							"below again" : "not below");
-				}
+		for (struct look l = { 0 }; next_look(nodes, n, fd, nf, &l); l.t++) {
+			if (!l.count++)
+				fprintf(also, "\nmeasured again where the first look found a node "
+					"below (the better run kept):\n");
+			fprintf(also, "  %-16s %-26s %-9s %10.1f ", nodes[l.i].host, l.c->name,
+				rt_cluster_statistic_name(l.t), l.c->first[l.t]);
+			if (isnan(l.kept))
+				fprintf(also, "%s, then disturbed: not ranked\n", unit(l.c->name));
+			else
+				fprintf(also, "then %.1f %s: %s\n", l.kept, unit(l.c->name),
+					l.found ? "below again" : "not below");
+		}
 		if (ndist) {
 			fprintf(also, "\ndisturbed while measured (reported, not ranked):\n");
 			for (size_t i = 0; i < n; i++)
