@@ -827,7 +827,28 @@ static int add_sustained(struct probe_ctx *c, const char *name, const char *kern
 	if (su.flag[0])
 		rt_profile_add_note(c->p, "sustained %s at %u thread%s is flagged: %s", name, threads,
 				    threads > 1 ? "s" : "", su.flag);
+	for (size_t i = 0; i < c->p->nsustained; i++) {
+		struct rt_profile_sustained *was = &c->p->sustained[i];
+
+		if (was->threads != threads || strcmp(was->name, name))
+			continue;
+		/* made again (the cluster's second look): the faster run kept; one that another
+		 * process disturbed flags it instead (the first look is not confirmed) */
+		if (su.flag[0])
+			snprintf(was->flag, sizeof(was->flag), "%s", su.flag);
+		else if (su.value > was->value)
+			*was = su;
+		return 0;
+	}
 	return rt_profile_add_sustained(c->p, &su) ? rt_err_set(err, -ENOMEM, "out of memory") : 0;
+}
+
+/* The per-thread working set a bandwidth ceiling was measured on, from what its kernel moved:
+ * the set is a multiple of 4 KiB, and what the kernel leaves out of it (its element count
+ * rounded down to RT_BW_ELEM_ALIGN) is under 4 KiB for its at most 3 arrays. */
+static uint64_t bw_set(const struct rt_profile_bw *b)
+{
+	return (b->working_set / b->threads + 4095) & ~(uint64_t)4095;
 }
 
 /* A sustained run far below the same ceiling's short runs (under 65% of them) is run once
@@ -857,9 +878,11 @@ static int confirm_low(struct probe_ctx *c, const char *name, unsigned threads, 
 }
 
 /* The headline ceilings again, each as one long run at the most threads: the fp64 and fp32
- * peaks (the ISA of the best kernel ceiling) and DRAM's bandwidth (its best kernel). */
+ * peaks (the ISA of the best kernel ceiling) and DRAM's bandwidth (its best kernel, on the
+ * working set of its short runs); only: NULL for all of them, else the one of that name (the
+ * cluster's second look: add_sustained keeps the better run). */
 static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *pus,
-			     struct rt_err *err)
+			     const char *only, struct rt_err *err)
 {
 	struct rt_measure_opts o;
 	struct rt_cpu_tasks before = { 0 };     /* who else ran there: a flag's words */
@@ -887,6 +910,9 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 				k = rt_kernel_flops((enum rt_isa)isa, (enum rt_precision)prec);
 		if (!k)
 			continue;
+		snprintf(name, sizeof(name), "flops %s %s", best->precision, best->isa);
+		if (only && strcmp(only, name))
+			continue;
 		progress(c->o, "sustained %s %s, %u thread%s, %.0f s", best->precision, best->isa,
 			 threads, threads > 1 ? "s" : "", c->o->sustain_seconds);
 		(void)rt_cpu_quota(&cores, &period, &throttled);
@@ -894,7 +920,6 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 		(void)rt_cpu_tasks_take(&before, pus, pus ? threads : 0);
 		if ((rc = rt_kernel_measure_flops(k, threads, pus, &o, &m, err)))
 			break;
-		snprintf(name, sizeof(name), "flops %s %s", best->precision, best->isa);
 		if (m.best < 0.65 * best->gflops * 1e9) {
 			struct rt_measurement m2;
 
@@ -904,14 +929,13 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 		}
 		rc = add_sustained(c, name, k->name, threads, &m, throttled, &before, err);
 	}
-	if (!rc) {
+	if (!rc && (!only || !strcmp(only, "bw DRAM"))) {
 		const struct rt_profile_bw *best = NULL;
 		const struct rt_kernel *k;
 		struct rt_arena *arena = NULL;
 		struct rt_measurement m;
-		uint64_t ws = rt_levels_working_set(c->levels, c->ncaches, c->ncaches) / threads;
+		uint64_t ws;
 
-		ws &= ~(uint64_t)4095;
 		for (size_t i = 0; i < c->p->nbw; i++)
 			if (c->p->bw[i].threads == threads && !strcmp(c->p->bw[i].level, "DRAM") &&
 			    (!best || c->p->bw[i].gbytes_per_s > best->gbytes_per_s))
@@ -919,6 +943,7 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 		k = best ? rt_kernel_bw(best->kernel, c->bw_isa) : NULL;
 		if (!k)
 			goto out;
+		ws = bw_set(best);
 		progress(c->o, "sustained DRAM %s, %u thread%s, %.0f s", best->kernel, threads,
 			 threads > 1 ? "s" : "", c->o->sustain_seconds);
 		if ((rc = rt_arena_create(&arena, threads, pus, ws + 4096, err)))
@@ -1101,7 +1126,7 @@ static int probe_run(struct rt_profile **out, const struct rt_topo *topo,
 			most = threads[i] > most ? threads[i] : most;
 		rc = rt_topo_placement(topo, RT_AFFINITY_COMPACT, most, pus, err);
 		if (!rc)
-			rc = measure_sustained(&c, most, pus, err);
+			rc = measure_sustained(&c, most, pus, NULL, err);
 		if (rc)
 			goto out;
 	}
@@ -1129,12 +1154,13 @@ out:
 }
 
 /* A bandwidth ceiling's entry measured again (its kernel, its working set, on the compact
- * placement of its thread count), the better run kept: 0, or err. */
+ * placement of its thread count), the better run kept; a run another process disturbed flags
+ * it instead, as remeasure_flops does: 0, or err. */
 static int again_bw(const struct probe_ctx *c, struct rt_profile_bw *b, const int *pus,
 		    struct rt_err *err)
 {
 	const struct rt_kernel *k = rt_kernel_bw(b->kernel, c->bw_isa);
-	const uint64_t ws = (b->working_set / b->threads + 4095) & ~(uint64_t)4095;
+	const uint64_t ws = bw_set(b);
 	struct rt_arena *arena = NULL;
 	struct rt_measurement m;
 	char flag[sizeof(b->flag)];
@@ -1151,7 +1177,9 @@ static int again_bw(const struct probe_ctx *c, struct rt_profile_bw *b, const in
 		rc = measure_checked(c, &mc, &m, flag, sizeof(flag), err);
 	}
 	rt_arena_destroy(arena);
-	if (!rc && !flag[0] && m.best / 1e9 > b->gbytes_per_s) {
+	if (!rc && flag[0])
+		snprintf(b->flag, sizeof(b->flag), "%s", flag);
+	else if (!rc && m.best / 1e9 > b->gbytes_per_s) {
 		b->gbytes_per_s = m.best / 1e9;
 		b->median = m.median / 1e9;
 		b->spread = m.spread;
@@ -1159,7 +1187,8 @@ static int again_bw(const struct probe_ctx *c, struct rt_profile_bw *b, const in
 	return rc;
 }
 
-/* A oneDNN matmul's rate measured again, the better run kept: 0, or err. */
+/* A oneDNN matmul's rate measured again, the better run kept (a disturbed one flags it): 0,
+ * or err. */
 static int again_matmul(const struct probe_ctx *c, struct rt_profile_flops *f, const int *pus,
 			struct rt_err *err)
 {
@@ -1170,69 +1199,13 @@ static int again_matmul(const struct probe_ctx *c, struct rt_profile_flops *f, c
 	char flag[sizeof(f->flag)];
 	int rc = measure_checked(c, &mc, &m, flag, sizeof(flag), err);
 
-	if (!rc && !flag[0] && m.best / 1e9 > f->gflops) {
+	if (!rc && flag[0])
+		snprintf(f->flag, sizeof(f->flag), "%s", flag);
+	else if (!rc && m.best / 1e9 > f->gflops) {
 		f->gflops = m.best / 1e9;
 		f->median = m.median / 1e9;
 		f->spread = m.spread;
 	}
-	return rc;
-}
-
-/* The sustained run of a headline ceiling made again (its kernel, as long), the better run
- * kept when the node had it (not flagged): 0, or err. */
-static int again_sustained(const struct probe_ctx *c, struct rt_profile_sustained *su,
-			   const int *pus, struct rt_err *err)
-{
-	struct rt_measure_opts o;
-	struct rt_cpu_tasks before = { 0 };
-	struct rt_arena *arena = NULL;
-	const struct rt_kernel *k = NULL;
-	struct rt_measurement m;
-	unsigned long long throttled = 0;
-	double cores, period;
-	uint64_t ws = 0;
-	char flag[sizeof(su->flag)];
-	int rc;
-
-	if (!strcmp(su->name, "bw DRAM")) {
-		k = rt_kernel_bw(su->kernel, c->bw_isa);
-		/* the working set of the DRAM runs of this kernel at this thread count */
-		for (size_t i = 0; i < c->p->nbw; i++)
-			if (c->p->bw[i].threads == su->threads && !strcmp(c->p->bw[i].level, "DRAM") &&
-			    !strcmp(c->p->bw[i].kernel, su->kernel))
-				ws = (c->p->bw[i].working_set / su->threads + 4095) &
-				     ~(uint64_t)4095;
-		if (!ws)
-			return 0;
-	} else {
-		char prec[16], isa[32];
-		int ir;
-
-		if (sscanf(su->name, "flops %15s %31s", prec, isa) != 2 || (ir = isa_rank(isa)) < 0)
-			return 0;
-		k = rt_kernel_flops((enum rt_isa)ir, rt_precision_of(prec));
-	}
-	if (!k)
-		return 0;
-	sustained_opts(&o, su->seconds > 0 ? su->seconds : c->o->sustain_seconds);
-	progress(c->o, "sustained %s again, %u thread%s, %.0f s", su->name, su->threads,
-		 su->threads > 1 ? "s" : "", o.min_run_seconds);
-	(void)rt_cpu_quota(&cores, &period, &throttled);
-	(void)rt_cpu_tasks_take(&before, pus, pus ? su->threads : 0);
-	if (ws && !(rc = rt_arena_create(&arena, su->threads, pus, ws + 4096, err))) {
-		rc = rt_kernel_measure_bw(k, arena, ws, &o, &m, err);
-		rt_arena_destroy(arena);
-	} else if (!ws) {
-		rc = rt_kernel_measure_flops(k, su->threads, pus, &o, &m, err);
-	}
-	if (!rc) {
-		sustained_flag(flag, sizeof(flag), &m, su->threads, throttled, &before);
-		if (!flag[0] && (su->flag[0] || m.best / 1e9 > su->value)) {
-			su->value = m.best / 1e9;
-			su->flag[0] = '\0';
-		}
-	}
-	rt_cpu_tasks_free(&before);
 	return rc;
 }
 
@@ -1268,6 +1241,29 @@ static double ceiling_value(const struct rt_profile *p, const char *name, unsign
 	return v;
 }
 
+/* The flag of a cluster ceiling's first flagged entry at a thread count, or "". */
+static const char *flag_of(const struct rt_profile *p, const char *name, unsigned threads,
+			   bool sustained)
+{
+	char n[64];
+
+	for (size_t i = 0; sustained && i < p->nsustained; i++)
+		if (p->sustained[i].threads == threads && !strcmp(p->sustained[i].name, name) &&
+		    p->sustained[i].flag[0])
+			return p->sustained[i].flag;
+	for (size_t i = 0; !sustained && i < p->nflops; i++) {
+		snprintf(n, sizeof(n), "flops %s %s", p->flops[i].precision, p->flops[i].isa);
+		if (p->flops[i].threads == threads && !strcmp(n, name) && p->flops[i].flag[0])
+			return p->flops[i].flag;
+	}
+	for (size_t i = 0; !sustained && i < p->nbw; i++) {
+		snprintf(n, sizeof(n), "bw %s", p->bw[i].level);
+		if (p->bw[i].threads == threads && !strcmp(n, name) && p->bw[i].flag[0])
+			return p->bw[i].flag;
+	}
+	return "";
+}
+
 static int probe_again(struct rt_profile *p, const struct rt_topo *topo,
 		       const struct rt_probe_opts *o, const char *ceiling, unsigned threads,
 		       bool sustained, const char *why, struct rt_err *err)
@@ -1291,9 +1287,8 @@ static int probe_again(struct rt_profile *p, const struct rt_topo *topo,
 		goto out;
 	if (!sustained)
 		progress(o, "%s again, %u thread%s", ceiling, threads, threads > 1 ? "s" : "");
-	for (size_t i = 0; sustained && !rc && i < p->nsustained; i++)
-		if (p->sustained[i].threads == threads && !strcmp(p->sustained[i].name, ceiling))
-			rc = again_sustained(&c, &p->sustained[i], pus, err);
+	if (sustained)
+		rc = measure_sustained(&c, threads, pus, ceiling, err);
 	for (size_t i = 0; !sustained && !rc && i < p->nflops; i++) {
 		struct rt_profile_flops *f = &p->flops[i];
 		double share;
@@ -1316,7 +1311,12 @@ static int probe_again(struct rt_profile *p, const struct rt_topo *topo,
 	if (!rc) {
 		const double kept = ceiling_value(p, ceiling, threads, sustained);
 
-		if (kept > first)
+		if (!(kept > 0))
+			rt_profile_add_note(p, "%s%s at %u thread%s: %s; measured again, and disturbed: "
+					    "%s", sustained ? "sustained " : "", ceiling, threads,
+					    threads > 1 ? "s" : "", why,
+					    flag_of(p, ceiling, threads, sustained));
+		else if (kept > first)
 			rt_profile_add_note(p, "%s%s at %u thread%s: %s; measured again, %.2f then "
 					    "%.2f (the better kept)", sustained ? "sustained " : "",
 					    ceiling, threads, threads > 1 ? "s" : "", why, first, kept);

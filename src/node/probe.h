@@ -84,7 +84,9 @@ int rt_probe_run(struct rt_profile **out, const struct rt_topo *topo,
  * fp64 avx2", "bw L3") at a thread count: its short runs (every trusted entry: each kernel,
  * method and working set) or its sustained run measured again, as the probe measured them, and
  * the better of the two runs kept; a note in p says both, with `why` (the cluster's finding):
- * a node is called slow only when two looks say so. 0, or err. */
+ * a node is called slow only when two looks say so. A second run that another process
+ * disturbed (measured twice and still disturbed) flags the ceiling instead: reported, not
+ * ranked, since nothing confirmed the first look. 0, or err. */
 int rt_probe_again(struct rt_profile *p, const struct rt_topo *topo,
 		   const struct rt_probe_opts *o, const char *ceiling, unsigned threads,
 		   bool sustained, const char *why, struct rt_err *err);
