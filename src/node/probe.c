@@ -1153,6 +1153,20 @@ out:
 	return rc;
 }
 
+/* A second run into an entry's figures (G per second): the better run kept, or the entry
+ * flagged with mflag when another process disturbed the run. */
+static void keep_better(double *best, double *median, double *spread, char *flag, size_t size,
+			const struct rt_measurement *m, const char *mflag)
+{
+	if (mflag[0]) {
+		snprintf(flag, size, "%s", mflag);
+	} else if (m->best / 1e9 > *best) {
+		*best = m->best / 1e9;
+		*median = m->median / 1e9;
+		*spread = m->spread;
+	}
+}
+
 /* A bandwidth ceiling's entry measured again (its kernel, its working set, on the compact
  * placement of its thread count), the better run kept; a run another process disturbed flags
  * it instead, as remeasure_flops does: 0, or err. */
@@ -1177,13 +1191,9 @@ static int again_bw(const struct probe_ctx *c, struct rt_profile_bw *b, const in
 		rc = measure_checked(c, &mc, &m, flag, sizeof(flag), err);
 	}
 	rt_arena_destroy(arena);
-	if (!rc && flag[0])
-		snprintf(b->flag, sizeof(b->flag), "%s", flag);
-	else if (!rc && m.best / 1e9 > b->gbytes_per_s) {
-		b->gbytes_per_s = m.best / 1e9;
-		b->median = m.median / 1e9;
-		b->spread = m.spread;
-	}
+	if (!rc)
+		keep_better(&b->gbytes_per_s, &b->median, &b->spread, b->flag, sizeof(b->flag), &m,
+			    flag);
 	return rc;
 }
 
@@ -1199,69 +1209,44 @@ static int again_matmul(const struct probe_ctx *c, struct rt_profile_flops *f, c
 	char flag[sizeof(f->flag)];
 	int rc = measure_checked(c, &mc, &m, flag, sizeof(flag), err);
 
-	if (!rc && flag[0])
-		snprintf(f->flag, sizeof(f->flag), "%s", flag);
-	else if (!rc && m.best / 1e9 > f->gflops) {
-		f->gflops = m.best / 1e9;
-		f->median = m.median / 1e9;
-		f->spread = m.spread;
-	}
+	if (!rc)
+		keep_better(&f->gflops, &f->median, &f->spread, f->flag, sizeof(f->flag), &m, flag);
 	return rc;
 }
 
+/* One entry of a cluster ceiling into ceiling_value's figures. */
+static void take_entry(const char *flag, double x, double *v, const char **first_flag)
+{
+	if (flag[0] && !(*first_flag)[0])
+		*first_flag = flag;
+	if (!flag[0] && x > *v)
+		*v = x;
+}
+
 /* The value a cluster ceiling of the profile has at a thread count: its best trusted entry's
- * (a sustained run's when sustained); 0 when none. */
+ * (a sustained run's when sustained), 0 when none; *flag: the first flagged entry's flag, or
+ * "". */
 static double ceiling_value(const struct rt_profile *p, const char *name, unsigned threads,
-			    bool sustained)
+			    bool sustained, const char **flag)
 {
 	char n[64];
 	double v = 0;
 
-	if (sustained) {
-		for (size_t i = 0; i < p->nsustained; i++)
-			if (p->sustained[i].threads == threads && !p->sustained[i].flag[0] &&
-			    !strcmp(p->sustained[i].name, name) && p->sustained[i].value > v)
-				v = p->sustained[i].value;
-		return v;
-	}
-	for (size_t i = 0; i < p->nflops; i++) {
-		const struct rt_profile_flops *f = &p->flops[i];
-
-		snprintf(n, sizeof(n), "flops %s %s", f->precision, f->isa);
-		if (f->threads == threads && !f->flag[0] && !strcmp(n, name) && f->gflops > v)
-			v = f->gflops;
-	}
-	for (size_t i = 0; i < p->nbw; i++) {
-		const struct rt_profile_bw *b = &p->bw[i];
-
-		snprintf(n, sizeof(n), "bw %s", b->level);
-		if (b->threads == threads && !b->flag[0] && !strcmp(n, name) && b->gbytes_per_s > v)
-			v = b->gbytes_per_s;
-	}
-	return v;
-}
-
-/* The flag of a cluster ceiling's first flagged entry at a thread count, or "". */
-static const char *flag_of(const struct rt_profile *p, const char *name, unsigned threads,
-			   bool sustained)
-{
-	char n[64];
-
+	*flag = "";
 	for (size_t i = 0; sustained && i < p->nsustained; i++)
-		if (p->sustained[i].threads == threads && !strcmp(p->sustained[i].name, name) &&
-		    p->sustained[i].flag[0])
-			return p->sustained[i].flag;
+		if (p->sustained[i].threads == threads && !strcmp(p->sustained[i].name, name))
+			take_entry(p->sustained[i].flag, p->sustained[i].value, &v, flag);
 	for (size_t i = 0; !sustained && i < p->nflops; i++) {
 		snprintf(n, sizeof(n), "flops %s %s", p->flops[i].precision, p->flops[i].isa);
-		if (p->flops[i].threads == threads && !strcmp(n, name) && p->flops[i].flag[0])
-			return p->flops[i].flag;
+		if (p->flops[i].threads == threads && !strcmp(n, name))
+			take_entry(p->flops[i].flag, p->flops[i].gflops, &v, flag);
 	}
 	for (size_t i = 0; !sustained && i < p->nbw; i++) {
 		snprintf(n, sizeof(n), "bw %s", p->bw[i].level);
-		if (p->bw[i].threads == threads && !strcmp(n, name) && p->bw[i].flag[0])
-			return p->bw[i].flag;
+		if (p->bw[i].threads == threads && !strcmp(n, name))
+			take_entry(p->bw[i].flag, p->bw[i].gbytes_per_s, &v, flag);
 	}
-	return "";
+	return v;
 }
 
 static int probe_again(struct rt_profile *p, const struct rt_topo *topo,
@@ -1269,7 +1254,8 @@ static int probe_again(struct rt_profile *p, const struct rt_topo *topo,
 		       bool sustained, const char *why, struct rt_err *err)
 {
 	struct probe_ctx c = { .topo = topo, .o = o, .p = p };
-	const double first = ceiling_value(p, ceiling, threads, sustained);
+	const char *flag;
+	const double first = ceiling_value(p, ceiling, threads, sustained, &flag);
 	int *pus = calloc(rt_topo_pus(topo) + 1, sizeof(*pus));
 	char n[64];
 	int rc = 0;
@@ -1285,10 +1271,10 @@ static int probe_again(struct rt_profile *p, const struct rt_topo *topo,
 	if (widest_isa(c.isa_mask, &c.bw_isa) ||
 	    (rc = rt_topo_placement(topo, RT_AFFINITY_COMPACT, threads, pus, err)))
 		goto out;
-	if (!sustained)
-		progress(o, "%s again, %u thread%s", ceiling, threads, threads > 1 ? "s" : "");
 	if (sustained)
 		rc = measure_sustained(&c, threads, pus, ceiling, err);
+	else
+		progress(o, "%s again, %u thread%s", ceiling, threads, threads > 1 ? "s" : "");
 	for (size_t i = 0; !sustained && !rc && i < p->nflops; i++) {
 		struct rt_profile_flops *f = &p->flops[i];
 		double share;
@@ -1309,13 +1295,12 @@ static int probe_again(struct rt_profile *p, const struct rt_topo *topo,
 			rc = again_bw(&c, b, pus, err);
 	}
 	if (!rc) {
-		const double kept = ceiling_value(p, ceiling, threads, sustained);
+		const double kept = ceiling_value(p, ceiling, threads, sustained, &flag);
 
 		if (!(kept > 0))
 			rt_profile_add_note(p, "%s%s at %u thread%s: %s; measured again, and disturbed: "
 					    "%s", sustained ? "sustained " : "", ceiling, threads,
-					    threads > 1 ? "s" : "", why,
-					    flag_of(p, ceiling, threads, sustained));
+					    threads > 1 ? "s" : "", why, flag);
 		else if (kept > first)
 			rt_profile_add_note(p, "%s%s at %u thread%s: %s; measured again, %.2f then "
 					    "%.2f (the better kept)", sustained ? "sustained " : "",
