@@ -77,8 +77,9 @@ int main(void)
 				   p->bw[i].flag[0] ? "; or flagged, disturbed: " : "", p->bw[i].flag);
 			}
 		ok(strstr(last_note(p), "at 1 thread: the test's first look; measured again, ") &&
-		   (strstr(last_note(p), "0.01 then ") ? strstr(last_note(p), "(the better kept)") :
-		    strstr(last_note(p), "and disturbed: ") && flagged),
+		   (strstr(last_note(p), "0.01 then ") ?
+		    strstr(last_note(p), "(the better kept)") != NULL :
+		    strstr(last_note(p), "and disturbed: ") != NULL && flagged),
 		   "... the note gives both looks and why: %s", last_note(p));
 	}
 	{

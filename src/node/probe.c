@@ -1256,7 +1256,7 @@ static int probe_again(struct rt_profile *p, const struct rt_topo *topo,
 	struct probe_ctx c = { .topo = topo, .o = o, .p = p };
 	const char *flag;
 	const double first = ceiling_value(p, ceiling, threads, sustained, &flag);
-	int *pus = calloc(rt_topo_pus(topo) + 1, sizeof(*pus));
+	int *pus;
 	char n[64];
 	int rc = 0;
 
@@ -1264,7 +1264,7 @@ static int probe_again(struct rt_profile *p, const struct rt_topo *topo,
 		return rt_err_set(err, -ENOENT, "no trusted %s%s at %u thread%s in the profile to "
 				  "measure again", sustained ? "sustained run of " : "", ceiling,
 				  threads, threads > 1 ? "s" : "");
-	if (!pus)
+	if (!(pus = calloc(rt_topo_pus(topo) + 1, sizeof(*pus))))
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	rt_measure_opts_default(&c.mopts, o->quick);
 	c.isa_mask = o->isa_mask ? o->isa_mask : (1u << RT_ISA_COUNT) - 1;
