@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,111 +62,61 @@ static int reference_at_nodes(const struct rt_profile *refp, const char *path,
 	return 0;
 }
 
-/* The first look's findings as the lines each node measures again, "NODE\tS\tCEILING\tWHY\n"
- * (S: 1 for its sustained run, 0 for its short runs), a ceiling once per node and kind; NULL
- * when out of memory. */
-static char *again_lines(const struct rt_cluster_node *nodes, size_t n,
-			 const struct rt_cluster_reference *ref, double threshold)
-{
-	const size_t cap = 64 * RT_CLUSTER_NSTATISTICS * RT_CLUSTER_MAX_CEILINGS;
-	struct rt_cluster_finding *fd = calloc(cap, sizeof(*fd));
-	char *buf = NULL;
-	size_t len = 0, nf;
-	FILE *fp;
-
-	if (!fd || !(fp = open_memstream(&buf, &len))) {
-		free(fd);
-		return NULL;
-	}
-	nf = rt_cluster_judge(nodes, n, ref, threshold, fd, cap);
-	for (size_t i = 0; i < nf; i++) {
-		const bool su = fd[i].statistic == RT_CLUSTER_SUSTAINED;
-		bool seen = false;
-
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = fd[j].node == fd[i].node && !strcmp(fd[j].ceiling, fd[i].ceiling) &&
-			       (fd[j].statistic == RT_CLUSTER_SUSTAINED) == su;
-		if (!seen)
-			fprintf(fp, "%zu\t%d\t%s\tthe cluster found its %s at %.0f%% of the "
-				"reference (%.1f)\n", fd[i].node, su, fd[i].ceiling,
-				su ? "sustained run" : fd[i].statistic == RT_CLUSTER_MEDIAN ?
-				"median" : "best run", 100 * fd[i].value / fd[i].reference,
-				fd[i].reference);
-	}
-	free(fd);
-	if (fclose(fp)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
-/* This node's lines of again_lines' text into a (at most cap): how many. */
-static size_t my_lines(const char *text, int node, struct rt_cluster_again *a, size_t cap)
+/* What node measures again of the first look's findings fd[0..nf): each ceiling once for its
+ * short runs (a best run and a median found are one look) and once for its sustained run,
+ * with the finding in words; at most cap, how many. */
+static size_t my_looks(const struct rt_cluster_finding *fd, size_t nf, size_t node,
+		       struct rt_cluster_again *a, size_t cap)
 {
 	size_t k = 0;
 
-	for (const char *l = text; l && *l && k < cap; ) {
-		const char *nl = strchr(l, '\n'), *f = l;
-		const char *e = nl ? nl : l + strlen(l);
-		char *end;
-		long nd = strtol(f, &end, 10);
+	for (size_t i = 0; i < nf && k < cap; i++) {
+		const bool su = fd[i].statistic == RT_CLUSTER_SUSTAINED;
+		bool seen = false;
 
-		if (end != f && nd == node && end + 3 < e && end[0] == '\t' && end[2] == '\t') {
-			const char *name = end + 3, *tab = memchr(name, '\t', (size_t)(e - name));
-			const size_t nlen = (size_t)((tab ? tab : e) - name);
-
-			memset(&a[k], 0, sizeof(a[k]));
-			a[k].sustained = end[1] == '1';
-			snprintf(a[k].ceiling, sizeof(a[k].ceiling), "%.*s", (int)nlen, name);
-			if (tab)
-				snprintf(a[k].why, sizeof(a[k].why), "%.*s", (int)(e - tab - 1),
-					 tab + 1);
-			k++;
-		}
-		l = nl ? nl + 1 : NULL;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = !strcmp(a[j].ceiling, fd[i].ceiling) && a[j].sustained == su;
+		if (fd[i].node != node || seen)
+			continue;
+		memset(&a[k], 0, sizeof(a[k]));
+		snprintf(a[k].ceiling, sizeof(a[k].ceiling), "%s", fd[i].ceiling);
+		a[k].sustained = su;
+		snprintf(a[k].why, sizeof(a[k].why), "the cluster found its %s at %.0f%% of the "
+			 "reference (%.1f)", su ? "sustained run" :
+			 fd[i].statistic == RT_CLUSTER_MEDIAN ? "median" : "best run",
+			 100 * fd[i].value / fd[i].reference, fd[i].reference);
+		k++;
 	}
 	return k;
 }
 
-/* The second look's records into the first look's nodes: a node's ceilings as measured again,
- * each finding's first value kept beside them (first[]); a record that does not decode leaves
- * the node as it was, said. */
+/* The second look's records into the first look's nodes: a found node's ceilings as measured
+ * again, each finding's first value beside them (first[]); a record that does not decode
+ * leaves the node as it was, said. */
 static void second_look(struct rt_cluster_node *nodes, size_t n, const char *all,
-			const char *lines, const struct rt_cluster_probe_opts *o)
+			const struct rt_cluster_finding *fd, size_t nf,
+			const struct rt_cluster_probe_opts *o)
 {
 	struct rt_cluster_node *again = calloc(1, sizeof(*again));
 	struct rt_err err;
 	const char *rec = all;
 
 	for (size_t i = 0; again && i < n; i++, rec += strlen(rec) + 1) {
-		struct rt_cluster_again a[RT_CLUSTER_MAX_CEILINGS];
-		const size_t na = my_lines(lines, (int)i, a, RT_CLUSTER_MAX_CEILINGS);
+		size_t k = 0;
 
-		if (!na)
+		while (k < nf && fd[k].node != i)
+			k++;
+		if (k == nf)
 			continue;
 		if (rt_cluster_node_decode(rec, again, &err)) {
 			rt_say(o->say, o->ctx, "node %s: its second look's record: %s", nodes[i].host,
 			       err.msg);
 			continue;
 		}
-		for (size_t k = 0; k < again->nc; k++) {
-			const struct rt_cluster_ceiling *was = NULL;
-
-			for (size_t j = 0; j < nodes[i].nc && !was; j++)
-				if (!strcmp(nodes[i].c[j].name, again->c[k].name))
-					was = &nodes[i].c[j];
-			for (size_t j = 0; was && j < na; j++) {
-				if (strcmp(a[j].ceiling, was->name))
-					continue;
-				if (a[j].sustained) {
-					again->c[k].first[RT_CLUSTER_SUSTAINED] = was->sustained;
-				} else {
-					again->c[k].first[RT_CLUSTER_BEST] = was->value;
-					again->c[k].first[RT_CLUSTER_MEDIAN] = was->median;
-				}
-			}
-		}
+		for (; k < nf; k++)
+			for (size_t c = 0; fd[k].node == i && c < again->nc; c++)
+				if (!strcmp(again->c[c].name, fd[k].ceiling))
+					again->c[c].first[fd[k].statistic] = fd[k].value;
 		nodes[i] = *again;
 	}
 	if (!again)
@@ -185,8 +134,9 @@ int rt_cluster_probe(const struct rt_cluster *cl, const struct rt_cluster_probe_
 	struct rt_network net;
 	struct rt_err err = { 0 };
 	struct rt_profile *p = NULL;
-	char *all = NULL, *text = NULL, *lines = NULL;
-	uint64_t nlines = 0;
+	struct rt_cluster_finding *fd = NULL;
+	char *all = NULL, *text = NULL;
+	uint64_t nf = 0;
 	int status = 0, failed = 0;
 
 	memset(&me, 0, sizeof(me));
@@ -239,22 +189,24 @@ int rt_cluster_probe(const struct rt_cluster *cl, const struct rt_cluster_probe_
 			status = 1;
 		}
 		ref.note = refnote[0] ? refnote : NULL;
-		if (o->again_node && !(lines = again_lines(nodes, (size_t)cl->nodes, &ref,
-							   o->threshold)))
+		if (o->again_node && !(fd = calloc(RT_CLUSTER_MAX_FINDINGS, sizeof(*fd))))
 			rt_say(o->say, o->ctx, "out of memory: no second look at the findings");
-		nlines = lines ? strlen(lines) : 0;
+		else if (fd)
+			nf = rt_cluster_judge(nodes, (size_t)cl->nodes, &ref, o->threshold, fd,
+					      RT_CLUSTER_MAX_FINDINGS);
 	}
-	/* the findings to every rank: each found node measures them again, the others idle */
-	rt_cluster_bcast(cl, &nlines, sizeof(nlines));
-	if (nlines) {
+	/* the findings to every rank (as they are in memory: every rank runs this binary): each
+	 * found node measures them again, the others idle */
+	rt_cluster_bcast(cl, &nf, sizeof(nf));
+	if (nf) {
 		struct rt_cluster_again a[RT_CLUSTER_MAX_CEILINGS];
 		size_t na = 0;
 
-		if (cl->rank != 0 && !(lines = calloc(nlines + 1, 1)))
+		if (cl->rank != 0 && !(fd = calloc((size_t)nf, sizeof(*fd))))
 			rt_cluster_abort(cl, 1);
-		rt_cluster_bcast(cl, lines, nlines);
+		rt_cluster_bcast(cl, fd, (size_t)nf * sizeof(*fd));
 		if (cl->node_rank == 0 && p)
-			na = my_lines(lines, cl->node, a, RT_CLUSTER_MAX_CEILINGS);
+			na = my_looks(fd, (size_t)nf, (size_t)cl->node, a, RT_CLUSTER_MAX_CEILINGS);
 		for (int turn = 0; turn < (one_at_a_time ? cl->nodes : 1); turn++) {
 			const bool mine = na && (!one_at_a_time || cl->node == turn);
 
@@ -273,7 +225,7 @@ int rt_cluster_probe(const struct rt_cluster *cl, const struct rt_cluster_probe_
 		if (rt_cluster_gather_leaders(cl, text, cl->rank == 0 ? &all : NULL, &err))
 			status = 1;
 		if (nodes && all)
-			second_look(nodes, (size_t)cl->nodes, all, lines, o);
+			second_look(nodes, (size_t)cl->nodes, all, fd, (size_t)nf, o);
 	}
 	if (nodes) {
 		if (rt_cluster_profile_write(o->cluster_path, nodes, (size_t)cl->nodes, cl->size,
@@ -293,7 +245,7 @@ int rt_cluster_probe(const struct rt_cluster *cl, const struct rt_cluster_probe_
 		status = 1;
 	}
 	free(nodes);
-	free(lines);
+	free(fd);
 	free(all);
 	free(text);
 	rt_profile_destroy(p);

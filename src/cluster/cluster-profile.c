@@ -471,8 +471,7 @@ int rt_cluster_profile_write(const char *path, const struct rt_cluster_node *nod
 			     int ranks, const struct rt_cluster_reference *ref, double threshold,
 			     const struct rt_network *net, FILE *also, struct rt_err *err)
 {
-	const size_t cap = RT_CLUSTER_MAX_CEILINGS * 2, fcap = 64 * RT_CLUSTER_NSTATISTICS *
-			   RT_CLUSTER_MAX_CEILINGS;
+	const size_t cap = RT_CLUSTER_MAX_CEILINGS * 2, fcap = RT_CLUSTER_MAX_FINDINGS;
 	struct rt_cluster_stat *st = calloc(cap, sizeof(*st));
 	struct rt_cluster_finding *fd = calloc(fcap, sizeof(*fd));
 	struct rt_outfile of;

@@ -94,6 +94,9 @@ struct rt_cluster_finding {
 	enum rt_cluster_statistic statistic;
 	double value, reference;
 };
+/* Room for every finding a judgement can make (64 nodes below on each statistic of each
+ * ceiling, as rt_cluster_stats keeps them). */
+#define RT_CLUSTER_MAX_FINDINGS (64 * RT_CLUSTER_NSTATISTICS * RT_CLUSTER_MAX_CEILINGS)
 /* Every finding (at most cap), nodes in order, then ceilings, then statistics. A median is a
  * finding only when the node's best run is below the reference's median by the threshold too
  * (a median pulled down by runs that met the host's noise is not the node's speed). */

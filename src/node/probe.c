@@ -1214,6 +1214,24 @@ static int again_matmul(const struct probe_ctx *c, struct rt_profile_flops *f, c
 	return rc;
 }
 
+/* Whether an entry belongs to a cluster ceiling ("flops fp64 avx2", "bw L3") at a thread
+ * count. */
+static bool flops_is(const struct rt_profile_flops *f, const char *name, unsigned threads)
+{
+	char n[64];
+
+	snprintf(n, sizeof(n), "flops %s %s", f->precision, f->isa);
+	return f->threads == threads && !strcmp(n, name);
+}
+
+static bool bw_is(const struct rt_profile_bw *b, const char *name, unsigned threads)
+{
+	char n[64];
+
+	snprintf(n, sizeof(n), "bw %s", b->level);
+	return b->threads == threads && !strcmp(n, name);
+}
+
 /* One entry of a cluster ceiling into ceiling_value's figures. */
 static void take_entry(const char *flag, double x, double *v, const char **first_flag)
 {
@@ -1229,23 +1247,18 @@ static void take_entry(const char *flag, double x, double *v, const char **first
 static double ceiling_value(const struct rt_profile *p, const char *name, unsigned threads,
 			    bool sustained, const char **flag)
 {
-	char n[64];
 	double v = 0;
 
 	*flag = "";
 	for (size_t i = 0; sustained && i < p->nsustained; i++)
 		if (p->sustained[i].threads == threads && !strcmp(p->sustained[i].name, name))
 			take_entry(p->sustained[i].flag, p->sustained[i].value, &v, flag);
-	for (size_t i = 0; !sustained && i < p->nflops; i++) {
-		snprintf(n, sizeof(n), "flops %s %s", p->flops[i].precision, p->flops[i].isa);
-		if (p->flops[i].threads == threads && !strcmp(n, name))
+	for (size_t i = 0; !sustained && i < p->nflops; i++)
+		if (flops_is(&p->flops[i], name, threads))
 			take_entry(p->flops[i].flag, p->flops[i].gflops, &v, flag);
-	}
-	for (size_t i = 0; !sustained && i < p->nbw; i++) {
-		snprintf(n, sizeof(n), "bw %s", p->bw[i].level);
-		if (p->bw[i].threads == threads && !strcmp(n, name))
+	for (size_t i = 0; !sustained && i < p->nbw; i++)
+		if (bw_is(&p->bw[i], name, threads))
 			take_entry(p->bw[i].flag, p->bw[i].gbytes_per_s, &v, flag);
-	}
 	return v;
 }
 
@@ -1257,7 +1270,6 @@ static int probe_again(struct rt_profile *p, const struct rt_topo *topo,
 	const char *flag;
 	const double first = ceiling_value(p, ceiling, threads, sustained, &flag);
 	int *pus;
-	char n[64];
 	int rc = 0;
 
 	if (!(first > 0))
@@ -1279,36 +1291,29 @@ static int probe_again(struct rt_profile *p, const struct rt_topo *topo,
 		struct rt_profile_flops *f = &p->flops[i];
 		double share;
 
-		snprintf(n, sizeof(n), "flops %s %s", f->precision, f->isa);
-		if (f->threads != threads || f->flag[0] || strcmp(n, ceiling))
+		if (f->flag[0] || !flops_is(f, ceiling, threads))
 			continue;
 		if (!strcmp(f->method, "onednn-matmul"))
 			rc = again_matmul(&c, f, pus, err);
 		else
 			(void)remeasure_flops(&c, f, pus, &share);
 	}
-	for (size_t i = 0; !sustained && !rc && i < p->nbw; i++) {
-		struct rt_profile_bw *b = &p->bw[i];
-
-		snprintf(n, sizeof(n), "bw %s", b->level);
-		if (b->threads == threads && !b->flag[0] && !strcmp(n, ceiling))
-			rc = again_bw(&c, b, pus, err);
-	}
+	for (size_t i = 0; !sustained && !rc && i < p->nbw; i++)
+		if (!p->bw[i].flag[0] && bw_is(&p->bw[i], ceiling, threads))
+			rc = again_bw(&c, &p->bw[i], pus, err);
 	if (!rc) {
 		const double kept = ceiling_value(p, ceiling, threads, sustained, &flag);
+		char how[sizeof(p->sustained[0].flag) + 32];
 
 		if (!(kept > 0))
-			rt_profile_add_note(p, "%s%s at %u thread%s: %s; measured again, and disturbed: "
-					    "%s", sustained ? "sustained " : "", ceiling, threads,
-					    threads > 1 ? "s" : "", why, flag);
+			snprintf(how, sizeof(how), "and disturbed: %s", flag);
 		else if (kept > first)
-			rt_profile_add_note(p, "%s%s at %u thread%s: %s; measured again, %.2f then "
-					    "%.2f (the better kept)", sustained ? "sustained " : "",
-					    ceiling, threads, threads > 1 ? "s" : "", why, first, kept);
+			snprintf(how, sizeof(how), "%.2f then %.2f (the better kept)", first, kept);
 		else
-			rt_profile_add_note(p, "%s%s at %u thread%s: %s; measured again, no better "
-					    "than %.2f", sustained ? "sustained " : "", ceiling,
-					    threads, threads > 1 ? "s" : "", why, first);
+			snprintf(how, sizeof(how), "no better than %.2f", first);
+		rt_profile_add_note(p, "%s%s at %u thread%s: %s; measured again, %s",
+				    sustained ? "sustained " : "", ceiling, threads,
+				    threads > 1 ? "s" : "", why, how);
 	}
 out:
 	free(pus);

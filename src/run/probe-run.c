@@ -141,6 +141,14 @@ void rt_probe_print(FILE *out, const struct rt_profile *p)
 }
 
 
+/* A profile's notes from the one numbered `from` on, on stderr (a warning said so). */
+static void print_notes(const char *prog, const struct rt_profile *p, size_t from)
+{
+	for (size_t i = from; i < p->nnotes; i++)
+		fprintf(stderr, "%s: %s%s\n", prog, rt_profile_note_warns(p, i) ? "warning: " : "",
+			p->notes[i]);
+}
+
 /* The node's files from its profile: the profile at path, its chart and page; print: the
  * tables and the paths on x->out. 0, or the error in err. */
 static int write_node(struct run_ctx *x, bool print, const struct rt_profile *p,
@@ -237,9 +245,7 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 		if (rc)
 			goto out;
 	}
-	for (size_t i = 0; i < p->nnotes; i++)
-		fprintf(stderr, "%s: %s%s\n", o->prog,
-			rt_profile_note_warns(p, i) ? "warning: " : "", p->notes[i]);
+	print_notes(o->prog, p, 0);
 	{
 		/* the node's counters: validated on the probe's own kernels, refused, or absent;
 		 * kept with the profile (its notes) */
@@ -315,9 +321,7 @@ static int again_this_node(void *ctx, struct rt_profile *p, const struct rt_clus
 
 		rc = rt_probe_again(p, x->topo, &x->probe, a[i].ceiling, threads, a[i].sustained,
 				    a[i].why, err);
-		for (size_t k = before; k < p->nnotes; k++)
-			fprintf(stderr, "%s: %s%s\n", x->o->prog,
-				rt_profile_note_warns(p, k) ? "warning: " : "", p->notes[k]);
+		print_notes(x->o->prog, p, before);
 	}
 	if (x->progress.on && x->progress.tty)
 		fprintf(stderr, "\r\033[K");
