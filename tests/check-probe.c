@@ -94,6 +94,39 @@ int main(int argc, char **argv)
 		ok(p->cpu.clock_ghz > 0.2 && p->cpu.clock_ghz < 10, "clock measured: %.2f GHz",
 		   p->cpu.clock_ghz);
 	ok(p->ncaches >= 1, "caches recorded (%zu)", p->ncaches);
+	{
+		/* every cache and level says who named it; a level named by hwloc or CPUID keeps
+		 * that source's size, one found on the curve its plateau's end */
+		size_t labelled = 0;
+
+		for (size_t i = 0; i < p->ncaches; i++)
+			labelled += !strcmp(p->caches[i].source, "hwloc") ||
+				    !strcmp(p->caches[i].source, "cpuid") ||
+				    !strcmp(p->caches[i].source, "curve");
+		is_int((long long)labelled, (long long)p->ncaches, "every cache labelled with its "
+		       "source (%s%s)", p->ncaches ? p->caches[p->ncaches - 1].source : "",
+		       p->ncaches ? " for the last" : "");
+		labelled = 0;
+		for (size_t k = 0; k + 1 < p->nlevels; k++) {
+			const struct rt_profile_level *l = &p->levels[k];
+
+			labelled += !strcmp(l->source, "hwloc") ? l->hwloc_size > 0 :
+				    !strcmp(l->source, "cpuid") ? l->cpuid_size > 0 && !l->hwloc_size :
+				    !strcmp(l->source, "curve") ? l->measured_size > 0 && l->agrees :
+				    0;
+		}
+		is_int((long long)labelled, (long long)(p->nlevels ? p->nlevels - 1 : 0),
+		       "every cache level keeps its source's size");
+		/* RT_PROBE_SOURCE: the source the test gave the probe no other than (its topology
+		 * without caches, its CPUID without leaves: the curve) */
+		if (getenv("RT_PROBE_SOURCE")) {
+			labelled = 0;
+			for (size_t i = 0; i < p->ncaches; i++)
+				labelled += !strcmp(p->caches[i].source, getenv("RT_PROBE_SOURCE"));
+			is_int((long long)labelled, (long long)p->ncaches, "every cache from %s",
+			       getenv("RT_PROBE_SOURCE"));
+		}
+	}
 	ok(p->nlevels == p->ncaches + 1 && !strcmp(p->levels[p->nlevels - 1].level, "DRAM"),
 	   "one level entry per cache, then DRAM");
 	ok(p->ncurve >= 10, "curve has %zu points", p->ncurve);

@@ -9,6 +9,9 @@
 #include "counters/pmu.h"
 #include "counters/events.h"
 #include "machine/cpu.h"
+#include "machine/topo.h"
+#include "node/levels.h"
+#include "node/profile.h"
 #include "tap.h"
 
 #include <errno.h>
@@ -201,6 +204,116 @@ static void one(const char *base, const struct identity *id, bool core, bool mem
 	}
 }
 
+/* The identity's CPUID as `cpuid -r` prints it: leaf 0 naming its vendor, then its cache leaves
+ * (Intel's leaf 4, AMD's 0x8000001D under the topology extensions): L1d 48 KiB, L2 1 MiB, an
+ * L3 of 32 MiB shared by 8 logical processors. */
+static unsigned word(const char *s)
+{
+	unsigned v;
+
+	memcpy(&v, s, sizeof(v));
+	return v;
+}
+
+static void cpuid_dump(const char *root, const struct identity *id)
+{
+	static const unsigned cache[][4] = {    /* type | level << 5, ways - 1, sets - 1, shared */
+		{ 0x21, 11, 63, 0 }, { 0x22, 7, 63, 0 }, { 0x43, 15, 1023, 0 }, { 0x63, 15, 32767, 7 },
+	};
+	const bool amd = !strcmp(id->vendor, "AuthenticAMD");
+	const unsigned leaf = amd ? 0x8000001du : 4;
+	char text[2048];
+	int n;
+
+	/* the vendor's twelve bytes in EBX, EDX, ECX */
+	n = snprintf(text, sizeof(text), "CPU 0:\n   0x00000000 0x00: eax=0x00000010 ebx=0x%08x "
+		     "ecx=0x%08x edx=0x%08x\n", word(id->vendor), word(id->vendor + 8),
+		     word(id->vendor + 4));
+	if (amd)
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "   0x80000000 0x00: eax=0x80000026 "
+			      "ebx=0x00000000 ecx=0x00000000 edx=0x00000000\n   0x80000001 0x00: eax=0x00a00f11 ebx=0x00000000 "
+			      "ecx=0x00400000 edx=0x00000000\n");
+	for (size_t i = 0; i < 4; i++)
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "   0x%08x 0x%02zx: eax=0x%08x "
+			      "ebx=0x%08x ecx=0x%08x edx=0x00000000\n", leaf, i,
+			      cache[i][0] | 0x100 | cache[i][3] << 14, cache[i][1] << 22 | 63,
+			      cache[i][2]);
+	snprintf(text + n, sizeof(text) - (size_t)n, "   0x%08x 0x04: eax=0x00000000 ebx=0x00000000 "
+		 "ecx=0x00000000 edx=0x00000000\n", leaf);
+	put(root, "cpuid", text);
+}
+
+/* Where the topology comes from, for one identity: hwloc's sysfs naming the caches (the Zen 5
+ * guest's with its CPUID backend: a 508 MiB L3), naming none (the same guest as its Linux
+ * backend saw it) with the CPUID leaves given, and with none given; the levels then as the
+ * guest's recorded curve shows them. */
+static void topology(const char *base, const char *srcdir, const struct identity *id,
+		     const uint64_t *ws, const double *bw, size_t n)
+{
+	static const uint64_t want[] = { 48 << 10, 1 << 20, 32 << 20 };
+	char root[512], xml[1024], none[1024];
+	struct rt_topo *t = NULL;
+	struct rt_err err = { 0 };
+	struct rt_level_result lv[RT_TOPO_MAX_CACHES + 1];
+	uint64_t caps[RT_TOPO_MAX_CACHES];
+	size_t nc = 0, good = 0;
+
+	snprintf(root, sizeof(root), "%s/%x-%x-00", base, (unsigned)id->family,
+		 (unsigned)id->model);
+	snprintf(xml, sizeof(xml), "%s/tests/data/zen5-vm-no-cache/hwloc-with-cpuid.xml", srcdir);
+	snprintf(none, sizeof(none), "%s/tests/data/zen5-vm-no-cache/hwloc-sysfs-only.xml",
+		 srcdir);
+	cpuid_dump(root, id);
+	setenv("ROOFTRAJ_SYSROOT", root, 1);
+
+	/* no cache in sysfs, the CPUID given: CPUID's caches, labelled */
+	if (rt_topo_create(&t, none, &err) == 0) {
+		nc = rt_topo_ncaches(t);
+		for (size_t i = 0; i < nc && i < 3; i++)
+			good += rt_topo_cache(t, i)->size == want[i] &&
+				!strcmp(rt_topo_cache(t, i)->source, "cpuid");
+	}
+	ok(nc == 3 && good == 3 && rt_topo_cache(t, 2)->shared_by == 2,
+	   "%s, no cache in sysfs: L1, L2 and L3 from CPUID (%s leaf), labelled cpuid (%zu of %zu)",
+	   id->label, !strcmp(id->vendor, "AuthenticAMD") ? "0x8000001D" : "4", good, nc);
+	rt_topo_destroy(t);
+	t = NULL;
+
+	/* hwloc's sizes wrong: its 508 MiB L3 kept as hwloc's, CPUID's 32 MiB beside it, and the
+	 * level ends where the curve leaves its plateau */
+	nc = 0;
+	if (rt_topo_create(&t, xml, &err) == 0 && (nc = rt_topo_ncaches(t)) == 3)
+		for (size_t i = 0; i < nc; i++)
+			caps[i] = rt_topo_cache(t, i)->size;
+	ok(nc == 3 && !strcmp(rt_topo_cache(t, 2)->source, "hwloc") &&
+	   caps[2] == 532676608 && rt_topo_cache(t, 2)->cpuid_size == want[2],
+	   "%s, hwloc's sizes wrong: hwloc's L3 (%.0f MiB) labelled hwloc, CPUID's (%.0f MiB) "
+	   "beside it", id->label, nc == 3 ? (double)caps[2] / (1 << 20) : 0,
+	   nc == 3 ? (double)rt_topo_cache(t, 2)->cpuid_size / (1 << 20) : 0);
+	if (nc == 3) {
+		rt_levels_analyze(ws, bw, n, caps, 3, 0.15, lv);
+		ok(lv[2].found && !lv[2].agrees && lv[2].end < 32 << 20 && lv[2].end > 8 << 20,
+		   "... the curve puts that L3's end at %.1f MiB, disagreeing",
+		   (double)lv[2].end / (1 << 20));
+	}
+	rt_topo_destroy(t);
+	t = NULL;
+
+	/* no cache in sysfs and no CPUID leaf: no source names one, the curve alone does */
+	unlink(strcat(root, "/cpuid"));
+	nc = 9;
+	if (rt_topo_create(&t, none, &err) == 0)
+		nc = rt_topo_ncaches(t);
+	{
+		struct rt_plateau pl[8];
+		size_t np = rt_levels_plateaus(ws, bw, n, pl, 8);
+
+		ok(nc == 0 && np == 4, "%s, no cache in sysfs nor CPUID: none named, the curve's %zu "
+		   "plateaus the levels", id->label, np);
+	}
+	rt_topo_destroy(t);
+}
+
 int main(void)
 {
 	char base[] = "/tmp/rt-t-identity-XXXXXX", cmd[600];
@@ -213,6 +326,29 @@ int main(void)
 		for (int core = 0; core < 2; core++)
 			for (int memory = 0; memory < 2; memory++)
 				one(base, &ids[i], core, memory);
+
+	/* the topology's sources under each identity, against the cache-less guest's curve */
+	{
+		const char *srcdir = getenv("top_srcdir") ? getenv("top_srcdir") : ".";
+		char path[1024];
+		struct rt_profile *pr = NULL;
+		struct rt_err e = { 0 };
+		uint64_t ws[512];
+		double bw[512];
+		size_t n = 0;
+
+		snprintf(path, sizeof(path), "%s/tests/data/zen5-vm-no-cache/profile-no-caches.cfg",
+			 srcdir);
+		if (!ok(rt_profile_load(&pr, path, &e) == 0, "the cache-less guest's curve loads"))
+			printf("# %s\n", e.msg);
+		for (; pr && n < pr->ncurve && n < 512; n++) {
+			ws[n] = pr->curve[n].working_set;
+			bw[n] = pr->curve[n].gbytes_per_s;
+		}
+		rt_profile_destroy(pr);
+		for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+			topology(base, srcdir, &ids[i], ws, bw, n);
+	}
 
 	/* the trainer's hw backend gives the same reasons */
 	{

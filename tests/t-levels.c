@@ -2,10 +2,13 @@
  * virtual machine whose hwloc L3 is far larger than where bandwidth really falls */
 #include "config.h"
 #include "node/levels.h"
+#include "node/profile.h"
 #include "tap.h"
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #define KiB 1024.0
 #define MiB (1024.0 * KiB)
@@ -135,6 +138,62 @@ int main(void)
 		n = make_curve(ws, bw, p, ends, 4, 512 * MiB);
 		ok(rt_levels_settled(ws, bw, n, caches, 3, &end),
 		   "the same curve to 512 MiB, flat over 256..512 MiB: settled");
+	}
+	/* the Zen 5 guest whose OS names no cache: its probe's recorded curve (about 430 GB/s to
+	 * 46 KiB, 150-210 to about 1 MiB, 82-94 to about 14 MiB, 35-38 from 64 MiB) */
+	{
+		const char *dir = getenv("top_srcdir");
+		char path[4096];
+		struct rt_profile *pr = NULL;
+		struct rt_err err;
+		struct rt_plateau pl[8];
+		uint64_t cws[512], end = 0;
+		double cbw[512];
+		size_t n = 0, np;
+
+		snprintf(path, sizeof(path), "%s/tests/data/zen5-vm-no-cache/profile-no-caches.cfg",
+			 dir ? dir : ".");
+		if (!ok(rt_profile_load(&pr, path, &err) == 0, "the guest's profile loads"))
+			printf("# %s\n", err.msg);
+		for (size_t i = 0; pr && i < pr->ncurve && i < 512; i++, n++) {
+			cws[i] = pr->curve[i].working_set;
+			cbw[i] = pr->curve[i].gbytes_per_s;
+		}
+		np = rt_levels_plateaus(cws, cbw, n, pl, 8);
+		if (is_int((long long)np, 4, "no size given: the curve alone shows 4 plateaus")) {
+			ok(fabs(log((double)pl[0].end / (48 * KiB))) < log(1.5),
+			   "L1 ends near 48 KiB (%.0f KiB)", (double)pl[0].end / KiB);
+			ok(pl[0].value > 400 && pl[0].value < 450, "L1 at %.0f GB/s", pl[0].value);
+			ok(fabs(log((double)pl[1].end / MiB)) < log(1.5),
+			   "L2 ends near 1 MiB (%.0f KiB)", (double)pl[1].end / KiB);
+			ok(pl[1].value > 140 && pl[1].value < 215, "L2 at %.0f GB/s", pl[1].value);
+			ok(pl[2].end >= 12 * MiB && pl[2].end <= 32 * MiB,
+			   "L3 ends between 12 and 32 MiB (%.1f MiB)", (double)pl[2].end / MiB);
+			ok(pl[2].value > 80 && pl[2].value < 95, "L3 at %.0f GB/s", pl[2].value);
+			ok(pl[3].end == cws[n - 1] && pl[3].start >= 32 * MiB,
+			   "the last plateau runs to the curve's end, from %.0f MiB: DRAM",
+			   (double)pl[3].start / MiB);
+			ok(pl[3].value > 33 && pl[3].value < 40, "DRAM at %.1f GB/s", pl[3].value);
+		}
+		ok(rt_levels_settled(cws, cbw, n, NULL, 0, &end) && end == pl[2].end,
+		   "no level named: settled in DRAM by the plateaus alone, past the L3's end");
+		/* CPUID's sizes: L1 48 KiB, L2 1 MiB, an L3 of 508 MiB that bandwidth leaves near
+		 * 16 MiB */
+		{
+			const uint64_t caches[] = { 49152, 1 << 20, 532676608 };
+			struct rt_level_result l4[4];
+
+			rt_levels_analyze(cws, cbw, n, caches, 3, 0.15, l4);
+			ok(l4[0].agrees && l4[1].agrees, "CPUID's L1 and L2 agree with the curve");
+			ok(l4[2].found && !l4[2].agrees, "the 508 MiB L3: found on the curve, disagreeing");
+			ok(l4[2].end >= 12 * MiB && l4[2].end <= 32 * MiB,
+			   "the 508 MiB L3 ends where its plateau does (%.1f MiB)",
+			   (double)l4[2].end / MiB);
+			ok(rt_levels_working_set(l4, 3, 2) < l4[2].end &&
+			   rt_levels_working_set(l4, 3, 2) > 2 * l4[1].end, "L3 set inside the plateau");
+			ok(rt_levels_working_set(l4, 3, 3) >= 4 * l4[2].end, "DRAM set past 4x the L3");
+		}
+		rt_profile_destroy(pr);
 	}
 	return done_testing();
 }

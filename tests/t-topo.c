@@ -106,6 +106,81 @@ int main(void)
 		rt_topo_destroy(t);
 	}
 
+	/* where the topology comes from: the Zen 5 guest whose sysfs has no cache folder, as
+	 * hwloc's Linux backend sees it (no cache object), then with its CPUID given */
+	{
+		const char *dir = srcdir ? srcdir : ".";
+		char root[4096];
+
+		snprintf(path, sizeof(path), "%s/tests/data/zen5-vm-no-cache/hwloc-sysfs-only.xml",
+			 dir);
+		snprintf(root, sizeof(root), "%s/tests/data/zen5-vm-no-cache", dir);
+		unsetenv("ROOFTRAJ_SYSROOT");
+		t = NULL;
+		if (!ok(rt_topo_create(&t, path, &err) == 0, "no cache in sysfs: loads"))
+			printf("# %s\n", err.msg);
+		is_int((long long)(t ? rt_topo_ncaches(t) : 9), 0,
+		       "no cache in sysfs, no CPUID given: no cache named");
+		rt_topo_destroy(t);
+		setenv("ROOFTRAJ_SYSROOT", root, 1);
+		t = NULL;
+		if (!ok(rt_topo_create(&t, path, &err) == 0, "caches from CPUID only: loads"))
+			printf("# %s\n", err.msg);
+		if (t && is_int((long long)rt_topo_ncaches(t), 3, "caches from CPUID only: 3 levels")) {
+			static const long long want[] = { 49152, 1048576, 532676608 };
+
+			for (size_t i = 0; i < 3; i++) {
+				const struct rt_cache_info *c = rt_topo_cache(t, i);
+
+				is_int(c->level, (int)i + 1, "CPUID: level %zu", i + 1);
+				is_int((long long)c->size, want[i], "CPUID: L%zu's size", i + 1);
+				is_str(c->source, "cpuid", "CPUID: L%zu labelled cpuid", i + 1);
+				is_int(c->shared_by, 1, "CPUID: L%zu one core's", i + 1);
+				is_int(c->count, 2, "CPUID: L%zu one a core", i + 1);
+				is_int(c->line, 64, "CPUID: L%zu 64-byte lines", i + 1);
+			}
+		}
+		rt_topo_destroy(t);
+		/* hwloc's sizes (here the x86 backend's 508 MiB L3) keep hwloc's label, CPUID's
+		 * size beside them */
+		snprintf(path, sizeof(path), "%s/tests/data/zen5-vm-no-cache/hwloc-with-cpuid.xml",
+			 dir);
+		t = NULL;
+		if (!ok(rt_topo_create(&t, path, &err) == 0, "hwloc and CPUID: loads"))
+			printf("# %s\n", err.msg);
+		if (t && is_int((long long)rt_topo_ncaches(t), 3, "hwloc and CPUID: 3 levels")) {
+			is_str(rt_topo_cache(t, 2)->source, "hwloc", "hwloc's L3 labelled hwloc");
+			is_int((long long)rt_topo_cache(t, 2)->cpuid_size, 532676608LL,
+			       "CPUID's L3 size beside it");
+		}
+		rt_topo_destroy(t);
+		/* Intel's leaf 4: an L3 whose sharing field (128) is more than the 16 cores */
+		snprintf(root, sizeof(root), "%s/tests/data/cpuid-emr16", dir);
+		setenv("ROOFTRAJ_SYSROOT", root, 1);
+		t = NULL;
+		if (!ok(rt_topo_create(&t, "synthetic:pack:1 core:16 pu:1", &err) == 0,
+			"Intel leaf 4: loads"))
+			printf("# %s\n", err.msg);
+		if (t && is_int((long long)rt_topo_ncaches(t), 3, "Intel leaf 4: 3 data levels")) {
+			is_int((long long)rt_topo_cache(t, 0)->size, 49152, "Intel: L1d 48 KiB");
+			is_int((long long)rt_topo_cache(t, 1)->size, 2 << 20, "Intel: L2 2 MiB");
+			is_int((long long)rt_topo_cache(t, 2)->size, 300LL << 20, "Intel: L3 300 MiB");
+			is_int(rt_topo_cache(t, 2)->shared_by, 16, "Intel: L3 shared by all 16 cores");
+			is_int(rt_topo_cache(t, 2)->count, 1, "Intel: one L3");
+			is_int(rt_topo_cache(t, 1)->count, 16, "Intel: 16 L2s");
+		}
+		rt_topo_destroy(t);
+		/* a dump that is not `cpuid -r`'s: the file and line */
+		snprintf(root, sizeof(root), "%s/tests/data/cpuid-bad", dir);
+		setenv("ROOFTRAJ_SYSROOT", root, 1);
+		t = NULL;
+		ok(rt_topo_create(&t, "synthetic:pack:1 core:2 pu:1", &err) == -EINVAL,
+		   "a malformed CPUID dump is refused");
+		like(err.msg, "cpuid-bad/cpuid:2: not a line of", "naming its file and line");
+		rt_topo_destroy(t);
+		unsetenv("ROOFTRAJ_SYSROOT");
+	}
+
 	ok(rt_topo_create(&t, "synthetic:pack:x", &err) == -EINVAL, "bad synthetic rejected");
 	like(err.msg, "not a valid hwloc synthetic topology", "message says why");
 	ok(rt_topo_create(&t, "/nonexistent/topo.xml", &err) != 0, "missing XML rejected");

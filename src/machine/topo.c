@@ -4,6 +4,7 @@
 #include "machine/topo.h"
 #include "base/util.h"
 #include "machine/cpu.h"
+#include "machine/cpuid.h"
 
 #include <errno.h>
 #include <hwloc.h>
@@ -54,6 +55,7 @@ static int collect_caches(struct rt_topo *t, struct rt_err *err)
 		c->size = obj->attr->cache.size;
 		c->line = obj->attr->cache.linesize;
 		c->count = count;
+		c->source = "hwloc";
 		c->shared_by = (unsigned)hwloc_get_nbobjs_inside_cpuset_by_type(t->topo,
 				obj->cpuset, HWLOC_OBJ_CORE);
 		if (!c->shared_by)
@@ -64,6 +66,33 @@ static int collect_caches(struct rt_topo *t, struct rt_err *err)
 	}
 	if (!cores)
 		return rt_err_set(err, -EINVAL, "hwloc reports no cores");
+	return 0;
+}
+
+/* CPUID's caches beside hwloc's: its sizes on hwloc's levels, or its caches where hwloc (a VM's
+ * sysfs with no cache folder) names none. Read for this machine, or under a test's sysroot. */
+static int cpuid_caches(struct rt_topo *t, bool this_machine, struct rt_err *err)
+{
+	struct rt_cache_info cc[RT_TOPO_MAX_CACHES];
+	const char *root = getenv("ROOFTRAJ_SYSROOT");
+	unsigned cores = count_type(t->topo, HWLOC_OBJ_CORE), pus = count_type(t->topo, HWLOC_OBJ_PU);
+	size_t n = 0;
+	int rc;
+
+	if (!this_machine && !(root && *root))
+		return 0;
+	if ((rc = rt_cpuid_this(cores && pus >= cores ? pus / cores : 1, cores, cc,
+				RT_TOPO_MAX_CACHES, &n, err)))
+		return rc;
+	if (!t->ncaches) {
+		memcpy(t->caches, cc, n * sizeof(cc[0]));
+		t->ncaches = n;
+		return 0;
+	}
+	for (size_t i = 0; i < t->ncaches; i++)
+		for (size_t j = 0; j < n; j++)
+			if (cc[j].level == t->caches[i].level)
+				t->caches[i].cpuid_size = cc[j].size;
 	return 0;
 }
 
@@ -95,7 +124,8 @@ int rt_topo_create(struct rt_topo **out, const char *source, struct rt_err *err)
 #if HWLOC_API_VERSION >= 0x00020500
 	/* discovery leaves every thread's binding alone: hwloc's x86 backend binds the thread
 	 * to each CPU in turn to read its CPUID, so that a process (a sweep's child) would run
-	 * pinned to one CPU for a moment; the Linux backend finds the same topology from sysfs */
+	 * pinned to one CPU for a moment. The Linux backend reads sysfs, which in some VMs has
+	 * no cache folder at all: cpuid_caches reads CPUID on this thread alone for those. */
 	if (hwloc_topology_set_flags(t->topo, HWLOC_TOPOLOGY_FLAG_DONT_CHANGE_BINDING)) {
 		rc = rt_err_set(err, -EINVAL, "hwloc_topology_set_flags failed");
 		goto out;
@@ -108,6 +138,8 @@ int rt_topo_create(struct rt_topo **out, const char *source, struct rt_err *err)
 	}
 	t->this_system = hwloc_topology_is_thissystem(t->topo) && !source;
 	rc = collect_caches(t, err);
+	if (!rc)
+		rc = cpuid_caches(t, !source && hwloc_topology_is_thissystem(t->topo), err);
 	if (rc && source)
 		rt_err_prefix(err, "%s", source);
 out:

@@ -17,6 +17,8 @@ struct rt_cache_info {
 	unsigned line;          /* line size in bytes (0 if unknown) */
 	unsigned shared_by;     /* cores sharing one instance */
 	unsigned count;         /* instances in the machine */
+	const char *source;     /* who named it: "hwloc" (sysfs), "cpuid", "curve" (measured) */
+	uint64_t cpuid_size;    /* the size CPUID gives this level (0: CPUID names none) */
 };
 
 struct rt_topo;
@@ -33,7 +35,10 @@ unsigned rt_topo_pus(const struct rt_topo *t);
 /* True when the topology describes the machine we run on (binding is possible). */
 bool rt_topo_is_this_system(const struct rt_topo *t);
 
-/* Data (or unified) caches, sorted by level: L1d, L2, L3. Borrowed. */
+/* Data (or unified) caches, sorted by level: L1d, L2, L3. Borrowed. hwloc's where it names any;
+ * else, for this machine (or a test's ROOFTRAJ_SYSROOT), CPUID's (a VM's sysfs may describe no
+ * cache, and hwloc's own CPUID backend moves the threads' binding): each says its source, and
+ * hwloc's carry CPUID's size of their level beside theirs. */
 size_t rt_topo_ncaches(const struct rt_topo *t);
 const struct rt_cache_info *rt_topo_cache(const struct rt_topo *t, size_t i);
 

@@ -31,18 +31,76 @@ static double plateau(const uint64_t *ws, const double *s, size_t n, double lo, 
 	return m ? rt_median(v, m) : NAN;
 }
 
-void rt_levels_analyze(const uint64_t *ws, const double *bw, size_t n, const uint64_t *caches,
-		       size_t ncaches, double min_drop, struct rt_level_result *out)
+/* Whether the smoothed curve is flat within sig over [ws[i], 3 ws[i]] (at least 3 points);
+ * *med: its median there. */
+static bool flat_from(const uint64_t *ws, const double *s, size_t n, size_t i, double sig,
+		      double *med)
 {
-	double lb[MAX_POINTS], s[MAX_POINTS], prev_end;
-	const double sig = log(1.0 + min_drop);
+	double lo = INFINITY, hi = -INFINITY, v[MAX_POINTS];
+	size_t m = 0;
 
+	for (size_t j = i; j < n && (double)ws[j] <= 3.0 * (double)ws[i]; j++) {
+		lo = s[j] < lo ? s[j] : lo;
+		hi = s[j] > hi ? s[j] : hi;
+		v[m++] = s[j];
+	}
+	if (m < 3 || hi - lo > sig)
+		return false;
+	*med = rt_median(v, m);
+	return true;
+}
+
+static size_t smooth(const uint64_t *ws, const double *bw, size_t n, double *s)
+{
+	double lb[MAX_POINTS];
+
+	(void)ws;
 	if (n > MAX_POINTS)
 		n = MAX_POINTS;
 	for (size_t i = 0; i < n; i++)
 		lb[i] = log(bw[i] > 0 ? bw[i] : 1e-30);
 	for (size_t i = 0; i < n; i++)
 		s[i] = (i == 0 || i + 1 == n) ? lb[i] : median3(lb[i - 1], lb[i], lb[i + 1]);
+	return n;
+}
+
+size_t rt_levels_plateaus(const uint64_t *ws, const double *bw, size_t n, struct rt_plateau *out,
+			  size_t max)
+{
+	const double sig = log(1.15);
+	double s[MAX_POINTS];
+	size_t got = 0, i = 0;
+
+	n = smooth(ws, bw, n, s);
+	while (i < n && got < max) {
+		double ref, v[MAX_POINTS];
+		size_t j, m = 0;
+
+		if (!flat_from(ws, s, n, i, sig, &ref)) {
+			i++;
+			continue;
+		}
+		/* on while within sig below the start's median; two points below in a row end it */
+		for (j = i; j < n; j++)
+			if (s[j] < ref - sig && (j + 1 == n || s[j + 1] < ref - sig))
+				break;
+		for (size_t k = i; k < j; k++)
+			v[m++] = s[k];
+		out[got++] = (struct rt_plateau){ ws[i], ws[j - 1], exp(rt_median(v, m)) };
+		i = j;
+	}
+	return got;
+}
+
+void rt_levels_analyze(const uint64_t *ws, const double *bw, size_t n, const uint64_t *caches,
+		       size_t ncaches, double min_drop, struct rt_level_result *out)
+{
+	double s[MAX_POINTS], prev_end;
+	const double sig = log(1.0 + min_drop);
+	struct rt_plateau pl[RT_TOPO_MAX_CACHES + 2];
+	const size_t npl = rt_levels_plateaus(ws, bw, n, pl, RT_TOPO_MAX_CACHES + 2);
+
+	n = smooth(ws, bw, n, s);
 	prev_end = n ? (double)ws[0] : 0;
 	for (size_t k = 0; k < ncaches; k++) {
 		struct rt_level_result *r = &out[k];
@@ -74,8 +132,26 @@ void rt_levels_analyze(const uint64_t *ws, const double *bw, size_t n, const uin
 				r->found = true;
 				r->end = ws[jbest];
 				r->plateau = exp(before);
+				/* the level ends where its plateau does, not in the middle of a
+				 * transition that spans more than a factor of 1.5 (a VM's L3 into
+				 * DRAM: a factor of four); a sharper drop is its own end */
+				for (size_t p = npl; p-- > 0;)
+					if (pl[p].end <= ws[jbest] && (double)pl[p].end > prev_end * 1.4) {
+						if (3 * pl[p].end < 2 * ws[jbest] &&
+						    4 * pl[p].end >= ws[jbest])
+							r->end = pl[p].end;
+						break;
+					}
 			}
 		}
+		/* a named size past where bandwidth really leaves the level (a VM's 508 MiB L3):
+		 * the curve's own plateau that ends between the previous level and that size */
+		for (size_t p = 0; !r->found && p + 1 < npl; p++)
+			if ((double)pl[p].end > prev_end * 1.4 && (double)pl[p].end < c / 1.5) {
+				r->found = true;
+				r->end = pl[p].end;
+				r->plateau = pl[p].value;
+			}
 		if (!r->found) {
 			double before = plateau(ws, s, n, prev_end * 1.2, c / 1.5);
 
@@ -91,6 +167,8 @@ void rt_levels_analyze(const uint64_t *ws, const double *bw, size_t n, const uin
 
 		d->hwloc_size = 0;
 		d->end = 0;
+		d->start = npl && pl[npl - 1].end == ws[n - 1] &&
+			   (double)pl[npl - 1].start > prev_end ? pl[npl - 1].start : 0;
 		d->found = !isnan(p);
 		d->agrees = d->found;
 		d->plateau = isnan(p) ? 0 : exp(p);
@@ -105,6 +183,8 @@ uint64_t rt_levels_working_set(const struct rt_level_result *lv, size_t ncaches,
 		uint64_t last = ncaches ? lv[ncaches - 1].end : 0;
 
 		ws = 4 * last;
+		if (ws < 2 * lv[ncaches].start)
+			ws = 2 * lv[ncaches].start;
 		if (ws < ((uint64_t)64 << 20))
 			ws = (uint64_t)64 << 20;
 		return (ws + 4095) & ~(uint64_t)4095;   /* round up: stay past the last cache */
@@ -125,7 +205,16 @@ bool rt_levels_settled(const uint64_t *ws, const double *bw, size_t n, const uin
 	double lo = 0, hi = 0;
 
 	*end = 0;
-	if (!ncaches || ncaches > RT_TOPO_MAX_CACHES || n < 3)
+	if (!ncaches && n >= 3) {
+		struct rt_plateau pl[RT_TOPO_MAX_CACHES + 2];
+		size_t np = rt_levels_plateaus(ws, bw, n, pl, RT_TOPO_MAX_CACHES + 2);
+
+		if (np < 2 || pl[np - 1].end != ws[n - 1] || ws[n - 1] < 3 * pl[np - 1].start)
+			return false;
+		*end = pl[np - 2].end;
+		return true;
+	}
+	if (ncaches > RT_TOPO_MAX_CACHES || n < 3)
 		return false;
 	rt_levels_analyze(ws, bw, n, caches, ncaches, 0.15, lv);
 	*end = lv[ncaches - 1].end;

@@ -52,12 +52,6 @@ size_t rt_probe_topo_threads(const struct rt_topo *topo, unsigned *list, size_t 
 	return n;
 }
 
-static const char *level_name(size_t k, size_t ncaches, const struct rt_topo *topo)
-{
-	const struct rt_cache_info *c = rt_topo_cache(topo, k);
-
-	return rt_level_name(k < ncaches && c ? c->level : 0);
-}
 
 static void human(char *buf, size_t size, uint64_t bytes)
 {
@@ -89,9 +83,15 @@ struct probe_ctx {
 	unsigned isa_mask;
 	enum rt_isa bw_isa;
 	size_t ncaches;
+	struct rt_cache_info lv[RT_TOPO_MAX_CACHES];    /* the levels measured, each by source */
 	uint64_t cache_cap[RT_TOPO_MAX_CACHES];         /* per instance, as one thread sees it */
 	struct rt_level_result levels[RT_TOPO_MAX_CACHES + 1];
 };
+
+static const char *level_name(const struct probe_ctx *c, size_t k)
+{
+	return rt_level_name(k < c->ncaches ? c->lv[k].level : 0);
+}
 
 /* One measurement: a FLOP kernel, a peak kernel, or a bandwidth kernel on an arena. */
 struct measure_call {
@@ -240,6 +240,44 @@ static int curve_points(const struct rt_kernel *k, struct rt_arena *a,
 	return 0;
 }
 
+/* Where no source names a cache (a VM's sysfs without cache folders, no CPUID leaf): the
+ * curve's plateaus are the levels, each ending where its plateau does. One thread cannot see
+ * sharing: the levels below the last are taken as private, the last as shared by every core
+ * (so that a thread's share of it shrinks as threads are added: the safe side). */
+static void levels_from_curve(struct probe_ctx *c, const uint64_t *ws, const double *bw, size_t n)
+{
+	struct rt_plateau pl[RT_TOPO_MAX_CACHES + 1];
+	const size_t found = rt_levels_plateaus(ws, bw, n, pl, RT_TOPO_MAX_CACHES + 1);
+	/* the last plateau is DRAM (the staged curve went on until it was flat or at its top,
+	 * and a curve flat from end to end is DRAM alone);
+	 * at most four caches (L1 to L4) before it */
+	const bool dram = found >= 1;
+	const unsigned cores = rt_topo_cores(c->topo);
+	size_t np = found - dram;
+
+	if (np > 4)
+		np = 4;
+	for (size_t k = 0; k < np; k++) {
+		const bool last = k + 1 == np;
+
+		c->lv[k] = (struct rt_cache_info){ .level = (int)k + 1, .size = pl[k].end,
+						   .shared_by = last && cores ? cores : 1,
+						   .count = last ? 1 : (cores ? cores : 1),
+						   .source = "curve" };
+		c->cache_cap[k] = pl[k].end;
+		c->levels[k] = (struct rt_level_result){ .hwloc_size = pl[k].end, .end = pl[k].end,
+							 .found = true, .agrees = true,
+							 .plateau = pl[k].value };
+	}
+	c->ncaches = np;
+	c->levels[np] = (struct rt_level_result){ .found = dram, .agrees = dram,
+						  .plateau = dram ? pl[found - 1].value : 0,
+						  .start = dram ? pl[np].start : 0 };
+	rt_profile_add_note(c->p, "no source names a cache (hwloc finds none in sysfs, CPUID "
+			    "none): the %zu cache level%s measured are the bandwidth curve's "
+			    "plateaus, each ending where its plateau does", np, np == 1 ? "" : "s");
+}
+
 /* The curve: one thread, load kernel, geometric sizes from 4 KiB past the last level: to four
  * times hwloc's last level (256 MiB at least, a quarter of the memory available at most), in
  * stages (256 MiB, then factors of 2), stopped where it has settled in DRAM (rt_levels_settled):
@@ -258,7 +296,8 @@ static int measure_curve(struct probe_ctx *c, struct rt_err *err)
 	double bw[512];
 	size_t n = 0;
 
-	top = 4 * llc;
+	/* with no level named by any source, the curve's own plateaus say when it is in DRAM */
+	top = llc ? 4 * llc : (uint64_t)1 << 30;
 	if (top < ((uint64_t)256 << 20))
 		top = (uint64_t)256 << 20;
 	cap = rt_topo_memory_available(c->topo) / 4;
@@ -289,11 +328,13 @@ static int measure_curve(struct probe_ctx *c, struct rt_err *err)
 		if (rt_levels_settled(ws, bw, n, c->cache_cap, c->ncaches, &end)) {
 			/* what the curve found, no warning */
 			rt_profile_add_note_kind(c->p, false, "the bandwidth curve stopped at %.0f "
-						 "MiB, short of 4x hwloc's last level (%.0f MiB): it "
-						 "had settled in DRAM, flat within 15%% over its last "
-						 "factor of 2, all of it past the last level's measured "
-						 "end (%.1f MiB)", (double)upto / (1 << 20),
-						 (double)top / (1 << 20), (double)end / (1 << 20));
+						 "MiB, short of %s (%.0f MiB): it had settled in "
+						 "DRAM, flat within 15%% over its last factor of %d, "
+						 "all of it past the last level's measured end (%.1f "
+						 "MiB)", (double)upto / (1 << 20), c->ncaches ?
+						 "4x the last level named" : "its top",
+						 (double)top / (1 << 20), c->ncaches ? 2 : 3,
+						 (double)end / (1 << 20));
 			break;
 		}
 		progress(c->o, "bandwidth curve: to %.0f MiB (not settled in DRAM at %.0f MiB)",
@@ -311,37 +352,65 @@ static int measure_curve(struct probe_ctx *c, struct rt_err *err)
 	snprintf(c->p->curve_kernel, sizeof(c->p->curve_kernel), "load");
 	snprintf(c->p->curve_isa, sizeof(c->p->curve_isa), "%s", rt_isa_name(c->bw_isa));
 	c->p->curve_threads = 1;
-	rt_levels_analyze(ws, bw, n, c->cache_cap, c->ncaches, 0.15, c->levels);
+	if (c->ncaches)
+		rt_levels_analyze(ws, bw, n, c->cache_cap, c->ncaches, 0.15, c->levels);
+	else
+		levels_from_curve(c, ws, bw, n);
 out:
 	rt_arena_destroy(arena);
 	return rc;
 }
 
+/* The caches and levels into the profile, each with its source: hwloc's and CPUID's sizes
+ * where they name the level, where the curve drops out of it, and notes where they disagree. */
 static int record_levels(struct probe_ctx *c)
 {
+	for (size_t k = 0; k < c->ncaches; k++) {
+		const struct rt_cache_info *ci = &c->lv[k];
+		struct rt_profile_cache pc = { ci->level, ci->size, ci->line, ci->shared_by,
+					       ci->count, "" };
+
+		snprintf(pc.source, sizeof(pc.source), "%s", ci->source ? ci->source : "hwloc");
+		if (rt_profile_add_cache(c->p, &pc))
+			return -ENOMEM;
+	}
 	for (size_t k = 0; k <= c->ncaches; k++) {
 		const struct rt_level_result *r = &c->levels[k];
+		const struct rt_cache_info *ci = k < c->ncaches ? &c->lv[k] : NULL;
+		const char *src = ci && ci->source ? ci->source : "hwloc";
 		struct rt_profile_level l = { 0 };
 
-		snprintf(l.level, sizeof(l.level), "%s", level_name(k, c->ncaches, c->topo));
-		l.hwloc_size = r->hwloc_size;
+		snprintf(l.level, sizeof(l.level), "%s", level_name(c, k));
+		if (ci) {
+			snprintf(l.source, sizeof(l.source), "%s", src);
+			l.hwloc_size = !strcmp(src, "hwloc") ? ci->size : 0;
+			l.cpuid_size = ci->cpuid_size;
+		}
 		l.measured_size = r->found ? r->end : 0;
 		l.agrees = r->agrees;
 		if (rt_profile_add_level(c->p, &l))
 			return -ENOMEM;
-		if (k < c->ncaches && c->p->ncurve && !r->agrees) {
+		if (ci && l.hwloc_size && l.cpuid_size &&
+		    (l.cpuid_size > 2 * l.hwloc_size || l.hwloc_size > 2 * l.cpuid_size)) {
+			char h[32], u[32];
+
+			human(h, sizeof(h), l.hwloc_size);
+			human(u, sizeof(u), l.cpuid_size);
+			rt_profile_add_note(c->p, "hwloc reports %s = %s, CPUID %s", l.level, h, u);
+		}
+		if (ci && c->p->ncurve && !r->agrees) {
 			char h[32], m[32];
 
 			human(h, sizeof(h), r->hwloc_size);
 			human(m, sizeof(m), r->end);
 			if (r->found)
-				rt_profile_add_note(c->p, "hwloc reports %s = %s, but bandwidth falls to "
+				rt_profile_add_note(c->p, "%s reports %s = %s, but bandwidth falls to "
 						    "the next level past %s; ceilings are measured "
-						    "inside the measured plateau", l.level, h, m);
+						    "inside the measured plateau", src, l.level, h, m);
 			else
 				rt_profile_add_note(c->p, "no bandwidth drop measured near %s = %s "
-						    "(hwloc); %s ceilings use hwloc's size", l.level,
-						    h, l.level);
+						    "(%s); %s ceilings use that size", l.level, h, src,
+						    l.level);
 		}
 	}
 	return 0;
@@ -497,12 +566,15 @@ static int measure_bandwidth(struct probe_ctx *c, unsigned threads, const int *p
 		uint64_t one = rt_levels_working_set(c->levels, c->ncaches, k);
 
 		if (k < c->ncaches) {
-			const struct rt_cache_info *ci = rt_topo_cache(c->topo, k);
+			const struct rt_cache_info *ci = &c->lv[k];
 			unsigned sharing = threads < ci->shared_by ? threads : ci->shared_by;
 
 			ws[k] = one / sharing;
 		} else {
-			ws[k] = one / threads;
+			/* three arrays (triad) in a quarter of the memory this process may use */
+			const uint64_t cap = rt_topo_memory_available(c->topo) / 12;
+
+			ws[k] = (one < cap ? one : cap) / threads;
 		}
 		ws[k] &= ~(uint64_t)4095;
 		if (ws[k] > biggest)
@@ -523,7 +595,7 @@ static int measure_bandwidth(struct probe_ctx *c, unsigned threads, const int *p
 			char h[32];
 
 			human(h, sizeof(h), ws[k] * threads);
-			progress(c->o, "%s %s, %s, %u thread%s", level_name(k, c->ncaches, c->topo),
+			progress(c->o, "%s %s, %s, %u thread%s", level_name(c, k),
 				 names[i], h, threads, threads > 1 ? "s" : "");
 			{
 				const struct measure_call mc = { .k = kr, .arena = arena, .ws = ws[k],
@@ -533,7 +605,7 @@ static int measure_bandwidth(struct probe_ctx *c, unsigned threads, const int *p
 			}
 			if (rc)
 				goto out;
-			snprintf(b.level, sizeof(b.level), "%s", level_name(k, c->ncaches, c->topo));
+			snprintf(b.level, sizeof(b.level), "%s", level_name(c, k));
 			snprintf(b.kernel, sizeof(b.kernel), "%s", names[i]);
 			snprintf(b.isa, sizeof(b.isa), "%s", rt_isa_name(c->bw_isa));
 			b.threads = threads;
@@ -590,13 +662,8 @@ static int describe_machine(struct probe_ctx *c, struct rt_err *err)
 	}
 	c->ncaches = rt_topo_ncaches(c->topo);
 	for (size_t k = 0; k < c->ncaches; k++) {
-		const struct rt_cache_info *ci = rt_topo_cache(c->topo, k);
-		struct rt_profile_cache pc = { ci->level, ci->size, ci->line, ci->shared_by,
-					       ci->count };
-
-		c->cache_cap[k] = ci->size;
-		if (rt_profile_add_cache(p, &pc))
-			return rt_err_set(err, -ENOMEM, "out of memory");
+		c->lv[k] = *rt_topo_cache(c->topo, k);
+		c->cache_cap[k] = c->lv[k].size;
 	}
 	progress(c->o, "clock");
 	p->cpu.clock_ghz = rt_kernel_clock_ghz(c->o->quick ? 0.03 : 0.1);

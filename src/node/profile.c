@@ -166,6 +166,18 @@ bool rt_profile_note_warns(const struct rt_profile *p, size_t i)
 		}                                                                               \
 	} while (0)
 
+/* A cache's or level's source: absent (a profile older than the key), hwloc, cpuid or curve. */
+static int read_source(const struct rt_cfg_reader *r, const config_setting_t *e, const char *ctx,
+		       char *buf, size_t size)
+{
+	int rc = rt_cfg_string(r, e, ctx, "source", buf, size, false);
+
+	if (!rc && buf[0] && strcmp(buf, "hwloc") && strcmp(buf, "cpuid") && strcmp(buf, "curve"))
+		rc = rt_cfg_bad(r, config_setting_get_member(e, "source"), ctx,
+				"unknown source '%s' (hwloc, cpuid or curve)", buf);
+	return rc;
+}
+
 static int read_cpu(const struct rt_cfg_reader *r, const config_setting_t *root,
 		    struct rt_profile *p)
 {
@@ -460,6 +472,7 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		c.shared_by = (unsigned)v;
 		TRY(rt_cfg_int(&r, e, ctx, "count", &v, 0, 1 << 20, false));
 		c.count = (unsigned)v;
+		TRY(read_source(&r, e, ctx, c.source, sizeof(c.source)));
 		OOM(rt_profile_add_cache(p, &c));
 	}
 
@@ -477,9 +490,12 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 		}
 		TRY(rt_cfg_int(&r, e, ctx, "hwloc_size", &v, 0, INT64_MAX, false));
 		l.hwloc_size = (uint64_t)v;
+		TRY(rt_cfg_int(&r, e, ctx, "cpuid_size", &v, 0, INT64_MAX, false));
+		l.cpuid_size = (uint64_t)v;
 		TRY(rt_cfg_int(&r, e, ctx, "measured_size", &v, 0, INT64_MAX, false));
 		l.measured_size = (uint64_t)v;
 		TRY(rt_cfg_bool(&r, e, ctx, "agrees", &l.agrees));
+		TRY(read_source(&r, e, ctx, l.source, sizeof(l.source)));
 		OOM(rt_profile_add_level(p, &l));
 	}
 
@@ -695,8 +711,10 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 		const struct rt_profile_cache *c = &p->caches[i];
 
 		fprintf(fp, "%s\n    { level = %d; size = %" PRIu64 "L; line = %u; shared_by = %u; "
-			"count = %u; }", i ? "," : "", c->level, c->size, c->line, c->shared_by,
+			"count = %u; source = ", i ? "," : "", c->level, c->size, c->line, c->shared_by,
 			c->count);
+		rt_cfg_put_str(fp, c->source[0] ? c->source : "hwloc");
+		fputs("; }", fp);
 	}
 	fprintf(fp, "\n  );\n  levels = (");
 	for (size_t i = 0; i < p->nlevels; i++) {
@@ -704,9 +722,11 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 
 		fprintf(fp, "%s\n    { level = ", i ? "," : "");
 		rt_cfg_put_str(fp, l->level);
-		fprintf(fp, "; hwloc_size = %" PRIu64 "L; measured_size = %" PRIu64 "L; "
-			"agrees = %s; }", l->hwloc_size, l->measured_size,
-			l->agrees ? "true" : "false");
+		fprintf(fp, "; hwloc_size = %" PRIu64 "L; cpuid_size = %" PRIu64 "L; measured_size = %"
+			PRIu64 "L; agrees = %s; source = ", l->hwloc_size, l->cpuid_size,
+			l->measured_size, l->agrees ? "true" : "false");
+		rt_cfg_put_str(fp, l->source);
+		fputs("; }", fp);
 	}
 	fprintf(fp, "\n  );\n  flops = (");
 	for (size_t i = 0; i < p->nflops; i++) {

@@ -14,16 +14,20 @@
 
 struct rt_profile_cache {
 	int level;
-	uint64_t size;          /* one instance, bytes (hwloc's word) */
+	uint64_t size;          /* one instance, bytes, as its source gives it */
 	unsigned line, shared_by, count;
+	char source[8];         /* "hwloc" (sysfs), "cpuid", "curve" (the measured plateau's end);
+				 * "" in a profile older than the key: hwloc's */
 };
 
-/* Where a memory level ends: hwloc's size against the measured bandwidth curve. */
+/* Where a memory level ends: each source's size against the measured bandwidth curve. */
 struct rt_profile_level {
 	char level[8];          /* L1 L2 L3 DRAM */
-	uint64_t hwloc_size;    /* per instance; 0 for DRAM */
+	uint64_t hwloc_size;    /* per instance, hwloc's (sysfs); 0 for DRAM or where it names none */
 	uint64_t measured_size; /* where the curve drops out of this level; 0 if not seen */
-	bool agrees;            /* measured within a factor 2 of hwloc's size */
+	bool agrees;            /* measured within a factor 2 of its source's size */
+	uint64_t cpuid_size;    /* per instance, CPUID's; 0 where it names none */
+	char source[8];         /* who named the level: "hwloc", "cpuid" or "curve" ("" DRAM) */
 };
 
 /* What a node's ceilings can be, GFLOP/s (GOP/s) or GB/s: from 1 MFLOP/s to 10 PFLOP/s; a

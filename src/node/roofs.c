@@ -29,6 +29,15 @@ static double lowest(const double *rounds, unsigned n)
 
 /* Fill r with the roofs at exactly t threads; false when the FLOP or the bandwidth side has
  * nothing trusted there. */
+/* Who named a memory level, where not hwloc (a level of a profile older than the key: hwloc). */
+static const char *level_source(const struct rt_profile *p, const char *level)
+{
+	for (size_t k = 0; k < p->nlevels; k++)
+		if (!strcmp(p->levels[k].level, level) && strcmp(p->levels[k].source, "hwloc"))
+			return p->levels[k].source;
+	return "";
+}
+
 static bool roofs_exactly(struct rt_roofs *r, const struct rt_profile *p, unsigned t)
 {
 	size_t nflops = 0, nbw = 0;
@@ -46,7 +55,7 @@ static bool roofs_exactly(struct rt_roofs *r, const struct rt_profile *p, unsign
 					     strcmp(f->method, "onednn-matmul") ? RT_ROOF_MEASURED :
 					     RT_ROOF_ACHIEVABLE, f->precision, "", f->isa, f->gflops,
 					     f->theoretical > 0 && isfinite(f->theoretical) ?
-					     f->theoretical : 0, lowest(f->rounds, f->nrounds) });
+					     f->theoretical : 0, lowest(f->rounds, f->nrounds), "" });
 		/* the theoretical peak is no measurement: a flagged ceiling's counts too */
 		if (!(f->theoretical > 0) || !isfinite(f->theoretical))
 			continue;
@@ -66,7 +75,7 @@ static bool roofs_exactly(struct rt_roofs *r, const struct rt_profile *p, unsign
 		}
 		if (!mine)
 			add(r, (struct rt_roof){ RT_ROOF_FLOPS, RT_ROOF_THEORETICAL, f->precision, "",
-						 f->isa, f->theoretical, f->theoretical, 0 });
+						 f->isa, f->theoretical, f->theoretical, 0, "" });
 	}
 	for (size_t l = 0; l < RT_VOCAB_NLEVELS; l++) {
 		const struct rt_profile_bw *b = rt_profile_best_bw(p, rt_vocab_levels[l], t);
@@ -74,7 +83,8 @@ static bool roofs_exactly(struct rt_roofs *r, const struct rt_profile *p, unsign
 		if (b && b->gbytes_per_s > 0 && isfinite(b->gbytes_per_s))
 			nbw += add(r, (struct rt_roof){ RT_ROOF_BANDWIDTH, RT_ROOF_MEASURED, "",
 							b->level, b->kernel, b->gbytes_per_s, 0,
-							lowest(b->rounds, b->nrounds) });
+							lowest(b->rounds, b->nrounds),
+							level_source(p, b->level) });
 	}
 	return nflops && nbw;
 }

@@ -28,6 +28,8 @@ struct rt_roof {
 					 * peak (0: none recorded) */
 	double low;                     /* measured roofs whose ceiling has rounds: the lowest
 					 * round, the roof's spread over the probe (0: none) */
+	const char *source;             /* bandwidth roofs: who named their level, where not
+					 * hwloc: "cpuid", "curve" (else "") */
 };
 
 #define RT_ROOFS_MAX 128

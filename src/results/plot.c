@@ -333,7 +333,9 @@ static void roof_name(char *t, size_t size, const struct rt_roof *q)
 	const char *unit = rt_precision_of(q->precision) == RT_PRECISION_INT8 ? "GOP/s" : "GFLOP/s";
 
 	if (q->kind == RT_ROOF_BANDWIDTH)
-		snprintf(t, size, "%s %s %.1f GB/s", q->level, q->what, q->value);
+		snprintf(t, size, "%s%s%s%s %s %.1f GB/s", q->level, q->source && *q->source ? " (" :
+			 "", q->source && *q->source ? q->source : "", q->source && *q->source ?
+			 ")" : "", q->what, q->value);
 	else if (q->basis == RT_ROOF_THEORETICAL)
 		snprintf(t, size, "%s theoretical peak (%s) %.1f %s", q->precision, q->what,
 			 q->value, unit);

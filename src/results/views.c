@@ -516,14 +516,25 @@ int rt_views_node_page(const struct rt_profile *p, const char *svg_path, const c
 		esc(of.fp, b->flag);
 		fputs("</td></tr>\n", of.fp);
 	}
-	fputs("</table>\n<h2>Caches (hwloc) and where each level ends (measured)</h2>\n<table>\n"
-	      "<tr><th class=\"l\">level</th><th>size KiB</th><th>line</th><th>shared by</th>"
-	      "<th>count</th></tr>\n", of.fp);
-	for (size_t i = 0; i < p->ncaches; i++)
-		fprintf(of.fp, "<tr><td class=\"l\">L%d</td><td>%.0f</td><td>%u</td><td>%u</td>"
-			"<td>%u</td></tr>\n", p->caches[i].level,
-			(double)p->caches[i].size / 1024.0, p->caches[i].line,
-			p->caches[i].shared_by, p->caches[i].count);
+	fputs("</table>\n<h2>Caches, each size by its source, and where each level ends "
+	      "(measured)</h2>\n<table>\n<tr><th class=\"l\">level</th><th>size KiB</th>"
+	      "<th class=\"l\">named by</th><th>hwloc KiB</th><th>CPUID KiB</th>"
+	      "<th>measured end KiB</th><th>line</th><th>shared by</th><th>count</th></tr>\n",
+	      of.fp);
+	for (size_t i = 0; i < p->ncaches; i++) {
+		const struct rt_profile_cache *c = &p->caches[i];
+		const struct rt_profile_level *l = NULL;
+
+		for (size_t k = 0; k < p->nlevels; k++)
+			if (!strcmp(p->levels[k].level, rt_level_name(c->level)))
+				l = &p->levels[k];
+		fprintf(of.fp, "<tr><td class=\"l\">L%d</td><td>%.0f</td><td class=\"l\">%s</td>",
+			c->level, (double)c->size / 1024.0, c->source[0] ? c->source : "hwloc");
+		fprintf(of.fp, "<td>%.0f</td><td>%.0f</td><td>%.0f</td><td>%u</td><td>%u</td>"
+			"<td>%u</td></tr>\n", l ? (double)l->hwloc_size / 1024.0 : 0,
+			l ? (double)l->cpuid_size / 1024.0 : 0,
+			l ? (double)l->measured_size / 1024.0 : 0, c->line, c->shared_by, c->count);
+	}
 	fputs("</table>\n", of.fp);
 	if (p->nnotes) {
 		fputs("<h2>Notes</h2>\n<ul>\n", of.fp);

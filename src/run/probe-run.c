@@ -127,15 +127,23 @@ void rt_probe_print(FILE *out, const struct rt_profile *p)
 			break;
 		}
 	if (p->nlevels) {
-		fprintf(out, "\nMemory levels: hwloc's size against the measured curve (one thread)\n");
+		fprintf(out, "\nMemory levels: the sizes hwloc (sysfs) and CPUID give, against where the "
+			"measured curve (one thread) leaves each level\n");
 		for (size_t i = 0; i < p->nlevels; i++) {
 			const struct rt_profile_level *l = &p->levels[i];
+			char h[24] = "-", u[24] = "-", m[24] = "-";
 
 			if (!strcmp(l->level, "DRAM"))
 				continue;
-			fprintf(out, "  %-5s hwloc %10.0f KiB   measured end %10.0f KiB   %s\n", l->level,
-			       (double)l->hwloc_size / 1024, (double)l->measured_size / 1024,
-			       !l->measured_size ? "not measured" : l->agrees ? "agrees" : "DIFFERS");
+			if (l->hwloc_size)
+				snprintf(h, sizeof(h), "%.0f KiB", (double)l->hwloc_size / 1024);
+			if (l->cpuid_size)
+				snprintf(u, sizeof(u), "%.0f KiB", (double)l->cpuid_size / 1024);
+			if (l->measured_size)
+				snprintf(m, sizeof(m), "%.0f KiB", (double)l->measured_size / 1024);
+			fprintf(out, "  %-5s hwloc %12s   cpuid %12s   measured end %12s   named by %-5s "
+				"  %s\n", l->level, h, u, m, l->source[0] ? l->source : "hwloc",
+				!l->measured_size ? "not measured" : l->agrees ? "agrees" : "DIFFERS");
 		}
 	}
 }
