@@ -191,6 +191,21 @@ int main(void)
 		is_str(rt_profile_holding_level(prof, 10 << 20, 2), "L3", "10 MiB: the L3's measured 16");
 		is_str(rt_profile_holding_level(prof, 20 << 20, 2), "DRAM",
 		       "20 MiB: DRAM (hwloc's 32 MiB L3 ends at 16 by the curve)");
+		{
+			char said[256];
+
+			ok(!rt_profile_levels_said(prof, said, sizeof(said)) && !said[0],
+			   "every level hwloc's: nothing more said of them");
+			/* the same levels named by CPUID (a VM whose sysfs has none) */
+			for (size_t i = 0; i < prof->ncaches; i++)
+				snprintf(prof->caches[i].source, sizeof(prof->caches[i].source), "cpuid");
+			ok(rt_profile_levels_said(prof, said, sizeof(said)), "named by CPUID: said");
+			is_str(said, "L1 48 KiB (cpuid), L2 2048 KiB (cpuid), L3 16384 KiB (measured; "
+			       "cpuid's 32768 KiB)", "... each capacity the held-in column uses, and "
+			       "who named it");
+			for (size_t i = 0; i < prof->ncaches; i++)
+				prof->caches[i].source[0] = '\0';
+		}
 		is_int(bound_of(&q, prof, &b), 0, "a 1 MiB layer's bound");
 		is_str(b.level, "L2", "held in L2 (2 x 2 MiB)");
 		is_str(b.ceiling, "L2 load 200.0 GB/s", "bounded by L2's bandwidth, not DRAM's");

@@ -886,6 +886,39 @@ const char *rt_profile_holding_level(const struct rt_profile *p, double bytes, u
 	return rt_level_name(0);
 }
 
+bool rt_profile_levels_said(const struct rt_profile *p, char *buf, size_t size)
+{
+	bool other = false;
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < p->ncaches && len < size; i++) {
+		const struct rt_profile_cache *c = &p->caches[i];
+		const char *src = c->source[0] ? c->source : "hwloc";
+		uint64_t named = c->size, size_used = c->size;
+
+		if (c->level < 1 || c->level > 5)
+			continue;
+		for (size_t k = 0; k < p->nlevels; k++)
+			if (!strcmp(p->levels[k].level, rt_level_name(c->level)) &&
+			    p->levels[k].measured_size)
+				size_used = p->levels[k].measured_size;
+		other |= strcmp(src, "hwloc") != 0;
+		if (size_used == named || !strcmp(src, "curve"))
+			len += (size_t)snprintf(buf + len, size - len, "%sL%d %.0f KiB (%s)",
+						len ? ", " : "", c->level, (double)size_used / 1024,
+						src);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%sL%d %.0f KiB (measured; "
+						"%s's %.0f KiB)", len ? ", " : "", c->level,
+						(double)size_used / 1024, src, (double)named / 1024);
+	}
+	if (!other && size)
+		buf[0] = '\0';
+	return other;
+}
+
 /* One ceiling found in both profiles, for rt_profile_compare. */
 struct move {
 	char what[96];

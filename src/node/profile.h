@@ -177,6 +177,10 @@ unsigned rt_profile_nearest_threads(const struct rt_profile *p, unsigned t);
  * each, a shared one once per shared_by cores). "DRAM" when none does, or the profile has no
  * sizes. The name is static. */
 const char *rt_profile_holding_level(const struct rt_profile *p, double bytes, unsigned t);
+/* The capacities rt_profile_holding_level uses, with who named each level, in buf ("L1 32 KiB
+ * (cpuid), L2 1024 KiB (cpuid), L3 11585 KiB (measured; cpuid's 32768 KiB)"); false, buf "",
+ * where every level is hwloc's as measured (nothing to say beside the usual). */
+bool rt_profile_levels_said(const struct rt_profile *p, char *buf, size_t size);
 
 /* The node's previous profile against its new one, in the new one's notes: each ceiling that
  * both measured (a FLOP ceiling by precision, ISA, method and threads; a bandwidth by level,

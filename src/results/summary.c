@@ -161,7 +161,7 @@ int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
 	struct rt_roofbook *book = NULL;
 	struct rt_verdict v;
 	struct rt_outfile of;
-	char verdict[1024];
+	char verdict[1024], levels[512];
 	FILE *outs[2];
 	int rc = prof ? rt_roofbook_create(&book, prof, err) : 0;
 
@@ -220,6 +220,8 @@ int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
 			fprintf(fp, "%zu configuration%s ran above %s: %s\n", above,
 				above > 1 ? "s" : "", above > 1 ? "their roofs" : "its roof",
 				rt_bound_above_why);
+		if (prof && rt_profile_levels_said(prof, levels, sizeof(levels)))
+			fprintf(fp, "held in: the levels as the profile sizes them: %s\n", levels);
 		rt_summary_scaling(fp, pts, n);
 	}
 	rt_roofbook_destroy(book);
