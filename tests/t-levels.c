@@ -63,6 +63,21 @@ int main(void)
 		ok(rt_levels_working_set(lv, 3, 2) < lv[2].end &&
 		   rt_levels_working_set(lv, 3, 2) > lv[1].end, "L3 set between L2 and L3 ends");
 		ok(rt_levels_working_set(lv, 3, 3) >= 4 * lv[2].end, "DRAM set past 4x the L3 end");
+		/* per thread: a private level's set whole, a shared one's split among the threads on
+		 * one instance, DRAM's split over all, within a quarter of the memory */
+		is_int((long long)rt_levels_thread_set(lv, 3, 0, 8, 1, 0),
+		       (long long)rt_levels_working_set(lv, 3, 0), "L1 private: its set at 8 threads");
+		is_int((long long)rt_levels_thread_set(lv, 3, 2, 8, 4, 0),
+		       (long long)(rt_levels_working_set(lv, 3, 2) / 4) & ~4095LL,
+		       "L3 shared by 4 cores, 8 threads: a quarter each");
+		is_int((long long)rt_levels_thread_set(lv, 3, 2, 2, 4, 0),
+		       (long long)(rt_levels_working_set(lv, 3, 2) / 2) & ~4095LL,
+		       "... 2 threads: a half each");
+		is_int((long long)rt_levels_thread_set(lv, 3, 3, 8, 0, 0),
+		       (long long)(rt_levels_working_set(lv, 3, 3) / 8) & ~4095LL,
+		       "DRAM split over 8 threads");
+		is_int((long long)rt_levels_thread_set(lv, 3, 3, 2, 0, 120 << 20),
+		       (long long)(5 << 20), "DRAM within a twelfth of 120 MiB, over 2 threads");
 	}
 	/* the VM: hwloc says L3 = 480 MB, bandwidth falls to DRAM speed past 64 MB */
 	{

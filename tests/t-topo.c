@@ -45,22 +45,6 @@ int main(void)
 	ok(rt_topo_cache(t, 3) == NULL, "no fourth level");
 	is_int((long long)rt_topo_memory_total(t), (long long)(16 * 1024 * MiB), "16 GiB memory");
 
-	/* shares and working sets */
-	is_int((long long)rt_topo_cache_share(t, 2, 1), (long long)(32 * MiB), "L3 share, 1 thr");
-	is_int((long long)rt_topo_cache_share(t, 2, 2), (long long)(16 * MiB), "L3 share, 2 thr");
-	is_int((long long)rt_topo_cache_share(t, 2, 8), (long long)(8 * MiB),
-	       "L3 share, 8 thr: 4 per instance");
-	is_int((long long)rt_topo_cache_share(t, 0, 8), (long long)(48 * KiB), "L1 share private");
-	is_int((long long)rt_topo_working_set(t, 0, 1), (long long)(24 * KiB), "L1 set: half");
-	is_int((long long)rt_topo_working_set(t, 1, 1), (long long)(512 * KiB), "L2 set: half");
-	is_int((long long)rt_topo_working_set(t, 2, 1), (long long)(16 * MiB), "L3 set, 1 thr");
-	is_int((long long)rt_topo_working_set(t, 2, 8), (long long)(4 * MiB), "L3 set, 8 thr");
-	/* DRAM: 8 x (2 x 32 MiB) = 512 MiB in all, a quarter of memory / 3 arrays is larger */
-	is_int((long long)rt_topo_dram_working_set(t, 1, 3), (long long)(512 * MiB),
-	       "DRAM set, 1 thread");
-	is_int((long long)rt_topo_dram_working_set(t, 8, 3), (long long)(64 * MiB),
-	       "DRAM set split over 8 threads");
-
 	/* placement */
 	is_int(rt_topo_placement(t, RT_AFFINITY_COMPACT, 4, pus, &err), 0, "compact 4");
 	ok(pus[0] == 0 && pus[1] == 2 && pus[2] == 4 && pus[3] == 6,

@@ -1,4 +1,4 @@
-/* topo.c: hwloc topology queries and the working-set and placement rules built on them */
+/* topo.c: hwloc topology queries (caches, with CPUID's) and the placement rules built on them */
 #define _GNU_SOURCE
 #include "config.h"
 #include "machine/topo.h"
@@ -211,52 +211,6 @@ uint64_t rt_topo_memory_available(const struct rt_topo *t)
 
 	/* hwloc can under-report memory inside a VM, so MemAvailable wins when present */
 	return avail ? avail : rt_topo_memory_total(t);
-}
-
-uint64_t rt_topo_cache_share(const struct rt_topo *t, size_t i, unsigned threads)
-{
-	const struct rt_cache_info *c = rt_topo_cache(t, i);
-	unsigned sharing;
-
-	if (!c || !threads)
-		return 0;
-	/* compact placement fills one instance's cores before the next instance's */
-	sharing = threads < c->shared_by ? threads : c->shared_by;
-	return c->size / sharing;
-}
-
-uint64_t rt_topo_working_set(const struct rt_topo *t, size_t i, unsigned threads)
-{
-	uint64_t share = rt_topo_cache_share(t, i, threads);
-	uint64_t ws = share / 2;
-
-	if (i > 0) {
-		uint64_t lo = 2 * rt_topo_cache_share(t, i - 1, threads);
-
-		if (ws < lo)
-			ws = lo < share ? lo : share * 3 / 4;
-	}
-	return ws & ~(uint64_t)4095 ? ws & ~(uint64_t)4095 : ws;
-}
-
-uint64_t rt_topo_dram_working_set(const struct rt_topo *t, unsigned threads, unsigned arrays)
-{
-	uint64_t llc = 0, total, cap;
-
-	if (t->ncaches) {
-		const struct rt_cache_info *c = &t->caches[t->ncaches - 1];
-
-		llc = c->size * c->count;
-	}
-	total = 8 * llc;
-	if (total < ((uint64_t)64 << 20))
-		total = (uint64_t)64 << 20;
-	cap = rt_topo_memory_available(t) / 4 / (arrays ? arrays : 1);
-	if (total > cap)
-		total = cap;
-	if (!threads)
-		threads = 1;
-	return (total / threads) & ~(uint64_t)4095;
 }
 
 /* compact: cores in logical order, the first PU of each, then the second PUs, ... */

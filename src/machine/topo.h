@@ -1,4 +1,4 @@
-/* topo.h: the node's topology from hwloc: caches, cores, memory, working sets, thread placement */
+/* topo.h: the node's topology from hwloc (and CPUID): caches, cores, memory, thread placement */
 #ifndef RT_TOPO_H
 #define RT_TOPO_H
 
@@ -46,19 +46,6 @@ const struct rt_cache_info *rt_topo_cache(const struct rt_topo *t, size_t i);
  * (MemAvailable; hwloc's total when not this system). */
 uint64_t rt_topo_memory_total(const struct rt_topo *t);
 uint64_t rt_topo_memory_available(const struct rt_topo *t);
-
-/* Cache bytes one of `threads` compact-placed threads has of cache i (its instance's size divided
- * by the threads sharing that instance). */
-uint64_t rt_topo_cache_share(const struct rt_topo *t, size_t i, unsigned threads);
-
-/* Per-thread working set for measuring cache i with `threads` threads: half the thread's share,
- * and at least twice the previous level's share so that level does not serve the accesses. */
-uint64_t rt_topo_working_set(const struct rt_topo *t, size_t i, unsigned threads);
-
-/* Per-thread working set for DRAM: the whole last-level cache (all instances) times 8, split
- * across threads, at least 64 MiB in total, capped so that `arrays` arrays fit in a quarter of
- * the available memory. */
-uint64_t rt_topo_dram_working_set(const struct rt_topo *t, unsigned threads, unsigned arrays);
 
 /* OS indices of the PUs for threads 0..n-1 under the given placement (n <= number of PUs).
  * RT_AFFINITY_NONE fills pus with -1. */

@@ -198,6 +198,24 @@ uint64_t rt_levels_working_set(const struct rt_level_result *lv, size_t ncaches,
 	return ws & ~(uint64_t)4095 ? ws & ~(uint64_t)4095 : ws;
 }
 
+uint64_t rt_levels_thread_set(const struct rt_level_result *lv, size_t ncaches, size_t k,
+			      unsigned threads, unsigned shared_by, uint64_t memory)
+{
+	uint64_t one = rt_levels_working_set(lv, ncaches, k);
+
+	if (!threads)
+		threads = 1;
+	if (k < ncaches) {
+		/* compact placement fills one instance's cores before the next instance's */
+		one /= threads < shared_by ? threads : (shared_by ? shared_by : 1);
+	} else {
+		if (memory && one > memory / 12)
+			one = memory / 12;
+		one /= threads;
+	}
+	return one & ~(uint64_t)4095;
+}
+
 bool rt_levels_settled(const uint64_t *ws, const double *bw, size_t n, const uint64_t *caches,
 		       size_t ncaches, uint64_t *end)
 {

@@ -49,6 +49,13 @@ size_t rt_levels_plateaus(const uint64_t *ws, const double *bw, size_t n, struct
  * twice where the curve's DRAM plateau starts, and at least 64 MiB. */
 uint64_t rt_levels_working_set(const struct rt_level_result *lv, size_t ncaches, size_t k);
 
+/* The per-thread working set for measuring level k with `threads` compact-placed threads: the
+ * one-thread set (rt_levels_working_set) shared by the threads on one instance of a cache
+ * (at most shared_by of them), or for DRAM split over all threads, its whole at most `memory`
+ * / 12 (three arrays in a quarter of the memory this process may use); 4 KiB aligned. */
+uint64_t rt_levels_thread_set(const struct rt_level_result *lv, size_t ncaches, size_t k,
+			      unsigned threads, unsigned shared_by, uint64_t memory);
+
 /* Whether a curve (as rt_levels_analyze takes it) has settled in DRAM. With no named level
  * (ncaches 0): its plateaus (rt_levels_plateaus) show at least one drop and the last one runs
  * to the curve's end over at least a factor of three, *end the last cache plateau's end.

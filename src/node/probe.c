@@ -563,20 +563,9 @@ static int measure_bandwidth(struct probe_ctx *c, unsigned threads, const int *p
 
 	/* per-thread working sets: a shared level's share shrinks with the threads on it */
 	for (size_t k = 0; k <= c->ncaches; k++) {
-		uint64_t one = rt_levels_working_set(c->levels, c->ncaches, k);
-
-		if (k < c->ncaches) {
-			const struct rt_cache_info *ci = &c->lv[k];
-			unsigned sharing = threads < ci->shared_by ? threads : ci->shared_by;
-
-			ws[k] = one / sharing;
-		} else {
-			/* three arrays (triad) in a quarter of the memory this process may use */
-			const uint64_t cap = rt_topo_memory_available(c->topo) / 12;
-
-			ws[k] = (one < cap ? one : cap) / threads;
-		}
-		ws[k] &= ~(uint64_t)4095;
+		ws[k] = rt_levels_thread_set(c->levels, c->ncaches, k, threads,
+					     k < c->ncaches ? c->lv[k].shared_by : 0,
+					     rt_topo_memory_available(c->topo));
 		if (ws[k] > biggest)
 			biggest = ws[k];
 	}
