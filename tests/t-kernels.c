@@ -312,6 +312,25 @@ int main(void)
 	ok(rt_kernel_flops(RT_ISA_AVX512, RT_PRECISION_FP32) && rt_kernel_bw("triad_nt", RT_ISA_AVX2),
 	   "lookups find kernels");
 	ok(!rt_kernel_bw("stream", RT_ISA_SSE), "unknown kernel name not found");
+	/* the bandwidth kernels are the vocabulary's, for each ISA with any, the non-temporal
+	 * ones last: the probe and the profile know them by that list alone */
+	{
+		size_t kernels = 0, named = 0, nt_right = 0;
+
+		for (const struct rt_kernel *k = rt_kernel_next(NULL); k; k = rt_kernel_next(k)) {
+			int i;
+
+			if (k->kind != RT_KERNEL_BANDWIDTH)
+				continue;
+			kernels++;
+			i = rt_vocab_index(rt_vocab_bw_kernels, RT_BW_COUNT, k->name);
+			named += i >= 0 && rt_kernel_bw(k->name, k->isa) == k;
+			nt_right += i >= 0 && !!k->nt_bytes_per_elem == (i >= RT_BW_COPY_NT);
+		}
+		ok(kernels == 3 * RT_BW_COUNT && named == kernels && nt_right == kernels,
+		   "%zu bandwidth kernels, each named by the vocabulary (%zu), stores non-temporal "
+		   "as its place there says (%zu)", kernels, named, nt_right);
+	}
 
 	/* when the harness stops repeating, from given rates (no clock involved) */
 	{

@@ -554,9 +554,6 @@ static int measure_lowp(struct probe_ctx *c, unsigned threads, const int *pus, b
 static int measure_bandwidth(struct probe_ctx *c, unsigned threads, const int *pus,
 			     struct rt_err *err)
 {
-	static const char *const cache_kernels[] = { "load", "copy", "triad" };
-	static const char *const dram_kernels[] = { "load", "copy", "triad", "copy_nt",
-						    "triad_nt" };
 	uint64_t ws[RT_TOPO_MAX_CACHES + 1], biggest = 0;
 	struct rt_arena *arena = NULL;
 	int rc = 0;
@@ -573,19 +570,22 @@ static int measure_bandwidth(struct probe_ctx *c, unsigned threads, const int *p
 	if (rc)
 		return rc;
 	for (size_t k = 0; k <= c->ncaches; k++) {
-		bool dram = k == c->ncaches;
-		const char *const *names = dram ? dram_kernels : cache_kernels;
-		size_t nk = dram ? 5 : 3;
+		const bool dram = k == c->ncaches;
 
-		for (size_t i = 0; i < nk; i++) {
-			const struct rt_kernel *kr = rt_kernel_bw(names[i], c->bw_isa);
+		/* every kernel on DRAM; the caches' without the non-temporal stores, which bypass
+		 * them */
+		for (size_t i = 0; i < RT_BW_COUNT; i++) {
+			const char *name = rt_vocab_bw_kernels[i];
+			const struct rt_kernel *kr = rt_kernel_bw(name, c->bw_isa);
 			struct rt_profile_bw b = { 0 };
 			struct rt_measurement m;
 			char h[32];
 
+			if (!kr || (!dram && kr->nt_bytes_per_elem))
+				continue;
 			human(h, sizeof(h), ws[k] * threads);
 			progress(c->o, "%s %s, %s, %u thread%s", level_name(c, k),
-				 names[i], h, threads, threads > 1 ? "s" : "");
+				 name, h, threads, threads > 1 ? "s" : "");
 			{
 				const struct measure_call mc = { .k = kr, .arena = arena, .ws = ws[k],
 								 .threads = threads };
@@ -595,7 +595,7 @@ static int measure_bandwidth(struct probe_ctx *c, unsigned threads, const int *p
 			if (rc)
 				goto out;
 			snprintf(b.level, sizeof(b.level), "%s", level_name(c, k));
-			snprintf(b.kernel, sizeof(b.kernel), "%s", names[i]);
+			snprintf(b.kernel, sizeof(b.kernel), "%s", name);
 			snprintf(b.isa, sizeof(b.isa), "%s", rt_isa_name(c->bw_isa));
 			b.threads = threads;
 			b.gbytes_per_s = m.best / 1e9;

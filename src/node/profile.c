@@ -14,18 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const kernels_known[] = { "load", "copy", "triad", "copy_nt", "triad_nt" };
-
-#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
-static bool in_set(const char *s, const char *const *set, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(s, set[i]))
-			return true;
-	return false;
-}
-
 bool rt_profile_valid_level(const char *s)
 {
 	return rt_vocab_index(rt_vocab_levels, RT_VOCAB_NLEVELS, s) >= 0;
@@ -33,7 +21,7 @@ bool rt_profile_valid_level(const char *s)
 
 bool rt_profile_valid_kernel(const char *s)
 {
-	return in_set(s, kernels_known, NELEM(kernels_known));
+	return rt_vocab_index(rt_vocab_bw_kernels, RT_BW_COUNT, s) >= 0;
 }
 
 bool rt_profile_valid_precision(const char *s)
