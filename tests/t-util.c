@@ -6,11 +6,16 @@
 #include "base/util.h"
 #include "tap.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 static void dirname_is(const char *path, const char *want)
@@ -70,6 +75,119 @@ static void err_whole(void)
 	free(big);
 }
 
+/* An output is refused, untouched, where its path holds what is not a regular file: the
+ * error names the path and what is there, no temporary is left, what was there still is. */
+static void refused_at(const char *dir, const char *name, const char *kind, mode_t type)
+{
+	struct rt_outfile of;
+	struct rt_err err = { 0 };
+	struct rt_buf path;
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int others = 0, rc;
+
+	rt_buf_init(&path);
+	rt_buf_printf(&path, "%s/%s", dir, name);
+	rc = rt_outfile_open(&of, path.s, &err);
+	if (rc == 0)
+		rt_outfile_abort(&of);
+	ok(rc == -EINVAL && strstr(err.msg, path.s) && strstr(err.msg, kind),
+	   "an output over %s is refused naming it: %s", kind, err.msg);
+	if ((d = opendir(dir))) {
+		while ((e = readdir(d)))
+			others += strstr(e->d_name, ".tmp") != NULL;
+		closedir(d);
+	}
+	ok(!stat(path.s, &st) && (st.st_mode & S_IFMT) == type && !others,
+	   "... %s is still there, as it was, and no temporary is left", name);
+	rt_buf_fini(&path);
+}
+
+/* Where a path is a FIFO, a socket, a device or a link to one, an output is refused; where
+ * one came to the path after the output was opened, the rename refuses it too. */
+static void outputs_only_over_files(void)
+{
+	char dir[] = "/tmp/rt-t-util-kinds.XXXXXX", path[PATH_MAX];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct rt_outfile of;
+	struct rt_err err = { 0 };
+	struct stat st;
+	int sock;
+
+	if (!mkdtemp(dir)) {
+		skip("no temporary directory");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	if (mkfifo(path, 0600) == 0)
+		refused_at(dir, "fifo", "a FIFO", S_IFIFO);
+	else
+		skip("mkfifo: %s", strerror(errno)), skip("mkfifo");
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/sock", dir);
+	sock = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (sock >= 0 && !bind(sock, (struct sockaddr *)&sa, sizeof(sa)))
+		refused_at(dir, "sock", "a socket", S_IFSOCK);
+	else
+		skip("a UNIX socket: %s", strerror(errno)), skip("a UNIX socket");
+	if (sock >= 0)
+		close(sock);
+	/* a device of the test's own (the null device's numbers), never the system's */
+	snprintf(path, sizeof(path), "%s/null", dir);
+	if (mknod(path, S_IFCHR | 0600, makedev(1, 3)) == 0)
+		refused_at(dir, "null", "a device", S_IFCHR);
+	else
+		skip("mknod of a character device: %s (not root)", strerror(errno)),
+		skip("mknod");
+	/* a link to the system's /dev/null: refused, and /dev/null still a device */
+	snprintf(path, sizeof(path), "%s/to-null", dir);
+	if (symlink("/dev/null", path) == 0) {
+		refused_at(dir, "to-null", "a device", S_IFCHR);
+		ok(!lstat(path, &st) && S_ISLNK(st.st_mode) && !stat("/dev/null", &st) &&
+		   S_ISCHR(st.st_mode), "... the link is still a link, /dev/null still a device");
+	} else {
+		skip("symlink: %s", strerror(errno)), skip("symlink"), skip("symlink");
+	}
+	/* a FIFO put where the output goes after it was opened: the rename refuses it */
+	snprintf(path, sizeof(path), "%s/late", dir);
+	if (!rt_outfile_open(&of, path, &err) && (fputs("x\n", of.fp), mkfifo(path, 0600) == 0)) {
+		ok(rt_outfile_commit(&of, &err) == -EINVAL && strstr(err.msg, "a FIFO") &&
+		   !stat(path, &st) && S_ISFIFO(st.st_mode) && access(of.tmp, F_OK),
+		   "a FIFO that came after the open: the rename refuses it, its temporary removed: "
+		   "%s", err.msg);
+		unlink(path);
+	} else {
+		rt_outfile_abort(&of);
+		skip("mkfifo: %s", strerror(errno));
+	}
+	/* a regular file and a link to one are replaced as before */
+	snprintf(path, sizeof(path), "%s/file", dir);
+	if (!rt_outfile_open(&of, path, &err)) {
+		fputs("new\n", of.fp);
+		ok(!rt_outfile_commit(&of, &err) && !stat(path, &st) && st.st_size == 4,
+		   "a new regular file is written");
+	} else {
+		ok(0, "a new regular file: %s", err.msg);
+	}
+	if (!rt_outfile_open(&of, path, &err)) {
+		fputs("again\n", of.fp);
+		ok(!rt_outfile_commit(&of, &err) && !stat(path, &st) && st.st_size == 6,
+		   "a regular file is replaced");
+	} else {
+		ok(0, "a regular file replaced: %s", err.msg);
+	}
+	{
+		const char *names[] = { "fifo", "sock", "null", "to-null", "late", "file" };
+
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			unlink(path);
+		}
+		if (rmdir(dir))
+			printf("# %s left behind\n", dir);
+	}
+}
+
 int main(void)
 {
 	struct rt_buf b;
@@ -127,6 +245,7 @@ int main(void)
 	}
 	free(big);
 	err_whole();
+	outputs_only_over_files();
 	/* a word of a list: whole words only, at either end, by the list's own separator */
 	ok(rt_word_in("fp32,bf16", ',', "bf16") && rt_word_in("fp32,bf16", ',', "fp32") &&
 	   !rt_word_in("fp32,bf16", ',', "bf1") && !rt_word_in("fp32,bf16", ',', "fp32,bf16") &&

@@ -182,6 +182,14 @@ int rt_buf_dirname(struct rt_buf *b, const char *path)
 	return rt_buf_add(b, path, (size_t)(slash - path));
 }
 
+/* What a path that is not a regular file is, in words ("a FIFO"). */
+static const char *kind_of(mode_t mode)
+{
+	return S_ISFIFO(mode) ? "a FIFO" : S_ISDIR(mode) ? "a directory" :
+	       S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : S_ISSOCK(mode) ? "a socket" :
+	       "not a file";
+}
+
 int rt_check_regular(const char *path, struct rt_err *err)
 {
 	struct stat st;
@@ -190,10 +198,22 @@ int rt_check_regular(const char *path, struct rt_err *err)
 		return 0;
 	if (S_ISREG(st.st_mode))
 		return 0;
-	return rt_err_set(err, -EINVAL, "%s: not a regular file (%s)", path,
-			  S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" :
-			  S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" :
-			  S_ISSOCK(st.st_mode) ? "a socket" : "not a file");
+	return rt_err_set(err, -EINVAL, "%s: not a regular file (%s)", path, kind_of(st.st_mode));
+}
+
+/* An output's path may hold nothing, a regular file (or a link to one: the link is what the
+ * rename replaces) or nothing left of a link; a directory, a device, a FIFO or a socket there
+ * (or a link to one) is never replaced: -EISDIR or -EINVAL naming the path and what it is. */
+static int check_output(const char *path, struct rt_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) || S_ISREG(st.st_mode))
+		return 0;
+	if (S_ISDIR(st.st_mode))
+		return rt_err_set(err, -EISDIR, "%s: is a directory, not a file", path);
+	return rt_err_set(err, -EINVAL, "%s: not a regular file (%s): an output replaces only a "
+			  "regular file", path, kind_of(st.st_mode));
 }
 
 int rt_mkdir_p(const char *dir, struct rt_err *err)
@@ -266,12 +286,13 @@ int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err)
 {
 	struct rt_buf dir;
 	size_t len = strlen(path);
-	struct stat st;
 	int rc, fd;
 
 	memset(of, 0, sizeof(*of));
-	if (!len || path[len - 1] == '/' || (!stat(path, &st) && S_ISDIR(st.st_mode)))
+	if (!len || path[len - 1] == '/')
 		return rt_err_set(err, -EISDIR, "%s: is a directory, not a file", path);
+	if ((rc = check_output(path, err)))
+		return rc;
 	if ((size_t)snprintf(of->path, sizeof(of->path), "%s", path) >= sizeof(of->path) ||
 	    (size_t)snprintf(of->tmp, sizeof(of->tmp), "%s.XXXXXX.tmp", path) >= sizeof(of->tmp))
 		/* the path's start, so that the words fit the message */
@@ -317,14 +338,16 @@ int rt_outfile_close(struct rt_outfile *of, struct rt_err *err)
 
 int rt_outfile_rename(struct rt_outfile *of, struct rt_err *err)
 {
-	if (rename(of->tmp, of->path)) {
-		int rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", of->tmp, of->path,
-				    strerror(errno));
+	int rc;
 
+	/* what came to the path since it was opened is looked at again: rename(2) would
+	 * replace a device or a FIFO as readily as a file */
+	if ((rc = check_output(of->path, err)) == 0 && rename(of->tmp, of->path))
+		rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", of->tmp, of->path,
+				strerror(errno));
+	if (rc)
 		unlink(of->tmp);
-		return rc;
-	}
-	return 0;
+	return rc;
 }
 
 int rt_outfile_open_in(struct rt_outfile *of, const char *dir, const char *name,

@@ -94,7 +94,9 @@ struct rt_outfile {
 /* Open a new temporary file beside PATH for writing: PATH.XXXXXX.tmp, a name nobody can
  * guess, created exclusively (a link planted in its place is never followed), with the
  * permissions of a new file under the umask; creates missing parent directories. A PATH that
- * ends in '/' names a directory: -EISDIR. */
+ * ends in '/' names a directory: -EISDIR. A PATH that holds anything but a regular file (a
+ * directory: -EISDIR; a device, a FIFO, a socket, or a link to one: -EINVAL) is refused
+ * naming it, and looked at again before the rename: it is never replaced. */
 int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err);
 /* The same for DIR/NAME, the path built to its length (one too long for a path is refused
  * by name, never cut into another). */

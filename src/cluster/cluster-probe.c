@@ -230,7 +230,7 @@ int rt_cluster_probe(const struct rt_cluster *cl, const struct rt_cluster_probe_
 	if (nodes) {
 		if (rt_cluster_profile_write(o->cluster_path, nodes, (size_t)cl->nodes, cl->size,
 					     &ref, o->threshold, &net, o->out, &err)) {
-			rt_say(o->say, o->ctx, "%s", err.msg);
+			rt_say(o->say, o->ctx, "--cluster: %s", err.msg);
 			status = 1;
 		} else if (o->out) {
 			fprintf(o->out, "cluster profile: %s\n", o->cluster_path);

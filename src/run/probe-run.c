@@ -220,8 +220,11 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 	{
 		struct rt_outfile probe_file;
 
-		if ((rc = rt_outfile_open(&probe_file, path, err)))
+		if ((rc = rt_outfile_open(&probe_file, path, err))) {
+			if (o->output)
+				rt_err_prefix(err, "--profile-out");
 			return rc;
+		}
 		rt_outfile_abort(&probe_file);
 	}
 	if ((rc = rt_probe_run(&p, x->topo, &x->probe, err))) {
@@ -347,6 +350,24 @@ static int run_cluster(struct run_ctx *x, const struct rt_cluster *cl)
 	if (o->reference && cl->rank == 0 && rt_profile_load(&refp, o->reference, &err)) {
 		fprintf(stderr, "%s: --reference: %s\n", o->prog, err.msg);
 		rt_cluster_abort(cl, 1);
+	}
+	{
+		/* fail on an unwritable cluster profile now, on every rank, not after every
+		 * node's measurements */
+		struct rt_outfile cluster_file;
+		bool bad = false;
+
+		if (cl->rank == 0) {
+			bad = rt_outfile_open(&cluster_file, o->cluster_path, &err) != 0;
+			if (bad)
+				fprintf(stderr, "%s: --cluster: %s\n", o->prog, err.msg);
+			else
+				rt_outfile_abort(&cluster_file);
+		}
+		if (rt_cluster_max(cl, bad) > 0) {
+			rt_profile_destroy(refp);
+			return 1;
+		}
 	}
 	if (refp && !reference_usable(refp)) {
 		fprintf(stderr, "%s: --reference: %s: no usable ceiling (every one is flagged or zero): "
