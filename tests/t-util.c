@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -188,6 +189,61 @@ static void outputs_only_over_files(void)
 	}
 }
 
+/* The descriptor under an output's stream (its temporary file's), found by name. */
+static int fd_of(const char *tmp)
+{
+	char link[64], target[PATH_MAX], want[PATH_MAX];
+	ssize_t n;
+
+	if (!realpath(tmp, want))
+		return -1;
+	for (int fd = 3; fd < 1024; fd++) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = '\0';
+		if (!strcmp(target, want))
+			return fd;
+	}
+	return -1;
+}
+
+/* A write that fails on a full disk is said as that ("No space left on device", -ENOSPC,
+ * with the path), whatever errno holds by the time the file is closed: the output's
+ * descriptor is made /dev/full's, which fails every write with ENOSPC. */
+static void full_disk_said(void)
+{
+	char dir[] = "/tmp/rt-t-util-full.XXXXXX", path[PATH_MAX];
+	struct rt_outfile of;
+	struct rt_err err = { 0 };
+	int full = open("/dev/full", O_WRONLY | O_CLOEXEC), fd = -1;
+
+	if (full < 0 || !mkdtemp(dir)) {
+		skip("no /dev/full or no temporary directory: %s", strerror(errno));
+		if (full >= 0)
+			close(full);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/p.cfg", dir);
+	if (!rt_outfile_open(&of, path, &err) && (fd = fd_of(of.tmp)) >= 0 && dup2(full, fd) == fd) {
+		for (int i = 0; i < 4096; i++)
+			fprintf(of.fp, "line %d of a profile that does not fit\n", i);
+		errno = EBADF;          /* what any later call may leave there */
+		ok(rt_outfile_commit(&of, &err) == -ENOSPC &&
+		   strstr(err.msg, "No space left on device") && strstr(err.msg, dir) &&
+		   access(path, F_OK),
+		   "a full disk is said as ENOSPC with the path, nothing renamed: %s", err.msg);
+	} else {
+		rt_outfile_abort(&of);
+		skip("the output's descriptor not found (fd %d): %s", fd, err.msg);
+	}
+	close(full);
+	unlink(of.tmp);
+	if (rmdir(dir))
+		printf("# %s left behind\n", dir);
+}
+
 int main(void)
 {
 	struct rt_buf b;
@@ -246,6 +302,7 @@ int main(void)
 	free(big);
 	err_whole();
 	outputs_only_over_files();
+	full_disk_said();
 	/* a word of a list: whole words only, at either end, by the list's own separator */
 	ok(rt_word_in("fp32,bf16", ',', "bf16") && rt_word_in("fp32,bf16", ',', "fp32") &&
 	   !rt_word_in("fp32,bf16", ',', "bf1") && !rt_word_in("fp32,bf16", ',', "fp32,bf16") &&

@@ -282,6 +282,44 @@ static mode_t file_mode(void)
 	return (mode_t)(0666 & ~mask);
 }
 
+/* The descriptor under an output's stream and the first error a write to it met: stdio
+ * keeps only that a write failed, and errno is long gone when the file is closed. */
+struct rt_outfile_sink {
+	int fd;
+	int err;
+};
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t size)
+{
+	struct rt_outfile_sink *sk = cookie;
+	size_t done = 0;
+
+	while (done < size) {
+		ssize_t n = write(sk->fd, buf + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!sk->err)
+				sk->err = n < 0 ? errno : EIO;
+			return 0;       /* stdio's "error" */
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static int sink_close(void *cookie)
+{
+	struct rt_outfile_sink *sk = cookie;
+	int rc = close(sk->fd);
+
+	if (rc && !sk->err && errno != EINTR)
+		sk->err = errno;
+	sk->fd = -1;
+	return rc && errno != EINTR ? -1 : 0;
+}
+
 int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err)
 {
 	struct rt_buf dir;
@@ -309,13 +347,24 @@ int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err)
 	fd = mkostemps(of->tmp, 4, O_CLOEXEC);
 	if (fd < 0)
 		return rt_err_set(err, -errno, "%s: cannot write: %s", of->tmp, strerror(errno));
-	if (fchmod(fd, file_mode()) || !(of->fp = fdopen(fd, "w"))) {
+	if (fchmod(fd, file_mode()) || !(of->sink = calloc(1, sizeof(*of->sink)))) {
 		rc = rt_err_set(err, -errno, "%s: cannot write: %s", of->tmp, strerror(errno));
-		close(fd);
-		unlink(of->tmp);
-		return rc;
+		goto fail;
+	}
+	of->sink->fd = fd;
+	of->fp = fopencookie(of->sink, "w", (cookie_io_functions_t){ .write = sink_write,
+								     .close = sink_close });
+	if (!of->fp) {
+		rc = rt_err_set(err, -errno, "%s: cannot write: %s", of->tmp, strerror(errno));
+		goto fail;
 	}
 	return 0;
+fail:
+	free(of->sink);
+	of->sink = NULL;
+	close(fd);
+	unlink(of->tmp);
+	return rc;
 }
 
 int rt_outfile_close(struct rt_outfile *of, struct rt_err *err)
@@ -324,13 +373,20 @@ int rt_outfile_close(struct rt_outfile *of, struct rt_err *err)
 
 	if (!of->fp)
 		return rt_err_set(err, -EBADF, "%s: not open", of->path);
-	errno = 0;
-	if (ferror(of->fp) || fflush(of->fp) || fsync(fileno(of->fp)))
-		rc = rt_err_set(err, -(errno ? errno : EIO), "%s: write failed: %s", of->tmp,
-				strerror(errno ? errno : EIO));
+	/* the first write that failed says why (a full disk is ENOSPC, not EIO) */
+	if (!ferror(of->fp) && fflush(of->fp) == 0 && fsync(of->sink->fd) && !of->sink->err)
+		of->sink->err = errno;
+	if (ferror(of->fp) && !of->sink->err)
+		of->sink->err = EIO;
+	if (of->sink->err)
+		rc = rt_err_set(err, -of->sink->err, "%s: write failed: %s", of->tmp,
+				strerror(of->sink->err));
 	if (fclose(of->fp) && !rc)
-		rc = rt_err_set(err, -errno, "%s: close failed: %s", of->tmp, strerror(errno));
+		rc = rt_err_set(err, -(of->sink->err ? of->sink->err : EIO), "%s: close failed: %s",
+				of->tmp, strerror(of->sink->err ? of->sink->err : EIO));
 	of->fp = NULL;
+	free(of->sink);
+	of->sink = NULL;
 	if (rc)
 		unlink(of->tmp);
 	return rc;
@@ -377,6 +433,8 @@ void rt_outfile_abort(struct rt_outfile *of)
 	if (of->fp) {
 		fclose(of->fp);
 		of->fp = NULL;
+		free(of->sink);
+		of->sink = NULL;
 		unlink(of->tmp);
 	}
 }

@@ -85,8 +85,10 @@ void rt_process_sched(double *run, double *delay);
 double rt_median(double *v, size_t n);
 
 /* An output file written under PATH.tmp and renamed to PATH when complete. */
+struct rt_outfile_sink;
 struct rt_outfile {
 	FILE *fp;
+	struct rt_outfile_sink *sink;   /* fp's descriptor and the first error a write met */
 	char path[4096];
 	char tmp[4200];
 };
@@ -103,7 +105,8 @@ int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err)
 int rt_outfile_open_in(struct rt_outfile *of, const char *dir, const char *name,
 		       struct rt_err *err);
 /* Flush, check every write, close and rename into place; on any error the temporary file is
- * removed and PATH is left as it was. */
+ * removed and PATH is left as it was. A write that failed is said by its own error (a full
+ * disk: "No space left on device"), whenever it happened. */
 int rt_outfile_commit(struct rt_outfile *of, struct rt_err *err);
 /* The two halves of a commit: flush, check every write and close PATH.tmp (removed on an
  * error); then rename it to PATH. Between them the complete temporary file can be used. */
