@@ -244,6 +244,93 @@ static void full_disk_said(void)
 		printf("# %s left behind\n", dir);
 }
 
+/* ROOT/REL with text in it, its directories made. */
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	struct rt_err err;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	rt_mkdir_p(dir, &err);
+	if ((fp = fopen(path, "w"))) {
+		fputs(text, fp);
+		fclose(fp);
+	}
+}
+
+/* The memory a process may use, from a node given as a sysroot: MemAvailable, or less where
+ * its memory cgroup (v1 or v2, its own or one above it, a container's mount) leaves less. */
+static void memory_of_cgroups(void)
+{
+	char root[] = "/tmp/rt-t-util-mem.XXXXXX", why[256], cmd[PATH_MAX];
+	const unsigned long long MiB = 1 << 20;
+	unsigned long long got;
+
+	if (!mkdtemp(root)) {
+		skip("no temporary directory");
+		return;
+	}
+	setenv("ROOFTRAJ_SYSROOT", root, 1);
+	put(root, "proc/meminfo", "MemTotal:       16000000 kB\nMemAvailable:    8192000 kB\n");
+	/* a Slurm job's step under v1: the job's 200 MiB limit, 20 MiB in use of which 10 MiB
+	 * are page cache that can be dropped; the step has no limit of its own */
+	put(root, "proc/self/cgroup", "5:cpu,cpuacct:/\n4:memory:/slurm/uid_0/job_7/step_0\n0::/\n");
+	put(root, "proc/self/mountinfo",
+	    "31 23 0:28 / /sys/fs/cgroup rw - tmpfs tmpfs rw,mode=755\n"
+	    "32 31 0:29 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"
+	    "35 31 0:32 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n"
+	    "41 31 0:38 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n");
+	put(root, "sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
+	put(root, "sys/fs/cgroup/memory/slurm/uid_0/job_7/memory.limit_in_bytes", "209715200\n");
+	put(root, "sys/fs/cgroup/memory/slurm/uid_0/job_7/memory.usage_in_bytes", "20971520\n");
+	put(root, "sys/fs/cgroup/memory/slurm/uid_0/job_7/memory.stat",
+	    "cache 10485760\ntotal_cache 10485760\ntotal_inactive_file 10485760\n");
+	put(root, "sys/fs/cgroup/memory/slurm/uid_0/job_7/step_0/memory.limit_in_bytes",
+	    "9223372036854771712\n");
+	put(root, "sys/fs/cgroup/memory/slurm/uid_0/job_7/step_0/memory.usage_in_bytes",
+	    "20971520\n");
+	got = rt_mem_usable(why, sizeof(why));
+	ok(got == 190 * MiB && strstr(why, "cgroup") && strstr(why, "200 MiB"),
+	   "v1: a job's 200 MiB limit above its step, 10 of 20 MiB in use droppable: %.1f MiB "
+	   "usable (%s)", (double)got / MiB, why);
+	is_int((long long)rt_mem_available(), 190 * MiB, "rt_mem_available says the same");
+	/* the limit above MemAvailable: MemAvailable */
+	put(root, "sys/fs/cgroup/memory/slurm/uid_0/job_7/memory.limit_in_bytes", "68719476736\n");
+	got = rt_mem_usable(why, sizeof(why));
+	ok(got == 8192000ULL * 1024 && !strcmp(why, "MemAvailable"),
+	   "a 64 GiB limit on a node with 7.8 GiB available: MemAvailable (%s)", why);
+	/* v2 only: a parent's 1 GiB limit with 100 MiB in use, the group's own "max" */
+	put(root, "proc/self/cgroup", "0::/user.slice/job.scope\n");
+	put(root, "proc/self/mountinfo", "30 1 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+	put(root, "sys/fs/cgroup/user.slice/memory.max", "1073741824\n");
+	put(root, "sys/fs/cgroup/user.slice/memory.current", "104857600\n");
+	put(root, "sys/fs/cgroup/user.slice/job.scope/memory.max", "max\n");
+	put(root, "sys/fs/cgroup/user.slice/job.scope/memory.current", "1048576\n");
+	got = rt_mem_usable(why, sizeof(why));
+	ok(got == 924 * MiB && strstr(why, "1024 MiB"), "v2: the parent's 1 GiB less 100 MiB: "
+	   "%.1f MiB (%s)", (double)got / MiB, why);
+	/* a container: the v1 hierarchy mounted from its own cgroup (root /docker/c1) */
+	put(root, "proc/self/cgroup", "4:memory:/docker/c1\n");
+	put(root, "proc/self/mountinfo",
+	    "35 31 0:32 /docker/c1 /sys/fs/cgroup/memory ro - cgroup cgroup rw,memory\n");
+	put(root, "sys/fs/cgroup/memory/memory.limit_in_bytes", "536870912\n");
+	put(root, "sys/fs/cgroup/memory/memory.usage_in_bytes", "0\n");
+	got = rt_mem_usable(why, sizeof(why));
+	ok(got == 512 * MiB, "a container's mount of its own cgroup: its 512 MiB (%.1f MiB: %s)",
+	   (double)got / MiB, why);
+	/* no memory cgroup named: MemAvailable */
+	put(root, "proc/self/cgroup", "3:cpuset:/\n");
+	got = rt_mem_usable(why, sizeof(why));
+	ok(got == 8192000ULL * 1024, "no memory cgroup: MemAvailable (%s)", why);
+	unsetenv("ROOFTRAJ_SYSROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		printf("# %s left behind\n", root);
+}
+
 int main(void)
 {
 	struct rt_buf b;
@@ -302,6 +389,7 @@ int main(void)
 	free(big);
 	err_whole();
 	outputs_only_over_files();
+	memory_of_cgroups();
 	full_disk_said();
 	/* a word of a list: whole words only, at either end, by the list's own separator */
 	ok(rt_word_in("fp32,bf16", ',', "bf16") && rt_word_in("fp32,bf16", ',', "fp32") &&

@@ -448,19 +448,164 @@ void rt_timestamp(char *buf, size_t size)
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-unsigned long long rt_mem_available(void)
+/* path under ROOFTRAJ_SYSROOT when a test sets it ("/proc/meminfo" -> "ROOT/proc/meminfo");
+ * false when it does not fit. */
+static bool sysroot_path(char *buf, size_t size, const char *path)
 {
-	unsigned long long kib = 0;
-	char line[256];
-	FILE *fp = fopen("/proc/meminfo", "r");
+	const char *root = getenv("ROOFTRAJ_SYSROOT");
 
-	if (!fp)
+	return (size_t)snprintf(buf, size, "%s%s", root ? root : "", path) < size;
+}
+
+/* A number read from a cgroup file (DIR/NAME, under the sysroot): true with *v; "max" (v2's
+ * no limit) and v1's page-rounded LLONG_MAX read as no number. */
+static bool cgroup_number(const char *dir, const char *name, unsigned long long *v)
+{
+	char path[4200], word[64];
+	FILE *fp;
+	bool ok;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path) ||
+	    !(fp = fopen(path, "re")))
+		return false;
+	ok = fscanf(fp, "%63s", word) == 1 && word[0] >= '0' && word[0] <= '9' &&
+	     sscanf(word, "%llu", v) == 1 && *v < (1ULL << 62);
+	fclose(fp);
+	return ok;
+}
+
+/* A key's number in a cgroup's memory.stat ("inactive_file 123"); 0 when it has none. */
+static unsigned long long cgroup_stat(const char *dir, const char *key)
+{
+	char path[4200], line[256], name[128];
+	unsigned long long v = 0, x;
+	FILE *fp;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/memory.stat", dir) >= sizeof(path) ||
+	    !(fp = fopen(path, "re")))
 		return 0;
 	while (fgets(line, sizeof(line), fp))
-		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+		if (sscanf(line, "%127s %llu", name, &x) == 2 && !strcmp(name, key)) {
+			v = x;
 			break;
+		}
 	fclose(fp);
-	return kib * 1024;
+	return v;
+}
+
+/* This process's memory cgroup directory (under the sysroot) and the directory of the
+ * hierarchy's mount, from /proc/self/cgroup and /proc/self/mountinfo: the v1 memory
+ * controller's where it is mounted, else the v2 hierarchy's. False when neither is found. */
+static bool memory_cgroup(char *dir, size_t size, size_t *mount_len, bool *v2)
+{
+	char path[4200], line[4200], cg1[4096] = "", cg2[4096] = "";
+	bool have1 = false, have2 = false, found = false;
+	FILE *fp;
+
+	if (!sysroot_path(path, sizeof(path), "/proc/self/cgroup") || !(fp = fopen(path, "re")))
+		return false;
+	while (fgets(line, sizeof(line), fp)) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		if (!c2)
+			continue;
+		*c2 = '\0';
+		c2[1 + strcspn(c2 + 1, "\n")] = '\0';
+		if (c2 == c1 + 1 && !strncmp(line, "0:", 2))
+			have2 = snprintf(cg2, sizeof(cg2), "%s", c2 + 1) < (int)sizeof(cg2);
+		else if (rt_word_in(c1 + 1, ',', "memory"))
+			have1 = snprintf(cg1, sizeof(cg1), "%s", c2 + 1) < (int)sizeof(cg1);
+	}
+	fclose(fp);
+	if ((!have1 && !have2) || !sysroot_path(path, sizeof(path), "/proc/self/mountinfo") ||
+	    !(fp = fopen(path, "re")))
+		return false;
+	/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ... - FSTYPE SOURCE SUPEROPTIONS */
+	while (!found && fgets(line, sizeof(line), fp)) {
+		char root[4096], point[4096], type[64], super[1024];
+		const char *dash = strstr(line, " - "), *cg;
+		size_t rl;
+
+		if (!dash || sscanf(line, "%*s %*s %*s %4095s %4095s", root, point) != 2 ||
+		    sscanf(dash + 3, "%63s %*s %1023s", type, super) != 2)
+			continue;
+		if (have1 && !strcmp(type, "cgroup") && rt_word_in(super, ',', "memory"))
+			cg = cg1, *v2 = false;
+		else if (!have1 && have2 && !strcmp(type, "cgroup2"))
+			cg = cg2, *v2 = true;
+		else
+			continue;
+		/* the cgroup's path is the mount's root (a container's own) and below */
+		rl = strcmp(root, "/") ? strlen(root) : 0;
+		if (strncmp(cg, root, rl) || (cg[rl] && cg[rl] != '/'))
+			continue;
+		found = sysroot_path(dir, size, point) &&
+			(*mount_len = strlen(dir),
+			 (size_t)snprintf(dir + *mount_len, size - *mount_len, "%s",
+					  strcmp(cg + rl, "/") ? cg + rl : "") < size - *mount_len);
+	}
+	fclose(fp);
+	return found;
+}
+
+unsigned long long rt_mem_usable(char *why, size_t size)
+{
+	unsigned long long kib = 0, avail, room = ~0ULL, limit = 0, used = 0;
+	char line[256], path[4200], dir[4200];
+	size_t mount_len;
+	bool v2, bounded = false;
+	FILE *fp;
+
+	if (why && size)
+		why[0] = '\0';
+	if (sysroot_path(path, sizeof(path), "/proc/meminfo") && (fp = fopen(path, "re"))) {
+		while (fgets(line, sizeof(line), fp))
+			if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+				break;
+		fclose(fp);
+	}
+	avail = kib * 1024;
+	/* the cgroup's room: its limit less what it holds, page cache that can be dropped
+	 * apart, the least of its own and of every cgroup above it (a job's step under the
+	 * job's limit) */
+	if (memory_cgroup(dir, sizeof(dir), &mount_len, &v2)) {
+		for (size_t len = strlen(dir); len >= mount_len;) {
+			unsigned long long lim, cur, cache;
+
+			dir[len] = '\0';
+			if (cgroup_number(dir, v2 ? "memory.max" : "memory.limit_in_bytes", &lim)) {
+				if (!cgroup_number(dir, v2 ? "memory.current" : "memory.usage_in_bytes",
+						   &cur))
+					cur = 0;
+				cache = cgroup_stat(dir, v2 ? "inactive_file" : "total_inactive_file");
+				cur = cache < cur ? cur - cache : 0;
+				if (!bounded || (lim > cur ? lim - cur : 0) < room) {
+					room = lim > cur ? lim - cur : 0;
+					limit = lim;
+					used = cur;
+					bounded = true;
+				}
+			}
+			if (len == mount_len)
+				break;
+			while (len > mount_len && dir[len] != '/')
+				len--;
+		}
+	}
+	if (bounded && (!avail || room < avail)) {
+		if (why && size)
+			snprintf(why, size, "its memory cgroup's limit (%.0f MiB, %.0f MiB of it in use)",
+				 (double)limit / (1 << 20), (double)used / (1 << 20));
+		return room;
+	}
+	if (why && size && avail)
+		snprintf(why, size, "MemAvailable");
+	return avail;
+}
+
+unsigned long long rt_mem_available(void)
+{
+	return rt_mem_usable(NULL, 0);
 }
 
 void rt_cfg_put_str(FILE *fp, const char *s)

@@ -137,7 +137,16 @@ void rt_cfg_put_member(FILE *fp, const char *text, const char *s);
 /* Whether word is one of list's words, each ended by sep or the list's end. */
 bool rt_word_in(const char *list, char sep, const char *word);
 
-/* MemAvailable from /proc/meminfo, bytes; 0 when the OS does not say. */
+/* The memory this process may use, bytes: the least of MemAvailable (/proc/meminfo) and what
+ * its memory cgroup leaves (the cgroup v1 memory controller's memory.limit_in_bytes less
+ * memory.usage_in_bytes, or v2's memory.max less memory.current, inactive page cache not
+ * counted as used; the least over its cgroup and every one above it), found from
+ * /proc/self/cgroup and /proc/self/mountinfo, each file read under ROOFTRAJ_SYSROOT when a test
+ * sets it. The one place memory is sized from. why (size bytes, may be NULL): which bound it
+ * is, in words ("MemAvailable", "its memory cgroup's limit (200 MiB, 12 MiB of it in use)").
+ * 0 when nothing says. */
+unsigned long long rt_mem_usable(char *why, size_t size);
+/* rt_mem_usable without the words. */
 unsigned long long rt_mem_available(void);
 
 /* ISO 8601 UTC timestamp of now. */
