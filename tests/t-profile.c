@@ -457,6 +457,38 @@ int main(void)
 		rt_profile_destroy(n);
 	}
 
+	/* a ceiling is the best of its runs, its rounds' too: the issue's fp32 avx512 at 1
+	 * thread, 221.4 then rounds of 228.0 and 228.9 GFLOP/s; fp64 110.5, 114.5, 112.2; a DRAM
+	 * load whose round came in lower keeps its own value */
+	{
+		struct rt_profile_flops f32 = { "fp32", "avx512", 1, 221.4, 220, 0.02, "fma-chains",
+						"", 0, "", { 0 }, 0 };
+		struct rt_profile_flops f64 = { "fp64", "avx512", 1, 110.5, 110, 0.02, "fma-chains",
+						"", 0, "", { 0 }, 0 };
+		struct rt_profile_bw dram = { "DRAM", "load", "avx512", 1, 20.0, 19.5, 0.03,
+					      1ULL << 28, "", { 0 }, 0 };
+		bool all = true;
+
+		all &= rt_profile_flops_add_round(&f32, 228.0) &&
+		       rt_profile_flops_add_round(&f32, 228.9);
+		all &= rt_profile_flops_add_round(&f64, 114.5) &&
+		       rt_profile_flops_add_round(&f64, 112.2);
+		all &= rt_profile_bw_add_round(&dram, 19.0);
+		ok(all && f32.nrounds == 3 && f32.rounds[0] == 221.4 && f32.rounds[1] == 228.0 &&
+		   f32.rounds[2] == 228.9, "fp32's rounds: its own 221.4, then 228.0 and 228.9");
+		is_double(f32.gflops, 228.9, 0, "fp32 avx512 at 1 thread: the best of its runs, "
+			  "228.9 (got %.1f)", f32.gflops);
+		is_double(f64.gflops, 114.5, 0, "fp64 avx512 at 1 thread: 114.5 (got %.1f)",
+			  f64.gflops);
+		ok(dram.gbytes_per_s == 20.0 && dram.nrounds == 2 && dram.rounds[1] == 19.0,
+		   "a lower round is recorded, the ceiling stays 20.0 (got %.1f)", dram.gbytes_per_s);
+		for (int i = 0; i < RT_PROFILE_MAX_ROUNDS; i++)
+			(void)rt_profile_flops_add_round(&f64, 100);
+		ok(f64.nrounds == RT_PROFILE_MAX_ROUNDS &&
+		   !rt_profile_flops_add_round(&f64, 500) && f64.gflops == 114.5,
+		   "past its %d rounds nothing is added", RT_PROFILE_MAX_ROUNDS);
+	}
+
 	/* the node's previous profile against its new one: given profiles, no measurement */
 	{
 		struct rt_profile *old = NULL, *now = NULL;

@@ -1021,10 +1021,9 @@ static int measure_round(struct probe_ctx *c, unsigned threads, const int *pus, 
 			 best->isa, threads, threads > 1 ? "s" : "");
 		if ((rc = rt_kernel_measure_flops(k, threads, pus, &q, &m, err)))
 			return rc;
-		if (!best->nrounds)
-			best->rounds[best->nrounds++] = best->gflops;
+		/* an undisturbed round is one more run of the ceiling: the best of them is it */
 		if (!lost_cores(&m))
-			best->rounds[best->nrounds++] = m.best / 1e9;
+			(void)rt_profile_flops_add_round(best, m.best / 1e9);
 	}
 	for (size_t i = 0; i < p->nbw; i++) {
 		struct rt_profile_bw *b = &p->bw[i];
@@ -1045,10 +1044,8 @@ static int measure_round(struct probe_ctx *c, unsigned threads, const int *pus, 
 		rt_arena_destroy(arena);
 		if (rc)
 			return rc;
-		if (!b->nrounds)
-			b->rounds[b->nrounds++] = b->gbytes_per_s;
 		if (!lost_cores(&m))
-			b->rounds[b->nrounds++] = m.best / 1e9;
+			(void)rt_profile_bw_add_round(b, m.best / 1e9);
 	}
 	return 0;
 }

@@ -988,6 +988,29 @@ out:
 	return rc;
 }
 
+/* A round into rounds[*n] (the ceiling's own value first) and the ceiling *value the best. */
+static bool add_round(double *value, double *rounds, unsigned *n, double round)
+{
+	if (*n + (*n ? 1 : 2) > RT_PROFILE_MAX_ROUNDS)
+		return false;
+	if (!*n)
+		rounds[(*n)++] = *value;
+	rounds[(*n)++] = round;
+	if (round > *value)
+		*value = round;
+	return true;
+}
+
+bool rt_profile_flops_add_round(struct rt_profile_flops *f, double gflops)
+{
+	return add_round(&f->gflops, f->rounds, &f->nrounds, gflops);
+}
+
+bool rt_profile_bw_add_round(struct rt_profile_bw *b, double gbytes_per_s)
+{
+	return add_round(&b->gbytes_per_s, b->rounds, &b->nrounds, gbytes_per_s);
+}
+
 double rt_profile_rounds_spread(const double *rounds, unsigned n)
 {
 	double v[RT_PROFILE_MAX_ROUNDS], lo, hi, med;

@@ -186,6 +186,12 @@ const char *rt_profile_holding_level(const struct rt_profile *p, double bytes, u
 #define RT_PROFILE_MOVES_LISTED 8
 int rt_profile_compare(struct rt_profile *cur, const struct rt_profile *prev, double tol);
 
+/* One more round of a ceiling, an undisturbed run's best (a disturbed round is not added):
+ * the first round is the ceiling's own value, and the ceiling is the best of all its runs, so
+ * it rises to a round above it. false when the ceiling has all its rounds. */
+bool rt_profile_flops_add_round(struct rt_profile_flops *f, double gflops);
+bool rt_profile_bw_add_round(struct rt_profile_bw *b, double gbytes_per_s);
+
 /* The spread of a ceiling's rounds, (max - min) / median; 0 with fewer than 2. */
 double rt_profile_rounds_spread(const double *rounds, unsigned n);
 
