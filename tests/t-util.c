@@ -388,6 +388,15 @@ int main(void)
 	}
 	free(big);
 	err_whole();
+	{
+		/* a file's text on a terminal: ESC, BEL, DEL and a UTF-8 CSI made '?', the rest kept */
+		char out[64];
+
+		rt_printable(out, sizeof(out), "a\x1b[2Jb\x07" "c\x7f d\xc2\x9b" "1m \xc3\xa9");
+		ok(!strcmp(out, "a?[2Jb?c? d?1m \xc3\xa9"), "rt_printable: '%s'", out);
+		rt_printable(out, 4, "abcdef");
+		ok(!strcmp(out, "abc"), "... cut to its room: '%s'", out);
+	}
 	outputs_only_over_files();
 	memory_of_cgroups();
 	full_disk_said();

@@ -608,6 +608,42 @@ unsigned long long rt_mem_available(void)
 	return rt_mem_usable(NULL, 0);
 }
 
+/* The length of the control character at s (0: none): C0 and DEL one byte, C1 in UTF-8
+ * (0xc2 0x80-0x9f) two. */
+static size_t control_at(const char *s)
+{
+	const unsigned char c = (unsigned char)s[0];
+
+	if (c < 0x20 || c == 0x7f)
+		return 1;
+	return c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f ? 2 : 0;
+}
+
+void rt_printable(char *dst, size_t size, const char *s)
+{
+	size_t k = 0;
+
+	if (!size)
+		return;
+	while (s && *s && k + 1 < size) {
+		const size_t c = control_at(s);
+
+		dst[k++] = c ? '?' : *s;
+		s += c ? c : 1;
+	}
+	dst[k] = '\0';
+}
+
+void rt_fputs_printable(const char *s, FILE *fp)
+{
+	while (s && *s) {
+		const size_t c = control_at(s);
+
+		fputc(c ? '?' : *s, fp);
+		s += c ? c : 1;
+	}
+}
+
 void rt_cfg_put_str(FILE *fp, const char *s)
 {
 	fputc('"', fp);

@@ -134,6 +134,13 @@ void rt_cfg_put_str(FILE *fp, const char *s);
 /* text as it is (a member's name: ";\n  host = "), then s as rt_cfg_put_str writes it. */
 void rt_cfg_put_member(FILE *fp, const char *text, const char *s);
 
+/* s made safe to print on a terminal: each control character (C0, DEL, and C1 as UTF-8
+ * writes it: an escape sequence's ESC or CSI) as '?', the rest as it is; into dst (size bytes,
+ * cut to fit). rt_fputs_printable writes it on fp. The text of a file (a profile's host, its
+ * created time) goes through one of them before it reaches a terminal. */
+void rt_printable(char *dst, size_t size, const char *s);
+void rt_fputs_printable(const char *s, FILE *fp);
+
 /* Whether word is one of list's words, each ended by sep or the list's end. */
 bool rt_word_in(const char *list, char sep, const char *word);
 

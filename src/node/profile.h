@@ -180,8 +180,10 @@ const char *rt_profile_holding_level(const struct rt_profile *p, double bytes, u
  * the clock, moved when it changed by more than the noise: the larger of tol and the two
  * ceilings' own spreads (their runs' (max - min) / median). The RT_PROFILE_MOVES_LISTED
  * largest moves are named with both values and the change; one more note says how many of
- * how many moved (or that none did), and a previous profile of another host is not compared
- * (a note says so). Returns the number of readings that moved (the clock included), or
+ * how many moved (or that none did), and a previous profile of another machine is not
+ * compared (a note says why): another host name, or the same name on another CPU (model,
+ * vendor, family, ISA extensions, packages, cores, PUs: every guest of a cloud may be "vm").
+ * Text of prev quoted in a note is made printable (rt_printable). Returns the number of readings that moved (the clock included), or
  * -ENOMEM. */
 #define RT_PROFILE_MOVES_LISTED 8
 int rt_profile_compare(struct rt_profile *cur, const struct rt_profile *prev, double tol);
@@ -196,7 +198,8 @@ bool rt_profile_bw_add_round(struct rt_profile_bw *b, double gbytes_per_s);
 double rt_profile_rounds_spread(const double *rounds, unsigned n);
 
 /* Judge every unflagged ceiling measured in 2 rounds or more: its rounds disagree when their
- * spread is beyond the noise, the larger of tol and the spread of the ceiling's own runs.
+ * spread is beyond the noise, tol (each round is a best of runs: the spread of the ceiling's
+ * own runs, which holds its slow ones, is no measure of how far two bests may lie apart).
  * Each such ceiling gets a note ("unstable: ...", its rounds and both spreads), and one more
  * note is the node's verdict: unstable (how many of how many ceilings, the widest spread:
  * every share of a roof built on them is that uncertain) or its rounds agreeing. No note

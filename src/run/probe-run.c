@@ -55,8 +55,12 @@ void rt_probe_print(FILE *out, const struct rt_profile *p)
 		if (j == nth && nth < 64)
 			th[nth++] = p->flops[i].threads;
 	}
-	fprintf(out, "%s: %s; %u package%s, %u cores, %u PUs, %u NUMA node%s; ", p->host,
-		p->cpu.model, p->cpu.sockets, p->cpu.sockets > 1 ? "s" : "", p->cpu.cores,
+	char host[sizeof(p->host)], model[sizeof(p->cpu.model)];
+
+	rt_printable(host, sizeof(host), p->host);
+	rt_printable(model, sizeof(model), p->cpu.model);
+	fprintf(out, "%s: %s; %u package%s, %u cores, %u PUs, %u NUMA node%s; ", host, model,
+		p->cpu.sockets, p->cpu.sockets > 1 ? "s" : "", p->cpu.cores,
 		p->cpu.pus, p->cpu.numa_nodes, p->cpu.numa_nodes > 1 ? "s" : "");
 	if (p->cpu.clock_ghz > 0)
 		fprintf(out, "clock %.2f GHz (measured)\n", p->cpu.clock_ghz);
@@ -144,9 +148,12 @@ void rt_probe_print(FILE *out, const struct rt_profile *p)
 /* A profile's notes from the one numbered `from` on, on stderr (a warning said so). */
 static void print_notes(const char *prog, const struct rt_profile *p, size_t from)
 {
-	for (size_t i = from; i < p->nnotes; i++)
-		fprintf(stderr, "%s: %s%s\n", prog, rt_profile_note_warns(p, i) ? "warning: " : "",
-			p->notes[i]);
+	/* a note may quote another file's text (a previous profile's host and time) */
+	for (size_t i = from; i < p->nnotes; i++) {
+		fprintf(stderr, "%s: %s", prog, rt_profile_note_warns(p, i) ? "warning: " : "");
+		rt_fputs_printable(p->notes[i], stderr);
+		fputc('\n', stderr);
+	}
 }
 
 /* The node's files from its profile: the profile at path, its chart and page; print: the
