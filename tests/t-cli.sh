@@ -13,6 +13,7 @@ export FIX
 # ---- inputs the table uses ----
 lenet="$top_srcdir/tests/data/results-lenet5"
 mkfifo "$FIX/fifo"
+ln -s /dev/null "$FIX/to-null"
 mkdir -p "$FIX/dir" "$FIX/fifo-results" "$FIX/fifo-run" "$FIX/mnist-fifo" "$FIX/cifar-fifo"
 cp "$lenet/run.cfg" "$FIX/fifo-results/" && mkfifo "$FIX/fifo-results/points.csv"
 cp "$lenet/points.csv" "$FIX/fifo-run/" && mkfifo "$FIX/fifo-run/run.cfg"
@@ -133,6 +134,16 @@ while IFS='|' read -r args want stream regex; do
 	rm -rf "$TMP"
 done <"$table"
 done
+
+# the outputs refused above left what was there as it was
+n=$((n + 1))
+if [ -p "$FIX/fifo" ] && [ -L "$FIX/to-null" ] && [ -c /dev/null ] &&
+   [ ! -e "$FIX/to-null-report.html" ] && [ ! -e "$FIX/fifo-report.html" ]; then
+	echo "ok $n - the FIFO, the link to /dev/null and /dev/null are as they were, no page beside them"
+else
+	echo "not ok $n - an output replaced a FIFO or a device: $(ls -l "$FIX" /dev/null | tr '\n' ' ')"
+	failed=$((failed + 1))
+fi
 
 # ---- the man pages: groff reads them without a warning (a line starting with a dot is a
 # request), no control character slipped in, and every long option of --help is there ----

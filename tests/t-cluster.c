@@ -263,6 +263,80 @@ static void second_looks(const char *dir)
 	rt_profile_destroy(refp);
 }
 
+/* The issue's cluster of 4 (under 5 nodes the best node is the reference): n4's fp32 at 20
+ * against the others' 30 is found; its second look keeps a better run of 40. Judged again
+ * against the nodes as they now are, the best node would be n4 and the healthy nodes, looked
+ * at once and never found, would be findings at 75% of 40.0. The second look may clear a
+ * finding, never make one: the references stay the first look's. */
+static void second_look_clears_only(const char *dir)
+{
+	struct rt_cluster_node nodes[4], first[4];
+	struct rt_cluster_finding f[16];
+	struct rt_cluster_stat st[8];
+	struct rt_cluster_reference by_first = { .first = first };
+	struct rt_network net = { .scope = "inter-node" };
+	struct rt_err err = { 0 };
+	char file[4200], *out = NULL;
+	size_t nf, len = 0;
+	FILE *fp;
+
+	node(&nodes[0], "n1", 30, 100);
+	node(&nodes[1], "n2", 30, 100);
+	node(&nodes[2], "n3", 30, 100);
+	node(&nodes[3], "n4", 20, 100);
+	nf = rt_cluster_judge(nodes, 4, NULL, 0.10, f, 16);
+	ok(nf == 2 && f[0].node == 3 && f[1].node == 3, "the first look finds n4 alone (best "
+	   "and median): %zu findings", nf);
+	memcpy(first, nodes, sizeof(first));
+	/* n4's second look: its better run kept, its first values beside it */
+	nodes[3].c[0].value = 40;
+	nodes[3].c[0].median = 39.6;
+	nodes[3].c[0].first[RT_CLUSTER_BEST] = 20;
+	nodes[3].c[0].first[RT_CLUSTER_MEDIAN] = 19.8;
+	nf = rt_cluster_judge(nodes, 4, NULL, 0.10, f, 16);
+	ok(nf == 6 && f[0].node == 0 && f[5].node == 2 && f[0].reference == 40,
+	   "judged against the nodes as they now are, the healthy three would be found at 75%% "
+	   "of 40 (%zu findings): what the first look's references prevent", nf);
+	nf = rt_cluster_judge(nodes, 4, &by_first, 0.10, f, 16);
+	is_int((long long)nf, 0, "against the first look's references: n4 cleared, no healthy "
+	       "node made a finding");
+	is_int((long long)rt_cluster_stats(nodes, 4, &by_first, 0.10, st, 8), 2, "two ceilings");
+	ok(st[0].reference == 30 && st[0].nbelow == 0 && st[0].max == 40,
+	   "fp32's reference stays 30, nobody below it, its max 40 (%g, %zu, %g)",
+	   st[0].reference, st[0].nbelow, st[0].max);
+	/* still low on the second look: found still, against the same reference */
+	nodes[3].c[0].value = 22;
+	nodes[3].c[0].median = 21.8;
+	nf = rt_cluster_judge(nodes, 4, &by_first, 0.10, f, 16);
+	ok(nf == 2 && f[0].node == 3 && f[0].value == 22 && f[0].reference == 30,
+	   "n4 at 22 on its second look: found again at 73%% of 30 (%zu findings)", nf);
+	/* the profile and its summary: the second look clears n4, finds nobody else */
+	nodes[3].c[0].value = 40;
+	nodes[3].c[0].median = 39.6;
+	snprintf(file, sizeof(file), "%s/cleared.cfg", dir);
+	fp = open_memstream(&out, &len);
+	is_int(rt_cluster_profile_write(file, nodes, 4, 4, &by_first, 0.10, &net, fp, &err), 0,
+	       "the profile written: %s", err.msg);
+	fclose(fp);
+	{
+		config_t cfg;
+		double d = 0;
+		int found = -1;
+
+		config_init(&cfg);
+		ok(config_read_file(&cfg, file) &&
+		   config_setting_length(config_lookup(&cfg, "cluster.findings")) == 0 &&
+		   config_lookup_float(&cfg, "cluster.measured_again.[0].kept", &d) && d == 40 &&
+		   config_lookup_bool(&cfg, "cluster.measured_again.[0].found", &found) && !found,
+		   "... no finding; n4 measured again, kept 40, not found");
+		config_destroy(&cfg);
+	}
+	ok(out && strstr(out, "no node is more than 10% below the reference") &&
+	   !strstr(out, "75%"), "... the summary finds no node below");
+	free(out);
+	unlink(file);
+}
+
 int main(void)
 {
 	struct rt_cluster_node nodes[4], back;
@@ -340,7 +414,7 @@ int main(void)
 	{
 		struct rt_cluster_finding f[16];
 		struct rt_cluster_node five[5], ref;
-		const struct rt_cluster_reference by_ref = { &ref, "acceptance.cfg", NULL };
+		const struct rt_cluster_reference by_ref = { .node = &ref, .what = "acceptance.cfg" };
 		size_t nf = rt_cluster_judge(nodes, 4, NULL, 0.10, f, 16);
 
 		/* n3: its best run and its median, 200 and 198 against 260 and 257.4 */
@@ -438,6 +512,7 @@ int main(void)
 	   "an unwritable path is an error naming it: %s", err.msg);
 	unlink(file);
 	second_looks(path);
+	second_look_clears_only(path);
 	rmdir(path);
 	launches();
 	return done_testing();

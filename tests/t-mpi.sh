@@ -51,6 +51,15 @@ rc=$?
 check "a node that fails to probe: nonzero exit (got $rc), in $(( $(date +%s) - start )) s" test "$rc" != 0 -a $(( $(date +%s) - start )) -lt 120
 check "... reported in the cluster profile with why" grep -q 'status = "probe failed' "$dir/fail.cfg"
 check "... and on stderr" grep -q "could not be probed" "$dir/f.err"
+# a cluster profile over what is not a regular file (a FIFO): refused before any node is
+# measured, naming the option and the path, the FIFO left as it was
+mkfifo "$dir/cluster-fifo"
+mpi 2 "$probe" -q --no-curve --no-lowp --no-chart -t 1 --profile-out "$dir/c-%h.cfg" \
+	--cluster "$dir/cluster-fifo" >"$dir/c.out" 2>"$dir/c.err"
+rc=$?
+check "--cluster over a FIFO: nonzero exit (got $rc)" test "$rc" != 0
+check "... said naming --cluster and the path" grep -q "roofline-probe: --cluster: $dir/cluster-fifo: not a regular file (a FIFO)" "$dir/c.err"
+check "... the FIFO is still a FIFO, no node was measured" sh -c "test -p '$dir/cluster-fifo' && ! test -e '$dir/c-$(hostname).cfg'"
 
 # sweeps per rank count into one directory
 mpi 2 "$train" -m lenet5 -n 2 -w 0 -r 1 -c model --profile "$prof" --sweep threads=1 --out "$dir/s" \

@@ -1,5 +1,6 @@
 /* t-topo.c: topology queries, working-set sizing and placement on synthetic and saved
  * topologies, so the results do not depend on the machine running the test */
+#define _GNU_SOURCE
 #include "config.h"
 #include "machine/topo.h"
 #include "tap.h"
@@ -169,6 +170,43 @@ int main(void)
 	like(err.msg, "not a valid hwloc synthetic topology", "message says why");
 	ok(rt_topo_create(&t, "/nonexistent/topo.xml", &err) != 0, "missing XML rejected");
 	like(err.msg, "/nonexistent/topo.xml", "message names the file");
+
+	/* a process given CPUs 3 and 9 of the 16 (taskset, a job's binding): counts, placements
+	 * and the thread limit see those two alone; the caches stay the machine's */
+	if (rt_topo_create(&t, SYNTH, &err) == 0) {
+		cpu_set_t set;
+		char words[128] = "";
+		int rc;
+
+		CPU_ZERO(&set);
+		CPU_SET(3, &set);
+		CPU_SET(9, &set);
+		CPU_SET(200, &set);     /* not in the topology: ignored */
+		ok(!rt_topo_usable(t, words, sizeof(words)), "not cut before: nothing to say");
+		is_int(rt_topo_restrict(t, &set, &err), 0, "cut to CPUs 3 and 9");
+		is_int(rt_topo_pus(t), 2, "... 2 PUs");
+		is_int(rt_topo_cores(t), 2, "... 2 cores");
+		is_int(rt_topo_cache(t, 2)->shared_by, 4, "... the L3 still shared by 4 cores");
+		pus[0] = pus[1] = -1;
+		rc = rt_topo_placement(t, RT_AFFINITY_COMPACT, 2, pus, &err);
+		ok(!rc && pus[0] == 3 && pus[1] == 9, "compact places 2 threads on 3 and 9 (%d, %d)",
+		   pus[0], pus[1]);
+		pus[0] = pus[1] = -1;
+		rc = rt_topo_placement(t, RT_AFFINITY_SCATTER, 2, pus, &err);
+		ok(!rc && ((pus[0] == 3 && pus[1] == 9) || (pus[0] == 9 && pus[1] == 3)),
+		   "scatter too (%d, %d)", pus[0], pus[1]);
+		ok(rt_topo_placement(t, RT_AFFINITY_COMPACT, 3, pus, &err) == -EINVAL,
+		   "3 threads do not fit: %s", err.msg);
+		ok(rt_topo_usable(t, words, sizeof(words)) &&
+		   !strcmp(words, "2 of the machine's 16 CPUs (CPUs 3,9)"), "said: %s", words);
+		CPU_ZERO(&set);
+		CPU_SET(200, &set);
+		ok(rt_topo_restrict(t, &set, &err) == -EINVAL && rt_topo_pus(t) == 2,
+		   "a set of none of its CPUs refused, nothing cut: %s", err.msg);
+		rt_topo_destroy(t);
+	} else {
+		ok(0, "synthetic topology: %s", err.msg);
+	}
 
 	/* this machine: whatever it is, it has cores and the sizes are sane */
 	if (rt_topo_create(&t, NULL, &err) == 0) {

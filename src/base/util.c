@@ -182,6 +182,14 @@ int rt_buf_dirname(struct rt_buf *b, const char *path)
 	return rt_buf_add(b, path, (size_t)(slash - path));
 }
 
+/* What a path that is not a regular file is, in words ("a FIFO"). */
+static const char *kind_of(mode_t mode)
+{
+	return S_ISFIFO(mode) ? "a FIFO" : S_ISDIR(mode) ? "a directory" :
+	       S_ISCHR(mode) || S_ISBLK(mode) ? "a device" : S_ISSOCK(mode) ? "a socket" :
+	       "not a file";
+}
+
 int rt_check_regular(const char *path, struct rt_err *err)
 {
 	struct stat st;
@@ -190,10 +198,22 @@ int rt_check_regular(const char *path, struct rt_err *err)
 		return 0;
 	if (S_ISREG(st.st_mode))
 		return 0;
-	return rt_err_set(err, -EINVAL, "%s: not a regular file (%s)", path,
-			  S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" :
-			  S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" :
-			  S_ISSOCK(st.st_mode) ? "a socket" : "not a file");
+	return rt_err_set(err, -EINVAL, "%s: not a regular file (%s)", path, kind_of(st.st_mode));
+}
+
+/* An output's path may hold nothing, a regular file (or a link to one: the link is what the
+ * rename replaces) or nothing left of a link; a directory, a device, a FIFO or a socket there
+ * (or a link to one) is never replaced: -EISDIR or -EINVAL naming the path and what it is. */
+static int check_output(const char *path, struct rt_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) || S_ISREG(st.st_mode))
+		return 0;
+	if (S_ISDIR(st.st_mode))
+		return rt_err_set(err, -EISDIR, "%s: is a directory, not a file", path);
+	return rt_err_set(err, -EINVAL, "%s: not a regular file (%s): an output replaces only a "
+			  "regular file", path, kind_of(st.st_mode));
 }
 
 int rt_mkdir_p(const char *dir, struct rt_err *err)
@@ -262,16 +282,55 @@ static mode_t file_mode(void)
 	return (mode_t)(0666 & ~mask);
 }
 
+/* The descriptor under an output's stream and the first error a write to it met: stdio
+ * keeps only that a write failed, and errno is long gone when the file is closed. */
+struct rt_outfile_sink {
+	int fd;
+	int err;
+};
+
+static ssize_t sink_write(void *cookie, const char *buf, size_t size)
+{
+	struct rt_outfile_sink *sk = cookie;
+	size_t done = 0;
+
+	while (done < size) {
+		ssize_t n = write(sk->fd, buf + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!sk->err)
+				sk->err = n < 0 ? errno : EIO;
+			return 0;       /* stdio's "error" */
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static int sink_close(void *cookie)
+{
+	struct rt_outfile_sink *sk = cookie;
+	int rc = close(sk->fd);
+
+	if (rc && !sk->err && errno != EINTR)
+		sk->err = errno;
+	sk->fd = -1;
+	return rc && errno != EINTR ? -1 : 0;
+}
+
 int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err)
 {
 	struct rt_buf dir;
 	size_t len = strlen(path);
-	struct stat st;
 	int rc, fd;
 
 	memset(of, 0, sizeof(*of));
-	if (!len || path[len - 1] == '/' || (!stat(path, &st) && S_ISDIR(st.st_mode)))
+	if (!len || path[len - 1] == '/')
 		return rt_err_set(err, -EISDIR, "%s: is a directory, not a file", path);
+	if ((rc = check_output(path, err)))
+		return rc;
 	if ((size_t)snprintf(of->path, sizeof(of->path), "%s", path) >= sizeof(of->path) ||
 	    (size_t)snprintf(of->tmp, sizeof(of->tmp), "%s.XXXXXX.tmp", path) >= sizeof(of->tmp))
 		/* the path's start, so that the words fit the message */
@@ -288,13 +347,24 @@ int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err)
 	fd = mkostemps(of->tmp, 4, O_CLOEXEC);
 	if (fd < 0)
 		return rt_err_set(err, -errno, "%s: cannot write: %s", of->tmp, strerror(errno));
-	if (fchmod(fd, file_mode()) || !(of->fp = fdopen(fd, "w"))) {
+	if (fchmod(fd, file_mode()) || !(of->sink = calloc(1, sizeof(*of->sink)))) {
 		rc = rt_err_set(err, -errno, "%s: cannot write: %s", of->tmp, strerror(errno));
-		close(fd);
-		unlink(of->tmp);
-		return rc;
+		goto fail;
+	}
+	of->sink->fd = fd;
+	of->fp = fopencookie(of->sink, "w", (cookie_io_functions_t){ .write = sink_write,
+								     .close = sink_close });
+	if (!of->fp) {
+		rc = rt_err_set(err, -errno, "%s: cannot write: %s", of->tmp, strerror(errno));
+		goto fail;
 	}
 	return 0;
+fail:
+	free(of->sink);
+	of->sink = NULL;
+	close(fd);
+	unlink(of->tmp);
+	return rc;
 }
 
 int rt_outfile_close(struct rt_outfile *of, struct rt_err *err)
@@ -303,13 +373,20 @@ int rt_outfile_close(struct rt_outfile *of, struct rt_err *err)
 
 	if (!of->fp)
 		return rt_err_set(err, -EBADF, "%s: not open", of->path);
-	errno = 0;
-	if (ferror(of->fp) || fflush(of->fp) || fsync(fileno(of->fp)))
-		rc = rt_err_set(err, -(errno ? errno : EIO), "%s: write failed: %s", of->tmp,
-				strerror(errno ? errno : EIO));
+	/* the first write that failed says why (a full disk is ENOSPC, not EIO) */
+	if (!ferror(of->fp) && fflush(of->fp) == 0 && fsync(of->sink->fd) && !of->sink->err)
+		of->sink->err = errno;
+	if (ferror(of->fp) && !of->sink->err)
+		of->sink->err = EIO;
+	if (of->sink->err)
+		rc = rt_err_set(err, -of->sink->err, "%s: write failed: %s", of->tmp,
+				strerror(of->sink->err));
 	if (fclose(of->fp) && !rc)
-		rc = rt_err_set(err, -errno, "%s: close failed: %s", of->tmp, strerror(errno));
+		rc = rt_err_set(err, -(of->sink->err ? of->sink->err : EIO), "%s: close failed: %s",
+				of->tmp, strerror(of->sink->err ? of->sink->err : EIO));
 	of->fp = NULL;
+	free(of->sink);
+	of->sink = NULL;
 	if (rc)
 		unlink(of->tmp);
 	return rc;
@@ -317,14 +394,16 @@ int rt_outfile_close(struct rt_outfile *of, struct rt_err *err)
 
 int rt_outfile_rename(struct rt_outfile *of, struct rt_err *err)
 {
-	if (rename(of->tmp, of->path)) {
-		int rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", of->tmp, of->path,
-				    strerror(errno));
+	int rc;
 
+	/* what came to the path since it was opened is looked at again: rename(2) would
+	 * replace a device or a FIFO as readily as a file */
+	if ((rc = check_output(of->path, err)) == 0 && rename(of->tmp, of->path))
+		rc = rt_err_set(err, -errno, "%s: cannot rename to '%s': %s", of->tmp, of->path,
+				strerror(errno));
+	if (rc)
 		unlink(of->tmp);
-		return rc;
-	}
-	return 0;
+	return rc;
 }
 
 int rt_outfile_open_in(struct rt_outfile *of, const char *dir, const char *name,
@@ -354,6 +433,8 @@ void rt_outfile_abort(struct rt_outfile *of)
 	if (of->fp) {
 		fclose(of->fp);
 		of->fp = NULL;
+		free(of->sink);
+		of->sink = NULL;
 		unlink(of->tmp);
 	}
 }
@@ -367,19 +448,200 @@ void rt_timestamp(char *buf, size_t size)
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-unsigned long long rt_mem_available(void)
+/* path under ROOFTRAJ_SYSROOT when a test sets it ("/proc/meminfo" -> "ROOT/proc/meminfo");
+ * false when it does not fit. */
+static bool sysroot_path(char *buf, size_t size, const char *path)
 {
-	unsigned long long kib = 0;
-	char line[256];
-	FILE *fp = fopen("/proc/meminfo", "r");
+	const char *root = getenv("ROOFTRAJ_SYSROOT");
 
-	if (!fp)
+	return (size_t)snprintf(buf, size, "%s%s", root ? root : "", path) < size;
+}
+
+/* A number read from a cgroup file (DIR/NAME, under the sysroot): true with *v; "max" (v2's
+ * no limit) and v1's page-rounded LLONG_MAX read as no number. */
+static bool cgroup_number(const char *dir, const char *name, unsigned long long *v)
+{
+	char path[4200], word[64];
+	FILE *fp;
+	bool ok;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path) ||
+	    !(fp = fopen(path, "re")))
+		return false;
+	ok = fscanf(fp, "%63s", word) == 1 && word[0] >= '0' && word[0] <= '9' &&
+	     sscanf(word, "%llu", v) == 1 && *v < (1ULL << 62);
+	fclose(fp);
+	return ok;
+}
+
+/* A key's number in a cgroup's memory.stat ("inactive_file 123"); 0 when it has none. */
+static unsigned long long cgroup_stat(const char *dir, const char *key)
+{
+	char path[4200], line[256], name[128];
+	unsigned long long v = 0, x;
+	FILE *fp;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/memory.stat", dir) >= sizeof(path) ||
+	    !(fp = fopen(path, "re")))
 		return 0;
 	while (fgets(line, sizeof(line), fp))
-		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+		if (sscanf(line, "%127s %llu", name, &x) == 2 && !strcmp(name, key)) {
+			v = x;
 			break;
+		}
 	fclose(fp);
-	return kib * 1024;
+	return v;
+}
+
+/* This process's memory cgroup directory (under the sysroot) and the directory of the
+ * hierarchy's mount, from /proc/self/cgroup and /proc/self/mountinfo: the v1 memory
+ * controller's where it is mounted, else the v2 hierarchy's. False when neither is found. */
+static bool memory_cgroup(char *dir, size_t size, size_t *mount_len, bool *v2)
+{
+	char path[4200], line[4200], cg1[4096] = "", cg2[4096] = "";
+	bool have1 = false, have2 = false, found = false;
+	FILE *fp;
+
+	if (!sysroot_path(path, sizeof(path), "/proc/self/cgroup") || !(fp = fopen(path, "re")))
+		return false;
+	while (fgets(line, sizeof(line), fp)) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		if (!c2)
+			continue;
+		*c2 = '\0';
+		c2[1 + strcspn(c2 + 1, "\n")] = '\0';
+		if (c2 == c1 + 1 && !strncmp(line, "0:", 2))
+			have2 = snprintf(cg2, sizeof(cg2), "%s", c2 + 1) < (int)sizeof(cg2);
+		else if (rt_word_in(c1 + 1, ',', "memory"))
+			have1 = snprintf(cg1, sizeof(cg1), "%s", c2 + 1) < (int)sizeof(cg1);
+	}
+	fclose(fp);
+	if ((!have1 && !have2) || !sysroot_path(path, sizeof(path), "/proc/self/mountinfo") ||
+	    !(fp = fopen(path, "re")))
+		return false;
+	/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS ... - FSTYPE SOURCE SUPEROPTIONS */
+	while (!found && fgets(line, sizeof(line), fp)) {
+		char root[4096], point[4096], type[64], super[1024];
+		const char *dash = strstr(line, " - "), *cg;
+		size_t rl;
+
+		if (!dash || sscanf(line, "%*s %*s %*s %4095s %4095s", root, point) != 2 ||
+		    sscanf(dash + 3, "%63s %*s %1023s", type, super) != 2)
+			continue;
+		if (have1 && !strcmp(type, "cgroup") && rt_word_in(super, ',', "memory"))
+			cg = cg1, *v2 = false;
+		else if (!have1 && have2 && !strcmp(type, "cgroup2"))
+			cg = cg2, *v2 = true;
+		else
+			continue;
+		/* the cgroup's path is the mount's root (a container's own) and below */
+		rl = strcmp(root, "/") ? strlen(root) : 0;
+		if (strncmp(cg, root, rl) || (cg[rl] && cg[rl] != '/'))
+			continue;
+		found = sysroot_path(dir, size, point) &&
+			(*mount_len = strlen(dir),
+			 (size_t)snprintf(dir + *mount_len, size - *mount_len, "%s",
+					  strcmp(cg + rl, "/") ? cg + rl : "") < size - *mount_len);
+	}
+	fclose(fp);
+	return found;
+}
+
+unsigned long long rt_mem_usable(char *why, size_t size)
+{
+	unsigned long long kib = 0, avail, room = ~0ULL, limit = 0, used = 0;
+	char line[256], path[4200], dir[4200];
+	size_t mount_len;
+	bool v2, bounded = false;
+	FILE *fp;
+
+	if (why && size)
+		why[0] = '\0';
+	if (sysroot_path(path, sizeof(path), "/proc/meminfo") && (fp = fopen(path, "re"))) {
+		while (fgets(line, sizeof(line), fp))
+			if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+				break;
+		fclose(fp);
+	}
+	avail = kib * 1024;
+	/* the cgroup's room: its limit less what it holds, page cache that can be dropped
+	 * apart, the least of its own and of every cgroup above it (a job's step under the
+	 * job's limit) */
+	if (memory_cgroup(dir, sizeof(dir), &mount_len, &v2)) {
+		for (size_t len = strlen(dir); len >= mount_len;) {
+			unsigned long long lim, cur, cache;
+
+			dir[len] = '\0';
+			if (cgroup_number(dir, v2 ? "memory.max" : "memory.limit_in_bytes", &lim)) {
+				if (!cgroup_number(dir, v2 ? "memory.current" : "memory.usage_in_bytes",
+						   &cur))
+					cur = 0;
+				cache = cgroup_stat(dir, v2 ? "inactive_file" : "total_inactive_file");
+				cur = cache < cur ? cur - cache : 0;
+				if (!bounded || (lim > cur ? lim - cur : 0) < room) {
+					room = lim > cur ? lim - cur : 0;
+					limit = lim;
+					used = cur;
+					bounded = true;
+				}
+			}
+			if (len == mount_len)
+				break;
+			while (len > mount_len && dir[len] != '/')
+				len--;
+		}
+	}
+	if (bounded && (!avail || room < avail)) {
+		if (why && size)
+			snprintf(why, size, "its memory cgroup's limit (%.0f MiB, %.0f MiB of it in use)",
+				 (double)limit / (1 << 20), (double)used / (1 << 20));
+		return room;
+	}
+	if (why && size && avail)
+		snprintf(why, size, "MemAvailable");
+	return avail;
+}
+
+unsigned long long rt_mem_available(void)
+{
+	return rt_mem_usable(NULL, 0);
+}
+
+/* The length of the control character at s (0: none): C0 and DEL one byte, C1 in UTF-8
+ * (0xc2 0x80-0x9f) two. */
+static size_t control_at(const char *s)
+{
+	const unsigned char c = (unsigned char)s[0];
+
+	if (c < 0x20 || c == 0x7f)
+		return 1;
+	return c == 0xc2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9f ? 2 : 0;
+}
+
+void rt_printable(char *dst, size_t size, const char *s)
+{
+	size_t k = 0;
+
+	if (!size)
+		return;
+	while (s && *s && k + 1 < size) {
+		const size_t c = control_at(s);
+
+		dst[k++] = c ? '?' : *s;
+		s += c ? c : 1;
+	}
+	dst[k] = '\0';
+}
+
+void rt_fputs_printable(const char *s, FILE *fp)
+{
+	while (s && *s) {
+		const size_t c = control_at(s);
+
+		fputc(c ? '?' : *s, fp);
+		s += c ? c : 1;
+	}
 }
 
 void rt_cfg_put_str(FILE *fp, const char *s)

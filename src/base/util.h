@@ -85,8 +85,10 @@ void rt_process_sched(double *run, double *delay);
 double rt_median(double *v, size_t n);
 
 /* An output file written under PATH.tmp and renamed to PATH when complete. */
+struct rt_outfile_sink;
 struct rt_outfile {
 	FILE *fp;
+	struct rt_outfile_sink *sink;   /* fp's descriptor and the first error a write met */
 	char path[4096];
 	char tmp[4200];
 };
@@ -94,14 +96,17 @@ struct rt_outfile {
 /* Open a new temporary file beside PATH for writing: PATH.XXXXXX.tmp, a name nobody can
  * guess, created exclusively (a link planted in its place is never followed), with the
  * permissions of a new file under the umask; creates missing parent directories. A PATH that
- * ends in '/' names a directory: -EISDIR. */
+ * ends in '/' names a directory: -EISDIR. A PATH that holds anything but a regular file (a
+ * directory: -EISDIR; a device, a FIFO, a socket, or a link to one: -EINVAL) is refused
+ * naming it, and looked at again before the rename: it is never replaced. */
 int rt_outfile_open(struct rt_outfile *of, const char *path, struct rt_err *err);
 /* The same for DIR/NAME, the path built to its length (one too long for a path is refused
  * by name, never cut into another). */
 int rt_outfile_open_in(struct rt_outfile *of, const char *dir, const char *name,
 		       struct rt_err *err);
 /* Flush, check every write, close and rename into place; on any error the temporary file is
- * removed and PATH is left as it was. */
+ * removed and PATH is left as it was. A write that failed is said by its own error (a full
+ * disk: "No space left on device"), whenever it happened. */
 int rt_outfile_commit(struct rt_outfile *of, struct rt_err *err);
 /* The two halves of a commit: flush, check every write and close PATH.tmp (removed on an
  * error); then rename it to PATH. Between them the complete temporary file can be used. */
@@ -129,10 +134,26 @@ void rt_cfg_put_str(FILE *fp, const char *s);
 /* text as it is (a member's name: ";\n  host = "), then s as rt_cfg_put_str writes it. */
 void rt_cfg_put_member(FILE *fp, const char *text, const char *s);
 
+/* s made safe to print on a terminal: each control character (C0, DEL, and C1 as UTF-8
+ * writes it: an escape sequence's ESC or CSI) as '?', the rest as it is; into dst (size bytes,
+ * cut to fit). rt_fputs_printable writes it on fp. The text of a file (a profile's host, its
+ * created time) goes through one of them before it reaches a terminal. */
+void rt_printable(char *dst, size_t size, const char *s);
+void rt_fputs_printable(const char *s, FILE *fp);
+
 /* Whether word is one of list's words, each ended by sep or the list's end. */
 bool rt_word_in(const char *list, char sep, const char *word);
 
-/* MemAvailable from /proc/meminfo, bytes; 0 when the OS does not say. */
+/* The memory this process may use, bytes: the least of MemAvailable (/proc/meminfo) and what
+ * its memory cgroup leaves (the cgroup v1 memory controller's memory.limit_in_bytes less
+ * memory.usage_in_bytes, or v2's memory.max less memory.current, inactive page cache not
+ * counted as used; the least over its cgroup and every one above it), found from
+ * /proc/self/cgroup and /proc/self/mountinfo, each file read under ROOFTRAJ_SYSROOT when a test
+ * sets it. The one place memory is sized from. why (size bytes, may be NULL): which bound it
+ * is, in words ("MemAvailable", "its memory cgroup's limit (200 MiB, 12 MiB of it in use)").
+ * 0 when nothing says. */
+unsigned long long rt_mem_usable(char *why, size_t size);
+/* rt_mem_usable without the words. */
 unsigned long long rt_mem_available(void);
 
 /* ISO 8601 UTC timestamp of now. */

@@ -135,6 +135,7 @@ int rt_cluster_probe(const struct rt_cluster *cl, const struct rt_cluster_probe_
 	struct rt_err err = { 0 };
 	struct rt_profile *p = NULL;
 	struct rt_cluster_finding *fd = NULL;
+	struct rt_cluster_node *first = NULL;
 	char *all = NULL, *text = NULL;
 	uint64_t nf = 0;
 	int status = 0, failed = 0;
@@ -224,13 +225,20 @@ int rt_cluster_probe(const struct rt_cluster *cl, const struct rt_cluster_probe_
 		all = NULL;
 		if (rt_cluster_gather_leaders(cl, text, cl->rank == 0 ? &all : NULL, &err))
 			status = 1;
-		if (nodes && all)
+		/* the first look's nodes stay the references, and its findings the only ones
+		 * the second look can keep */
+		if (nodes && all && (first = malloc((size_t)cl->nodes * sizeof(*first)))) {
+			memcpy(first, nodes, (size_t)cl->nodes * sizeof(*first));
+			ref.first = first;
 			second_look(nodes, (size_t)cl->nodes, all, fd, (size_t)nf, o);
+		} else if (nodes && all) {
+			rt_say(o->say, o->ctx, "out of memory: the nodes' second look is not read");
+		}
 	}
 	if (nodes) {
 		if (rt_cluster_profile_write(o->cluster_path, nodes, (size_t)cl->nodes, cl->size,
 					     &ref, o->threshold, &net, o->out, &err)) {
-			rt_say(o->say, o->ctx, "%s", err.msg);
+			rt_say(o->say, o->ctx, "--cluster: %s", err.msg);
 			status = 1;
 		} else if (o->out) {
 			fprintf(o->out, "cluster profile: %s\n", o->cluster_path);
@@ -245,6 +253,7 @@ int rt_cluster_probe(const struct rt_cluster *cl, const struct rt_cluster_probe_
 		status = 1;
 	}
 	free(nodes);
+	free(first);
 	free(fd);
 	free(all);
 	free(text);

@@ -267,7 +267,7 @@ static double stat_of(const struct rt_cluster_ceiling *c, enum rt_cluster_statis
 }
 
 /* The reference value of a ceiling's statistic: the reference node's, else the best node's
- * (the median of the nodes' from 5 nodes up); NAN when none. */
+ * (the median of the nodes' from 5 nodes up) of the first look; NAN when none. */
 static double reference_of(const struct rt_cluster_node *nodes, size_t n,
 			   const struct rt_cluster_reference *ref, const char *name,
 			   enum rt_cluster_statistic st)
@@ -277,6 +277,8 @@ static double reference_of(const struct rt_cluster_node *nodes, size_t n,
 
 	if (ref && ref->node)
 		return stat_of(find_ceiling(ref->node, name), st);
+	if (ref && ref->first)
+		nodes = ref->first;
 	if (!(v = calloc(n ? n : 1, sizeof(*v))))
 		return NAN;
 	for (size_t i = 0; i < n; i++) {
@@ -340,6 +342,18 @@ size_t rt_cluster_stats(const struct rt_cluster_node *nodes, size_t n,
 	return ns;
 }
 
+/* Whether the first look found node's ceiling name below r on statistic st (as
+ * rt_cluster_judge finds it): a second look clears a finding, never makes one. */
+static bool found_first(const struct rt_cluster_node *node, const char *name, int st, double r,
+			double threshold)
+{
+	const struct rt_cluster_ceiling *c = find_ceiling(node, name);
+	const double x = stat_of(c, (enum rt_cluster_statistic)st);
+
+	return !isnan(x) && x < (1 - threshold) * r &&
+	       (st != RT_CLUSTER_MEDIAN || c->value < (1 - threshold) * r);
+}
+
 size_t rt_cluster_judge(const struct rt_cluster_node *nodes, size_t n,
 			const struct rt_cluster_reference *ref, double threshold,
 			struct rt_cluster_finding *out, size_t cap)
@@ -386,6 +400,9 @@ size_t rt_cluster_judge(const struct rt_cluster_node *nodes, size_t n,
 				 * has it, and a few runs that met the host's noise pulled its median
 				 * down (a throttled node is found on its sustained run) */
 				if (st == RT_CLUSTER_MEDIAN && !(c->value < (1 - threshold) * r))
+					continue;
+				if (ref && ref->first && !found_first(&ref->first[i], c->name, st, r,
+								      threshold))
 					continue;
 				out[nf].node = i;
 				snprintf(out[nf].ceiling, sizeof(out[nf].ceiling), "%s", c->name);

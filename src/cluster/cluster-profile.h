@@ -71,6 +71,12 @@ struct rt_cluster_reference {
 						 * ceilings at the nodes' thread count */
 	const char *what;               /* for the reports: the reference profile's path */
 	const char *note;               /* how it was taken (NULL: nothing to say) */
+	/* the nodes as the first look found them, as many as those judged (NULL: the nodes
+	 * judged are the first look): the references are theirs, and a finding must have been
+	 * theirs too, so that a second look (a found node's better run kept) may clear a
+	 * finding, never make one (a found node's better run as the best node's reference
+	 * would put the healthy nodes below it) */
+	const struct rt_cluster_node *first;
 };
 
 /* Per ceiling over the nodes that have it trusted: min, median, max of the best runs, the

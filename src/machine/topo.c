@@ -22,6 +22,8 @@ struct rt_topo {
 	bool this_system;
 	struct rt_cache_info caches[RT_TOPO_MAX_CACHES];
 	size_t ncaches;
+	unsigned machine_pus;           /* before rt_topo_restrict; 0: not restricted */
+	char usable[256];               /* the PUs kept, as a list ("1,4-7") */
 };
 
 static unsigned count_type(hwloc_topology_t topo, hwloc_obj_type_t type)
@@ -281,6 +283,55 @@ out:
 		hwloc_bitmap_free(sets[i]);
 	free(sets);
 	return rc;
+}
+
+int rt_topo_restrict(struct rt_topo *t, const cpu_set_t *set, struct rt_err *err)
+{
+	hwloc_const_bitmap_t all = hwloc_topology_get_topology_cpuset(t->topo);
+	hwloc_bitmap_t keep = hwloc_bitmap_alloc();
+	const unsigned before = rt_topo_pus(t);
+	int rc = 0;
+
+	if (!keep)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, set))
+			hwloc_bitmap_set(keep, (unsigned)c);
+	hwloc_bitmap_and(keep, keep, all);
+	/* (all is the topology's own set: the restriction changes it) */
+	if (hwloc_bitmap_iszero(keep)) {
+		rc = rt_err_set(err, -EINVAL, "none of the CPUs this process may run on is in the "
+				"topology");
+	} else if (!hwloc_bitmap_isequal(keep, all)) {
+		if (hwloc_topology_restrict(t->topo, keep, 0)) {
+			rc = rt_err_set(err, -(errno ? errno : EINVAL), "hwloc cannot keep only the "
+					"CPUs this process may run on: %s",
+					strerror(errno ? errno : EINVAL));
+		} else {
+			t->machine_pus = t->machine_pus ? t->machine_pus : before;
+			hwloc_bitmap_list_snprintf(t->usable, sizeof(t->usable), keep);
+		}
+	}
+	hwloc_bitmap_free(keep);
+	return rc;
+}
+
+int rt_topo_restrict_usable(struct rt_topo *t, struct rt_err *err)
+{
+	cpu_set_t mine;
+
+	if (!t->this_system || rt_cpu_usable(&mine) <= 0)
+		return 0;
+	return rt_topo_restrict(t, &mine, err);
+}
+
+bool rt_topo_usable(const struct rt_topo *t, char *buf, size_t size)
+{
+	if (!t->machine_pus)
+		return false;
+	snprintf(buf, size, "%u of the machine's %u CPUs (%s%s)", rt_topo_pus(t),
+		 t->machine_pus, rt_topo_pus(t) > 1 ? "CPUs " : "CPU ", t->usable);
+	return true;
 }
 
 void rt_topo_hwloc_version(char *buf, size_t size)

@@ -2,6 +2,7 @@
 #ifndef RT_TOPO_H
 #define RT_TOPO_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +35,18 @@ unsigned rt_topo_cores(const struct rt_topo *t);
 unsigned rt_topo_pus(const struct rt_topo *t);
 /* True when the topology describes the machine we run on (binding is possible). */
 bool rt_topo_is_this_system(const struct rt_topo *t);
+
+/* Keep only the PUs of set (and what holds them): every count, placement and thread limit
+ * then sees those alone; the caches keep what they were found to be (their sharing is the
+ * machine's). -EINVAL when set holds none of the topology's PUs. */
+int rt_topo_restrict(struct rt_topo *t, const cpu_set_t *set, struct rt_err *err);
+/* rt_topo_restrict to the CPUs this process may run on (rt_cpu_usable: its affinity, as
+ * taskset, a job's binding or a launcher's leave it; hwloc already keeps to a cpuset cgroup),
+ * for the topology of this machine; nothing for another. */
+int rt_topo_restrict_usable(struct rt_topo *t, struct rt_err *err);
+/* Whether the topology was cut to fewer PUs than the machine has; when so, in buf the words
+ * "1 of the machine's 2 CPUs (CPU 1)". */
+bool rt_topo_usable(const struct rt_topo *t, char *buf, size_t size);
 
 /* Data (or unified) caches, sorted by level: L1d, L2, L3. Borrowed. hwloc's where it names any;
  * else, for this machine (or a test's ROOFTRAJ_SYSROOT), CPUID's (a VM's sysfs may describe no

@@ -640,6 +640,23 @@ static int describe_machine(struct probe_ctx *c, struct rt_err *err)
 	p->cpu.pus = rt_topo_pus(c->topo);
 	p->cpu.numa_nodes = rt_topo_numa_nodes(c->topo);
 	p->cpu.memory = rt_topo_memory_available(c->topo);
+	if (rt_topo_is_this_system(c->topo)) {
+		/* a job's memory limit and CPU set are the machine it has: said, as they size
+		 * the DRAM sets and the thread counts */
+		char why[192], b[32], cpus[320];
+		uint64_t room = rt_mem_usable(why, sizeof(why));
+
+		human(b, sizeof(b), room);
+		if (strstr(why, "cgroup"))
+			rt_profile_add_note_kind(p, false, "memory: %s usable, bounded by %s: the "
+						 "working sets are sized to it", b, why);
+		if (rt_topo_usable(c->topo, cpus, sizeof(cpus)))
+			rt_profile_add_note_kind(p, false, "CPUs: this process may run on %s (its "
+						 "affinity: taskset, a job's or a launcher's binding): "
+						 "threads are placed on those alone, the ceilings are "
+						 "theirs, and the profile's cores and PUs count them",
+						 cpus);
+	}
 	if (rt_topo_memory_total(c->topo) < p->cpu.memory / 2 || cpu.hypervisor) {
 		char a[32], b[32];
 
@@ -1060,10 +1077,9 @@ static int measure_round(struct probe_ctx *c, unsigned threads, const int *pus, 
 			 best->isa, threads, threads > 1 ? "s" : "");
 		if ((rc = rt_kernel_measure_flops(k, threads, pus, &q, &m, err)))
 			return rc;
-		if (!best->nrounds)
-			best->rounds[best->nrounds++] = best->gflops;
+		/* an undisturbed round is one more run of the ceiling: the best of them is it */
 		if (!lost_cores(&m))
-			best->rounds[best->nrounds++] = m.best / 1e9;
+			(void)rt_profile_flops_add_round(best, m.best / 1e9);
 	}
 	for (size_t i = 0; i < p->nbw; i++) {
 		struct rt_profile_bw *b = &p->bw[i];
@@ -1084,10 +1100,8 @@ static int measure_round(struct probe_ctx *c, unsigned threads, const int *pus, 
 		rt_arena_destroy(arena);
 		if (rc)
 			return rc;
-		if (!b->nrounds)
-			b->rounds[b->nrounds++] = b->gbytes_per_s;
 		if (!lost_cores(&m))
-			b->rounds[b->nrounds++] = m.best / 1e9;
+			(void)rt_profile_bw_add_round(b, m.best / 1e9);
 	}
 	return 0;
 }

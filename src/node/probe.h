@@ -17,8 +17,8 @@
  * moved 30-60% between probes; its quiet ceilings repeat within a few percent. */
 #define RT_PROBE_MOVE_TOL 0.05
 
-/* The rounds of a ceiling disagree beyond this fraction (or its own runs' spread, when
- * larger): the node is called unstable (rt_profile_judge_rounds). */
+/* The rounds of a ceiling disagree beyond this fraction: the node is called unstable
+ * (rt_profile_judge_rounds). */
 #define RT_PROBE_ROUND_TOL 0.05
 
 /* Progress reports (the library never prints): a short line, no newline. */

@@ -934,16 +934,73 @@ static double noise_of(double tol, double s1, double s2)
 	return n;
 }
 
+/* Whether every ISA extension of a is among b's. */
+static bool isa_within(const struct rt_profile *a, const struct rt_profile *b)
+{
+	for (size_t i = 0; i < a->cpu.nisa; i++) {
+		size_t j = 0;
+
+		while (j < b->cpu.nisa && strcmp(a->cpu.isa[i], b->cpu.isa[j]))
+			j++;
+		if (j == b->cpu.nisa)
+			return false;
+	}
+	return true;
+}
+
+/* Whether prev was taken on the machine cur was: the same host name and the same CPU (its
+ * vendor, family and model, its ISA extensions, its packages, cores and PUs; a member an
+ * older profile lacks is not held against it). Else why, in words, into why. Every guest of
+ * a cloud may be named "vm": the name alone tells no machine. */
+static bool same_machine(const struct rt_profile *cur, const struct rt_profile *prev,
+			 char *why, size_t size)
+{
+	char a[sizeof(prev->cpu.model)], b[sizeof(cur->cpu.model)];
+
+	rt_printable(a, sizeof(a), prev->host);
+	if (strcmp(cur->host, prev->host)) {
+		snprintf(why, size, "is of host '%.64s', not '%.64s'", a, cur->host);
+		return false;
+	}
+	rt_printable(a, sizeof(a), prev->cpu.model);
+	rt_printable(b, sizeof(b), cur->cpu.model);
+	if (strcmp(prev->cpu.model, cur->cpu.model))
+		snprintf(why, size, "is of another machine named '%.64s': its CPU is '%.100s', "
+			 "this one's '%.100s'", cur->host, a, b);
+	else if (prev->cpu.vendor[0] && cur->cpu.vendor[0] &&
+		 strcmp(prev->cpu.vendor, cur->cpu.vendor))
+		snprintf(why, size, "is of another machine named '%.64s': its CPU's vendor differs",
+			 cur->host);
+	else if (prev->cpu.family && cur->cpu.family && prev->cpu.family != cur->cpu.family)
+		snprintf(why, size, "is of another machine named '%.64s': its CPU is of family %d, "
+			 "this one's of %d", cur->host, prev->cpu.family, cur->cpu.family);
+	else if (prev->cpu.nisa && cur->cpu.nisa && (!isa_within(prev, cur) ||
+						     !isa_within(cur, prev)))
+		snprintf(why, size, "is of another machine named '%.64s': its CPU has other ISA "
+			 "extensions", cur->host);
+	else if (prev->cpu.sockets != cur->cpu.sockets || prev->cpu.cores != cur->cpu.cores ||
+		 prev->cpu.pus != cur->cpu.pus)
+		snprintf(why, size, "is of another machine named '%.64s' (or another share of it): "
+			 "%u package%s, %u cores, %u PUs, this one %u, %u, %u", cur->host,
+			 prev->cpu.sockets, prev->cpu.sockets == 1 ? "" : "s", prev->cpu.cores,
+			 prev->cpu.pus, cur->cpu.sockets, cur->cpu.cores, cur->cpu.pus);
+	else
+		return true;
+	return false;
+}
+
 int rt_profile_compare(struct rt_profile *cur, const struct rt_profile *prev, double tol)
 {
+	char why[400], created[sizeof(prev->created)];
 	struct move *mv = NULL;
 	size_t cap = cur->nflops + cur->nbw + 1, n = 0, both = 0, moved = 0, clock = 0;
 	size_t flagged = 0;     /* in both, but flagged in one: a disturbed reading, not compared */
 	int rc = 0;
 
-	if (strcmp(cur->host, prev->host))
-		return rt_profile_add_note(cur, "the previous profile is of host '%.64s', not '%.64s': "
-					   "not compared", prev->host, cur->host) ? -ENOMEM : 0;
+	if (!same_machine(cur, prev, why, sizeof(why)))
+		return rt_profile_add_note(cur, "the previous profile %s: not compared", why) ?
+		       -ENOMEM : 0;
+	rt_printable(created, sizeof(created), prev->created);
 	mv = calloc(cap, sizeof(*mv));
 	if (!mv)
 		return -ENOMEM;
@@ -1008,7 +1065,7 @@ int rt_profile_compare(struct rt_profile *cur, const struct rt_profile *prev, do
 	if (rt_profile_add_note_kind(cur, moved, "against the previous profile of %.64s (%.31s): "
 				     "%zu of %zu (%zu ceiling%s%s) moved beyond their noise (%.0f%% "
 				     "or their runs' spread); %zu flagged in one of them, not "
-				     "compared%s", prev->host, prev->created, moved, both,
+				     "compared%s", cur->host, created, moved, both,
 				     both - clock, both - clock == 1 ? "" : "s",
 				     clock ? " and the clock" : "", 100 * tol, flagged,
 				     moved > RT_PROFILE_MOVES_LISTED ? "; the largest follow" : "")) {
@@ -1027,6 +1084,29 @@ int rt_profile_compare(struct rt_profile *cur, const struct rt_profile *prev, do
 out:
 	free(mv);
 	return rc;
+}
+
+/* A round into rounds[*n] (the ceiling's own value first) and the ceiling *value the best. */
+static bool add_round(double *value, double *rounds, unsigned *n, double round)
+{
+	if (*n + (*n ? 1 : 2) > RT_PROFILE_MAX_ROUNDS)
+		return false;
+	if (!*n)
+		rounds[(*n)++] = *value;
+	rounds[(*n)++] = round;
+	if (round > *value)
+		*value = round;
+	return true;
+}
+
+bool rt_profile_flops_add_round(struct rt_profile_flops *f, double gflops)
+{
+	return add_round(&f->gflops, f->rounds, &f->nrounds, gflops);
+}
+
+bool rt_profile_bw_add_round(struct rt_profile_bw *b, double gbytes_per_s)
+{
+	return add_round(&b->gbytes_per_s, b->rounds, &b->nrounds, gbytes_per_s);
 }
 
 double rt_profile_rounds_spread(const double *rounds, unsigned n)
@@ -1067,15 +1147,16 @@ int rt_profile_judge_rounds(struct rt_profile *p, double tol)
 		const struct rt_profile_bw *b = fl ? NULL : &p->bw[i - p->nflops];
 		const double *r = fl ? f->rounds : b->rounds;
 		const unsigned n = fl ? f->nrounds : b->nrounds;
-		const double own = fl ? f->spread : b->spread;
-		double spread, noise = tol;
+		/* the noise is tol, not the spread of the ceiling's own runs: each round is the
+		 * best of its runs, which a slow run does not move, and a ceiling whose runs
+		 * were far apart is no reason to call rounds 35% apart stable */
+		const double noise = tol;
+		double spread;
 		char what[64];
 
 		if (n < 2 || (fl ? f->flag[0] : b->flag[0]))
 			continue;
 		judged++;
-		if (isfinite(own) && own > noise)
-			noise = own;
 		spread = rt_profile_rounds_spread(r, n);
 		if (spread <= noise)
 			continue;

@@ -188,17 +188,26 @@ bool rt_profile_levels_said(const struct rt_profile *p, char *buf, size_t size);
  * the clock, moved when it changed by more than the noise: the larger of tol and the two
  * ceilings' own spreads (their runs' (max - min) / median). The RT_PROFILE_MOVES_LISTED
  * largest moves are named with both values and the change; one more note says how many of
- * how many moved (or that none did), and a previous profile of another host is not compared
- * (a note says so). Returns the number of readings that moved (the clock included), or
+ * how many moved (or that none did), and a previous profile of another machine is not
+ * compared (a note says why): another host name, or the same name on another CPU (model,
+ * vendor, family, ISA extensions, packages, cores, PUs: every guest of a cloud may be "vm").
+ * Text of prev quoted in a note is made printable (rt_printable). Returns the number of readings that moved (the clock included), or
  * -ENOMEM. */
 #define RT_PROFILE_MOVES_LISTED 8
 int rt_profile_compare(struct rt_profile *cur, const struct rt_profile *prev, double tol);
+
+/* One more round of a ceiling, an undisturbed run's best (a disturbed round is not added):
+ * the first round is the ceiling's own value, and the ceiling is the best of all its runs, so
+ * it rises to a round above it. false when the ceiling has all its rounds. */
+bool rt_profile_flops_add_round(struct rt_profile_flops *f, double gflops);
+bool rt_profile_bw_add_round(struct rt_profile_bw *b, double gbytes_per_s);
 
 /* The spread of a ceiling's rounds, (max - min) / median; 0 with fewer than 2. */
 double rt_profile_rounds_spread(const double *rounds, unsigned n);
 
 /* Judge every unflagged ceiling measured in 2 rounds or more: its rounds disagree when their
- * spread is beyond the noise, the larger of tol and the spread of the ceiling's own runs.
+ * spread is beyond the noise, tol (each round is a best of runs: the spread of the ceiling's
+ * own runs, which holds its slow ones, is no measure of how far two bests may lie apart).
  * Each such ceiling gets a note ("unstable: ...", its rounds and both spreads), and one more
  * note is the node's verdict: unstable (how many of how many ceilings, the widest spread:
  * every share of a roof built on them is that uncertain) or its rounds agreeing. No note

@@ -55,8 +55,12 @@ void rt_probe_print(FILE *out, const struct rt_profile *p)
 		if (j == nth && nth < 64)
 			th[nth++] = p->flops[i].threads;
 	}
-	fprintf(out, "%s: %s; %u package%s, %u cores, %u PUs, %u NUMA node%s; ", p->host,
-		p->cpu.model, p->cpu.sockets, p->cpu.sockets > 1 ? "s" : "", p->cpu.cores,
+	char host[sizeof(p->host)], model[sizeof(p->cpu.model)];
+
+	rt_printable(host, sizeof(host), p->host);
+	rt_printable(model, sizeof(model), p->cpu.model);
+	fprintf(out, "%s: %s; %u package%s, %u cores, %u PUs, %u NUMA node%s; ", host, model,
+		p->cpu.sockets, p->cpu.sockets > 1 ? "s" : "", p->cpu.cores,
 		p->cpu.pus, p->cpu.numa_nodes, p->cpu.numa_nodes > 1 ? "s" : "");
 	if (p->cpu.clock_ghz > 0)
 		fprintf(out, "clock %.2f GHz (measured)\n", p->cpu.clock_ghz);
@@ -152,9 +156,12 @@ void rt_probe_print(FILE *out, const struct rt_profile *p)
 /* A profile's notes from the one numbered `from` on, on stderr (a warning said so). */
 static void print_notes(const char *prog, const struct rt_profile *p, size_t from)
 {
-	for (size_t i = from; i < p->nnotes; i++)
-		fprintf(stderr, "%s: %s%s\n", prog, rt_profile_note_warns(p, i) ? "warning: " : "",
-			p->notes[i]);
+	/* a note may quote another file's text (a previous profile's host and time) */
+	for (size_t i = from; i < p->nnotes; i++) {
+		fprintf(stderr, "%s: %s", prog, rt_profile_note_warns(p, i) ? "warning: " : "");
+		rt_fputs_printable(p->notes[i], stderr);
+		fputc('\n', stderr);
+	}
 }
 
 /* The node's files from its profile: the profile at path, its chart and page; print: the
@@ -228,8 +235,11 @@ static int probe_node(struct run_ctx *x, bool print, struct rt_profile **out, st
 	{
 		struct rt_outfile probe_file;
 
-		if ((rc = rt_outfile_open(&probe_file, path, err)))
+		if ((rc = rt_outfile_open(&probe_file, path, err))) {
+			if (o->output)
+				rt_err_prefix(err, "--profile-out");
 			return rc;
+		}
 		rt_outfile_abort(&probe_file);
 	}
 	if ((rc = rt_probe_run(&p, x->topo, &x->probe, err))) {
@@ -355,6 +365,24 @@ static int run_cluster(struct run_ctx *x, const struct rt_cluster *cl)
 	if (o->reference && cl->rank == 0 && rt_profile_load(&refp, o->reference, &err)) {
 		fprintf(stderr, "%s: --reference: %s\n", o->prog, err.msg);
 		rt_cluster_abort(cl, 1);
+	}
+	{
+		/* fail on an unwritable cluster profile now, on every rank, not after every
+		 * node's measurements */
+		struct rt_outfile cluster_file;
+		bool bad = false;
+
+		if (cl->rank == 0) {
+			bad = rt_outfile_open(&cluster_file, o->cluster_path, &err) != 0;
+			if (bad)
+				fprintf(stderr, "%s: --cluster: %s\n", o->prog, err.msg);
+			else
+				rt_outfile_abort(&cluster_file);
+		}
+		if (rt_cluster_max(cl, bad) > 0) {
+			rt_profile_destroy(refp);
+			return 1;
+		}
 	}
 	if (refp && !reference_usable(refp)) {
 		fprintf(stderr, "%s: --reference: %s: no usable ceiling (every one is flagged or zero): "

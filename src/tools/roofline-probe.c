@@ -164,7 +164,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", cli.prog, err.msg);
 		return 1;
 	}
-	if (rt_topo_create(&topo, NULL, &err)) {
+	/* the CPUs this process may run on are the machine it measures (taskset, a job's
+	 * binding): placements, thread counts and --threads' range keep to them */
+	if (rt_topo_create(&topo, NULL, &err) || rt_topo_restrict_usable(topo, &err)) {
 		fprintf(stderr, "%s: %s\n", cli.prog, err.msg);
 		goto out;
 	}

@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rt_cluster_node_decode(text, &n[0], &err) == 0) {
 		n[1] = n[0];
 		struct rt_cluster_finding f[2 * RT_CLUSTER_MAX_CEILINGS * RT_CLUSTER_NSTATISTICS];
-		const struct rt_cluster_reference ref = { &n[0], "fuzz" };
+		const struct rt_cluster_reference ref = { .node = &n[0], .what = "fuzz" };
 
 		rt_cluster_stats(n, 2, NULL, 0.1, st, RT_CLUSTER_MAX_CEILINGS);
 		rt_cluster_stats(n, 2, &ref, 0.1, st, RT_CLUSTER_MAX_CEILINGS);
