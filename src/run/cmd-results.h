@@ -50,7 +50,10 @@ struct rt_cmd_result {
 	struct rt_cmd_outcome *runs;
 	unsigned n;
 	struct rt_spread wall;          /* wall seconds over the successful runs (runs 0: none) */
-	int med;                        /* the run whose wall time is the median (-1: none) */
+	bool ran;                       /* a run stands for it (med): false until its runs are
+					 * summarized (a configuration never started, left as
+					 * allocated: zeroed) and where every run failed */
+	int med;                        /* the run whose wall time is the median (when ran) */
 	struct rt_spread bare;          /* the default's undisturbed runs without the log, wall
 					 * seconds (runs 0, NAN: none) */
 	bool bare_tried;                /* the default ran without the log (all may have failed) */
@@ -71,7 +74,7 @@ struct rt_cmd_result {
  * none. */
 double rt_cmd_steady(double *v, size_t n);
 
-/* wall, win, startup_median and med from the runs: the undisturbed ones, all when every run
+/* wall, win, startup_median, med and ran from the runs: the undisturbed ones, all when every run
  * was disturbed (then disturbed is set). */
 void rt_cmd_summarize(struct rt_cmd_result *s);
 /* The configurations cfgs[0..n), their results res[0..n) and what those hold (either may be

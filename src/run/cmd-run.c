@@ -1257,7 +1257,7 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 		fputs(" ];\n", of.fp);
 	}
 	fputs("  };\n", of.fp);
-	if (def && def->med >= 0) {
+	if (def && def->ran) {
 		/* what the default was, as its log's info lines said it */
 		const struct rt_onednn_tally *t = &def->runs[def->med].t;
 
@@ -1429,7 +1429,7 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir,
 		run_row(rows, c, k + 1, &s->runs[k], "command", log, true);
 	}
 	rt_cmd_summarize(s);
-	if (s->med >= 0)
+	if (s->ran)
 		if (onednn_rows(rows, c, (unsigned)s->med + 1, &s->runs[s->med], ""))
 			return rt_err_set(err, -ENOMEM, "out of memory");
 	/* the log's own cost: the default again without it */
@@ -1472,7 +1472,7 @@ static int confirm(const struct rt_cmd_run_opts *o, const char *dir,
 	int rc = 0;
 
 	/* a claim to check: another configuration faster than an undisturbed default */
-	if (best == SIZE_MAX || best == 0 || !cfgs[0].is_default || res[0].med < 0 ||
+	if (best == SIZE_MAX || best == 0 || !cfgs[0].is_default || !res[0].ran ||
 	    res[0].disturbed || bm >= dm)
 		return 0;
 	if (!(rows = open_memstream(&buf, &len)))
