@@ -4,7 +4,10 @@
 # what ran and what did not, the page and the resume hint are there. --throughput's reader:
 # a line read whole (its last figure, past 4 KiB), the same match on stdout and stderr (the
 # line without its end: '$' anchors there on both), a line past the bound said and not read, a
-# back-reference (exponential matching) refused.
+# back-reference (exponential matching) refused. The loader's environment: --resume without
+# the LD_LIBRARY_PATH or LD_PRELOAD the run started with refused; an allocator ld.so did not
+# preload (a broken libjemalloc.so.2) fails its configuration; a run.cfg whose tune winners
+# hold two allocators refused, naming its line.
 . "$top_srcdir/tests/tap.sh"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-run-edges.XXXXXX") || exit 1
 trap '[ -n "$KEEP" ] || rm -rf "$dir"' EXIT
@@ -51,5 +54,43 @@ check "--throughput with a back-reference: refused, exit 2, nothing run (got $rc
 	>/dev/null 2>&1
 check "--throughput: a back-slashed 1 inside a bracket expression is no back-reference" \
 	grep -q 'its steady state 1 images/s' "$dir/brk/summary.txt"
+
+# --resume under another loader's environment: refused, naming run.cfg's line and the variable
+mkdir "$dir/lib"
+LD_LIBRARY_PATH="$dir/lib" "$run" -o "$dir/llp" -r 1 --no-overhead -- true >/dev/null 2>&1
+"$run" --resume "$dir/llp" >"$dir/llp.out" 2>&1
+rc=$?
+line=$(grep -n '^  environment = ' "$dir/llp/run.cfg" | cut -d: -f1)
+check "--resume without the run's LD_LIBRARY_PATH: refused (exit $rc), run.cfg:$line named" \
+	sh -c "test $rc = 1 && grep -q '^roofline-run: $dir/llp/run.cfg:$line: environment: LD_LIBRARY_PATH=$dir/lib when the run started, unset now' '$dir/llp.out'"
+# (a sanitizer's runtime must come first where it is not preloaded: not checked here)
+"$run" -o "$dir/ldp" -r 1 --no-overhead -- true >/dev/null 2>&1
+ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0" LD_PRELOAD=libc.so.6 "$run" \
+	--resume "$dir/ldp" >"$dir/ldp.out" 2>&1
+rc=$?
+check "--resume with an LD_PRELOAD the run did not have: refused (exit $rc)" \
+	sh -c "test $rc = 1 && grep -q 'run.cfg:[0-9]*: environment: LD_PRELOAD=libc.so.6 now, unset when the run started' '$dir/ldp.out'"
+
+# a libjemalloc.so.2 the loader finds first (LD_LIBRARY_PATH) and cannot load
+echo 'not a library' >"$dir/lib/libjemalloc.so.2"
+echo 'not a library' >"$dir/lib/libtcmalloc_minimal.so.4"
+LD_LIBRARY_PATH="$dir/lib" "$run" -o "$dir/je" -r 1 --no-overhead --sweep allocator=jemalloc \
+	-- true >"$dir/je.out" 2>&1
+check "allocator=jemalloc that ld.so did not preload: its run failed, ld.so's words its reason" \
+	has_row "$dir/je/points.csv" config=allocator=jemalloc scope=run status=failed \
+	"reason~^not the configuration's run: the loader did not preload its library \(ERROR: ld.so: object '$dir/lib/libjemalloc.so.2' from LD_PRELOAD cannot be preloaded"
+check "... and said failed in the summary, not compared" sh -c "grep -q '^allocator=jemalloc  *failed: not the configuration' '$dir/je/summary.txt' && ! grep -q 'best configuration: allocator=jemalloc' '$dir/je/summary.txt'"
+
+# tune's winners together, hand-edited to two allocators
+LD_LIBRARY_PATH="$dir/lib" "$run" -o "$dir/tune" -r 1 --no-overhead \
+	--sweep tune=allocator:jemalloc,allocator:tcmalloc -- true >/dev/null 2>&1
+sed '/^    sweep = \[ "tune=/a\
+    tune_together = [ "allocator=jemalloc", "allocator=tcmalloc" ];' "$dir/tune/run.cfg" \
+	>"$dir/tune/run.cfg.new" && mv "$dir/tune/run.cfg.new" "$dir/tune/run.cfg"
+line=$(grep -n '^    tune_together = ' "$dir/tune/run.cfg" | cut -d: -f1)
+LD_LIBRARY_PATH="$dir/lib" "$run" --resume "$dir/tune" >"$dir/tune.out" 2>&1
+rc=$?
+check "run.cfg's tune winners with two allocators: refused (exit $rc), run.cfg:$line named" \
+	sh -c "test $rc = 1 && test -n '$line' && grep -q \"^roofline-run: $dir/tune/run.cfg:$line: tune_together: 'allocator=jemalloc' and 'allocator=tcmalloc' set the same knob\" '$dir/tune.out'"
 
 echo "1..$n"

@@ -606,6 +606,8 @@ struct stream {
 	FILE *log;                      /* the raw log, or NULL */
 	unsigned long *lines;           /* oneDNN's lines that came */
 	struct line_acc out, err;       /* each stream's line being assembled for its figure */
+	const char *preload;            /* the library its configuration preloads ("": none) */
+	char unloaded[400];             /* ld.so's words when it did not preload it ("": it did) */
 	unsigned long overlong;         /* lines over THROUGHPUT_LINE_MAX: not read */
 	double *figs;                   /* the throughput figures, images/s, in order */
 	size_t nfigs, capfigs;
@@ -772,6 +774,21 @@ static void read_throughput(struct stream *s, const char *line, size_t len)
 	figure_add(s, v);
 }
 
+/* Whether line (of standard error) is ld.so saying it did not preload the configuration's
+ * library: "ERROR: ld.so: object 'PATH' from LD_PRELOAD cannot be preloaded (WHY): ignored."
+ * (glibc's rtld.c); then the run is not of its configuration (the line kept to say why). */
+static void preload_refused(struct stream *s, const char *line)
+{
+	static const char head[] = "ERROR: ld.so: object '";
+	static const char tail[] = "' from LD_PRELOAD cannot be preloaded";
+	const size_t pl = strlen(s->preload);
+
+	if (!strncmp(line, head, sizeof(head) - 1) &&
+	    !strncmp(line + sizeof(head) - 1, s->preload, pl) &&
+	    !strncmp(line + sizeof(head) - 1 + pl, tail, sizeof(tail) - 1))
+		snprintf(s->unloaded, sizeof(s->unloaded), "%.399s", line);
+}
+
 /* The line a has assembled, ended (by its newline or carriage return, or by the end of the
  * output): read for its throughput, unless it was too long to read whole. */
 static void throughput_end(struct stream *s, struct line_acc *a)
@@ -781,6 +798,8 @@ static void throughput_end(struct stream *s, struct line_acc *a)
 	} else if (a->len) {
 		a->buf[a->len] = '\0';
 		read_throughput(s, a->buf, a->len);
+		if (a == &s->err && *s->preload && !*s->unloaded)
+			preload_refused(s, a->buf);
 	}
 	a->len = 0;
 	a->over = false;
@@ -943,7 +962,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_sweep_co
 	size_t nenv = 0;
 	struct rt_outfile lf = { 0 };
 	struct stream s = { .o = o, .count = logpath != NULL, .t = &r->t,
-			    .lines = &r->verbose_lines };
+			    .lines = &r->verbose_lines, .preload = c->preload };
 	const struct rt_spawn_io io = { .out_line = on_line, .err_data = on_err, .ctx = &s };
 	struct rt_cpu_sample before, after;
 	struct rt_cpu_tasks tasks[2] = { { 0 }, { 0 } };
@@ -1015,6 +1034,12 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_sweep_co
 	r->wall = ch.seconds;
 	window_of(&s, ch.started, off, r);
 	snprintf(r->reason, sizeof(r->reason), "%s", ch.reason);
+	if (r->ok && *s.unloaded) {
+		/* the loader ran it without the configuration's library: not its run */
+		r->ok = false;
+		snprintf(r->reason, sizeof(r->reason), "not the configuration's run: the loader did "
+			 "not preload its library (%.399s)", s.unloaded);
+	}
 	{
 		/* whether the command had its CPUs: what others used of them meanwhile, over the
 		 * time between the samples (past the command's own when it left strays to end) */
@@ -1405,6 +1430,13 @@ static int resume_member(void *ctx, const char *name, const char *v, struct rt_e
 		if (j == o->ntune || o->ntogether == o->ntune)
 			return rt_err_set(err, -EINVAL, "tune_together: '%s' is not an alternative "
 					  "of its tune= sweep", v);
+		/* one winner a knob (as rt_cmd_tune_winners picks them): a configuration of two
+		 * allocators would preload one of them */
+		for (size_t k = 0; k < o->ntogether; k++)
+			if (rt_cmd_tune_same_knob(o, o->tune_together[k], j))
+				return rt_err_set(err, -EINVAL, "tune_together: '%s' and '%s' set the "
+						  "same knob (a configuration holds one value of "
+						  "each)", o->tune_alt[o->tune_together[k]], v);
 		o->tune_together[o->ntogether++] = j;
 		return 0;
 	}

@@ -110,7 +110,7 @@ size_t rt_cmd_pick_compared(const struct rt_cmd_run_opts *o, const struct rt_cmd
 }
 
 /* Whether tune's alternatives i and j set the same knob. */
-static bool same_knob(const struct rt_cmd_run_opts *o, size_t i, size_t j)
+bool rt_cmd_tune_same_knob(const struct rt_cmd_run_opts *o, size_t i, size_t j)
 {
 	if (o->tune_threads[i] || o->tune_threads[j])
 		return o->tune_threads[i] && o->tune_threads[j];
@@ -126,7 +126,7 @@ size_t rt_cmd_tune_winners(const struct rt_cmd_run_opts *o, const struct rt_cmd_
 		bool first = beats(&res[1 + i], &res[0]);
 
 		for (size_t j = 0; j < o->ntune && first; j++)
-			if (j != i && same_knob(o, i, j) && beats(&res[1 + j], &res[0]) &&
+			if (j != i && rt_cmd_tune_same_knob(o, i, j) && beats(&res[1 + j], &res[0]) &&
 			    (res[1 + j].wall.median < res[1 + i].wall.median ||
 			     (res[1 + j].wall.median == res[1 + i].wall.median && j < i)))
 				first = false;
@@ -212,14 +212,14 @@ static void describe_default(FILE *fp, const struct rt_onednn_tally *t)
 	}
 	fprintf(fp, "the default's environment: ");
 	for (char **ev = environ; *ev; ev++)
-		if ((rt_runrec_env_kind(*ev) == RT_RUNREC_ENV_RUN || !strncmp(*ev, "LD_PRELOAD=", 11)) &&
+		if (rt_runrec_env_kind(*ev) == RT_RUNREC_ENV_RUN &&
 		    strncmp(*ev, "ONEDNN_VERBOSE=", 15) && strncmp(*ev, "DNNL_VERBOSE=", 13)) {
 			fprintf(fp, "%s%s", any ? " " : "", *ev);
 			any = true;
 		}
 	if (!any)
-		fprintf(fp, "no OMP_, KMP_, GOMP_, DNNL_, ONEDNN_, MKL_, OPENBLAS_ variable or "
-			"LD_PRELOAD set: each library's own defaults");
+		fprintf(fp, "no OMP_, KMP_, GOMP_, DNNL_, ONEDNN_, MKL_, OPENBLAS_ variable, "
+			"LD_PRELOAD or LD_LIBRARY_PATH set: each library's own defaults");
 	fputc('\n', fp);
 }
 
