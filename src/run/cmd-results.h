@@ -87,7 +87,7 @@ void rt_cmd_results_free(struct rt_sweep_config *cfgs, struct rt_cmd_result *res
  * most one grain a call, and a rate is judged on its time plus one grain a call. No clock
  * reads under a nanosecond a call; no core reads an image a nanosecond. */
 #define RT_CMD_LOG_GRAIN_S 1e-6
-#define RT_CMD_CLOCK_MIN_S 1e-9
+#define RT_CMD_CLOCK_MIN_S (RT_ONEDNN_CLOCK_MIN_MS / 1e3)
 #define RT_CMD_IMAGES_PER_S_MAX 1e9
 /* How an images/s past it is said ("impossible: the command printed images/s 5e+12, ..."):
  * its row keeps no such number, so a run read back takes it from these words. */
