@@ -7,7 +7,8 @@
 # back-reference (exponential matching) refused. The loader's environment: --resume without
 # the LD_LIBRARY_PATH or LD_PRELOAD the run started with refused; an allocator ld.so did not
 # preload (a broken libjemalloc.so.2) fails its configuration; a run.cfg whose tune winners
-# hold two allocators refused, naming its line.
+# hold two allocators refused, naming its line. A directory on PATH named like the command
+# passed over, as execvp passes it.
 . "$top_srcdir/tests/tap.sh"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-run-edges.XXXXXX") || exit 1
 trap '[ -n "$KEEP" ] || rm -rf "$dir"' EXIT
@@ -92,5 +93,13 @@ LD_LIBRARY_PATH="$dir/lib" "$run" --resume "$dir/tune" >"$dir/tune.out" 2>&1
 rc=$?
 check "run.cfg's tune winners with two allocators: refused (exit $rc), run.cfg:$line named" \
 	sh -c "test $rc = 1 && test -n '$line' && grep -q \"^roofline-run: $dir/tune/run.cfg:$line: tune_together: 'allocator=jemalloc' and 'allocator=tcmalloc' set the same knob\" '$dir/tune.out'"
+
+# a directory named sh early on PATH: the search goes on to the real sh
+mkdir -p "$dir/shadow/sh"
+PATH="$dir/shadow:$PATH" "$run" -o "$dir/shadow-run" -r 1 --no-overhead -- sh -c 'echo ran' \
+	>"$dir/shadow.out" 2>&1
+rc=$?
+check "a directory named like the command on PATH: passed over, the command run (exit $rc)" \
+	sh -c "test $rc = 0 && grep -qx ran '$dir/shadow.out' && ! grep -q 'is a directory' '$dir/shadow.out'"
 
 echo "1..$n"
