@@ -512,8 +512,9 @@ int main(void)
 	}
 
 	/* the Emerald Rapids node (tests/data/emr16): conv1 forward on AMX under attr-fpmath:bf16
-	 * at 1,620 GFLOP/s was an fp32 point above the fp32 roof (1,276 GFLOP/s at 16 threads);
-	 * as the bf16 point it is, it sits under the bf16 roof (AMX, 15,045) */
+	 * at 1,620 GFLOP/s was an fp32 point above the fp32 roof (1,276 GFLOP/s at 16 threads,
+	 * under the fp32 peak of 2,927); as the bf16 point it is, it sits under the bf16 roof
+	 * (AMX, 15,045) */
 	{
 		const char *top = getenv("top_srcdir");
 		char path[4096];
@@ -541,9 +542,15 @@ int main(void)
 			   roof ? roof->value : 0);
 			p.prec = FP32;
 			roof = rt_cmd_prim_roof(&j, &p);
-			ok(roof && roof->value < 1300 && rt_cmd_prim_impossible(&j, &p, NULL, 0),
-			   "... as an fp32 point it would be above the fp32 roof (%.0f): impossible",
+			ok(roof && roof->value < 1300 && !rt_cmd_prim_impossible(&j, &p, NULL, 0) &&
+			   rt_cmd_prim_above_roof(&j, &p, NULL, 0),
+			   "... as an fp32 point it would be above the measured fp32 roof (%.0f), under "
+			   "the fp32 peak (2,927): above the roof, not impossible",
 			   roof ? roof->value : 0);
+			p.ms = p.flops / 3000e9 * 1e3 - 1e-3;   /* 3,000 GFLOP/s: past the peak */
+			ok(rt_cmd_prim_impossible(&j, &p, NULL, 0), "... at 3,000 GFLOP/s past the fp32 "
+			   "peak: impossible");
+			p.ms = p.flops / 1620e9 * 1e3 - 1e-3;
 			p.prec = BF16;
 			p.prec_bound = true;
 			roof = rt_cmd_prim_roof(&j, &p);

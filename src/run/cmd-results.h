@@ -125,9 +125,16 @@ const struct rt_roof *rt_cmd_prim_roof(const struct rt_cmd_judgement *j,
 				       const struct rt_onednn_prim *p);
 
 /* Whether a primitive's rate is impossible: a time under the clock's grain a call, or above
- * its roof (rt_cmd_prim_roof) even with a grain more a call. why (when not NULL) says so,
- * starting "impossible: ". */
+ * what the hardware can do even with a grain more a call: its precision's theoretical peak
+ * (where the log does not tell which math ran, the highest it could have had), or its
+ * measured ceiling where the profile has no peak. why (when not NULL) says so, starting
+ * "impossible: ". */
 bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_onednn_prim *p,
+			    char *why, size_t size);
+/* Whether a primitive's rate, possible, is above its measured roof (rt_cmd_prim_roof) even
+ * with a grain more a call: a true point the probe's kernels did not reach, kept (drawn,
+ * advised on) and said. why (when not NULL) starts "above the measured roof: ". */
+bool rt_cmd_prim_above_roof(const struct rt_cmd_judgement *j, const struct rt_onednn_prim *p,
 			    char *why, size_t size);
 
 /* The first primitive of t that rt_cmd_prim_impossible calls impossible (why says so), or

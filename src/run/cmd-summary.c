@@ -647,9 +647,11 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 								     1e9 : NAN, num, sizeof(num)));
 			if (c && p->flops > 0 && p->ms > 0 && p->counted && !jd.log_impossible &&
 			    !rt_cmd_prim_impossible(&jd, p, NULL, 0))
-				fprintf(fp, " = %.0f%% of the %s ceiling at %u thread%s",
+				fprintf(fp, " = %.0f%% of the %s ceiling at %u thread%s%s",
 					100 * gf / c->value, c->precision, jd.roofs.threads,
-					jd.roofs.threads == 1 ? "" : "s");
+					jd.roofs.threads == 1 ? "" : "s",
+					rt_cmd_prim_above_roof(&jd, p, NULL, 0) ? " (above the "
+					"measured roof, under the hardware's peak: kept)" : "");
 			bound += p->counted && p->flops > 0 && p->prec_bound;
 			fprintf(fp, "  %s\n", p->problem);
 		}
