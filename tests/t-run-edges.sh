@@ -8,7 +8,8 @@
 # the LD_LIBRARY_PATH or LD_PRELOAD the run started with refused; an allocator ld.so did not
 # preload (a broken libjemalloc.so.2) fails its configuration; a run.cfg whose tune winners
 # hold two allocators refused, naming its line. A directory on PATH named like the command
-# passed over, as execvp passes it.
+# passed over, as execvp passes it. A sysroot's cpuinfo that is a FIFO, a directory or not
+# there: the error names it (no hang, no "this CPU does not have").
 . "$top_srcdir/tests/tap.sh"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/rt-t-run-edges.XXXXXX") || exit 1
 trap '[ -n "$KEEP" ] || rm -rf "$dir"' EXIT
@@ -101,5 +102,24 @@ PATH="$dir/shadow:$PATH" "$run" -o "$dir/shadow-run" -r 1 --no-overhead -- sh -c
 rc=$?
 check "a directory named like the command on PATH: passed over, the command run (exit $rc)" \
 	sh -c "test $rc = 0 && grep -qx ran '$dir/shadow.out' && ! grep -q 'is a directory' '$dir/shadow.out'"
+
+# /proc/cpuinfo not a regular file, or not there, under ROOFTRAJ_SYSROOT (each run bounded by
+# timeout only so that a hang fails rather than stalls the suite)
+for kind in fifo dir gone; do
+	identity_tree "$dir/id-$kind" GenuineIntel 6 143
+	rm -f "$dir/id-$kind/proc/cpuinfo"
+	case $kind in
+	fifo) mkfifo "$dir/id-$kind/proc/cpuinfo"; why='not a regular file' ;;
+	dir) mkdir "$dir/id-$kind/proc/cpuinfo"; why='not a regular file' ;;
+	gone) ln -s "$dir/nowhere" "$dir/id-$kind/proc/cpuinfo"; why='No such file or directory' ;;
+	esac
+	for knob in isa=avx2 fpmath=bf16; do
+		ROOFTRAJ_SYSROOT="$dir/id-$kind" timeout 120 "$run" -o "$dir/id-$kind-run" -r 1 \
+			--sweep $knob -- true >"$dir/id.out" 2>&1
+		rc=$?
+		check "cpuinfo a $kind, --sweep $knob: refused (exit $rc), the file and why named" \
+			sh -c "test $rc != 0 && test $rc != 124 && grep -q \"the CPU's flags not read: $dir/id-$kind/proc/cpuinfo: $why\" '$dir/id.out' && ! grep -q 'does not have\\|has neither' '$dir/id.out' && test ! -e '$dir/id-$kind-run'"
+	done
+done
 
 echo "1..$n"
