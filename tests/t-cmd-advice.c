@@ -244,6 +244,35 @@ int main(void)
 			   strstr(why, "GFLOP/s at 1 thread)"), "... against roofs of 1 thread: "
 			   "one thread said (%s)", why);
 		}
+		/* a theoretical peak of 2400 over the measured 1000 (16 threads): 1500 GFLOP/s is
+		 * above the measured roof, not impossible (kept, said); 2500 is past the peak */
+		{
+			struct rt_onednn_prim q = p[2];
+			char why[400] = "";
+
+			j.roofs.threads = 16;
+			j.scale = 1;
+			j.roofs.roof[2] = (struct rt_roof){ .kind = RT_ROOF_FLOPS,
+							    .basis = RT_ROOF_THEORETICAL,
+							    .precision = "fp32", .level = "",
+							    .what = "avx512", .value = 2400 };
+			j.roofs.n = 3;
+			q.flops = 1500e9 * (q.ms / 1e3 + q.calls * RT_CMD_LOG_GRAIN_S);
+			ok(!rt_cmd_prim_impossible(&j, &q, why, sizeof(why)),
+			   "1500 GFLOP/s under a theoretical peak of 2400, above the measured 1000: "
+			   "not impossible (%s)", why);
+			ok(rt_cmd_prim_above_roof(&j, &q, why, sizeof(why)) &&
+			   strstr(why, "above the measured roof: at least 1500 GFLOP/s (a microsecond "
+				  "more a call), 150% of the fp32 roof (fma, 1000 GFLOP/s at 16 "
+				  "threads)"), "... above the measured roof, said (%s)", why);
+			q.flops = 2500e9 * (q.ms / 1e3 + q.calls * RT_CMD_LOG_GRAIN_S);
+			ok(rt_cmd_prim_impossible(&j, &q, why, sizeof(why)) &&
+			   strstr(why, "impossible: at least 2500 GFLOP/s (a microsecond more a call), "
+				  "104% of the fp32 theoretical peak (avx512, 2400 GFLOP/s at 16 "
+				  "threads)") && !rt_cmd_prim_above_roof(&j, &q, NULL, 0),
+			   "... 2500 GFLOP/s past the peak: impossible, the peak named (%s)", why);
+			j.roofs.n = 2;
+		}
 	}
 	if (!tally_file(&t, "fp32")) {
 		skip("tests/data/pytorch-2.11 is not there");

@@ -192,6 +192,23 @@ int main(void)
 	   RT_ONEDNN_UNPARSED && strstr(e.why, "milliseconds"), "a bad time: %s", e.why);
 	ok(rd(&r, "onednn_verbose,exec,cpu,reorder,jit:uni,undef,src_f32::a:f0,,64,1", &e) ==
 	   RT_ONEDNN_UNPARSED && strstr(e.why, "fields"), "a field missing: %s", e.why);
+	/* times no clock reads, and tensors no process holds: not read, so that no record keeps
+	 * a rate of them */
+	ok(rd(&r, "onednn_verbose,exec,cpu,convolution,jit:avx512_core,forward_training,"
+	      "src_f32::blocked:abcd:f0 wei_f32::blocked:Acdb16a:f0 dst_f32::blocked:aBcd16b:f0,,"
+	      "alg:convolution_direct,mb8_ic3oc16_ih32oh32kh5sh1dh0ph2_iw32ow32kw5sw1dw0pw2,1e-300",
+	      &e) == RT_ONEDNN_UNPARSED && strstr(e.why, "under a nanosecond"),
+	   "1e-300 ms: no clock's reading: %s", e.why);
+	ok(rd(&r, "onednn_verbose,exec,cpu,reorder,jit:uni,undef,src_f32::a:f0,,,64,0.000001", &e) ==
+	   RT_ONEDNN_EXEC && e.ms == 1e-6, "a nanosecond: read");
+	ok(rd(&r, "onednn_verbose,exec,cpu,reorder,jit:uni,undef,src_f32::a:f0,,,64,0", &e) ==
+	   RT_ONEDNN_EXEC && e.ms == 0, "0 ms (under the log's grain): read");
+	ok(rd(&r, "onednn_verbose,exec,cpu,convolution,jit:avx512_core,forward_training,"
+	      "src_f32::blocked:abcd:f0 wei_f32::blocked:Acdb16a:f0 dst_f32::blocked:aBcd16b:f0,,"
+	      "alg:convolution_direct,mb1024_ic1048576oc16_ih16384oh16384kh1sh1dh0ph0_"
+	      "iw16384ow16384kw1sw1dw0pw0,1", &e) == RT_ONEDNN_UNPARSED &&
+	   strstr(e.why, "more than a process can address"),
+	   "a convolution of dimensions each in range, its source 4 EiB: not read: %s", e.why);
 	ok(rd(&r, "onednn_verbose,exec,cpu,reorder,jit:uni,undef,src_f32::a:f0,,,-5,1", &e) ==
 	   RT_ONEDNN_UNPARSED, "negative dimensions");
 	ok(rd(&r, "onednn_verbose,exec,cpu,convolution,jit,forward,src_f32::a:f0,,,"
@@ -495,8 +512,9 @@ int main(void)
 	}
 
 	/* the Emerald Rapids node (tests/data/emr16): conv1 forward on AMX under attr-fpmath:bf16
-	 * at 1,620 GFLOP/s was an fp32 point above the fp32 roof (1,276 GFLOP/s at 16 threads);
-	 * as the bf16 point it is, it sits under the bf16 roof (AMX, 15,045) */
+	 * at 1,620 GFLOP/s was an fp32 point above the fp32 roof (1,276 GFLOP/s at 16 threads,
+	 * under the fp32 peak of 2,927); as the bf16 point it is, it sits under the bf16 roof
+	 * (AMX, 15,045) */
 	{
 		const char *top = getenv("top_srcdir");
 		char path[4096];
@@ -524,9 +542,15 @@ int main(void)
 			   roof ? roof->value : 0);
 			p.prec = FP32;
 			roof = rt_cmd_prim_roof(&j, &p);
-			ok(roof && roof->value < 1300 && rt_cmd_prim_impossible(&j, &p, NULL, 0),
-			   "... as an fp32 point it would be above the fp32 roof (%.0f): impossible",
+			ok(roof && roof->value < 1300 && !rt_cmd_prim_impossible(&j, &p, NULL, 0) &&
+			   rt_cmd_prim_above_roof(&j, &p, NULL, 0),
+			   "... as an fp32 point it would be above the measured fp32 roof (%.0f), under "
+			   "the fp32 peak (2,927): above the roof, not impossible",
 			   roof ? roof->value : 0);
+			p.ms = p.flops / 3000e9 * 1e3 - 1e-3;   /* 3,000 GFLOP/s: past the peak */
+			ok(rt_cmd_prim_impossible(&j, &p, NULL, 0), "... at 3,000 GFLOP/s past the fp32 "
+			   "peak: impossible");
+			p.ms = p.flops / 1620e9 * 1e3 - 1e-3;
 			p.prec = BF16;
 			p.prec_bound = true;
 			roof = rt_cmd_prim_roof(&j, &p);

@@ -23,15 +23,17 @@ cpus=$(nproc)
 # plain: no bf16 math, one NUMA node, no allocator library
 identity_tree "$dir/plain" GenuineIntel 6 85
 # rich: AVX512-BF16 (no AMX), two NUMA nodes, both allocators in a directory ld.so.conf
-# names through an include (empty files: a run preloads them, the loader ignores them)
+# names through an include (a shared object that does nothing: the loader loads it, as a run
+# of allocator=jemalloc needs; one it cannot load fails the run, tests/t-run-edges.sh)
 identity_tree "$dir/rich" AuthenticAMD 25 17
 sed -i 's/^flags.*/& avx512f avx512dq avx512bw avx512vl avx512_vnni avx512_bf16/' "$dir/rich/proc/cpuinfo"
 mkdir -p "$dir/rich/sys/devices/system/node/node0" "$dir/rich/sys/devices/system/node/node1" \
 	"$dir/rich/etc/ld.so.conf.d" "$dir/rich/opt/rt-lib" "$dir/bin" "$dir/nobin"
 printf '# the test'"'"'s\ninclude /etc/ld.so.conf.d/*.conf\n' >"$dir/rich/etc/ld.so.conf"
 printf '/opt/rt-lib\n' >"$dir/rich/etc/ld.so.conf.d/rt.conf"
-: >"$dir/rich/opt/rt-lib/libjemalloc.so.2"
-: >"$dir/rich/opt/rt-lib/libtcmalloc_minimal.so.4"
+cp "$top_builddir/tests/preload-empty.so" "$dir/rich/opt/rt-lib/libjemalloc.so.2" &&
+	cp "$top_builddir/tests/preload-empty.so" "$dir/rich/opt/rt-lib/libtcmalloc_minimal.so.4" ||
+	exit 1
 # a numactl that records its words and runs the command after "--"
 cat >"$dir/bin/numactl" <<EOF
 #!/bin/sh

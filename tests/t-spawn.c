@@ -112,6 +112,44 @@ int main(void)
 		return 1;
 	}
 
+	/* PATH searched as execvp searches it: a directory named like the program and a file
+	 * without execute permission passed over, the program found after them */
+	{
+		char d1[96], d2[96], d3[96], p[160], got[256], *old = getenv("PATH");
+		char *saved = old ? strdup(old) : NULL;
+		bool made;
+		int fd;
+
+		snprintf(d1, sizeof(d1), "%s/p1", dir);
+		snprintf(d2, sizeof(d2), "%s/p2", dir);
+		snprintf(d3, sizeof(d3), "%s/p3", dir);
+		snprintf(p, sizeof(p), "%s/rt-prog", d1);
+		made = !mkdir(d1, 0700) && !mkdir(d2, 0700) && !mkdir(d3, 0700) && !mkdir(p, 0700);
+		snprintf(p, sizeof(p), "%s/rt-prog", d2);
+		made = made && (fd = open(p, O_WRONLY | O_CREAT, 0600)) >= 0 && !close(fd);
+		snprintf(p, sizeof(p), "%s/rt-prog", d3);
+		made = made && (fd = open(p, O_WRONLY | O_CREAT, 0700)) >= 0 && !close(fd);
+		snprintf(p, sizeof(p), "%s:%s:%s", d1, d2, d3);
+		setenv("PATH", p, 1);
+		snprintf(want, sizeof(want), "%s/rt-prog", d3);
+		ok(made && rt_spawn_which("rt-prog", got, sizeof(got)) && !strcmp(got, want),
+		   "PATH: a directory and a file without x of the name passed over, %s found", want);
+		snprintf(p, sizeof(p), "%s:%s", d1, d2);
+		setenv("PATH", p, 1);
+		ok(!rt_spawn_which("rt-prog", got, sizeof(got)), "... none when only those are there");
+		if (saved)
+			setenv("PATH", saved, 1);
+		else
+			unsetenv("PATH");
+		free(saved);
+		snprintf(p, sizeof(p), "%s/rt-prog", d1);
+		rmdir(p);
+		snprintf(p, sizeof(p), "%s/rt-prog", d2);
+		unlink(p);
+		unlink(want);
+		rmdir(d1), rmdir(d2), rmdir(d3);
+	}
+
 	/* the parent's descriptors stay the parent's, close-on-exec or not */
 	{
 		/* a child started by a thread pinned to one CPU (as the probe's kernels pin it)

@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -40,6 +41,15 @@ bool rt_spawn_interrupted(void)
 	return interrupt_flag && *interrupt_flag;
 }
 
+/* Whether path is what execvp runs: a regular file (a link's target) this process may
+ * execute; a directory or a file without x is passed over by its search. */
+static bool runnable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
 bool rt_spawn_which(const char *prog, char *buf, size_t size)
 {
 	const char *path = getenv("PATH");
@@ -55,7 +65,7 @@ bool rt_spawn_which(const char *prog, char *buf, size_t size)
 		size_t len = colon ? (size_t)(colon - path) : strlen(path);
 
 		if ((size_t)snprintf(buf, size, "%.*s/%s", (int)len, len ? path : ".", prog) < size &&
-		    access(buf, X_OK) == 0)
+		    runnable(buf))
 			return true;
 		path = colon ? colon + 1 : NULL;
 	}

@@ -87,7 +87,8 @@ int rt_spawn_run_envp(char *const argv[], char *const env[], size_t nenv, double
 		      const struct rt_spawn_io *io, struct rt_child *c, struct rt_err *err);
 
 /* The full path of an executable named prog (a name with a '/' is taken as it is; otherwise
- * searched in $PATH) into buf; false when there is none. */
+ * searched in $PATH as execvp searches it: a directory or a file without execute permission
+ * of its name passed over) into buf; false when there is none. */
 bool rt_spawn_which(const char *prog, char *buf, size_t size);
 
 /* Set by a front end's SIGINT/SIGTERM/SIGHUP handler: a running child is killed (its reason:

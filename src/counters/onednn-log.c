@@ -873,6 +873,43 @@ static char graph_op(const char *op, size_t len)
 
 /* A graph partition's FLOPs and bytes from its op names and tensors: counted false (its time
  * alone) where they do not give them exactly. */
+/* An execution's time (text, oneDNN's milliseconds) into e->ms: 0 (under the log's grain), or
+ * RT_ONEDNN_CLOCK_MIN_MS to a day and more (1e9 ms); anything else is no clock's reading
+ * (1e-300 ms would make its rate 1e295 GFLOP/s), e->why says so. */
+static bool read_ms(const char *text, struct rt_onednn_exec *e)
+{
+	char *end;
+
+	e->ms = strtod(text, &end);
+	if (end == text || *end || !isfinite(e->ms) || e->ms < 0 || e->ms > 1e9) {
+		snprintf(e->why, sizeof(e->why), "time '%.40s' is not milliseconds", text);
+		return false;
+	}
+	if (e->ms > 0 && e->ms < RT_ONEDNN_CLOCK_MIN_MS) {
+		snprintf(e->why, sizeof(e->why), "time '%.40s' ms: under a nanosecond, no clock "
+			 "reads that", text);
+		return false;
+	}
+	return true;
+}
+
+/* Whether an execution's counts can be of one: finite, and its tensors (its bytes: each
+ * touched once) within what one process can address (RT_ONEDNN_BYTES_MAX), whatever each
+ * dimension alone is; e->why says which is not. */
+static bool counts_in_range(struct rt_onednn_exec *e)
+{
+	if (!isfinite(e->flops) || !isfinite(e->bytes) || e->flops < 0 || e->bytes < 0) {
+		snprintf(e->why, sizeof(e->why), "counts out of range");
+		return false;
+	}
+	if (e->bytes > RT_ONEDNN_BYTES_MAX) {
+		snprintf(e->why, sizeof(e->why), "problem: tensors of %.3g bytes, more than a "
+			 "process can address (2^57)", e->bytes);
+		return false;
+	}
+	return true;
+}
+
 static void graph_count(struct rt_onednn_exec *e, const char *ops, char *lts)
 {
 	struct lt v[16];
@@ -950,7 +987,6 @@ static enum rt_onednn_line graph_exec(struct rt_onednn_reader *r, char **tok, si
 	const char *f[5];
 	const int impl = index_in(r->gfields, r->ngfields, "implementation");
 	const int backend = index_in(r->gfields, r->ngfields, "backend");
-	char *end;
 
 	if (nt != r->ngfields || index_in(r->gfields, r->ngfields, "operation") != 0) {
 		snprintf(e->why, sizeof(e->why), "%zu graph fields where the header names %zu", nt,
@@ -966,11 +1002,8 @@ static enum rt_onednn_line graph_exec(struct rt_onednn_reader *r, char **tok, si
 		}
 		f[k] = tok[at];
 	}
-	e->ms = strtod(f[4], &end);
-	if (end == f[4] || *end || !isfinite(e->ms) || e->ms < 0 || e->ms > 1e9) {
-		snprintf(e->why, sizeof(e->why), "time '%.40s' is not milliseconds", f[4]);
+	if (!read_ms(f[4], e))
 		return RT_ONEDNN_UNPARSED;
-	}
 	snprintf(e->kind, sizeof(e->kind), "graph");
 	snprintf(e->prop, sizeof(e->prop), "%s", f[0]);
 	snprintf(e->impl, sizeof(e->impl), "%s", impl >= 0 ? tok[impl] :
@@ -1005,6 +1038,8 @@ static enum rt_onednn_line graph_exec(struct rt_onednn_reader *r, char **tok, si
 		e->problem = r->problem.s;
 	}
 	graph_count(e, f[1], (char *)f[2]);
+	if (!counts_in_range(e))
+		return RT_ONEDNN_UNPARSED;
 	fpmath_of(f[3], e->fpmath, sizeof(e->fpmath));
 	math_prec(e);
 	return RT_ONEDNN_EXEC;
@@ -1057,7 +1092,6 @@ enum rt_onednn_line rt_onednn_read(struct rt_onednn_reader *r, const char *line,
 	size_t nt = 0, i = 0;
 	const char *f[16] = { 0 };
 	bool graph = false;
-	char *end;
 
 	memset(e, 0, sizeof(*e));
 	e->problem = "";
@@ -1141,19 +1175,14 @@ enum rt_onednn_line rt_onednn_read(struct rt_onednn_reader *r, const char *line,
 	snprintf(e->impl, sizeof(e->impl), "%s", f[1]);
 	snprintf(e->prop, sizeof(e->prop), "%s", f[2]);
 	e->problem = f[6];
-	e->ms = strtod(f[7], &end);
-	if (end == f[7] || *end || !isfinite(e->ms) || e->ms < 0 || e->ms > 1e9) {
-		snprintf(e->why, sizeof(e->why), "time '%.40s' is not milliseconds", f[7]);
+	if (!read_ms(f[7], e))
 		return RT_ONEDNN_UNPARSED;
-	}
 	if (!strcmp(e->kind, "reorder"))
 		reorder_layouts(f[3], e);
 	if (!count(e, (char *)f[3], f[4], f[5], e->why, sizeof(e->why)))
 		return RT_ONEDNN_UNPARSED;
-	if (!isfinite(e->flops) || !isfinite(e->bytes) || e->flops < 0 || e->bytes < 0) {
-		snprintf(e->why, sizeof(e->why), "counts out of range");
+	if (!counts_in_range(e))
 		return RT_ONEDNN_UNPARSED;
-	}
 	return RT_ONEDNN_EXEC;
 }
 

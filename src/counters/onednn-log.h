@@ -29,6 +29,13 @@ enum rt_onednn_line {
 	RT_ONEDNN_UNPARSED,     /* oneDNN's marker, but not a line this reader understands */
 };
 
+/* What an execution line must hold to be read: a time of 0 (under the log's grain) or of a
+ * nanosecond at least (no clock reads less: a shorter one's rate is none); tensors within
+ * what a 64-bit process can address (2^57 bytes, x86-64's five-level paging), their product
+ * of dimensions bounded though each dimension is. */
+#define RT_ONEDNN_CLOCK_MIN_MS 1e-6
+#define RT_ONEDNN_BYTES_MAX 0x1p57
+
 /* One execution. */
 struct rt_onednn_exec {
 	char kind[32];          /* convolution, inner_product, reorder, ... ("pooling_v2" as

@@ -7,10 +7,12 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,36 +101,84 @@ bool rt_cpu_identity_path(char *buf, size_t size, const char *path)
 	return (size_t)snprintf(buf, size, "%s%s", root, path) < size;
 }
 
+int rt_cpu_identity_read(const char *path, char **text, struct rt_err *err)
+{
+	char full[4096], *buf = NULL;
+	size_t len = 0, cap = 0;
+	struct stat st;
+	int fd = -1, rc = 0;
+
+	*text = NULL;
+	if (!rt_cpu_identity_path(full, sizeof(full), path))
+		return rt_err_set(err, -ENAMETOOLONG, "ROOFTRAJ_SYSROOT: too long");
+	/* without blocking on a FIFO's writer: what it is is asked first */
+	if ((fd = open(full, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 || fstat(fd, &st)) {
+		rc = rt_err_set(err, -errno, "%s: %s", full, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = rt_err_set(err, -EINVAL, "%s: not a regular file", full);
+		goto out;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 2) {
+			char *nb;
+
+			if (cap >= RT_CPU_IDENTITY_MAX) {
+				rc = rt_err_set(err, -EFBIG, "%s: larger than %d MiB", full,
+						RT_CPU_IDENTITY_MAX >> 20);
+				goto out;
+			}
+			cap = cap ? 2 * cap : 65536;
+			if (!(nb = realloc(buf, cap))) {
+				rc = rt_err_set(err, -ENOMEM, "out of memory");
+				goto out;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = rt_err_set(err, -errno, "%s: %s", full, strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*text = buf;
+	buf = NULL;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return rc;
+}
+
 int rt_cpu_detect(struct rt_cpu *cpu, struct rt_err *err)
 {
-	char *text = NULL, path[4096];
-	size_t cap = 0;
-	FILE *fp;
-	ssize_t n;
+	struct rt_err ignored;
+	char *text = NULL;
 	int rc;
 
-	if (!rt_cpu_identity_path(path, sizeof(path), "/proc/cpuinfo"))
-		return rt_err_set(err, -ENAMETOOLONG, "ROOFTRAJ_SYSROOT: too long");
-	if (!(fp = fopen(path, "r")))
-		return rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
-	n = getdelim(&text, &cap, '\0', fp);
-	fclose(fp);
-	if (n < 0) {
-		free(text);
-		return rt_err_set(err, -EIO, "%s: cannot read", path);
-	}
+	if ((rc = rt_cpu_identity_read("/proc/cpuinfo", &text, err)))
+		return rc;
 	rc = rt_cpu_parse_cpuinfo(cpu, text, err);
 	free(text);
 	if (rc)
 		return rc;
-	if (rt_cpu_identity_path(path, sizeof(path),
-				 "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq") &&
-	    (fp = fopen(path, "r"))) {
+	/* the clock where the node says it (none: not known), by the same reader */
+	if (!rt_cpu_identity_read("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", &text,
+				  &ignored)) {
 		unsigned long khz;
 
-		if (fscanf(fp, "%lu", &khz) == 1)
+		if (sscanf(text, "%lu", &khz) == 1)
 			cpu->max_mhz = (double)khz / 1000.0;
-		fclose(fp);
+		free(text);
 	}
 	return 0;
 }

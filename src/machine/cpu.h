@@ -30,6 +30,12 @@ struct rt_cpu {
  * false when the result does not fit. Only identity is read so: the CPU times of /proc/stat and
  * the cgroup are always this machine's. */
 bool rt_cpu_identity_path(char *buf, size_t size, const char *path);
+/* The whole of the identity file path (absolute, read where rt_cpu_identity_path puts it)
+ * into *text (NUL-ended; the caller frees it). A file that is not regular (a FIFO, which
+ * would block; a directory; a device) is refused, -EINVAL; an open or read error is its
+ * -errno; one past RT_CPU_IDENTITY_MAX bytes -EFBIG: each message names the file. */
+#define RT_CPU_IDENTITY_MAX (64 << 20)
+int rt_cpu_identity_read(const char *path, char **text, struct rt_err *err);
 
 /* Parse /proc/cpuinfo-formatted text (the first processor's block). */
 int rt_cpu_parse_cpuinfo(struct rt_cpu *cpu, const char *text, struct rt_err *err);

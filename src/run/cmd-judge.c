@@ -120,15 +120,75 @@ const struct rt_roof *rt_cmd_prim_roof(const struct rt_cmd_judgement *j,
 	       rt_roofs_ceiling(&j->roofs, prec[1]);
 }
 
+/* What the hardware can do for a primitive's math: the theoretical peak of its precision
+ * (of fp32 or the lower one where the log does not tell which ran, the higher), or its
+ * measured ceiling where the profile holds no peak. NULL without either. */
+static const struct rt_roof *prim_limit(const struct rt_cmd_judgement *j,
+					const struct rt_onednn_prim *p)
+{
+	const char *prec[2] = { "fp32", NULL };
+	const struct rt_roof *b = NULL;
+
+	if (!j->have_roofs || p->prec >= RT_PRECISION_COUNT)
+		return NULL;
+	prec[1] = rt_precision_name(p->prec);
+	for (size_t i = p->prec_bound ? 0 : 1; i < 2; i++) {
+		const struct rt_roof *t = rt_roofs_theoretical(&j->roofs, prec[i]);
+
+		if (!t)
+			t = rt_roofs_ceiling(&j->roofs, prec[i]);
+		if (t && (!b || t->value > b->value))
+			b = t;
+	}
+	return b;
+}
+
+/* A primitive's rate with a grain more a call: the least its work could have run at (NAN:
+ * none to judge) */
+static double least_rate(const struct rt_onednn_prim *p)
+{
+	const double calls = p->calls ? (double)p->calls : 1;
+
+	if (!p->counted || !(p->flops > 0))
+		return NAN;
+	return p->flops / (p->ms / 1e3 + calls * RT_CMD_LOG_GRAIN_S) / 1e9;
+}
+
+/* roofs of fewer threads than the run's scaled to an upper bound at its count (a judgement
+ * made by hand, scale 0, holds the roofs as they are) */
+static double scale_of(const struct rt_cmd_judgement *j)
+{
+	return j->scale > 1 ? j->scale : 1;
+}
+
+/* "at least G GFLOP/s (a microsecond more a call), P% of the PREC roof (WHAT, V GFLOP/s at
+ * T threads[ x K for the run's threads = V'])" into buf */
+static void rate_words(char *buf, size_t size, const struct rt_cmd_judgement *j, double gf,
+		       const struct rt_roof *roof)
+{
+	const double k = scale_of(j);
+	char a[32], b[32], c[32], sc[96] = "";
+
+	if (k > 1)
+		snprintf(sc, sizeof(sc), " x %.3g for the run's threads = %s", k,
+			 rt_cmd_num(roof->value * k, b, sizeof(b)));
+	snprintf(buf, size, "at least %s GFLOP/s (a microsecond more a call), %.0f%% of the %s "
+		 "%s (%s, %s GFLOP/s at %u thread%s%s)", rt_cmd_num(gf, a, sizeof(a)),
+		 100 * gf / (roof->value * k), roof->precision,
+		 roof->basis == RT_ROOF_THEORETICAL ? "theoretical peak" : "roof", roof->what,
+		 rt_cmd_num(roof->value, c, sizeof(c)), j->roofs.threads,
+		 j->roofs.threads == 1 ? "" : "s", sc);
+}
+
 bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_onednn_prim *p,
 			    char *why, size_t size)
 {
-	const struct rt_roof *roof = rt_cmd_prim_roof(j, p);
+	const struct rt_roof *limit = prim_limit(j, p);
 	const double calls = p->calls ? (double)p->calls : 1;
-	char a[32], b[32], c[32];
-	double gf;
+	const double gf = least_rate(p);
+	char a[32], words[300];
 
-	if (!p->counted || !(p->flops > 0))
+	if (isnan(gf))
 		return false;
 	if (p->ms > 0 && p->ms / 1e3 / calls < RT_CMD_CLOCK_MIN_S) {
 		if (why)
@@ -137,27 +197,30 @@ bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_on
 				 rt_cmd_num(p->ms, a, sizeof(a)));
 		return true;
 	}
-	if (!roof)
-		return false;
-	/* the rate with a grain more a call: the least its work could have run at */
-	gf = p->flops / (p->ms / 1e3 + calls * RT_CMD_LOG_GRAIN_S) / 1e9;
-	/* roofs of fewer threads than the run's scaled to an upper bound at its count (a
-	 * judgement made by hand, scale 0, holds the roofs as they are) */
-	const double k = j->scale > 1 ? j->scale : 1;
-
-	if (gf <= roof->value * k)
+	/* past what the hardware can do, not past a ceiling the probe's kernels measured */
+	if (!limit || gf <= limit->value * scale_of(j))
 		return false;
 	if (why) {
-		char sc[96] = "";
+		rate_words(words, sizeof(words), j, gf, limit);
+		snprintf(why, size, "impossible: %s", words);
+	}
+	return true;
+}
 
-		if (k > 1)
-			snprintf(sc, sizeof(sc), " x %.3g for the run's threads = %s", k,
-				 rt_cmd_num(roof->value * k, b, sizeof(b)));
-		snprintf(why, size, "impossible: at least %s GFLOP/s (a microsecond more a call), "
-			 "%.0f%% of the %s roof (%s, %s GFLOP/s at %u thread%s%s)",
-			 rt_cmd_num(gf, a, sizeof(a)), 100 * gf / (roof->value * k), roof->precision,
-			 roof->what, rt_cmd_num(roof->value, c, sizeof(c)), j->roofs.threads,
-			 j->roofs.threads == 1 ? "" : "s", sc);
+bool rt_cmd_prim_above_roof(const struct rt_cmd_judgement *j, const struct rt_onednn_prim *p,
+			    char *why, size_t size)
+{
+	const struct rt_roof *roof = rt_cmd_prim_roof(j, p);
+	const double gf = least_rate(p);
+	char words[300];
+
+	if (isnan(gf) || !roof || roof->basis == RT_ROOF_THEORETICAL ||
+	    gf <= roof->value * scale_of(j) || rt_cmd_prim_impossible(j, p, NULL, 0))
+		return false;
+	if (why) {
+		rate_words(words, sizeof(words), j, gf, roof);
+		snprintf(why, size, "above the measured roof: %s; under what the hardware can do, "
+			 "so kept: the probe's kernels did not reach what this work did", words);
 	}
 	return true;
 }

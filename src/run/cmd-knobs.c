@@ -158,23 +158,27 @@ static bool find_library(const char *name, char *out, size_t size)
 	return false;
 }
 
-/* The first processor's flags in /proc/cpuinfo (under ROOFTRAJ_SYSROOT), into buf; "" when
- * there are none. */
-static void cpu_flags(char *buf, size_t size)
+/* The first processor's flags in /proc/cpuinfo (under ROOFTRAJ_SYSROOT), into buf (" a b c ";
+ * "" when there are none); the reader's error (the file named) when it cannot be read. */
+static int cpu_flags(char *buf, size_t size, struct rt_err *err)
 {
-	char path[4096], line[8192];
-	FILE *fp;
+	char *text = NULL;
+	int rc;
 
 	buf[0] = '\0';
-	if (!rt_cpu_identity_path(path, sizeof(path), "/proc/cpuinfo") || !(fp = fopen(path, "r")))
-		return;
-	while (fgets(line, sizeof(line), fp))
-		if (!strncmp(line, "flags", 5) && strchr(line, ':')) {
-			snprintf(buf, size, " %s", strchr(line, ':') + 1);
-			buf[strcspn(buf, "\n")] = ' ';
+	if ((rc = rt_cpu_identity_read("/proc/cpuinfo", &text, err)))
+		return rc;
+	for (const char *line = text; line && *line; line = strchr(line, '\n'),
+	     line = line ? line + 1 : NULL)
+		if (!strncmp(line, "flags", 5) && strchr(line, ':') &&
+		    strchr(line, ':') < line + strcspn(line, "\n")) {
+			const char *v = strchr(line, ':') + 1;
+
+			snprintf(buf, size, " %.*s ", (int)strcspn(v, "\n"), v);
 			break;
 		}
-	fclose(fp);
+	free(text);
+	return 0;
 }
 
 /* Whether flags (" a b c ") hold every word of need ("a b"); the missing ones into miss. */
@@ -204,7 +208,15 @@ static bool bf16_offered(char *why, size_t size)
 	struct rt_err err = { 0 };
 	struct rt_cpu cpu;
 
-	if (!rt_cpu_detect(&cpu, &err) && rt_cpu_bf16_flag(&cpu))
+	if (rt_cpu_detect(&cpu, &err)) {
+		/* not a CPU without it: one whose flags could not be read */
+		const char head[] = "the CPU's flags not read: ";
+
+		snprintf(why, size, "%s%.*s", head, (int)(size > sizeof(head) ?
+							  size - sizeof(head) : 0), err.msg);
+		return false;
+	}
+	if (rt_cpu_bf16_flag(&cpu))
 		return true;
 	snprintf(why, size, "this CPU has neither AMX (amx_bf16) nor AVX512-BF16 (avx512_bf16) "
 		 "in /proc/cpuinfo's flags: no bf16 math for oneDNN to lower f32 work to");
@@ -342,7 +354,12 @@ static int parse_value(struct rt_cmd_knob *k, const char *item, struct rt_cmd_kn
 				snprintf(v->arg, sizeof(v->arg), "ONEDNN_MAX_CPU_ISA=");
 				return 0;
 			}
-			cpu_flags(flags, sizeof(flags));
+			if (cpu_flags(flags, sizeof(flags), err)) {
+				struct rt_err why = *err;
+
+				return rt_err_set(err, why.code, "--sweep: isa=%s: the CPU's flags not "
+						  "read: %s", v->word, why.msg);
+			}
 			if (isas[i].need && !has_flags(flags, isas[i].need, miss, sizeof(miss)))
 				return rt_err_set(err, -EINVAL, "--sweep: isa=%s: this CPU does not "
 						  "have it (no %s in /proc/cpuinfo's flags): oneDNN "

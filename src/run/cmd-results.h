@@ -50,7 +50,10 @@ struct rt_cmd_result {
 	struct rt_cmd_outcome *runs;
 	unsigned n;
 	struct rt_spread wall;          /* wall seconds over the successful runs (runs 0: none) */
-	int med;                        /* the run whose wall time is the median (-1: none) */
+	bool ran;                       /* a run stands for it (med): false until its runs are
+					 * summarized (a configuration never started, left as
+					 * allocated: zeroed) and where every run failed */
+	int med;                        /* the run whose wall time is the median (when ran) */
 	struct rt_spread bare;          /* the default's undisturbed runs without the log, wall
 					 * seconds (runs 0, NAN: none) */
 	bool bare_tried;                /* the default ran without the log (all may have failed) */
@@ -71,7 +74,7 @@ struct rt_cmd_result {
  * none. */
 double rt_cmd_steady(double *v, size_t n);
 
-/* wall, win, startup_median and med from the runs: the undisturbed ones, all when every run
+/* wall, win, startup_median, med and ran from the runs: the undisturbed ones, all when every run
  * was disturbed (then disturbed is set). */
 void rt_cmd_summarize(struct rt_cmd_result *s);
 /* The configurations cfgs[0..n), their results res[0..n) and what those hold (either may be
@@ -84,7 +87,7 @@ void rt_cmd_results_free(struct rt_sweep_config *cfgs, struct rt_cmd_result *res
  * most one grain a call, and a rate is judged on its time plus one grain a call. No clock
  * reads under a nanosecond a call; no core reads an image a nanosecond. */
 #define RT_CMD_LOG_GRAIN_S 1e-6
-#define RT_CMD_CLOCK_MIN_S 1e-9
+#define RT_CMD_CLOCK_MIN_S (RT_ONEDNN_CLOCK_MIN_MS / 1e3)
 #define RT_CMD_IMAGES_PER_S_MAX 1e9
 /* How an images/s past it is said ("impossible: the command printed images/s 5e+12, ..."):
  * its row keeps no such number, so a run read back takes it from these words. */
@@ -122,9 +125,16 @@ const struct rt_roof *rt_cmd_prim_roof(const struct rt_cmd_judgement *j,
 				       const struct rt_onednn_prim *p);
 
 /* Whether a primitive's rate is impossible: a time under the clock's grain a call, or above
- * its roof (rt_cmd_prim_roof) even with a grain more a call. why (when not NULL) says so,
- * starting "impossible: ". */
+ * what the hardware can do even with a grain more a call: its precision's theoretical peak
+ * (where the log does not tell which math ran, the highest it could have had), or its
+ * measured ceiling where the profile has no peak. why (when not NULL) says so, starting
+ * "impossible: ". */
 bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_onednn_prim *p,
+			    char *why, size_t size);
+/* Whether a primitive's rate, possible, is above its measured roof (rt_cmd_prim_roof) even
+ * with a grain more a call: a true point the probe's kernels did not reach, kept (drawn,
+ * advised on) and said. why (when not NULL) starts "above the measured roof: ". */
+bool rt_cmd_prim_above_roof(const struct rt_cmd_judgement *j, const struct rt_onednn_prim *p,
 			    char *why, size_t size);
 
 /* The first primitive of t that rt_cmd_prim_impossible calls impossible (why says so), or

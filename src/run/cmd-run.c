@@ -286,10 +286,45 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 			  "env:NAME=V1,V2,... expected", spec);
 }
 
+/* Where regex (a POSIX ERE) holds a back-reference (\1..\9 outside a bracket expression:
+ * glibc's extension), or NULL. */
+static const char *backref(const char *regex)
+{
+	for (const char *p = regex; *p; p++) {
+		if (*p == '\\') {
+			if (p[1] >= '1' && p[1] <= '9')
+				return p;
+			if (p[1])
+				p++;
+		} else if (*p == '[') {
+			/* to its closing ']': one first (after '^') is a member, as are the
+			 * classes [:alpha:], [=a=] and [.-.] */
+			p++;
+			if (*p == '^')
+				p++;
+			if (*p == ']')
+				p++;
+			while (*p && *p != ']') {
+				if (*p == '[' && (p[1] == ':' || p[1] == '=' || p[1] == '.')) {
+					const char end[3] = { p[1], ']', '\0' };
+					const char *q = strstr(p + 2, end);
+
+					p = q ? q + 1 : p + 1;
+				}
+				p++;
+			}
+			if (!*p)
+				break;
+		}
+	}
+	return NULL;
+}
+
 int rt_cmd_throughput_set(struct rt_cmd_run_opts *o, const char *regex, struct rt_err *err)
 {
 	regex_t re;
 	char msg[200];
+	const char *br;
 	int e;
 
 	if (strlen(regex) >= sizeof(o->throughput_buf))
@@ -300,6 +335,14 @@ int rt_cmd_throughput_set(struct rt_cmd_run_opts *o, const char *regex, struct r
 	if ((e = regcomp(&re, regex, REG_EXTENDED))) {
 		regerror(e, &re, msg, sizeof(msg));
 		return rt_err_set(err, -EINVAL, "--throughput: '%s': %s", regex, msg);
+	}
+	/* matched in the loop that keeps the time limit: a back-reference takes time exponential
+	 * in a line's length (POSIX EREs have none; glibc's matcher backtracks on them) */
+	if ((br = backref(regex))) {
+		regfree(&re);
+		return rt_err_set(err, -EINVAL, "--throughput: '%s': the back-reference '%.2s' "
+				  "is not accepted (matching one can take time exponential in a "
+				  "line's length)", regex, br);
 	}
 	rt_cmd_run_opts_fini(o);
 	o->throughput_re = re;
@@ -544,6 +587,17 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_sw
 }
 
 /* What one process's output goes through. */
+/* The longest line of the command's output read for its throughput: whole, never cut (its
+ * last figure is the one read), and bounded, since glibc's matcher can take time up to the
+ * square of a line's length (a 16 KiB line at worst about half a second here; the time
+ * limit and an interrupt are checked between lines). */
+#define THROUGHPUT_LINE_MAX 16384
+struct line_acc {
+	char buf[THROUGHPUT_LINE_MAX + 1];
+	size_t len;
+	bool over;                      /* past THROUGHPUT_LINE_MAX: skipped to its end */
+};
+
 struct stream {
 	const struct rt_cmd_run_opts *o;
 	bool count;                     /* the log is on: read it */
@@ -551,9 +605,10 @@ struct stream {
 	struct rt_onednn_tally *t;
 	FILE *log;                      /* the raw log, or NULL */
 	unsigned long *lines;           /* oneDNN's lines that came */
-	char err[4096];                 /* the standard error line being assembled (a longer
-					 * line's start: a figure is printed early in its line) */
-	size_t errlen;
+	struct line_acc out, err;       /* each stream's line being assembled for its figure */
+	const char *preload;            /* the library its configuration preloads ("": none) */
+	char unloaded[400];             /* ld.so's words when it did not preload it ("": it did) */
+	unsigned long overlong;         /* lines over THROUGHPUT_LINE_MAX: not read */
 	double *figs;                   /* the throughput figures, images/s, in order */
 	size_t nfigs, capfigs;
 	/* the work window: the first and last executions, by oneDNN's timestamps (ms, its
@@ -672,33 +727,39 @@ static double read_iter_rate(const char *line, size_t len)
 	return got;
 }
 
-/* The figure --throughput's regex finds in a line (the last match's), or NAN. */
+/* The figure --throughput's regex finds in a line (the last match's), or NAN: the whole line
+ * (len bytes, a NUL byte in it a character like any other: REG_STARTEND), without its end. */
 static double read_regex(const regex_t *re, const char *line, size_t len)
 {
-	char buf[4096], num[64], *end;
+	char num[64], *end;
 	regmatch_t m[2];
 	double got = NAN;
 	int flags = 0;
 
-	snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) - 1 ? len : sizeof(buf) - 1),
-		 line);
-	for (const char *p = buf; *p && !regexec(re, p, 2, m, flags); flags = REG_NOTBOL) {
-		const regmatch_t *g = m[1].rm_so >= 0 ? &m[1] : &m[0];
-		const int gl = (int)(g->rm_eo - g->rm_so);
+	for (size_t at = 0; at < len; flags = REG_NOTBOL) {
+		const regmatch_t *g;
+		regoff_t gl;
 		double v;
 
-		if (gl > 0 && gl < (int)sizeof(num)) {
-			snprintf(num, sizeof(num), "%.*s", gl, p + g->rm_so);
+		m[0].rm_so = (regoff_t)at;
+		m[0].rm_eo = (regoff_t)len;
+		if (regexec(re, line, 2, m, flags | REG_STARTEND))
+			break;
+		g = m[1].rm_so >= 0 ? &m[1] : &m[0];
+		gl = g->rm_eo - g->rm_so;
+		if (gl > 0 && gl < (regoff_t)sizeof(num)) {
+			snprintf(num, sizeof(num), "%.*s", (int)gl, line + g->rm_so);
 			v = strtod(num, &end);
 			if (end != num && !*end && isfinite(v) && v > 0)
 				got = v;
 		}
-		p += m[0].rm_eo > 0 ? m[0].rm_eo : 1;
+		at = (size_t)m[0].rm_eo > at ? (size_t)m[0].rm_eo : at + 1;
 	}
 	return got;
 }
 
-/* A line of the command's output (stdout or stderr) read for its throughput. */
+/* A line of the command's output (stdout or stderr, without its end) read for its
+ * throughput. */
 static void read_throughput(struct stream *s, const char *line, size_t len)
 {
 	double v = NAN;
@@ -713,6 +774,51 @@ static void read_throughput(struct stream *s, const char *line, size_t len)
 	figure_add(s, v);
 }
 
+/* Whether line (of standard error) is ld.so saying it did not preload the configuration's
+ * library: "ERROR: ld.so: object 'PATH' from LD_PRELOAD cannot be preloaded (WHY): ignored."
+ * (glibc's rtld.c); then the run is not of its configuration (the line kept to say why). */
+static void preload_refused(struct stream *s, const char *line)
+{
+	static const char head[] = "ERROR: ld.so: object '";
+	static const char tail[] = "' from LD_PRELOAD cannot be preloaded";
+	const size_t pl = strlen(s->preload);
+
+	if (!strncmp(line, head, sizeof(head) - 1) &&
+	    !strncmp(line + sizeof(head) - 1, s->preload, pl) &&
+	    !strncmp(line + sizeof(head) - 1 + pl, tail, sizeof(tail) - 1))
+		snprintf(s->unloaded, sizeof(s->unloaded), "%.399s", line);
+}
+
+/* The line a has assembled, ended (by its newline or carriage return, or by the end of the
+ * output): read for its throughput, unless it was too long to read whole. */
+static void throughput_end(struct stream *s, struct line_acc *a)
+{
+	if (a->over) {
+		s->overlong++;
+	} else if (a->len) {
+		a->buf[a->len] = '\0';
+		read_throughput(s, a->buf, a->len);
+		if (a == &s->err && *s->preload && !*s->unloaded)
+			preload_refused(s, a->buf);
+	}
+	a->len = 0;
+	a->over = false;
+}
+
+/* Output of either stream, as it comes, into its lines: the same lines on both, ended by a
+ * newline or by the carriage return a progress bar redraws with. */
+static void throughput_feed(struct stream *s, struct line_acc *a, const char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == '\n' || buf[i] == '\r')
+			throughput_end(s, a);
+		else if (a->len < THROUGHPUT_LINE_MAX)
+			a->buf[a->len++] = buf[i];
+		else
+			a->over = true;
+	}
+}
+
 static void on_line(void *ctx, const char *line, size_t len)
 {
 	struct stream *s = ctx;
@@ -722,7 +828,7 @@ static void on_line(void *ctx, const char *line, size_t len)
 
 	if (k == RT_ONEDNN_OTHER) {
 		fwrite(line, 1, len, stdout);
-		read_throughput(s, line, len);
+		throughput_feed(s, &s->out, line, len);
 		return;
 	}
 	if (s->log)
@@ -757,14 +863,7 @@ static void on_err(void *ctx, const char *buf, size_t len)
 	struct stream *s = ctx;
 
 	fwrite(buf, 1, len, stderr);
-	for (size_t i = 0; i < len; i++) {
-		if (buf[i] == '\n' || buf[i] == '\r') {
-			read_throughput(s, s->err, s->errlen);
-			s->errlen = 0;
-		} else if (s->errlen < sizeof(s->err)) {
-			s->err[s->errlen++] = buf[i];
-		}
-	}
+	throughput_feed(s, &s->err, buf, len);
 }
 
 /* The steady state of a command's throughput figures: the median of those after the first
@@ -863,7 +962,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_sweep_co
 	size_t nenv = 0;
 	struct rt_outfile lf = { 0 };
 	struct stream s = { .o = o, .count = logpath != NULL, .t = &r->t,
-			    .lines = &r->verbose_lines };
+			    .lines = &r->verbose_lines, .preload = c->preload };
 	const struct rt_spawn_io io = { .out_line = on_line, .err_data = on_err, .ctx = &s };
 	struct rt_cpu_sample before, after;
 	struct rt_cpu_tasks tasks[2] = { { 0 }, { 0 } };
@@ -920,8 +1019,12 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_sweep_co
 		return rc;
 	}
 	free(ch.out);
-	if (s.errlen)
-		read_throughput(&s, s.err, s.errlen);   /* a last line without its end */
+	throughput_end(&s, &s.out);             /* a last line without its end */
+	throughput_end(&s, &s.err);
+	if (s.overlong)
+		fprintf(stderr, "%s: %s: %lu line%s of the command's output longer than %d bytes "
+			"not read for its throughput\n", o->prog, c->name, s.overlong,
+			s.overlong == 1 ? "" : "s", THROUGHPUT_LINE_MAX);
 	r->figures = (unsigned)s.nfigs;
 	r->images_per_s = rt_cmd_steady(s.figs, s.nfigs);
 	free(s.figs);
@@ -931,6 +1034,12 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_sweep_co
 	r->wall = ch.seconds;
 	window_of(&s, ch.started, off, r);
 	snprintf(r->reason, sizeof(r->reason), "%s", ch.reason);
+	if (r->ok && *s.unloaded) {
+		/* the loader ran it without the configuration's library: not its run */
+		r->ok = false;
+		snprintf(r->reason, sizeof(r->reason), "not the configuration's run: the loader did "
+			 "not preload its library (%.399s)", s.unloaded);
+	}
 	{
 		/* whether the command had its CPUs: what others used of them meanwhile, over the
 		 * time between the samples (past the command's own when it left strays to end) */
@@ -1257,7 +1366,7 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 		fputs(" ];\n", of.fp);
 	}
 	fputs("  };\n", of.fp);
-	if (def && def->med >= 0) {
+	if (def && def->ran) {
 		/* what the default was, as its log's info lines said it */
 		const struct rt_onednn_tally *t = &def->runs[def->med].t;
 
@@ -1321,6 +1430,13 @@ static int resume_member(void *ctx, const char *name, const char *v, struct rt_e
 		if (j == o->ntune || o->ntogether == o->ntune)
 			return rt_err_set(err, -EINVAL, "tune_together: '%s' is not an alternative "
 					  "of its tune= sweep", v);
+		/* one winner a knob (as rt_cmd_tune_winners picks them): a configuration of two
+		 * allocators would preload one of them */
+		for (size_t k = 0; k < o->ntogether; k++)
+			if (rt_cmd_tune_same_knob(o, o->tune_together[k], j))
+				return rt_err_set(err, -EINVAL, "tune_together: '%s' and '%s' set the "
+						  "same knob (a configuration holds one value of "
+						  "each)", o->tune_alt[o->tune_together[k]], v);
 		o->tune_together[o->ntogether++] = j;
 		return 0;
 	}
@@ -1429,7 +1545,7 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir,
 		run_row(rows, c, k + 1, &s->runs[k], "command", log, true);
 	}
 	rt_cmd_summarize(s);
-	if (s->med >= 0)
+	if (s->ran)
 		if (onednn_rows(rows, c, (unsigned)s->med + 1, &s->runs[s->med], ""))
 			return rt_err_set(err, -ENOMEM, "out of memory");
 	/* the log's own cost: the default again without it */
@@ -1472,7 +1588,7 @@ static int confirm(const struct rt_cmd_run_opts *o, const char *dir,
 	int rc = 0;
 
 	/* a claim to check: another configuration faster than an undisturbed default */
-	if (best == SIZE_MAX || best == 0 || !cfgs[0].is_default || res[0].med < 0 ||
+	if (best == SIZE_MAX || best == 0 || !cfgs[0].is_default || !res[0].ran ||
 	    res[0].disturbed || bm >= dm)
 		return 0;
 	if (!(rows = open_memstream(&buf, &len)))

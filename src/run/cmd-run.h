@@ -84,7 +84,8 @@ struct rt_cmd_run_opts {
 #define RT_CMD_BATCH_MAX 1048576
 
 /* --throughput REGEX: compiled (POSIX extended), kept in o. -EINVAL naming the option and
- * the regex's own error; at most 255 characters. Free with rt_cmd_run_opts_fini. */
+ * the regex's own error, or a back-reference (\1: exponential time); at most 255
+ * characters. Free with rt_cmd_run_opts_fini. */
 int rt_cmd_throughput_set(struct rt_cmd_run_opts *o, const char *regex, struct rt_err *err);
 /* What o holds: the compiled --throughput. */
 void rt_cmd_run_opts_fini(struct rt_cmd_run_opts *o);

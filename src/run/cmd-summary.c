@@ -45,7 +45,7 @@ static bool on_window(const struct rt_cmd_result *res, size_t n)
 	bool any = false;
 
 	for (size_t i = 0; i < n; i++)
-		if (res[i].med >= 0) {
+		if (res[i].ran) {
 			if (!res[i].win.runs)
 				return false;
 			any = true;
@@ -74,7 +74,7 @@ static enum rt_faster faster(const struct rt_cmd_result *s, const struct rt_cmd_
  * both undisturbed, s's range under d's (the medians from a single run of either). */
 static bool beats(const struct rt_cmd_result *s, const struct rt_cmd_result *d)
 {
-	return s->med >= 0 && !s->disturbed && d->med >= 0 && !d->disturbed &&
+	return s->ran && !s->disturbed && d->ran && !d->disturbed &&
 	       faster(s, d) >= RT_FASTER_UNKNOWN;
 }
 
@@ -110,7 +110,7 @@ size_t rt_cmd_pick_compared(const struct rt_cmd_run_opts *o, const struct rt_cmd
 }
 
 /* Whether tune's alternatives i and j set the same knob. */
-static bool same_knob(const struct rt_cmd_run_opts *o, size_t i, size_t j)
+bool rt_cmd_tune_same_knob(const struct rt_cmd_run_opts *o, size_t i, size_t j)
 {
 	if (o->tune_threads[i] || o->tune_threads[j])
 		return o->tune_threads[i] && o->tune_threads[j];
@@ -126,7 +126,7 @@ size_t rt_cmd_tune_winners(const struct rt_cmd_run_opts *o, const struct rt_cmd_
 		bool first = beats(&res[1 + i], &res[0]);
 
 		for (size_t j = 0; j < o->ntune && first; j++)
-			if (j != i && same_knob(o, i, j) && beats(&res[1 + j], &res[0]) &&
+			if (j != i && rt_cmd_tune_same_knob(o, i, j) && beats(&res[1 + j], &res[0]) &&
 			    (res[1 + j].wall.median < res[1 + i].wall.median ||
 			     (res[1 + j].wall.median == res[1 + i].wall.median && j < i)))
 				first = false;
@@ -162,7 +162,7 @@ static void tune_summary(FILE *fp, const struct rt_cmd_run_opts *o,
 		for (size_t i = 0; i < n; i++)
 			if (cfgs[i].together)
 				fprintf(fp, "tune: the winners together, %s: %s\n", cfgs[i].name,
-					res[i].med < 0 ? "did not run" : res[i].disturbed ?
+					!res[i].ran ? "did not run" : res[i].disturbed ?
 					"disturbed in every run" : beats(&res[i], &res[0]) ?
 					"faster than the default with the log" :
 					"not measurably faster than the default with the log");
@@ -212,14 +212,14 @@ static void describe_default(FILE *fp, const struct rt_onednn_tally *t)
 	}
 	fprintf(fp, "the default's environment: ");
 	for (char **ev = environ; *ev; ev++)
-		if ((rt_runrec_env_kind(*ev) == RT_RUNREC_ENV_RUN || !strncmp(*ev, "LD_PRELOAD=", 11)) &&
+		if (rt_runrec_env_kind(*ev) == RT_RUNREC_ENV_RUN &&
 		    strncmp(*ev, "ONEDNN_VERBOSE=", 15) && strncmp(*ev, "DNNL_VERBOSE=", 13)) {
 			fprintf(fp, "%s%s", any ? " " : "", *ev);
 			any = true;
 		}
 	if (!any)
-		fprintf(fp, "no OMP_, KMP_, GOMP_, DNNL_, ONEDNN_, MKL_, OPENBLAS_ variable or "
-			"LD_PRELOAD set: each library's own defaults");
+		fprintf(fp, "no OMP_, KMP_, GOMP_, DNNL_, ONEDNN_, MKL_, OPENBLAS_ variable, "
+			"LD_PRELOAD or LD_LIBRARY_PATH set: each library's own defaults");
 	fputc('\n', fp);
 }
 
@@ -354,7 +354,7 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 		"ran; nothing it did not run)\n\n", n, n == 1 ? "" : "s", o->repeat,
 		o->repeat == 1 ? "" : "es");
 	/* coverage first: how much of the run these counts see */
-	if (def->med >= 0) {
+	if (def->ran) {
 		const struct rt_cmd_outcome *r = &def->runs[def->med];
 		const double cov = r->wall > 0 ? r->t.ms / 1e3 / r->wall : 0;
 		struct rt_cmd_judgement j;
@@ -452,9 +452,13 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 		double reorder = 0;
 		char range[64], cov[16], gw[32], go[32];
 
-		if (s->med < 0) {
-			fprintf(fp, "%-44s failed: %s\n", cfgs[i].name,
-				s->n ? s->runs[s->n - 1].reason : "not run");
+		if (!s->ran) {
+			/* never started (interrupted before it): no run to name */
+			if (s->n)
+				fprintf(fp, "%-44s failed: %s\n", cfgs[i].name,
+					s->runs[s->n - 1].reason);
+			else
+				fprintf(fp, "%-44s not run\n", cfgs[i].name);
 			continue;
 		}
 		r = &s->runs[s->med];
@@ -554,14 +558,14 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 		bool ran = false;
 
 		for (size_t i = 0; i < n; i++)
-			ran |= res[i].med >= 0;
+			ran |= res[i].ran;
 		snprintf(v, vs, ran ? "every configuration was disturbed (other processes took "
 			 "its CPUs): nothing to compare" : "no configuration ran");
 	} else if (n == 1) {
 		snprintf(v, vs, "one configuration (no --sweep): nothing to compare");
-	} else if (def->med < 0 || def->disturbed) {
+	} else if (!def->ran || def->disturbed) {
 		snprintf(v, vs, "best configuration: %s, %.3f s (%s); the default %s: no speedup "
-			 "to tell", cfgs[best].name, res[best].wall.median, basis, def->med < 0 ?
+			 "to tell", cfgs[best].name, res[best].wall.median, basis, !def->ran ?
 			 "did not run" : "was disturbed in every run");
 	} else if (best == 0) {
 		snprintf(v, vs, "the default configuration is the fastest measured: %.3f s "
@@ -593,7 +597,7 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 	for (size_t i = 0, said = 0; i < n; i++) {
 		char line[RT_CMD_FPMATH_LINE];
 
-		if (res[i].med < 0)
+		if (!res[i].ran)
 			continue;
 		rt_cmd_fpmath_effect(&res[i].runs[res[i].med].t, line, sizeof(line));
 		if (!line[0])
@@ -606,10 +610,10 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 		fprintf(fp, "  %s: %s\n", cfgs[i].name, line);
 	}
 	for (size_t i = 1; i < n && !mode_run.t; i++)
-		if (res[i].med >= 0 && sets_mode(&cfgs[i]))
+		if (res[i].ran && sets_mode(&cfgs[i]))
 			mode_run = (struct rt_cmd_mode_run){ cfgs[i].name, &res[i].runs[res[i].med].t };
 	/* where the default's oneDNN time went, and how far each is from its roof */
-	if (def->med >= 0 && def->runs[def->med].t.n) {
+	if (def->ran && def->runs[def->med].t.n) {
 		const struct rt_cmd_outcome *r = &def->runs[def->med];
 		struct rt_cmd_judgement jd;
 		size_t bound = 0;
@@ -643,9 +647,11 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 								     1e9 : NAN, num, sizeof(num)));
 			if (c && p->flops > 0 && p->ms > 0 && p->counted && !jd.log_impossible &&
 			    !rt_cmd_prim_impossible(&jd, p, NULL, 0))
-				fprintf(fp, " = %.0f%% of the %s ceiling at %u thread%s",
+				fprintf(fp, " = %.0f%% of the %s ceiling at %u thread%s%s",
 					100 * gf / c->value, c->precision, jd.roofs.threads,
-					jd.roofs.threads == 1 ? "" : "s");
+					jd.roofs.threads == 1 ? "" : "s",
+					rt_cmd_prim_above_roof(&jd, p, NULL, 0) ? " (above the "
+					"measured roof, under the hardware's peak: kept)" : "");
 			bound += p->counted && p->flops > 0 && p->prec_bound;
 			fprintf(fp, "  %s\n", p->problem);
 		}

@@ -41,6 +41,9 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 size_t rt_cmd_pick_compared(const struct rt_cmd_run_opts *o, const struct rt_cmd_result *res,
 			    size_t n, double *best_med, double *def_med);
 
+/* Whether --sweep tune's alternatives i and j set the same knob (a configuration holds one
+ * value of each). */
+bool rt_cmd_tune_same_knob(const struct rt_cmd_run_opts *o, size_t i, size_t j);
 /* --sweep tune's winners (res[1 + i] is alternative i's): of each knob, the fastest value
  * that beats the default (undisturbed, its range under the default's); their indexes into
  * win (RT_CMD_TUNE_MAX at most), in the alternatives' order; returns how many. */

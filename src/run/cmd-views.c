@@ -54,6 +54,7 @@ void rt_cmd_summarize(struct rt_cmd_result *s)
 		    (s->med < 0 || fabs(s->runs[i].wall - s->wall.median) <
 				   fabs(s->runs[s->med].wall - s->wall.median)))
 			s->med = (int)i;
+	s->ran = s->med >= 0;
 }
 
 void rt_cmd_results_free(struct rt_sweep_config *cfgs, struct rt_cmd_result *res, size_t n)
@@ -322,7 +323,7 @@ size_t rt_cmd_fastest(const struct rt_cmd_result *res, size_t n, bool disturbed_
 
 	for (int pass = 0; pass < 1 + disturbed_too && best == SIZE_MAX; pass++)
 		for (size_t i = 0; i < n; i++)
-			if (res[i].med >= 0 && (pass || !res[i].disturbed) &&
+			if (res[i].ran && (pass || !res[i].disturbed) &&
 			    (best == SIZE_MAX || res[i].wall.median < res[best].wall.median))
 				best = i;
 	return best;
@@ -369,7 +370,7 @@ static int chart_roofline(const char *dir, const struct rt_sweep_config *cfgs,
 	for (size_t i = 0; i < n; i++) {
 		const struct rt_cmd_outcome *r;
 
-		if (res[i].med < 0)
+		if (!res[i].ran)
 			continue;
 		r = &res[i].runs[res[i].med];
 		if (!(r->t.flops > 0 && r->t.bytes > 0 && r->t.ms > 0 && r->wall > 0))
@@ -667,7 +668,7 @@ int rt_cmd_overlay(const struct rt_overlay *o, struct rt_err *err)
 				rc = rt_err_set(err, -ENOMEM, "out of memory");
 		}
 		for (size_t i = 0; !rc && i < n; i++) {
-			const struct rt_cmd_outcome *r = res[i].med >= 0 ? &res[i].runs[res[i].med] :
+			const struct rt_cmd_outcome *r = res[i].ran ? &res[i].runs[res[i].med] :
 							 NULL;
 			struct rt_cmd_judgement j;
 			unsigned t;

@@ -210,8 +210,9 @@ static void put_kv(FILE *fp, const char *indent, const char *name, const char *v
 
 int rt_runrec_env_kind(const char *kv)
 {
+	/* the loader's two whole names too: the libraries a run loads */
 	static const char *const run[] = { "OMP_", "DNNL_", "ONEDNN_", "KMP_", "GOMP_", "MKL_",
-					   "OPENBLAS_" };
+					   "OPENBLAS_", "LD_PRELOAD=", "LD_LIBRARY_PATH=" };
 	static const char *const job[] = { "SLURM_JOB_", "SLURM_STEP_", "SLURM_NTASKS" };
 
 	for (size_t i = 0; i < sizeof(run) / sizeof(run[0]); i++)

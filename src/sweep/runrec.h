@@ -64,8 +64,8 @@ struct rt_runrec {
 };
 
 /* "  environment = [ ..." (unclosed: the caller adds " ];"): the variables of this process
- * that change what a run does (OMP_, KMP_, GOMP_, DNNL_, ONEDNN_, MKL_, OPENBLAS_, the Slurm
- * job's), for any tool's run.cfg. */
+ * that change what a run does (OMP_, KMP_, GOMP_, DNNL_, ONEDNN_, MKL_, OPENBLAS_, the
+ * loader's LD_PRELOAD and LD_LIBRARY_PATH, the Slurm job's), for any tool's run.cfg. */
 void rt_runrec_put_environment(FILE *fp);
 /* Whether NAME=VALUE is one of those: RT_RUNREC_ENV_RUN for a variable that changes what a
  * run does (a resumed run must have the same), RT_RUNREC_ENV_JOB for the Slurm job's
