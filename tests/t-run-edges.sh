@@ -122,4 +122,14 @@ for kind in fifo dir gone; do
 	done
 done
 
+# the loader's configuration (etc/ld.so.conf under ROOFTRAJ_SYSROOT) a FIFO: refused, never
+# waited on, and not taken for a library that is not installed
+identity_tree "$dir/ld-fifo" GenuineIntel 6 143
+mkdir -p "$dir/ld-fifo/etc" && mkfifo "$dir/ld-fifo/etc/ld.so.conf"
+ROOFTRAJ_SYSROOT="$dir/ld-fifo" timeout 120 "$run" -o "$dir/ld-fifo-run" -r 1 \
+	--sweep allocator=jemalloc -- true >"$dir/ld.out" 2>&1
+rc=$?
+check "ld.so.conf a FIFO, --sweep allocator=jemalloc: refused (exit $rc), the file and why named" \
+	sh -c "test $rc != 0 && test $rc != 124 && grep -q \"the loader's configuration not read: $dir/ld-fifo/etc/ld.so.conf: not a regular file\" '$dir/ld.out' && ! grep -q 'is not installed' '$dir/ld.out'"
+
 echo "1..$n"

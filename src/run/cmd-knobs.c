@@ -78,18 +78,22 @@ static bool lib_in(const char *dir, bool rooted, const char *name, char *out, si
 
 /* name in the directories of an ld.so.conf (path relative to the identity root) and the
  * files it includes (globs, relative to its own directory when not absolute) */
-static bool lib_in_conf(const char *path, const char *name, char *out, size_t size, int depth)
+static int lib_in_conf(const char *path, const char *name, char *out, size_t size, int depth,
+		       struct rt_err *err)
 {
-	char full[4096], line[4096];
-	bool found = false;
-	FILE *fp;
+	char *text = NULL, *line, *next;
+	int found = 0, rc;
 
-	if (depth > 8 || !rt_cpu_identity_path(full, sizeof(full), path) ||
-	    !(fp = fopen(full, "r")))
-		return false;
-	while (!found && fgets(line, sizeof(line), fp)) {
+	/* read as the identity is: a FIFO refused, never waited on; a read error said */
+	if (depth > 8)
+		return 0;
+	if ((rc = rt_cpu_identity_read(path, &text, err)))
+		return rc == -ENOENT ? 0 : rc;
+	for (line = text; line && !found; line = next) {
 		char *s = line, *e;
 
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
 		if ((e = strchr(s, '#')))
 			*e = '\0';
 		while (isspace((unsigned char)*s))
@@ -118,7 +122,7 @@ static bool lib_in_conf(const char *path, const char *name, char *out, size_t si
 			if (glob(pat, 0, NULL, &g) == 0) {
 				for (size_t i = 0; i < g.gl_pathc && !found; i++)
 					found = lib_in_conf(g.gl_pathv[i] + strlen(root), name, out,
-							    size, depth + 1);
+							    size, depth + 1, err);
 				globfree(&g);
 			}
 			continue;
@@ -126,17 +130,19 @@ static bool lib_in_conf(const char *path, const char *name, char *out, size_t si
 		for (char *w = strtok(s, " \t:,="); w && !found; w = strtok(NULL, " \t:,="))
 			found = lib_in(w, true, name, out, size);
 	}
-	fclose(fp);
+	free(text);
 	return found;
 }
 
 /* Where the loader finds a library: LD_LIBRARY_PATH's directories, those of /etc/ld.so.conf
- * (what its cache is made of) and the default ones (each under ROOFTRAJ_SYSROOT). */
-static bool find_library(const char *name, char *out, size_t size)
+ * (what its cache is made of) and the default ones (each under ROOFTRAJ_SYSROOT). 1 found, 0
+ * not, or the error reading the loader's configuration (the file named in err). */
+static int find_library(const char *name, char *out, size_t size, struct rt_err *err)
 {
 	static const char *const defaults[] = { "/lib/" TRIPLET, "/usr/lib/" TRIPLET, "/lib64",
 						"/usr/lib64", "/lib", "/usr/lib" };
 	const char *llp = getenv("LD_LIBRARY_PATH");
+	int rc;
 
 	if (llp) {
 		char *dirs = strdup(llp), *save = NULL;
@@ -147,15 +153,15 @@ static bool find_library(const char *name, char *out, size_t size)
 			found = *d == '/' && lib_in(d, false, name, out, size);
 		free(dirs);
 		if (found)
-			return true;
+			return 1;
 	}
-	if (lib_in_conf("/etc/ld.so.conf", name, out, size, 0))
-		return true;
+	if ((rc = lib_in_conf("/etc/ld.so.conf", name, out, size, 0, err)))
+		return rc;
 	for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
 		if (strcmp(defaults[i], "/lib/") && strcmp(defaults[i], "/usr/lib/") &&
 		    lib_in(defaults[i], true, name, out, size))
-			return true;
-	return false;
+			return 1;
+	return 0;
 }
 
 /* The first processor's flags in /proc/cpuinfo (under ROOFTRAJ_SYSROOT), into buf (" a b c ";
@@ -318,11 +324,21 @@ static int parse_value(struct rt_cmd_knob *k, const char *item, struct rt_cmd_kn
 			if (strcasecmp(item, allocators[i].word))
 				continue;
 			snprintf(v->word, sizeof(v->word), "%s", allocators[i].word);
-			if (allocators[i].soname &&
-			    !find_library(allocators[i].soname, v->arg, sizeof(v->arg)))
-				return rt_err_set(err, -EINVAL, "--sweep: allocator=%s: %s is not "
-						  "installed (Debian package %s)", v->word,
-						  allocators[i].soname, allocators[i].package);
+			if (allocators[i].soname) {
+				struct rt_err e2;
+				int rc = find_library(allocators[i].soname, v->arg, sizeof(v->arg),
+						      &e2);
+
+				if (rc < 0)
+					return rt_err_set(err, rc, "--sweep: allocator=%s: the "
+							  "loader's configuration not read: %s",
+							  v->word, e2.msg);
+				if (!rc)
+					return rt_err_set(err, -EINVAL, "--sweep: allocator=%s: %s "
+							  "is not installed (Debian package %s)",
+							  v->word, allocators[i].soname,
+							  allocators[i].package);
+			}
 			if (!allocators[i].soname)
 				v->arg[0] = '\0';
 			return 0;
@@ -505,9 +521,16 @@ size_t rt_cmd_tune_alternatives(char (*alt)[64], size_t cap, unsigned cpus, char
 	if (n < cap)
 		snprintf(alt[n++], 64, "threads=%u", cpus);
 	for (size_t i = 1; i < sizeof(allocators) / sizeof(allocators[0]); i++) {
-		if (find_library(allocators[i].soname, path, sizeof(path))) {
+		struct rt_err e2;
+		int rc = find_library(allocators[i].soname, path, sizeof(path), &e2);
+
+		if (rc > 0) {
 			if (n < cap)
 				snprintf(alt[n++], 64, "allocator=%s", allocators[i].word);
+		} else if (rc < 0 && at < lsize) {
+			at += (size_t)snprintf(lacked + at, lsize - at, "%sno allocator=%s: the "
+					       "loader's configuration not read: %s", at ? "; " : "",
+					       allocators[i].word, e2.msg);
 		} else if (at < lsize) {
 			at += (size_t)snprintf(lacked + at, lsize - at, "%s%s is not installed "
 					       "(Debian package %s): no allocator=%s", at ? "; " : "",
