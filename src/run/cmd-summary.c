@@ -223,6 +223,56 @@ static void describe_default(FILE *fp, const struct rt_onednn_tally *t)
 	fputc('\n', fp);
 }
 
+/* The framework as --framework says it or the default's log shows it (its oneDNN's runtime),
+ * the variable its threads knob set, and the knobs swept that it cannot read: said, for their
+ * configurations differ from the default in nothing it reads */
+static void describe_framework(FILE *fp, const struct rt_cmd_run_opts *o,
+			       const struct rt_onednn_tally *t)
+{
+	const struct rt_cmd_framework *f = rt_cmd_framework_of(o->framework, t->runtime);
+	bool threads = o->tune, affinity = false;
+	char inert[400] = "";
+	size_t at = 0;
+
+	if (!f) {
+		if (t->runtime[0])
+			fprintf(fp, "framework: not known: oneDNN's %s runtime is neither PyTorch's "
+				"(OpenMP) nor TensorFlow's (threadpool); --framework says it\n",
+				t->runtime);
+		return;
+	}
+	for (size_t i = 0; i < o->grid.nknobs; i++) {
+		threads |= o->grid.knobs[i].knob == RT_KNOB_THREADS;
+		affinity |= o->grid.knobs[i].knob == RT_KNOB_AFFINITY;
+	}
+	fprintf(fp, "framework: %s (", f->name);
+	if (o->framework == RT_CMD_FW_AUTO)
+		fprintf(fp, "the default's log: oneDNN's %s runtime", t->runtime);
+	else
+		fprintf(fp, "--framework %s", f->word);
+	fputc(')', fp);
+	if (t->runtime[0] && strcmp(t->runtime, f->runtime))
+		fprintf(fp, ", yet the default's log names oneDNN's %s runtime, not %s's %s: "
+			"--framework may not be this command's", t->runtime, f->name, f->runtime);
+	if (threads)
+		fprintf(fp, "; its threads read %s%s", f->threads_var,
+			o->framework == RT_CMD_FW_AUTO ? " (the threads knob set it and the other "
+			"framework's, which it does not read)" : " (the threads knob set it)");
+	fputc('\n', fp);
+	if (affinity && rt_cmd_framework_inert(f, "OMP_PLACES"))
+		at += (size_t)snprintf(inert + at, sizeof(inert) - at, "affinity (OMP_PLACES, "
+				       "OMP_PROC_BIND)");
+	for (size_t i = 0; i < o->nenv && at < sizeof(inert); i++)
+		if (rt_cmd_framework_inert(f, o->env[i].name))
+			at += (size_t)snprintf(inert + at, sizeof(inert) - at, "%senv:%s",
+					       at ? ", " : "", o->env[i].name);
+	if (at)
+		fprintf(fp, "framework: %s had no effect: no OpenMP runtime reads it under %s's "
+			"own thread pool, so what its configurations show against the default is "
+			"the node's noise, not its doing (--framework %s refuses it)\n", inert,
+			f->name, f->word);
+}
+
 /* A spread in words: "1.234 s (1.200..1.300 over 3 fresh processes)" (rate: "1605 images/s
  * (1590..1620 over 3 fresh processes)"), "1.234 s (one run)" */
 static void spread_words(char *buf, size_t size, const struct rt_spread *s, bool rate)
@@ -357,6 +407,8 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 	if (def->med >= 0) {
 		const struct rt_cmd_outcome *r = &def->runs[def->med];
 		const double cov = r->wall > 0 ? r->t.ms / 1e3 / r->wall : 0;
+		const struct rt_cmd_framework *fw = rt_cmd_framework_of(o->framework,
+									r->t.runtime);
 		struct rt_cmd_judgement j;
 
 		rt_cmd_judge(r, cfgs[0].threads, prof, &j);
@@ -370,6 +422,12 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: no oneDNN primitive "
 				 "ran: coverage 0%% (the default's %.3f s are all outside oneDNN)",
 				 r->wall);
+		else if (fw)
+			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: oneDNN ran %.0f%% of "
+				 "the default's wall time (%.3f of %.3f s); the largest uncovered "
+				 "share: %.0f%% outside oneDNN (what %s does besides oneDNN's "
+				 "primitives: %s)", 100 * fmin(1, cov), r->t.ms / 1e3, r->wall,
+				 100 * fmax(0, 1 - cov), fw->name, fw->outside);
 		else
 			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: oneDNN ran %.0f%% of "
 				 "the default's wall time (%.3f of %.3f s); the largest uncovered "
@@ -410,6 +468,7 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 				r->images_per_s, r->figures == 1 ? "its one figure" :
 				"the median of those after the first");
 		describe_default(fp, &r->t);
+		describe_framework(fp, o, &r->t);
 	} else {
 		snprintf(ld->coverage, sizeof(ld->coverage), "coverage: unknown: the default "
 			 "configuration did not run");
@@ -665,11 +724,15 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 			struct rt_cpu cpu;
 			struct rt_err e;
 			const char *base = strrchr(o->cmd[0], '/');
+			const struct rt_cmd_framework *fw = rt_cmd_framework_of(o->framework,
+										r->t.runtime);
 
 			base = base ? base + 1 : o->cmd[0];
+			/* PyTorch's cures for a Python command, unless it is TensorFlow's */
 			rt_cmd_advise(&ld->adv, &r->t, &jd, rt_cmd_threads(r, cfgs[0].threads, NULL),
 				      rt_cpu_detect(&cpu, &e) ? NULL : &cpu,
-				      !strncmp(base, "python", 6), mode_run.t ? &mode_run : NULL);
+				      !strncmp(base, "python", 6) && !(fw && !fw->openmp),
+				      mode_run.t ? &mode_run : NULL);
 			if (ld->adv.n)
 				fprintf(fp, "\nadvice (the default's log%s):\n", prof ? " and the "
 					"profile's roofs" : "; with -p PROFILE, the primitives under "
