@@ -559,13 +559,23 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 		if (cfgs[i].threads && r->t.nthr && r->t.nthr != cfgs[i].threads) {
 			char said[400], who[160];
 
-			/* OMP_NUM_THREADS is OpenMP's: another runtime does not read it */
-			if (!r->t.runtime[0] || !strcmp(r->t.runtime, "OpenMP"))
+			/* the variable the knob set (--framework's; auto: each framework's) is
+			 * read by that framework's runtime only */
+			const struct rt_cmd_framework *said_fw = rt_cmd_framework_of(o->framework,
+										     NULL),
+				*log_fw = rt_cmd_framework_of(RT_CMD_FW_AUTO, r->t.runtime);
+
+			if (said_fw && log_fw && said_fw != log_fw)
+				snprintf(who, sizeof(who), "--framework %s set %s, which %s's %.40s "
+					 "runtime does not read", said_fw->word, said_fw->threads_var,
+					 log_fw->name, r->t.runtime);
+			else if (!r->t.runtime[0] || log_fw)
 				snprintf(who, sizeof(who), "the command sets its own count "
 					 "(torch.set_num_threads, an option of its own)");
 			else
 				snprintf(who, sizeof(who), "oneDNN's %.40s runtime does not read "
-					 "OMP_NUM_THREADS", r->t.runtime);
+					 "%s", r->t.runtime, said_fw ? said_fw->threads_var :
+					 "OMP_NUM_THREADS");
 			snprintf(said, sizeof(said), "oneDNN ran %u thread%s (its log's nthr), not the "
 				 "%u this configuration asked for: %s, so its threads did not take; "
 				 "its roofs are those of %u", r->t.nthr, r->t.nthr == 1 ? "" : "s",
