@@ -58,6 +58,8 @@ check "... env:KMP_BLOCKTIME said to have had no effect" grep -q "^framework: en
 check "... no PyTorch cure advised for a TensorFlow run" sh -c "test -s '$dir/said/summary.txt' && ! grep -q 'torch\|channels_last' '$dir/said/summary.txt'"
 "$run" -o "$dir/mis" -r 1 --no-overhead --no-hw-counters --framework pytorch -- cat "$tflog" >"$dir/mis.out" 2>&1
 check "--framework pytorch on a TensorFlow log: the mismatch said" grep -q "^framework: PyTorch (--framework pytorch), yet the default's log names oneDNN's threadpool runtime, not PyTorch's OpenMP" "$dir/mis/summary.txt"
+"$run" -o "$dir/kmp" -r 1 --no-overhead --no-hw-counters --sweep env:KMP_BLOCKTIME=0 -- cat "$data/frameworks/pt215-cnn.log" >"$dir/kmp.out" 2>&1
+check "PyTorch's log (OpenMP), env:KMP_BLOCKTIME: said to act only under Intel's or LLVM's OpenMP" grep -q "^framework: env:KMP_BLOCKTIME acts only where the command loads Intel's or LLVM's OpenMP (libiomp5, libomp): GNU's libgomp, which PyTorch's PyPI wheels load, does not read it" "$dir/kmp/summary.txt"
 "$run" -o "$dir/mis2" -r 1 --no-overhead --no-hw-counters --framework tensorflow --sweep threads=1 -- cat "$data/frameworks/pt215-cnn.log" >"$dir/mis2.out" 2>&1
 check "--framework tensorflow on PyTorch's log (nthr 2): its threads=1 said not to have taken, and why" grep -q "oneDNN ran 2 threads (its log.s nthr), not the 1 this configuration asked for: --framework tensorflow set TF_NUM_INTRAOP_THREADS, which PyTorch's OpenMP runtime does not read, so its threads did not take" "$dir/mis2/summary.txt"
 

@@ -271,6 +271,14 @@ static void describe_framework(FILE *fp, const struct rt_cmd_run_opts *o,
 			"own thread pool, so what its configurations show against the default is "
 			"the node's noise, not its doing (--framework %s refuses it)\n", inert,
 			f->name, f->word);
+	/* KMP_ is Intel's (and LLVM's) OpenMP's; which OpenMP the command loaded, the log
+	 * does not say */
+	for (size_t i = 0; f->openmp && i < o->nenv; i++)
+		if (!strncmp(o->env[i].name, "KMP_", 4))
+			fprintf(fp, "framework: env:%s acts only where the command loads Intel's or "
+				"LLVM's OpenMP (libiomp5, libomp): GNU's libgomp, which PyTorch's PyPI "
+				"wheels load, does not read it, and oneDNN's log does not say which ran\n",
+				o->env[i].name);
 }
 
 /* A spread in words: "1.234 s (1.200..1.300 over 3 fresh processes)" (rate: "1605 images/s
