@@ -55,6 +55,7 @@ check "--framework keras: a usage error naming the words (exit $rc)" sh -c "test
 "$run" -o "$dir/said" -r 1 --no-overhead --no-hw-counters --sweep env:KMP_BLOCKTIME=0 -- cat "$tflog" >"$dir/said.out" 2>&1
 check "auto, TensorFlow's log: the framework known from its runtime line" grep -q "^framework: TensorFlow (the default's log: oneDNN's threadpool runtime)$" "$dir/said/summary.txt"
 check "... env:KMP_BLOCKTIME said to have had no effect" grep -q "^framework: env:KMP_BLOCKTIME had no effect: no OpenMP runtime reads it under TensorFlow's own thread pool" "$dir/said/summary.txt"
+check "... no configuration compared, none claimed faster (its one knob cannot act)" sh -c "grep -q '^nothing compared: no knob swept acts on TensorFlow (its oneDNN runs on its own thread pool, which no OpenMP variable places or sizes): every configuration is the default as it runs$' '$dir/said/summary.txt' && ! grep -q '^best configuration' '$dir/said/summary.txt'"
 check "... no PyTorch cure advised for a TensorFlow run" sh -c "test -s '$dir/said/summary.txt' && ! grep -q 'torch\|channels_last' '$dir/said/summary.txt'"
 "$run" -o "$dir/mis" -r 1 --no-overhead --no-hw-counters --framework pytorch -- cat "$tflog" >"$dir/mis.out" 2>&1
 check "--framework pytorch on a TensorFlow log: the mismatch said" grep -q "^framework: PyTorch (--framework pytorch), yet the default's log names oneDNN's threadpool runtime, not PyTorch's OpenMP" "$dir/mis/summary.txt"

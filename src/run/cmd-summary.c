@@ -78,11 +78,41 @@ static bool beats(const struct rt_cmd_result *s, const struct rt_cmd_result *d)
 	       faster(s, d) >= RT_FASTER_UNKNOWN;
 }
 
+/* The framework (said, or of the default's log) when every knob o sweeps is one it cannot
+ * read (affinity and OMP_, KMP_, GOMP_ variables under TensorFlow's pool): its configurations
+ * are the default as it sees them. NULL otherwise. */
+static const struct rt_cmd_framework *knobs_inert(const struct rt_cmd_run_opts *o,
+						  const struct rt_cmd_result *res)
+{
+	const struct rt_cmd_framework *f;
+	bool any = false;
+
+	if (o->tune || o->nknobs || res[0].med < 0)
+		return NULL;
+	f = rt_cmd_framework_of(o->framework, res[0].runs[res[0].med].t.runtime);
+	for (size_t i = 0; i < o->grid.nknobs; i++) {
+		if (o->grid.knobs[i].knob != RT_KNOB_AFFINITY ||
+		    !rt_cmd_framework_inert(f, "OMP_PLACES"))
+			return NULL;
+		any = true;
+	}
+	for (size_t i = 0; i < o->nenv; i++) {
+		if (!rt_cmd_framework_inert(f, o->env[i].name))
+			return NULL;
+		any = true;
+	}
+	return any ? f : NULL;
+}
+
 /* The configuration a claim is made of: the fastest; under --sweep tune the fastest of those
- * that beat the default (its alternatives and their combination), else the fastest. */
+ * that beat the default (its alternatives and their combination), else the fastest; none
+ * where no knob swept could act. */
 static size_t pick(const struct rt_cmd_run_opts *o, const struct rt_cmd_result *res, size_t n)
 {
 	size_t best = SIZE_MAX;
+
+	if (knobs_inert(o, res))
+		return SIZE_MAX;
 
 	for (size_t i = 1; o->tune && i < n; i++)
 		if (beats(&res[i], &res[0]) &&
@@ -269,8 +299,8 @@ static void describe_framework(FILE *fp, const struct rt_cmd_run_opts *o,
 	if (at)
 		fprintf(fp, "framework: %s had no effect: no OpenMP runtime reads it under %s's "
 			"own thread pool, so what its configurations show against the default is "
-			"the node's noise, not its doing (--framework %s refuses it)\n", inert,
-			f->name, f->word);
+			"the node's noise, not its doing (--framework %s refuses it; swept alone, "
+			"nothing is compared)\n", inert, f->name, f->word);
 	/* KMP_ is Intel's (and LLVM's) OpenMP's; which OpenMP the command loaded, the log
 	 * does not say */
 	for (size_t i = 0; f->openmp && i < o->nenv; i++)
@@ -627,7 +657,11 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 	best = pick(o, res, n);
 	fputc('\n', fp);
 	/* the best against the default: faster only when the ranges do not overlap */
-	if (best == SIZE_MAX) {
+	if (best == SIZE_MAX && knobs_inert(o, res)) {
+		snprintf(v, vs, "nothing compared: no knob swept acts on %s (its oneDNN runs on "
+			 "its own thread pool, which no OpenMP variable places or sizes): every "
+			 "configuration is the default as it runs", knobs_inert(o, res)->name);
+	} else if (best == SIZE_MAX) {
 		bool ran = false;
 
 		for (size_t i = 0; i < n; i++)
