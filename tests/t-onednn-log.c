@@ -1,7 +1,8 @@
 /* t-onednn-log.c: oneDNN's verbose lines, 2.x (as Debian's oneDNN 2.6 prints them: copied from
  * a run of roofline-train) and 3.x (written from oneDNN's documented format: "v1", the event
  * class "primitive", timestamps, "src:f32::blocked:acdb::f0" descriptors; and oneDNN 3.10.2's
- * own logs of a PyTorch 2.11 training, tests/data/pytorch-2.11), counted exactly by hand from
+ * own logs of a PyTorch 2.11 training, tests/data/pytorch-2.11, and of live PyTorch 2.15 and
+ * TensorFlow 2.21 trainings, tests/data/frameworks), counted exactly by hand from
  * the layers' shapes; the precision of each point's math; lines that are not oneDNN's pass;
  * malformed ones are named, never counted. */
 #include "config.h"
@@ -88,6 +89,46 @@ static double flops_of(const struct rt_onednn_tally *t, const char *kind, const 
  * 2048x10 with the bias added by a sum post-op (1 an output), the input's gradient 16x10 by
  * 10x2048, the weights' 10x16 by 16x2048 */
 #define MM (2 * (2.0 * 16 * 10 * 2048 + 16 * 10 + 2.0 * 16 * 2048 * 10 + 2.0 * 10 * 2048 * 16))
+
+/* tests/data/pytorch-cnn.py's and tf-cnn.py's network (the same layers: NCHW in PyTorch, NHWC
+ * in TensorFlow), batch 16, counted by hand:
+ *   conv1 3->16 3x3 pad 1 on 32x32: taps per dimension 32 * 3 - 2 = 94; 16 * 16 * 3 * 94^2 MACs
+ *   conv2 16->32 3x3 pad 1 on 16x16 (after a 2x2 max pool): taps 16 * 3 - 2 = 46
+ *   the pools 2x2 stride 2: 16 * 16 * 16^2 and 16 * 32 * 8^2 outputs, a forward max 3 FLOPs
+ *     an output (its 4 taps compared), the backward 1 (its gradient placed)
+ *   dense 2048 -> 10: forward 2 * 16 * 2048 * 10 + a bias an output; its gradients two GEMMs,
+ *     the weights' 2048x16 by 16x10 and the input's 16x10 by 10x2048 */
+#define CNN_MAC1 (16.0 * 16 * 3 * 94 * 94)
+#define CNN_MAC2 (16.0 * 32 * 16 * 46 * 46)
+#define CNN_OUT1 (16.0 * 16 * 32 * 32)
+#define CNN_OUT2 (16.0 * 32 * 16 * 16)
+#define CNN_POOL (16.0 * 16 * 16 * 16 + 16.0 * 32 * 8 * 8)
+#define CNN_CONV (2 * CNN_MAC1 + CNN_OUT1 + 2 * CNN_MAC2 + CNN_OUT2)  /* with the bias */
+#define CNN_DENSE (2.0 * 16 * 2048 * 10 + 16 * 10)
+#define CNN_GEMMS (2.0 * 2048 * 16 * 10 + 2.0 * 16 * 10 * 2048)
+
+/* tests/data/REL read into t (initialised here) as roofline-run reads a command's output;
+ * false when the file is not there */
+static bool log_tally(struct rt_onednn_tally *t, const char *rel)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096], line[8192];
+	struct rt_onednn_reader r;
+	struct rt_onednn_exec e;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/tests/data/%s", top ? top : ".", rel);
+	rt_onednn_tally_init(t);
+	if (!(fp = fopen(path, "r")))
+		return false;
+	rt_onednn_reader_init(&r);
+	while (fgets(line, sizeof(line), fp))
+		rt_onednn_tally_line(t, rt_onednn_read(&r, line, strlen(line), &e), &e, line,
+				     strlen(line));
+	fclose(fp);
+	rt_onednn_reader_fini(&r);
+	return true;
+}
 
 int main(void)
 {
@@ -509,6 +550,75 @@ int main(void)
 		   "ONEDNN_VERBOSE=all's own lines read; a bad one among them named: %s (%s)",
 		   t.first_unparsed, t.first_unparsed_why);
 		rt_onednn_tally_free(&t);
+	}
+
+	/* today's frameworks live (tests/data/frameworks): two steps of pytorch-cnn.py under
+	 * PyTorch 2.15 (oneDNN 3.13.3, OpenMP) and of tf-cnn.py under TensorFlow 2.21 (oneDNN
+	 * 3.7.3 on its own thread pool), 2 threads */
+	{
+		struct rt_onednn_tally t;
+
+		if (log_tally(&t, "frameworks/pt215-cnn.log")) {
+			ok(t.execs == 40 && !t.unparsed && !t.uncounted && !strcmp(t.version, "v3.13.3") &&
+			   !strcmp(t.runtime, "OpenMP") && t.nthr == 2,
+			   "PyTorch 2.15: %lu executions, every one read and counted (%lu not: %s), "
+			   "oneDNN %s, %s, %u threads", t.execs, t.unparsed, t.first_unparsed_why,
+			   t.version, t.runtime, t.nthr);
+			is_double(flops_of(&t, "convolution", "forward_training", FP32), 2 * CNN_CONV, 0,
+				  "... forward convolutions (the bias in, ReLU outside oneDNN)");
+			is_double(flops_of(&t, "convolution", "backward_data", FP32), 2 * 2 * CNN_MAC2, 0,
+				  "... backward data: conv2's only");
+			is_double(flops_of(&t, "convolution", "backward_weights", FP32), 2 * CNN_CONV, 0,
+				  "... backward weights");
+			ok(t.flops == 2 * (2 * CNN_CONV + 2 * CNN_MAC2),
+			   "... nothing else: pooling, ReLU and the linear layer (MKL's sgemm) are ATen's");
+		} else {
+			skip("tests/data/frameworks/pt215-cnn.log is not there");
+		}
+		rt_onednn_tally_free(&t);
+		if (log_tally(&t, "frameworks/tf221-cnn.log")) {
+			ok(t.execs == 34 && !t.unparsed && !t.uncounted && !strcmp(t.version, "v3.7.3") &&
+			   !strcmp(t.runtime, "threadpool") && t.nthr == 2,
+			   "TensorFlow 2.21: %lu executions, every one read and counted (%lu not: %s), "
+			   "oneDNN %s, %s, %u threads", t.execs, t.unparsed, t.first_unparsed_why,
+			   t.version, t.runtime, t.nthr);
+			is_double(flops_of(&t, "convolution", "forward_training", FP32),
+				  2 * (CNN_CONV + CNN_OUT1 + CNN_OUT2), 0,
+				  "... forward convolutions, ReLU fused (a post-op: 1 FLOP an output)");
+			is_double(flops_of(&t, "convolution", "backward_data", FP32), 2 * 2 * CNN_MAC2, 0,
+				  "... backward data: conv2's only");
+			is_double(flops_of(&t, "convolution", "backward_weights", FP32), 2 * CNN_CONV, 0,
+				  "... backward weights");
+			is_double(flops_of(&t, "pooling", "forward_training", FP32), 2 * 3 * CNN_POOL, 0,
+				  "... max pooling forward");
+			is_double(flops_of(&t, "pooling", "backward_data", FP32), 2 * CNN_POOL, 0,
+				  "... and backward");
+			is_double(flops_of(&t, "inner_product", "forward_training", FP32), 2 * CNN_DENSE,
+				  0, "... the dense layer forward");
+			is_double(flops_of(&t, "gemm_api", NULL, FP32), 2 * CNN_GEMMS, 0,
+				  "... its gradients, two sgemm calls a step (gemm_api)");
+			ok(t.flops == 2 * (2 * CNN_CONV + CNN_OUT1 + CNN_OUT2 + 2 * CNN_MAC2 +
+					   4 * CNN_POOL + CNN_DENSE + CNN_GEMMS),
+			   "... nothing else: ReLU's gradient, the biases' and the loss are Eigen's");
+		} else {
+			skip("tests/data/frameworks/tf221-cnn.log is not there");
+		}
+		rt_onednn_tally_free(&t);
+	}
+	/* a gemm_api call's bytes: A, B and C once each */
+	{
+		static const char *const gl = "onednn_verbose,v1,primitive,exec,cpu,gemm_api,,undef,"
+			"src_f32::blocked:ba:f0 wei_f32::blocked:ab:f0 dst_f32::blocked:ab:f0,,,"
+			"2048x16:16x10,0.0849609";
+		enum rt_onednn_line k;
+
+		fresh(&r);
+		k = rd(&r, gl, &e);     /* before the message reads e */
+
+		ok(k == RT_ONEDNN_EXEC && e.counted && e.flops == 2.0 * 2048 * 16 * 10 &&
+		   e.bytes == 4.0 * (2048 * 16 + 16 * 10 + 2048 * 10) && e.prec == FP32 &&
+		   !e.prec_bound, "gemm_api 2048x16:16x10 (M x K : K x N): %.0f FLOPs, %.0f bytes",
+		   e.flops, e.bytes);
 	}
 
 	/* the Emerald Rapids node (tests/data/emr16): conv1 forward on AMX under attr-fpmath:bf16

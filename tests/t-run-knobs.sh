@@ -177,7 +177,7 @@ if grep -q 'disturbed' "$dir/tw/summary.txt"; then
 else
 	check "... both won alone, and together they ran as a configuration of their own" sh -c \
 		"grep -q 'tune_together = \[ \"threads=1\", \"allocator=jemalloc\" \];' '$dir/tw/run.cfg' &&
-		 grep -q '{ name = \"threads=1 allocator=jemalloc\"; environment = \[ \"OMP_NUM_THREADS=1\" \]; preload = \"$dir/rich/opt/rt-lib/libjemalloc.so.2\"; argv_prefix = \[ \]; together = true; }' '$dir/tw/run.cfg'"
+		 grep -q '{ name = \"threads=1 allocator=jemalloc\"; environment = \[ \"OMP_NUM_THREADS=1\", \"TF_NUM_INTRAOP_THREADS=1\" \]; preload = \"$dir/rich/opt/rt-lib/libjemalloc.so.2\"; argv_prefix = \[ \]; together = true; }' '$dir/tw/run.cfg'"
 	check "... the set chosen is the two together, confirmed without the log" \
 		grep -q '^tune: the set chosen: threads=1 allocator=jemalloc, the fastest of those that beat the default with the log, confirmed without it (the verdict above)$' "$dir/tw/summary.txt"
 	check "... the verdict names it" grep -q '^best configuration: threads=1 allocator=jemalloc, ' "$dir/tw/summary.txt"
@@ -213,7 +213,7 @@ check "... both alternatives beat the default, the fastest of each knob said wit
 	grep -q '^tune: faster than the default with the log (the fastest value of each knob, wall time): threads=1 (0.265 s against 0.515 s), allocator=jemalloc (0.265 s against 0.515 s)$' "$dir/tw/summary.txt"
 check "... their configuration together built, recorded and run" sh -c \
 	"grep -q 'tune_together = \[ \"threads=1\", \"allocator=jemalloc\" \];' '$dir/tw/run.cfg' &&
-	 grep -q '{ name = \"threads=1 allocator=jemalloc\"; environment = \[ \"OMP_NUM_THREADS=1\" \]; preload = \"$dir/rich/opt/rt-lib/libjemalloc.so.2\"; argv_prefix = \[ \]; together = true; }' '$dir/tw/run.cfg' &&
+	 grep -q '{ name = \"threads=1 allocator=jemalloc\"; environment = \[ \"OMP_NUM_THREADS=1\", \"TF_NUM_INTRAOP_THREADS=1\" \]; preload = \"$dir/rich/opt/rt-lib/libjemalloc.so.2\"; argv_prefix = \[ \]; together = true; }' '$dir/tw/run.cfg' &&
 	 grep -q 'tune: the alternatives that won, together: threads=1 allocator=jemalloc' '$dir/twr.err' &&
 	 grep -q '^tune: the winners together, threads=1 allocator=jemalloc: ' '$dir/tw/summary.txt'"
 ROOFTRAJ_SYSROOT="$dir/rich" "$run" --resume "$dir/tw" >"$dir/twr2.out" 2>"$dir/twr2.err"
@@ -267,8 +267,8 @@ fi
 # environment has it
 OMP_PLACES=threads "$run" -o "$dir/ta" -r 1 --no-overhead --no-hw-counters --sweep affinity=compact,none --sweep threads=1 -- sh -c 'echo "env $OMP_NUM_THREADS ${OMP_PLACES-unset} ${OMP_PROC_BIND-unset}"' >"$dir/ta.out" 2>&1
 check "threads and affinity swept: each placement's environment as roofline-train sets it" sh -c "
-	grep -qF '{ name = \"threads=1 affinity=compact\"; environment = [ \"OMP_NUM_THREADS=1\", \"OMP_PLACES=cores\", \"OMP_PROC_BIND=close\" ];' '$dir/ta/run.cfg' &&
-	grep -qF '{ name = \"threads=1 affinity=none\"; environment = [ \"OMP_NUM_THREADS=1\", \"OMP_PLACES=\", \"OMP_PROC_BIND=\" ];' '$dir/ta/run.cfg' &&
+	grep -qF '{ name = \"threads=1 affinity=compact\"; environment = [ \"OMP_NUM_THREADS=1\", \"OMP_PLACES=cores\", \"OMP_PROC_BIND=close\", \"TF_NUM_INTRAOP_THREADS=1\" ];' '$dir/ta/run.cfg' &&
+	grep -qF '{ name = \"threads=1 affinity=none\"; environment = [ \"OMP_NUM_THREADS=1\", \"OMP_PLACES=\", \"OMP_PROC_BIND=\", \"TF_NUM_INTRAOP_THREADS=1\" ];' '$dir/ta/run.cfg' &&
 	grep -qx 'env 1 cores close' '$dir/ta.out' && grep -qx 'env 1 unset unset' '$dir/ta.out' &&
 	grep -qx 'env  threads unset' '$dir/ta.out'"
 check "... run.cfg records the knobs as given, in the engine's spelling" grep -q 'sweep = \[ "affinity=compact,none", "threads=1" \];' "$dir/ta/run.cfg"

@@ -660,7 +660,10 @@ static bool count_kind(struct rt_onednn_exec *e, char *mdtext, const char *attrs
 			   outs * md_size(mds, nmd, "ws");
 		return true;
 	}
-	if (!strcmp(e->kind, "matmul")) {
+	/* gemm_api: a call of oneDNN's BLAS-like API (dnnl_sgemm, ...), "MxK:KxN" as a 3.x
+	 * matmul prints it; TensorFlow calls it for dense layers' gradients and, without its
+	 * oneDNN ops, for each block of Eigen's contractions */
+	if (!strcmp(e->kind, "matmul") || !strcmp(e->kind, "gemm_api")) {
 		double m, k, nn, batch;
 
 		if (strchr(e->problem, '*')) {

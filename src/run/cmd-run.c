@@ -60,6 +60,7 @@ static const struct {
 	const char *var, *owner;
 } knob_vars[] = {
 	{ "OMP_NUM_THREADS", "threads" },
+	{ "TF_NUM_INTRAOP_THREADS", "threads" },
 	{ "OMP_PLACES", "affinity" },
 	{ "OMP_PROC_BIND", "affinity" },
 	{ "LD_PRELOAD", "allocator" },
@@ -437,7 +438,8 @@ static bool apply_knob(struct rt_sweep_config *c, const struct rt_cmd_knob *k,
 
 /* The engine's knobs that c sets (threads, affinity), their variables added to its
  * environment and their words to full; false when out of memory. */
-static bool apply_grid(struct rt_sweep_config *c, struct rt_buf *full)
+static bool apply_grid(const struct rt_cmd_run_opts *o, struct rt_sweep_config *c,
+		       struct rt_buf *full)
 {
 	char n[16];
 
@@ -446,7 +448,7 @@ static bool apply_grid(struct rt_sweep_config *c, struct rt_buf *full)
 		name_word(full, "threads", n);
 	if (c->affinity != RT_AFFINITY_COUNT)
 		name_word(full, "affinity", rt_affinity_name(c->affinity));
-	return rt_sweep_config_env(c);
+	return rt_cmd_framework_env(o->framework, c);
 }
 
 /* Alternative i of --sweep tune in c, its words added to full; false when out of memory. */
@@ -456,7 +458,7 @@ static bool apply_tune(const struct rt_cmd_run_opts *o, size_t i, struct rt_swee
 	if (!o->tune_threads[i])
 		return apply_knob(c, &o->tune_knob[i], &o->tune_knob[i].v[0], full);
 	c->threads = o->tune_threads[i];
-	return apply_grid(c, full);
+	return apply_grid(o, c, full);
 }
 
 /* Configuration c named from its words (full, emptied for the next); false when out of
@@ -544,6 +546,18 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_sw
 	struct rt_buf full;
 	bool ok = true;
 
+	/* a knob the framework said cannot read is refused before anything runs */
+	if (grid_knob(o, RT_KNOB_AFFINITY) &&
+	    rt_cmd_framework_refuse(o->framework, "--sweep affinity",
+				   "OMP_PLACES and OMP_PROC_BIND", err))
+		return -EINVAL;
+	for (size_t i = 0; i < o->nenv; i++) {
+		char knob[64];
+
+		snprintf(knob, sizeof(knob), "--sweep env:%s", o->env[i].name);
+		if (rt_cmd_framework_refuse(o->framework, knob, o->env[i].name, err))
+			return -EINVAL;
+	}
 	if (o->tune)
 		return build_tune(o, rank, out, nout, err);
 	for (size_t i = 0; i < o->grid.nknobs; i++)
@@ -571,7 +585,7 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_sw
 		 * environment has it */
 		for (size_t i = 0; i < o->grid.nknobs; i++)
 			rt_sweep_set(c, o->grid.knobs[i].knob, o->grid.knobs[i].values[idx[at++]]);
-		ok = ok && apply_grid(c, &full);
+		ok = ok && apply_grid(o, c, &full);
 		for (size_t i = 0; i < o->nknobs; i++, at++)
 			ok = ok && apply_knob(c, &o->knobs[i], &o->knobs[i].v[idx[at]], &full);
 		for (size_t i = 0; i < o->nenv; i++, at++) {
@@ -1358,6 +1372,8 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 	fprintf(of.fp, ";\n    overhead = %s;\n    timeout = %.6f;\n    batch = %u;\n"
 		"    throughput = ", o->overhead ? "true" : "false", o->timeout, o->batch);
 	rt_cfg_put_str(of.fp, o->throughput ? o->throughput : "");
+	fputs(";\n    framework = ", of.fp);
+	rt_cfg_put_str(of.fp, rt_cmd_framework_word(o->framework));
 	fputs(";\n", of.fp);
 	if (o->ntogether) {
 		fputs("    tune_together = [", of.fp);
@@ -1400,7 +1416,8 @@ static int resume_member(void *ctx, const char *name, const char *v, struct rt_e
 {
 	static const char *const option[][2] = {
 		{ "sweep", "sweep" }, { "repeat", "repeat" }, { "verbose", "verbose-value" },
-		{ "timeout", "timeout" }, { "batch", "batch" }, { "throughput", "throughput" } };
+		{ "timeout", "timeout" }, { "batch", "batch" }, { "throughput", "throughput" },
+		{ "framework", "framework" } };
 	struct resume *r = ctx;
 	struct rt_cmd_run_opts *o = r->o;
 

@@ -13,6 +13,7 @@
 #include "sweep/engine.h"
 #include "base/vocab.h"
 #include "run/cmd-knobs.h"
+#include "run/cmd-framework.h"
 #include "sweep/sweep.h"
 
 #define RT_CMD_MAX_VALUES 16
@@ -54,6 +55,9 @@ struct rt_cmd_run_opts {
 	 * checks, as on its command line: how --resume takes the request back from run.cfg. */
 	int (*option)(struct rt_cmd_run_opts *o, const char *name, const char *value,
 		      struct rt_err *err);
+	enum rt_cmd_fw framework;       /* --framework: what the threads knob sets and which
+					 * knobs can act (auto: each framework's threads variable,
+					 * the framework known from the default's log) */
 	bool ranked;                    /* set by the tool under a launcher: a disturbed run is
 					 * not run again (a command that starts MPI can once) */
 	unsigned batch;                 /* --batch: images an iteration, so that an iteration

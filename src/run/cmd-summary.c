@@ -78,11 +78,41 @@ static bool beats(const struct rt_cmd_result *s, const struct rt_cmd_result *d)
 	       faster(s, d) >= RT_FASTER_UNKNOWN;
 }
 
+/* The framework (said, or of the default's log) when every knob o sweeps is one it cannot
+ * read (affinity and OMP_, KMP_, GOMP_ variables under TensorFlow's pool): its configurations
+ * are the default as it sees them. NULL otherwise. */
+static const struct rt_cmd_framework *knobs_inert(const struct rt_cmd_run_opts *o,
+						  const struct rt_cmd_result *res)
+{
+	const struct rt_cmd_framework *f;
+	bool any = false;
+
+	if (o->tune || o->nknobs || res[0].med < 0)
+		return NULL;
+	f = rt_cmd_framework_of(o->framework, res[0].runs[res[0].med].t.runtime);
+	for (size_t i = 0; i < o->grid.nknobs; i++) {
+		if (o->grid.knobs[i].knob != RT_KNOB_AFFINITY ||
+		    !rt_cmd_framework_inert(f, "OMP_PLACES"))
+			return NULL;
+		any = true;
+	}
+	for (size_t i = 0; i < o->nenv; i++) {
+		if (!rt_cmd_framework_inert(f, o->env[i].name))
+			return NULL;
+		any = true;
+	}
+	return any ? f : NULL;
+}
+
 /* The configuration a claim is made of: the fastest; under --sweep tune the fastest of those
- * that beat the default (its alternatives and their combination), else the fastest. */
+ * that beat the default (its alternatives and their combination), else the fastest; none
+ * where no knob swept could act. */
 static size_t pick(const struct rt_cmd_run_opts *o, const struct rt_cmd_result *res, size_t n)
 {
 	size_t best = SIZE_MAX;
+
+	if (knobs_inert(o, res))
+		return SIZE_MAX;
 
 	for (size_t i = 1; o->tune && i < n; i++)
 		if (beats(&res[i], &res[0]) &&
@@ -223,6 +253,64 @@ static void describe_default(FILE *fp, const struct rt_onednn_tally *t)
 	fputc('\n', fp);
 }
 
+/* The framework as --framework says it or the default's log shows it (its oneDNN's runtime),
+ * the variable its threads knob set, and the knobs swept that it cannot read: said, for their
+ * configurations differ from the default in nothing it reads */
+static void describe_framework(FILE *fp, const struct rt_cmd_run_opts *o,
+			       const struct rt_onednn_tally *t)
+{
+	const struct rt_cmd_framework *f = rt_cmd_framework_of(o->framework, t->runtime);
+	bool threads = o->tune, affinity = false;
+	char inert[400] = "";
+	size_t at = 0;
+
+	if (!f) {
+		if (t->runtime[0])
+			fprintf(fp, "framework: not known: oneDNN's %s runtime is neither PyTorch's "
+				"(OpenMP) nor TensorFlow's (threadpool); --framework says it\n",
+				t->runtime);
+		return;
+	}
+	for (size_t i = 0; i < o->grid.nknobs; i++) {
+		threads |= o->grid.knobs[i].knob == RT_KNOB_THREADS;
+		affinity |= o->grid.knobs[i].knob == RT_KNOB_AFFINITY;
+	}
+	fprintf(fp, "framework: %s (", f->name);
+	if (o->framework == RT_CMD_FW_AUTO)
+		fprintf(fp, "the default's log: oneDNN's %s runtime", t->runtime);
+	else
+		fprintf(fp, "--framework %s", f->word);
+	fputc(')', fp);
+	if (t->runtime[0] && strcmp(t->runtime, f->runtime))
+		fprintf(fp, ", yet the default's log names oneDNN's %s runtime, not %s's %s: "
+			"--framework may not be this command's", t->runtime, f->name, f->runtime);
+	if (threads)
+		fprintf(fp, "; its threads read %s%s", f->threads_var,
+			o->framework == RT_CMD_FW_AUTO ? " (the threads knob set it and the other "
+			"framework's, which it does not read)" : " (the threads knob set it)");
+	fputc('\n', fp);
+	if (affinity && rt_cmd_framework_inert(f, "OMP_PLACES"))
+		at += (size_t)snprintf(inert + at, sizeof(inert) - at, "affinity (OMP_PLACES, "
+				       "OMP_PROC_BIND)");
+	for (size_t i = 0; i < o->nenv && at < sizeof(inert); i++)
+		if (rt_cmd_framework_inert(f, o->env[i].name))
+			at += (size_t)snprintf(inert + at, sizeof(inert) - at, "%senv:%s",
+					       at ? ", " : "", o->env[i].name);
+	if (at)
+		fprintf(fp, "framework: %s had no effect: no OpenMP runtime reads it under %s's "
+			"own thread pool, so what its configurations show against the default is "
+			"the node's noise, not its doing (--framework %s refuses it; swept alone, "
+			"nothing is compared)\n", inert, f->name, f->word);
+	/* KMP_ is Intel's (and LLVM's) OpenMP's; which OpenMP the command loaded, the log
+	 * does not say */
+	for (size_t i = 0; f->openmp && i < o->nenv; i++)
+		if (!strncmp(o->env[i].name, "KMP_", 4))
+			fprintf(fp, "framework: env:%s acts only where the command loads Intel's or "
+				"LLVM's OpenMP (libiomp5, libomp): GNU's libgomp, which PyTorch's PyPI "
+				"wheels load, does not read it, and oneDNN's log does not say which ran\n",
+				o->env[i].name);
+}
+
 /* A spread in words: "1.234 s (1.200..1.300 over 3 fresh processes)" (rate: "1605 images/s
  * (1590..1620 over 3 fresh processes)"), "1.234 s (one run)" */
 static void spread_words(char *buf, size_t size, const struct rt_spread *s, bool rate)
@@ -357,6 +445,8 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 	if (def->ran) {
 		const struct rt_cmd_outcome *r = &def->runs[def->med];
 		const double cov = r->wall > 0 ? r->t.ms / 1e3 / r->wall : 0;
+		const struct rt_cmd_framework *fw = rt_cmd_framework_of(o->framework,
+									r->t.runtime);
 		struct rt_cmd_judgement j;
 
 		rt_cmd_judge(r, cfgs[0].threads, prof, &j);
@@ -370,6 +460,12 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: no oneDNN primitive "
 				 "ran: coverage 0%% (the default's %.3f s are all outside oneDNN)",
 				 r->wall);
+		else if (fw)
+			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: oneDNN ran %.0f%% of "
+				 "the default's wall time (%.3f of %.3f s); the largest uncovered "
+				 "share: %.0f%% outside oneDNN (what %s does besides oneDNN's "
+				 "primitives: %s)", 100 * fmin(1, cov), r->t.ms / 1e3, r->wall,
+				 100 * fmax(0, 1 - cov), fw->name, fw->outside);
 		else
 			snprintf(ld->coverage, sizeof(ld->coverage), "coverage: oneDNN ran %.0f%% of "
 				 "the default's wall time (%.3f of %.3f s); the largest uncovered "
@@ -410,6 +506,7 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 				r->images_per_s, r->figures == 1 ? "its one figure" :
 				"the median of those after the first");
 		describe_default(fp, &r->t);
+		describe_framework(fp, o, &r->t);
 	} else {
 		snprintf(ld->coverage, sizeof(ld->coverage), "coverage: unknown: the default "
 			 "configuration did not run");
@@ -504,13 +601,23 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 		if (cfgs[i].threads && r->t.nthr && r->t.nthr != cfgs[i].threads) {
 			char said[400], who[160];
 
-			/* OMP_NUM_THREADS is OpenMP's: another runtime does not read it */
-			if (!r->t.runtime[0] || !strcmp(r->t.runtime, "OpenMP"))
+			/* the variable the knob set (--framework's; auto: each framework's) is
+			 * read by that framework's runtime only */
+			const struct rt_cmd_framework *said_fw = rt_cmd_framework_of(o->framework,
+										     NULL),
+				*log_fw = rt_cmd_framework_of(RT_CMD_FW_AUTO, r->t.runtime);
+
+			if (said_fw && log_fw && said_fw != log_fw)
+				snprintf(who, sizeof(who), "--framework %s set %s, which %s's %.40s "
+					 "runtime does not read", said_fw->word, said_fw->threads_var,
+					 log_fw->name, r->t.runtime);
+			else if (!r->t.runtime[0] || log_fw)
 				snprintf(who, sizeof(who), "the command sets its own count "
 					 "(torch.set_num_threads, an option of its own)");
 			else
 				snprintf(who, sizeof(who), "oneDNN's %.40s runtime does not read "
-					 "OMP_NUM_THREADS", r->t.runtime);
+					 "%s", r->t.runtime, said_fw ? said_fw->threads_var :
+					 "OMP_NUM_THREADS");
 			snprintf(said, sizeof(said), "oneDNN ran %u thread%s (its log's nthr), not the "
 				 "%u this configuration asked for: %s, so its threads did not take; "
 				 "its roofs are those of %u", r->t.nthr, r->t.nthr == 1 ? "" : "s",
@@ -554,7 +661,11 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 	best = pick(o, res, n);
 	fputc('\n', fp);
 	/* the best against the default: faster only when the ranges do not overlap */
-	if (best == SIZE_MAX) {
+	if (best == SIZE_MAX && knobs_inert(o, res)) {
+		snprintf(v, vs, "nothing compared: no knob swept acts on %s (its oneDNN runs on "
+			 "its own thread pool, which no OpenMP variable places or sizes): every "
+			 "configuration is the default as it runs", knobs_inert(o, res)->name);
+	} else if (best == SIZE_MAX) {
 		bool ran = false;
 
 		for (size_t i = 0; i < n; i++)
@@ -671,11 +782,15 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 			struct rt_cpu cpu;
 			struct rt_err e;
 			const char *base = strrchr(o->cmd[0], '/');
+			const struct rt_cmd_framework *fw = rt_cmd_framework_of(o->framework,
+										r->t.runtime);
 
 			base = base ? base + 1 : o->cmd[0];
+			/* PyTorch's cures for a Python command, unless it is TensorFlow's */
 			rt_cmd_advise(&ld->adv, &r->t, &jd, rt_cmd_threads(r, cfgs[0].threads, NULL),
 				      rt_cpu_detect(&cpu, &e) ? NULL : &cpu,
-				      !strncmp(base, "python", 6), mode_run.t ? &mode_run : NULL);
+				      !strncmp(base, "python", 6) && !(fw && !fw->openmp),
+				      mode_run.t ? &mode_run : NULL);
 			if (ld->adv.n)
 				fprintf(fp, "\nadvice (the default's log%s):\n", prof ? " and the "
 					"profile's roofs" : "; with -p PROFILE, the primitives under "

@@ -20,7 +20,7 @@ static void on_signal(int sig)
 }
 
 enum { OPT_TIMEOUT = 256, OPT_VERBOSE_VALUE, OPT_NO_OVERHEAD, OPT_RESUME, OPT_NO_HW_COUNTERS,
-       OPT_BATCH, OPT_THROUGHPUT };
+       OPT_BATCH, OPT_THROUGHPUT, OPT_FRAMEWORK };
 
 static const char *const synopsis[] = {
 	"[OPTION]... -- COMMAND [ARG]...",
@@ -33,7 +33,7 @@ static const struct rt_cli_opt opts[] = {
 	  .def = "results/run-TIMESTAMP, named when the run completes",
 	  .help = "results directory; one that holds results already is refused" },
 	{ 'S', "sweep", 'S', RT_CLI_WORD, "KNOB[=LIST]",
-	  .help = "threads[=LIST] (OMP_NUM_THREADS; without a list 1, powers of two, all cores), "
+	  .help = "threads[=LIST] (OMP_NUM_THREADS, TensorFlow's TF_NUM_INTRAOP_THREADS: see --framework; without a list 1, powers of two, all cores), "
 		  "affinity[=LIST] (none, compact, scatter: OMP_PLACES and OMP_PROC_BIND), "
 		  "env:NAME=V1,V2,... (any variable; a comma in a value written \\,), "
 		  "allocator=default,jemalloc,tcmalloc (LD_PRELOAD), fpmath=strict,bf16 "
@@ -60,6 +60,13 @@ static const struct rt_cli_opt opts[] = {
 	{ OPT_THROUGHPUT, "throughput", 0, RT_CLI_WORD, "REGEX",
 	  .help = "the command's throughput in its own form (POSIX extended regex): the first "
 		  "group, or the whole match, is images/s" },
+	{ OPT_FRAMEWORK, "framework", 0, RT_CLI_WORD, "NAME",
+	  .def = "auto: known from the default's log",
+	  .help = "the framework the command trains with: pytorch (and any program whose oneDNN "
+		  "runs on OpenMP), tensorflow (oneDNN on its own thread pool), or auto; the "
+		  "threads knob sets what it reads (OMP_NUM_THREADS, TF_NUM_INTRAOP_THREADS; auto: "
+		  "both), and a knob it cannot read is refused (OMP_*, KMP_*, GOMP_* and affinity "
+		  "under tensorflow)" },
 	{ OPT_NO_OVERHEAD, "no-overhead", 0, RT_CLI_FLAG, NULL,
 	  .help = "do not run the default again without the log" },
 	{ OPT_NO_HW_COUNTERS, "no-hw-counters", 0, RT_CLI_FLAG, NULL,
@@ -103,7 +110,7 @@ static const struct rt_cli cli = {
 struct cli {
 	struct rt_cmd_run_opts *o;
 	bool request_given;     /* -o, --sweep, -r, --verbose-value, --no-overhead, --batch,
-				 * --throughput */
+				 * --throughput, --framework */
 };
 
 static int set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *err)
@@ -112,7 +119,8 @@ static int set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *
 	struct rt_cmd_run_opts *o = c->o;
 
 	c->request_given |= key == 'o' || key == 'S' || key == 'r' || key == OPT_VERBOSE_VALUE ||
-			    key == OPT_NO_OVERHEAD || key == OPT_BATCH || key == OPT_THROUGHPUT;
+			    key == OPT_NO_OVERHEAD || key == OPT_BATCH || key == OPT_THROUGHPUT ||
+			    key == OPT_FRAMEWORK;
 	switch (key) {
 	case 'o': o->outdir = v->arg; break;
 	case 'S': return rt_cmd_sweep_add(o, v->arg, err);
@@ -131,6 +139,7 @@ static int set(void *ctx, int key, const struct rt_cli_value *v, struct rt_err *
 	case OPT_NO_OVERHEAD: o->overhead = false; break;
 	case OPT_BATCH: o->batch = (unsigned)v->l; break;
 	case OPT_THROUGHPUT: return rt_cmd_throughput_set(o, v->arg, err);
+	case OPT_FRAMEWORK: return rt_cmd_framework_parse(&o->framework, v->arg, err);
 	case OPT_NO_HW_COUNTERS: o->hw_counters = false; break;
 	case OPT_RESUME: o->resume = v->arg; break;
 	}
@@ -170,7 +179,7 @@ int main(int argc, char **argv)
 		}
 		if (c.request_given) {
 			rc = rt_cli_usage_error(&cli, "--resume: the sweep, -r, -o, --verbose-value, "
-						"--no-overhead, --batch and --throughput come from "
+						"--no-overhead, --batch, --throughput and --framework come from "
 						"DIR/run.cfg (only -p and --timeout may be given)");
 			goto out;
 		}
