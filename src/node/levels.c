@@ -134,11 +134,11 @@ void rt_levels_analyze(const uint64_t *ws, const double *bw, size_t n, const uin
 				r->plateau = exp(before);
 				/* the level ends where its plateau does, not in the middle of a
 				 * transition that spans more than a factor of 1.5 (a VM's L3 into
-				 * DRAM: a factor of four); a sharper drop is its own end */
+				 * DRAM: a factor of four to six); a sharper drop is its own end */
 				for (size_t p = npl; p-- > 0;)
 					if (pl[p].end <= ws[jbest] && (double)pl[p].end > prev_end * 1.4) {
 						if (3 * pl[p].end < 2 * ws[jbest] &&
-						    4 * pl[p].end >= ws[jbest])
+						    8 * pl[p].end >= ws[jbest])
 							r->end = pl[p].end;
 						break;
 					}

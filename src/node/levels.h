@@ -21,8 +21,8 @@ struct rt_level_result {
  * the (3-point median smoothed) log bandwidth within [size/16, size*8] past the previous
  * boundary; it counts when the plateaus on either side differ by at least min_drop (0.15: 15%),
  * and where the curve's plateau before that drop (rt_levels_plateaus) ends more than a factor
- * of 1.5 and less than 4 below it, the level ends where that plateau does (a slow transition:
- * a VM's L3 into DRAM). Where none does (a VM's 508 MiB L3 that bandwidth leaves at 16 MiB), a plateau of the curve
+ * of 1.5 and less than 8 below it, the level ends where that plateau does (a slow transition:
+ * a VM's L3 into DRAM over a factor of four to six). Where none does (a VM's 508 MiB L3 that bandwidth leaves at 16 MiB), a plateau of the curve
  * that ends past the previous boundary and below the named size is the level (found, not
  * agreeing). */
 void rt_levels_analyze(const uint64_t *ws, const double *bw, size_t n, const uint64_t *caches,
