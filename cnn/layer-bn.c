@@ -90,15 +90,17 @@ static int bn_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *e
 static int bn_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	const struct bn_state *s = L->priv;
-	dnnl_exec_arg_t a[9] = {
+	/* no shift: backward does not read it (oneDNN 3.x refuses an argument it does not
+	 * count among the inputs) */
+	dnnl_exec_arg_t a[8] = {
 		{ DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_MEAN, s->mean },
 		{ DNNL_ARG_VARIANCE, s->var }, { DNNL_ARG_DIFF_DST, L->dout },
-		{ DNNL_ARG_SCALE, s->scale }, { DNNL_ARG_SHIFT, s->shift },
+		{ DNNL_ARG_SCALE, s->scale },
 		{ DNNL_ARG_DIFF_SCALE, s->dscale }, { DNNL_ARG_DIFF_SHIFT, s->dshift },
 		{ DNNL_ARG_DIFF_SRC, L->sink[0].dst ? L->sink[0].dst : s->dsrc },
 	};
 
-	return rt_net_exec(n, L, L->bwd_d, 9, a, err);
+	return rt_net_exec(n, L, L->bwd_d, 8, a, err);
 }
 
 static void bn_destroy(struct rt_net_layer *L)

@@ -64,12 +64,16 @@ static dnnl_format_tag_t tag_of(const_rt_md_t md)
 #if DNNL_VERSION_MAJOR >= 3
 
 /* ---- oneDNN 3.x: the handles are oneDNN's own ---- */
-static dnnl_status_t put(rt_md_t *md, dnnl_status_t st, rt_md_t made)
+/* *md replaced by made (st: how making it went); made is read after the call that made it,
+ * through its address (arguments are evaluated in no set order) */
+static dnnl_status_t put(rt_md_t *md, dnnl_status_t st, const rt_md_t *made)
 {
+	rt_md_t m = *made;
+
 	dnnl_memory_desc_destroy(*md);
-	*md = st == dnnl_success ? made : NULL;
+	*md = st == dnnl_success ? m : NULL;
 	if (st != dnnl_success)
-		dnnl_memory_desc_destroy(made);
+		dnnl_memory_desc_destroy(m);
 	return st;
 }
 
@@ -78,14 +82,14 @@ dnnl_status_t rt_md_tag(rt_md_t *md, int ndims, const dnnl_dims_t dims, dnnl_dat
 {
 	rt_md_t m = NULL;
 
-	return put(md, dnnl_memory_desc_create_with_tag(&m, ndims, dims, dt, tag), m);
+	return put(md, dnnl_memory_desc_create_with_tag(&m, ndims, dims, dt, tag), &m);
 }
 
 dnnl_status_t rt_md_copy(rt_md_t *md, const_rt_md_t from)
 {
 	rt_md_t m = NULL;
 
-	return put(md, dnnl_memory_desc_clone(&m, from), m);
+	return put(md, dnnl_memory_desc_clone(&m, from), &m);
 }
 
 static dnnl_status_t md_strides(rt_md_t *md, const_rt_md_t from, dnnl_data_type_t dt)
@@ -94,7 +98,7 @@ static dnnl_status_t md_strides(rt_md_t *md, const_rt_md_t from, dnnl_data_type_
 
 	return put(md, dnnl_memory_desc_create_with_strides(&m, rt_md_ndims(from),
 							    rt_md_dims(from), dt,
-							    rt_md_strides(from)), m);
+							    rt_md_strides(from)), &m);
 }
 
 dnnl_status_t rt_md_images(rt_md_t *md, const_rt_md_t from, dnnl_dim_t images)
@@ -104,21 +108,21 @@ dnnl_status_t rt_md_images(rt_md_t *md, const_rt_md_t from, dnnl_dim_t images)
 
 	memcpy(d, rt_md_dims(from), sizeof(d));
 	d[0] = images;
-	return put(md, dnnl_memory_desc_create_submemory(&m, from, d, off), m);
+	return put(md, dnnl_memory_desc_create_submemory(&m, from, d, off), &m);
 }
 
 dnnl_status_t rt_md_reshape(rt_md_t *md, const_rt_md_t from, int ndims, const dnnl_dims_t dims)
 {
 	rt_md_t m = NULL;
 
-	return put(md, dnnl_memory_desc_reshape(&m, from, ndims, dims), m);
+	return put(md, dnnl_memory_desc_reshape(&m, from, ndims, dims), &m);
 }
 
 dnnl_status_t rt_md_permute(rt_md_t *md, const_rt_md_t from, const int *perm)
 {
 	rt_md_t m = NULL;
 
-	return put(md, dnnl_memory_desc_permute_axes(&m, from, perm), m);
+	return put(md, dnnl_memory_desc_permute_axes(&m, from, perm), &m);
 }
 
 void rt_md_destroy(rt_md_t md)
