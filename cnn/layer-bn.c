@@ -12,6 +12,7 @@ struct bn_state {
 	dnnl_memory_t mean, var;        /* the batch statistics forward writes, backward reads */
 	dnnl_memory_t scale, shift;     /* the two rows of L->w (scale, then shift) */
 	dnnl_memory_t dscale, dshift;   /* and of L->dw */
+	bool bwd_shift;                 /* backward takes the shift (2.x's does, 3.x's refuses it) */
 	dnnl_memory_t dsrc;             /* a data gradient nobody reads: when the model input
 					 * feeds the layer (backward always writes one) */
 };
@@ -72,7 +73,21 @@ static int bn_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *er
 	if (L->d->input < 0 && (rc = rt_net_mem(n, L, &s->dsrc, src, CAT_WORK, err)))
 		return rc;
 	st = rt_dnnl_bnorm_bwd_pd(&pd, n->eng, src, L->out_md, src, BN_EPS, L->fwd_pd, n->attr);
-	return rt_net_prim(n, L, st, pd, &L->bwd_d, NULL, "batch normalization backward", err);
+	if ((rc = rt_net_prim(n, L, st, pd, &L->bwd_d, NULL, "batch normalization backward", err)))
+		return rc;
+	/* oneDNN counts the inputs a primitive gets and refuses one more or one less: backward
+	 * reads the source, the statistics, the output gradient and the scale, and the shift
+	 * where its pd counts one more input (2.x does, 3.x does not) */
+	{
+		const_dnnl_primitive_desc_t bpd = NULL;
+		int inputs = 0;
+
+		dnnl_primitive_get_primitive_desc(L->bwd_d, &bpd);
+		if (bpd)
+			dnnl_primitive_desc_query(bpd, dnnl_query_num_of_inputs_s32, 0, &inputs);
+		s->bwd_shift = inputs > 5;
+	}
+	return 0;
 }
 
 static int bn_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
@@ -90,17 +105,16 @@ static int bn_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *e
 static int bn_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	const struct bn_state *s = L->priv;
-	/* no shift: backward does not read it (oneDNN 3.x refuses an argument it does not
-	 * count among the inputs) */
-	dnnl_exec_arg_t a[8] = {
+	dnnl_exec_arg_t a[9] = {
 		{ DNNL_ARG_SRC, rt_net_in_mem(n, L) }, { DNNL_ARG_MEAN, s->mean },
 		{ DNNL_ARG_VARIANCE, s->var }, { DNNL_ARG_DIFF_DST, L->dout },
 		{ DNNL_ARG_SCALE, s->scale },
 		{ DNNL_ARG_DIFF_SCALE, s->dscale }, { DNNL_ARG_DIFF_SHIFT, s->dshift },
 		{ DNNL_ARG_DIFF_SRC, L->sink[0].dst ? L->sink[0].dst : s->dsrc },
+		{ DNNL_ARG_SHIFT, s->shift },
 	};
 
-	return rt_net_exec(n, L, L->bwd_d, 8, a, err);
+	return rt_net_exec(n, L, L->bwd_d, s->bwd_shift ? 9 : 8, a, err);
 }
 
 static void bn_destroy(struct rt_net_layer *L)

@@ -217,7 +217,7 @@ check "... no core PMU on the node: said, the counts from the log" grep -q "^har
 identity_tree "$dir/a7" GenuineIntel 6 167
 ROOFTRAJ_SYSROOT="$dir/a7" "$run" -o "$dir/a7run" -r 1 --no-overhead -- true >/dev/null 2>&1
 check "... an unknown Intel model without a PMU: both reasons" grep -q '^hardware counters: not used: the kernel exposes no core PMU here (.*); no FLOP event table for this CPU (GenuineIntel family 0x6 model 0xa7)' "$dir/a7run/summary.txt"
-check "run.cfg records the node it ran on (node_cpu, as its cpuinfo says) and the libraries, as the trainer's does" sh -c "grep -q '^  node_cpu = { model = \"a test CPU\"; vendor = \"GenuineIntel\"; family = 6; model_number = 167; ' '$dir/a7run/run.cfg' && grep -q '^  libraries = { onednn = \"[0-9]*\.[0-9]*\.[0-9]*\"; ' '$dir/a7run/run.cfg'"
+check "run.cfg records the node it ran on (node_cpu, as its cpuinfo says) and the libraries, as the trainer's does" sh -c "grep -q '^  node_cpu = { model = \"a test CPU\"; vendor = \"GenuineIntel\"; family = 6; model_number = 167; ' '$dir/a7run/run.cfg' && grep -q '^  libraries = { onednn = \"[0-9]*\.[0-9]*\.[0-9]*\"; onednn_hash = \"[^\"]*\"; onednn_runtime = \"OpenMP\"; ' '$dir/a7run/run.cfg'"
 "$run" -o "$dir/off" -r 1 --no-overhead --no-hw-counters -- env ONEDNN_VERBOSE=0 DNNL_VERBOSE=0 \
 	"$train" -m lenet5 -b 4 -n 1 -w 0 -c none >"$dir/off.out" 2>&1
 check "a command that switches oneDNN's log off itself: not said to run no primitive" sh -c "grep -q '^coverage: unknown: no oneDNN verbose line came' '$dir/off/summary.txt' && ! grep -q 'no oneDNN primitive ran' '$dir/off/summary.txt' '$dir/off/points.csv'"

@@ -34,12 +34,27 @@ void rt_dnnl_version(char *buf, size_t len)
 	snprintf(buf, len, "%d.%d.%d", v->major, v->minor, v->patch);
 }
 
+const char *rt_dnnl_hash(void)
+{
+	const dnnl_version_t *v = dnnl_version();
+
+	return v->hash && *v->hash ? v->hash : "unknown";
+}
+
 void rt_dnnl_describe(char *buf, size_t len)
 {
 	const dnnl_version_t *v = dnnl_version();
 
 	snprintf(buf, len, "%d.%d.%d (commit %s), CPU runtime %s", v->major, v->minor, v->patch,
-		 v->hash && *v->hash ? v->hash : "unknown", rt_dnnl_runtime());
+		 rt_dnnl_hash(), rt_dnnl_runtime());
+}
+
+void rt_dnnl_print_version(FILE *fp)
+{
+	char d[160];
+
+	rt_dnnl_describe(d, sizeof(d));
+	fprintf(fp, "oneDNN %s\n", d);
 }
 
 /* The format tag whose layout md has (dnnl_format_tag_undef: none does): each tag of md's

@@ -15,6 +15,7 @@
 #include <oneapi/dnnl/dnnl_debug.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #if DNNL_VERSION_MAJOR >= 3
 typedef dnnl_memory_desc_t rt_md_t;
@@ -32,6 +33,10 @@ void rt_dnnl_describe(char *buf, size_t len);
  * "SYCL", "sequential") */
 void rt_dnnl_version(char *buf, size_t len);
 const char *rt_dnnl_runtime(void);
+/* --version's line: "oneDNN " and rt_dnnl_describe()'s words */
+void rt_dnnl_print_version(FILE *fp);
+/* The version, its hash and the CPU runtime oneDNN reports (dnnl_version()), as strings. */
+const char *rt_dnnl_hash(void);
 
 /* ---- memory descriptors ----
  * Each call that makes one (rt_md_tag, _copy, _retype, _images, _reshape, _permute) replaces

@@ -5,12 +5,12 @@
 #include "sweep/runrec.h"
 #include "base/cfgread.h"
 #include "machine/cpu.h"
+#include "machine/dnnl.h"
 #include "machine/topo.h"
 #include "base/util.h"
 
 #include <errno.h>
 #include <libconfig.h>
-#include <oneapi/dnnl/dnnl.h>
 #include <papi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,9 +366,11 @@ int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, struct rt_e
 	}
 
 	rt_topo_hwloc_version(hw, sizeof(hw));
-	fprintf(of->fp, "  libraries = { onednn = \"%d.%d.%d\"; papi = \"%d.%d.%d.%d\"; "
+	/* oneDNN as it reports itself at run time (the library loaded, not the headers) */
+	fprintf(of->fp, "  libraries = { onednn = \"%d.%d.%d\"; onednn_hash = \"%s\"; "
+		"onednn_runtime = \"%s\"; papi = \"%d.%d.%d.%d\"; "
 		"hwloc_api = \"%s\"; libconfig = \"%d.%d.%d\"; };\n", dv->major, dv->minor,
-		dv->patch, PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION),
+		dv->patch, rt_dnnl_hash(), rt_dnnl_runtime(), PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION),
 		PAPI_VERSION_REVISION(PAPI_VERSION), PAPI_VERSION_INCREMENT(PAPI_VERSION), hw,
 		LIBCONFIG_VER_MAJOR, LIBCONFIG_VER_MINOR, LIBCONFIG_VER_REVISION);
 	if (!rt_cpu_detect(&cpu, &ignored)) {
