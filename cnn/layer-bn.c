@@ -12,7 +12,7 @@ struct bn_state {
 	dnnl_memory_t mean, var;        /* the batch statistics forward writes, backward reads */
 	dnnl_memory_t scale, shift;     /* the two rows of L->w (scale, then shift) */
 	dnnl_memory_t dscale, dshift;   /* and of L->dw */
-	bool bwd_shift;                 /* backward takes the shift (2.x's does, 3.x's refuses it) */
+	bool bwd_shift;                 /* backward takes the shift (2.x: yes; 3.x refuses it) */
 	dnnl_memory_t dsrc;             /* a data gradient nobody reads: when the model input
 					 * feeds the layer (backward always writes one) */
 };

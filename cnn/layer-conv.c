@@ -240,7 +240,8 @@ static int conv_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *
 		int refs = conv_pds(n, L, tags[t], pds), score = refs;
 
 		if (refs >= 0) {
-			const_rt_md_t o = dnnl_primitive_desc_query_md(pds[0], dnnl_query_dst_md, 0);
+			const_rt_md_t o = dnnl_primitive_desc_query_md(pds[0], dnnl_query_dst_md,
+								       0);
 
 			score = 2 * refs + (rt_md_padded_dims(o)[1] > 2 * rt_md_dims(o)[1]);
 		}
@@ -272,8 +273,8 @@ static int conv_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *
 	}
 	for (int k = 0; k < 3; k++) {
 		const_dnnl_primitive_desc_t p = k ? best[k] : L->fwd_pd;
-		const_rt_md_t sp = p ? dnnl_primitive_desc_query_md(p, dnnl_query_scratchpad_md, 0) :
-			NULL;
+		const_rt_md_t sp = p ? dnnl_primitive_desc_query_md(p, dnnl_query_scratchpad_md,
+								    0) : NULL;
 
 		if (sp && dnnl_memory_desc_get_size(sp) > n->scratch_bytes)
 			n->scratch_bytes = dnnl_memory_desc_get_size(sp);
@@ -283,7 +284,8 @@ static int conv_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *
 	if (d->bwd_w_fp32) {
 		/* backward weights reads the model input in fp32 and the output gradient cast */
 		const_rt_md_t s32 = dnnl_primitive_desc_query_md(best[2], dnnl_query_src_md, 0);
-		const_rt_md_t d32 = dnnl_primitive_desc_query_md(best[2], dnnl_query_diff_dst_md, 0);
+		const_rt_md_t d32 = dnnl_primitive_desc_query_md(best[2], dnnl_query_diff_dst_md,
+								 0);
 		struct conv_state *c = rt_net_priv(L, sizeof(*c), err);
 
 		if (!c) {

@@ -82,7 +82,7 @@ struct pool_split {
 	dnnl_primitive_t relu_bwd;      /* a folded relu's backward on a chunk, in place */
 	dnnl_primitive_t pick;          /* slot = (slot == max) * r */
 	dnnl_primitive_t rest;          /* r = r - slot */
-	rt_md_t src6, slots6, dsrc6, out_c;  /* of a chunk */
+	rt_md_t src6, slots6, dsrc6, out_c;     /* of a chunk */
 	struct split_views *v;          /* a thread's (threads of them) */
 	bool on;                        /* chosen */
 	char impl[80];

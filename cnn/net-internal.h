@@ -48,8 +48,8 @@ struct rt_net_layer {
 	const struct rt_layer_desc *d;
 	const struct rt_layer_ops *ops;
 	size_t index;
-	rt_md_t out_md;
-	rt_md_t dout_md;     /* the gradient's: out_md but for bf16 logits (fp32 out) */
+	rt_md_t out_md;                 /* the descriptors are the layer's, destroyed with it */
+	rt_md_t dout_md;                /* the gradient's: out_md but for bf16 logits (fp32 out) */
 	dnnl_memory_t out, dout;        /* output and the loss's gradient with respect to it */
 	dnnl_memory_t src;              /* the input as the primitive reads it */
 	dnnl_primitive_t reorder_in;    /* input (model input or producer's layout) -> src */

@@ -113,7 +113,8 @@ int rt_net_params_sgd(struct rt_net *n, struct rt_err *err)
 			dnnl_post_ops_destroy(po);
 		}
 		if (st == dnnl_success)
-			st = rt_dnnl_binary_pd(&pd, n->eng, dnnl_binary_add, flat, flat, flat, attr);
+			st = rt_dnnl_binary_pd(&pd, n->eng, dnnl_binary_add, flat, flat, flat,
+					       attr);
 		if (st == dnnl_success)
 			st = dnnl_primitive_create(&n->par.sgd[k], pd);
 		dnnl_primitive_desc_destroy(pd);

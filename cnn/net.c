@@ -118,8 +118,8 @@ static int route_gradients(struct rt_net *n, struct rt_err *err)
 					g->dst = L->dout;
 					st = rt_dnnl_binary_pd(&pd, n->eng, dnnl_binary_add, pmd,
 							       L->dout_md, pmd, n->attr);
-					rc = rt_net_prim(n, L, st, pd, &g->acc, NULL, "gradient sum",
-							 err);
+					rc = rt_net_prim(n, L, st, pd, &g->acc, NULL,
+							 "gradient sum", err);
 				}
 			} else if (!written[p]) {
 				g->dst = n->L[p].dout;
@@ -132,8 +132,8 @@ static int route_gradients(struct rt_net *n, struct rt_err *err)
 									     dnnl_binary_add, pmd,
 									     pmd, pmd, n->attr);
 
-					rc = rt_net_prim(n, L, st, pd, &g->acc, NULL, "gradient sum",
-							 err);
+					rc = rt_net_prim(n, L, st, pd, &g->acc, NULL,
+							 "gradient sum", err);
 				}
 			}
 			written[p] = true;

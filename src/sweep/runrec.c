@@ -370,7 +370,8 @@ int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, struct rt_e
 	fprintf(of->fp, "  libraries = { onednn = \"%s\"; onednn_hash = \"%s\"; "
 		"onednn_runtime = \"%s\"; papi = \"%d.%d.%d.%d\"; "
 		"hwloc_api = \"%s\"; libconfig = \"%d.%d.%d\"; };\n", dnnl, rt_dnnl_hash(),
-		rt_dnnl_runtime(), PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION),
+		rt_dnnl_runtime(), PAPI_VERSION_MAJOR(PAPI_VERSION),
+		PAPI_VERSION_MINOR(PAPI_VERSION),
 		PAPI_VERSION_REVISION(PAPI_VERSION), PAPI_VERSION_INCREMENT(PAPI_VERSION), hw,
 		LIBCONFIG_VER_MAJOR, LIBCONFIG_VER_MINOR, LIBCONFIG_VER_REVISION);
 	if (!rt_cpu_detect(&cpu, &ignored)) {
