@@ -281,10 +281,17 @@ sed 's/runtime:OpenMP/runtime:TBB/' "$dir/nthr2.log" >"$dir/tbb.log"
 "$run" -o "$dir/tbb" -r 1 --no-overhead -p "$spr" --sweep threads=1 -- sh -c "cat '$dir/tbb.log'; sleep 0.05" >/dev/null 2>&1
 check "... under TBB: the runtime named, which reads no OMP_NUM_THREADS" grep -q "not the 1 this configuration asked for: oneDNN's TBB runtime does not read OMP_NUM_THREADS, so its threads did not take" "$dir/tbb/summary.txt"
 
-# Debian's oneDNN 2.6 under a bf16 fpmath mode: the attribute read, the math of each
-# convolution as its implementation's ISA says (avx512_core, avx2: fp32; AMX or bf16: bf16)
+# the trainer's oneDNN (Debian's 2.6, or a 3.x) under a bf16 fpmath mode: the attribute read,
+# the math of each convolution as its implementation's ISA says (avx512_core, avx2: fp32; AMX
+# or bf16: bf16). The attribute is spelt as the log's own version line says that oneDNN writes
+# it: 2.x "attr-fpmath_mode:fpmath_mode_bf16", 3.x "attr-fpmath:bf16"
 ONEDNN_DEFAULT_FPMATH_MODE=BF16 DNNL_DEFAULT_FPMATH_MODE=BF16 "$run" -o "$dir/fpmath" -r 1 --no-overhead -- "$train" -m lenet5 -b 2 -n 1 -w 0 -c none -t 1 >"$dir/fpmath.out" 2>&1
-check "fpmath bf16 through oneDNN 2.6: the attribute in its log" grep -q 'attr-fpmath_mode:fpmath_mode_bf16' "$dir/fpmath/onednn/c000-r1.log"
+fpmath_major=$(sed -n 's/^onednn_verbose,.*info,oneDNN v\([0-9]*\)\..*/\1/p' "$dir/fpmath/onednn/c000-r1.log" | head -n 1)
+case $fpmath_major in
+2) fpmath_attr='attr-fpmath_mode:fpmath_mode_bf16' ;;
+*) fpmath_attr='attr-fpmath:bf16' ;;
+esac
+check "fpmath bf16 through the trainer's oneDNN (v$fpmath_major): the attribute in its log ($fpmath_attr), on every primitive with FLOPs" sh -c "grep -q '$fpmath_attr' '$dir/fpmath/onednn/c000-r1.log' && ! grep -E 'exec,cpu,(convolution|inner_product),' '$dir/fpmath/onednn/c000-r1.log' | grep -vq '$fpmath_attr'"
 # (an implementation naming no ISA, gemm:jit: the highest math the log's ISA line allows)
 lowisa=$(grep -c 'info,cpu,isa:.*\(bfloat16\|AMX\|AVX10\)' "$dir/fpmath/onednn/c000-r1.log")
 check "... each convolution's and inner product's precision as its implementation says (fp32 on avx512_core; an ISA-less one's as the log's ISA allows: bf16 math $lowisa)" "$csvawk" -v lowisa="$lowisa" '$col["scope"] == "primitive" && ($col["kind"] == "convolution" || $col["kind"] == "inner_product") { n++; want = $col["impl"] ~ /amx|bf16|avx10/ ? "bf16" : $col["impl"] ~ /:(avx512_core|avx2|avx|sse41)$/ ? "fp32" : lowisa > 0 ? "bf16" : "fp32"; if ($col["precision"] != want) bad++ } END { exit n == 0 || bad }' "$dir/fpmath/points.csv"
