@@ -40,9 +40,9 @@ const char *rt_dnnl_hash(void);
 
 /* ---- memory descriptors ----
  * Each call that makes one (rt_md_tag, _copy, _retype, _images, _reshape, _permute,
- * _more_images) replaces
- * *md: it destroys the one *md held (NULL: none), so a variable starts NULL and ends with
- * one rt_md_destroy. On failure *md is NULL. `from` may be *md itself. */
+ * _more_images) replaces *md: it destroys the one *md held (NULL: none), so a variable
+ * starts NULL and ends with one rt_md_destroy. On failure *md is NULL. `from` may be *md
+ * itself. */
 dnnl_status_t rt_md_tag(rt_md_t *md, int ndims, const dnnl_dims_t dims, dnnl_data_type_t dt,
 			dnnl_format_tag_t tag);
 dnnl_status_t rt_md_copy(rt_md_t *md, const_rt_md_t from);
