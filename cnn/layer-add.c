@@ -5,15 +5,16 @@
 
 static int add_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
-	const dnnl_memory_desc_t *a = rt_net_in_md(n, L), *b = &n->L[L->d->from].out_md;
-	dnnl_binary_desc_t bd;
+	const_rt_md_t a = rt_net_in_md(n, L), b = n->L[L->d->from].out_md;
+	dnnl_primitive_desc_t pd = NULL;
+	dnnl_status_t st;
 	int rc;
 
-	L->out_md = *a;
-	if ((rc = rt_net_mem(n, L, &L->out, &L->out_md, CAT_ACT, err)))
+	DNNL_CHECK(rt_md_copy(&L->out_md, a), "memory descriptor");
+	if ((rc = rt_net_mem(n, L, &L->out, L->out_md, CAT_ACT, err)))
 		return rc;
-	DNNL_CHECK(dnnl_binary_desc_init(&bd, dnnl_binary_add, a, b, &L->out_md), "add descriptor");
-	return rt_net_prim(n, L, &bd, NULL, &L->fwd, &L->fwd_pd, "add forward", err);
+	st = rt_dnnl_binary_pd(&pd, n->eng, dnnl_binary_add, a, b, L->out_md, n->attr);
+	return rt_net_prim(n, L, st, pd, &L->fwd, &L->fwd_pd, "add forward", err);
 }
 
 static int add_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)

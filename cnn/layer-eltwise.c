@@ -9,13 +9,14 @@
 
 static int same_shape_out(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
-	L->out_md = *rt_net_in_md(n, L);
-	return rt_net_mem(n, L, &L->out, &L->out_md, CAT_ACT, err);
+	DNNL_CHECK(rt_md_copy(&L->out_md, rt_net_in_md(n, L)), "memory descriptor");
+	return rt_net_mem(n, L, &L->out, L->out_md, CAT_ACT, err);
 }
 
 static int relu_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
-	dnnl_eltwise_desc_t ed;
+	dnnl_primitive_desc_t pd = NULL;
+	dnnl_status_t st;
 	int rc;
 
 	if (L->d->fused) {
@@ -23,32 +24,30 @@ static int relu_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *
 		 * from that output (relu_use_dst_for_bwd), the forward pd is only the hint */
 		void *h = NULL;
 
-		L->out_md = *rt_net_in_md(n, L);
+		DNNL_CHECK(rt_md_copy(&L->out_md, rt_net_in_md(n, L)), "memory descriptor");
 		dnnl_memory_get_data_handle(rt_net_in_mem(n, L), &h);
-		DNNL_CHECK(dnnl_memory_create(&L->out, &L->out_md, n->eng, h), "memory view");
-		DNNL_CHECK(dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_training,
-							  dnnl_eltwise_relu_use_dst_for_bwd,
-							  &L->out_md, 0.f, 0.f), "relu descriptor");
-		DNNL_CHECK(dnnl_primitive_desc_create(&L->fwd_pd, &ed, n->attr, n->eng, NULL),
-			   "relu forward");
+		DNNL_CHECK(dnnl_memory_create(&L->out, L->out_md, n->eng, h), "memory view");
+		DNNL_CHECK(rt_dnnl_eltwise_fwd_pd(&L->fwd_pd, n->eng, dnnl_forward_training,
+						  dnnl_eltwise_relu_use_dst_for_bwd, L->out_md,
+						  L->out_md, 0.f, 0.f, n->attr), "relu forward");
 		if (L->d->bwd_folded)
 			return 0;
-		DNNL_CHECK(dnnl_eltwise_backward_desc_init(&ed, dnnl_eltwise_relu_use_dst_for_bwd,
-							   &L->out_md, &L->out_md, 0.f, 0.f),
-			   "relu backward descriptor");
-		return rt_net_prim(n, L, &ed, L->fwd_pd, &L->bwd_d, NULL, "relu backward", err);
+		st = rt_dnnl_eltwise_bwd_pd(&pd, n->eng, dnnl_eltwise_relu_use_dst_for_bwd,
+					    L->out_md, L->out_md, L->out_md, 0.f, 0.f, L->fwd_pd,
+					    n->attr);
+		return rt_net_prim(n, L, st, pd, &L->bwd_d, NULL, "relu backward", err);
 	}
 	if ((rc = same_shape_out(n, L, err)))
 		return rc;
-	DNNL_CHECK(dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_training, dnnl_eltwise_relu,
-						  &L->out_md, 0.f, 0.f), "relu descriptor");
-	if ((rc = rt_net_prim(n, L, &ed, NULL, &L->fwd, &L->fwd_pd, "relu forward", err)))
+	st = rt_dnnl_eltwise_fwd_pd(&pd, n->eng, dnnl_forward_training, dnnl_eltwise_relu,
+				    L->out_md, L->out_md, 0.f, 0.f, n->attr);
+	if ((rc = rt_net_prim(n, L, st, pd, &L->fwd, &L->fwd_pd, "relu forward", err)))
 		return rc;
 	if (!L->d->needs_bwd_data || L->d->bwd_folded)
 		return 0;
-	DNNL_CHECK(dnnl_eltwise_backward_desc_init(&ed, dnnl_eltwise_relu, &L->out_md, &L->out_md,
-						   0.f, 0.f), "relu backward descriptor");
-	return rt_net_prim(n, L, &ed, L->fwd_pd, &L->bwd_d, NULL, "relu backward", err);
+	st = rt_dnnl_eltwise_bwd_pd(&pd, n->eng, dnnl_eltwise_relu, L->out_md, L->out_md,
+				    L->out_md, 0.f, 0.f, L->fwd_pd, n->attr);
+	return rt_net_prim(n, L, st, pd, &L->bwd_d, NULL, "relu backward", err);
 }
 
 static int relu_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
@@ -88,27 +87,33 @@ struct dropout_state {
 static int dropout_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	struct dropout_state *s = rt_net_priv(L, sizeof(*s), err);
-	dnnl_binary_desc_t bd;
-	dnnl_memory_desc_t plain;
+	dnnl_primitive_desc_t pd = NULL;
+	rt_md_t plain = NULL;
+	dnnl_status_t st;
 	int rc;
 
 	if (!s)
 		return -ENOMEM;
 	if ((rc = same_shape_out(n, L, err)) ||
-	    (rc = rt_net_mem(n, L, &s->mask, &L->out_md, CAT_ACT, err)))
+	    (rc = rt_net_mem(n, L, &s->mask, L->out_md, CAT_ACT, err)))
 		return rc;
 	/* the mask is drawn in logical (plain) order, so it does not depend on the layout
 	 * oneDNN chose; a reorder brings it to the activations' layout when that differs */
-	rt_net_act_plain_md(n, &plain, L->out_md.ndims, L->out_md.dims);
-	if (!dnnl_memory_desc_equal(&plain, &L->out_md) &&
-	    ((rc = rt_net_mem(n, L, &s->mask_plain, &plain, CAT_WORK, err)) ||
-	     (rc = rt_net_reorder(n, L, &plain, &L->out_md, &s->mask_reorder, err))))
+	rt_net_act_plain_md(n, &plain, rt_md_ndims(L->out_md), rt_md_dims(L->out_md));
+	if (!dnnl_memory_desc_equal(plain, L->out_md) &&
+	    ((rc = rt_net_mem(n, L, &s->mask_plain, plain, CAT_WORK, err)) ||
+	     (rc = rt_net_reorder(n, L, plain, L->out_md, &s->mask_reorder, err)))) {
+		rt_md_destroy(plain);
 		return rc;
-	DNNL_CHECK(dnnl_binary_desc_init(&bd, dnnl_binary_mul, &L->out_md, &L->out_md, &L->out_md),
-		   "dropout descriptor");
-	if ((rc = rt_net_prim(n, L, &bd, NULL, &L->fwd, &L->fwd_pd, "dropout forward", err)))
+	}
+	rt_md_destroy(plain);
+	st = rt_dnnl_binary_pd(&pd, n->eng, dnnl_binary_mul, L->out_md, L->out_md, L->out_md,
+			       n->attr);
+	if ((rc = rt_net_prim(n, L, st, pd, &L->fwd, &L->fwd_pd, "dropout forward", err)))
 		return rc;
-	return rt_net_prim(n, L, &bd, NULL, &L->bwd_d, NULL, "dropout backward", err);
+	st = rt_dnnl_binary_pd(&pd, n->eng, dnnl_binary_mul, L->out_md, L->out_md, L->out_md,
+			       n->attr);
+	return rt_net_prim(n, L, st, pd, &L->bwd_d, NULL, "dropout backward", err);
 }
 
 /* splitmix64 of (seed, layer, iteration, element): independent of threads and layout order */
@@ -126,7 +131,7 @@ static int dropout_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_e
 	const float scale = (float)(1.0 / keep);
 	const uint64_t key = mix(n->o.seed ^ mix(L->index ^ mix(n->iteration)));
 	const uint64_t threshold = (uint64_t)(keep * 18446744073709551615.0);
-	const bool bf16 = L->out_md.data_type == dnnl_bf16;
+	const bool bf16 = rt_md_dtype(L->out_md) == dnnl_bf16;
 	const long cnt = (long)(rt_shape_elems(L->d->out) * n->o.batch);
 	/* a rank's images are its slice of the global batch: so is its part of the mask */
 	const uint64_t first = (uint64_t)n->o.rank * (uint64_t)cnt;

@@ -8,23 +8,27 @@
 
 static int loss_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
-	const dnnl_memory_desc_t *src = rt_net_in_md(n, L), *q;
-	dnnl_memory_desc_t plain;
+	const_rt_md_t src = rt_net_in_md(n, L);
+	rt_md_t plain = NULL;
 	dnnl_dims_t dd = { n->o.batch, n->m->classes };
-	dnnl_softmax_desc_t sd;
+	dnnl_primitive_desc_t pd = NULL;
+	dnnl_status_t st;
+	bool follows_fc;
 	int rc;
 
 	rt_net_plain_md(&plain, 2, dd);
-	if (!dnnl_memory_desc_equal(src, &plain))
+	follows_fc = dnnl_memory_desc_equal(src, plain);
+	rt_md_destroy(plain);
+	if (!follows_fc)
 		return rt_err_set(err, -EINVAL, "%s:%d: layer '%s': softmax_xent must follow a "
 				  "fully connected layer", n->m->path, L->d->line, L->d->name);
-	DNNL_CHECK(dnnl_softmax_forward_desc_init(&sd, dnnl_forward_training, src, 1),
-		   "softmax descriptor");
-	if ((rc = rt_net_prim(n, L, &sd, NULL, &L->fwd, &L->fwd_pd, "softmax forward", err)))
+	st = rt_dnnl_softmax_fwd_pd(&pd, n->eng, dnnl_forward_training, src, src, 1, n->attr);
+	if ((rc = rt_net_prim(n, L, st, pd, &L->fwd, &L->fwd_pd, "softmax forward", err)))
 		return rc;
-	q = dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_dst_md, 0);
-	L->out_md = *q;
-	return rt_net_mem(n, L, &L->out, &L->out_md, CAT_ACT, err);
+	DNNL_CHECK(rt_md_copy(&L->out_md, dnnl_primitive_desc_query_md(L->fwd_pd,
+								       dnnl_query_dst_md, 0)),
+		   "memory descriptor");
+	return rt_net_mem(n, L, &L->out, L->out_md, CAT_ACT, err);
 }
 
 static int loss_forward(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
@@ -66,7 +70,7 @@ static int loss_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err
 	/* the mean over the global batch: summed over the ranks, the gradients are those of
 	 * one process training on all of it */
 	const float inv = 1.0f / ((float)N * (float)n->o.ranks);
-	const dnnl_memory_desc_t *gmd = NULL;
+	const_rt_md_t gmd = NULL;
 	const float *p = NULL;
 	void *g = NULL;
 
@@ -77,7 +81,7 @@ static int loss_backward(struct rt_net *n, struct rt_net_layer *L, struct rt_err
 	dnnl_memory_get_data_handle(L->sink[0].dst, &g);
 	dnnl_memory_get_memory_desc(L->sink[0].dst, &gmd);
 	/* the logits' gradient in the type backward reads: fp32, or bf16 (rounded to nearest) */
-	const bool bf16 = gmd->data_type == dnnl_bf16;
+	const bool bf16 = rt_md_dtype(gmd) == dnnl_bf16;
 
 	for (long i = 0; i < N; i++)
 		for (long c = 0; c < C; c++) {

@@ -82,69 +82,47 @@ struct pool_split {
 	dnnl_primitive_t relu_bwd;      /* a folded relu's backward on a chunk, in place */
 	dnnl_primitive_t pick;          /* slot = (slot == max) * r */
 	dnnl_primitive_t rest;          /* r = r - slot */
-	dnnl_memory_desc_t src6, slots6, dsrc6, out_c;  /* of a chunk */
+	rt_md_t src6, slots6, dsrc6, out_c;     /* of a chunk */
 	struct split_views *v;          /* a thread's (threads of them) */
 	bool on;                        /* chosen */
 	char impl[80];
 };
 
 /* A 4-D md blocked over N and C at most, its spatial dims unpadded. */
-static bool spatial_plain(const dnnl_memory_desc_t *m)
+static bool spatial_plain(const_rt_md_t m)
 {
-	if (m->ndims != 4 || m->format_kind != dnnl_blocked || m->offset0)
+	const dnnl_dim_t *pd = rt_md_padded_dims(m), *d = rt_md_dims(m);
+
+	if (rt_md_ndims(m) != 4 || !rt_md_blocked(m) || rt_md_offset0(m))
 		return false;
-	for (int i = 0; i < m->format_desc.blocking.inner_nblks; i++)
-		if (m->format_desc.blocking.inner_idxs[i] > 1)
+	for (int i = 0; i < rt_md_inner_nblks(m); i++)
+		if (rt_md_inner_idxs(m)[i] > 1)
 			return false;
-	return m->padded_dims[2] == m->dims[2] && m->padded_dims[3] == m->dims[3];
-}
-
-/* m with 6-D dims, padded dims and strides (its inner blocks, over N and C, kept) */
-static dnnl_memory_desc_t view6(const dnnl_memory_desc_t *m, const dnnl_dim_t d[6],
-				const dnnl_dim_t pd[6], const dnnl_dim_t st[6])
-{
-	dnnl_memory_desc_t v = *m;
-
-	v.ndims = 6;
-	for (int i = 0; i < 6; i++) {
-		v.dims[i] = d[i];
-		v.padded_dims[i] = pd[i];
-		v.padded_offsets[i] = 0;
-		v.format_desc.blocking.strides[i] = st[i];
-	}
-	return v;
+	return pd[2] == d[2] && pd[3] == d[3];
 }
 
 /* Whether m's images lie one after the other (N outermost, not blocked): a chunk of them is
  * the same md with fewer images, at an offset of their bytes. */
-static bool images_outermost(const dnnl_memory_desc_t *m)
+static bool images_outermost(const_rt_md_t m)
 {
-	const dnnl_dim_t *st = m->format_desc.blocking.strides;
+	const dnnl_dim_t *st = rt_md_strides(m);
 
-	for (int i = 0; i < m->format_desc.blocking.inner_nblks; i++)
-		if (m->format_desc.blocking.inner_idxs[i] == 0)
+	if (!rt_md_blocked(m))
+		return false;
+	for (int i = 0; i < rt_md_inner_nblks(m); i++)
+		if (rt_md_inner_idxs(m)[i] == 0)
 			return false;
-	return m->dims[0] > 0 && (size_t)(st[0] * m->padded_dims[0]) *
-	       dnnl_data_type_size(m->data_type) == dnnl_memory_desc_get_size(m);
-}
-
-/* m with `images` of its images (images_outermost: the strides stay) */
-static dnnl_memory_desc_t images_of(const dnnl_memory_desc_t *m, long images)
-{
-	dnnl_memory_desc_t c = *m;
-
-	c.dims[0] = c.padded_dims[0] = images;
-	return c;
+	return rt_md_dims(m)[0] > 0 && (size_t)(st[0] * rt_md_padded_dims(m)[0]) *
+	       dnnl_data_type_size(rt_md_dtype(m)) == dnnl_memory_desc_get_size(m);
 }
 
 /* The images a chunk of the split backward has, a divisor of the batch: the net's option
  * where it sets one (tests); else the most whose working set fits (one image at least),
  * raised toward the fewest that give a chunk its least output while every thread still has
  * a chunk; the whole batch where the images are not outermost in the input or the output. */
-static long chunk_images(const struct rt_net *n, const dnnl_memory_desc_t *src,
-			 const dnnl_memory_desc_t *out, long k)
+static long chunk_images(const struct rt_net *n, const_rt_md_t src, const_rt_md_t out, long k)
 {
-	const long batch = src->dims[0], threads = omp_get_max_threads();
+	const long batch = rt_md_dims(src)[0], threads = omp_get_max_threads();
 	const size_t image = dnnl_memory_desc_get_size(out) / (size_t)batch;
 	long c;
 
@@ -168,44 +146,56 @@ static long chunk_images(const struct rt_net *n, const dnnl_memory_desc_t *src,
 	return c;
 }
 
-/* The 6-D view N x C x OH x KH x OW x KW of `images` of a 4-D md of N x C x (OH*K) x
- * (OW*K) (images_of). */
-static dnnl_memory_desc_t window_view(const dnnl_memory_desc_t *full, long images, long k)
+/* *v (replaced): the 6-D view N x C x OH x KH x OW x KW of `images` of a 4-D md of N x C x
+ * (OH*K) x (OW*K): the first images, their rows and columns split (spatial_plain: unpadded,
+ * not blocked). */
+static dnnl_status_t window_view(rt_md_t *v, const_rt_md_t full, long images, long k)
 {
-	const dnnl_memory_desc_t c = images_of(full, images), *m = &c;
-	const dnnl_dim_t *s = m->format_desc.blocking.strides;
-	const dnnl_dim_t d[6] = { m->dims[0], m->dims[1], m->dims[2] / k, k, m->dims[3] / k, k };
-	const dnnl_dim_t pd[6] = { m->padded_dims[0], m->padded_dims[1], d[2], k, d[4], k };
-	const dnnl_dim_t st[6] = { s[0], s[1], k * s[2], s[2], k * s[3], s[3] };
+	const dnnl_dim_t *m = rt_md_dims(full);
+	const dnnl_dims_t d = { images, m[1], m[2] / k, k, m[3] / k, k };
+	rt_md_t c = NULL;
+	dnnl_status_t st = rt_md_images(&c, full, images);
 
-	return view6(m, d, pd, st);
+	if (st == dnnl_success)
+		st = rt_md_reshape(v, c, 6, d);
+	rt_md_destroy(c);
+	return st;
 }
 
-/* The same 6-D dims laid out as k*k consecutive tensors of the output's md (KH, KW outermost,
- * row-major: slot kh*k + kw). */
-static dnnl_memory_desc_t slots_view(const dnnl_memory_desc_t *out, long k)
+/* *v (replaced): the same 6-D dims laid out as k*k consecutive tensors of the output's md
+ * (KH, KW outermost, row-major: slot kh*k + kw): k*k times the images of out, the images
+ * split into KH x KW x N, those axes moved into place. Where out's images are not
+ * outermost, or no format tag names its layout, there is no such md (dnnl_unimplemented). */
+static dnnl_status_t slots_view(rt_md_t *v, const_rt_md_t out, long k)
 {
-	const dnnl_dim_t *s = out->format_desc.blocking.strides;
-	const dnnl_dim_t one = (dnnl_dim_t)(dnnl_memory_desc_get_size(out) /
-					    dnnl_data_type_size(out->data_type));
-	const dnnl_dim_t d[6] = { out->dims[0], out->dims[1], out->dims[2], k, out->dims[3], k };
-	const dnnl_dim_t pd[6] = { out->padded_dims[0], out->padded_dims[1], d[2], k, d[4], k };
-	const dnnl_dim_t st[6] = { s[0], s[1], s[2], k * one, s[3], one };
+	const dnnl_dim_t *o = rt_md_dims(out);
+	const dnnl_dims_t d = { k, k, o[0], o[1], o[2], o[3] };
+	/* axis i of (KH, KW, N, C, OH, OW) is axis perm[i] of (N, C, OH, KH, OW, KW) */
+	static const int perm[6] = { 3, 5, 0, 1, 2, 4 };
+	rt_md_t all = NULL, split = NULL;
+	dnnl_status_t st = dnnl_unimplemented;
 
-	return view6(out, d, pd, st);
+	if (images_outermost(out))
+		st = rt_md_more_images(&all, out, k * k * o[0]);
+	if (st == dnnl_success)
+		st = rt_md_reshape(&split, all, 6, d);
+	if (st == dnnl_success)
+		st = rt_md_permute(v, split, perm);
+	rt_md_destroy(all);
+	rt_md_destroy(split);
+	return st;
 }
 
 /* The split implementation's primitives, when the layer and oneDNN allow it; 0 with
  * P(L)->split NULL when they do not. */
-static int split_create(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *src,
+static int split_create(struct rt_net *n, struct rt_net_layer *L, const_rt_md_t src,
 			struct rt_err *err)
 {
 	const struct rt_layer_desc *d = L->d;
 	const long k = d->kernel;
 	dnnl_dims_t st = { k, k }, kk = { k, k }, dil = { 0, 0 }, pad = { 0, 0 };
-	dnnl_pooling_v2_desc_t pd;
-	dnnl_binary_desc_t bd;
 	dnnl_primitive_attr_t attr = NULL;
+	dnnl_primitive_desc_t pd = NULL;
 	dnnl_post_ops_t po = NULL;
 	struct pool_split *sp;
 	const char *impl = NULL;
@@ -215,33 +205,32 @@ static int split_create(struct rt_net *n, struct rt_net_layer *L, const dnnl_mem
 	if (d->type != RT_LAYER_MAXPOOL || n->o.maxpool == RT_POOL_ONEDNN || !d->needs_bwd_data ||
 	    d->stride != k || d->pad || k < 2 || k * k > SPLIT_MAX_SLOTS ||
 	    d->in.h != k * d->out.h || d->in.w != k * d->out.w || !spatial_plain(src) ||
-	    !spatial_plain(&L->out_md))
+	    !spatial_plain(L->out_md))
 		return 0;
 	if (!(sp = calloc(1, sizeof(*sp))))
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	P(L)->split = sp;
 	sp->slots = (int)(k * k);
-	sp->chunk = chunk_images(n, src, &L->out_md, k);
-	sp->nchunks = src->dims[0] / sp->chunk;
+	sp->chunk = chunk_images(n, src, L->out_md, k);
+	sp->nchunks = rt_md_dims(src)[0] / sp->chunk;
 	sp->threads = sp->nchunks < omp_get_max_threads() ? (int)sp->nchunks :
 		      omp_get_max_threads();
-	sp->out_c = images_of(&L->out_md, sp->chunk);
+	DNNL_CHECK(rt_md_images(&sp->out_c, L->out_md, sp->chunk), "memory descriptor");
 	sp->in_step = dnnl_memory_desc_get_size(src) / (size_t)sp->nchunks;
-	sp->out_step = dnnl_memory_desc_get_size(&L->out_md) / (size_t)sp->nchunks;
-	sp->src6 = window_view(src, sp->chunk, k);
-	sp->slots6 = slots_view(&sp->out_c, k);
-	DNNL_CHECK(dnnl_pooling_v2_forward_desc_init(&pd, dnnl_forward_inference, dnnl_pooling_max,
-						     src, &L->out_md, st, kk, dil, pad, pad),
-		   "pooling descriptor");
-	if ((rc = rt_net_prim(n, L, &pd, NULL, &sp->fwd, &sp->fwd_pd, "pooling forward", err)))
+	sp->out_step = dnnl_memory_desc_get_size(L->out_md) / (size_t)sp->nchunks;
+	s = rt_dnnl_pool_fwd_pd(&pd, n->eng, dnnl_forward_inference, dnnl_pooling_max, src,
+				L->out_md, st, kk, dil, pad, pad, n->attr);
+	if ((rc = rt_net_prim(n, L, s, pd, &sp->fwd, &sp->fwd_pd, "pooling forward", err)))
 		return rc;
-	if (rt_net_reorder(n, L, &sp->src6, &sp->slots6, &sp->gather, err)) {
+	if (window_view(&sp->src6, src, sp->chunk, k) != dnnl_success ||
+	    slots_view(&sp->slots6, sp->out_c, k) != dnnl_success ||
+	    rt_net_reorder(n, L, sp->src6, sp->slots6, &sp->gather, err)) {
 		sp->slots = 0;          /* no reorder for the view: the primitive only */
 		return 0;
 	}
 	s = dnnl_post_ops_create(&po);
 	if (s == dnnl_success)
-		s = dnnl_post_ops_append_binary(po, dnnl_binary_mul, &sp->out_c);
+		s = dnnl_post_ops_append_binary(po, dnnl_binary_mul, sp->out_c);
 	if (s == dnnl_success)
 		s = dnnl_primitive_attr_clone(&attr, n->attr);
 	if (s == dnnl_success)
@@ -251,32 +240,26 @@ static int split_create(struct rt_net *n, struct rt_net_layer *L, const dnnl_mem
 		dnnl_primitive_attr_destroy(attr);
 		return rt_net_dnnl_fail(err, s, L, "binary attributes");
 	}
-	dnnl_binary_desc_init(&bd, dnnl_binary_eq, &sp->out_c, &sp->out_c, &sp->out_c);
-	{
-		dnnl_primitive_desc_t ppd = NULL;
-
-		s = dnnl_primitive_desc_create(&ppd, &bd, attr, n->eng, NULL);
-		dnnl_primitive_attr_destroy(attr);
-		if (s == dnnl_success && !rt_net_is_ref(ppd))
-			s = dnnl_primitive_create(&sp->pick, ppd);
-		dnnl_primitive_desc_destroy(ppd);
-	}
+	s = rt_dnnl_binary_pd(&pd, n->eng, dnnl_binary_eq, sp->out_c, sp->out_c, sp->out_c, attr);
+	dnnl_primitive_attr_destroy(attr);
+	if (s == dnnl_success && !rt_net_is_ref(pd))
+		s = dnnl_primitive_create(&sp->pick, pd);
+	dnnl_primitive_desc_destroy(pd);
 	if (s != dnnl_success || !sp->pick || rt_net_is_ref(sp->fwd_pd)) {
 		sp->slots = 0;          /* oneDNN has no fast kernels for it: the primitive only */
 		return 0;
 	}
-	dnnl_binary_desc_init(&bd, dnnl_binary_sub, &sp->out_c, &sp->out_c, &sp->out_c);
-	if ((rc = rt_net_prim(n, L, &bd, NULL, &sp->rest, NULL, "binary", err)))
+	s = rt_dnnl_binary_pd(&pd, n->eng, dnnl_binary_sub, sp->out_c, sp->out_c, sp->out_c,
+			      n->attr);
+	if ((rc = rt_net_prim(n, L, s, pd, &sp->rest, NULL, "binary", err)))
 		return rc;
 	if (d->folds_relu) {
 		/* the relu's select on a chunk of the output gradient while it is in L2, not a
 		 * pass over the whole gradient before the chunks */
-		dnnl_eltwise_desc_t ed;
-
-		DNNL_CHECK(dnnl_eltwise_backward_desc_init(&ed, dnnl_eltwise_relu_use_dst_for_bwd,
-							   &sp->out_c, &sp->out_c, 0.f, 0.f),
-			   "relu backward descriptor");
-		if ((rc = rt_net_prim(n, L, &ed, NULL, &sp->relu_bwd, NULL, "relu backward", err)))
+		s = rt_dnnl_eltwise_bwd_pd(&pd, n->eng, dnnl_eltwise_relu_use_dst_for_bwd,
+					   sp->out_c, sp->out_c, sp->out_c, 0.f, 0.f, NULL,
+					   n->attr);
+		if ((rc = rt_net_prim(n, L, s, pd, &sp->relu_bwd, NULL, "relu backward", err)))
 			return rc;
 	}
 	dnnl_primitive_desc_query(sp->fwd_pd, dnnl_query_impl_info_str, 0, &impl);
@@ -292,10 +275,10 @@ static int pool_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *
 	dnnl_dims_t dd = { n->o.batch, d->out.c, d->out.h, d->out.w };
 	dnnl_dims_t st = { d->stride, d->stride }, k = { d->kernel, d->kernel }, dil = { 0, 0 };
 	dnnl_dims_t pl = { d->pad, d->pad }, pr;
-	const dnnl_memory_desc_t *src = rt_net_in_md(n, L), *q;
-	dnnl_memory_desc_t dst;
-	dnnl_pooling_v2_desc_t pd;
-	dnnl_eltwise_desc_t ed;
+	const_rt_md_t src = rt_net_in_md(n, L);
+	rt_md_t dst = NULL;
+	dnnl_primitive_desc_t pd = NULL;
+	dnnl_status_t s;
 	int rc;
 
 	if (!rt_net_priv(L, sizeof(struct pool_state), err))
@@ -306,34 +289,36 @@ static int pool_create(struct rt_net *n, struct rt_net_layer *L, struct rt_err *
 	if (n->o.plain)
 		rt_net_act_plain_md(n, &dst, 4, dd);
 	else
-		dnnl_memory_desc_init_by_tag(&dst, 4, dd, src->data_type, dnnl_format_tag_any);
-	DNNL_CHECK(dnnl_pooling_v2_forward_desc_init(&pd, dnnl_forward_training, alg, src, &dst,
-						     st, k, dil, pl, pr), "pooling descriptor");
-	if ((rc = rt_net_prim(n, L, &pd, NULL, &L->fwd, &L->fwd_pd, "pooling forward", err)))
+		rt_md_tag(&dst, 4, dd, rt_md_dtype(src), dnnl_format_tag_any);
+	s = rt_dnnl_pool_fwd_pd(&pd, n->eng, dnnl_forward_training, alg, src, dst, st, k, dil, pl,
+				pr, n->attr);
+	rt_md_destroy(dst);
+	if ((rc = rt_net_prim(n, L, s, pd, &L->fwd, &L->fwd_pd, "pooling forward", err)))
 		return rc;
-	q = dnnl_primitive_desc_query_md(L->fwd_pd, dnnl_query_dst_md, 0);
-	L->out_md = *q;
-	if ((rc = rt_net_mem(n, L, &L->out, &L->out_md, CAT_ACT, err)))
+	DNNL_CHECK(rt_md_copy(&L->out_md, dnnl_primitive_desc_query_md(L->fwd_pd,
+								       dnnl_query_dst_md, 0)),
+		   "memory descriptor");
+	if ((rc = rt_net_mem(n, L, &L->out, L->out_md, CAT_ACT, err)))
 		return rc;
 	if (!d->needs_bwd_data)
 		return 0;
-	DNNL_CHECK(dnnl_pooling_v2_backward_desc_init(&pd, alg, src, &L->out_md, st, k, dil, pl,
-						      pr), "pooling backward descriptor");
-	if ((rc = rt_net_prim(n, L, &pd, L->fwd_pd, &L->bwd_d, NULL, "pooling backward", err)))
+	s = rt_dnnl_pool_bwd_pd(&pd, n->eng, alg, src, L->out_md, st, k, dil, pl, pr, L->fwd_pd,
+				n->attr);
+	if ((rc = rt_net_prim(n, L, s, pd, &L->bwd_d, NULL, "pooling backward", err)))
 		return rc;
 	if (d->folds_relu) {
 		/* the relu's backward on our output: its gradient where our output is positive */
-		DNNL_CHECK(dnnl_eltwise_backward_desc_init(&ed, dnnl_eltwise_relu_use_dst_for_bwd,
-							   &L->out_md, &L->out_md, 0.f, 0.f),
-			   "relu backward descriptor");
-		if ((rc = rt_net_prim(n, L, &ed, NULL, &P(L)->relu_bwd, NULL, "relu backward", err)))
+		s = rt_dnnl_eltwise_bwd_pd(&pd, n->eng, dnnl_eltwise_relu_use_dst_for_bwd,
+					   L->out_md, L->out_md, L->out_md, 0.f, 0.f, NULL,
+					   n->attr);
+		if ((rc = rt_net_prim(n, L, s, pd, &P(L)->relu_bwd, NULL, "relu backward", err)))
 			return rc;
 	}
 	if ((rc = split_create(n, L, src, err)))
 		return rc;
 	if (P(L)->split && P(L)->split->slots) {
 		/* a chunk's slots, and the primitive's workspace in them for the trial */
-		const dnnl_memory_desc_t *ws = dnnl_primitive_desc_query_md(L->fwd_pd,
+		const_rt_md_t ws = dnnl_primitive_desc_query_md(L->fwd_pd,
 									     dnnl_query_workspace_md, 0);
 		size_t need = (size_t)(P(L)->split->slots + 1) * P(L)->split->out_step *
 			      (size_t)P(L)->split->threads;
@@ -502,7 +487,7 @@ static int time_pass(struct rt_net *n, struct rt_net_layer *L, double *seconds, 
 static bool scratch_needed(dnnl_primitive_t p)
 {
 	const_dnnl_primitive_desc_t pd = NULL;
-	const dnnl_memory_desc_t *m;
+	const_rt_md_t m;
 
 	dnnl_primitive_get_primitive_desc(p, &pd);
 	m = pd ? dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0) : NULL;
@@ -536,16 +521,16 @@ static int split_views(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t d
 
 		DNNL_CHECK(dnnl_stream_create(&v->strm, n->eng, dnnl_stream_default_flags),
 			   "stream");
-		DNNL_CHECK(dnnl_memory_create(&v->in6, &sp->src6, n->eng, in), "memory view");
-		DNNL_CHECK(dnnl_memory_create(&v->d6, &sp->dsrc6, n->eng, d), "memory view");
-		DNNL_CHECK(dnnl_memory_create(&v->outc, &sp->out_c, n->eng, out), "memory view");
-		DNNL_CHECK(dnnl_memory_create(&v->dyc, &sp->out_c, n->eng, dy), "memory view");
-		DNNL_CHECK(dnnl_memory_create(&v->scattered, &sp->slots6, n->eng, h),
+		DNNL_CHECK(dnnl_memory_create(&v->in6, sp->src6, n->eng, in), "memory view");
+		DNNL_CHECK(dnnl_memory_create(&v->d6, sp->dsrc6, n->eng, d), "memory view");
+		DNNL_CHECK(dnnl_memory_create(&v->outc, sp->out_c, n->eng, out), "memory view");
+		DNNL_CHECK(dnnl_memory_create(&v->dyc, sp->out_c, n->eng, dy), "memory view");
+		DNNL_CHECK(dnnl_memory_create(&v->scattered, sp->slots6, n->eng, h),
 			   "memory view");
-		DNNL_CHECK(dnnl_memory_create(&v->gathered, &sp->slots6, n->eng, h + one),
+		DNNL_CHECK(dnnl_memory_create(&v->gathered, sp->slots6, n->eng, h + one),
 			   "memory view");
 		for (int s = 0; s <= sp->slots; s++)
-			DNNL_CHECK(dnnl_memory_create(&v->q[s], &sp->out_c, n->eng,
+			DNNL_CHECK(dnnl_memory_create(&v->q[s], sp->out_c, n->eng,
 						      h + (size_t)s * one), "memory view");
 	}
 	return 0;
@@ -558,7 +543,7 @@ static int split_views(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t d
 static int pool_finish(struct rt_net *n, struct rt_net_layer *L, struct rt_err *err)
 {
 	struct pool_split *sp = P(L)->split;
-	const dnnl_memory_desc_t *q = dnnl_primitive_desc_query_md(L->fwd_pd,
+	const_rt_md_t q = dnnl_primitive_desc_query_md(L->fwd_pd,
 								   dnnl_query_workspace_md, 0);
 	const bool need_ws = q && dnnl_memory_desc_get_size(q);
 	dnnl_memory_t dx = grad_target(n, L);
@@ -566,14 +551,14 @@ static int pool_finish(struct rt_net *n, struct rt_net_layer *L, struct rt_err *
 	int rc = 0;
 
 	if (sp && sp->slots && dx && n->slots) {
-		const dnnl_memory_desc_t *dmd = NULL;
+		const_rt_md_t dmd = NULL;
 
 		dnnl_memory_get_memory_desc(dx, &dmd);
-		if (!spatial_plain(dmd) || (sp->nchunks > 1 && !images_outermost(dmd)))
+		if (!spatial_plain(dmd) || (sp->nchunks > 1 && !images_outermost(dmd)) ||
+		    window_view(&sp->dsrc6, dmd, sp->chunk, L->d->kernel) != dnnl_success)
 			goto primitive;
-		sp->dsrc6 = window_view(dmd, sp->chunk, L->d->kernel);
 		sp->din_step = dnnl_memory_desc_get_size(dmd) / (size_t)sp->nchunks;
-		if (rt_net_reorder(n, L, &sp->slots6, &sp->dsrc6, &sp->scatter, err))
+		if (rt_net_reorder(n, L, sp->slots6, sp->dsrc6, &sp->scatter, err))
 			goto primitive;
 		/* each thread's views, moved to each chunk when the backward runs */
 		if ((rc = split_views(n, L, dx, err)))
@@ -643,6 +628,10 @@ static void pool_destroy(struct rt_net_layer *L)
 				dnnl_stream_destroy(v->strm);
 		}
 		free(sp->v);
+		rt_md_destroy(sp->src6);
+		rt_md_destroy(sp->slots6);
+		rt_md_destroy(sp->dsrc6);
+		rt_md_destroy(sp->out_c);
 		free(sp);
 	}
 	dnnl_memory_destroy(ps->ws);

@@ -22,7 +22,7 @@ void *rt_net_priv(struct rt_net_layer *L, size_t size, struct rt_err *err)
 	return L->priv;
 }
 
-int rt_net_mem(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t *m, const dnnl_memory_desc_t *md,
+int rt_net_mem(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t *m, const_rt_md_t md,
 	       enum mem_cat cat, struct rt_err *err)
 {
 	size_t sz = dnnl_memory_desc_get_size(md);
@@ -36,17 +36,16 @@ int rt_net_mem(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t *m, const
 	return 0;
 }
 
-int rt_net_prim(struct rt_net *n, struct rt_net_layer *L, const void *desc, dnnl_primitive_desc_t hint,
-		dnnl_primitive_t *prim, dnnl_primitive_desc_t *pd_out, const char *what,
-		struct rt_err *err)
+int rt_net_prim(struct rt_net *n, struct rt_net_layer *L, dnnl_status_t st,
+		dnnl_primitive_desc_t pd, dnnl_primitive_t *prim, dnnl_primitive_desc_t *pd_out,
+		const char *what, struct rt_err *err)
 {
-	dnnl_primitive_desc_t pd = NULL;
-	const dnnl_memory_desc_t *sp;
-	dnnl_status_t st;
+	const_rt_md_t sp;
 
-	st = dnnl_primitive_desc_create(&pd, desc, n->attr, n->eng, hint);
-	if (st != dnnl_success)
+	if (st != dnnl_success) {
+		dnnl_primitive_desc_destroy(pd);
 		return rt_net_dnnl_fail(err, st, L, what);
+	}
 	sp = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
 	if (sp && dnnl_memory_desc_get_size(sp) > n->scratch_bytes)
 		n->scratch_bytes = dnnl_memory_desc_get_size(sp);
@@ -62,11 +61,11 @@ int rt_net_prim(struct rt_net *n, struct rt_net_layer *L, const void *desc, dnnl
 	return 0;
 }
 
-int rt_net_reorder(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *from,
-		   const dnnl_memory_desc_t *to, dnnl_primitive_t *prim, struct rt_err *err)
+int rt_net_reorder(struct rt_net *n, struct rt_net_layer *L, const_rt_md_t from,
+		   const_rt_md_t to, dnnl_primitive_t *prim, struct rt_err *err)
 {
 	dnnl_primitive_desc_t pd = NULL;
-	const dnnl_memory_desc_t *sp;
+	const_rt_md_t sp;
 
 	DNNL_CHECK(dnnl_reorder_primitive_desc_create(&pd, from, n->eng, to, n->eng, n->attr),
 		   "reorder");
@@ -112,9 +111,9 @@ bool rt_net_is_ref(const_dnnl_primitive_desc_t pd)
 	return !impl || !strncmp(impl, "ref", 3);
 }
 
-const dnnl_memory_desc_t *rt_net_in_md(const struct rt_net *n, const struct rt_net_layer *L)
+const_rt_md_t rt_net_in_md(const struct rt_net *n, const struct rt_net_layer *L)
 {
-	return L->d->input < 0 ? &n->input_md : &n->L[L->d->input].out_md;
+	return L->d->input < 0 ? n->input_md : n->L[L->d->input].out_md;
 }
 
 dnnl_memory_t rt_net_in_mem(const struct rt_net *n, const struct rt_net_layer *L)
@@ -125,15 +124,15 @@ dnnl_memory_t rt_net_in_mem(const struct rt_net *n, const struct rt_net_layer *L
 static const dnnl_format_tag_t plain_tags[] = { dnnl_format_tag_undef, dnnl_a, dnnl_ab,
 						 dnnl_abc, dnnl_abcd, dnnl_abcde };
 
-void rt_net_plain_md(dnnl_memory_desc_t *md, int ndims, const dnnl_dims_t dims)
+void rt_net_plain_md(rt_md_t *md, int ndims, const dnnl_dims_t dims)
 {
-	dnnl_memory_desc_init_by_tag(md, ndims, dims, dnnl_f32, plain_tags[ndims]);
+	rt_md_tag(md, ndims, dims, dnnl_f32, plain_tags[ndims]);
 }
 
-void rt_net_act_plain_md(const struct rt_net *n, dnnl_memory_desc_t *md, int ndims,
+void rt_net_act_plain_md(const struct rt_net *n, rt_md_t *md, int ndims,
 			 const dnnl_dims_t dims)
 {
-	dnnl_memory_desc_init_by_tag(md, ndims, dims, n->adt, plain_tags[ndims]);
+	rt_md_tag(md, ndims, dims, n->adt, plain_tags[ndims]);
 }
 
 /* xorshift64*: the net's only randomness, seeded, so two runs are identical */
@@ -150,7 +149,7 @@ uint64_t rt_net_rng_next(uint64_t *s)
 int rt_net_reorder_now(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t from, dnnl_memory_t to,
 		       struct rt_err *err)
 {
-	const dnnl_memory_desc_t *fmd, *tmd;
+	const_rt_md_t fmd, tmd;
 	dnnl_primitive_desc_t pd = NULL;
 	dnnl_primitive_t r = NULL;
 	dnnl_exec_arg_t a[2] = { { DNNL_ARG_FROM, from }, { DNNL_ARG_TO, to } };
@@ -171,7 +170,7 @@ int rt_net_reorder_now(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t f
 }
 
 int rt_net_write_plain(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t dst,
-		       const dnnl_memory_desc_t *plain, const float *vals, struct rt_err *err)
+		       const_rt_md_t plain, const float *vals, struct rt_err *err)
 {
 	dnnl_memory_t user = NULL;
 	void *h = NULL;
@@ -188,28 +187,31 @@ int rt_net_write_plain(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t d
 int rt_net_fill(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t m, uint64_t seed,
 		struct rt_err *err)
 {
-	const dnnl_memory_desc_t *md = NULL;
-	dnnl_memory_desc_t plain;
+	const_rt_md_t md = NULL;
+	rt_md_t plain = NULL;
 	uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 1;
 	float *v;
 	size_t cnt;
 	int rc;
 
 	dnnl_memory_get_memory_desc(m, &md);
-	rt_net_plain_md(&plain, md->ndims, md->dims);
-	cnt = dnnl_memory_desc_get_size(&plain) / sizeof(float);
-	if (!(v = malloc(cnt * sizeof(*v) + 1)))
+	rt_net_plain_md(&plain, rt_md_ndims(md), rt_md_dims(md));
+	cnt = dnnl_memory_desc_get_size(plain) / sizeof(float);
+	if (!(v = malloc(cnt * sizeof(*v) + 1))) {
+		rt_md_destroy(plain);
 		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
 	for (size_t i = 0; i < cnt; i++)
 		v[i] = (float)((double)(rt_net_rng_next(&s) >> 40) / (double)(1ULL << 23) - 1.0);
-	rc = rt_net_write_plain(n, L, m, &plain, v, err);
+	rc = rt_net_write_plain(n, L, m, plain, v, err);
 	free(v);
+	rt_md_destroy(plain);
 	return rc;
 }
 
 int rt_net_zero_mem(dnnl_memory_t m)
 {
-	const dnnl_memory_desc_t *md;
+	const_rt_md_t md;
 	void *h = NULL;
 
 	dnnl_memory_get_memory_desc(m, &md);

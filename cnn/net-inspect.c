@@ -14,15 +14,15 @@ size_t rt_net_param_count(const struct rt_net *n, size_t layer, int which)
 	const struct rt_net_layer *L = &n->L[layer];
 
 	if (which == 0 && L->w)
-		return dnnl_memory_desc_get_size(&L->w_plain_md) / sizeof(float);
+		return dnnl_memory_desc_get_size(L->w_plain_md) / sizeof(float);
 	if (which == 1 && L->b)
-		return dnnl_memory_desc_get_size(&L->b_plain_md) / sizeof(float);
+		return dnnl_memory_desc_get_size(L->b_plain_md) / sizeof(float);
 	return 0;
 }
 
 /* Copy a parameter-shaped memory to or from a plain buffer through a reorder. */
 static int plain_access(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t m,
-			const dnnl_memory_desc_t *plain, size_t idx, float *val, bool set,
+			const_rt_md_t plain, size_t idx, float *val, bool set,
 			struct rt_err *err)
 {
 	dnnl_memory_t user = NULL;
@@ -54,7 +54,7 @@ int rt_net_param(struct rt_net *n, size_t layer, int which, size_t idx, float *v
 	if (!m)
 		return rt_err_set(err, -EINVAL, "layer %zu has no %s", layer, which ? "bias" :
 				  "weights");
-	return plain_access(n, L, m, which ? &L->b_plain_md : &L->w_plain_md, idx, val, set, err);
+	return plain_access(n, L, m, which ? L->b_plain_md : L->w_plain_md, idx, val, set, err);
 }
 
 int rt_net_grad(struct rt_net *n, size_t layer, int which, size_t idx, float *val,
@@ -66,7 +66,7 @@ int rt_net_grad(struct rt_net *n, size_t layer, int which, size_t idx, float *va
 	if (!m)
 		return rt_err_set(err, -EINVAL, "layer %zu has no %s", layer, which ? "bias" :
 				  "weights");
-	return plain_access(n, L, m, which ? &L->b_plain_md : &L->w_plain_md, idx, val, false,
+	return plain_access(n, L, m, which ? L->b_plain_md : L->w_plain_md, idx, val, false,
 			    err);
 }
 
@@ -102,9 +102,10 @@ int rt_net_activation(struct rt_net *n, size_t i, int which, float *buf, size_t 
 {
 	struct rt_net_layer *L = i < n->nl ? &n->L[i] : NULL;
 	dnnl_memory_t m = L ? (which ? L->dout : L->out) : NULL;
-	const dnnl_memory_desc_t *md = NULL;
-	dnnl_memory_desc_t plain;
+	const_rt_md_t md = NULL;
+	rt_md_t plain = NULL;
 	dnnl_memory_t user = NULL;
+	dnnl_status_t st;
 	void *h = NULL;
 	int rc;
 
@@ -112,11 +113,16 @@ int rt_net_activation(struct rt_net *n, size_t i, int which, float *buf, size_t 
 		return rt_err_set(err, -EINVAL, "layer %zu has no %s", i, which ? "gradient" :
 				  "output");
 	dnnl_memory_get_memory_desc(m, &md);
-	rt_net_plain_md(&plain, md->ndims, md->dims);
-	if (dnnl_memory_desc_get_size(&plain) != cnt * sizeof(float))
-		return rt_err_set(err, -ERANGE, "layer %zu: %zu elements, not %zu", i,
-				  dnnl_memory_desc_get_size(&plain) / sizeof(float), cnt);
-	DNNL_CHECK(dnnl_memory_create(&user, &plain, n->eng, DNNL_MEMORY_ALLOCATE), "memory");
+	rt_net_plain_md(&plain, rt_md_ndims(md), rt_md_dims(md));
+	if (dnnl_memory_desc_get_size(plain) != cnt * sizeof(float)) {
+		rc = rt_err_set(err, -ERANGE, "layer %zu: %zu elements, not %zu", i,
+				dnnl_memory_desc_get_size(plain) / sizeof(float), cnt);
+		rt_md_destroy(plain);
+		return rc;
+	}
+	st = dnnl_memory_create(&user, plain, n->eng, DNNL_MEMORY_ALLOCATE);
+	rt_md_destroy(plain);
+	DNNL_CHECK(st, "memory");
 	rc = rt_net_reorder_now(n, L, m, user, err);
 	dnnl_memory_get_data_handle(user, &h);
 	if (!rc)
@@ -136,7 +142,7 @@ int rt_net_digest(struct rt_net *n, uint64_t *hash, double *sum, double *norm,
 
 		for (int t = 0; t < 2; t++) {
 			dnnl_memory_t m = t ? L->b : L->w;
-			const dnnl_memory_desc_t *plain = t ? &L->b_plain_md : &L->w_plain_md;
+			const_rt_md_t plain = t ? L->b_plain_md : L->w_plain_md;
 			dnnl_memory_t user = NULL;
 			const float *v = NULL;
 			size_t cnt;

@@ -2,9 +2,8 @@
 #ifndef RT_NET_INTERNAL_H
 #define RT_NET_INTERNAL_H
 
-#include <oneapi/dnnl/dnnl.h>
-#include <oneapi/dnnl/dnnl_debug.h>
 #include <stdint.h>
+#include "machine/dnnl.h"
 #include "cnn/net.h"
 
 enum mem_cat { CAT_WEIGHTS, CAT_WGRADS, CAT_OPT, CAT_ACT, CAT_AGRADS, CAT_WORK, CAT_COUNT };
@@ -49,8 +48,8 @@ struct rt_net_layer {
 	const struct rt_layer_desc *d;
 	const struct rt_layer_ops *ops;
 	size_t index;
-	dnnl_memory_desc_t out_md;
-	dnnl_memory_desc_t dout_md;     /* the gradient's: out_md but for bf16 logits (fp32 out) */
+	rt_md_t out_md;                 /* the descriptors are the layer's, destroyed with it */
+	rt_md_t dout_md;                /* the gradient's: out_md but for bf16 logits (fp32 out) */
 	dnnl_memory_t out, dout;        /* output and the loss's gradient with respect to it */
 	dnnl_memory_t src;              /* the input as the primitive reads it */
 	dnnl_primitive_t reorder_in;    /* input (model input or producer's layout) -> src */
@@ -62,7 +61,7 @@ struct rt_net_layer {
 	dnnl_primitive_desc_t fwd_pd;   /* kept as the hint for backward */
 	/* parameters: weights (BN: scale and shift), bias, their gradients and momentum */
 	dnnl_memory_t w, b, dw, db, vw, vb;
-	dnnl_memory_desc_t w_plain_md, b_plain_md;
+	rt_md_t w_plain_md, b_plain_md;
 	dnnl_memory_t wc;               /* weights as forward reads them, when w (the master copy
 					 * SGD updates) differs: bf16 */
 	dnnl_primitive_t w_cast;        /* w -> wc, once per iteration before forward */
@@ -86,7 +85,7 @@ struct rt_net {
 	struct rt_net_layer *L;
 	size_t nl;
 	dnnl_memory_t input;            /* user batch, NCHW */
-	dnnl_memory_desc_t input_md;
+	rt_md_t input_md;
 	int32_t *labels;
 	dnnl_memory_t scratch;          /* one user-mode scratchpad for every primitive */
 	size_t scratch_bytes;
@@ -98,6 +97,8 @@ struct rt_net {
 		size_t cap, used;
 		dnnl_memory_t flat[3];  /* [0, used) of each as 1-D views */
 		dnnl_primitive_t sgd[2];
+		float scale[2];                 /* wd and -lr: the scales of SRC_1 in sgd[] */
+		dnnl_memory_t scale_mem[2];     /* each as a memory (3.x reads them so) */
 	} par;
 	dnnl_memory_t slots;            /* max pools' split backward: one at a time */
 	size_t slot_bytes;
@@ -126,13 +127,14 @@ int rt_net_dnnl_fail(struct rt_err *err, dnnl_status_t st, const struct rt_net_l
  * destroy frees it); NULL with err set when out of memory. */
 void *rt_net_priv(struct rt_net_layer *L, size_t size, struct rt_err *err);
 /* Allocate a memory for md counted in category cat of layer L (NULL: the net). */
-int rt_net_mem(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t *m, const dnnl_memory_desc_t *md,
+int rt_net_mem(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t *m, const_rt_md_t md,
 	       enum mem_cat cat, struct rt_err *err);
-/* Create a primitive from an op descriptor (scratchpad in user mode); hint may be NULL.
- * Keeps the pd in *pd_out when not NULL (caller destroys), else destroys it. */
-int rt_net_prim(struct rt_net *n, struct rt_net_layer *L, const void *desc, dnnl_primitive_desc_t hint,
-		dnnl_primitive_t *prim, dnnl_primitive_desc_t *pd_out, const char *what,
-		struct rt_err *err);
+/* Create the primitive of pd, which a machine/dnnl.h call made with n->attr (scratchpad in
+ * user mode) and returned st for: the scratchpad grown to pd's. Takes pd: keeps it in *pd_out
+ * when not NULL (caller destroys), else destroys it. */
+int rt_net_prim(struct rt_net *n, struct rt_net_layer *L, dnnl_status_t st,
+		dnnl_primitive_desc_t pd, dnnl_primitive_t *prim, dnnl_primitive_desc_t *pd_out,
+		const char *what, struct rt_err *err);
 /* Whether a pd is oneDNN's reference code (slow C++ loops): what the layers avoid. */
 bool rt_net_is_ref(const_dnnl_primitive_desc_t pd);
 /* Execute with the scratchpad appended, timed into the net's time inside primitives. */
@@ -147,28 +149,29 @@ dnnl_status_t rt_net_run(const struct rt_net *n, dnnl_stream_t s, dnnl_primitive
 int rt_net_fill(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t m, uint64_t seed,
 		struct rt_err *err);
 /* Reorder primitive from src md to dst md. */
-int rt_net_reorder(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *from,
-		   const dnnl_memory_desc_t *to, dnnl_primitive_t *prim, struct rt_err *err);
+int rt_net_reorder(struct rt_net *n, struct rt_net_layer *L, const_rt_md_t from,
+		   const_rt_md_t to, dnnl_primitive_t *prim, struct rt_err *err);
 /* The memory descriptor of the layer's input (the producer's output or the model input). */
-const dnnl_memory_desc_t *rt_net_in_md(const struct rt_net *n, const struct rt_net_layer *L);
+const_rt_md_t rt_net_in_md(const struct rt_net *n, const struct rt_net_layer *L);
 dnnl_memory_t rt_net_in_mem(const struct rt_net *n, const struct rt_net_layer *L);
-/* A plain md of dims with the plain tag for its rank: fp32, or in the activation type. */
-void rt_net_plain_md(dnnl_memory_desc_t *md, int ndims, const dnnl_dims_t dims);
-void rt_net_act_plain_md(const struct rt_net *n, dnnl_memory_desc_t *md, int ndims,
+/* A plain md of dims with the plain tag for its rank: fp32, or in the activation type
+ * (replacing *md, as rt_md_tag does). */
+void rt_net_plain_md(rt_md_t *md, int ndims, const dnnl_dims_t dims);
+void rt_net_act_plain_md(const struct rt_net *n, rt_md_t *md, int ndims,
 			 const dnnl_dims_t dims);
 /* After a weighted layer's forward pd exists and rt_net_params made the master weights: the
  * copy forward reads (fwd_w, in the activation type) and its cast, when it differs from the
  * master; then the weights backward data reads (bwd_w_md) and its reorder, when it differs
  * from forward's. */
-int rt_net_weight_copies(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *fwd_w,
-			 const dnnl_memory_desc_t *bwd_w_md, struct rt_err *err);
+int rt_net_weight_copies(struct rt_net *n, struct rt_net_layer *L, const_rt_md_t fwd_w,
+			 const_rt_md_t bwd_w_md, struct rt_err *err);
 /* A one-off reorder between two memories, with oneDNN's own scratchpad (initialization and
  * test access, outside the iteration loop). */
 int rt_net_reorder_now(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t from, dnnl_memory_t to,
 		       struct rt_err *err);
 /* Write plain fp32 values into a memory of any layout (through a reorder). */
 int rt_net_write_plain(struct rt_net *n, struct rt_net_layer *L, dnnl_memory_t dst,
-		       const dnnl_memory_desc_t *plain, const float *vals, struct rt_err *err);
+		       const_rt_md_t plain, const float *vals, struct rt_err *err);
 int rt_net_zero_mem(dnnl_memory_t m);
 /* xorshift64*: the net's only randomness, seeded, so two runs are identical */
 uint64_t rt_net_rng_next(uint64_t *s);
@@ -191,8 +194,8 @@ static inline uint16_t rt_bf16(float f)
 /* Set up a layer's parameters after its pd exists: w (and b) in the given mds, initialized
  * from the seed (He-uniform weights, zero bias; BN: scale 1, shift 0), gradients, momentum
  * and the SGD primitives. */
-int rt_net_params(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *w_md,
-		  const dnnl_memory_desc_t *w_plain, const dnnl_memory_desc_t *b_md,
+int rt_net_params(struct rt_net *n, struct rt_net_layer *L, const_rt_md_t w_md,
+		  const_rt_md_t w_plain, const_rt_md_t b_md,
 		  long fan_in, bool bn, struct rt_err *err);
 
 #endif

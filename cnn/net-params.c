@@ -40,7 +40,7 @@ static size_t params_bound(const struct rt_model *m)
 
 /* A parameter tensor, its gradient and its momentum, carved from the arenas at one offset
  * (64-byte aligned; the arenas start zeroed, so gaps stay zero through SGD). */
-static int param_mems(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *md,
+static int param_mems(struct rt_net *n, struct rt_net_layer *L, const_rt_md_t md,
 		      dnnl_memory_t *w, dnnl_memory_t *g, dnnl_memory_t *v, struct rt_err *err)
 {
 	const size_t sz = dnnl_memory_desc_get_size(md), off = n->par.used;
@@ -81,48 +81,52 @@ int rt_net_params_reserve(struct rt_net *n, struct rt_err *err)
 int rt_net_params_sgd(struct rt_net *n, struct rt_err *err)
 {
 	const struct rt_net_layer *L = NULL;
-	const float wd = (float)n->o.weight_decay, mlr = (float)-n->o.lr;
-	dnnl_memory_desc_t flat;
-	dnnl_dims_t dims = { (dnnl_dim_t)(n->par.used / sizeof(float)) };
+	rt_md_t flat = NULL, one = NULL;
+	dnnl_dims_t dims = { (dnnl_dim_t)(n->par.used / sizeof(float)) }, d1 = { 1 };
 	dnnl_status_t st = dnnl_success;
 
 	if (!n->par.used)
 		return 0;
-	dnnl_memory_desc_init_by_tag(&flat, 1, dims, dnnl_f32, dnnl_a);
-	for (int k = 0; k < 3; k++)
-		DNNL_CHECK(dnnl_memory_create(&n->par.flat[k], &flat, n->eng, n->par.base[k]),
-			   "SGD view");
+	n->par.scale[0] = (float)n->o.weight_decay;
+	n->par.scale[1] = (float)-n->o.lr;
+	st = rt_md_tag(&flat, 1, dims, dnnl_f32, dnnl_a);
+	if (st == dnnl_success)
+		st = rt_md_tag(&one, 1, d1, dnnl_f32, dnnl_a);
+	for (int k = 0; k < 3 && st == dnnl_success; k++)
+		st = dnnl_memory_create(&n->par.flat[k], flat, n->eng, n->par.base[k]);
+	for (int k = 0; k < 2 && st == dnnl_success; k++)
+		st = dnnl_memory_create(&n->par.scale_mem[k], one, n->eng, &n->par.scale[k]);
 	for (int k = 0; k < 2 && st == dnnl_success; k++) {
 		dnnl_primitive_attr_t attr = NULL;
 		dnnl_post_ops_t po = NULL;
-		dnnl_binary_desc_t bd;
 		dnnl_primitive_desc_t pd = NULL;
 
 		st = dnnl_primitive_attr_create(&attr);
 		if (st == dnnl_success)
-			st = dnnl_primitive_attr_set_scales(attr, DNNL_ARG_SRC_1, 1, 0, k ? &mlr : &wd);
+			st = rt_dnnl_attr_set_scale(attr, DNNL_ARG_SRC_1, &n->par.scale[k]);
 		if (st == dnnl_success && !k) {
 			st = dnnl_post_ops_create(&po);
 			if (st == dnnl_success)
-				st = dnnl_post_ops_append_sum(po, (float)n->o.momentum);
+				st = rt_dnnl_post_ops_append_sum(po, (float)n->o.momentum);
 			if (st == dnnl_success)
 				st = dnnl_primitive_attr_set_post_ops(attr, po);
 			dnnl_post_ops_destroy(po);
 		}
 		if (st == dnnl_success)
-			st = dnnl_binary_desc_init(&bd, dnnl_binary_add, &flat, &flat, &flat);
-		if (st == dnnl_success)
-			st = dnnl_primitive_desc_create(&pd, &bd, attr, n->eng, NULL);
+			st = rt_dnnl_binary_pd(&pd, n->eng, dnnl_binary_add, flat, flat, flat,
+					       attr);
 		if (st == dnnl_success)
 			st = dnnl_primitive_create(&n->par.sgd[k], pd);
 		dnnl_primitive_desc_destroy(pd);
 		dnnl_primitive_attr_destroy(attr);
 	}
+	rt_md_destroy(flat);
+	rt_md_destroy(one);
 	return st == dnnl_success ? 0 : rt_net_dnnl_fail(err, st, L, "SGD step");
 }
 
-int rt_net_params(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *w_md,
-		  const dnnl_memory_desc_t *w_plain, const dnnl_memory_desc_t *b_md,
+int rt_net_params(struct rt_net *n, struct rt_net_layer *L, const_rt_md_t w_md,
+		  const_rt_md_t w_plain, const_rt_md_t b_md,
 		  long fan_in, bool bn, struct rt_err *err)
 {
 	size_t nw = dnnl_memory_desc_get_size(w_plain) / sizeof(float);
@@ -130,7 +134,8 @@ int rt_net_params(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_de
 	float *vals = NULL;
 	int rc;
 
-	L->w_plain_md = *w_plain;
+	if (rt_md_copy(&L->w_plain_md, w_plain) != dnnl_success)
+		return rt_err_set(err, -ENOMEM, "out of memory");
 	if ((rc = param_mems(n, L, w_md, &L->w, &L->dw, &L->vw, err)))
 		return rc;
 	vals = calloc(nw, sizeof(*vals));
@@ -151,16 +156,17 @@ int rt_net_params(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_de
 	rc = rt_net_write_plain(n, L, L->w, w_plain, vals, err);
 	free(vals);
 	if (!rc && b_md) {
-		L->b_plain_md = *b_md;
+		if (rt_md_copy(&L->b_plain_md, b_md) != dnnl_success)
+			return rt_err_set(err, -ENOMEM, "out of memory");
 		rc = param_mems(n, L, b_md, &L->b, &L->db, &L->vb, err);
 	}
 	return rc;
 }
 
-int rt_net_weight_copies(struct rt_net *n, struct rt_net_layer *L, const dnnl_memory_desc_t *fwd_w,
-			 const dnnl_memory_desc_t *bwd_w_md, struct rt_err *err)
+int rt_net_weight_copies(struct rt_net *n, struct rt_net_layer *L, const_rt_md_t fwd_w,
+			 const_rt_md_t bwd_w_md, struct rt_err *err)
 {
-	const dnnl_memory_desc_t *master = NULL;
+	const_rt_md_t master = NULL;
 	int rc;
 
 	dnnl_memory_get_memory_desc(L->w, &master);
@@ -180,18 +186,22 @@ int rt_net_weight_copies(struct rt_net *n, struct rt_net_layer *L, const dnnl_me
 int rt_net_update(struct rt_net *n, struct rt_err *err)
 {
 	dnnl_memory_t w = n->par.flat[0], g = n->par.flat[1], v = n->par.flat[2];
-	dnnl_exec_arg_t a[3] = { { DNNL_ARG_SRC_0, g }, { DNNL_ARG_SRC_1, w },
+	dnnl_exec_arg_t a[4] = { { DNNL_ARG_SRC_0, g }, { DNNL_ARG_SRC_1, w },
 				 { DNNL_ARG_DST, v } };        /* v = g + wd*w + mu*v */
 	int rc;
 
 	if (!n->par.sgd[0])
 		return 0;
-	if ((rc = rt_net_exec(n, NULL, n->par.sgd[0], 3, a, err)))
+	if ((rc = rt_net_exec(n, NULL, n->par.sgd[0],
+			      3 + rt_dnnl_scale_arg(&a[3], DNNL_ARG_SRC_1, n->par.scale_mem[0]),
+			      a, err)))
 		return rc;
 	a[0].memory = w;                                /* w = w - lr*v */
 	a[1].memory = v;
 	a[2].memory = w;
-	return rt_net_exec(n, NULL, n->par.sgd[1], 3, a, err);
+	return rt_net_exec(n, NULL, n->par.sgd[1],
+			   3 + rt_dnnl_scale_arg(&a[3], DNNL_ARG_SRC_1, n->par.scale_mem[1]), a,
+			   err);
 }
 
 void rt_net_params_free(struct rt_net *n)
@@ -201,6 +211,8 @@ void rt_net_params_free(struct rt_net *n)
 		if (n->par.base[k])
 			munmap(n->par.base[k], n->par.cap);
 	}
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 2; k++) {
 		dnnl_primitive_destroy(n->par.sgd[k]);
+		dnnl_memory_destroy(n->par.scale_mem[k]);
+	}
 }

@@ -100,35 +100,40 @@ static int route_gradients(struct rt_net *n, struct rt_err *err)
 		for (size_t k = 0; k < L->nsinks && !rc; k++) {
 			struct rt_grad_sink *g = &L->sink[k];
 			int p = prods[k];
-			const dnnl_memory_desc_t *pmd;
+			const_rt_md_t pmd;
 
 			g->producer = p;
 			if (p < 0)
 				continue;
-			pmd = &n->L[p].dout_md;
+			pmd = n->L[p].dout_md;
 			if (L->d->type == RT_LAYER_ADD) {
 				/* the add passes its gradient through: copy or accumulate dout(add) */
 				if (!written[p]) {
 					g->dst = n->L[p].dout;
-					rc = rt_net_reorder(n, L, &L->dout_md, pmd, &g->copy, err);
+					rc = rt_net_reorder(n, L, L->dout_md, pmd, &g->copy, err);
 				} else {
-					dnnl_binary_desc_t bd;
+					dnnl_primitive_desc_t pd = NULL;
+					dnnl_status_t st;
 
 					g->dst = L->dout;
-					dnnl_binary_desc_init(&bd, dnnl_binary_add, pmd, &L->dout_md, pmd);
-					rc = rt_net_prim(n, L, &bd, NULL, &g->acc, NULL, "gradient sum",
-							 err);
+					st = rt_dnnl_binary_pd(&pd, n->eng, dnnl_binary_add, pmd,
+							       L->dout_md, pmd, n->attr);
+					rc = rt_net_prim(n, L, st, pd, &g->acc, NULL,
+							 "gradient sum", err);
 				}
 			} else if (!written[p]) {
 				g->dst = n->L[p].dout;
 			} else {
-				dnnl_binary_desc_t bd;
+				dnnl_primitive_desc_t pd = NULL;
 
 				rc = rt_net_mem(n, L, &g->dst, pmd, CAT_AGRADS, err);
 				if (!rc) {
-					dnnl_binary_desc_init(&bd, dnnl_binary_add, pmd, pmd, pmd);
-					rc = rt_net_prim(n, L, &bd, NULL, &g->acc, NULL, "gradient sum",
-							 err);
+					dnnl_status_t st = rt_dnnl_binary_pd(&pd, n->eng,
+									     dnnl_binary_add, pmd,
+									     pmd, pmd, n->attr);
+
+					rc = rt_net_prim(n, L, st, pd, &g->acc, NULL,
+							 "gradient sum", err);
 				}
 			}
 			written[p] = true;
@@ -158,7 +163,7 @@ static dnnl_status_t make_relu_attr(struct rt_net *n)
 	if (st == dnnl_success)
 		st = dnnl_post_ops_create(&po);
 	if (st == dnnl_success)
-		st = dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, 0.f, 0.f);
+		st = rt_dnnl_post_ops_append_eltwise(po, dnnl_eltwise_relu, 0.f, 0.f);
 	if (st == dnnl_success)
 		st = dnnl_primitive_attr_set_post_ops(n->attr_relu, po);
 	dnnl_post_ops_destroy(po);
@@ -225,7 +230,7 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 	idims[2] = m->input.h;
 	idims[3] = m->input.w;
 	rt_net_plain_md(&n->input_md, 4, idims);
-	if ((rc = rt_net_mem(n, NULL, &n->input, &n->input_md, CAT_WORK, err)) ||
+	if ((rc = rt_net_mem(n, NULL, &n->input, n->input_md, CAT_WORK, err)) ||
 	    (rc = rt_net_params_reserve(n, err)))
 		goto out;
 	rt_net_zero_mem(n->input);
@@ -240,8 +245,10 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 			n->L[L->d->from].consumers++;
 		if ((rc = L->ops->create(n, L, err)))
 			goto out;
-		if (!L->dout_md.ndims)
-			L->dout_md = L->out_md;
+		if (!L->dout_md && rt_md_copy(&L->dout_md, L->out_md) != dnnl_success) {
+			rc = rt_err_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
 	}
 	for (size_t i = 0; i + 1 < n->nl; i++)
 		if (!n->L[i].consumers) {
@@ -254,22 +261,24 @@ int rt_net_create(struct rt_net **out, const struct rt_model *m, const struct rt
 	for (size_t i = 0; i < n->nl; i++) {
 		L = &n->L[i];
 		if (L->consumers && !L->d->bwd_folded &&
-		    (rc = rt_net_mem(n, L, &L->dout, &L->dout_md, CAT_AGRADS, err)))
+		    (rc = rt_net_mem(n, L, &L->dout, L->dout_md, CAT_AGRADS, err)))
 			goto out;
 	}
 	L = NULL;
 	if ((rc = route_gradients(n, err)) || (rc = rt_net_params_sgd(n, err)))
 		goto out;
 	{
-		dnnl_memory_desc_t smd;
+		rt_md_t smd = NULL;
 		dnnl_dims_t sd = { (dnnl_dim_t)(n->scratch_bytes ? n->scratch_bytes : 1) };
 
-		dnnl_memory_desc_init_by_tag(&smd, 1, sd, dnnl_u8, dnnl_a);
-		if ((rc = rt_net_mem(n, NULL, &n->scratch, &smd, CAT_WORK, err)))
-			goto out;
+		rt_md_tag(&smd, 1, sd, dnnl_u8, dnnl_a);
+		rc = rt_net_mem(n, NULL, &n->scratch, smd, CAT_WORK, err);
 		sd[0] = (dnnl_dim_t)n->slot_bytes;
-		dnnl_memory_desc_init_by_tag(&smd, 1, sd, dnnl_u8, dnnl_a);
-		if (n->slot_bytes && (rc = rt_net_mem(n, NULL, &n->slots, &smd, CAT_WORK, err)))
+		rt_md_tag(&smd, 1, sd, dnnl_u8, dnnl_a);
+		if (!rc && n->slot_bytes)
+			rc = rt_net_mem(n, NULL, &n->slots, smd, CAT_WORK, err);
+		rt_md_destroy(smd);
+		if (rc)
 			goto out;
 	}
 	for (size_t i = 0; i < n->nl; i++) {
@@ -316,7 +325,12 @@ void rt_net_destroy(struct rt_net *n)
 		if (L->ops && L->ops->destroy)
 			L->ops->destroy(L);
 		dnnl_primitive_desc_destroy(L->fwd_pd);
+		rt_md_destroy(L->out_md);
+		rt_md_destroy(L->dout_md);
+		rt_md_destroy(L->w_plain_md);
+		rt_md_destroy(L->b_plain_md);
 	}
+	rt_md_destroy(n->input_md);
 	dnnl_memory_destroy(n->slots);
 	rt_net_params_free(n);
 	dnnl_memory_destroy(n->input);
@@ -433,7 +447,7 @@ int rt_net_backward(struct rt_net *n, struct rt_err *err)
 		/* this layer's weight gradients are final: hand them to the data-parallel sum */
 		for (int t = 0; !rc && n->grad_hook && t < 2; t++) {
 			dnnl_memory_t g = t ? L->db : L->dw;
-			const dnnl_memory_desc_t *md = NULL;
+			const_rt_md_t md = NULL;
 			void *h = NULL;
 
 			if (!g)
@@ -483,7 +497,7 @@ static void fill_memory(struct rt_net_memory *mem, const uint64_t *b)
 
 static uint64_t mem_size(dnnl_memory_t m)
 {
-	const dnnl_memory_desc_t *md = NULL;
+	const_rt_md_t md = NULL;
 
 	if (!m || dnnl_memory_get_memory_desc(m, &md) != dnnl_success)
 		return 0;

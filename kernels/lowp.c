@@ -4,10 +4,9 @@
 #include "config.h"
 #include "kernels/kernels.h"
 #include "base/util.h"
+#include "machine/dnnl.h"
 
 #include <errno.h>
-#include <oneapi/dnnl/dnnl.h>
-#include <oneapi/dnnl/dnnl_debug.h>
 #include <omp.h>
 #include <pthread.h>
 #include <sched.h>
@@ -92,9 +91,8 @@ int rt_kernel_matmul_peak(enum rt_precision t, unsigned threads, const int *pus,
 	/* 1024^3 (quick: 512^3) keeps the operands in L2/L3 so the multiply units set the pace */
 	const dnnl_dim_t n = quick ? 512 : 1024;
 	dnnl_dims_t sdims = { n, n }, wdims = { n, n }, ddims = { n, n };
-	dnnl_memory_desc_t smd, wmd, dmd;
-	const dnnl_memory_desc_t *wq;
-	dnnl_matmul_desc_t desc;
+	rt_md_t smd = NULL, wmd = NULL, dmd = NULL;
+	const_rt_md_t wq;
 	dnnl_engine_t eng = NULL;
 	dnnl_stream_t strm = NULL;
 	dnnl_primitive_desc_t pd = NULL;
@@ -126,12 +124,10 @@ int rt_kernel_matmul_peak(enum rt_precision t, unsigned threads, const int *pus,
 	omp_set_num_threads((int)threads);
 	DNNL_TRY(dnnl_engine_create(&eng, dnnl_cpu, 0), "engine");
 	DNNL_TRY(dnnl_stream_create(&strm, eng, dnnl_stream_default_flags), "stream");
-	DNNL_TRY(dnnl_memory_desc_init_by_tag(&smd, 2, sdims, ty.src, dnnl_ab), "source");
-	DNNL_TRY(dnnl_memory_desc_init_by_tag(&wmd, 2, wdims, ty.wei, dnnl_format_tag_any),
-		 "weights");
-	DNNL_TRY(dnnl_memory_desc_init_by_tag(&dmd, 2, ddims, ty.dst, dnnl_ab), "destination");
-	DNNL_TRY(dnnl_matmul_desc_init(&desc, &smd, &wmd, NULL, &dmd), "descriptor");
-	DNNL_TRY(dnnl_primitive_desc_create(&pd, &desc, NULL, eng, NULL), "no implementation");
+	DNNL_TRY(rt_md_tag(&smd, 2, sdims, ty.src, dnnl_ab), "source");
+	DNNL_TRY(rt_md_tag(&wmd, 2, wdims, ty.wei, dnnl_format_tag_any), "weights");
+	DNNL_TRY(rt_md_tag(&dmd, 2, ddims, ty.dst, dnnl_ab), "destination");
+	DNNL_TRY(rt_dnnl_matmul_pd(&pd, eng, smd, wmd, NULL, dmd, NULL), "no implementation");
 	DNNL_TRY(dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl), "query");
 	snprintf(res->impl, sizeof(res->impl), "%s", impl ? impl : "unknown");
 	/* oneDNN's reference code is not a peak: report it as unavailable */
@@ -141,14 +137,14 @@ int rt_kernel_matmul_peak(enum rt_precision t, unsigned threads, const int *pus,
 		goto out;
 	}
 	wq = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
-	DNNL_TRY(dnnl_memory_create(&mem[0], &smd, eng, DNNL_MEMORY_ALLOCATE), "source memory");
+	DNNL_TRY(dnnl_memory_create(&mem[0], smd, eng, DNNL_MEMORY_ALLOCATE), "source memory");
 	DNNL_TRY(dnnl_memory_create(&mem[1], wq, eng, DNNL_MEMORY_ALLOCATE), "weights memory");
-	DNNL_TRY(dnnl_memory_create(&mem[2], &dmd, eng, DNNL_MEMORY_ALLOCATE), "dst memory");
+	DNNL_TRY(dnnl_memory_create(&mem[2], dmd, eng, DNNL_MEMORY_ALLOCATE), "dst memory");
 	for (int i = 0; i < 2; i++) {
 		void *h = NULL;
 
 		DNNL_TRY(dnnl_memory_get_data_handle(mem[i], &h), "data handle");
-		fill_ones(h, dnnl_memory_desc_get_size(i ? wq : &smd), i ? ty.wei_size : ty.src_size,
+		fill_ones(h, dnnl_memory_desc_get_size(i ? wq : smd), i ? ty.wei_size : ty.src_size,
 			  ty.one16);
 	}
 	DNNL_TRY(dnnl_primitive_create(&prim, pd), "primitive");
@@ -200,6 +196,9 @@ out:
 	for (int i = 0; i < 3; i++)
 		dnnl_memory_destroy(mem[i]);
 	dnnl_primitive_desc_destroy(pd);
+	rt_md_destroy(smd);
+	rt_md_destroy(wmd);
+	rt_md_destroy(dmd);
 	dnnl_stream_destroy(strm);
 	dnnl_engine_destroy(eng);
 	omp_set_num_threads(saved_threads);

@@ -146,6 +146,8 @@ int main(void)
 			 "cas_count_read/, ...) read 1.004x of a known kernel (DRAM triad_nt avx512): "
 			 "trusted");
 	}
+	snprintf(p->onednn, sizeof(p->onednn), "3.2.0");
+	snprintf(p->onednn_runtime, sizeof(p->onednn_runtime), "OpenMP");
 	snprintf(path, sizeof(path), "%s/sub/dir/rt.cfg", dir);
 	is_int(rt_profile_save(p, path, &err), 0, "save (creates directories)");
 	ok(access(path, F_OK) == 0, "file in place");
@@ -161,6 +163,8 @@ int main(void)
 	if (q) {
 		is_str(q->host, p->host, "host with quotes and backslash");
 		is_str(q->cpu.model, p->cpu.model, "cpu model");
+		ok(!strcmp(q->onednn, "3.2.0") && !strcmp(q->onednn_runtime, "OpenMP"),
+		   "the oneDNN of the matmul ceilings, version and CPU runtime");
 		is_int(q->cpu.pus, 4, "pus");
 		is_int((long long)q->cpu.memory, (long long)p->cpu.memory, "64-bit memory size");
 		ok(memcmp(&q->cpu.clock_ghz, &p->cpu.clock_ghz, sizeof(double)) == 0,

@@ -217,7 +217,7 @@ check "... no core PMU on the node: said, the counts from the log" grep -q "^har
 identity_tree "$dir/a7" GenuineIntel 6 167
 ROOFTRAJ_SYSROOT="$dir/a7" "$run" -o "$dir/a7run" -r 1 --no-overhead -- true >/dev/null 2>&1
 check "... an unknown Intel model without a PMU: both reasons" grep -q '^hardware counters: not used: the kernel exposes no core PMU here (.*); no FLOP event table for this CPU (GenuineIntel family 0x6 model 0xa7)' "$dir/a7run/summary.txt"
-check "run.cfg records the node it ran on (node_cpu, as its cpuinfo says) and the libraries, as the trainer's does" sh -c "grep -q '^  node_cpu = { model = \"a test CPU\"; vendor = \"GenuineIntel\"; family = 6; model_number = 167; ' '$dir/a7run/run.cfg' && grep -q '^  libraries = { onednn = \"[0-9]*\.[0-9]*\.[0-9]*\"; ' '$dir/a7run/run.cfg'"
+check "run.cfg records the node it ran on (node_cpu, as its cpuinfo says) and the libraries, as the trainer's does" sh -c "grep -q '^  node_cpu = { model = \"a test CPU\"; vendor = \"GenuineIntel\"; family = 6; model_number = 167; ' '$dir/a7run/run.cfg' && grep -q '^  libraries = { onednn = \"[0-9]*\.[0-9]*\.[0-9]*\"; onednn_hash = \"[^\"]*\"; onednn_runtime = \"OpenMP\"; ' '$dir/a7run/run.cfg'"
 "$run" -o "$dir/off" -r 1 --no-overhead --no-hw-counters -- env ONEDNN_VERBOSE=0 DNNL_VERBOSE=0 \
 	"$train" -m lenet5 -b 4 -n 1 -w 0 -c none >"$dir/off.out" 2>&1
 check "a command that switches oneDNN's log off itself: not said to run no primitive" sh -c "grep -q '^coverage: unknown: no oneDNN verbose line came' '$dir/off/summary.txt' && ! grep -q 'no oneDNN primitive ran' '$dir/off/summary.txt' '$dir/off/points.csv'"
@@ -281,10 +281,17 @@ sed 's/runtime:OpenMP/runtime:TBB/' "$dir/nthr2.log" >"$dir/tbb.log"
 "$run" -o "$dir/tbb" -r 1 --no-overhead -p "$spr" --sweep threads=1 -- sh -c "cat '$dir/tbb.log'; sleep 0.05" >/dev/null 2>&1
 check "... under TBB: the runtime named, which reads no OMP_NUM_THREADS" grep -q "not the 1 this configuration asked for: oneDNN's TBB runtime does not read OMP_NUM_THREADS, so its threads did not take" "$dir/tbb/summary.txt"
 
-# Debian's oneDNN 2.6 under a bf16 fpmath mode: the attribute read, the math of each
-# convolution as its implementation's ISA says (avx512_core, avx2: fp32; AMX or bf16: bf16)
+# the trainer's oneDNN (Debian's 2.6, or a 3.x) under a bf16 fpmath mode: the attribute read,
+# the math of each convolution as its implementation's ISA says (avx512_core, avx2: fp32; AMX
+# or bf16: bf16). The attribute is spelt as the log's own version line says that oneDNN writes
+# it: 2.x "attr-fpmath_mode:fpmath_mode_bf16", 3.x "attr-fpmath:bf16"
 ONEDNN_DEFAULT_FPMATH_MODE=BF16 DNNL_DEFAULT_FPMATH_MODE=BF16 "$run" -o "$dir/fpmath" -r 1 --no-overhead -- "$train" -m lenet5 -b 2 -n 1 -w 0 -c none -t 1 >"$dir/fpmath.out" 2>&1
-check "fpmath bf16 through oneDNN 2.6: the attribute in its log" grep -q 'attr-fpmath_mode:fpmath_mode_bf16' "$dir/fpmath/onednn/c000-r1.log"
+fpmath_major=$(sed -n 's/^onednn_verbose,.*info,oneDNN v\([0-9]*\)\..*/\1/p' "$dir/fpmath/onednn/c000-r1.log" | head -n 1)
+case $fpmath_major in
+2) fpmath_attr='attr-fpmath_mode:fpmath_mode_bf16' ;;
+*) fpmath_attr='attr-fpmath:bf16' ;;
+esac
+check "fpmath bf16 through the trainer's oneDNN (v$fpmath_major): the attribute in its log ($fpmath_attr), on every primitive with FLOPs" sh -c "grep -q '$fpmath_attr' '$dir/fpmath/onednn/c000-r1.log' && ! grep -E 'exec,cpu,(convolution|inner_product),' '$dir/fpmath/onednn/c000-r1.log' | grep -vq '$fpmath_attr'"
 # (an implementation naming no ISA, gemm:jit: the highest math the log's ISA line allows)
 lowisa=$(grep -c 'info,cpu,isa:.*\(bfloat16\|AMX\|AVX10\)' "$dir/fpmath/onednn/c000-r1.log")
 check "... each convolution's and inner product's precision as its implementation says (fp32 on avx512_core; an ISA-less one's as the log's ISA allows: bf16 math $lowisa)" "$csvawk" -v lowisa="$lowisa" '$col["scope"] == "primitive" && ($col["kind"] == "convolution" || $col["kind"] == "inner_product") { n++; want = $col["impl"] ~ /amx|bf16|avx10/ ? "bf16" : $col["impl"] ~ /:(avx512_core|avx2|avx|sse41)$/ ? "fp32" : lowisa > 0 ? "bf16" : "fp32"; if ($col["precision"] != want) bad++ } END { exit n == 0 || bad }' "$dir/fpmath/points.csv"

@@ -18,7 +18,9 @@
 static const struct rt_cli_opt help_opt = {
 	.key = KEY_HELP, .name = "help", .letter = 'h', .help = "show this help and exit" };
 static const struct rt_cli_opt version_opt = {
-	.key = KEY_VERSION, .name = "version", .letter = 'V', .help = "show the version and exit" };
+	.key = KEY_VERSION, .name = "version", .letter = 'V',
+	.help = "show the version, and the oneDNN it runs with (its version, commit and CPU "
+		"runtime), and exit" };
 
 static bool is_option(const struct rt_cli_opt *o)
 {
@@ -307,6 +309,8 @@ bool rt_cli_stop(const struct rt_cli *cli, int argc, char **argv, rt_cli_setter 
 void rt_cli_version(const struct rt_cli *cli, FILE *fp)
 {
 	fprintf(fp, "%s (%s) %s\n", cli->prog, PACKAGE_NAME, PACKAGE_VERSION);
+	if (cli->version_more)
+		cli->version_more(fp);
 }
 
 int rt_cli_usage_error(const struct rt_cli *cli, const char *msg)

@@ -61,6 +61,8 @@ struct rt_cli {
 	const char *after;              /* notes and examples after the options */
 	bool in_order;                  /* options end at the first operand (a command's words) */
 	long pus;                       /* the node's processing units, for max_pus ranges */
+	/* optional: more lines of --version after the first (the libraries it runs with) */
+	void (*version_more)(FILE *fp);
 };
 
 /* A checked option value, as the setter gets it (only the member of its type is set). */

@@ -5,6 +5,7 @@
 #include "node/probe.h"
 #include "machine/busy.h"
 #include "machine/cpu.h"
+#include "machine/dnnl.h"
 #include "node/levels.h"
 #include "base/util.h"
 
@@ -630,6 +631,8 @@ static int describe_machine(struct probe_ctx *c, struct rt_err *err)
 	p->host[sizeof(p->host) - 1] = '\0';
 	rt_timestamp(p->created, sizeof(p->created));
 	snprintf(p->tool, sizeof(p->tool), "%s %s", PACKAGE_NAME, PACKAGE_VERSION);
+	rt_dnnl_version(p->onednn, sizeof(p->onednn));
+	snprintf(p->onednn_runtime, sizeof(p->onednn_runtime), "%s", rt_dnnl_runtime());
 	snprintf(p->cpu.model, sizeof(p->cpu.model), "%s", cpu.model);
 	snprintf(p->cpu.vendor, sizeof(p->cpu.vendor), "%s", cpu.vendor);
 	p->cpu.family = cpu.family;

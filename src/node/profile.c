@@ -442,6 +442,9 @@ int rt_profile_load(struct rt_profile **out, const char *path, struct rt_err *er
 	TRY(rt_cfg_string(&r, root, "", "host", p->host, sizeof(p->host), true));
 	TRY(rt_cfg_string(&r, root, "", "created", p->created, sizeof(p->created), false));
 	TRY(rt_cfg_string(&r, root, "", "tool", p->tool, sizeof(p->tool), false));
+	TRY(rt_cfg_string(&r, root, "", "onednn", p->onednn, sizeof(p->onednn), false));
+	TRY(rt_cfg_string(&r, root, "", "onednn_runtime", p->onednn_runtime,
+			  sizeof(p->onednn_runtime), false));
 	TRY(read_cpu(&r, root, p));
 
 	TRY(rt_cfg_list(&r, root, "caches", &list, false));
@@ -683,6 +686,10 @@ int rt_profile_save(const struct rt_profile *p, const char *path, struct rt_err 
 	rt_cfg_put_str(fp, p->host);
 	rt_cfg_put_member(fp, ";\n  created = ", p->created);
 	rt_cfg_put_member(fp, ";\n  tool = ", p->tool);
+	if (p->onednn[0]) {
+		rt_cfg_put_member(fp, ";\n  onednn = ", p->onednn);
+		rt_cfg_put_member(fp, "; onednn_runtime = ", p->onednn_runtime);
+	}
 	rt_cfg_put_member(fp, ";\n  cpu = {\n    model = ", p->cpu.model);
 	rt_cfg_put_member(fp, ";\n    vendor = ", p->cpu.vendor);
 	fprintf(fp, "; family = %d;\n    isa = [ ", p->cpu.family);

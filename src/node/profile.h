@@ -93,6 +93,9 @@ struct rt_profile_point {
 struct rt_profile {
 	int format;
 	char host[256], created[32], tool[64];
+	/* the oneDNN the probe ran with (its matmul ceilings): "3.2.0" and its CPU runtime
+	 * ("OpenMP"); "" in a profile that does not say */
+	char onednn[32], onednn_runtime[16];
 	struct {
 		char model[128];
 		char vendor[16];        /* cpuinfo's vendor_id ("" unknown) */

@@ -209,6 +209,28 @@ static void pre_file(FILE *fp, const char *dir, const char *name, const char *he
 	free(s);
 }
 
+/* The libraries the run had (oneDNN's version, hash and CPU runtime first), as DIR/run.cfg
+ * recorded them: its "libraries = { ... };" line, in a note; nothing when it has none. */
+static void libraries_note(FILE *fp, const char *dir)
+{
+	struct rt_buf path;
+	struct rt_err err;
+	size_t len;
+	char *s = NULL, *at, *end;
+
+	rt_buf_init(&path);
+	if (!rt_buf_printf(&path, "%s/run.cfg", dir))
+		s = rt_slurp(path.s, &len, &err);
+	rt_buf_fini(&path);
+	if (s && (at = strstr(s, "\n  libraries = {")) && (end = strstr(at + 1, "};"))) {
+		*end = '\0';
+		fputs("<p class=\"note\">Libraries: ", fp);
+		esc(fp, at + strlen("\n  libraries = {"));
+		fputs("</p>\n", fp);
+	}
+	free(s);
+}
+
 static void mib(FILE *fp, double bytes)
 {
 	if (isnan(bytes))
@@ -320,7 +342,9 @@ static int write_page(const struct rt_views_opts *o, const struct rt_point *pts,
 				"disturbed, never compared.", v.disturbed, v.disturbed > 1 ? "s" : "",
 				v.disturbed > 1 ? "their" : "its", v.disturbed > 1 ? "are" : "is");
 	}
-	fputs("</p>\n<p class=\"note\">Charts: ", of.fp);
+	fputs("</p>\n", of.fp);
+	libraries_note(of.fp, o->dir);
+	fputs("<p class=\"note\">Charts: ", of.fp);
 	for (size_t k = 0; k < RT_VIEWS_NCHARTS; k++) {
 		if (drawn[k])
 			fprintf(of.fp, "<a href=\"#%s\">%s</a> ", charts[k].name,
@@ -469,6 +493,13 @@ int rt_views_node_page(const struct rt_profile *p, const char *svg_path, const c
 	fprintf(of.fp, "%.1f GiB available; probed ",
 		(double)p->cpu.memory / (1024.0 * 1024.0 * 1024.0));
 	esc(of.fp, p->created);
+	if (p->onednn[0]) {
+		fputs(" with oneDNN ", of.fp);
+		esc(of.fp, p->onednn);
+		fputs(" (", of.fp);
+		esc(of.fp, p->onednn_runtime);
+		fputs(")", of.fp);
+	}
 	fputs(".</p>\n<figure id=\"roofline\"><figcaption>The node's roofline</figcaption>\n",
 	      of.fp);
 	if (!svg_path || inline_svg(of.fp, svg_path, "r_")) {

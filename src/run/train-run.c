@@ -11,6 +11,7 @@
 #include "run/train-print.h"
 #include "base/util.h"
 #include "base/vocab.h"
+#include "machine/dnnl.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -133,6 +134,7 @@ static const struct rt_cli_moved moved[] = {
 
 const struct rt_cli rt_train_cli = {
 	.prog = "roofline-train", .synopsis = synopsis, .opts = opts, .moved = moved,
+	.version_more = rt_dnnl_print_version,
 	.about =
 "Train one configuration of a CNN made of oneDNN primitives (forward, backward data and\n"
 "weights, SGD with momentum and weight decay) and report images/s, the time of each phase\n"

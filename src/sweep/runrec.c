@@ -5,12 +5,12 @@
 #include "sweep/runrec.h"
 #include "base/cfgread.h"
 #include "machine/cpu.h"
+#include "machine/dnnl.h"
 #include "machine/topo.h"
 #include "base/util.h"
 
 #include <errno.h>
 #include <libconfig.h>
-#include <oneapi/dnnl/dnnl.h>
 #include <papi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,10 +346,9 @@ void rt_runrec_put_configurations(FILE *fp, const struct rt_sweep_config *v, siz
 
 int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, struct rt_err *err)
 {
-	const dnnl_version_t *dv = dnnl_version();
 	struct rt_err ignored;
 	struct rt_cpu cpu;
-	char hw[32];
+	char hw[32], dnnl[32];
 
 	if (p) {
 		/* the profile beside run.cfg (of->path: DIR/run.cfg), before the record that
@@ -367,9 +366,13 @@ int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, struct rt_e
 	}
 
 	rt_topo_hwloc_version(hw, sizeof(hw));
-	fprintf(of->fp, "  libraries = { onednn = \"%d.%d.%d\"; papi = \"%d.%d.%d.%d\"; "
-		"hwloc_api = \"%s\"; libconfig = \"%d.%d.%d\"; };\n", dv->major, dv->minor,
-		dv->patch, PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION),
+	/* oneDNN as it reports itself at run time (the library loaded, not the headers) */
+	rt_dnnl_version(dnnl, sizeof(dnnl));
+	fprintf(of->fp, "  libraries = { onednn = \"%s\"; onednn_hash = \"%s\"; "
+		"onednn_runtime = \"%s\"; papi = \"%d.%d.%d.%d\"; "
+		"hwloc_api = \"%s\"; libconfig = \"%d.%d.%d\"; };\n", dnnl, rt_dnnl_hash(),
+		rt_dnnl_runtime(), PAPI_VERSION_MAJOR(PAPI_VERSION),
+		PAPI_VERSION_MINOR(PAPI_VERSION),
 		PAPI_VERSION_REVISION(PAPI_VERSION), PAPI_VERSION_INCREMENT(PAPI_VERSION), hw,
 		LIBCONFIG_VER_MAJOR, LIBCONFIG_VER_MINOR, LIBCONFIG_VER_REVISION);
 	if (!rt_cpu_detect(&cpu, &ignored)) {

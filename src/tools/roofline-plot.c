@@ -2,6 +2,7 @@
  * runs), one directory or several of one tool overlaid */
 #include "config.h"
 #include "base/cli.h"
+#include "machine/dnnl.h"
 #include "run/plot-run.h"
 
 #include <stdio.h>
@@ -35,6 +36,7 @@ static const struct rt_cli_moved moved[] = {
 
 static const struct rt_cli cli = {
 	.prog = "roofline-plot", .synopsis = synopsis, .opts = opts, .moved = moved,
+	.version_more = rt_dnnl_print_version,
 	.about =
 "Draw saved sweep results (roofline-train --sweep, roofline-run) again. With one results\n"
 "directory every view is rewritten in place: the charts (trajectories, phases, memory,\n"

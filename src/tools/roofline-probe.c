@@ -7,6 +7,7 @@
 #include "base/vocab.h"
 #include "cluster/cluster.h"
 #include "kernels/kernels.h"
+#include "machine/dnnl.h"
 #include "machine/topo.h"
 #include "run/probe-run.h"
 
@@ -79,6 +80,7 @@ static const struct rt_cli_moved moved[] = {
 
 static const struct rt_cli cli_table = {
 	.prog = "roofline-probe", .synopsis = synopsis, .opts = opts, .moved = moved,
+	.version_more = rt_dnnl_print_version,
 	.about =
 "Characterize this node: its topology (hwloc), a bandwidth-vs-working-set curve that finds\n"
 "where each cache level really ends, peak FLOP/s per precision, ISA and thread count, the\n"

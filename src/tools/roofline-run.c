@@ -3,6 +3,7 @@
 #include "config.h"
 #include "base/cli.h"
 #include "base/spawn.h"
+#include "machine/dnnl.h"
 #include "run/cmd-run.h"
 
 #include <errno.h>
@@ -88,6 +89,7 @@ static const struct rt_cli_moved moved[] = {
 
 static const struct rt_cli cli = {
 	.prog = "roofline-run", .synopsis = synopsis, .opts = opts, .moved = moved,
+	.version_more = rt_dnnl_print_version,
 	.in_order = true,
 	.about =
 "Run COMMAND (a PyTorch or TensorFlow training, any program that uses oneDNN) once per\n"
