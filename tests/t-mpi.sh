@@ -89,7 +89,9 @@ victim=
 # own process, not a configuration's child that may be gone by the time it is killed)
 for k in $(seq 3000); do
 	if [ -f "$dir/k/points.csv" ] && [ "$(wc -l <"$dir/k/points.csv")" -gt 1 ]; then
-		for p in $(pgrep -f "roofline-train -m lenet5 -n 400"); do
+		# (this run's ranks alone: its --out names this test's directory, so that the same
+		# test running elsewhere on the machine is never the victim)
+		for p in $(pgrep -f "roofline-train -m lenet5 -n 400 .*--out $dir/k"); do
 			parent=$(ps -o comm= -p "$(ps -o ppid= -p "$p" | tr -d ' ')" 2>/dev/null)
 			[ "$parent" = roofline-train ] && continue
 			grep -qz '^OMPI_COMM_WORLD_RANK=1$' /proc/$p/environ 2>/dev/null && victim=$p
