@@ -768,6 +768,7 @@ dnnl_status_t rt_dnnl_impls_begin(struct rt_dnnl_impls *w, dnnl_primitive_desc_t
 	dnnl_status_t st;
 
 	w->it = NULL;
+	w->pd = pd;
 	st = dnnl_primitive_desc_query(pd, dnnl_query_op_d, 0, &od);
 	if (st == dnnl_success)
 		st = dnnl_primitive_desc_get_attr(pd, &attr);
@@ -775,7 +776,10 @@ dnnl_status_t rt_dnnl_impls_begin(struct rt_dnnl_impls *w, dnnl_primitive_desc_t
 		st = dnnl_primitive_desc_query(pd, dnnl_query_engine, 0, &eng);
 	if (st == dnnl_success)
 		st = dnnl_primitive_desc_iterator_create(&w->it, od, attr, eng, hint);
-	dnnl_primitive_desc_destroy(pd);
+	if (st != dnnl_success) {
+		dnnl_primitive_desc_destroy(pd);
+		w->pd = NULL;
+	}
 	return st;
 }
 
@@ -792,7 +796,9 @@ bool rt_dnnl_impls_next(struct rt_dnnl_impls *w)
 void rt_dnnl_impls_end(struct rt_dnnl_impls *w)
 {
 	dnnl_primitive_desc_iterator_destroy(w->it);
+	dnnl_primitive_desc_destroy(w->pd);
 	w->it = NULL;
+	w->pd = NULL;
 }
 
 #endif

@@ -173,6 +173,8 @@ struct rt_dnnl_impls {
 	dnnl_primitive_desc_t pd;
 #else
 	dnnl_primitive_desc_iterator_t it;
+	dnnl_primitive_desc_t pd;       /* the first choice, kept to the end of the walk: 2.x's
+					 * iterator reads its op descriptor where the pd holds it */
 #endif
 };
 dnnl_status_t rt_dnnl_impls_begin(struct rt_dnnl_impls *w, dnnl_primitive_desc_t pd,
