@@ -50,11 +50,12 @@ static bool flat_from(const uint64_t *ws, const double *s, size_t n, size_t i, d
 	return true;
 }
 
-static size_t smooth(const uint64_t *ws, const double *bw, size_t n, double *s)
+/* Into s: the 3-point median of log bandwidth (the ends as they are); returns n, at most
+ * MAX_POINTS. */
+static size_t smooth(const double *bw, size_t n, double *s)
 {
 	double lb[MAX_POINTS];
 
-	(void)ws;
 	if (n > MAX_POINTS)
 		n = MAX_POINTS;
 	for (size_t i = 0; i < n; i++)
@@ -71,7 +72,7 @@ size_t rt_levels_plateaus(const uint64_t *ws, const double *bw, size_t n, struct
 	double s[MAX_POINTS];
 	size_t got = 0, i = 0;
 
-	n = smooth(ws, bw, n, s);
+	n = smooth(bw, n, s);
 	while (i < n && got < max) {
 		double ref, v[MAX_POINTS];
 		size_t j, m = 0;
@@ -100,7 +101,7 @@ void rt_levels_analyze(const uint64_t *ws, const double *bw, size_t n, const uin
 	struct rt_plateau pl[RT_TOPO_MAX_CACHES + 2];
 	const size_t npl = rt_levels_plateaus(ws, bw, n, pl, RT_TOPO_MAX_CACHES + 2);
 
-	n = smooth(ws, bw, n, s);
+	n = smooth(bw, n, s);
 	prev_end = n ? (double)ws[0] : 0;
 	for (size_t k = 0; k < ncaches; k++) {
 		struct rt_level_result *r = &out[k];
