@@ -292,9 +292,25 @@ void rt_measurement_of_runs(struct rt_measurement *m, const double *rates, const
 	}
 }
 
+/* Repetitions are calibrated on runs of up to CALIBRATE_SECONDS; a longer run (a sustained
+ * one: 1 s and more) takes its repetitions from the calibrating run's rate, so that it costs
+ * its own length and a little, not a calibrating run as long as itself. A long run that still
+ * came out short is run again, longer: it lasts at least min_run_seconds. */
+#define CALIBRATE_SECONDS 0.05
+#define MAX_REPS ((uint64_t)1 << 50)
+
+static uint64_t scaled(uint64_t reps, double f)
+{
+	double r = (double)reps * (f > 1 ? f : 1) + 1;
+
+	return r >= (double)MAX_REPS ? MAX_REPS : (uint64_t)r;
+}
+
 static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *err)
 {
 	const struct rt_measure_opts *o = j->o;
+	const double calibrate = o->min_run_seconds < CALIBRATE_SECONDS ? o->min_run_seconds :
+				 CALIBRATE_SECONDS;
 	unsigned max_runs = o->max_runs < MAX_RUNS ? o->max_runs : MAX_RUNS, nruns = 0;
 	double rates[MAX_RUNS], waited[MAX_RUNS], start = rt_now(), t0 = 0;
 	struct rt_run_snap first, before, after;
@@ -320,14 +336,19 @@ static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *e
 			{
 				double dt = rt_now() - t0;
 
-				if (dt >= o->min_run_seconds || reps >= ((uint64_t)1 << 50)) {
+				if (reps >= MAX_REPS) {
+					calibrated = true;
+				} else if (dt >= calibrate) {
+					/* a long run: the rate over the calibrating run, scaled */
+					if (o->min_run_seconds > calibrate)
+						reps = scaled(reps, 1.1 * o->min_run_seconds / dt);
 					calibrated = true;
 				} else {
 					/* aim 20% past the target; at most 100x per step */
-					double f = dt > 0 ? 1.2 * o->min_run_seconds / dt : 100;
+					double f = dt > 0 ? 1.2 * calibrate / dt : 100;
 
 					f = f < 2 ? 2 : (f > 100 ? 100 : f);
-					reps = (uint64_t)((double)reps * f);
+					reps = scaled(reps, f);
 				}
 			}
 #pragma omp barrier
@@ -347,10 +368,17 @@ static int timed(const struct job *j, struct rt_measurement *m, struct rt_err *e
 
 				/* every thread is past the barrier, running: its schedstat is current */
 				rt_run_snap(&after);
-				waited[nruns] = rt_run_waited(&before, &after, j->threads);
-				rates[nruns++] = j->work_per_rep * (double)reps / (dt > 0 ? dt : 1e-9);
-				if (nruns >= max_runs || rt_measure_done(o, rates, nruns, now - start))
-					done = true;
+				if (o->min_run_seconds > calibrate && dt < o->min_run_seconds &&
+				    reps < MAX_REPS) {
+					/* a long run scaled from a short one came out short (the
+					 * kernel sped up after calibrating): longer, again */
+					reps = scaled(reps, 1.1 * o->min_run_seconds / (dt > 0 ? dt : 1e-9));
+				} else {
+					waited[nruns] = rt_run_waited(&before, &after, j->threads);
+					rates[nruns++] = j->work_per_rep * (double)reps / (dt > 0 ? dt : 1e-9);
+					if (nruns >= max_runs || rt_measure_done(o, rates, nruns, now - start))
+						done = true;
+				}
 			}
 #pragma omp barrier
 		}

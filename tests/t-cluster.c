@@ -467,9 +467,9 @@ int main(void)
 	memset(&net, 0, sizeof(net));
 	snprintf(net.scope, sizeof(net.scope), "inter-node");
 	net.peer = 1;
-	net.pingpong[0] = (struct rt_net_point){ 8, 1e-6, 0.008 };
+	net.pingpong[0] = (struct rt_net_point){ 8, 1e-6, 0.008, 2000 };
 	net.npingpong = 1;
-	net.allreduce[0] = (struct rt_net_point){ 4096, 2e-6, 2.048 };
+	net.allreduce[0] = (struct rt_net_point){ 4096, 2e-6, 2.048, 100 };
 	net.nallreduce = 1;
 	if (!mkdtemp(path))
 		return 1;
@@ -504,6 +504,10 @@ int main(void)
 		   fabs(d - 200.0 / 260) < 1e-6, "the finding with its ratio");
 		ok(config_lookup_float(&cfg, "cluster.network.allreduce.[0].gbytes_per_s", &d) &&
 		   fabs(d - 2.048) < 1e-9, "allreduce bandwidth");
+		ok(config_lookup_int(&cfg, "cluster.network.pingpong.[0].repetitions", &i) &&
+		   i == 2000 && config_lookup_int(&cfg, "cluster.network.allreduce.[0].repetitions",
+						  &i) && i == 100,
+		   "each point with the repetitions its time is the mean of");
 		config_destroy(&cfg);
 	}
 	ok(access(file, F_OK) == 0 && 1 &&

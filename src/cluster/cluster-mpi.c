@@ -319,24 +319,53 @@ int rt_cluster_gather_leaders(const struct rt_cluster *c, const char *mine, char
 	return rc;
 }
 
-/* Seconds per ping-pong round trip between ranks a and b for a message of n bytes. */
-static double pingpong(const struct rt_cluster *c, int a, int b, char *buf, size_t n, int reps)
+/* The network's repetitions: each message size runs up to its count of repetitions, in
+ * batches that double, and stops after the batch that passes NET_BUDGET seconds (timed on the
+ * rank that decides, which tells every rank alike): a slow or shared path (two ranks on one
+ * core, a throttled node, a congested link) costs a bounded time, not thousands of its round
+ * trips. The points keep how many repetitions their time is the mean of. */
+#define NET_BUDGET 0.25
+
+/* whether to run another batch after done repetitions that took spent seconds; decided on
+ * rank root, every rank told */
+static int net_go_on(int root, int rank, int done, int reps, double spent)
 {
-	double t0, t = 0;
+	int go = rank == root && done < reps && spent < NET_BUDGET;
+
+	MPI_Bcast(&go, 1, MPI_INT, root, MPI_COMM_WORLD);
+	return go;
+}
+
+/* Seconds per ping-pong round trip between ranks a and b for a message of n bytes, the mean
+ * of *done (at most reps) round trips, timed on rank a without the batches' decisions. */
+static double pingpong(const struct rt_cluster *c, int a, int b, char *buf, size_t n, int reps,
+		       int *done)
+{
+	double t = 0;
+	int k = 0;
 
 	MPI_Barrier(MPI_COMM_WORLD);
-	t0 = MPI_Wtime();
-	for (int r = 0; r < reps; r++) {
-		if (c->rank == a) {
-			MPI_Send(buf, (int)n, MPI_BYTE, b, 7, MPI_COMM_WORLD);
-			MPI_Recv(buf, (int)n, MPI_BYTE, b, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		} else if (c->rank == b) {
-			MPI_Recv(buf, (int)n, MPI_BYTE, a, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-			MPI_Send(buf, (int)n, MPI_BYTE, a, 7, MPI_COMM_WORLD);
+	for (int batch = 1;; batch *= 2) {
+		const int m = batch < reps - k ? batch : reps - k;
+		const double t0 = MPI_Wtime();
+
+		for (int r = 0; r < m; r++) {
+			if (c->rank == a) {
+				MPI_Send(buf, (int)n, MPI_BYTE, b, 7, MPI_COMM_WORLD);
+				MPI_Recv(buf, (int)n, MPI_BYTE, b, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			} else if (c->rank == b) {
+				MPI_Recv(buf, (int)n, MPI_BYTE, a, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+				MPI_Send(buf, (int)n, MPI_BYTE, a, 7, MPI_COMM_WORLD);
+			}
 		}
+		t += MPI_Wtime() - t0;
+		k += m;
+		if (!net_go_on(a, c->rank, k, reps, t))
+			break;
 	}
-	t = (MPI_Wtime() - t0) / reps;
+	t /= k;
 	MPI_Bcast(&t, 1, MPI_DOUBLE, a, MPI_COMM_WORLD);
+	*done = k;
 	return t;
 }
 
@@ -390,27 +419,37 @@ int rt_cluster_network(const struct rt_cluster *c, struct rt_network *net, struc
 	net->peer = peer;
 	for (size_t i = 0; i < sizeof(pp_sizes) / sizeof(pp_sizes[0]); i++) {
 		const size_t n = pp_sizes[i];
-		int reps = n <= 4096 ? 2000 : n <= 262144 ? 200 : 20;
+		int reps = n <= 4096 ? 2000 : n <= 262144 ? 200 : 20, done;
 		double t;
 
-		pingpong(c, 0, peer, buf, n, 5);        /* warm the path */
-		t = pingpong(c, 0, peer, buf, n, reps) / 2;
-		net->pingpong[net->npingpong++] = (struct rt_net_point){ n, t, n / t / 1e9 };
+		pingpong(c, 0, peer, buf, n, 5, &done);        /* warm the path */
+		t = pingpong(c, 0, peer, buf, n, reps, &done) / 2;
+		net->pingpong[net->npingpong++] = (struct rt_net_point){ n, t, n / t / 1e9, done };
 	}
 	for (size_t i = 0; i < sizeof(ar_sizes) / sizeof(ar_sizes[0]); i++) {
 		const size_t n = ar_sizes[i];
 		const int cnt = (int)(n / sizeof(float)), reps = n <= 262144 ? 100 : 10;
-		double t0, t;
+		double t = 0;
+		int k = 0;
 
 		MPI_Allreduce(MPI_IN_PLACE, buf, cnt, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
 		MPI_Barrier(MPI_COMM_WORLD);
-		t0 = MPI_Wtime();
-		for (int r = 0; r < reps; r++)
-			MPI_Allreduce(MPI_IN_PLACE, buf, cnt, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-		t = (MPI_Wtime() - t0) / reps;
+		for (int batch = 1;; batch *= 2) {
+			const int m = batch < reps - k ? batch : reps - k;
+			const double t0 = MPI_Wtime();
+
+			for (int r = 0; r < m; r++)
+				MPI_Allreduce(MPI_IN_PLACE, buf, cnt, MPI_FLOAT, MPI_SUM,
+					      MPI_COMM_WORLD);
+			t += MPI_Wtime() - t0;
+			k += m;
+			if (!net_go_on(0, c->rank, k, reps, t))
+				break;
+		}
+		t /= k;
 		/* the slowest rank's time is the collective's */
 		MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-		net->allreduce[net->nallreduce++] = (struct rt_net_point){ n, t, n / t / 1e9 };
+		net->allreduce[net->nallreduce++] = (struct rt_net_point){ n, t, n / t / 1e9, k };
 	}
 	free(node_of);
 	free(buf);

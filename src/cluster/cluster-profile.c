@@ -472,8 +472,9 @@ static void write_points(FILE *fp, const char *key, const struct rt_net_point *p
 {
 	fprintf(fp, "    %s = (", key);
 	for (size_t i = 0; i < n; i++)
-		fprintf(fp, "%s\n      { bytes = %zu; seconds = %.9g; gbytes_per_s = %.9g; }",
-			i ? "," : "", pt[i].bytes, pt[i].seconds, pt[i].gbytes_per_s);
+		fprintf(fp, "%s\n      { bytes = %zu; seconds = %.9g; gbytes_per_s = %.9g; "
+			"repetitions = %d; }", i ? "," : "", pt[i].bytes, pt[i].seconds,
+			pt[i].gbytes_per_s, pt[i].reps);
 	fprintf(fp, " );\n");
 }
 

@@ -82,6 +82,7 @@ struct rt_net_point {
 	size_t bytes;
 	double seconds;                 /* one way (half a round trip); one allreduce */
 	double gbytes_per_s;            /* bytes / seconds */
+	int reps;                       /* the repetitions seconds is the mean of */
 };
 struct rt_network {
 	char scope[32];                 /* "inter-node", "intra-node" or "" when one rank */
