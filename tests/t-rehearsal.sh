@@ -76,12 +76,13 @@ judge() {
 # 0.40 of the best node on every headline ceiling, whichever vCPU was fast.
 # the widest FMA this CPU runs (the kernels must really run): every ceiling named by it
 isa=$(widest_isa)
-probe_opts="-i $isa --no-lowp --no-chart --no-curve -t 1 --sustain 1 --one-at-a-time --threshold 45"
+probe_opts="-i $isa --no-lowp --no-chart --no-curve -t 1 --sustain 0.5 --one-at-a-time --threshold 45"
 
 # two healthy nodes on the same core, in turn (-s): the same hardware, so that what differs
 # between them is the machine's noise over time, not its vCPUs' placement (on disjoint cores a
 # sanitizer build's healthy nodea read L3 at 17.6 GB/s, 54% of nodeb's 32.7, in every run:
-# a finding at 45%); coarse short runs (--quick) and the 1 s sustained runs
+# a finding at 45%); coarse short runs (--quick) and the sustained runs (half a second each:
+# five of the throttled node's 100 ms periods, enough to show its quota)
 judge_before=$(cpu_load)
 run -s -n 2 -- "$probe" $probe_opts -q --profile-out "$dir/ok/%h.cfg" --cluster "$dir/ok/cluster.cfg" \
 	>"$dir/ok.out" 2>"$dir/ok.err"
@@ -161,7 +162,7 @@ check "... its disturbed ceilings are reported as throttled by the CPU quota, no
 # (ok's nodea: this node's own healthy profile). Alone it has no other node to be found
 # against: what finds it is the reference. (At 40% it can read 0.63 of a reference measured on
 # a slow turn, above; its DRAM finding was missing so once under the sanitizers.) The probe's
-# coarse ceilings (--quick) are enough: only its sustained runs, 1 s each as without --quick,
+# coarse ceilings (--quick) are enough: only its sustained runs, half a second each as without --quick,
 # are judged here. The machine's load sampled after the run above serves as this one's before,
 # with the load around the run that measured the reference (a reference taken on a busy
 # machine can be low enough that nodea at 25% is not 45% below it).

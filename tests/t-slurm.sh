@@ -20,8 +20,8 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 cd "$dir" || exit 1
 # the probe's coarse ceilings (--quick): no check here judges a short run; the throttled node is
-# found on its sustained runs, 1 s each with --quick too; the healthy cluster's probe is checked
-# for its files and its job record only, and measures no sustained run
+# found on its sustained runs, half a second each with --quick too; the healthy cluster's probe
+# is checked for its files and its job record only, and measures no sustained run
 # the widest FMA this CPU runs (the kernels must really run): every ceiling named by it
 isa=$(widest_isa)
 probe_opts="-q -i $isa --no-lowp --no-chart --no-curve -t 1 --one-at-a-time --threshold 45"
@@ -91,7 +91,7 @@ check "... each rank its own rows, one summary of the job" job_rows
 # nodeb throttled to 40% of its core: found on its sustained runs
 before=$(cpu_load)
 timeout 600 "$rehearse" -n 2 -t nodeb:40 -- srun -N 2 --ntasks-per-node=1 --mpi=pmix "$probe" \
-	$probe_opts --sustain 1 --profile-out "$dir/th/%h.cfg" --cluster "$dir/th/cluster.cfg" \
+	$probe_opts --sustain 0.5 --profile-out "$dir/th/%h.cfg" --cluster "$dir/th/cluster.cfg" \
 	>"$dir/th.out" 2>"$dir/th.err"
 rc=$?
 after=$(cpu_load)
