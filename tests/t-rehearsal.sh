@@ -2,7 +2,7 @@
 # t-rehearsal.sh: rooftraj's multi-node paths on simulated nodes (tests/cluster-rehearsal.sh:
 # a host name and a cpuset of one core each, a real Open MPI over TCP): per-node profiles and a
 # cluster profile that flags nobody; a node throttled to 25% of its core by its cgroup (the
-# kernel's default 100 ms period) found, and only it, on its headline FLOP and bandwidth
+# CFS in periods of 20 ms; alone, in the default 100 ms) found, and only it, on its headline FLOP and bandwidth
 # ceilings, against the best node, and alone against its own healthy profile (--reference);
 # data-parallel training across the nodes equal to one process on the global batch,
 # bit-identical on both; a node killed with SIGKILL mid-sweep stopping the job in bounded time
@@ -82,7 +82,7 @@ probe_opts="-i $isa --no-lowp --no-chart --no-curve -t 1 --sustain 0.5 --one-at-
 # between them is the machine's noise over time, not its vCPUs' placement (on disjoint cores a
 # sanitizer build's healthy nodea read L3 at 17.6 GB/s, 54% of nodeb's 32.7, in every run:
 # a finding at 45%); coarse short runs (--quick) and the sustained runs (half a second each:
-# five of the throttled node's 100 ms periods, enough to show its quota)
+# 25 of the throttled node's 20 ms periods, enough to show its quota)
 judge_before=$(cpu_load)
 run -s -n 2 -- "$probe" $probe_opts -q --profile-out "$dir/ok/%h.cfg" --cluster "$dir/ok/cluster.cfg" \
 	>"$dir/ok.out" 2>"$dir/ok.err"
