@@ -3,9 +3,9 @@
 # a host name and a cpuset of one core each, a real Open MPI over TCP): per-node profiles and a
 # cluster profile that flags nobody; a node throttled to 25% of its core by its cgroup (CFS
 # periods of 20 ms; alone, the default 100 ms) found, and only it, on its headline FLOP and
-# bandwidth ceilings, against the best node, and alone against its own healthy profile (--reference);
-# data-parallel training across the nodes equal to one process on the global batch,
-# bit-identical on both; a node killed with SIGKILL mid-sweep stopping the job in bounded time
+# bandwidth ceilings, against the best node, and alone against its own healthy profile
+# (--reference); data-parallel training across the nodes equal to one process on the global
+# batch, bit-identical on both; a node killed with SIGKILL mid-sweep stopping the job in bounded time
 # with the finished configurations intact, and --resume continuing. Skipped, with why, without
 # root, MPI or the cgroup v1 cpuset and cpu hierarchies.
 train="$top_builddir/src/roofline-train"
