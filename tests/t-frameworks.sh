@@ -86,10 +86,11 @@ pool=$((16 * 16 * 16 * 16 + 16 * 32 * 8 * 8))   # the two max pools' outputs
 steps=3
 
 # PyTorch 2.x: oneDNN runs the convolutions; pooling, ReLU and the linear layer are ATen's
-if ! "$py" -c 'import torch, sys; sys.exit(int(torch.__version__.split(".")[0]) < 2)' 2>"$dir/imp.err"; then
+# (one import of each framework gives its version and whether it is 2.x: each import costs
+# seconds)
+if ! ptv=$("$py" -c 'import torch, sys; print(torch.__version__); sys.exit(int(torch.__version__.split(".")[0]) < 2)' 2>"$dir/imp.err"); then
 	i=0; while [ $i -lt $nlive_pt ]; do skip "PyTorch 2.x does not import from $py: $(tail -n 1 "$dir/imp.err")"; i=$((i + 1)); done
 else
-	ptv=$("$py" -c 'import torch; print(torch.__version__)' 2>/dev/null)
 	"$run" -o "$dir/pt" -r 1 --no-overhead --no-hw-counters --sweep threads=1 --throughput 'images/s ([0-9.]+)' -- "$py" "$data/pytorch-cnn.py" $steps 16 >"$dir/pt.out" 2>"$dir/pt.err"
 	rc=$?
 	check "PyTorch $ptv: a live training under roofline-run --sweep threads=1 (exit $rc)" test $rc = 0
@@ -113,10 +114,9 @@ fi
 
 # TensorFlow 2.x: oneDNN runs the convolutions (ReLU fused), the pools forward and backward,
 # the dense layer forward and its gradients (gemm_api); the rest is Eigen's
-if ! TF_CPP_MIN_LOG_LEVEL=2 "$py" -c 'import tensorflow as tf, sys; sys.exit(int(tf.__version__.split(".")[0]) < 2)' 2>"$dir/imp.err"; then
+if ! tfv=$(TF_CPP_MIN_LOG_LEVEL=2 "$py" -c 'import tensorflow as tf, sys; print(tf.__version__); sys.exit(int(tf.__version__.split(".")[0]) < 2)' 2>"$dir/imp.err"); then
 	i=0; while [ $i -lt $nlive_tf ]; do skip "TensorFlow 2.x does not import from $py: $(tail -n 1 "$dir/imp.err")"; i=$((i + 1)); done
 else
-	tfv=$(TF_CPP_MIN_LOG_LEVEL=2 "$py" -c 'import tensorflow as tf; print(tf.__version__)' 2>/dev/null)
 	# oneDNN on, whatever this CPU (TensorFlow turns it on by itself only on CPUs with
 	# AVX512_VNNI, AVX512_BF16, AVX_VNNI or AMX)
 	TF_ENABLE_ONEDNN_OPTS=1 "$run" -o "$dir/tf" -r 1 --no-overhead --no-hw-counters --sweep threads=1 --throughput 'images/s ([0-9.]+)' -- "$py" "$data/tf-cnn.py" $steps 16 >"$dir/tf.out" 2>"$dir/tf.err"

@@ -3,8 +3,8 @@
 # roofline-run, the FLOPs of its convolution and inner-product primitives (each direction)
 # from oneDNN's log against the trainer's own model counts (roofline-train -D), exactly, for
 # convnet, lenet5, resnet18 and bf16. A real client: a PyTorch CNN (tests/data/pytorch-cnn.py)
-# under --sweep threads=1,2, its convolution FLOPs against a hand count. The failure paths: a
-# command not found, one that fails or is killed, one that runs no oneDNN primitive, a line
+# under --sweep threads=2 (the default and 2 threads, twice each), its convolution FLOPs
+# against a hand count. The failure paths: a command not found, one that fails or is killed, one that runs no oneDNN primitive, a line
 # that does not read, bad options, a directory that holds results, Ctrl-C. Impossible numbers (a
 # spoofed log, a log of another node) said so; Debian's oneDNN 2.6 under a bf16 fpmath mode. The command's
 # processes: only fds 0-2, strays named and ended, --timeout on a command that closed its
@@ -749,8 +749,8 @@ py=$(torch_python)
 if [ -z "$py" ]; then
 	skip "PyTorch is not installed (python3-torch)"
 else
-	"$run" -o "$dir/pt" -r 2 --sweep threads=1,2 -- "$py" "$top_srcdir/tests/data/pytorch-cnn.py" 3 16 >"$dir/pt.out" 2>"$dir/pt.err"
-	check "PyTorch under roofline-run --sweep threads=1,2: exit 0 (got $?)" test -s "$dir/pt/summary.txt"
+	"$run" -o "$dir/pt" -r 2 --sweep threads=2 -- "$py" "$top_srcdir/tests/data/pytorch-cnn.py" 3 16 >"$dir/pt.out" 2>"$dir/pt.err"
+	check "PyTorch under roofline-run --sweep threads=2: exit 0 (got $?)" test -s "$dir/pt/summary.txt"
 	# per iteration, batch 16: conv1 3->16 on 32x32 (taps 94 per dimension), conv2 16->32 on
 	# 16x16 (46): forward 2 MACs + a bias per output, backward weights the same, backward
 	# data for conv2 only (conv1's input needs no gradient)
@@ -760,7 +760,7 @@ else
 	got=$("$csvawk" '$1 == "threads=2" && $col["scope"] == "kind" && $col["kind"] == "convolution" { s += $col["flops"] } END { printf "%.0f", s }' "$dir/pt/points.csv")
 	check "... its convolution FLOPs over 3 iterations = the hand count ($got = $want)" test "$got" = "$want"
 	check "... the coverage reported" grep -q '^coverage: oneDNN ran [0-9]*% of the default' "$dir/pt/summary.txt"
-	check "... the images/s it printed, per configuration" "$csvawk" '$col["scope"] == "run" && $col["images_per_s"] > 0 { n++ } END { exit n < 6 }' "$dir/pt/points.csv"
+	check "... the images/s it printed, per configuration" "$csvawk" '$col["scope"] == "run" && $col["images_per_s"] > 0 { n++ } END { exit n < 4 }' "$dir/pt/points.csv"
 	check "... a verdict on the best configuration" grep -Eq '^(best configuration|no configuration is measurably faster|the default configuration is the fastest|every configuration was disturbed)' "$dir/pt/summary.txt"
 	# (on a machine busy with other work every run may be disturbed: then why not, said)
 	check "... the verbose overhead measured, or why not" grep -q '^verbose overhead: \(the default took\|none .*: the default took\|not measured: .*disturbed\)' "$dir/pt/summary.txt"
