@@ -326,47 +326,54 @@ int rt_cluster_gather_leaders(const struct rt_cluster *c, const char *mine, char
  * trips. The points keep how many repetitions their time is the mean of. */
 #define NET_BUDGET 0.25
 
-/* whether to run another batch after done repetitions that took spent seconds; decided on
- * rank root, every rank told */
-static int net_go_on(int root, int rank, int done, int reps, double spent)
-{
-	int go = rank == root && done < reps && spent < NET_BUDGET;
+/* One repetition of a network measurement: a ping-pong round trip between ranks a and b, or an
+ * allreduce over every rank (b < 0), of n bytes in buf. */
+struct net_op {
+	const struct rt_cluster *c;
+	int a, b;
+	char *buf;
+	size_t n;
+};
 
-	MPI_Bcast(&go, 1, MPI_INT, root, MPI_COMM_WORLD);
-	return go;
+static void net_once(const struct net_op *o)
+{
+	if (o->b < 0) {
+		MPI_Allreduce(MPI_IN_PLACE, o->buf, (int)(o->n / sizeof(float)), MPI_FLOAT, MPI_SUM,
+			      MPI_COMM_WORLD);
+	} else if (o->c->rank == o->a) {
+		MPI_Send(o->buf, (int)o->n, MPI_BYTE, o->b, 7, MPI_COMM_WORLD);
+		MPI_Recv(o->buf, (int)o->n, MPI_BYTE, o->b, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	} else if (o->c->rank == o->b) {
+		MPI_Recv(o->buf, (int)o->n, MPI_BYTE, o->a, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Send(o->buf, (int)o->n, MPI_BYTE, o->a, 7, MPI_COMM_WORLD);
+	}
 }
 
-/* Seconds per ping-pong round trip between ranks a and b for a message of n bytes, the mean
- * of *done (at most reps) round trips, timed on rank a without the batches' decisions. */
-static double pingpong(const struct rt_cluster *c, int a, int b, char *buf, size_t n, int reps,
-		       int *done)
+/* Seconds per repetition of o on this rank, the mean of *done (at most reps) repetitions, run
+ * in batches that double and timed without the batches' decisions; rank o->a decides after
+ * each batch whether another runs (its count not reached, NET_BUDGET not passed) and tells
+ * every rank, so all stop alike. */
+static double net_timed(const struct net_op *o, int reps, int *done)
 {
 	double t = 0;
-	int k = 0;
+	int k = 0, go;
 
 	MPI_Barrier(MPI_COMM_WORLD);
 	for (int batch = 1;; batch *= 2) {
 		const int m = batch < reps - k ? batch : reps - k;
 		const double t0 = MPI_Wtime();
 
-		for (int r = 0; r < m; r++) {
-			if (c->rank == a) {
-				MPI_Send(buf, (int)n, MPI_BYTE, b, 7, MPI_COMM_WORLD);
-				MPI_Recv(buf, (int)n, MPI_BYTE, b, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-			} else if (c->rank == b) {
-				MPI_Recv(buf, (int)n, MPI_BYTE, a, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-				MPI_Send(buf, (int)n, MPI_BYTE, a, 7, MPI_COMM_WORLD);
-			}
-		}
+		for (int r = 0; r < m; r++)
+			net_once(o);
 		t += MPI_Wtime() - t0;
 		k += m;
-		if (!net_go_on(a, c->rank, k, reps, t))
+		go = o->c->rank == o->a && k < reps && t < NET_BUDGET;
+		MPI_Bcast(&go, 1, MPI_INT, o->a, MPI_COMM_WORLD);
+		if (!go)
 			break;
 	}
-	t /= k;
-	MPI_Bcast(&t, 1, MPI_DOUBLE, a, MPI_COMM_WORLD);
 	*done = k;
-	return t;
+	return t / k;
 }
 
 int rt_cluster_network(const struct rt_cluster *c, struct rt_network *net, struct rt_err *err)
@@ -418,38 +425,26 @@ int rt_cluster_network(const struct rt_cluster *c, struct rt_network *net, struc
 		peer = 1;
 	net->peer = peer;
 	for (size_t i = 0; i < sizeof(pp_sizes) / sizeof(pp_sizes[0]); i++) {
-		const size_t n = pp_sizes[i];
-		int reps = n <= 4096 ? 2000 : n <= 262144 ? 200 : 20, done;
+		const struct net_op o = { c, 0, peer, buf, pp_sizes[i] };
+		int done;
 		double t;
 
-		pingpong(c, 0, peer, buf, n, 5, &done);        /* warm the path */
-		t = pingpong(c, 0, peer, buf, n, reps, &done) / 2;
-		net->pingpong[net->npingpong++] = (struct rt_net_point){ n, t, n / t / 1e9, done };
+		net_timed(&o, 5, &done);        /* warm the path */
+		/* one way: half a round trip, as rank 0 timed it */
+		t = net_timed(&o, o.n <= 4096 ? 2000 : o.n <= 262144 ? 200 : 20, &done) / 2;
+		MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+		net->pingpong[net->npingpong++] = (struct rt_net_point){ o.n, t, o.n / t / 1e9, done };
 	}
 	for (size_t i = 0; i < sizeof(ar_sizes) / sizeof(ar_sizes[0]); i++) {
-		const size_t n = ar_sizes[i];
-		const int cnt = (int)(n / sizeof(float)), reps = n <= 262144 ? 100 : 10;
-		double t = 0;
-		int k = 0;
+		const struct net_op o = { c, 0, -1, buf, ar_sizes[i] };
+		int done;
+		double t;
 
-		MPI_Allreduce(MPI_IN_PLACE, buf, cnt, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-		MPI_Barrier(MPI_COMM_WORLD);
-		for (int batch = 1;; batch *= 2) {
-			const int m = batch < reps - k ? batch : reps - k;
-			const double t0 = MPI_Wtime();
-
-			for (int r = 0; r < m; r++)
-				MPI_Allreduce(MPI_IN_PLACE, buf, cnt, MPI_FLOAT, MPI_SUM,
-					      MPI_COMM_WORLD);
-			t += MPI_Wtime() - t0;
-			k += m;
-			if (!net_go_on(0, c->rank, k, reps, t))
-				break;
-		}
-		t /= k;
+		net_once(&o);                   /* warm the path */
+		t = net_timed(&o, o.n <= 262144 ? 100 : 10, &done);
 		/* the slowest rank's time is the collective's */
 		MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-		net->allreduce[net->nallreduce++] = (struct rt_net_point){ n, t, n / t / 1e9, k };
+		net->allreduce[net->nallreduce++] = (struct rt_net_point){ o.n, t, o.n / t / 1e9, done };
 	}
 	free(node_of);
 	free(buf);
