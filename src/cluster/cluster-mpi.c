@@ -320,10 +320,11 @@ int rt_cluster_gather_leaders(const struct rt_cluster *c, const char *mine, char
 }
 
 /* The network's repetitions: each message size runs up to its count of repetitions, in
- * batches that double, and stops after the batch that passes NET_BUDGET seconds (timed on the
- * rank that decides, which tells every rank alike): a slow or shared path (two ranks on one
- * core, a throttled node, a congested link) costs a bounded time, not thousands of its round
- * trips. The points keep how many repetitions their time is the mean of. */
+ * batches that double, each batch no longer than what the repetitions so far say is left of
+ * NET_BUDGET seconds (timed on the rank that decides, which tells every rank alike): a slow or
+ * shared path (two ranks on one core, a throttled node, a congested link) costs at most about
+ * NET_BUDGET a size, not thousands of its round trips. The points keep how many repetitions
+ * their time is the mean of. */
 #define NET_BUDGET 0.25
 
 /* One repetition of a network measurement: a ping-pong round trip between ranks a and b, or an
@@ -350,27 +351,30 @@ static void net_once(const struct net_op *o)
 }
 
 /* Seconds per repetition of o on this rank, the mean of *done (at most reps) repetitions, run
- * in batches that double and timed without the batches' decisions; rank o->a decides after
- * each batch whether another runs (its count not reached, NET_BUDGET not passed) and tells
- * every rank, so all stop alike. */
+ * in batches and timed without the batches' decisions; rank o->a sizes each next batch (twice
+ * the last, within the count and within what the mean so far says fits in what is left of
+ * NET_BUDGET; 0 once either is spent) and tells every rank, so all run and stop alike. */
 static double net_timed(const struct net_op *o, int reps, int *done)
 {
 	double t = 0;
-	int k = 0, go;
+	int k = 0, m = 1;
 
 	MPI_Barrier(MPI_COMM_WORLD);
-	for (int batch = 1;; batch *= 2) {
-		const int m = batch < reps - k ? batch : reps - k;
+	while (m > 0) {
 		const double t0 = MPI_Wtime();
 
 		for (int r = 0; r < m; r++)
 			net_once(o);
 		t += MPI_Wtime() - t0;
 		k += m;
-		go = o->c->rank == o->a && k < reps && t < NET_BUDGET;
-		MPI_Bcast(&go, 1, MPI_INT, o->a, MPI_COMM_WORLD);
-		if (!go)
-			break;
+		if (o->c->rank == o->a) {
+			const double fits = t >= NET_BUDGET ? 0 : t > 0 ? (NET_BUDGET - t) / (t / k) :
+					    reps;
+
+			m = 2 * m < reps - k ? 2 * m : reps - k;
+			m = fits < m ? (int)fits : m;
+		}
+		MPI_Bcast(&m, 1, MPI_INT, o->a, MPI_COMM_WORLD);
 	}
 	*done = k;
 	return t / k;
