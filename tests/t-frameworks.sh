@@ -84,12 +84,25 @@ out1=$((16 * 16 * 32 * 32)); out2=$((16 * 32 * 16 * 16))
 conv=$((2 * mac1 + out1 + 2 * mac2 + out2))     # forward or backward weights, with the bias
 pool=$((16 * 16 * 16 * 16 + 16 * 32 * 8 * 8))   # the two max pools' outputs
 steps=3
+# version DIST...: the version of the first of these distributions installed in the venv, by
+# its metadata (an import costs seconds: the live training below imports it); exits nonzero
+# below 2.x or when none is installed (a framework that is installed but does not import
+# fails its training, said there)
+version() {
+	"$py" -c 'import sys, importlib.metadata as m
+for d in sys.argv[1:]:
+    try:
+        v = m.version(d)
+    except m.PackageNotFoundError:
+        continue
+    print(v)
+    sys.exit(0 if int(v.split(".")[0]) >= 2 else "version " + v + ", not 2.x")
+sys.exit("not installed: " + " or ".join(sys.argv[1:]))' "$@"
+}
 
 # PyTorch 2.x: oneDNN runs the convolutions; pooling, ReLU and the linear layer are ATen's
-# (one import of each framework gives its version and whether it is 2.x: each import costs
-# seconds)
-if ! ptv=$("$py" -c 'import torch, sys; print(torch.__version__); sys.exit(int(torch.__version__.split(".")[0]) < 2)' 2>"$dir/imp.err"); then
-	i=0; while [ $i -lt $nlive_pt ]; do skip "PyTorch 2.x does not import from $py: $(tail -n 1 "$dir/imp.err")"; i=$((i + 1)); done
+if ! ptv=$(version torch 2>"$dir/imp.err"); then
+	i=0; while [ $i -lt $nlive_pt ]; do skip "no PyTorch 2.x in $venv: $(tail -n 1 "$dir/imp.err")"; i=$((i + 1)); done
 else
 	"$run" -o "$dir/pt" -r 1 --no-overhead --no-hw-counters --sweep threads=1 --throughput 'images/s ([0-9.]+)' -- "$py" "$data/pytorch-cnn.py" $steps 16 >"$dir/pt.out" 2>"$dir/pt.err"
 	rc=$?
@@ -114,8 +127,8 @@ fi
 
 # TensorFlow 2.x: oneDNN runs the convolutions (ReLU fused), the pools forward and backward,
 # the dense layer forward and its gradients (gemm_api); the rest is Eigen's
-if ! tfv=$(TF_CPP_MIN_LOG_LEVEL=2 "$py" -c 'import tensorflow as tf, sys; print(tf.__version__); sys.exit(int(tf.__version__.split(".")[0]) < 2)' 2>"$dir/imp.err"); then
-	i=0; while [ $i -lt $nlive_tf ]; do skip "TensorFlow 2.x does not import from $py: $(tail -n 1 "$dir/imp.err")"; i=$((i + 1)); done
+if ! tfv=$(version tensorflow-cpu tensorflow 2>"$dir/imp.err"); then
+	i=0; while [ $i -lt $nlive_tf ]; do skip "no TensorFlow 2.x in $venv: $(tail -n 1 "$dir/imp.err")"; i=$((i + 1)); done
 else
 	# oneDNN on, whatever this CPU (TensorFlow turns it on by itself only on CPUs with
 	# AVX512_VNNI, AVX512_BF16, AVX_VNNI or AMX)

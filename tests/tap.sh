@@ -156,11 +156,14 @@ widest_isa() {
 	elif grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo; then echo avx2
 	else echo sse; fi
 }
-# torch_python: the first of python3 and /usr/bin/python3 that imports torch, or nothing (a
-# pyenv's python3 on PATH may lack Debian's python3-torch)
+# torch_python: the first of python3 and /usr/bin/python3 that has torch installed, or nothing
+# (a pyenv's python3 on PATH may lack Debian's python3-torch); found without importing it, which
+# costs seconds: a torch that is installed and does not import fails the test that runs it
 torch_python() {
 	for p in python3 /usr/bin/python3; do
-		if "$p" -c 'import torch' 2>/dev/null; then echo "$p"; return; fi
+		if "$p" -c 'import importlib.util as u, sys; sys.exit(u.find_spec("torch") is None)' 2>/dev/null; then
+			echo "$p"; return
+		fi
 	done
 }
 # identity_tree DIR VENDOR FAMILY MODEL [PMU ...]: a node's identity under DIR for
