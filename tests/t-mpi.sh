@@ -34,8 +34,9 @@ check "the run names the ranks and the global batch" grep -q "2 ranks on 1 node,
 check "a comm phase is timed" grep -q "^  comm " "$dir/two.out"
 check "only rank 0 prints the report" test "$(grep -c 'images/s' "$dir/two.out")" = 1
 
-# the cluster probe: the node once, its ceilings, the network on loopback
-mpi 2 "$probe" -q --no-curve --no-lowp --no-chart -t 1 --profile-out "$dir/%h.cfg" --cluster "$dir/cluster.cfg" \
+# the cluster probe: the node once, its ceilings, the network on loopback (no sustained runs:
+# tests/t-rehearsal.sh judges those, on nodes of their own)
+mpi 2 "$probe" -q --no-curve --no-lowp --no-chart -t 1 --sustain 0 --profile-out "$dir/%h.cfg" --cluster "$dir/cluster.cfg" \
 	>"$dir/p.out" 2>"$dir/p.err"
 check "mpirun -n 2 roofline-probe exits 0 (got $?)" test $? = 0
 check "the cluster profile lists the node once, ok" sh -c "test \$(grep -c 'host = .*; status = ' '$dir/cluster.cfg') = 1 && grep -q 'status = \"ok\"' '$dir/cluster.cfg'"
@@ -45,7 +46,7 @@ check "the node's ceilings with min, median and max" grep -q 'name = "flops fp32
 check "ping-pong and allreduce measured on loopback (intra-node)" sh -c "grep -q 'scope = \"intra-node\"' '$dir/cluster.cfg' && test \$(grep -c 'gbytes_per_s' '$dir/cluster.cfg') -ge 10"
 check "roofline-train reads a node profile the cluster probe wrote" "$train" -m lenet5 -n 1 -w 0 -r 1 -c none --sweep threads=1 --profile "$dir/$(hostname).cfg" --out "$dir/x"
 start=$(date +%s)
-ROOFTRAJ_PROBE_FAIL=0 mpi 2 "$probe" -q --no-curve --no-lowp --no-chart -t 1 --profile-out "$dir/f-%h.cfg" \
+ROOFTRAJ_PROBE_FAIL=0 mpi 2 "$probe" -q --no-curve --no-lowp --no-chart -t 1 --sustain 0 --profile-out "$dir/f-%h.cfg" \
 	--cluster "$dir/fail.cfg" >"$dir/f.out" 2>"$dir/f.err"
 rc=$?
 check "a node that fails to probe: nonzero exit (got $rc), in $(( $(date +%s) - start )) s" test "$rc" != 0 -a $(( $(date +%s) - start )) -lt 120
@@ -54,7 +55,7 @@ check "... and on stderr" grep -q "could not be probed" "$dir/f.err"
 # a cluster profile over what is not a regular file (a FIFO): refused before any node is
 # measured, naming the option and the path, the FIFO left as it was
 mkfifo "$dir/cluster-fifo"
-mpi 2 "$probe" -q --no-curve --no-lowp --no-chart -t 1 --profile-out "$dir/c-%h.cfg" \
+mpi 2 "$probe" -q --no-curve --no-lowp --no-chart -t 1 --sustain 0 --profile-out "$dir/c-%h.cfg" \
 	--cluster "$dir/cluster-fifo" >"$dir/c.out" 2>"$dir/c.err"
 rc=$?
 check "--cluster over a FIFO: nonzero exit (got $rc)" test "$rc" != 0

@@ -246,13 +246,13 @@ EOF
 	if [ -z "$have" ]; then
 		skip "neither libjemalloc2 nor libtcmalloc-minimal4 is installed"
 	else
-		"$run" -o "$dir/pa" -r 1 --no-overhead --no-hw-counters --sweep "allocator=default$have" -- "$py" "$dir/pt.py" >"$dir/pa.out" 2>&1
+		"$run" -o "$dir/pa" -r 1 --no-overhead --no-hw-counters --sweep "allocator=${have#,}" -- "$py" "$dir/pt.py" >"$dir/pa.out" 2>&1
 		# each configuration's output follows its "[N] NAME, run 1 of 1" line
 		got=$(awk '/^roofline-run: \[[0-9]+\] [^ ]*, run 1 of 1$/ { c = $3; sub(/,$/, "", c) } /^maps:/ && c != "" { printf "%s %s %s;", c, $2, $3; c = "" }' "$dir/pa.out")
-		want="default jemalloc=0 tcmalloc=0;allocator=default jemalloc=0 tcmalloc=0;"
+		want="default jemalloc=0 tcmalloc=0;"
 		case $have in *jemalloc*) want="${want}allocator=jemalloc jemalloc=1 tcmalloc=0;" ;; esac
 		case $have in *tcmalloc*) want="${want}allocator=tcmalloc jemalloc=0 tcmalloc=1;" ;; esac
-		check "PyTorch under allocator=default$have: each Python process mapped its configuration's library alone ($got)" test "$got" = "$want"
+		check "PyTorch under allocator=${have#,}: each Python process mapped its configuration's library alone ($got)" test "$got" = "$want"
 	fi
 	ROOFTRAJ_SYSROOT="$dir/rich" "$run" -o "$dir/pf" -r 1 --no-overhead --no-hw-counters --sweep fpmath=bf16 -- "$py" "$top_srcdir/tests/data/pytorch-cnn.py" 2 8 >"$dir/pf.out" 2>"$dir/pf.err"
 	check "PyTorch under fpmath=bf16 (exit $?): oneDNN's log carries the mode's attribute on its convolutions" sh -c \
