@@ -33,11 +33,11 @@ export OMP_NUM_THREADS=1
 cd "$dir" || exit 1
 run() { timeout 400 "$rehearse" "$@"; }
 # cpu_load [cpuN]: the share of the CPU (default: all of them) that other processes used over
-# 2 s while nothing of this test runs (sampled before and after a run: a machine busy with
+# 1 s while nothing of this test runs (100 ticks a CPU) (sampled before and after a run: a machine busy with
 # other work shows it; then the nodes' ceilings are not judged)
 cpu_load() {
 	a=$(awk -v c="${1:-cpu}" '$1 == c { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
-	sleep 2
+	sleep 1
 	awk -v a="$a" -v c="${1:-cpu}" '$1 == c { split(a, x, " "); b = $2 + $3 + $4 + $7 + $8 + $9
 		t = $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; printf "%.2f", (t > x[2] ? (b - x[1]) / (t - x[2]) : 0) }' /proc/stat
 }
@@ -194,8 +194,9 @@ check "... the weights of one process on the global batch (sum and norm within 1
 
 # a node killed with SIGKILL mid-sweep: every process of nodeb's cgroup, once the first
 # configuration is written. The last configuration (batch 1024) takes 100 times the first's
-# work: however slowly this loop is scheduled, the sweep is still running when it kills.
-run -n 2 -- "$train" -m lenet5 -n 100 -w 0 -r 1 -c model --profile "$prof" \
+# work (40 steps: seconds, which --resume runs again): however slowly this loop is scheduled,
+# the sweep is still running when it kills.
+run -n 2 -- "$train" -m lenet5 -n 40 -w 0 -r 1 -c model --profile "$prof" \
 	--sweep batch=8,1024 --out "$dir/k" >"$dir/k.out" 2>"$dir/k.err" &
 job=$!
 cg=
