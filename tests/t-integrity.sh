@@ -193,8 +193,8 @@ ncpu=$(nproc)
 if [ "$ncpu" -ge 2 ] && ! ldd "$train" 2>/dev/null | grep -q libasan; then
 	# the first run probes (quick), the second reads the saved profile: the same speed
 	rm -rf "$dir/qp/machine-profiles"
-	(cd "$dir/qp" && "$train" -m lenet5 -n 200 -w 5 -r 3 -c model --sweep threads=$ncpu --out a >/dev/null 2>&1)
-	(cd "$dir/qp" && "$train" -m lenet5 -n 200 -w 5 -r 3 -c model --sweep threads=$ncpu --out b >/dev/null 2>&1)
+	(cd "$dir/qp" && "$train" -m lenet5 -n 60 -w 2 -r 3 -c model --sweep threads=$ncpu --out a >/dev/null 2>&1)
+	(cd "$dir/qp" && "$train" -m lenet5 -n 60 -w 2 -r 3 -c model --sweep threads=$ncpu --out b >/dev/null 2>&1)
 	ia=$("$csvawk" '$7 == "iteration" && $9 == "median" && $23 == "ok" { print $16; exit }' "$dir/qp/a/points.csv")
 	ib=$("$csvawk" '$7 == "iteration" && $9 == "median" && $23 == "ok" { print $16; exit }' "$dir/qp/b/points.csv")
 	if [ -n "$ia" ] && [ -n "$ib" ]; then
@@ -229,7 +229,9 @@ if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 	check "... flags the ceilings measured on it, naming the cause" grep -q "at $(nproc) threads .* is flagged: busy: measured twice" "$dir/busy.err"
 	check "... the profile records the flags" grep -q 'threads = '"$(nproc)"';.*flag = "busy' "$dir/busy.cfg"
 	# the spinner is the busiest other process allowed on those CPUs: named, with its pid
-	check "... and names the spinning process (sh, pid $spin)" grep -q "flagged: busy: measured twice.*the busiest allowed there: .*sh, pid $spin, " "$dir/busy.err"
+	# (or three busier on those CPUs, said: a machine busy with other work)
+	named_busiest "... and names the spinning process (sh, pid $spin)" "$(grep "flagged: busy: measured twice.*the busiest allowed there: .*sh, pid $spin, " "$dir/busy.err" | head -n 1)
+$(grep -m 1 "at $(nproc) threads .*flagged: busy: measured twice.*the busiest allowed there: " "$dir/busy.err")" "$spin"
 	# the free CPU's 1-thread ceilings are not called busy (other load on the machine may
 	# flag one: never as many as share the spinning CPU), unless the probe saw that CPU
 	# busy before it started too (then its flags are right)
