@@ -142,7 +142,7 @@ check "-o, --out DIR in the tools that write a results directory" \
 	sh -c "[ \$(grep -c -- '|--out|o|DIR|' '$T/all') = 2 ]"
 check "roofline-train's precision has no short letter" grep -qx -- 'train|--precision||P||fp32' "$T/all"
 
-# README's table of the options: what this --help says, row for row (regenerate it with
+# doc/options.md's table of the options: what this --help says, row for row (regenerate it with
 # RT_OPTIONS_TABLE=1, which prints it)
 options_table() {
 	awk -F'|' '
@@ -172,12 +172,12 @@ for tool in probe train run plot; do sed "s/^/$tool|/" "$T/$tool.help"; done |
 	sort -t'|' -k2,2 -s >"$T/bytool"
 options_table <"$T/bytool" >"$T/table"
 [ -n "$RT_OPTIONS_TABLE" ] && cat "$T/table" >&2
-sed -n '/^  option  /,/^$/p' "$top_srcdir/README" | sed '1d;$d' >"$T/readme-table"
+sed -n '/^  option  /,/^$/p' "$top_srcdir/doc/options.md" | sed '1d;$d' >"$T/readme-table"
 n=$((n + 1))
 if [ -s "$T/table" ] && diff "$T/table" "$T/readme-table" >"$T/said"; then
-	echo "ok $n - README's table of options is what the four --help say ($(wc -l <"$T/table") lines)"
+	echo "ok $n - doc/options.md's table of options is what the four --help say ($(wc -l <"$T/table") lines)"
 else
-	echo "not ok $n - README's table of options differs from --help (<: --help, >: README)"
+	echo "not ok $n - doc/options.md's table of options differs from --help (<: --help, >: doc/options.md)"
 	sed 's/^/#   /' "$T/said" | grep '^#   [<>]'
 fi
 
