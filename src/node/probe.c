@@ -1089,12 +1089,13 @@ static int measure_round(struct probe_ctx *c, unsigned threads, const int *pus, 
 		const struct rt_kernel *k = rt_kernel_bw(b->kernel, c->bw_isa);
 		struct rt_arena *arena = NULL;
 		struct rt_measurement m;
-		uint64_t ws = b->working_set / threads;
+		uint64_t ws;
 
 		if (b->threads != threads || b->flag[0] || strcmp(b->kernel, "load") || !k ||
 		    (strcmp(b->level, "L1") && strcmp(b->level, "DRAM")) ||
 		    b->nrounds >= RT_PROFILE_MAX_ROUNDS)
 			continue;
+		ws = bw_set(b);
 		progress(c->o, "round %u: %s load, %u thread%s", b->nrounds + 1, b->level, threads,
 			 threads > 1 ? "s" : "");
 		if ((rc = rt_arena_create(&arena, threads, pus, ws + 4096, err)))
