@@ -524,22 +524,23 @@ static bool matmul_dst(const char *problem, double *dst)
 	return true;
 }
 
-/* FLOPs and bytes of e from its fields; false when they do not read (why says). */
-static bool count_kind(struct rt_onednn_exec *e, char *mdtext, const char *attrs,
-		       const char *aux, char *why, size_t wsize);
+/* e's primitive read from its fields and counted by rt_prim_count (its FLOPs, its bytes by
+ * its descriptors' data types); false when they do not read (why says). */
+static bool read_work(struct rt_onednn_exec *e, char *mdtext, const char *attrs,
+		      const char *aux, char *why, size_t wsize);
 
 static bool count(struct rt_onednn_exec *e, char *mdtext, const char *attrs, const char *aux,
 		  char *why, size_t wsize)
 {
-	const bool ok = count_kind(e, mdtext, attrs, aux, why, wsize);
+	const bool ok = read_work(e, mdtext, attrs, aux, why, wsize);
 
 	fpmath_of(attrs, e->fpmath, sizeof(e->fpmath));
 	math_prec(e);
 	return ok;
 }
 
-static bool count_kind(struct rt_onednn_exec *e, char *mdtext, const char *attrs,
-		       const char *aux, char *why, size_t wsize)
+static bool read_work(struct rt_onednn_exec *e, char *mdtext, const char *attrs,
+		      const char *aux, char *why, size_t wsize)
 {
 	/* the kinds counted by rt_prim_count, their problem a benchdnn descriptor or
 	 * dimensions; reorder and concat (op -1) move bytes, no FLOPs (pure-bandwidth points) */
