@@ -148,14 +148,28 @@ static double valid_taps(long out, long in, long k, long st, long dl, long pad)
 	return n;
 }
 
-void rt_prim_count(const struct rt_prim *p, struct rt_prim_work *w)
+struct rt_prim_work rt_prim_count(const struct rt_prim *p, enum rt_prim_dir dir)
 {
-	const bool fwd = p->dir == RT_PRIM_FWD, ip = p->op == RT_PRIM_IP;
-	const double side = fwd ? 1 : 2;        /* backward: the source and its gradient */
+	const bool fwd = dir == RT_PRIM_FWD, ip = p->op == RT_PRIM_IP;
+	const bool conv = ip || p->op == RT_PRIM_CONV;
+	const bool shaped = conv || p->op == RT_PRIM_MAXPOOL || p->op == RT_PRIM_AVGPOOL;
+	const long g = ip ? 1 : p->g;
 	double taps = 1, win = 1, in = 1, out = 1;
-	long g;
+	/* element-wise: a backward reads the source (or the output) and writes its gradient */
+	struct rt_prim_work w = { .src = (fwd ? 1 : 2) * p->elems, .dst = p->elems };
 
-	memset(w, 0, sizeof(*w));
+	/* an inner product is a convolution whose kernel is its input */
+	for (int a = 0; shaped && a < 3; a++) {
+		win *= (double)(ip ? p->i[a] : p->k[a]);
+		in *= (double)p->i[a];
+		out *= ip ? 1 : (double)p->o[a];
+		taps *= ip ? (double)p->i[a] : p->op != RT_PRIM_CONV ? 1 :
+			valid_taps(p->o[a], p->i[a], p->k[a], p->s[a], p->d[a], p->p[a]);
+	}
+	if (shaped) {
+		w.src = p->mb * (double)p->ic * in;
+		w.dst = p->mb * (double)(conv ? p->oc : p->ic) * out;
+	}
 	switch (p->op) {
 	case RT_PRIM_CONV:
 	case RT_PRIM_IP:
@@ -163,66 +177,35 @@ void rt_prim_count(const struct rt_prim *p, struct rt_prim_work *w)
 		 * that no implementation needs to (oneDNN's direct kernels skip them); counting them
 		 * would credit a 3x3, pad 1 convolution on 8x8 images with 19% more work than it
 		 * does. The same (input, weight, output) triples make the data and weight
-		 * gradients. An inner product is a convolution whose kernel is its input. */
-		for (int a = 0; a < 3; a++) {
-			taps *= ip ? (double)p->i[a] :
-				valid_taps(p->o[a], p->i[a], p->k[a], p->s[a], p->d[a], p->p[a]);
-			win *= (double)(ip ? p->i[a] : p->k[a]);
-			in *= (double)p->i[a];
-			out *= ip ? 1 : (double)p->o[a];
-		}
-		g = ip ? 1 : p->g;
-		w->macs = p->mb * (double)p->oc * (double)(p->ic / g) * taps;
-		w->src = p->mb * (double)p->ic * in;
-		w->wei = (double)p->oc * (double)(p->ic / g) * win;
-		w->bia = p->bias && (fwd || p->dir == RT_PRIM_BWD_WEIGHTS) ? (double)p->oc : 0;
-		w->dst = p->mb * (double)p->oc * out;
-		w->flops = 2 * w->macs + (w->bia ? w->dst : 0) + (fwd ? p->post * w->dst : 0);
-		return;
-	case RT_PRIM_MAXPOOL:
-	case RT_PRIM_AVGPOOL:
-		/* max: win - 1 comparisons per output, backward routes each gradient once;
-		 * avg: win - 1 adds and 1 scale per output, backward 1 scale and win adds */
-		for (int a = 0; a < 3; a++) {
-			win *= (double)p->k[a];
-			in *= (double)p->i[a];
-			out *= (double)p->o[a];
-		}
-		w->src = p->mb * (double)p->ic * in;
-		w->dst = p->mb * (double)p->ic * out;
-		w->flops = w->dst * (p->op == RT_PRIM_MAXPOOL ? (fwd ? win - 1 : 1) :
-				     (fwd ? win : win + 1));
-		return;
+		 * gradients. */
+		w.macs = p->mb * (double)p->oc * (double)(p->ic / g) * taps;
+		w.wei = (double)p->oc * (double)(p->ic / g) * win;
+		w.bia = p->bias && (fwd || dir == RT_PRIM_BWD_WEIGHTS) ? (double)p->oc : 0;
+		w.flops = 2 * w.macs + (w.bia ? w.dst : 0) + (fwd ? p->post * w.dst : 0);
+		break;
+	case RT_PRIM_MAXPOOL:           /* win - 1 comparisons, backward each gradient routed */
+		w.flops = w.dst * (fwd ? win - 1 : 1);
+		break;
+	case RT_PRIM_AVGPOOL:           /* win - 1 adds and a scale, backward a scale, win adds */
+		w.flops = w.dst * (fwd ? win : win + 1);
+		break;
 	case RT_PRIM_ELTWISE:
-		w->flops = p->elems * (fwd ? 1 + p->post : 1);
+		w.flops = p->elems * (fwd ? 1 + p->post : 1);
 		break;
 	case RT_PRIM_SUM:
-		w->flops = p->elems * (p->inputs - 1 + (fwd ? p->post : 0));
-		w->src = p->elems * p->inputs;
-		w->dst = p->elems;
-		return;
+		w.flops = p->elems * (p->inputs - 1 + (fwd ? p->post : 0));
+		w.src = p->elems * p->inputs;
+		break;
 	case RT_PRIM_BNORM:
 		/* forward: mean 1, variance 3, normalize-scale-shift 4 per element;
 		 * backward: scale/shift gradients 5, data gradient 6 per element */
-		w->flops = p->elems * (fwd ? 8 : p->dir == RT_PRIM_BWD_DATA ? 6 :
-				       p->dir == RT_PRIM_BWD_WEIGHTS ? 5 : 11);
+		w.flops = p->elems * (fwd ? 8 : dir == RT_PRIM_BWD_DATA ? 6 :
+				      dir == RT_PRIM_BWD_WEIGHTS ? 5 : 11);
 		break;
-	case RT_PRIM_SOFTMAX:
-		/* max, subtract, exp, sum, scale per element; backward 3 */
-		w->flops = p->elems * (fwd ? 5 : 3);
+	case RT_PRIM_SOFTMAX:           /* max, subtract, exp, sum, scale; backward 3 */
+		w.flops = p->elems * (fwd ? 5 : 3);
 		break;
 	}
-	w->src = side * p->elems;
-	w->dst = p->elems;
-}
-
-/* The work of prim p in direction dir. */
-static struct rt_prim_work work(struct rt_prim p, enum rt_prim_dir dir)
-{
-	struct rt_prim_work w;
-
-	p.dir = dir;
-	rt_prim_count(&p, &w);
 	return w;
 }
 
@@ -247,8 +230,8 @@ static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec,
 
 	memset(n, 0, sizeof(*n));
 	n->kept_elems = rt_shape_elems(L->out);
-	f = work(q, RT_PRIM_FWD);
-	bd = work(q, RT_PRIM_BWD_DATA);
+	f = rt_prim_count(&q, RT_PRIM_FWD);
+	bd = rt_prim_count(&q, RT_PRIM_BWD_DATA);
 	n->fwd_flops = f.flops;
 	n->bwd_data_flops = L->needs_bwd_data ? bd.flops : 0;
 	n->fwd_bytes = e.act * (f.src + f.dst);
@@ -258,7 +241,7 @@ static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec,
 	case RT_LAYER_FC:
 		n->params = (long)(f.wei + f.bia);
 		n->macs = f.macs;
-		n->bwd_weights_flops = work(q, RT_PRIM_BWD_WEIGHTS).flops;
+		n->bwd_weights_flops = rt_prim_count(&q, RT_PRIM_BWD_WEIGHTS).flops;
 		weighted_bytes(n, &f, L->needs_bwd_data, e, logits ? 4 : e.act);
 		/* fp32 weight gradient: the fp32 input (4) and the output gradient after its cast
 		 * (read 2, write 4, then read 4) */
@@ -290,7 +273,7 @@ static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec,
 		break;
 	case RT_LAYER_BATCHNORM:
 		n->params = 2 * L->in.c;
-		n->bwd_weights_flops = work(q, RT_PRIM_BWD_WEIGHTS).flops;
+		n->bwd_weights_flops = rt_prim_count(&q, RT_PRIM_BWD_WEIGHTS).flops;
 		n->fwd_wbytes = 4.0 * (double)n->params;
 		n->bwd_weights_bytes = 0;               /* one primitive: counted with data */
 		n->bwd_weights_wbytes = 4.0 * 2 * (double)n->params;   /* reads scale, writes diff */

@@ -30,24 +30,21 @@ static inline long rt_shape_elems(struct rt_shape s)
 }
 
 /* A oneDNN primitive's problem in plain numbers, as a model's layer and a line of oneDNN's
- * verbose log both give it: the one counting rule of the trainer's model and of the log
- * reader (counters/onednn-log.c), so that the two agree to the FLOP. */
+ * verbose log both give it: one counting rule (rt_prim_count) for the trainer's model and the
+ * log reader (counters/onednn-log.c), so that the two agree to the FLOP. */
 enum rt_prim_op {
-	RT_PRIM_CONV,           /* convolution: mb, ic, oc, g, i, o, k, s, d, p, bias, post */
-	RT_PRIM_IP,             /* inner product: a convolution whose kernel is its input i */
+	RT_PRIM_CONV,           /* mb, ic, oc, g, i, o, k, s, d, p, bias, post */
+	RT_PRIM_IP,             /* inner product: mb, ic, oc, i, bias, post */
 	RT_PRIM_MAXPOOL, RT_PRIM_AVGPOOL,       /* mb, ic, i, o, k */
 	RT_PRIM_ELTWISE,        /* elems, post */
 	RT_PRIM_SUM,            /* binary (2 inputs) and sum: elems, inputs, post */
 	RT_PRIM_BNORM,          /* batch and layer normalization: elems */
 	RT_PRIM_SOFTMAX,        /* elems */
 };
-enum rt_prim_dir {
-	RT_PRIM_FWD, RT_PRIM_BWD_DATA, RT_PRIM_BWD_WEIGHTS,
-	RT_PRIM_BWD,            /* batch normalization's data and scale-shift gradients in one */
-};
+/* RT_PRIM_BWD: batch normalization's data and scale-shift gradients in one */
+enum rt_prim_dir { RT_PRIM_FWD, RT_PRIM_BWD_DATA, RT_PRIM_BWD_WEIGHTS, RT_PRIM_BWD };
 struct rt_prim {
 	enum rt_prim_op op;
-	enum rt_prim_dir dir;
 	double mb, elems;
 	long ic, oc, g;
 	long i[3], o[3], k[3], s[3], d[3], p[3];   /* depth, height, width; d: oneDNN's
@@ -62,8 +59,8 @@ struct rt_prim {
 struct rt_prim_work {
 	double flops, macs, src, wei, bia, dst;
 };
-/* Count p into *w by the formulas in cnn/README. */
-void rt_prim_count(const struct rt_prim *p, struct rt_prim_work *w);
+/* p's work in direction dir, by the formulas in cnn/README. */
+struct rt_prim_work rt_prim_count(const struct rt_prim *p, enum rt_prim_dir dir);
 
 /* Exact counts by the formulas in cnn/README (bytes by the element sizes of the model's
  * precision: see rt_model_set_precision). FLOPs and activation

@@ -601,8 +601,7 @@ static bool read_work(struct rt_onednn_exec *e, char *mdtext, const char *attrs,
 		*p = (struct rt_prim){ .op = RT_PRIM_IP, .i = { 1, 1, 1 }, .ic = (long)l2[1],
 				       .oc = (long)l2[3], .mb = l2[0] * l2[3] > 0 ? el[2] / l2[3] : 0,
 				       .bias = md_of(mds, nmd, "bia"), .post = post_ops(attrs) };
-		rt_prim_count(p, &w);
-		e->flops = w.flops;
+		e->flops = rt_prim_count(p, RT_PRIM_FWD).flops;
 		e->bytes = el[0] * md_size(mds, nmd, "src") + el[1] * md_size(mds, nmd, "wei") +
 			   el[2] * md_size(mds, nmd, "dst");
 		return true;
@@ -620,9 +619,6 @@ static bool read_work(struct rt_onednn_exec *e, char *mdtext, const char *attrs,
 	p->op = (enum rt_prim_op)kinds[k].op;
 	if (p->op == RT_PRIM_MAXPOOL && !strstr(aux, "pooling_max"))
 		p->op = RT_PRIM_AVGPOOL;
-	p->dir = !is_backward(e->prop) ? RT_PRIM_FWD :
-		 !strcmp(e->prop, "backward_weights") ? RT_PRIM_BWD_WEIGHTS :
-		 !strcmp(e->prop, "backward") ? RT_PRIM_BWD : RT_PRIM_BWD_DATA;
 	p->bias = md_of(mds, nmd, "bia");
 	/* a sum's problem is its output's dimensions (2.x and 3.x): the inputs are the memory
 	 * descriptors' sources; a sum has no post-ops */
@@ -651,7 +647,9 @@ static bool read_work(struct rt_onednn_exec *e, char *mdtext, const char *attrs,
 		snprintf(why, wsize, "problem: no output channels");
 		return false;
 	}
-	rt_prim_count(p, &w);
+	w = rt_prim_count(p, !is_backward(e->prop) ? RT_PRIM_FWD :
+			  !strcmp(e->prop, "backward_weights") ? RT_PRIM_BWD_WEIGHTS :
+			  !strcmp(e->prop, "backward") ? RT_PRIM_BWD : RT_PRIM_BWD_DATA);
 	e->flops = w.flops;
 	if (!strcmp(kind, "binary"))    /* the second input may broadcast */
 		e->bytes = el[0] * md_size(mds, nmd, "src") + (n > 1 ? el[1] : el[0]) *
@@ -882,10 +880,8 @@ static void graph_count(struct rt_onednn_exec *e, const char *ops, char *lts)
 			const struct rt_prim ip = { .op = RT_PRIM_IP, .mb = outs / nn,
 						    .ic = (long)(a / m), .oc = (long)nn,
 						    .i = { 1, 1, 1 }, .post = (int)nelt };
-			struct rt_prim_work w;
 
-			rt_prim_count(&ip, &w);
-			e->flops = w.flops;
+			e->flops = rt_prim_count(&ip, RT_PRIM_FWD).flops;
 			e->bytes = bytes;
 			e->counted = true;
 		}
