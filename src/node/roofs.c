@@ -175,35 +175,21 @@ const struct rt_roof *rt_roofs_ceiling(const struct rt_roofs *r, const char *pre
 	}
 }
 
-/* What bounds a precision's math from above: its theoretical peak, or its ceiling where the
- * profile holds no peak */
-static const struct rt_roof *limit(const struct rt_roofs *r, const char *precision)
+/* A precision's ceiling, or with limit its theoretical peak (the ceiling without one) */
+static const struct rt_roof *roof_of(const struct rt_roofs *r, const char *precision, bool limit)
 {
-	const struct rt_roof *t = rt_roofs_theoretical(r, precision);
+	const struct rt_roof *t = limit ? rt_roofs_theoretical(r, precision) : NULL;
 
 	return t ? t : rt_roofs_ceiling(r, precision);
 }
 
-/* The higher of roof(precision) and, where the math is not told, roof("fp32") */
-static const struct rt_roof *of_math(const struct rt_roofs *r, const char *precision, bool told,
-				     const struct rt_roof *(*roof)(const struct rt_roofs *,
-								   const char *))
+const struct rt_roof *rt_roofs_math(const struct rt_roofs *r, const char *precision, bool told,
+				    bool limit)
 {
-	const struct rt_roof *b = roof(r, precision), *f = told ? NULL : roof(r, "fp32");
+	const struct rt_roof *b = roof_of(r, precision, limit);
+	const struct rt_roof *f = told ? NULL : roof_of(r, "fp32", limit);
 
-	return f && (!b || f->value > b->value) ? f : b;
-}
-
-const struct rt_roof *rt_roofs_math_ceiling(const struct rt_roofs *r, const char *precision,
-					    bool told)
-{
-	return of_math(r, precision, told, rt_roofs_ceiling);
-}
-
-const struct rt_roof *rt_roofs_math_limit(const struct rt_roofs *r, const char *precision,
-					  bool told)
-{
-	return of_math(r, precision, told, limit);
+	return f && (!b || f->value >= b->value) ? f : b;
 }
 
 int rt_roofs_bound(const struct rt_roofs *r, const struct rt_roof *ceiling, const char *level,

@@ -74,16 +74,13 @@ const struct rt_roof *rt_roofs_peak(const struct rt_roofs *r, const char *precis
  * never an achievable rate alone (oneDNN's matmul is a rate, not a limit: a convolution can
  * run faster). NULL when there is neither. */
 const struct rt_roof *rt_roofs_ceiling(const struct rt_roofs *r, const char *precision);
-/* The roof of a point whose math ran in `precision` (rt_roofs_ceiling); where the log does
- * not tell (told false) whether that math or fp32's ran (f32 tensors under a lower fpmath
- * mode, the implementation not saying), the higher of the two: the highest roof it could
- * have had. NULL when there is none. */
-const struct rt_roof *rt_roofs_math_ceiling(const struct rt_roofs *r, const char *precision,
-					    bool told);
-/* What the hardware can do for that math (told as above): the theoretical peak, or the
- * ceiling where the profile holds no peak; NULL without either. */
-const struct rt_roof *rt_roofs_math_limit(const struct rt_roofs *r, const char *precision,
-					  bool told);
+/* The roof of a point whose math ran in `precision`: its ceiling (rt_roofs_ceiling), or with
+ * `limit` what the hardware can do for that math (the theoretical peak; the ceiling where the
+ * profile holds none). Where the log does not tell (told false) whether that math or fp32's
+ * ran (f32 tensors under a lower fpmath mode, the implementation not saying), the higher of
+ * the two: the highest it could have had. NULL when there is none. */
+const struct rt_roof *rt_roofs_math(const struct rt_roofs *r, const char *precision, bool told,
+				    bool limit);
 /* The theoretical peak of a precision, or NULL. */
 const struct rt_roof *rt_roofs_theoretical(const struct rt_roofs *r, const char *precision);
 /* The bandwidth roof of a level, or NULL. */
@@ -105,7 +102,7 @@ struct rt_roof_bound {
 	bool memory_bound;
 	bool no_peak;                   /* its precision has no FLOP ceiling: the memory roof alone */
 };
-/* The roofline bound of a point under `ceiling` (rt_roofs_ceiling, rt_roofs_math_ceiling;
+/* The roofline bound of a point under `ceiling` (rt_roofs_ceiling, rt_roofs_math;
  * NULL: none) with `bytes` compulsory bytes and intensity FLOP/byte: the bandwidth of `level`
  * (NULL: the memory level that holds the bytes at the roofs' thread count,
  * rt_profile_holding_level; DRAM when that level has no trusted roof) x the intensity, or the

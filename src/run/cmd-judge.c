@@ -112,7 +112,8 @@ const struct rt_roof *rt_cmd_prim_roof(const struct rt_cmd_judgement *j,
 				       const struct rt_onednn_prim *p)
 {
 	return !j->have_roofs || p->prec >= RT_PRECISION_COUNT ? NULL :
-	       rt_roofs_math_ceiling(&j->roofs, rt_precision_name(p->prec), !p->prec_bound);
+	       rt_roofs_math(&j->roofs, rt_precision_name(p->prec), !p->prec_bound,
+				     false);
 }
 
 /* A primitive's rate with a grain more a call: the least its work could have run at (NAN:
@@ -156,7 +157,7 @@ bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_on
 			    char *why, size_t size)
 {
 	const struct rt_roof *limit = !j->have_roofs || p->prec >= RT_PRECISION_COUNT ? NULL :
-		rt_roofs_math_limit(&j->roofs, rt_precision_name(p->prec), !p->prec_bound);
+		rt_roofs_math(&j->roofs, rt_precision_name(p->prec), !p->prec_bound, true);
 	const double calls = p->calls ? (double)p->calls : 1;
 	const double gf = least_rate(p);
 	char a[32], words[300];
