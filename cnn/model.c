@@ -116,20 +116,6 @@ static struct esz elem_sizes(enum rt_precision p)
 	return p == RT_PRECISION_BF16 ? (struct esz){ 2, 2, 6 } : (struct esz){ 4, 4, 0 };
 }
 
-/* Compulsory bytes of a layer with weights (conv, fc), from its forward work f: input and
- * output per image (out: the output element size, 4 for the logits), the weights once per
- * batch for forward (after the cast) and data gradient, their fp32 gradients for the weight
- * gradient. */
-static void weighted_bytes(struct rt_layer_counts *n, const struct rt_prim_work *f,
-			   bool bwd_data, struct esz e, double out)
-{
-	n->fwd_bytes = e.act * f->src + out * f->dst;
-	n->fwd_wbytes = (e.cast + e.w) * f->wei + 4 * f->bia;
-	n->bwd_data_bytes = bwd_data ? e.act * (f->dst + f->src) : 0;
-	n->bwd_data_wbytes = bwd_data ? e.w * f->wei : 0;
-	n->bwd_weights_bytes = e.act * (f->src + f->dst);
-	n->bwd_weights_wbytes = 4 * (f->wei + f->bia);
-}
 
 /* Over the output positions of one dimension, the kernel taps (size k, stride st, dilation
  * dl: oneDNN's, 0 for none) that land on the input (size in) rather than on its padding. */
@@ -242,7 +228,14 @@ static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec,
 		n->params = (long)(f.wei + f.bia);
 		n->macs = f.macs;
 		n->bwd_weights_flops = rt_prim_count(&q, RT_PRIM_BWD_WEIGHTS).flops;
-		weighted_bytes(n, &f, L->needs_bwd_data, e, logits ? 4 : e.act);
+		/* the output in its element size (4 for the logits); the weights once per batch
+		 * for forward (after the cast) and data gradient, their fp32 gradients for the
+		 * weight gradient */
+		n->fwd_bytes = e.act * f.src + (logits ? 4 : e.act) * f.dst;
+		n->fwd_wbytes = (e.cast + e.w) * f.wei + 4 * f.bia;
+		n->bwd_data_wbytes = L->needs_bwd_data ? e.w * f.wei : 0;
+		n->bwd_weights_bytes = e.act * (f.src + f.dst);
+		n->bwd_weights_wbytes = 4 * (f.wei + f.bia);
 		/* fp32 weight gradient: the fp32 input (4) and the output gradient after its cast
 		 * (read 2, write 4, then read 4) */
 		if (L->bwd_w_fp32)
