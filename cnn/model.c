@@ -116,35 +116,83 @@ static struct esz elem_sizes(enum rt_precision p)
 	return p == RT_PRECISION_BF16 ? (struct esz){ 2, 2, 6 } : (struct esz){ 4, 4, 0 };
 }
 
-/* Compulsory bytes of a layer with weights (conv, fc): input and output per image (out: the
- * output element size, 4 for the logits), the weights once per batch for forward (after the
- * cast) and data gradient, their fp32 gradients for the weight gradient. wel: weights without
- * the bias, bel: bias. */
-static void weighted_bytes(struct rt_layer_counts *n, double ie, double oe, bool bwd_data,
-			   double wel, double bel, struct esz e, double out)
+
+/* Over the output positions of one dimension, the kernel taps (size k, stride st, dilation
+ * dl: oneDNN's, 0 for none) that land on the input (size in) rather than on its padding. */
+static double valid_taps(long out, long in, long k, long st, long dl, long pad)
 {
-	n->fwd_bytes = e.act * ie + out * oe;
-	n->fwd_wbytes = (e.cast + e.w) * wel + 4 * bel;
-	n->bwd_data_bytes = bwd_data ? e.act * (oe + ie) : 0;
-	n->bwd_data_wbytes = bwd_data ? e.w * wel : 0;
-	n->bwd_weights_bytes = e.act * (ie + oe);
-	n->bwd_weights_wbytes = 4 * (wel + bel);
+	double n = 0;
+
+	if (!pad && (out - 1) * st + (k - 1) * (dl + 1) < in)
+		return (double)out * (double)k;         /* every window inside the input */
+	for (long p = 0; p < out; p++)
+		for (long r = 0; r < k; r++) {
+			const long x = p * st - pad + r * (dl + 1);
+
+			n += x >= 0 && x < in;
+		}
+	return n;
 }
 
-
-/* Over the output positions of one dimension, the kernel taps that land on the input rather
- * than on its padding: sum over p < out of #{r < k : 0 <= p*stride - pad + r < in}. */
-static long valid_taps(long out, long in, long k, long stride, long pad)
+struct rt_prim_work rt_prim_count(const struct rt_prim *p, enum rt_prim_dir dir)
 {
-	long n = 0;
+	const bool fwd = dir == RT_PRIM_FWD, ip = p->op == RT_PRIM_IP;
+	const bool conv = ip || p->op == RT_PRIM_CONV;
+	const bool shaped = conv || p->op == RT_PRIM_MAXPOOL || p->op == RT_PRIM_AVGPOOL;
+	const long g = ip ? 1 : p->g;
+	double taps = 1, win = 1, in = 1, out = 1;
+	/* element-wise: a backward reads the source (or the output) and writes its gradient */
+	struct rt_prim_work w = { .src = (fwd ? 1 : 2) * p->elems, .dst = p->elems };
 
-	for (long p = 0; p < out; p++) {
-		long lo = p * stride - pad, first = lo < 0 ? -lo : 0;
-		long last = lo + k > in ? in - lo : k;
-
-		n += last > first ? last - first : 0;
+	/* an inner product is a convolution whose kernel is its input */
+	for (int a = 0; shaped && a < 3; a++) {
+		win *= (double)(ip ? p->i[a] : p->k[a]);
+		in *= (double)p->i[a];
+		out *= ip ? 1 : (double)p->o[a];
+		taps *= ip ? (double)p->i[a] : p->op != RT_PRIM_CONV ? 1 :
+			valid_taps(p->o[a], p->i[a], p->k[a], p->s[a], p->d[a], p->p[a]);
 	}
-	return n;
+	if (shaped) {
+		w.src = p->mb * (double)p->ic * in;
+		w.dst = p->mb * (double)(conv ? p->oc : p->ic) * out;
+	}
+	switch (p->op) {
+	case RT_PRIM_CONV:
+	case RT_PRIM_IP:
+		/* multiply-adds with a real input: taps that fall on the padding multiply zeros
+		 * that no implementation needs to (oneDNN's direct kernels skip them); counting them
+		 * would credit a 3x3, pad 1 convolution on 8x8 images with 19% more work than it
+		 * does. The same (input, weight, output) triples make the data and weight
+		 * gradients. */
+		w.macs = p->mb * (double)p->oc * (double)(p->ic / g) * taps;
+		w.wei = (double)p->oc * (double)(p->ic / g) * win;
+		w.bia = p->bias && (fwd || dir == RT_PRIM_BWD_WEIGHTS) ? (double)p->oc : 0;
+		w.flops = 2 * w.macs + (w.bia ? w.dst : 0) + (fwd ? p->post * w.dst : 0);
+		break;
+	case RT_PRIM_MAXPOOL:           /* win - 1 comparisons, backward each gradient routed */
+		w.flops = w.dst * (fwd ? win - 1 : 1);
+		break;
+	case RT_PRIM_AVGPOOL:           /* win - 1 adds and a scale, backward a scale, win adds */
+		w.flops = w.dst * (fwd ? win : win + 1);
+		break;
+	case RT_PRIM_ELTWISE:
+		w.flops = p->elems * (fwd ? 1 + p->post : 1);
+		break;
+	case RT_PRIM_SUM:
+		w.flops = p->elems * (p->inputs - 1 + (fwd ? p->post : 0));
+		w.src = p->elems * p->inputs;
+		break;
+	case RT_PRIM_BNORM:
+		/* forward: mean 1, variance 3, normalize-scale-shift 4 per element;
+		 * backward: scale/shift gradients 5, data gradient 6 per element */
+		w.flops = p->elems * (fwd ? 8 : dir == RT_PRIM_BWD_DATA ? 6 :
+				      dir == RT_PRIM_BWD_WEIGHTS ? 5 : 11);
+		break;
+	case RT_PRIM_SOFTMAX:           /* max, subtract, exp, sum, scale; backward 3 */
+		w.flops = p->elems * (fwd ? 5 : 3);
+		break;
+	}
+	return w;
 }
 
 static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec, bool logits)
@@ -152,70 +200,63 @@ static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec,
 	const double ie = (double)rt_shape_elems(L->in), oe = (double)rt_shape_elems(L->out);
 	const struct esz e = elem_sizes(prec);
 	struct rt_layer_counts *n = &L->n;
-	double macs, bel;
+	static const enum rt_prim_op ops[RT_LAYER_TYPE_COUNT] = {
+		RT_PRIM_CONV, RT_PRIM_ELTWISE, RT_PRIM_MAXPOOL, RT_PRIM_AVGPOOL, RT_PRIM_BNORM,
+		RT_PRIM_IP, RT_PRIM_ELTWISE, RT_PRIM_SUM, RT_PRIM_SOFTMAX,
+	};
+	struct rt_prim q = {
+		.op = ops[L->type], .mb = 1, .elems = L->type == RT_LAYER_SOFTMAX_XENT ?
+		(double)classes : ie, .ic = L->in.c, .g = L->groups, .bias = L->bias,
+		.oc = L->type == RT_LAYER_FC ? L->outputs : L->filters, .inputs = 2,
+		.i = { 1, L->in.h, L->in.w }, .o = { 1, L->out.h, L->out.w },
+		.k = { 1, L->kernel, L->kernel }, .s = { 1, L->stride, L->stride },
+		.p = { 0, L->pad, L->pad },
+	};
+	struct rt_prim_work f, bd;
 
 	memset(n, 0, sizeof(*n));
 	n->kept_elems = rt_shape_elems(L->out);
+	f = rt_prim_count(&q, RT_PRIM_FWD);
+	bd = rt_prim_count(&q, RT_PRIM_BWD_DATA);
+	n->fwd_flops = f.flops;
+	n->bwd_data_flops = L->needs_bwd_data ? bd.flops : 0;
+	n->fwd_bytes = e.act * (f.src + f.dst);
+	n->bwd_data_bytes = L->needs_bwd_data ? e.act * (bd.src + bd.dst) : 0;
 	switch (L->type) {
 	case RT_LAYER_CONV:
-		/* multiply-adds with a real input: taps that fall on the padding multiply zeros
-		 * that no implementation needs to (oneDNN's direct kernels skip them); counting them
-		 * would credit a 3x3, pad 1 convolution on 8x8 images with 19% more work than it
-		 * does. The same (input, weight, output) triples make the data and weight
-		 * gradients. */
-		macs = (double)L->filters * (double)(L->in.c / L->groups) *
-		       (double)valid_taps(L->out.h, L->in.h, L->kernel, L->stride, L->pad) *
-		       (double)valid_taps(L->out.w, L->in.w, L->kernel, L->stride, L->pad);
-		n->params = L->filters * (L->in.c / L->groups) * L->kernel * L->kernel +
-			    (L->bias ? L->filters : 0);
-		n->macs = macs;
-		n->fwd_flops = 2 * macs + (L->bias ? (double)L->filters * L->out.h * L->out.w : 0);
-		n->bwd_data_flops = L->needs_bwd_data ? 2 * macs : 0;
-		n->bwd_weights_flops = n->fwd_flops;
-		bel = L->bias ? (double)L->filters : 0;
-		weighted_bytes(n, ie, oe, L->needs_bwd_data, (double)n->params - bel, bel, e, e.act);
+	case RT_LAYER_FC:
+		n->params = (long)(f.wei + f.bia);
+		n->macs = f.macs;
+		n->bwd_weights_flops = rt_prim_count(&q, RT_PRIM_BWD_WEIGHTS).flops;
+		/* the output in its element size (4 for the logits); the weights once per batch
+		 * for forward (after the cast) and data gradient, their fp32 gradients for the
+		 * weight gradient */
+		n->fwd_bytes = e.act * f.src + (logits ? 4 : e.act) * f.dst;
+		n->fwd_wbytes = (e.cast + e.w) * f.wei + 4 * f.bia;
+		n->bwd_data_wbytes = L->needs_bwd_data ? e.w * f.wei : 0;
+		n->bwd_weights_bytes = e.act * (f.src + f.dst);
+		n->bwd_weights_wbytes = 4 * (f.wei + f.bia);
 		/* fp32 weight gradient: the fp32 input (4) and the output gradient after its cast
 		 * (read 2, write 4, then read 4) */
 		if (L->bwd_w_fp32)
 			n->bwd_weights_bytes = 4 * ie + (e.act + 4 + 4) * oe;
 		break;
-	case RT_LAYER_FC:
-		n->params = (long)(ie * (double)L->outputs) + (L->bias ? L->outputs : 0);
-		n->macs = ie * (double)L->outputs;
-		n->fwd_flops = 2 * ie * (double)L->outputs + (L->bias ? (double)L->outputs : 0);
-		n->bwd_data_flops = L->needs_bwd_data ? 2 * ie * (double)L->outputs : 0;
-		n->bwd_weights_flops = n->fwd_flops;
-		bel = L->bias ? (double)L->outputs : 0;
-		weighted_bytes(n, ie, oe, L->needs_bwd_data, (double)n->params - bel, bel, e,
-			       logits ? 4 : e.act);
-		break;
 	case RT_LAYER_RELU:
 	case RT_LAYER_DROPOUT:
-		n->fwd_flops = ie;
-		n->bwd_data_flops = L->needs_bwd_data ? ie : 0;
 		/* fused: applied to the convolution's output in its epilogue, no bytes of its
 		 * own, and the output is the convolution's buffer */
-		n->fwd_bytes = L->fused ? 0 : e.act * (ie + oe);
-		if (L->fused)
+		if (L->fused) {
+			n->fwd_bytes = 0;
 			n->kept_elems = 0;
+		}
 		/* src or mask, dy, dx; folded: counted with the max pool that computes it */
-		n->bwd_data_bytes = L->needs_bwd_data ? e.act * (ie + 2 * oe) : 0;
 		if (L->bwd_folded)
 			n->bwd_data_flops = n->bwd_data_bytes = 0;
 		if (L->type == RT_LAYER_DROPOUT)
 			n->kept_elems += rt_shape_elems(L->in);          /* the scaled mask */
 		break;
 	case RT_LAYER_MAXPOOL:
-	case RT_LAYER_AVGPOOL: {
-		double win = (double)L->kernel * (double)L->kernel;
-
-		/* max: win - 1 comparisons per output, backward routes each gradient once;
-		 * avg: win - 1 adds and 1 scale per output, backward 1 scale and win adds */
-		n->fwd_flops = (L->type == RT_LAYER_MAXPOOL ? win - 1 : win) * oe;
-		n->bwd_data_flops = L->needs_bwd_data ?
-				    (L->type == RT_LAYER_MAXPOOL ? oe : (win + 1) * oe) : 0;
-		n->fwd_bytes = e.act * (ie + oe);
-		n->bwd_data_bytes = L->needs_bwd_data ? e.act * (oe + ie) : 0;
+	case RT_LAYER_AVGPOOL:
 		/* the relu before it, on the pooled output: a select per output (reads the
 		 * output and its gradient, writes the masked gradient) */
 		if (L->folds_relu) {
@@ -223,29 +264,21 @@ static void count(struct rt_layer_desc *L, long classes, enum rt_precision prec,
 			n->bwd_data_bytes += e.act * 3 * oe;
 		}
 		break;
-	}
 	case RT_LAYER_BATCHNORM:
-		/* forward: mean 1, variance 3, normalize-scale-shift 4 per element;
-		 * backward: scale/shift gradients 5, data gradient 6 per element */
 		n->params = 2 * L->in.c;
-		n->fwd_flops = 8 * ie;
-		n->bwd_weights_flops = 5 * ie;
-		n->bwd_data_flops = L->needs_bwd_data ? 6 * ie : 0;
-		n->fwd_bytes = e.act * (ie + oe);
+		n->bwd_weights_flops = rt_prim_count(&q, RT_PRIM_BWD_WEIGHTS).flops;
 		n->fwd_wbytes = 4.0 * (double)n->params;
-		n->bwd_data_bytes = L->needs_bwd_data ? e.act * (ie + oe + ie) : 0;
 		n->bwd_weights_bytes = 0;               /* one primitive: counted with data */
 		n->bwd_weights_wbytes = 4.0 * 2 * (double)n->params;   /* reads scale, writes diff */
 		break;
 	case RT_LAYER_ADD:
-		n->fwd_flops = oe;
-		n->fwd_bytes = e.act * 3 * oe;
+		n->bwd_data_flops = n->bwd_data_bytes = 0;      /* its gradient is its output's */
 		break;
 	case RT_LAYER_SOFTMAX_XENT:
-		/* max, subtract, exp, sum, divide per class, then -log of the label's: 5C + 1;
-		 * backward: subtract the one-hot label and scale by 1/N: 2C. The logits and the
-		 * probabilities are fp32; the gradient is written in the activation precision. */
-		n->fwd_flops = 5.0 * (double)classes + 1;
+		/* the softmax, then -log of the label's: 5C + 1; backward: subtract the one-hot
+		 * label and scale by 1/N: 2C. The logits and the probabilities are fp32; the
+		 * gradient is written in the activation precision. */
+		n->fwd_flops += 1;
 		n->bwd_data_flops = 2.0 * (double)classes;
 		n->fwd_bytes = 4 * (ie + oe) + 4;       /* + the label */
 		n->bwd_data_bytes = 4 * oe + e.act * ie + 4;

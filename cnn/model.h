@@ -29,6 +29,39 @@ static inline long rt_shape_elems(struct rt_shape s)
 	return s.c * s.h * s.w;
 }
 
+/* A oneDNN primitive's problem in plain numbers, as a model's layer and a line of oneDNN's
+ * verbose log both give it: one counting rule (rt_prim_count) for the trainer's model and the
+ * log reader (counters/onednn-log.c), so that the two agree to the FLOP. */
+enum rt_prim_op {
+	RT_PRIM_CONV,           /* mb, ic, oc, g, i, o, k, s, d, p, bias, post */
+	RT_PRIM_IP,             /* inner product: mb, ic, oc, i, bias, post */
+	RT_PRIM_MAXPOOL, RT_PRIM_AVGPOOL,       /* mb, ic, i, o, k */
+	RT_PRIM_ELTWISE,        /* elems, post */
+	RT_PRIM_SUM,            /* binary (2 inputs) and sum: elems, inputs, post */
+	RT_PRIM_BNORM,          /* batch and layer normalization: elems */
+	RT_PRIM_SOFTMAX,        /* elems */
+};
+/* RT_PRIM_BWD: batch normalization's data and scale-shift gradients in one */
+enum rt_prim_dir { RT_PRIM_FWD, RT_PRIM_BWD_DATA, RT_PRIM_BWD_WEIGHTS, RT_PRIM_BWD };
+struct rt_prim {
+	enum rt_prim_op op;
+	double mb, elems;
+	long ic, oc, g;
+	long i[3], o[3], k[3], s[3], d[3], p[3];   /* depth, height, width; d: oneDNN's
+						    * dilation, 0 for none */
+	bool bias;
+	int post, inputs;       /* post-ops after it (forward); a sum's inputs */
+};
+/* What a primitive does once: its FLOPs, the multiply-adds in them (conv, ip), and the
+ * elements of the tensors it reads or writes, once each: src those shaped as its source (the
+ * source, its gradient; a sum's every input), dst as its destination (its gradient too), wei
+ * and bia its weights and bias (or their gradients). The caller weighs them by data type. */
+struct rt_prim_work {
+	double flops, macs, src, wei, bia, dst;
+};
+/* p's work in direction dir, by the formulas in cnn/README. */
+struct rt_prim_work rt_prim_count(const struct rt_prim *p, enum rt_prim_dir dir);
+
 /* Exact counts by the formulas in cnn/README (bytes by the element sizes of the model's
  * precision: see rt_model_set_precision). FLOPs and activation
  * bytes are per image; the *_wbytes (weights and their gradients) are per batch: a batch of N

@@ -52,7 +52,9 @@ struct rt_kernel {
 };
 
 /* Iterate over every kernel compiled in: pass NULL first, then the previous kernel; returns NULL
- * after the last. The kernels are static and immutable. */
+ * after the last. The kernels are static and immutable. The bandwidth kernels are named only
+ * here: the same for each ISA, in the same order (load, copy, triad, then copy_nt and triad_nt,
+ * which store non-temporally), the list the probe measures and a profile's kernels are of. */
 const struct rt_kernel *rt_kernel_next(const struct rt_kernel *k);
 /* The FLOP kernel for (isa, prec), or NULL. */
 const struct rt_kernel *rt_kernel_flops(enum rt_isa isa, enum rt_precision prec);

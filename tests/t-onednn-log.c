@@ -7,6 +7,7 @@
  * malformed ones are named, never counted. */
 #include "config.h"
 #include "counters/onednn-log.h"
+#include "cnn/model.h"
 #include "run/cmd-results.h"
 #include "tap.h"
 #include "pt211.h"
@@ -186,6 +187,51 @@ int main(void)
 	      "dst_f32::blocked:ab:f0,attr-scratchpad:user ,,mb8ic4096oc256,0.485", &e) ==
 	   RT_ONEDNN_EXEC && e.flops == 2.0 * 8 * 256 * 4096 + 8 * 256,
 	   "an inner product: %.0f", e.flops);
+	/* ... and the trainer's model counts the same: convnet's convolutions and fully connected
+	 * layers, each direction (conv1 has no data gradient), as oneDNN 2.x prints them for a
+	 * batch of 8, against the model's counts of an image */
+	{
+		static const char *const prop[] = { "forward_training", "backward_data",
+						    "backward_weights" };
+		struct rt_model *m = NULL;
+		struct rt_err err;
+		int lines = 0, agree = 0;
+
+		if (rt_model_open(&m, "convnet", &err))
+			printf("# %s\n", err.msg);
+		for (size_t i = 0; m && i < m->nlayers; i++) {
+			const struct rt_layer_desc *L = &m->layers[i];
+			const double want[] = { L->n.fwd_flops, L->n.bwd_data_flops,
+						L->n.bwd_weights_flops };
+			char line[512], desc[200];
+
+			if (L->type == RT_LAYER_CONV)
+				snprintf(desc, sizeof(desc), "mb8_ic%ldoc%ld_ih%ldoh%ldkh%ldsh%ld"
+					 "dh0ph%ld_iw%ldow%ldkw%ldsw%lddw0pw%ld", L->in.c, L->filters,
+					 L->in.h, L->out.h, L->kernel, L->stride, L->pad, L->in.w,
+					 L->out.w, L->kernel, L->stride, L->pad);
+			else if (L->type == RT_LAYER_FC)
+				snprintf(desc, sizeof(desc), "mb8ic%ldih%ldiw%ldoc%ld", L->in.c,
+					 L->in.h, L->in.w, L->outputs);
+			else
+				continue;
+			for (int d = 0; d < 3; d++) {
+				if (!want[d])
+					continue;
+				snprintf(line, sizeof(line), "onednn_verbose,exec,cpu,%s,"
+					 "jit:avx512_core,%s,src_f32::blocked:abcd:f0 "
+					 "wei_f32::blocked:abcd:f0 bia_f32::blocked:a:f0 "
+					 "dst_f32::blocked:abcd:f0,,,%s,0.1",
+					 L->type == RT_LAYER_CONV ? "convolution" : "inner_product",
+					 prop[d], desc);
+				lines++;
+				agree += rd(&r, line, &e) == RT_ONEDNN_EXEC && e.flops == 8 * want[d];
+			}
+		}
+		ok(lines == 14 && agree == lines, "convnet's convolutions and fully connected "
+		   "layers: the log's count is the model's, to the FLOP (%d of %d)", agree, lines);
+		rt_model_destroy(m);
+	}
 	/* max pooling 2x2 stride 2, 8x64x32x32 -> 16x16: 3 comparisons per output forward */
 	ok(rd(&r, "onednn_verbose,exec,cpu,pooling_v2,jit:avx512_core,forward_training,"
 	      "src_f32::blocked:aBcd16b:f0 dst_f32::blocked:aBcd16b:f0 ws_u8::blocked:aBcd16b:f0,"

@@ -11,8 +11,6 @@ const char *const rt_vocab_precisions[RT_PRECISION_COUNT] = {
 };
 const enum rt_precision rt_vocab_train_precisions[RT_TRAIN_NPRECISIONS] = { RT_PRECISION_FP32,
 									     RT_PRECISION_BF16 };
-const char *const rt_vocab_bw_kernels[RT_BW_COUNT] = { "load", "copy", "triad", "copy_nt",
-							"triad_nt" };
 const char *const rt_vocab_levels[RT_VOCAB_NLEVELS] = { "L1", "L2", "L3", "L4", "L5", "DRAM" };
 const char *const rt_vocab_affinities[RT_AFFINITY_COUNT] = { "none", "compact", "scatter" };
 const char *const rt_vocab_knobs[RT_KNOB_COUNT] = { "threads", "batch", "affinity",

@@ -39,13 +39,6 @@ extern const char *const rt_vocab_levels[RT_VOCAB_NLEVELS];     /* L1 L2 L3 L4 L
 /* The name of cache level 1..5, "DRAM" for anything else (the memory past the caches). */
 const char *rt_level_name(int cache_level);
 
-/* The bandwidth kernels, each once: kernels/bandwidth.c defines them (for each ISA) by these
- * names, in this order; the last two store non-temporally (DRAM only), and a profile's kernel
- * is one of them. */
-enum rt_bw_kind { RT_BW_LOAD, RT_BW_COPY, RT_BW_TRIAD, RT_BW_COPY_NT, RT_BW_TRIAD_NT,
-		  RT_BW_COUNT };
-extern const char *const rt_vocab_bw_kernels[RT_BW_COUNT]; /* load copy triad copy_nt triad_nt */
-
 /* How a configuration's threads are placed; the names are rt_vocab_affinities[a]. */
 enum rt_affinity {
 	RT_AFFINITY_NONE,       /* leave placement to the OS / OpenMP runtime */

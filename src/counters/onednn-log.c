@@ -10,26 +10,18 @@
  * convolution, dimensions "8x64x32x32" (":"-separated per input) for most others.
  *
  * The counting rules (FLOPs per execution; bytes: each tensor the primitive reads or writes,
- * once, in its data type):
- *   convolution: 2 per multiply-add on a real input (taps on the padding are not work: the
- *     trainer's rule), + 1 per output for a bias (forward, backward weights), + 1 per output
- *     for each post-op; groups and dilation honoured
- *   inner_product: 2 * mb * oc * ic * spatial, + bias as above; matmul: 2 * batch * M * N * K,
- *     + 1 per output for a bias and for each post-op (3.x writes "src:wei" dimensions, the
- *     output's following from them, 2.x "src:wei:dst")
- *   pooling: max (window - 1) per output forward, 1 backward; average window forward,
- *     window + 1 backward (the trainer's rules)
- *   eltwise, binary: 1 per element; sum: inputs - 1 per element (its problem is the output,
- *     2.x and 3.x: the inputs are its source descriptors); softmax: 5 per element
- *     forward (max, subtract, exp, sum, scale), 3 backward; batch and layer normalization: 8
- *     per element forward, 6 backward data, 11 backward with scale and shift (the trainer's)
- *   reorder, concat: no FLOPs, their bytes (pure-bandwidth points)
- *   any other kind: its time, no FLOPs ("counted" false)
- *   a graph partition: a MatMul as matmul, + 1 per output for each element-wise op after it
- *     (its K from the first input's two last dimensions over the output's M: a transposed
- *     input has the same product); type casts, reorders, reshapes and transposes alone move
- *     bytes; any other partition (a convolution's strides and padding are not printed): its
- *     time, no FLOPs
+ * once, in its data type) are the trainer's, one function for both (cnn/model.h's
+ * rt_prim_count, cnn/README): a convolution's taps on the padding are not work, groups and
+ * dilation honoured, + 1 per output for a bias and for each post-op; a matmul is an inner
+ * product of batch x M rows (3.x writes "src:wei" dimensions, the output's following from
+ * them, 2.x "src:wei:dst"); binary and sum are 1 per element and input past the first (a sum's
+ * problem is its output, 2.x and 3.x: the inputs are its source descriptors); layer
+ * normalization is batch normalization's; reorder, concat: no FLOPs, their bytes
+ * (pure-bandwidth points); any other kind: its time, no FLOPs ("counted" false). A graph
+ * partition: a MatMul as matmul, + 1 per output for each element-wise op after it (its K from
+ * the first input's two last dimensions over the output's M: a transposed input has the same
+ * product); type casts, reorders, reshapes and transposes alone move bytes; any other
+ * partition (a convolution's strides and padding are not printed): its time, no FLOPs
  *
  * The math's precision: the source's data type; f32 tensors under an fpmath attribute of a
  * lower precision ("attr-fpmath:bf16" in 3.x, "attr-fpmath_mode:fpmath_mode_bf16" in 2.x,
@@ -43,6 +35,7 @@
  */
 #include "config.h"
 #include "counters/onednn-log.h"
+#include "cnn/model.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -295,7 +288,7 @@ static double md_size(const struct md *mds, size_t n, const char *arg)
 
 /* benchdnn's convolution, pooling and inner-product descriptor as keyed numbers. */
 struct desc {
-	long g, mb, ic, oc, i[3], o[3], k[3], s[3], d[3], p[3];  /* d, h, w */
+	struct rt_prim x;       /* g, mb, ic, oc; i, o, k, s, d, p: depth, height, width */
 	bool has_o[3], has_i[3];
 };
 
@@ -304,9 +297,9 @@ static bool read_desc(const char *s, struct desc *q, char *why, size_t wsize)
 	static const char *const dims = "dhw";
 
 	memset(q, 0, sizeof(*q));
-	q->g = 1;
+	q->x.g = 1;
 	for (int a = 0; a < 3; a++)
-		q->i[a] = q->o[a] = q->k[a] = q->s[a] = 1;
+		q->x.i[a] = q->x.o[a] = q->x.k[a] = q->x.s[a] = 1;
 	while (*s) {
 		char key[4];
 		size_t kl = 0;
@@ -333,36 +326,36 @@ static bool read_desc(const char *s, struct desc *q, char *why, size_t wsize)
 		}
 		s = end;
 		if (!strcmp(key, "g"))
-			q->g = v;
+			q->x.g = v;
 		else if (!strcmp(key, "mb"))
-			q->mb = v;
+			q->x.mb = v;
 		else if (!strcmp(key, "ic"))
-			q->ic = v;
+			q->x.ic = v;
 		else if (!strcmp(key, "oc"))
-			q->oc = v;
+			q->x.oc = v;
 		else if (kl == 2 && strchr(dims, key[1]) && strchr("iokspd", key[0])) {
 			const int a = (int)(strchr(dims, key[1]) - dims);
 
 			switch (key[0]) {
-			case 'i': q->i[a] = v; q->has_i[a] = true; break;
-			case 'o': q->o[a] = v; q->has_o[a] = true; break;
-			case 'k': q->k[a] = v; break;
-			case 's': q->s[a] = v; break;
-			case 'd': q->d[a] = v; break;
-			case 'p': q->p[a] = v; break;
+			case 'i': q->x.i[a] = v; q->has_i[a] = true; break;
+			case 'o': q->x.o[a] = v; q->has_o[a] = true; break;
+			case 'k': q->x.k[a] = v; break;
+			case 's': q->x.s[a] = v; break;
+			case 'd': q->x.d[a] = v; break;
+			case 'p': q->x.p[a] = v; break;
 			}
 		}
 		/* other keys (the right padding "rh" of newer descriptors...) do not count */
 	}
-	if (q->mb < 1 || q->ic < 1 || q->g < 1) {
+	if (q->x.mb < 1 || q->x.ic < 1 || q->x.g < 1) {
 		snprintf(why, wsize, "problem: no minibatch or channels");
 		return false;
 	}
 	/* sizes a problem can have (the taps are counted over output x kernel positions) */
 	for (int a = 0; a < 3; a++)
-		if (q->s[a] < 1 || q->k[a] < 1 || q->i[a] > (1L << 24) || q->o[a] > (1L << 24) ||
-		    q->k[a] > (1L << 16) || q->d[a] > (1L << 16) || q->p[a] > (1L << 24) ||
-		    q->o[a] * q->k[a] > (1L << 22) || (q->i[a] + 2 * q->p[a]) * q->k[a] > (1L << 40)) {
+		if (q->x.s[a] < 1 || q->x.k[a] < 1 || q->x.i[a] > (1L << 24) || q->x.o[a] > (1L << 24) ||
+		    q->x.k[a] > (1L << 16) || q->x.d[a] > (1L << 16) || q->x.p[a] > (1L << 24) ||
+		    q->x.o[a] * q->x.k[a] > (1L << 22) || (q->x.i[a] + 2 * q->x.p[a]) * q->x.k[a] > (1L << 40)) {
 			snprintf(why, wsize, "problem: a %c size, stride or kernel out of range",
 				 "dhw"[a]);
 			return false;
@@ -378,9 +371,9 @@ void rt_onednn_problem_mb_oh(const char *problem, long *mb, long *oh)
 	*mb = *oh = -1;
 	if (!read_desc(problem, &q, why, sizeof(why)))
 		return;
-	*mb = q.mb;
+	*mb = (long)q.x.mb;
 	if (q.has_o[1])
-		*oh = q.o[1];
+		*oh = q.x.o[1];
 }
 
 bool rt_onednn_conv_activation(const char *conv, const char *dims)
@@ -409,10 +402,10 @@ bool rt_onednn_conv_activation(const char *conv, const char *dims)
 		return false;
 	/* N, C, then depth (a 3-D convolution's), height and width as the reorder has them */
 	for (int io = 0; io < 2; io++) {
-		want[io][0] = q.mb;
-		want[io][1] = io ? q.oc : q.ic;
+		want[io][0] = (long)q.x.mb;
+		want[io][1] = io ? q.x.oc : q.x.ic;
 		for (k = 0; k + 2 < n; k++)
-			want[io][k + 2] = io ? q.o[3 - (n - 2) + k] : q.i[3 - (n - 2) + k];
+			want[io][k + 2] = io ? q.x.o[3 - (n - 2) + k] : q.x.i[3 - (n - 2) + k];
 	}
 	for (int io = 0; io < 2; io++) {
 		for (k = 0; k < n && d[k] == want[io][k]; k++)
@@ -421,27 +414,6 @@ bool rt_onednn_conv_activation(const char *conv, const char *dims)
 			return true;
 	}
 	return false;
-}
-
-/* v[0] * v[1] * v[2] without overflow */
-static double prod3(const long *v)
-{
-	return (double)v[0] * (double)v[1] * (double)v[2];
-}
-
-/* The taps of a window (size k, stride st, dilation dl: oneDNN's, 0 for none, padding pad)
- * that land on the input (size in), over every output position. */
-static double valid_taps(long out, long in, long k, long st, long dl, long pad)
-{
-	double n = 0;
-
-	for (long p = 0; p < out; p++)
-		for (long r = 0; r < k; r++) {
-			const long x = p * st - pad + r * (dl + 1);
-
-			n += x >= 0 && x < in;
-		}
-	return n;
 }
 
 /* "8x64x32x32:8x64x32x32" as the element counts of each part: the first max of them kept (in
@@ -552,124 +524,69 @@ static bool matmul_dst(const char *problem, double *dst)
 	return true;
 }
 
-/* FLOPs and bytes of e from its fields; false when they do not read (why says). */
-static bool count_kind(struct rt_onednn_exec *e, char *mdtext, const char *attrs,
-		       const char *aux, char *why, size_t wsize);
+/* e's primitive read from its fields and counted by rt_prim_count (its FLOPs, its bytes by
+ * its descriptors' data types); false when they do not read (why says). */
+static bool read_work(struct rt_onednn_exec *e, char *mdtext, const char *attrs,
+		      const char *aux, char *why, size_t wsize);
 
 static bool count(struct rt_onednn_exec *e, char *mdtext, const char *attrs, const char *aux,
 		  char *why, size_t wsize)
 {
-	const bool ok = count_kind(e, mdtext, attrs, aux, why, wsize);
+	const bool ok = read_work(e, mdtext, attrs, aux, why, wsize);
 
 	fpmath_of(attrs, e->fpmath, sizeof(e->fpmath));
 	math_prec(e);
 	return ok;
 }
 
-static bool count_kind(struct rt_onednn_exec *e, char *mdtext, const char *attrs,
-		       const char *aux, char *why, size_t wsize)
+static bool read_work(struct rt_onednn_exec *e, char *mdtext, const char *attrs,
+		      const char *aux, char *why, size_t wsize)
 {
+	/* the kinds counted by rt_prim_count, their problem a benchdnn descriptor or
+	 * dimensions; reorder and concat (op -1) move bytes, no FLOPs (pure-bandwidth points) */
+	static const struct { const char *kind; int op; bool desc; } kinds[] = {
+		{ "convolution", RT_PRIM_CONV, true }, { "inner_product", RT_PRIM_IP, true },
+		{ "pooling", RT_PRIM_MAXPOOL, true }, { "batch_normalization", RT_PRIM_BNORM, true },
+		{ "layer_normalization", RT_PRIM_BNORM, false }, { "eltwise", RT_PRIM_ELTWISE, false },
+		{ "binary", RT_PRIM_SUM, false }, { "sum", RT_PRIM_SUM, false },
+		{ "softmax", RT_PRIM_SOFTMAX, false }, { "logsoftmax", RT_PRIM_SOFTMAX, false },
+		{ "reorder", -1, false }, { "concat", -1, false },
+	};
 	struct md mds[12];
-	size_t nsrc;
+	size_t nsrc, k = 0, n = 0;
 	const size_t nmd = read_mds(mdtext, mds, 12, &nsrc);
 	const struct md *src = md_of(mds, nmd, "src");
-	const bool bwd = is_backward(e->prop), bwd_w = !strcmp(e->prop, "backward_weights");
-	const int post = post_ops(attrs);
-	struct desc q;
+	const char *kind = e->kind;
+	struct desc q = { .x = { .inputs = 2 } };
+	struct rt_prim *p = &q.x;
+	struct rt_prim_work w;
 	double el[16], l2[32], total;
-	size_t n;
 
 	snprintf(e->dtype, sizeof(e->dtype), "%s",
 		 src ? src->dt : nmd ? mds[0].dt : "undef");
 	e->prec = dt_prec(e->dtype);
 	e->counted = true;
-	if (!strcmp(e->kind, "convolution")) {
-		double macs, outs, taps = 1;
-
+	e->flops = e->bytes = 0;
+	while (k < sizeof(kinds) / sizeof(kinds[0]) && strcmp(kind, kinds[k].kind))
+		k++;
+	if (k < sizeof(kinds) / sizeof(kinds[0]) && kinds[k].desc) {
 		if (!read_desc(e->problem, &q, why, wsize))
 			return false;
-		for (int a = 0; a < 3; a++) {
-			/* a spatial size not given is the output's (or 1) */
-			const long in = q.has_i[a] ? q.i[a] : q.o[a];
-			const long out = q.has_o[a] ? q.o[a] :
-					 (in + 2 * q.p[a] - ((q.k[a] - 1) * (q.d[a] + 1) + 1)) /
-					 q.s[a] + 1;
-
-			q.i[a] = in;
-			q.o[a] = out;
-			if (out * q.k[a] > (1L << 22)) {
-				snprintf(why, wsize, "problem: a %c output out of range", "dhw"[a]);
-				return false;
-			}
-			taps *= valid_taps(out, in, q.k[a], q.s[a], q.d[a], q.p[a]);
-		}
-		if (q.ic % q.g || q.oc % q.g) {
-			snprintf(why, wsize, "problem: %ld groups do not divide the channels", q.g);
+		p->elems = p->mb * (double)p->ic * (double)p->i[0] * (double)p->i[1] *
+			   (double)p->i[2];
+	} else if (k < sizeof(kinds) / sizeof(kinds[0])) {
+		if (!(n = read_dims(e->problem, el, 16, NULL, &total))) {
+			snprintf(why, wsize, "problem '%.40s': not dimensions", e->problem);
 			return false;
 		}
-		macs = (double)q.mb * (double)q.oc * (double)(q.ic / q.g) * taps;
-		outs = (double)q.mb * (double)q.oc * prod3(q.o);
-		e->flops = 2 * macs;
-		if ((!bwd || bwd_w) && md_of(mds, nmd, "bia"))
-			e->flops += outs;
-		if (!bwd)
-			e->flops += post * outs;
-		e->bytes = (double)q.mb * (double)q.ic * prod3(q.i) *
-			   md_size(mds, nmd, "src") +
-			   (double)q.oc * (double)(q.ic / q.g) *
-			   prod3(q.k) * md_size(mds, nmd, "wei") +
-			   (double)q.oc * md_size(mds, nmd, "bia") + outs * md_size(mds, nmd, "dst");
-		if (bwd && !bwd_w)
-			e->bytes -= (double)q.oc * md_size(mds, nmd, "bia");
-		return true;
-	}
-	if (!strcmp(e->kind, "inner_product")) {
-		double sp;
-
-		if (!read_desc(e->problem, &q, why, wsize))
-			return false;
-		if (q.oc < 1) {
-			snprintf(why, wsize, "problem: no output channels");
-			return false;
-		}
-		sp = prod3(q.i);
-		e->flops = 2 * (double)q.mb * (double)q.oc * (double)q.ic * sp;
-		if ((!bwd || bwd_w) && md_of(mds, nmd, "bia"))
-			e->flops += (double)q.mb * (double)q.oc;
-		if (!bwd)
-			e->flops += post * (double)q.mb * (double)q.oc;
-		e->bytes = (double)q.mb * (double)q.ic * sp * md_size(mds, nmd, "src") +
-			   (double)q.oc * (double)q.ic * sp * md_size(mds, nmd, "wei") +
-			   (bwd && !bwd_w ? 0 : (double)q.oc * md_size(mds, nmd, "bia")) +
-			   (double)q.mb * (double)q.oc * md_size(mds, nmd, "dst");
-		return true;
-	}
-	if (!strcmp(e->kind, "pooling")) {
-		double win, outs, ins;
-
-		if (!read_desc(e->problem, &q, why, wsize))
-			return false;
-		win = prod3(q.k);
-		outs = (double)q.mb * (double)q.ic * prod3(q.o);
-		ins = (double)q.mb * (double)q.ic * prod3(q.i);
-		if (strstr(aux, "pooling_max"))
-			e->flops = bwd ? outs : (win - 1) * outs;
-		else
-			e->flops = bwd ? (win + 1) * outs : win * outs;
-		e->bytes = ins * md_size(mds, nmd, "src") + outs * md_size(mds, nmd, "dst") +
-			   outs * md_size(mds, nmd, "ws");
-		return true;
-	}
-	/* gemm_api: a call of oneDNN's BLAS-like API (dnnl_sgemm, ...), "MxK:KxN" as a 3.x
-	 * matmul prints it; TensorFlow calls it for dense layers' gradients and, without its
-	 * oneDNN ops, for each block of Eigen's contractions */
-	if (!strcmp(e->kind, "matmul") || !strcmp(e->kind, "gemm_api")) {
-		double m, k, nn, batch;
-
+		p->elems = el[0];
+	} else if (!strcmp(kind, "matmul") || !strcmp(kind, "gemm_api")) {
+		/* gemm_api: a call of oneDNN's BLAS-like API (dnnl_sgemm, ...), "MxK:KxN" as a
+		 * 3.x matmul prints it; TensorFlow calls it for dense layers' gradients and,
+		 * without its oneDNN ops, for each block of Eigen's contractions; "*": runtime
+		 * dimensions, the sizes not printed */
 		if (strchr(e->problem, '*')) {
-			/* runtime dimensions: the sizes are not printed */
 			e->counted = false;
-			e->flops = e->bytes = 0;
 			return true;
 		}
 		n = read_dims(e->problem, el, 3, l2, &total);
@@ -680,85 +597,70 @@ static bool count_kind(struct rt_onednn_exec *e, char *mdtext, const char *attrs
 				 e->problem);
 			return false;
 		}
-		m = l2[0], k = l2[1], nn = l2[3];
-		batch = m * nn > 0 ? el[2] / (m * nn) : 0;
-		e->flops = 2 * batch * m * nn * k + post * el[2] +
-			   (md_of(mds, nmd, "bia") ? el[2] : 0);
+		/* an inner product of batch x M rows, K inputs and N outputs */
+		*p = (struct rt_prim){ .op = RT_PRIM_IP, .i = { 1, 1, 1 }, .ic = (long)l2[1],
+				       .oc = (long)l2[3], .mb = l2[0] * l2[3] > 0 ? el[2] / l2[3] : 0,
+				       .bias = md_of(mds, nmd, "bia"), .post = post_ops(attrs) };
+		e->flops = rt_prim_count(p, RT_PRIM_FWD).flops;
 		e->bytes = el[0] * md_size(mds, nmd, "src") + el[1] * md_size(mds, nmd, "wei") +
 			   el[2] * md_size(mds, nmd, "dst");
 		return true;
+	} else {
+		/* rnn, lrn, shuffle, resampling, prelu, reduction, deconvolution, ...: time only */
+		e->counted = false;
+		return true;
 	}
-	/* the kinds whose problem is dimensions */
-	n = read_dims(e->problem, el, 16, NULL, &total);
-	if (!strcmp(e->kind, "reorder") || !strcmp(e->kind, "concat")) {
-		if (!n)
-			goto dims;
-		e->flops = 0;
-		e->bytes = !strcmp(e->kind, "reorder") ?
+	if (kinds[k].op < 0) {
+		e->bytes = !strcmp(kind, "reorder") ?
 			   el[0] * (md_size(mds, nmd, "src") + md_size(mds, nmd, "dst")) :
 			   total * 2 * (src ? dt_size(src->dt) : 0);
 		return true;
 	}
-	if (!strcmp(e->kind, "eltwise")) {
-		const double sz = dt_size(e->dtype);
-
-		if (!n)
-			goto dims;
-		e->flops = el[0] * (bwd ? 1 : 1 + post);
-		e->bytes = el[0] * sz * (bwd ? 3 : 2);
-		return true;
+	p->op = (enum rt_prim_op)kinds[k].op;
+	if (p->op == RT_PRIM_MAXPOOL && !strstr(aux, "pooling_max"))
+		p->op = RT_PRIM_AVGPOOL;
+	p->bias = md_of(mds, nmd, "bia");
+	/* a sum's problem is its output's dimensions (2.x and 3.x): the inputs are the memory
+	 * descriptors' sources; a sum has no post-ops */
+	p->post = !strcmp(kind, "sum") ? 0 : post_ops(attrs);
+	if (!strcmp(kind, "sum") && (p->inputs = (int)nsrc) < 1) {
+		snprintf(why, wsize, "a sum without a source");
+		return false;
 	}
-	if (!strcmp(e->kind, "binary")) {
-		if (!n)
-			goto dims;
-		e->flops = el[0] * (1 + post);
-		e->bytes = el[0] * md_size(mds, nmd, "src") + (n > 1 ? el[1] : el[0]) *
-			   (nmd > 1 ? dt_size(mds[1].dt) : 0) + el[0] * md_size(mds, nmd, "dst");
-		return true;
-	}
-	if (!strcmp(e->kind, "sum")) {
-		/* the problem is the output's dimensions (2.x and 3.x): the inputs are the
-		 * memory descriptors' sources */
-		if (!n)
-			goto dims;
-		if (nsrc < 1) {
-			snprintf(why, wsize, "a sum without a source");
+	for (int a = 0; p->op == RT_PRIM_CONV && a < 3; a++) {
+		/* a spatial size not given is the output's (or 1) */
+		if (!q.has_i[a])
+			p->i[a] = p->o[a];
+		if (!q.has_o[a])
+			p->o[a] = (p->i[a] + 2 * p->p[a] - ((p->k[a] - 1) * (p->d[a] + 1) + 1)) /
+				  p->s[a] + 1;
+		if (p->o[a] * p->k[a] > (1L << 22)) {
+			snprintf(why, wsize, "problem: a %c output out of range", "dhw"[a]);
 			return false;
 		}
-		e->flops = (double)(nsrc - 1) * el[0];
-		e->bytes = (double)(nsrc + 1) * el[0] * dt_size(e->dtype);
-		return true;
 	}
-	if (!strcmp(e->kind, "softmax") || !strcmp(e->kind, "logsoftmax")) {
-		if (!n)
-			goto dims;
-		e->flops = el[0] * (bwd ? 3 : 5);
-		e->bytes = el[0] * dt_size(e->dtype) * (bwd ? 3 : 2);
-		return true;
+	if (p->op == RT_PRIM_CONV && (p->ic % p->g || p->oc % p->g)) {
+		snprintf(why, wsize, "problem: %ld groups do not divide the channels", p->g);
+		return false;
 	}
-	if (!strcmp(e->kind, "batch_normalization") || !strcmp(e->kind, "layer_normalization")) {
-		double elems;
-
-		if (!strcmp(e->kind, "batch_normalization")) {
-			if (!read_desc(e->problem, &q, why, wsize))
-				return false;
-			elems = (double)q.mb * (double)q.ic * prod3(q.i);
-		} else {
-			if (!n)
-				goto dims;
-			elems = el[0];
-		}
-		e->flops = elems * (!bwd ? 8 : !strcmp(e->prop, "backward") ? 11 : 6);
-		e->bytes = elems * dt_size(e->dtype) * (bwd ? 3 : 2);
-		return true;
+	if (p->op == RT_PRIM_IP && p->oc < 1) {
+		snprintf(why, wsize, "problem: no output channels");
+		return false;
 	}
-	/* rnn, lrn, shuffle, resampling, prelu, reduction, deconvolution, ...: time only */
-	e->counted = false;
-	e->flops = e->bytes = 0;
+	w = rt_prim_count(p, !is_backward(e->prop) ? RT_PRIM_FWD :
+			  !strcmp(e->prop, "backward_weights") ? RT_PRIM_BWD_WEIGHTS :
+			  !strcmp(e->prop, "backward") ? RT_PRIM_BWD : RT_PRIM_BWD_DATA);
+	e->flops = w.flops;
+	if (!strcmp(kind, "binary"))    /* the second input may broadcast */
+		e->bytes = el[0] * md_size(mds, nmd, "src") + (n > 1 ? el[1] : el[0]) *
+			   (nmd > 1 ? dt_size(mds[1].dt) : 0) + el[0] * md_size(mds, nmd, "dst");
+	else if (kinds[k].desc && p->op != RT_PRIM_BNORM)
+		e->bytes = w.src * md_size(mds, nmd, "src") + w.wei * md_size(mds, nmd, "wei") +
+			   w.bia * md_size(mds, nmd, "bia") +
+			   w.dst * (md_size(mds, nmd, "dst") + md_size(mds, nmd, "ws"));
+	else
+		e->bytes = (w.src + w.dst) * dt_size(e->dtype);
 	return true;
-dims:
-	snprintf(why, wsize, "problem '%.40s': not dimensions", e->problem);
-	return false;
 }
 
 /* An "info" line (tok: the fields after "info"): a template header ("prim_template:" in 2.x
@@ -972,9 +874,14 @@ static void graph_count(struct rt_onednn_exec *e, const char *ops, char *lts)
 
 		for (size_t d = 0; d < out->nd; d++)
 			outs *= (double)out->d[d];
-		/* K from each input: M x K and K x N in either order */
+		/* K from each input: M x K and K x N in either order; an inner product of
+		 * outs / N rows, the element-wise ops its post-ops */
 		if (m > 0 && nn > 0 && a / m == b / nn && a / m == floor(a / m)) {
-			e->flops = 2 * outs * (a / m) + (double)nelt * outs;
+			const struct rt_prim ip = { .op = RT_PRIM_IP, .mb = outs / nn,
+						    .ic = (long)(a / m), .oc = (long)nn,
+						    .i = { 1, 1, 1 }, .post = (int)nelt };
+
+			e->flops = rt_prim_count(&ip, RT_PRIM_FWD).flops;
 			e->bytes = bytes;
 			e->counted = true;
 		}

@@ -575,14 +575,14 @@ static int measure_bandwidth(struct probe_ctx *c, unsigned threads, const int *p
 
 		/* every kernel on DRAM; the caches' without the non-temporal stores, which bypass
 		 * them */
-		for (size_t i = 0; i < RT_BW_COUNT; i++) {
-			const char *name = rt_vocab_bw_kernels[i];
-			const struct rt_kernel *kr = rt_kernel_bw(name, c->bw_isa);
+		for (const struct rt_kernel *kr = rt_kernel_next(NULL); kr; kr = rt_kernel_next(kr)) {
+			const char *name = kr->name;
 			struct rt_profile_bw b = { 0 };
 			struct rt_measurement m;
 			char h[32];
 
-			if (!kr || (!dram && kr->nt_bytes_per_elem))
+			if (kr->kind != RT_KERNEL_BANDWIDTH || kr->isa != c->bw_isa ||
+			    (!dram && kr->nt_bytes_per_elem))
 				continue;
 			human(h, sizeof(h), ws[k] * threads);
 			progress(c->o, "%s %s, %s, %u thread%s", level_name(c, k),
@@ -1089,12 +1089,13 @@ static int measure_round(struct probe_ctx *c, unsigned threads, const int *pus, 
 		const struct rt_kernel *k = rt_kernel_bw(b->kernel, c->bw_isa);
 		struct rt_arena *arena = NULL;
 		struct rt_measurement m;
-		uint64_t ws = b->working_set / threads;
+		uint64_t ws;
 
 		if (b->threads != threads || b->flag[0] || strcmp(b->kernel, "load") || !k ||
 		    (strcmp(b->level, "L1") && strcmp(b->level, "DRAM")) ||
 		    b->nrounds >= RT_PROFILE_MAX_ROUNDS)
 			continue;
+		ws = bw_set(b);
 		progress(c->o, "round %u: %s load, %u thread%s", b->nrounds + 1, b->level, threads,
 			 threads > 1 ? "s" : "");
 		if ((rc = rt_arena_create(&arena, threads, pus, ws + 4096, err)))

@@ -1,6 +1,7 @@
 /* profile.c: machine profile I/O: a strict libconfig reader and an exact (%.17g) writer */
 #include "config.h"
 #include "node/profile.h"
+#include "kernels/kernels.h"
 #include "base/cfgread.h"
 #include "base/vocab.h"
 #include "base/util.h"
@@ -21,7 +22,10 @@ bool rt_profile_valid_level(const char *s)
 
 bool rt_profile_valid_kernel(const char *s)
 {
-	return rt_vocab_index(rt_vocab_bw_kernels, RT_BW_COUNT, s) >= 0;
+	for (const struct rt_kernel *k = rt_kernel_next(NULL); k; k = rt_kernel_next(k))
+		if (k->kind == RT_KERNEL_BANDWIDTH && !strcmp(k->name, s))
+			return true;
+	return false;
 }
 
 bool rt_profile_valid_precision(const char *s)

@@ -1,4 +1,5 @@
-/* roofs.c: a profile's trusted ceilings at a thread count as roofs, and the bound of a point */
+/* roofs.c: a profile's trusted ceilings at a thread count as roofs, the roof of a point's math,
+ * and its bound */
 #include "config.h"
 #include "node/roofs.h"
 #include "base/vocab.h"
@@ -174,28 +175,32 @@ const struct rt_roof *rt_roofs_ceiling(const struct rt_roofs *r, const char *pre
 	}
 }
 
-const struct rt_roof *rt_roofs_ceiling_highest(const struct rt_roofs *r,
-					       const char *const *precisions, size_t n)
+/* A precision's ceiling, or with limit its theoretical peak (the ceiling without one) */
+static const struct rt_roof *roof_of(const struct rt_roofs *r, const char *precision, bool limit)
 {
-	const struct rt_roof *b = NULL;
+	const struct rt_roof *t = limit ? rt_roofs_theoretical(r, precision) : NULL;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct rt_roof *c = rt_roofs_ceiling(r, precisions[i]);
-
-		if (c && (!b || c->value > b->value))
-			b = c;
-	}
-	return b;
+	return t ? t : rt_roofs_ceiling(r, precision);
 }
 
-int rt_roofs_bound(const struct rt_roofs *r, const char *precision, double bytes,
-		   double intensity, struct rt_roof_bound *b)
+const struct rt_roof *rt_roofs_math(const struct rt_roofs *r, const char *precision, bool told,
+				    bool limit)
 {
-	const struct rt_roof *peak = rt_roofs_ceiling(r, precision), *bw;
-	const char *level = rt_profile_holding_level(r->prof, bytes, r->threads);
+	const struct rt_roof *b = roof_of(r, precision, limit);
+	const struct rt_roof *f = told ? NULL : roof_of(r, "fp32", limit);
+
+	return f && (!b || f->value >= b->value) ? f : b;
+}
+
+int rt_roofs_bound(const struct rt_roofs *r, const struct rt_roof *ceiling, const char *level,
+		   double bytes, double intensity, struct rt_roof_bound *b)
+{
+	const struct rt_roof *bw;
 	double mem;
 
 	memset(b, 0, sizeof(*b));
+	if (!level)
+		level = rt_profile_holding_level(r->prof, bytes, r->threads);
 	bw = rt_roofs_bandwidth(r, level);
 	if (!bw) {
 		/* no trusted roof of that level: DRAM's, the lowest */
@@ -206,11 +211,13 @@ int rt_roofs_bound(const struct rt_roofs *r, const char *precision, double bytes
 		return -ENOENT;
 	mem = bw->value * intensity;
 	b->level = level;
+	b->bandwidth = bw;
+	b->ridge = ceiling ? ceiling->value / bw->value : INFINITY;
 	/* no FLOP ceiling of its precision: its memory roof still bounds it */
-	b->memory_bound = !peak || mem < peak->value;
-	b->roof = b->memory_bound ? bw : peak;
-	b->attainable = b->memory_bound ? mem : peak->value;
-	b->no_peak = !peak;
+	b->memory_bound = !ceiling || mem < ceiling->value;
+	b->roof = b->memory_bound ? bw : ceiling;
+	b->attainable = b->memory_bound ? mem : ceiling->value;
+	b->no_peak = !ceiling;
 	return 0;
 }
 

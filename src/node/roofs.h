@@ -74,21 +74,18 @@ const struct rt_roof *rt_roofs_peak(const struct rt_roofs *r, const char *precis
  * never an achievable rate alone (oneDNN's matmul is a rate, not a limit: a convolution can
  * run faster). NULL when there is neither. */
 const struct rt_roof *rt_roofs_ceiling(const struct rt_roofs *r, const char *precision);
-/* The highest of n precisions' ceilings (rt_roofs_ceiling): the roof of work whose math
- * could have run in any of them (f32 tensors under a bf16 fpmath mode, the implementation not
- * saying which ran). NULL when none has one. */
-const struct rt_roof *rt_roofs_ceiling_highest(const struct rt_roofs *r,
-					       const char *const *precisions, size_t n);
+/* The roof of a point whose math ran in `precision`: its ceiling (rt_roofs_ceiling), or with
+ * `limit` what the hardware can do for that math (the theoretical peak; the ceiling where the
+ * profile holds none). Where the log does not tell (told false) whether that math or fp32's
+ * ran (f32 tensors under a lower fpmath mode, the implementation not saying), the higher of
+ * the two: the highest it could have had. NULL when there is none. */
+const struct rt_roof *rt_roofs_math(const struct rt_roofs *r, const char *precision, bool told,
+				    bool limit);
 /* The theoretical peak of a precision, or NULL. */
 const struct rt_roof *rt_roofs_theoretical(const struct rt_roofs *r, const char *precision);
 /* The bandwidth roof of a level, or NULL. */
 const struct rt_roof *rt_roofs_bandwidth(const struct rt_roofs *r, const char *level);
 
-/* The roofline bound of a point of `precision` with `bytes` compulsory bytes and intensity
- * FLOP/byte: the bandwidth of the memory level that holds the bytes at the roofs' thread count
- * (rt_profile_holding_level; DRAM when that level has no trusted roof) x the intensity, or the
- * precision's ceiling (rt_roofs_ceiling), whichever is lower; the memory roof alone when the
- * precision has no ceiling. -ENOENT when there is no bandwidth roof. */
 /* The factor that makes roofs measured at fewer threads than `threads` an upper bound at
  * `threads`: threads / r->threads (1 at or below r->threads). Linear scaling bounds from
  * above: no thread count does more per thread than fewer threads did (a clock that turbo
@@ -98,12 +95,20 @@ double rt_roofs_scale(const struct rt_roofs *r, unsigned threads);
 
 struct rt_roof_bound {
 	const struct rt_roof *roof;     /* the one that bounds it */
-	const char *level;              /* the level that holds its bytes */
+	const struct rt_roof *bandwidth;        /* its level's */
+	const char *level;              /* the level that holds its bytes (or the one asked) */
 	double attainable;              /* GFLOP/s */
+	double ridge;                   /* FLOP/byte where the bandwidth meets the ceiling */
 	bool memory_bound;
 	bool no_peak;                   /* its precision has no FLOP ceiling: the memory roof alone */
 };
-int rt_roofs_bound(const struct rt_roofs *r, const char *precision, double bytes,
-		   double intensity, struct rt_roof_bound *b);
+/* The roofline bound of a point under `ceiling` (rt_roofs_ceiling, rt_roofs_math;
+ * NULL: none) with `bytes` compulsory bytes and intensity FLOP/byte: the bandwidth of `level`
+ * (NULL: the memory level that holds the bytes at the roofs' thread count,
+ * rt_profile_holding_level; DRAM when that level has no trusted roof) x the intensity, or the
+ * ceiling, whichever is lower; the memory roof alone without a ceiling. -ENOENT when there is
+ * no bandwidth roof. */
+int rt_roofs_bound(const struct rt_roofs *r, const struct rt_roof *ceiling, const char *level,
+		   double bytes, double intensity, struct rt_roof_bound *b);
 
 #endif

@@ -25,7 +25,8 @@ int rt_point_bound(const struct rt_point *p, const struct rt_roofbook *book, str
 	char sc[48] = "";
 
 	memset(b, 0, sizeof(*b));
-	if (!r || rt_roofs_bound(r, rt_point_precision_name(p), p->bytes, p->intensity, &rb))
+	if (!r || rt_roofs_bound(r, rt_roofs_ceiling(r, rt_point_precision_name(p)), NULL,
+				 p->bytes, p->intensity, &rb))
 		return -ENOENT;
 	if (k > 1)
 		snprintf(sc, sizeof(sc), " (%u-thread x %.3g)", r->threads, k);

@@ -4,7 +4,6 @@
 #include "run/cmd-results.h"
 #include "base/util.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,16 +166,16 @@ static void reorders(struct rt_cmd_advice *a, const struct rt_onednn_tally *t, b
 static void under_roof(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		       const struct rt_cmd_judgement *j, unsigned threads)
 {
-	const struct rt_roof *dram;
 	struct rt_buf b;
 
 	if (!j || !j->have_roofs || j->log_impossible)
 		return;
-	dram = rt_roofs_bandwidth(&j->roofs, "DRAM");
 	for (size_t i = 0; i < t->n && i < 8; i++) {
 		const struct rt_onednn_prim *p = &t->v[i];
 		const struct rt_roof *c = rt_cmd_prim_roof(j, p);
-		double gf, in, ridge;
+		struct rt_roof_bound rb;
+		bool under;
+		double gf, in;
 		long mb, oh;
 		char why[400] = "";
 
@@ -188,19 +187,20 @@ static void under_roof(struct rt_cmd_advice *a, const struct rt_onednn_tally *t,
 		if (gf >= RT_CMD_ADVICE_FAR * c->value)
 			continue;
 		in = p->flops / p->bytes;
-		ridge = dram && dram->value > 0 ? c->value / dram->value : NAN;
+		/* under the ridge of its ceiling and DRAM's bandwidth */
+		under = !rt_roofs_bound(&j->roofs, c, "DRAM", p->bytes, in, &rb) && rb.memory_bound;
 		rt_onednn_problem_mb_oh(p->problem, &mb, &oh);
 		/* under the ridge and near what DRAM allows at its intensity: memory-bound; far
 		 * under that too, DRAM's bandwidth is not what holds it back: said so */
-		if (isfinite(ridge) && in < ridge && gf >= RT_CMD_ADVICE_FAR * in * dram->value)
+		if (under && gf >= RT_CMD_ADVICE_FAR * rb.attainable)
 			snprintf(why, sizeof(why), "memory-bound: its intensity %.3g FLOP/B is "
 				 "under the ridge %.3g FLOP/B (the %s ceiling over DRAM's %.4g "
-				 "GB/s), so DRAM bounds it at %.4g GFLOP/s", in, ridge, c->precision,
-				 dram->value, in * dram->value);
-		else if (isfinite(ridge) && in < ridge)
+				 "GB/s), so DRAM bounds it at %.4g GFLOP/s", in, rb.ridge,
+				 c->precision, rb.bandwidth->value, rb.attainable);
+		else if (under)
 			snprintf(why, sizeof(why), "not memory-bound either: %.0f%% of the %.4g "
 				 "GFLOP/s DRAM's %.4g GB/s allow at its intensity %.3g FLOP/B",
-				 100 * gf / (in * dram->value), in * dram->value, dram->value, in);
+				 100 * gf / rb.attainable, rb.attainable, rb.bandwidth->value, in);
 		if (strncmp(why, "memory", 6) && mb > 0 && threads > 0 &&
 		    (double)mb / threads < RT_CMD_ADVICE_IMAGES_THREAD) {
 			char rows[64] = "";

@@ -111,36 +111,9 @@ void rt_cmd_reason_get(struct rt_cmd_outcome *r, const char *reason)
 const struct rt_roof *rt_cmd_prim_roof(const struct rt_cmd_judgement *j,
 				       const struct rt_onednn_prim *p)
 {
-	const char *prec[2] = { "fp32", NULL };
-
-	if (!j->have_roofs || p->prec >= RT_PRECISION_COUNT)
-		return NULL;
-	prec[1] = rt_precision_name(p->prec);
-	return p->prec_bound ? rt_roofs_ceiling_highest(&j->roofs, prec, 2) :
-	       rt_roofs_ceiling(&j->roofs, prec[1]);
-}
-
-/* What the hardware can do for a primitive's math: the theoretical peak of its precision
- * (of fp32 or the lower one where the log does not tell which ran, the higher), or its
- * measured ceiling where the profile holds no peak. NULL without either. */
-static const struct rt_roof *prim_limit(const struct rt_cmd_judgement *j,
-					const struct rt_onednn_prim *p)
-{
-	const char *prec[2] = { "fp32", NULL };
-	const struct rt_roof *b = NULL;
-
-	if (!j->have_roofs || p->prec >= RT_PRECISION_COUNT)
-		return NULL;
-	prec[1] = rt_precision_name(p->prec);
-	for (size_t i = p->prec_bound ? 0 : 1; i < 2; i++) {
-		const struct rt_roof *t = rt_roofs_theoretical(&j->roofs, prec[i]);
-
-		if (!t)
-			t = rt_roofs_ceiling(&j->roofs, prec[i]);
-		if (t && (!b || t->value > b->value))
-			b = t;
-	}
-	return b;
+	return !j->have_roofs || p->prec >= RT_PRECISION_COUNT ? NULL :
+	       rt_roofs_math(&j->roofs, rt_precision_name(p->prec), !p->prec_bound,
+				     false);
 }
 
 /* A primitive's rate with a grain more a call: the least its work could have run at (NAN:
@@ -183,7 +156,8 @@ static void rate_words(char *buf, size_t size, const struct rt_cmd_judgement *j,
 bool rt_cmd_prim_impossible(const struct rt_cmd_judgement *j, const struct rt_onednn_prim *p,
 			    char *why, size_t size)
 {
-	const struct rt_roof *limit = prim_limit(j, p);
+	const struct rt_roof *limit = !j->have_roofs || p->prec >= RT_PRECISION_COUNT ? NULL :
+		rt_roofs_math(&j->roofs, rt_precision_name(p->prec), !p->prec_bound, true);
 	const double calls = p->calls ? (double)p->calls : 1;
 	const double gf = least_rate(p);
 	char a[32], words[300];
