@@ -43,13 +43,10 @@
 
 static bool env_name_ok(const char *s)
 {
-	if (!*s || !(s[0] == '_' || (s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z')))
-		return false;
-	for (; *s; s++)
-		if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= '0' && *s <= '9')))
+	for (const char *p = s; *p; p++)
+		if (!(*p == '_' || (isascii(*p) && isalnum((unsigned char)*p))))
 			return false;
-	return true;
+	return *s && !isdigit((unsigned char)*s);
 }
 
 /* The variables a knob sets in each configuration's environment (owner: the knob), and those
@@ -605,8 +602,8 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_sw
 		rt_sweep_digits(k, dims, nd, idx);
 		/* the engine's knobs' variables; what is not swept is left as the command's
 		 * environment has it */
-		for (size_t i = 0; o->grid && i < o->grid->nknobs; i++)
-			rt_sweep_set(c, o->grid->knobs[i].knob, o->grid->knobs[i].values[idx[at++]]);
+		for (size_t i = 0; o->grid && i < o->grid->nknobs; i++, at++)
+			rt_sweep_set(c, o->grid->knobs[i].knob, o->grid->knobs[i].values[idx[at]]);
 		ok = ok && apply_grid(o, c, &full);
 		for (size_t i = 0; i < o->nknobs; i++, at++)
 			ok = ok && apply_knob(c, &o->knobs[i], &o->knobs[i].v[idx[at]], &full);
@@ -954,13 +951,11 @@ static double realtime_off(void)
  * gave. */
 struct run {
 	struct rt_cmd_run_opts *o;
-	char **argv;                    /* the command, its program found once (execvp's search:
-					 * the same program for every configuration) */
-	const char *dir;                /* the results directory: its name as it runs, then
-					 * when complete */
-	const char *cwd, *program;      /* where it runs, what its first word found */
+	const char *exe;                /* the program the command's first word found */
+	const char *dir;                /* the results directory (renamed when complete) */
+	char *cwd, *program;            /* where it runs, what its first word found */
 	char started[32];
-	const struct rt_profile *prof;  /* NULL: none */
+	struct rt_profile *prof;        /* NULL: none */
 	struct rt_sweep_config *cfgs;
 	struct rt_cmd_result *res;
 	bool *have;                     /* measured before (--resume) */
@@ -969,44 +964,46 @@ struct run {
 	char hwline[RT_ERR_MSG + 1024]; /* their verdict, the default's figures added */
 };
 
-/* What configuration c's named knobs add to its launch: *preload, "LD_PRELOAD=" with its
- * library after this environment's own list (kept: a user's preload still loads, first),
- * and *argv, the command behind numactl and its options; each NULL when c sets none (the
- * caller frees both). */
+/* How configuration c is launched: *preload, "LD_PRELOAD=" with its library after this
+ * environment's own list (kept: a user's preload still loads, first; NULL when c sets none),
+ * and *argv, the command with its program found once (execvp's search: the same program for
+ * every configuration), behind numactl and its options where c binds (the caller frees
+ * both). */
 static int knob_launch(const struct run *run, const struct rt_sweep_config *c,
 		       char **preload, char ***argv, struct rt_err *err)
 {
 	const char *own = getenv("LD_PRELOAD");
-	size_t na = 0, nw = 1, k = 0;
+	size_t na = 0, nw = c->numa[0] ? 1 : 0, k = 0;
 	char *words;
 
 	*preload = NULL;
-	*argv = NULL;
 	if (c->preload[0] && asprintf(preload, "LD_PRELOAD=%s%s%s", own && *own ? own : "",
 				      own && *own ? ":" : "", c->preload) < 0) {
 		*preload = NULL;
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	}
-	if (!c->numa[0])
-		return 0;
-	while (run->argv[na])
+	while (run->o->cmd[na])
 		na++;
 	for (const char *w = c->numa; *w; w++)
 		nw += *w == ' ';
 	/* one allocation: the words' array, then numactl's options cut into words; numactl's
-	 * path, "--" and the command's words borrowed */
+	 * path, "--", the program and the command's words borrowed */
 	if (!(*argv = calloc(1, (1 + nw + 1 + na + 1) * sizeof(**argv) + strlen(c->numa) + 1))) {
 		free(*preload);
 		*preload = NULL;
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	}
 	words = strcpy((char *)(*argv + 1 + nw + 1 + na + 1), c->numa);
-	(*argv)[k++] = run->o->numactl;
-	for (char *save = NULL, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
-		(*argv)[k++] = w;
-	(*argv)[k++] = (char *)"--";
-	for (size_t i = 0; i < na; i++)
-		(*argv)[k++] = run->argv[i];
+	if (nw) {
+		(*argv)[k++] = run->o->numactl;
+		for (char *save = NULL, *w = strtok_r(words, " ", &save); w;
+		     w = strtok_r(NULL, " ", &save))
+			(*argv)[k++] = w;
+		(*argv)[k++] = (char *)"--";
+	}
+	(*argv)[k++] = (char *)run->exe;
+	for (size_t i = 1; i < na; i++)
+		(*argv)[k++] = run->o->cmd[i];
 	return 0;
 }
 
@@ -1059,7 +1056,7 @@ static int run_process(const struct run *run, const struct rt_sweep_config *c,
 	rt_cpu_sample_take(&before);
 	sampled = rt_now();
 	off = realtime_off();
-	rc = rt_spawn_run_envp(argv ? argv : run->argv, envp, nenv, o->timeout, &io, &ch, err);
+	rc = rt_spawn_run_envp(argv, envp, nenv, o->timeout, &io, &ch, err);
 	off = (off + realtime_off()) / 2;       /* the clocks' offset (a step between: held) */
 	rt_onednn_reader_fini(&s.rd);           /* its output read (nothing held before) */
 	free(preload);
@@ -1636,10 +1633,9 @@ static int run_config(const struct run *run, size_t ci, FILE *rows, struct rt_er
 static int confirm(const struct run *run, struct rt_err *err)
 {
 	const struct rt_cmd_run_opts *o = run->o;
-	const struct rt_sweep_config *cfgs = run->cfgs;
-	struct rt_cmd_result *res = run->res;
 	double bm = 0, dm = 0;
-	const size_t best = rt_cmd_pick_compared(o, res, run->n, &bm, &dm), pair[2] = { 0, best };
+	const size_t best = rt_cmd_pick_compared(o, run->res, run->n, &bm, &dm),
+		     pair[2] = { 0, best };
 	double w[2][64], img[2][64];
 	unsigned nw[2] = { 0, 0 }, ni[2] = { 0, 0 };
 	char csv[4200], *buf = NULL;
@@ -1648,14 +1644,14 @@ static int confirm(const struct run *run, struct rt_err *err)
 	int rc = 0;
 
 	/* a claim to check: another configuration faster than an undisturbed default */
-	if (best == SIZE_MAX || best == 0 || !cfgs[0].is_default || !res[0].ran ||
-	    res[0].disturbed || bm >= dm)
+	if (best == SIZE_MAX || best == 0 || !run->cfgs[0].is_default || !run->res[0].ran ||
+	    run->res[0].disturbed || bm >= dm)
 		return 0;
 	if (!(rows = open_memstream(&buf, &len)))
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	for (unsigned k = 0; k < o->repeat && !rc && !rt_spawn_interrupted(); k++)
 		for (int j = 0; j < 2 && !rc && !rt_spawn_interrupted(); j++) {
-			const struct rt_sweep_config *c = &cfgs[pair[j]];
+			const struct rt_sweep_config *c = &run->cfgs[pair[j]];
 			struct rt_cmd_outcome r;
 
 			fprintf(stderr, "%s: [%zu] %s without the log, confirming, run %u of %u\n",
@@ -1678,7 +1674,7 @@ static int confirm(const struct run *run, struct rt_err *err)
 		snprintf(csv, sizeof(csv), "%s/points.csv", run->dir);
 		rc = rt_file_append(csv, buf, len, err);
 		for (int j = 0; j < 2 && !rc; j++) {
-			struct rt_cmd_result *s = &res[pair[j]];
+			struct rt_cmd_result *s = &run->res[pair[j]];
 
 			s->cf_tried = true;
 			s->cf = rt_points_spread(w[j], nw[j]);
@@ -1834,6 +1830,9 @@ static void cmd_progress(void *ctx, size_t i, size_t n, const char *config, cons
 static int run_all(struct run *run, size_t first, struct rt_err *err)
 {
 	char csv[4200];
+	const struct rt_engine e = { .w = &rt_workload_command, .ctx = run, .csv = csv,
+				     .first = first, .n = run->n, .name = cmd_name, .have = run->have,
+				     .progress = cmd_progress, .progress_ctx = run->o };
 	size_t measured = 0;
 	int rc;
 
@@ -1841,14 +1840,7 @@ static int run_all(struct run *run, size_t first, struct rt_err *err)
 	/* a directory of an earlier rooftraj, resumed: its rows in today's columns first */
 	if ((rc = rt_points_csv_upgrade(csv, err)))
 		return rc;
-	{
-		const struct rt_engine e = { .w = &rt_workload_command, .ctx = run, .csv = csv,
-					     .first = first, .n = run->n, .name = cmd_name,
-					     .have = run->have, .progress = cmd_progress,
-					     .progress_ctx = run->o };
-
-		rc = rt_engine_run(&e, &measured, err);
-	}
+	rc = rt_engine_run(&e, &measured, err);
 	run->done += measured;
 	return rc == -EINTR ? 0 : rc;
 }
@@ -1955,25 +1947,20 @@ static int finish(const struct run *run, const struct rt_cluster_launch *l,
 
 int rt_cmd_run_tool(struct rt_cmd_run_opts *o)
 {
-	struct run run = { .o = o };
-	struct rt_err err = { 0 };
 	struct rt_resdir rd;
+	char room[4096], path[4300], exe[4096];
+	struct run run = { .o = o, .exe = exe, .dir = rd.path };
+	struct rt_err err = { 0 };
 	struct rt_cluster_launch l;
-	struct rt_profile *prof = NULL;
 	char **argv = NULL;
 	struct hw_node hwn;
-	char room[4096], path[4300], exe[4096], *cwd = NULL;
-	const char *const dir = rd.path;       /* its name as it runs, then when complete */
-	char *program = NULL;
 	struct rt_runrec_members *rec = NULL;   /* --resume: its record (o's strings) */
 	const char *recorded = NULL;            /* ... the program its first word found */
 	const bool profile_given = o->profile;
 	const char *top;
-	size_t na = 0;
 	int status = 1, rc;
 
 	rt_resdir_init(&rd);
-	run.dir = dir;
 	rt_timestamp(run.started, sizeof(run.started));
 	/* a rank of a job, or alone: the rule every tool follows */
 	if (rt_cluster_launch_detect(&l, &err))
@@ -1992,9 +1979,9 @@ int rt_cmd_run_tool(struct rt_cmd_run_opts *o)
 			snprintf(room, sizeof(room), "%s/rank-%d", o->resume, l.rank);
 		else
 			snprintf(room, sizeof(room), "%s", o->resume);
-		if (!(cwd = getcwd(NULL, 0)) ||
-		    read_runcfg(room, o, cwd, &rec, &argv, &recorded, &err)) {
-			fprintf(stderr, "%s: %s\n", o->prog, cwd ? err.msg : strerror(errno));
+		if (!(run.cwd = getcwd(NULL, 0)) ||
+		    read_runcfg(room, o, run.cwd, &rec, &argv, &recorded, &err)) {
+			fprintf(stderr, "%s: %s\n", o->prog, run.cwd ? err.msg : strerror(errno));
 			goto out;
 		}
 		if (!profile_given && o->profile) {
@@ -2002,7 +1989,7 @@ int rt_cmd_run_tool(struct rt_cmd_run_opts *o)
 			struct rt_buf note;
 
 			rt_buf_init(&note);
-			rc = rt_runrec_resume_profile(room, o->profile, &prof, &note, &err);
+			rc = rt_runrec_resume_profile(room, o->profile, &run.prof, &note, &err);
 			if (!rc && note.s[0])
 				fprintf(stderr, "%s: %s\n", o->prog, note.s);
 			rt_buf_fini(&note);
@@ -2027,33 +2014,30 @@ int rt_cmd_run_tool(struct rt_cmd_run_opts *o)
 		}
 	}
 	/* where it runs, and the program the first word found, as run.cfg records them */
-	if ((!cwd && !(cwd = getcwd(NULL, 0))) || !(program = realpath(exe, NULL))) {
-		fprintf(stderr, "%s: %s: %s\n", o->prog, cwd ? exe : "the working directory",
+	if ((!run.cwd && !(run.cwd = getcwd(NULL, 0))) || !(run.program = realpath(exe, NULL))) {
+		fprintf(stderr, "%s: %s: %s\n", o->prog, run.cwd ? exe : "the working directory",
 			strerror(errno));
 		goto out;
 	}
-	if (recorded && strcmp(recorded, program)) {
+	if (recorded && strcmp(recorded, run.program)) {
 		fprintf(stderr, "%s: %s/run.cfg:%d: the command's program: '%s' when the run "
 			"started, '%s' now (%s)\n", o->prog, room,
 			rt_runrec_members_line(rec, "run.command_request.program"), recorded,
-			program, resume_how);
+			run.program, resume_how);
 		goto out;
 	}
-	if (o->profile && !prof && rt_profile_load(&prof, o->profile, &err))
+	if (o->profile && !run.prof && rt_profile_load(&run.prof, o->profile, &err))
 		goto fail;
 	if (!o->profile) {
 		/* the node's own profile when roofline-probe wrote one where it writes it */
 		char def[4096];
 
 		rt_profile_default_path(def, sizeof(def), NULL, NULL, 0);
-		if (access(def, F_OK) == 0 && rt_profile_load(&prof, def, &err)) {
+		if (access(def, F_OK) == 0 && rt_profile_load(&run.prof, def, &err)) {
 			fprintf(stderr, "%s: %s (not used)\n", o->prog, err.msg);
-			prof = NULL;
+			run.prof = NULL;
 		}
 	}
-	run.cwd = cwd;
-	run.program = program;
-	run.prof = prof;
 	if (build_configs(o, l.size > 1 ? l.rank : -1, &run.cfgs, &run.n, &err) ||
 	    ((!(run.have = calloc(run.n, sizeof(*run.have))) ||
 	      !(run.res = calloc(run.n, sizeof(*run.res)))) &&
@@ -2061,29 +2045,19 @@ int rt_cmd_run_tool(struct rt_cmd_run_opts *o)
 		goto fail;
 	/* a run stopped before its first configuration finished has no points.csv yet */
 	if (open_dir(o, &l, room, &rd, &err) ||
-	    (o->resume && (rc = rt_cmd_results_load(dir, &run.cfgs, &run.n, &run.res, run.have,
+	    (o->resume && (rc = rt_cmd_results_load(run.dir, &run.cfgs, &run.n, &run.res, run.have,
 						    &err)) && rc != -ENOENT))
 		goto fail;
 	if (!top)
-		top = dir;
+		top = run.dir;
 	if (l.size > 1 && run.n * o->repeat > 1)
 		fprintf(stderr, "%s: rank %d of %d: if the command calls MPI_Init itself, the "
 			"launcher lets each rank start MPI once: only the first of these %zu runs "
 			"would; run one configuration with -r 1 per launch then\n", o->prog, l.rank,
 			l.size, run.n * o->repeat + (o->overhead ? o->repeat : 0));
-	snprintf(path, sizeof(path), "%s/onednn", dir);
+	snprintf(path, sizeof(path), "%s/onednn", run.dir);
 	if (rt_mkdir_own(path, &err) || write_runcfg(&run, "running", NULL, &err))
 		goto fail;
-	/* execvp's search done once: the same program for every configuration; every word of
-	 * the command passed on */
-	while (o->cmd[na])
-		na++;
-	if (!(run.argv = calloc(na + 1, sizeof(*run.argv)))) {
-		fprintf(stderr, "%s: out of memory\n", o->prog);
-		goto out;
-	}
-	memcpy(run.argv, o->cmd, na * sizeof(*run.argv));
-	run.argv[0] = exe;
 	/* the node's counters, checked on the probe's kernels before the command runs */
 	if (o->hw_counters && hw_table(&hwn, run.hwline, sizeof(run.hwline)))
 		run.hw = &hwn;
@@ -2106,8 +2080,8 @@ int rt_cmd_run_tool(struct rt_cmd_run_opts *o)
 	/* a new directory, or a resumed .partial, takes its name once the run is complete */
 	if (!rt_spawn_interrupted() && rt_resdir_complete(&rd, &err))
 		goto fail;
-	fprintf(stderr, "%s: page %s/report.html\n%s: results in %s\n", o->prog, dir, o->prog,
-		dir);
+	fprintf(stderr, "%s: page %s/report.html\n%s: results in %s\n", o->prog, run.dir, o->prog,
+		run.dir);
 	/* the last rank to finish puts every rank's rows and one summary in the directory */
 	if (l.size > 1 && !rt_spawn_interrupted()) {
 		rc = rt_cmd_ranks_merge(top, &l, stdout, &err);
@@ -2131,10 +2105,9 @@ out:
 	free(run.have);
 	free_argv(argv);
 	rt_runrec_members_destroy(rec);
-	free(run.argv);
-	free(cwd);
-	free(program);
-	rt_profile_destroy(prof);
+	free(run.cwd);
+	free(run.program);
+	rt_profile_destroy(run.prof);
 	rt_resdir_fini(&rd);
 	return status;
 }

@@ -61,9 +61,8 @@ struct rt_cmd_run_opts {
 	enum rt_cmd_fw framework;       /* --framework: what the threads knob sets and which
 					 * knobs can act (auto: each framework's threads variable,
 					 * the framework known from the default's log) */
-	bool ranked;                    /* set by rt_cmd_run_tool under a launcher: a disturbed
-					 * run is not run again (a command that starts MPI can
-					 * once) */
+	bool ranked;                    /* set by the run under a launcher: a disturbed run is
+					 * not run again (a command that starts MPI can once) */
 	unsigned batch;                 /* --batch: images an iteration, so that an iteration
 					 * rate ("12.3it/s", "1.2s/it", tqdm's) is images/s; 0:
 					 * iteration rates not read */
