@@ -313,7 +313,7 @@ unsigned rt_cmd_numa_nodes(void)
 
 /* One value of a knob, checked: its word and argument into v. */
 static int parse_value(struct rt_cmd_knob *k, const char *item, struct rt_cmd_knob_value *v,
-		       char *numactl, struct rt_err *err)
+		       struct rt_err *err)
 {
 	const char *name = knob_names[k->kind];
 
@@ -398,7 +398,6 @@ static int parse_value(struct rt_cmd_knob *k, const char *item, struct rt_cmd_kn
 		char list[192];
 		const char *colon = strchr(item, ':');
 
-		(void)numactl;  /* found by rt_cmd_knob_parse */
 		if (!strcmp(item, "none")) {
 			snprintf(v->word, sizeof(v->word), "none");
 		} else if (!strcmp(item, "local")) {
@@ -434,7 +433,7 @@ static int parse_value(struct rt_cmd_knob *k, const char *item, struct rt_cmd_kn
 	}
 }
 
-int rt_cmd_knob_parse(struct rt_cmd_knob *k, const char *spec, char *numactl,
+int rt_cmd_knob_parse(struct rt_cmd_knob *k, const char *spec, char **numactl,
 		      struct rt_err *err)
 {
 	char buf[1024], *items[RT_CMD_KNOB_VALUES + 1], deflt[256] = "";
@@ -477,20 +476,24 @@ int rt_cmd_knob_parse(struct rt_cmd_knob *k, const char *spec, char *numactl,
 					  why);
 	}
 	if (kind == RT_CMD_KNOB_NUMA) {
+		char path[RT_CMD_KNOB_PATH];
+
 		if (rt_cmd_numa_nodes() < 2)
 			return rt_err_set(err, -EINVAL, "--sweep: %s: not offered here: this node "
 					  "has one NUMA node (/sys/devices/system/node): nothing to "
 					  "bind", spec);
-		if (!numactl[0] && !rt_spawn_which("numactl", numactl, RT_CMD_KNOB_PATH))
+		if (!*numactl && !rt_spawn_which("numactl", path, sizeof(path)))
 			return rt_err_set(err, -EINVAL, "--sweep: %s: numactl is not installed "
 					  "(Debian package numactl)", spec);
+		if (!*numactl && !(*numactl = strdup(path)))
+			return rt_err_set(err, -ENOMEM, "out of memory");
 	}
 	n = rt_opt_split_list(buf, sizeof(buf), items, RT_CMD_KNOB_VALUES, "--sweep",
 			      eq ? eq + 1 : deflt, err);
 	if (n < 0)
 		return n;
 	for (int i = 0; i < n; i++) {
-		if (parse_value(k, items[i], &k->v[i], numactl, err))
+		if (parse_value(k, items[i], &k->v[i], err))
 			return -EINVAL;
 		for (int j = 0; j < i; j++)
 			if (!strcmp(k->v[i].word, k->v[j].word) ||

@@ -44,9 +44,10 @@ bool rt_cmd_knob_named(const char *spec, enum rt_cmd_knob_kind *kind);
 /* A --sweep argument of a named knob parsed into k, each value checked against this node: an
  * allocator library found through the loader's paths, bf16 math offered by the CPU (AMX or
  * AVX512-BF16), an ISA oneDNN names that this CPU has, a NUMA binding of this node's nodes
- * (more than one) with numactl installed (its path into numactl, RT_CMD_KNOB_PATH bytes).
- * -EINVAL naming the option, the value and the reason (the Debian package that is missing). */
-int rt_cmd_knob_parse(struct rt_cmd_knob *k, const char *spec, char *numactl,
+ * (more than one) with numactl installed (its path into *numactl where that is NULL: the
+ * caller frees it). -EINVAL naming the option, the value and the reason (the Debian package
+ * that is missing). */
+int rt_cmd_knob_parse(struct rt_cmd_knob *k, const char *spec, char **numactl,
 		      struct rt_err *err);
 
 /* The knob as --sweep spells it, its values listed ("allocator=default,jemalloc"), into buf. */

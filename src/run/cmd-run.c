@@ -43,13 +43,10 @@
 
 static bool env_name_ok(const char *s)
 {
-	if (!*s || !(s[0] == '_' || (s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z')))
-		return false;
-	for (; *s; s++)
-		if (!(*s == '_' || (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= '0' && *s <= '9')))
+	for (const char *p = s; *p; p++)
+		if (!(*p == '_' || (isascii(*p) && isalnum((unsigned char)*p))))
 			return false;
-	return true;
+	return *s && !isdigit((unsigned char)*s);
 }
 
 /* The variables a knob sets in each configuration's environment (owner: the knob), and those
@@ -76,9 +73,9 @@ static const struct {
 static const __typeof__(((struct rt_sweep *)0)->knobs[0]) *
 grid_knob(const struct rt_cmd_run_opts *o, enum rt_knob k)
 {
-	for (size_t i = 0; i < o->grid.nknobs; i++)
-		if (o->grid.knobs[i].knob == k)
-			return &o->grid.knobs[i];
+	for (size_t i = 0; o->grid && i < o->grid->nknobs; i++)
+		if (o->grid->knobs[i].knob == k)
+			return &o->grid->knobs[i];
 	return NULL;
 }
 
@@ -122,18 +119,23 @@ static int knob_collides(const struct rt_cmd_run_opts *o, const char *env, const
  * alternative checked as its knob is, alone. */
 static int tune_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *err)
 {
-	char buf[1024], *items[RT_CMD_TUNE_MAX + 1], alt[RT_CMD_TUNE_MAX][64];
+	char buf[1024], *items[RT_CMD_TUNE_MAX + 1], lacked[800], (*alt)[64];
 	const int cpus = rt_cpu_usable(NULL);
 	size_t n;
 
-	if (o->tune || o->grid.nknobs || o->nenv || o->nknobs)
+	if (o->tune || grid_knob(o, RT_KNOB_THREADS) || grid_knob(o, RT_KNOB_AFFINITY) ||
+	    o->nenv || o->nknobs)
 		return rt_err_set(err, -EINVAL, "--sweep %s: tune chooses its knobs itself: give it "
 				  "alone", spec);
 	o->tune = true;
+	if (!(alt = o->tune_alt = calloc(RT_CMD_TUNE_MAX, sizeof(*alt))) ||
+	    !(o->tune_knob = calloc(RT_CMD_TUNE_MAX, sizeof(*o->tune_knob))))
+		return rt_err_set(err, -ENOMEM, "out of memory");
 	/* the alternatives this node offers (those given: none), what it lacks said either way */
 	n = rt_cmd_tune_alternatives(alt, spec[4] ? 0 : RT_CMD_TUNE_MAX,
-				     cpus > 0 ? (unsigned)cpus : 1, o->tune_lacked,
-				     sizeof(o->tune_lacked));
+				     cpus > 0 ? (unsigned)cpus : 1, lacked, sizeof(lacked));
+	if (!(o->tune_lacked = strdup(lacked)))
+		return rt_err_set(err, -ENOMEM, "out of memory");
 	if (spec[4]) {
 		int k = rt_opt_split_list(buf, sizeof(buf), items, RT_CMD_TUNE_MAX, "--sweep tune",
 					  spec + 5, err);
@@ -157,9 +159,6 @@ static int tune_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(alt[i], alt[j]))
 				return rt_err_set(err, -EINVAL, "--sweep tune: '%s' twice", alt[i]);
-		memcpy(o->tune_alt[i], alt[i], sizeof(o->tune_alt[i]));
-		memset(&o->tune_knob[i], 0, sizeof(o->tune_knob[i]));
-		o->tune_threads[i] = 0;
 		if (!strncmp(alt[i], "threads=", 8)) {
 			if (rt_opt_parse_long(&t, "--sweep tune: threads", alt[i] + 8, 1, 4096, err))
 				return -EINVAL;
@@ -168,7 +167,7 @@ static int tune_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *
 			   strchr(strchr(alt[i], '='), ',')) {
 			return rt_err_set(err, -EINVAL, "--sweep tune: '%s': one value of threads, "
 					  "allocator, fpmath, isa or numa expected", alt[i]);
-		} else if (rt_cmd_knob_parse(&o->tune_knob[i], alt[i], o->numactl, err)) {
+		} else if (rt_cmd_knob_parse(&o->tune_knob[i], alt[i], &o->numactl, err)) {
 			return -EINVAL;
 		}
 	}
@@ -234,7 +233,9 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 			return rt_err_set(err, -EINVAL, "--sweep %s: given twice", name);
 		if (knob_collides(o, NULL, name, err))
 			return -EINVAL;
-		if (rt_cmd_knob_parse(&o->knobs[o->nknobs], spec, o->numactl, err))
+		if (!o->knobs && !(o->knobs = calloc(RT_CMD_NKNOBS, sizeof(*o->knobs))))
+			return rt_err_set(err, -ENOMEM, "out of memory");
+		if (rt_cmd_knob_parse(&o->knobs[o->nknobs], spec, &o->numactl, err))
 			return -EINVAL;
 		o->nknobs++;
 		return 0;
@@ -252,6 +253,8 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 		if (o->nenv == RT_CMD_MAX_ENV)
 			return rt_err_set(err, -EINVAL, "--sweep %s: at most %d environment "
 					  "variables", spec, RT_CMD_MAX_ENV);
+		if (!o->env && !(o->env = calloc(RT_CMD_MAX_ENV, sizeof(*o->env))))
+			return rt_err_set(err, -ENOMEM, "out of memory");
 		k = &o->env[o->nenv];
 		memset(k, 0, sizeof(*k));
 		snprintf(k->name, sizeof(k->name), "%.*s", (int)(eq - spec - 4), spec + 4);
@@ -277,8 +280,10 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 
 		if (knob_collides(o, NULL, *spec == 't' ? "threads" : "affinity", err))
 			return -EINVAL;
+		if (!o->grid && !(o->grid = calloc(1, sizeof(*o->grid))))
+			return rt_err_set(err, -ENOMEM, "out of memory");
 		if (!(rc = rt_topo_create(&topo, NULL, err)))
-			rc = rt_sweep_add(&o->grid, spec, topo, 0, err);
+			rc = rt_sweep_add(o->grid, spec, topo, 0, err);
 		rt_topo_destroy(topo);
 		return rc;
 	}
@@ -324,13 +329,13 @@ static const char *backref(const char *regex)
 int rt_cmd_throughput_set(struct rt_cmd_run_opts *o, const char *regex, struct rt_err *err)
 {
 	regex_t re;
-	char msg[200];
+	char msg[200], *copy;
 	const char *br;
 	int e;
 
-	if (strlen(regex) >= sizeof(o->throughput_buf))
-		return rt_err_set(err, -EINVAL, "--throughput: a regex of at most %zu characters "
-				  "expected", sizeof(o->throughput_buf) - 1);
+	if (strlen(regex) > 255)
+		return rt_err_set(err, -EINVAL, "--throughput: a regex of at most 255 characters "
+				  "expected");
 	if (!*regex)
 		return rt_err_set(err, -EINVAL, "--throughput: an empty regex matches every line");
 	if ((e = regcomp(&re, regex, REG_EXTENDED))) {
@@ -345,10 +350,15 @@ int rt_cmd_throughput_set(struct rt_cmd_run_opts *o, const char *regex, struct r
 				  "is not accepted (matching one can take time exponential in a "
 				  "line's length)", regex, br);
 	}
-	rt_cmd_run_opts_fini(o);
+	if (!(copy = strdup(regex))) {
+		regfree(&re);
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	if (o->throughput)
+		regfree(&o->throughput_re);
+	free(o->throughput);
 	o->throughput_re = re;
-	snprintf(o->throughput_buf, sizeof(o->throughput_buf), "%s", regex);
-	o->throughput = o->throughput_buf;
+	o->throughput = copy;
 	return 0;
 }
 
@@ -356,7 +366,16 @@ void rt_cmd_run_opts_fini(struct rt_cmd_run_opts *o)
 {
 	if (o->throughput)
 		regfree(&o->throughput_re);
-	o->throughput = NULL;
+	if (o->grid)
+		rt_sweep_fini(o->grid);
+	free(o->throughput);
+	free(o->grid);
+	free(o->env);
+	free(o->knobs);
+	free(o->numactl);
+	free(o->tune_alt);
+	free(o->tune_knob);
+	free(o->tune_lacked);
 }
 
 /* A configuration's name for its knobs' words (full, "threads=2 affinity=compact A=x"):
@@ -560,8 +579,8 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_sw
 	}
 	if (o->tune)
 		return build_tune(o, rank, out, nout, err);
-	for (size_t i = 0; i < o->grid.nknobs; i++)
-		dims[nd++] = o->grid.knobs[i].n;
+	for (size_t i = 0; o->grid && i < o->grid->nknobs; i++)
+		dims[nd++] = o->grid->knobs[i].n;
 	for (size_t i = 0; i < o->nknobs; i++)
 		dims[nd++] = o->knobs[i].n;
 	for (size_t i = 0; i < o->nenv; i++)
@@ -583,8 +602,8 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_sw
 		rt_sweep_digits(k, dims, nd, idx);
 		/* the engine's knobs' variables; what is not swept is left as the command's
 		 * environment has it */
-		for (size_t i = 0; i < o->grid.nknobs; i++)
-			rt_sweep_set(c, o->grid.knobs[i].knob, o->grid.knobs[i].values[idx[at++]]);
+		for (size_t i = 0; o->grid && i < o->grid->nknobs; i++, at++)
+			rt_sweep_set(c, o->grid->knobs[i].knob, o->grid->knobs[i].values[idx[at]]);
 		ok = ok && apply_grid(o, c, &full);
 		for (size_t i = 0; i < o->nknobs; i++, at++)
 			ok = ok && apply_knob(c, &o->knobs[i], &o->knobs[i].v[idx[at]], &full);
@@ -927,51 +946,72 @@ static double realtime_off(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec - rt_now();
 }
 
-/* What configuration c's named knobs add to its launch: *preload, "LD_PRELOAD=" with its
- * library after this environment's own list (kept: a user's preload still loads, first),
- * and *argv, the command behind numactl and its options; each NULL when c sets none (the
- * caller frees both). */
-static int knob_launch(const struct rt_cmd_run_opts *o, const struct rt_sweep_config *c,
+/* One run of the tool, built once from its options (the request: from run.cfg on --resume):
+ * the command as it is spawned, the results directory, the configurations and what they
+ * gave. */
+struct run {
+	struct rt_cmd_run_opts *o;
+	const char *exe;                /* the program the command's first word found */
+	const char *dir;                /* the results directory (renamed when complete) */
+	char *cwd, *program;            /* where it runs, what its first word found */
+	char started[32];
+	struct rt_profile *prof;        /* NULL: none */
+	struct rt_sweep_config *cfgs;
+	struct rt_cmd_result *res;
+	bool *have;                     /* measured before (--resume) */
+	size_t n, done;
+	const struct hw_node *hw;       /* the node's trusted counters (NULL: none) */
+	char hwline[RT_ERR_MSG + 1024]; /* their verdict, the default's figures added */
+};
+
+/* How configuration c is launched: *preload, "LD_PRELOAD=" with its library after this
+ * environment's own list (kept: a user's preload still loads, first; NULL when c sets none),
+ * and *argv, the command with its program found once (execvp's search: the same program for
+ * every configuration), behind numactl and its options where c binds (the caller frees
+ * both). */
+static int knob_launch(const struct run *run, const struct rt_sweep_config *c,
 		       char **preload, char ***argv, struct rt_err *err)
 {
 	const char *own = getenv("LD_PRELOAD");
-	size_t na = 0, nw = 1, k = 0;
+	size_t na = 0, nw = c->numa[0] ? 1 : 0, k = 0;
 	char *words;
 
 	*preload = NULL;
-	*argv = NULL;
 	if (c->preload[0] && asprintf(preload, "LD_PRELOAD=%s%s%s", own && *own ? own : "",
 				      own && *own ? ":" : "", c->preload) < 0) {
 		*preload = NULL;
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	}
-	if (!c->numa[0])
-		return 0;
-	while (o->cmd[na])
+	while (run->o->cmd[na])
 		na++;
 	for (const char *w = c->numa; *w; w++)
 		nw += *w == ' ';
 	/* one allocation: the words' array, then numactl's options cut into words; numactl's
-	 * path, "--" and the command's words borrowed */
+	 * path, "--", the program and the command's words borrowed */
 	if (!(*argv = calloc(1, (1 + nw + 1 + na + 1) * sizeof(**argv) + strlen(c->numa) + 1))) {
 		free(*preload);
 		*preload = NULL;
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	}
 	words = strcpy((char *)(*argv + 1 + nw + 1 + na + 1), c->numa);
-	(*argv)[k++] = (char *)o->numactl;
-	for (char *save = NULL, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
-		(*argv)[k++] = w;
-	(*argv)[k++] = (char *)"--";
-	for (size_t i = 0; i < na; i++)
-		(*argv)[k++] = o->cmd[i];
+	if (nw) {
+		(*argv)[k++] = run->o->numactl;
+		for (char *save = NULL, *w = strtok_r(words, " ", &save); w;
+		     w = strtok_r(NULL, " ", &save))
+			(*argv)[k++] = w;
+		(*argv)[k++] = (char *)"--";
+	}
+	(*argv)[k++] = (char *)run->exe;
+	for (size_t i = 1; i < na; i++)
+		(*argv)[k++] = run->o->cmd[i];
 	return 0;
 }
 
 /* One fresh process of configuration c; with the log when logpath is not NULL. */
-static int run_process(const struct rt_cmd_run_opts *o, const struct rt_sweep_config *c,
+static int run_process(const struct run *run, const struct rt_sweep_config *c,
 		       const char *logpath, struct rt_cmd_outcome *r, struct rt_err *err)
 {
+	const struct rt_cmd_run_opts *o = run->o;
 	char env[4][64], *envp[RT_SWEEP_MAX_ENV + 5], *preload = NULL, **argv = NULL;
 	size_t nenv = 0;
 	struct rt_outfile lf = { 0 };
@@ -999,7 +1039,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_sweep_co
 		envp[i] = env[i];
 	for (size_t i = 0; i < c->nenv; i++)
 		envp[nenv++] = c->env[i];
-	if ((rc = knob_launch(o, c, &preload, &argv, err)))
+	if ((rc = knob_launch(run, c, &preload, &argv, err)))
 		return rc;
 	if (preload)
 		envp[nenv++] = preload;
@@ -1016,7 +1056,7 @@ static int run_process(const struct rt_cmd_run_opts *o, const struct rt_sweep_co
 	rt_cpu_sample_take(&before);
 	sampled = rt_now();
 	off = realtime_off();
-	rc = rt_spawn_run_envp(argv ? argv : o->cmd, envp, nenv, o->timeout, &io, &ch, err);
+	rc = rt_spawn_run_envp(argv, envp, nenv, o->timeout, &io, &ch, err);
 	off = (off + realtime_off()) / 2;       /* the clocks' offset (a step between: held) */
 	rt_onednn_reader_fini(&s.rd);           /* its output read (nothing held before) */
 	free(preload);
@@ -1292,15 +1332,16 @@ static int open_dir(const struct rt_cmd_run_opts *o, const struct rt_cluster_lau
 static bool put_sweep(FILE *fp, const struct rt_cmd_run_opts *o)
 {
 	char knob[1024];        /* a knob's: 64 values of 12 characters, 16 words of 48 at most */
+	const size_t ng = o->grid ? o->grid->nknobs : 0;
 	struct rt_buf b;
 	size_t n = 0;
 	bool ok = true;
 
-	for (size_t k = 0; k < o->grid.nknobs + o->nknobs; k++) {
-		if (k < o->grid.nknobs)
-			rt_sweep_knob_spec(&o->grid, k, knob, sizeof(knob));
+	for (size_t k = 0; k < ng + o->nknobs; k++) {
+		if (k < ng)
+			rt_sweep_knob_spec(o->grid, k, knob, sizeof(knob));
 		else
-			rt_cmd_knob_spec(&o->knobs[k - o->grid.nknobs], knob, sizeof(knob));
+			rt_cmd_knob_spec(&o->knobs[k - ng], knob, sizeof(knob));
 		rt_cfg_put_member(fp, n++ ? ", " : " ", knob);
 	}
 	rt_buf_init(&b);
@@ -1337,31 +1378,28 @@ static bool put_sweep(FILE *fp, const struct rt_cmd_run_opts *o)
 }
 
 /* DIR/run.cfg: the request (enough to run the rest: roofline-run --resume DIR) and how it
- * ran; status running, complete or interrupted. def: the default's results once it ran (its
- * log's info lines described), or NULL; prof: the profile whose CPU and caches it records
- * (NULL: none) */
-static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
-			const struct rt_sweep_config *cfgs, size_t n, const char *cwd,
-			const char *exe, const char *started, const char *status,
-			const struct rt_cmd_result *def, const struct rt_profile *prof,
-			struct rt_err *err)
+ * ran, with the CPU and caches of its profile; status running, complete or interrupted.
+ * def: the default's results once it ran (its log's info lines described), or NULL */
+static int write_runcfg(const struct run *run, const char *status,
+			const struct rt_cmd_result *def, struct rt_err *err)
 {
+	const struct rt_cmd_run_opts *o = run->o;
 	struct rt_outfile of;
 	int rc;
 
-	if ((rc = rt_runrec_begin(&of, dir, "how roofline-run ran here: enough to run the rest "
-				  "(roofline-run --resume DIR)", "roofline-run", status, started,
-				  err)))
+	if ((rc = rt_runrec_begin(&of, run->dir, "how roofline-run ran here: enough to run the "
+				  "rest (roofline-run --resume DIR)", "roofline-run", status,
+				  run->started, err)))
 		return rc;
 	rt_cfg_put_member(of.fp, "  command = ", o->cmdline ? o->cmdline : "");
 	rt_cfg_put_member(of.fp, ";\n  profile = ", o->profile ? o->profile : "");
 	fprintf(of.fp, ";\n  default = \"default\";\n  configurations = %zu;\n"
-		"  command_request = {\n    argv = [", n);
+		"  command_request = {\n    argv = [", run->n);
 	for (size_t i = 0; o->cmd[i]; i++)
 		rt_cfg_put_member(of.fp, i ? ", " : " ", o->cmd[i]);
 	/* where it ran and what the first word found: --resume runs the rest only there */
-	rt_cfg_put_member(of.fp, " ];\n    cwd = ", cwd);
-	rt_cfg_put_member(of.fp, ";\n    program = ", exe);
+	rt_cfg_put_member(of.fp, " ];\n    cwd = ", run->cwd);
+	rt_cfg_put_member(of.fp, ";\n    program = ", run->program);
 	fputs(";\n    sweep = [", of.fp);
 	if (!put_sweep(of.fp, o)) {
 		rt_outfile_abort(&of);
@@ -1393,8 +1431,8 @@ static int write_runcfg(const char *dir, const struct rt_cmd_run_opts *o,
 		rt_cfg_put_str(of.fp, t->isa);
 		fputs(";\n  };\n", of.fp);
 	}
-	rt_runrec_put_configurations(of.fp, cfgs, n, o->numactl);
-	return rt_runrec_end(&of, prof, err);
+	rt_runrec_put_configurations(of.fp, run->cfgs, run->n, o->numactl);
+	return rt_runrec_end(&of, run->prof, err);
 }
 
 static const char resume_how[] = "--resume runs the rest of that run: resume it as it started";
@@ -1519,10 +1557,11 @@ static void free_argv(char **argv)
 }
 
 /* One configuration, its rows into rows (a buffer: they land in points.csv whole). */
-static int run_config(const struct rt_cmd_run_opts *o, const char *dir,
-		      const struct rt_sweep_config *c, size_t ci, struct rt_cmd_result *s,
-		      FILE *rows, struct rt_err *err)
+static int run_config(const struct run *run, size_t ci, FILE *rows, struct rt_err *err)
 {
+	const struct rt_cmd_run_opts *o = run->o;
+	const struct rt_sweep_config *c = &run->cfgs[ci];
+	struct rt_cmd_result *s = &run->res[ci];
 	char log[64], path[4300], again_path[4310];
 	int rc;
 
@@ -1532,10 +1571,10 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir,
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	for (unsigned k = 0; k < o->repeat && !rt_spawn_interrupted(); k++) {
 		snprintf(log, sizeof(log), "onednn/c%03zu-r%u.log", ci, k + 1);
-		snprintf(path, sizeof(path), "%s/%s", dir, log);
+		snprintf(path, sizeof(path), "%s/%s", run->dir, log);
 		fprintf(stderr, "%s: [%zu] %s, run %u of %u\n", o->prog, ci + 1, c->name, k + 1,
 			o->repeat);
-		if ((rc = run_process(o, c, path, &s->runs[k], err)))
+		if ((rc = run_process(run, c, path, &s->runs[k], err)))
 			return rc;
 		if (s->runs[k].disturbed && !o->ranked && !rt_spawn_interrupted()) {
 			/* another process took its CPUs: measured again, the undisturbed run kept
@@ -1545,7 +1584,7 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir,
 			fprintf(stderr, "%s: [%zu] %s: %s: measured again\n", o->prog, ci + 1,
 				c->name, s->runs[k].reason);
 			snprintf(again_path, sizeof(again_path), "%s.again", path);
-			if ((rc = run_process(o, c, again_path, &again, err)))
+			if ((rc = run_process(run, c, again_path, &again, err)))
 				return rc;
 			if (again.ok && !again.disturbed && !rename(again_path, path)) {
 				rt_onednn_tally_free(&s->runs[k].t);
@@ -1575,7 +1614,7 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir,
 
 			fprintf(stderr, "%s: [%zu] %s without the log, run %u of %u\n", o->prog,
 				ci + 1, c->name, k + 1, o->repeat);
-			if ((rc = run_process(o, c, NULL, &bare, err)))
+			if ((rc = run_process(run, c, NULL, &bare, err)))
 				return rc;
 			run_row(rows, c, k + 1, &bare, "command without the log", "", false);
 			if (bare.ok && !bare.disturbed && nw < RT_CLI_REPEAT_MAX)
@@ -1591,12 +1630,12 @@ static int run_config(const struct rt_cmd_run_opts *o, const char *dir,
 /* Before a configuration is said to be faster than the default: both again without the log,
  * in turn (the default, the best, -r times), in fresh processes, their rows appended to
  * points.csv ("command without the log, confirming"); what they say decides the verdict. */
-static int confirm(const struct rt_cmd_run_opts *o, const char *dir,
-		   const struct rt_sweep_config *cfgs, size_t n, struct rt_cmd_result *res,
-		   struct rt_err *err)
+static int confirm(const struct run *run, struct rt_err *err)
 {
+	const struct rt_cmd_run_opts *o = run->o;
 	double bm = 0, dm = 0;
-	const size_t best = rt_cmd_pick_compared(o, res, n, &bm, &dm), pair[2] = { 0, best };
+	const size_t best = rt_cmd_pick_compared(o, run->res, run->n, &bm, &dm),
+		     pair[2] = { 0, best };
 	double w[2][64], img[2][64];
 	unsigned nw[2] = { 0, 0 }, ni[2] = { 0, 0 };
 	char csv[4200], *buf = NULL;
@@ -1605,19 +1644,19 @@ static int confirm(const struct rt_cmd_run_opts *o, const char *dir,
 	int rc = 0;
 
 	/* a claim to check: another configuration faster than an undisturbed default */
-	if (best == SIZE_MAX || best == 0 || !cfgs[0].is_default || !res[0].ran ||
-	    res[0].disturbed || bm >= dm)
+	if (best == SIZE_MAX || best == 0 || !run->cfgs[0].is_default || !run->res[0].ran ||
+	    run->res[0].disturbed || bm >= dm)
 		return 0;
 	if (!(rows = open_memstream(&buf, &len)))
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	for (unsigned k = 0; k < o->repeat && !rc && !rt_spawn_interrupted(); k++)
 		for (int j = 0; j < 2 && !rc && !rt_spawn_interrupted(); j++) {
-			const struct rt_sweep_config *c = &cfgs[pair[j]];
+			const struct rt_sweep_config *c = &run->cfgs[pair[j]];
 			struct rt_cmd_outcome r;
 
 			fprintf(stderr, "%s: [%zu] %s without the log, confirming, run %u of %u\n",
 				o->prog, pair[j] + 1, c->name, k + 1, o->repeat);
-			if ((rc = run_process(o, c, NULL, &r, err)))
+			if ((rc = run_process(run, c, NULL, &r, err)))
 				break;
 			run_row(rows, c, k + 1, &r, "command without the log, confirming", "", false);
 			if (r.ok && !r.disturbed && nw[j] < 64) {
@@ -1632,10 +1671,10 @@ static int confirm(const struct rt_cmd_run_opts *o, const char *dir,
 	if (fclose(rows) && !rc)
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 	if (!rc && !rt_spawn_interrupted()) {
-		snprintf(csv, sizeof(csv), "%s/points.csv", dir);
+		snprintf(csv, sizeof(csv), "%s/points.csv", run->dir);
 		rc = rt_file_append(csv, buf, len, err);
 		for (int j = 0; j < 2 && !rc; j++) {
-			struct rt_cmd_result *s = &res[pair[j]];
+			struct rt_cmd_result *s = &run->res[pair[j]];
 
 			s->cf_tried = true;
 			s->cf = rt_points_spread(w[j], nw[j]);
@@ -1670,7 +1709,7 @@ static bool hw_table(struct hw_node *h, char *line, size_t size)
 }
 
 struct hw_run {
-	const struct rt_cmd_run_opts *o;
+	const struct run *run;
 	const struct rt_sweep_config *c;
 	bool ok;
 	char why[300];
@@ -1683,7 +1722,7 @@ static void hw_run_once(void *arg)
 	struct rt_cmd_outcome r;
 	struct rt_err e = { 0 };
 
-	if (run_process(h->o, h->c, NULL, &r, &e) || !r.ok || r.disturbed) {
+	if (run_process(h->run, h->c, NULL, &r, &e) || !r.ok || r.disturbed) {
 		h->ok = false;
 		snprintf(h->why, sizeof(h->why), "%.299s", e.msg[0] ? e.msg : r.reason);
 	}
@@ -1693,13 +1732,16 @@ static void hw_run_once(void *arg)
 /* The FLOPs the command retired, by the table, where it was trusted for every kind of work the
  * command does (fp32, and each precision oneDNN's log shows FLOPs of): one run of the command
  * per group of events (perf_event, counting it and every process and thread it starts;
- * roofline-run's own reading of the output too, a few instructions per line). */
-static void hw_measure(const struct rt_cmd_run_opts *o, const struct rt_sweep_config *c,
-		       const struct rt_cmd_result *r, const struct hw_node *hn, char *line,
-		       size_t size)
+ * roofline-run's own reading of the output too, a few instructions per line); said in
+ * run->hwline. */
+static void hw_measure(struct run *run, const struct rt_sweep_config *c,
+		       const struct rt_cmd_result *r)
 {
+	const struct hw_node *hn = run->hw;
 	const struct rt_uarch *u = hn->u;
-	struct hw_run h = { o, c, true, "" };
+	char *const line = run->hwline;
+	const size_t size = sizeof(run->hwline);
+	struct hw_run h = { run, c, true, "" };
 	const struct rt_pmu_work w = { hw_run_once, &h, 0, NULL };
 	bool work[RT_PRECISION_COUNT] = { false, true };
 	struct rt_flop_count fc;
@@ -1725,7 +1767,8 @@ static void hw_measure(const struct rt_cmd_run_opts *o, const struct rt_sweep_co
 			return;
 		}
 	}
-	fprintf(stderr, "%s: %s: hardware FLOP counts (%s table)\n", o->prog, c->name, u->name);
+	fprintf(stderr, "%s: %s: hardware FLOP counts (%s table)\n", run->o->prog, c->name,
+		u->name);
 	if (rt_pmu_measure(&rt_pmu_perf, u, u->counters, &w, &fc, &ng, &e) || !h.ok)
 		snprintf(line, size, "hardware counters: the %s table could not count the "
 			 "command: %s", u->name, h.ok ? e.msg : h.why);
@@ -1738,39 +1781,26 @@ static void hw_measure(const struct rt_cmd_run_opts *o, const struct rt_sweep_co
 			 fc.source == RT_SOURCE_HW ? "" : fc.why, c->name, fc.flops, ng, ng == 1 ? "" : "s");
 }
 
-/* The configurations, each in fresh processes; each one's rows appended to points.csv when
- * it finishes (an interrupted one leaves none: --resume runs it). *done: how many finished,
- * resumed ones included. */
-/* A user's command as the engine's workload: the run's configurations and what they gave. */
-struct cmd_sweep {
-	const struct rt_cmd_run_opts *o;
-	const char *dir;
-	const struct rt_sweep_config *cfgs;
-	struct rt_cmd_result *res;
-	const struct hw_node *hw;       /* the node's trusted counters (NULL: none) */
-	char *hwline;                   /* their verdict, the default's figures added */
-	size_t hwsize;
-};
-
+/* A user's command as the engine's workload (ctx: the run). */
 static const char *cmd_name(void *ctx, size_t i)
 {
-	return ((const struct cmd_sweep *)ctx)->cfgs[i].name;
+	return ((const struct run *)ctx)->cfgs[i].name;
 }
 
 /* Configuration i, -r runs with the log (and the default's without it), its rows onto rows */
 static int cmd_measure(void *ctx, size_t i, FILE *rows, char *result, size_t rsize,
 		       struct rt_err *err)
 {
-	const struct cmd_sweep *w = ctx;
-	const struct rt_sweep_config *c = &w->cfgs[i];
-	struct rt_cmd_result *r = &w->res[i];
-	int rc = run_config(w->o, w->dir, c, i, r, rows, err);
+	struct run *run = ctx;
+	const struct rt_sweep_config *c = &run->cfgs[i];
+	const struct rt_cmd_result *r = &run->res[i];
+	int rc = run_config(run, i, rows, err);
 
 	if (rc || rt_spawn_interrupted())
 		return rc ? rc : -EINTR;
 	/* the default's FLOPs from the hardware too, where the node's counters are trusted */
-	if (w->hw && c->is_default && r->wall.runs)
-		hw_measure(w->o, c, r, w->hw, w->hwline, w->hwsize);
+	if (run->hw && c->is_default && r->wall.runs)
+		hw_measure(run, c, r);
 	if (r->wall.runs)
 		snprintf(result, rsize, "%.3f s of wall time, the median of %u run%s%s",
 			 r->wall.median, r->wall.runs, r->wall.runs > 1 ? "s" : "",
@@ -1794,90 +1824,80 @@ static void cmd_progress(void *ctx, size_t i, size_t n, const char *config, cons
 		fprintf(stderr, "%s: [%zu] %s: %s\n", o->prog, i, config, result);
 }
 
-/* Configurations first..n-1 not measured before (have), through the sweep engine; *done
- * counts those it measured. 0 when interrupted: what finished is in points.csv. */
-static int run_all(const struct rt_cmd_run_opts *o, const char *dir,
-		   const struct rt_sweep_config *cfgs, size_t first, size_t n,
-		   struct rt_cmd_result *res, const bool *have, size_t *done,
-		   const struct hw_node *hw, char *hwline, size_t hwsize, struct rt_err *err)
+/* Configurations first..n-1 not measured before (have), through the sweep engine, each in
+ * fresh processes, its rows appended to points.csv when it finishes (an interrupted one
+ * leaves none: --resume runs it); run->done counts those it measured. 0 when interrupted. */
+static int run_all(struct run *run, size_t first, struct rt_err *err)
 {
-	struct cmd_sweep w = { .o = o, .dir = dir, .cfgs = cfgs, .res = res, .hw = hw,
-			       .hwline = hwline, .hwsize = hwsize };
 	char csv[4200];
+	const struct rt_engine e = { .w = &rt_workload_command, .ctx = run, .csv = csv,
+				     .first = first, .n = run->n, .name = cmd_name, .have = run->have,
+				     .progress = cmd_progress, .progress_ctx = run->o };
 	size_t measured = 0;
 	int rc;
 
-	snprintf(csv, sizeof(csv), "%s/points.csv", dir);
+	snprintf(csv, sizeof(csv), "%s/points.csv", run->dir);
 	/* a directory of an earlier rooftraj, resumed: its rows in today's columns first */
 	if ((rc = rt_points_csv_upgrade(csv, err)))
 		return rc;
-	{
-		const struct rt_engine e = { .w = &rt_workload_command, .ctx = &w, .csv = csv,
-					     .first = first, .n = n, .name = cmd_name, .have = have,
-					     .progress = cmd_progress, .progress_ctx = (void *)o };
-
-		rc = rt_engine_run(&e, &measured, err);
-	}
-	*done += measured;
+	rc = rt_engine_run(&e, &measured, err);
+	run->done += measured;
 	return rc == -EINTR ? 0 : rc;
 }
 
 /* --sweep tune once its alternatives ran: the winners (o->tune_together), recorded in
- * run.cfg, and when there are several, their configuration built, run and appended (*cfgs,
- * *res, *have and *n grown by it; *done counts it when it finished). */
-static int tune_together(struct rt_cmd_run_opts *o, const struct rt_cmd_run_opts *run,
-			 const char *dir, const char *cwd, const char *exe, const char *started,
-			 const struct rt_profile *prof, struct rt_sweep_config **cfgs,
-			 struct rt_cmd_result **res, bool **have, size_t *n, size_t *done,
-			 struct rt_err *err)
+ * run.cfg, and when there are several, their configuration built, run and appended (the
+ * run's configurations grown by it). */
+static int tune_together(struct run *run, struct rt_err *err)
 {
+	struct rt_cmd_run_opts *o = run->o;
 	struct rt_sweep_config *nc = NULL;
 	struct rt_cmd_result *nr;
 	size_t nn = 0, i;
 	bool *nh;
 	int rc;
 
-	o->ntogether = rt_cmd_tune_winners(o, *res, o->tune_together);
+	o->ntogether = rt_cmd_tune_winners(o, run->res, o->tune_together);
 	if (o->ntogether < 2)
-		return write_runcfg(dir, o, *cfgs, *n, cwd, exe, started, "running", NULL, prof,
-				    err);
-	if ((rc = build_configs(o, (*cfgs)[0].rank, &nc, &nn, err)))
+		return write_runcfg(run, "running", NULL, err);
+	if ((rc = build_configs(o, run->cfgs[0].rank, &nc, &nn, err)))
 		return rc;
-	if (nn != *n + 1) {             /* the grid of the run, and the winners' one */
+	if (nn != run->n + 1) {         /* the grid of the run, and the winners' one */
 		rt_sweep_configs_free(nc, nn);
 		return rt_err_set(err, -EINVAL, "tune: %zu configurations with the winners "
-				  "together, %zu expected", nn, *n + 1);
+				  "together, %zu expected", nn, run->n + 1);
 	}
-	nr = realloc(*res, nn * sizeof(**res));
+	nr = realloc(run->res, nn * sizeof(*nr));
 	if (nr)
-		*res = nr;
-	nh = nr ? realloc(*have, nn * sizeof(**have)) : NULL;
+		run->res = nr;
+	nh = nr ? realloc(run->have, nn * sizeof(*nh)) : NULL;
 	if (nh)
-		*have = nh;
+		run->have = nh;
 	if (!nr || !nh) {
 		rt_sweep_configs_free(nc, nn);
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	}
 	i = nn - 1;
-	memset(&(*res)[i], 0, sizeof(**res));
-	(*have)[i] = false;
-	rt_sweep_configs_free(*cfgs, *n);
-	*cfgs = nc;
-	*n = nn;
-	if ((rc = write_runcfg(dir, o, nc, nn, cwd, exe, started, "running", NULL, prof, err)))
+	memset(&nr[i], 0, sizeof(*nr));
+	nh[i] = false;
+	rt_sweep_configs_free(run->cfgs, run->n);
+	run->cfgs = nc;
+	run->n = nn;
+	if ((rc = write_runcfg(run, "running", NULL, err)))
 		return rc;
 	fprintf(stderr, "%s: tune: the alternatives that won, together: %s\n", o->prog,
 		nc[i].name);
 	/* the sweep measured: only the new one runs */
-	return run_all(run, dir, nc, i, nn, *res, *have, done, NULL, NULL, 0, err);
+	return run_all(run, i, err);
 }
 
 /* summary.txt (also printed when alone), the charts and report.html: 0 when all are there. */
-static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launch *l,
-		  const char *dir, const struct rt_sweep_config *cfgs,
-		  const struct rt_cmd_result *res, size_t n, size_t done,
-		  const char *resume_dir, const struct rt_profile *prof, const char *hwline)
+static int finish(const struct run *run, const struct rt_cluster_launch *l,
+		  const char *resume_dir)
 {
+	const struct rt_cmd_run_opts *o = run->o;
+	const char *const dir = run->dir, *const hwline = run->hwline;
+	const size_t n = run->n;
 	struct rt_err err = { 0 };
 	struct rt_outfile sf;
 	struct rt_cmd_lead ld = { .hw = hwline };
@@ -1890,10 +1910,10 @@ static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launc
 		fprintf(stderr, "%s: out of memory\n", o->prog);
 		return -ENOMEM;
 	}
-	rt_cmd_summary_write(mem, o, cfgs, res, n, prof, &ld);
+	rt_cmd_summary_write(mem, o, run->cfgs, run->res, n, run->prof, &ld);
 	if (rt_spawn_interrupted()) {
 		snprintf(more, sizeof(more), "interrupted: %zu of %zu configurations finished; "
-			 "roofline-run --resume %s runs the rest", done, n, resume_dir);
+			 "roofline-run --resume %s runs the rest", run->done, n, resume_dir);
 		fprintf(mem, "\n%s\n", more);
 	}
 	fclose(mem);
@@ -1917,39 +1937,31 @@ static int finish(const struct rt_cmd_run_opts *o, const struct rt_cluster_launc
 			lead[nl++] = more;
 		for (size_t k = 0; k < ld.adv.n; k++)
 			lead[nl++] = ld.adv.line[k];
-		if ((rc = rt_cmd_views(o->prog, dir, cfgs, res, n, prof, false, lead, nl, &err)))
+		if ((rc = rt_cmd_views(o->prog, dir, run->cfgs, run->res, n, run->prof, false, lead,
+				       nl, &err)))
 			fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 	}
 	rt_cmd_advice_free(&ld.adv);
 	return rc;
 }
 
-int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
+int rt_cmd_run_tool(struct rt_cmd_run_opts *o)
 {
-	struct rt_cmd_run_opts req = *opts;
-	const struct rt_cmd_run_opts *o = &req;
-	struct rt_err err = { 0 };
 	struct rt_resdir rd;
+	char room[4096], path[4300], exe[4096];
+	struct run run = { .o = o, .exe = exe, .dir = rd.path };
+	struct rt_err err = { 0 };
 	struct rt_cluster_launch l;
-	struct rt_profile *prof = NULL;
-	struct rt_sweep_config *cfgs = NULL;
-	struct rt_cmd_result *res = NULL;
-	bool *have = NULL;
-	char **argv = NULL, hwline[RT_ERR_MSG + 1024] = "";
+	char **argv = NULL;
 	struct hw_node hwn;
-	const struct hw_node *hw = NULL;
-	size_t n = 0, done = 0;
-	char room[4096], path[4300], exe[4096], started[32], *cwd = NULL;
-	const char *const dir = rd.path;       /* its name as it runs, then when complete */
-	char *program = NULL;
-	char **resolved = NULL;
 	struct rt_runrec_members *rec = NULL;   /* --resume: its record (o's strings) */
 	const char *recorded = NULL;            /* ... the program its first word found */
+	const bool profile_given = o->profile;
 	const char *top;
 	int status = 1, rc;
 
 	rt_resdir_init(&rd);
-	rt_timestamp(started, sizeof(started));
+	rt_timestamp(run.started, sizeof(run.started));
 	/* a rank of a job, or alone: the rule every tool follows */
 	if (rt_cluster_launch_detect(&l, &err))
 		goto fail;
@@ -1959,7 +1971,7 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			"cannot be told\n", o->prog, l.from);
 		goto out;
 	}
-	req.ranked = l.size > 1;
+	o->ranked = l.size > 1;
 	top = o->resume ? o->resume : o->outdir;
 	if (o->resume) {
 		/* the run's own record: under a launcher each rank's room */
@@ -1967,17 +1979,17 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 			snprintf(room, sizeof(room), "%s/rank-%d", o->resume, l.rank);
 		else
 			snprintf(room, sizeof(room), "%s", o->resume);
-		if (!(cwd = getcwd(NULL, 0)) ||
-		    read_runcfg(room, &req, cwd, &rec, &argv, &recorded, &err)) {
-			fprintf(stderr, "%s: %s\n", o->prog, cwd ? err.msg : strerror(errno));
+		if (!(run.cwd = getcwd(NULL, 0)) ||
+		    read_runcfg(room, o, run.cwd, &rec, &argv, &recorded, &err)) {
+			fprintf(stderr, "%s: %s\n", o->prog, run.cwd ? err.msg : strerror(errno));
 			goto out;
 		}
-		if (!opts->profile && o->profile) {
+		if (!profile_given && o->profile) {
 			/* judged on the profile its rows so far were judged on */
 			struct rt_buf note;
 
 			rt_buf_init(&note);
-			rc = rt_runrec_resume_profile(room, o->profile, &prof, &note, &err);
+			rc = rt_runrec_resume_profile(room, o->profile, &run.prof, &note, &err);
 			if (!rc && note.s[0])
 				fprintf(stderr, "%s: %s\n", o->prog, note.s);
 			rt_buf_fini(&note);
@@ -2002,95 +2014,74 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 		}
 	}
 	/* where it runs, and the program the first word found, as run.cfg records them */
-	if ((!cwd && !(cwd = getcwd(NULL, 0))) || !(program = realpath(exe, NULL))) {
-		fprintf(stderr, "%s: %s: %s\n", o->prog, cwd ? exe : "the working directory",
+	if ((!run.cwd && !(run.cwd = getcwd(NULL, 0))) || !(run.program = realpath(exe, NULL))) {
+		fprintf(stderr, "%s: %s: %s\n", o->prog, run.cwd ? exe : "the working directory",
 			strerror(errno));
 		goto out;
 	}
-	if (recorded && strcmp(recorded, program)) {
+	if (recorded && strcmp(recorded, run.program)) {
 		fprintf(stderr, "%s: %s/run.cfg:%d: the command's program: '%s' when the run "
 			"started, '%s' now (%s)\n", o->prog, room,
 			rt_runrec_members_line(rec, "run.command_request.program"), recorded,
-			program, resume_how);
+			run.program, resume_how);
 		goto out;
 	}
-	if (o->profile && !prof && rt_profile_load(&prof, o->profile, &err))
+	if (o->profile && !run.prof && rt_profile_load(&run.prof, o->profile, &err))
 		goto fail;
 	if (!o->profile) {
 		/* the node's own profile when roofline-probe wrote one where it writes it */
 		char def[4096];
 
 		rt_profile_default_path(def, sizeof(def), NULL, NULL, 0);
-		if (access(def, F_OK) == 0 && rt_profile_load(&prof, def, &err)) {
+		if (access(def, F_OK) == 0 && rt_profile_load(&run.prof, def, &err)) {
 			fprintf(stderr, "%s: %s (not used)\n", o->prog, err.msg);
-			prof = NULL;
+			run.prof = NULL;
 		}
 	}
-	if (build_configs(o, l.size > 1 ? l.rank : -1, &cfgs, &n, &err) ||
-	    ((!(have = calloc(n, sizeof(*have))) || !(res = calloc(n, sizeof(*res)))) &&
+	if (build_configs(o, l.size > 1 ? l.rank : -1, &run.cfgs, &run.n, &err) ||
+	    ((!(run.have = calloc(run.n, sizeof(*run.have))) ||
+	      !(run.res = calloc(run.n, sizeof(*run.res)))) &&
 	     rt_err_set(&err, -ENOMEM, "out of memory")))
 		goto fail;
 	/* a run stopped before its first configuration finished has no points.csv yet */
 	if (open_dir(o, &l, room, &rd, &err) ||
-	    (o->resume && (rc = rt_cmd_results_load(dir, &cfgs, &n, &res, have, &err)) &&
-	     rc != -ENOENT))
+	    (o->resume && (rc = rt_cmd_results_load(run.dir, &run.cfgs, &run.n, &run.res, run.have,
+						    &err)) && rc != -ENOENT))
 		goto fail;
 	if (!top)
-		top = dir;
-	if (l.size > 1 && n * o->repeat > 1)
+		top = run.dir;
+	if (l.size > 1 && run.n * o->repeat > 1)
 		fprintf(stderr, "%s: rank %d of %d: if the command calls MPI_Init itself, the "
 			"launcher lets each rank start MPI once: only the first of these %zu runs "
 			"would; run one configuration with -r 1 per launch then\n", o->prog, l.rank,
-			l.size, n * o->repeat + (o->overhead ? o->repeat : 0));
-	snprintf(path, sizeof(path), "%s/onednn", dir);
-	if (rt_mkdir_own(path, &err) ||
-	    write_runcfg(dir, o, cfgs, n, cwd, program, started, "running", NULL, prof, &err))
+			l.size, run.n * o->repeat + (o->overhead ? o->repeat : 0));
+	snprintf(path, sizeof(path), "%s/onednn", run.dir);
+	if (rt_mkdir_own(path, &err) || write_runcfg(&run, "running", NULL, &err))
 		goto fail;
-	{
-		size_t na = 0;
-		struct rt_cmd_run_opts oo = req;
-
-		/* execvp's search done once: the same program for every configuration; every word
-		 * of the command passed on */
-		while (o->cmd[na])
-			na++;
-		if (!(resolved = calloc(na + 1, sizeof(*resolved)))) {
-			fprintf(stderr, "%s: out of memory\n", o->prog);
-			goto out;
-		}
-		memcpy(resolved, o->cmd, na * sizeof(*resolved));
-		resolved[0] = exe;
-		oo.cmd = resolved;
-		/* the node's counters, checked on the probe's kernels before the command runs */
-		if (o->hw_counters && hw_table(&hwn, hwline, sizeof(hwline)))
-			hw = &hwn;
-		for (size_t i = 0; i < n; i++)
-			done += have[i];
-		if ((rc = run_all(&oo, dir, cfgs, 0, n, res, have, &done, hw, hwline, sizeof(hwline),
-				  &err)))
-			goto fail;
-		/* tune: the alternatives that won, together (under a launcher MPI starts once per
-		 * launch: no runs beyond the sweep's) */
-		if (o->tune && !o->ranked && !o->ntogether && !rt_spawn_interrupted() &&
-		    (rc = tune_together(&req, &oo, dir, cwd, program, started, prof, &cfgs, &res,
-					&have, &n, &done, &err)))
-			goto fail;
-		oo.ntogether = req.ntogether;
-		/* under a launcher MPI starts once per launch: no runs beyond the sweep's */
-		if (!o->ranked && !rt_spawn_interrupted() &&
-		    (rc = confirm(&oo, dir, cfgs, n, res, &err)))
-			goto fail;
-	}
-	if (write_runcfg(dir, o, cfgs, n, cwd, program, started,
-			 rt_spawn_interrupted() ? "interrupted" : "complete", &res[0], prof, &err))
+	/* the node's counters, checked on the probe's kernels before the command runs */
+	if (o->hw_counters && hw_table(&hwn, run.hwline, sizeof(run.hwline)))
+		run.hw = &hwn;
+	for (size_t i = 0; i < run.n; i++)
+		run.done += run.have[i];
+	if ((rc = run_all(&run, 0, &err)))
+		goto fail;
+	/* tune: the alternatives that won, together, and the claim confirmed (under a launcher
+	 * MPI starts once per launch: no runs beyond the sweep's) */
+	if (o->tune && !o->ranked && !o->ntogether && !rt_spawn_interrupted() &&
+	    (rc = tune_together(&run, &err)))
+		goto fail;
+	if (!o->ranked && !rt_spawn_interrupted() && (rc = confirm(&run, &err)))
+		goto fail;
+	if (write_runcfg(&run, rt_spawn_interrupted() ? "interrupted" : "complete", &run.res[0],
+			 &err))
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-	if (finish(o, &l, dir, cfgs, res, n, done, top, prof, hwline))
+	if (finish(&run, &l, top))
 		goto out;
 	/* a new directory, or a resumed .partial, takes its name once the run is complete */
 	if (!rt_spawn_interrupted() && rt_resdir_complete(&rd, &err))
 		goto fail;
-	fprintf(stderr, "%s: page %s/report.html\n%s: results in %s\n", o->prog, dir, o->prog,
-		dir);
+	fprintf(stderr, "%s: page %s/report.html\n%s: results in %s\n", o->prog, run.dir, o->prog,
+		run.dir);
 	/* the last rank to finish puts every rank's rows and one summary in the directory */
 	if (l.size > 1 && !rt_spawn_interrupted()) {
 		rc = rt_cmd_ranks_merge(top, &l, stdout, &err);
@@ -2101,8 +2092,8 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 				"%s/summary.txt\n", o->prog, top, top);
 	}
 	status = rt_spawn_interrupted() ? 130 : 1;
-	for (size_t i = 0; i < n && status == 1; i++)
-		if (res[i].wall.runs)
+	for (size_t i = 0; i < run.n && status == 1; i++)
+		if (run.res[i].wall.runs)
 			status = 0;
 	if (status == 1)
 		fprintf(stderr, "%s: no configuration ran\n", o->prog);
@@ -2110,16 +2101,13 @@ int rt_cmd_run_tool(const struct rt_cmd_run_opts *opts)
 fail:
 	fprintf(stderr, "%s: %s\n", o->prog, err.msg);
 out:
-	rt_cmd_results_free(cfgs, res, n);
-	free(have);
+	rt_cmd_results_free(run.cfgs, run.res, run.n);
+	free(run.have);
 	free_argv(argv);
 	rt_runrec_members_destroy(rec);
-	if (opts->resume)       /* what the record compiled (the tool's own has none) */
-		rt_cmd_run_opts_fini(&req);
-	free(resolved);
-	free(cwd);
-	free(program);
-	rt_profile_destroy(prof);
+	free(run.cwd);
+	free(run.program);
+	rt_profile_destroy(run.prof);
 	rt_resdir_fini(&rd);
 	return status;
 }

@@ -24,7 +24,7 @@
 #define RT_CMD_ENV_LIST_MAX 1024
 
 /* --sweep env:NAME=V1,V2,...: the variable and its values, each ended by a NUL in text, value
- * i at text + at[i] (offsets: the options are copied) */
+ * i at text + at[i] */
 struct rt_cmd_env_knob {
 	char name[48];
 	char text[RT_CMD_ENV_LIST_MAX];
@@ -32,15 +32,18 @@ struct rt_cmd_env_knob {
 	size_t n;
 };
 
+/* roofline-run's options, as its table sets them (on --resume from DIR/run.cfg, each member
+ * set as the option of its name); what a sweep holds is on the heap, owned here and freed by
+ * rt_cmd_run_opts_fini. */
 struct rt_cmd_run_opts {
 	const char *prog;               /* the tool's name, for messages */
 	const char *cmdline;            /* as typed, for the directory's lock and run.cfg */
 	const char *outdir;             /* NULL: results/run-TIMESTAMP */
 	const char *profile;            /* a machine profile for the bounds, or NULL */
 	char *const *cmd;               /* the command, NULL-terminated */
-	struct rt_sweep grid;           /* --sweep threads and affinity: the sweep engine's
-					 * knobs, grammar and lists (sweep/sweep.h) */
-	struct rt_cmd_env_knob env[RT_CMD_MAX_ENV];     /* --sweep env:NAME=... */
+	struct rt_sweep *grid;          /* --sweep threads and affinity (NULL: neither): the sweep
+					 * engine's knobs, grammar and lists (sweep/sweep.h) */
+	struct rt_cmd_env_knob *env;    /* --sweep env:NAME=..., RT_CMD_MAX_ENV at most */
 	size_t nenv;
 	unsigned repeat;                /* fresh processes per configuration (-r) */
 	double timeout;                 /* seconds per process; 0: none */
@@ -58,40 +61,42 @@ struct rt_cmd_run_opts {
 	enum rt_cmd_fw framework;       /* --framework: what the threads knob sets and which
 					 * knobs can act (auto: each framework's threads variable,
 					 * the framework known from the default's log) */
-	bool ranked;                    /* set by the tool under a launcher: a disturbed run is
+	bool ranked;                    /* set by the run under a launcher: a disturbed run is
 					 * not run again (a command that starts MPI can once) */
 	unsigned batch;                 /* --batch: images an iteration, so that an iteration
 					 * rate ("12.3it/s", "1.2s/it", tqdm's) is images/s; 0:
 					 * iteration rates not read */
-	const char *throughput;         /* --throughput's POSIX ERE (NULL: the built-in forms):
+	char *throughput;               /* --throughput's POSIX ERE (NULL: the built-in forms):
 					 * its first parenthesised group, or the whole match, is
 					 * images/s; set by rt_cmd_throughput_set */
 	regex_t throughput_re;          /* ... compiled */
-	char throughput_buf[256];       /* ... its storage */
 	/* --sweep allocator=, fpmath=, isa=, numa= (cmd-knobs.h), in the order given */
-	struct rt_cmd_knob knobs[RT_CMD_NKNOBS];
+	struct rt_cmd_knob *knobs;      /* RT_CMD_NKNOBS at most */
 	size_t nknobs;
-	char numactl[RT_CMD_KNOB_PATH]; /* numactl's path where a numa value needs it */
+	char *numactl;                  /* numactl's path where a numa value needs it */
 	/* --sweep tune: each alternative ("threads=4", "allocator=jemalloc") measured alone
 	 * against the default, then the winners together (tune_together: their indexes, from
-	 * run.cfg on --resume once chosen); what the node lacked, in words */
+	 * run.cfg on --resume, else once chosen); what the node lacked, in words */
 	bool tune;
-	char tune_alt[RT_CMD_TUNE_MAX][64];
-	struct rt_cmd_knob tune_knob[RT_CMD_TUNE_MAX];  /* each alternative's value (n 0: threads) */
+	char (*tune_alt)[64];           /* ntune each */
+	struct rt_cmd_knob *tune_knob;  /* each alternative's value (n 0: threads) */
 	unsigned tune_threads[RT_CMD_TUNE_MAX];
 	size_t ntune;
 	size_t tune_together[RT_CMD_TUNE_MAX];
 	size_t ntogether;
-	char tune_lacked[800];
+	char *tune_lacked;
 };
+
+_Static_assert(sizeof(struct rt_cmd_run_opts) < 4096, "roofline-run's options are small: what "
+	       "a sweep holds is on the heap");
 
 #define RT_CMD_BATCH_MAX 1048576
 
 /* --throughput REGEX: compiled (POSIX extended), kept in o. -EINVAL naming the option and
  * the regex's own error, or a back-reference (\1: exponential time); at most 255
- * characters. Free with rt_cmd_run_opts_fini. */
+ * characters. */
 int rt_cmd_throughput_set(struct rt_cmd_run_opts *o, const char *regex, struct rt_err *err);
-/* What o holds: the compiled --throughput. */
+/* What o owns: the compiled --throughput, the sweep's knobs. */
 void rt_cmd_run_opts_fini(struct rt_cmd_run_opts *o);
 
 /* A --sweep argument: "threads" (1, powers of two, all the CPUs this process may use),
@@ -103,8 +108,10 @@ void rt_cmd_run_opts_fini(struct rt_cmd_run_opts *o);
 int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *err);
 
 /* The whole run; returns the tool's exit status (0; 1 when no configuration ran or the
- * results could not be written; 130 when interrupted), every message printed. */
-int rt_cmd_run_tool(const struct rt_cmd_run_opts *o);
+ * results could not be written; 130 when interrupted), every message printed. On --resume
+ * the request is set in o from DIR/run.cfg (its strings valid until this returns); tune's
+ * winners and o->ranked are set in it as they are known. */
+int rt_cmd_run_tool(struct rt_cmd_run_opts *o);
 
 /* A user's command as a sweep's workload (sweep/engine.h). */
 extern const struct rt_workload rt_workload_command;

@@ -90,8 +90,8 @@ static const struct rt_cmd_framework *knobs_inert(const struct rt_cmd_run_opts *
 	if (o->tune || o->nknobs || res[0].med < 0)
 		return NULL;
 	f = rt_cmd_framework_of(o->framework, res[0].runs[res[0].med].t.runtime);
-	for (size_t i = 0; i < o->grid.nknobs; i++) {
-		if (o->grid.knobs[i].knob != RT_KNOB_AFFINITY ||
+	for (size_t i = 0; o->grid && i < o->grid->nknobs; i++) {
+		if (o->grid->knobs[i].knob != RT_KNOB_AFFINITY ||
 		    !rt_cmd_framework_inert(f, "OMP_PLACES"))
 			return NULL;
 		any = true;
@@ -271,9 +271,9 @@ static void describe_framework(FILE *fp, const struct rt_cmd_run_opts *o,
 				t->runtime);
 		return;
 	}
-	for (size_t i = 0; i < o->grid.nknobs; i++) {
-		threads |= o->grid.knobs[i].knob == RT_KNOB_THREADS;
-		affinity |= o->grid.knobs[i].knob == RT_KNOB_AFFINITY;
+	for (size_t i = 0; o->grid && i < o->grid->nknobs; i++) {
+		threads |= o->grid->knobs[i].knob == RT_KNOB_THREADS;
+		affinity |= o->grid->knobs[i].knob == RT_KNOB_AFFINITY;
 	}
 	fprintf(fp, "framework: %s (", f->name);
 	if (o->framework == RT_CMD_FW_AUTO)
