@@ -132,4 +132,16 @@ rc=$?
 check "ld.so.conf a FIFO, --sweep allocator=jemalloc: refused (exit $rc), the file and why named" \
 	sh -c "test $rc != 0 && test $rc != 124 && grep -q \"the loader's configuration not read: $dir/ld-fifo/etc/ld.so.conf: not a regular file\" '$dir/ld.out' && ! grep -q 'is not installed' '$dir/ld.out'"
 
+# a hand-edited run.cfg with a number where the request holds a word (verbose = 7;): --resume
+# takes it as the word "7" (and writes it so), and the configuration it runs gets ONEDNN_VERBOSE=7 (the number's
+# text was once kept in the reader's stack and read after it was gone: ONEDNN_VERBOSE empty)
+"$run" -o "$dir/num" -r 1 --no-overhead --no-hw-counters --sweep env:X=1,2 -- \
+	sh -c 'echo "verbose [$ONEDNN_VERBOSE] X [$X]"' >/dev/null 2>&1
+grep -v '^X=2,' "$dir/num/points.csv" >"$dir/num.csv" && cp "$dir/num.csv" "$dir/num/points.csv"
+sed 's/^    verbose = "1";$/    verbose = 7;/' "$dir/num/run.cfg" >"$dir/num.cfg" && cp "$dir/num.cfg" "$dir/num/run.cfg"
+"$run" --resume "$dir/num" >"$dir/num.out" 2>"$dir/num.err"
+rc=$?
+check "run.cfg's verbose a number, --resume (exit $rc): the configuration it runs gets ONEDNN_VERBOSE=7" \
+	sh -c "test $rc = 0 && grep -q 'verbose = \"7\";' '$dir/num/run.cfg' && grep -qx 'verbose \\[7\\] X \\[2\\]' '$dir/num.out'"
+
 echo "1..$n"

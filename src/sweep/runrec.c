@@ -425,27 +425,37 @@ void rt_runrec_child_put(FILE *fp, const struct rt_runrec_request *r,
 }
 
 struct rt_runrec_members {
-	config_t cfg;                   /* the values handed out live here */
+	config_t cfg;                   /* the strings handed out live here */
 	char *path;                     /* for the messages */
+	char **nums;                    /* the numbers' texts handed out: they live as long */
+	size_t nnums;
 };
 
-/* A scalar setting as text into num's room or borrowed; NULL for another kind. */
-static const char *member_text(const config_setting_t *m, char *num, size_t size)
+/* A scalar setting as text, borrowed from the record (a number's text kept in rec->nums,
+ * as long as the strings are); NULL for another kind, or without memory for a number's. */
+static const char *member_text(struct rt_runrec_members *rec, const config_setting_t *m)
 {
+	char num[40], **grown;
+
 	switch (config_setting_type(m)) {
 	case CONFIG_TYPE_STRING:
 		return config_setting_get_string(m);
 	case CONFIG_TYPE_INT:
 	case CONFIG_TYPE_INT64:
-		snprintf(num, size, "%lld", config_setting_get_int64(m));
-		return num;
+		snprintf(num, sizeof(num), "%lld", config_setting_get_int64(m));
+		break;
 	case CONFIG_TYPE_FLOAT:
-		snprintf(num, size, "%.17g", config_setting_get_float(m));
-		return num;
+		snprintf(num, sizeof(num), "%.17g", config_setting_get_float(m));
+		break;
 	case CONFIG_TYPE_BOOL:
 		return config_setting_get_bool(m) ? "true" : "false";
+	default:
+		return NULL;
 	}
-	return NULL;
+	if (!(grown = realloc(rec->nums, (rec->nnums + 1) * sizeof(*grown))))
+		return NULL;
+	rec->nums = grown;
+	return (rec->nums[rec->nnums] = strdup(num)) ? rec->nums[rec->nnums++] : NULL;
 }
 
 int rt_runrec_members_open(struct rt_runrec_members **rec, const char *path,
@@ -467,7 +477,7 @@ int rt_runrec_members_open(struct rt_runrec_members **rec, const char *path,
 	return 0;
 }
 
-int rt_runrec_members_walk(const struct rt_runrec_members *rec, const char *group,
+int rt_runrec_members_walk(struct rt_runrec_members *rec, const char *group,
 			   const char *label, bool arrays,
 			   int (*set)(void *ctx, const char *name, const char *value,
 				      struct rt_err *err),
@@ -486,8 +496,7 @@ int rt_runrec_members_walk(const struct rt_runrec_members *rec, const char *grou
 		/* an array's elements each as a member of its name, in order */
 		for (int k = 0; k < (array ? config_setting_length(m) : 1); k++) {
 			const config_setting_t *e = array ? config_setting_get_elem(m, k) : m;
-			char num[40];
-			const char *v = member_text(e, num, sizeof(num));
+			const char *v = member_text(rec, e);
 			int rc;
 
 			if (!v)
@@ -566,6 +575,9 @@ void rt_runrec_members_destroy(struct rt_runrec_members *rec)
 		return;
 	config_destroy(&rec->cfg);
 	free(rec->path);
+	for (size_t i = 0; i < rec->nnums; i++)
+		free(rec->nums[i]);
+	free(rec->nums);
 	free(rec);
 }
 

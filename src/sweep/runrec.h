@@ -123,9 +123,10 @@ int rt_runrec_members_open(struct rt_runrec_members **rec, const char *path,
 /* Each member of the group GROUP ("child", "run.command_request"), in its order, handed to
  * set(ctx, its name, its value as text: a string as it is, a number as written, a boolean
  * "true" or "false"; with arrays, an array's elements each in turn under the array's name).
+ * Every text lives as long as rec: set may keep it.
  * A missing group, another kind of value, or a member set refuses, is -EINVAL
  * "FILE:LINE: LABEL: ..." (set's message; LABEL "" leaves it out). */
-int rt_runrec_members_walk(const struct rt_runrec_members *rec, const char *group,
+int rt_runrec_members_walk(struct rt_runrec_members *rec, const char *group,
 			   const char *label, bool arrays,
 			   int (*set)(void *ctx, const char *name, const char *value,
 				      struct rt_err *err),
