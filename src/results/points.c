@@ -241,6 +241,15 @@ struct rt_spread rt_points_spread(double *v, size_t n)
 	return (struct rt_spread){ median, n ? v[0] : NAN, n ? v[n - 1] : NAN, (unsigned)n };
 }
 
+enum rt_status rt_points_runs_kept(const void *runs, size_t n, size_t size,
+				   enum rt_status (*status)(const void *run))
+{
+	for (size_t i = 0; i < n; i++)
+		if (status((const char *)runs + i * size) == RT_STATUS_OK)
+			return RT_STATUS_OK;
+	return RT_STATUS_DISTURBED;
+}
+
 enum rt_faster rt_points_faster(const struct rt_spread *a, const struct rt_spread *b,
 				bool higher, double *ratio)
 {

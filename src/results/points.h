@@ -132,6 +132,12 @@ enum rt_faster {                        /* in this order: >= RT_FASTER_UNKNOWN i
 /* The spread of the figures v[0..n) (reordered: sorted ascending): their median, lowest and
  * highest, runs n; NAN each when n is 0. */
 struct rt_spread rt_points_spread(double *v, size_t n);
+/* Which of a configuration's runs its figures are made of: its undisturbed ones, or where
+ * none was, its disturbed ones (the figures then disturbed; failed runs never). runs[0..n),
+ * each `size` bytes, status(run) its status. Returns the status of the runs kept:
+ * RT_STATUS_OK, or RT_STATUS_DISTURBED where no run was. */
+enum rt_status rt_points_runs_kept(const void *runs, size_t n, size_t size,
+				   enum rt_status (*status)(const void *run));
 /* A configuration's rate over its runs, its headline h (an iteration median) doing `work`
  * in each (its batch: images/s; its FLOPs / 1e9: GFLOP/s): median as given, lo from its max
  * row (the slowest run), hi from its min row; runs 2 where they differ, else 1 (the rows do
