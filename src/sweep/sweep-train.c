@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 
@@ -142,32 +141,19 @@ out:
 	return rc;
 }
 
-/* Whether dir may take this request: new, or holding the same request (resume: it must) run
- * in the same environment (rt_runrec_env_same); ctx: the measure options
- * (rt_resdir_opts.fits). */
+/* Whether dir may take this request: new (no results in it: rt_resdir_fresh), or holding the
+ * same request (resume: it must) run in the same environment (rt_runrec_env_same); ctx: the
+ * measure options (rt_resdir_opts.fits). */
 static int request_fits(void *ctx, const char *dir, struct rt_err *err)
 {
 	const struct rt_sweep_measure_opts *o = ctx;
 	struct rt_runrec_request there;
-	struct rt_buf csv;              /* beside dir, a path of any length */
 	char diff[2048];
-	struct stat st;
-	int rc;
+	int rc = rt_runrec_request_read(&there, dir, err);
 
-	rt_buf_init(&csv);
-	rc = rt_runrec_request_read(&there, dir, err);
-	if (rc == -ENOENT) {
-		if (o->resume)
-			rc = rt_err_set(err, -ENOENT, "%s: nothing to resume (no run.cfg there)", dir);
-		else if (rt_buf_printf(&csv, "%s/points.csv", dir))
-			rc = rt_err_set(err, -ENOMEM, "out of memory");
-		else if (!stat(csv.s, &st))
-			rc = rt_err_set(err, -EEXIST, "%s holds points.csv but no run.cfg: not a "
-					"sweep this one can add to (give another --out)", dir);
-		else
-			rc = 0;
-		goto out;
-	}
+	if (rc == -ENOENT)
+		return o->resume ? rt_err_set(err, -ENOENT, "%s: nothing to resume (no run.cfg "
+					      "there)", dir) : rt_resdir_fresh(NULL, dir, err);
 	if (!rc && rt_runrec_request_diff(&there, o->req, diff, sizeof(diff)))
 		rc = rt_err_set(err, -EEXIST, "%s holds another sweep (%s); give another --out%s",
 				dir, diff, o->resume ? "" : ", or --resume it");
@@ -175,8 +161,6 @@ static int request_fits(void *ctx, const char *dir, struct rt_err *err)
 	if (!rc)
 		rc = rt_runrec_env_same(dir, "a sweep's points are measured in one environment: "
 					"run it as it started, or give another --out", err);
-out:
-	rt_buf_fini(&csv);
 	return rc;
 }
 
