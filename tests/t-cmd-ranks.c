@@ -103,8 +103,8 @@ int main(void)
 	ok(has(path, " 1.000 (1.000..1.010)    3/3 "),
 	   "the default's job walls: the slower rank's each run, median 1.000, 3 runs of 3");
 	ok(has(path, " 0.800 (0.800..0.810)    3/3 "), "t2's: median 0.800 (0.800..0.810)");
-	ok(has(path, "best configuration: t2, 0.800 s (0.800..0.810); the default 1.000 s "
-		     "(1.000..1.010): speedup 1.25x of the job's wall time, outside both ranges"),
+	ok(has(path, "best configuration: t2, 0.800 s (0.800..0.810) in the job's wall time; "
+		     "the default 1.000 s (1.000..1.010): speedup 1.25x, outside both ranges"),
 	   "the verdict: 1.25x, outside both ranges");
 	snprintf(path, sizeof(path), "%s/points.csv", dir);
 	{

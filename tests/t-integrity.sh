@@ -310,7 +310,7 @@ check_rendered "... the per-layer chart rendered" "$dir/deep/layers"
 # points.csv without run.cfg is not a directory to add to
 mkdir -p "$dir/foreign" && cp "$dir/base/points.csv" "$dir/foreign/"
 "$train" $common --profile "$prof" --sweep threads=1 --out "$dir/foreign" >/dev/null 2>"$dir/for.err"
-check "points.csv without run.cfg: refused" grep -q "holds points.csv but no run.cfg" "$dir/for.err"
+check "points.csv without run.cfg: refused" grep -q "holds results already (points.csv)" "$dir/for.err"
 
 # ---- 4. a sweep's child dies with it ----
 for sig in KILL HUP; do

@@ -67,7 +67,7 @@ check "phases.gp: no comm phase in the key without MPI" sh -c "! grep -q 'title 
 # layers-time.gp: the configuration it names (the best, where the summary names one: every
 # configuration a busy machine disturbed leaves none), its layers slowest first, their measured
 # ms the CSV's
-best=$(sed -n 's/^best configuration: \([^ ,]*\),.*/\1/p; s/^the default configuration, \([^ ,]*\), is the best.*/\1/p; s/^no configuration is measurably faster than the default: the fastest, \([^ ,]*\),.*/\1/p' "$dir/b/summary.txt")
+best=$(sed -n 's/^best configuration: \([^ ,]*\),.*/\1/p; s/^the default configuration, \([^ ,]*\), is the fastest.*/\1/p; s/^no configuration is measurably faster than the default: the fastest, \([^ ,]*\),.*/\1/p' "$dir/b/summary.txt")
 lt=$(sed -n "s/^set title 'Layers of \([^ ]*\) by time.*/\1/p" "$dir/b/layers-time.gp")
 sed -n '/^\$layers << EOD$/,/^EOD$/p' "$dir/b/layers-time.gp" | sed '1d;$d' >"$dir/lt.dat"
 "$csvawk" -v c="$lt" 'NR > 1 && $1 == c && $7 == "layer" && $9 == "median" && ($23 == "ok" || $23 == "disturbed") { print $10 * 1000 }' \

@@ -86,7 +86,7 @@ verdict_agrees() {
 				match(line, /\(([0-9.]+)\.\.([0-9.]+) over/); split(substr(line, RSTART + 1), br, /[.][.]| /)
 				match(line, /the default [^ ]+ [0-9.]+ images\/s \(/); d = substr(line, RSTART + 12)
 				d = substr(d, 1, index(d, " ") - 1)
-				match(line, /images\/s \([0-9.]+\.\.[0-9.]+\): speedup/)
+				match(line, /images\/s \([0-9.]+\.\.[0-9.]+[^)]*\): speedup/)
 				split(substr(line, RSTART + 10), dr, /[.][.]|\)/)
 				exit !(b == top && d != b && (d in med) && near(br[1], lo[b]) && near(br[2], hi[b]) &&
 				       near(dr[1], lo[d]) && near(dr[2], hi[d]) && lo[b] > hi[d])

@@ -1,5 +1,6 @@
-/* points.c: sweep points: their arithmetic and points.csv, written so that pandas and gnuplot
- * read it as is, and read back with every number and name checked */
+/* points.c: sweep points: their arithmetic, the verdict on a speedup and its sentence, and
+ * points.csv, written so that pandas and gnuplot read it as is, and read back with every
+ * number and name checked */
 #include "config.h"
 #include "results/points.h"
 #include "base/cli.h"
@@ -240,6 +241,15 @@ struct rt_spread rt_points_spread(double *v, size_t n)
 	return (struct rt_spread){ median, n ? v[0] : NAN, n ? v[n - 1] : NAN, (unsigned)n };
 }
 
+enum rt_status rt_points_runs_kept(const void *runs, size_t n, size_t size,
+				   enum rt_status (*status)(const void *run))
+{
+	for (size_t i = 0; i < n; i++)
+		if (status((const char *)runs + i * size) == RT_STATUS_OK)
+			return RT_STATUS_OK;
+	return RT_STATUS_DISTURBED;
+}
+
 enum rt_faster rt_points_faster(const struct rt_spread *a, const struct rt_spread *b,
 				bool higher, double *ratio)
 {
@@ -271,12 +281,72 @@ struct rt_spread rt_points_rate_spread(const struct rt_point *pts, size_t n,
 	return s;
 }
 
+void rt_points_verdict_figure(const struct rt_verdict_side *s, bool higher, char *buf,
+			      size_t size)
+{
+	const int digits = higher ? 1 : 3;
+	char over[48] = "";
+
+	if (s->processes > 1)
+		snprintf(over, sizeof(over), " over %u fresh processes", s->processes);
+	else if (s->processes)
+		snprintf(over, sizeof(over), " one process");
+	if (s->s.runs < 2)
+		snprintf(buf, size, "%.*f %s", digits, s->s.median, higher ? "images/s" : "s");
+	else
+		snprintf(buf, size, "%.*f %s (%.*f..%.*f%s)", digits, s->s.median,
+			 higher ? "images/s" : "s", digits, s->s.lo, digits, s->s.hi, over);
+}
+
+enum rt_faster rt_points_verdict_say(const struct rt_verdict_say *v, char *buf, size_t size)
+{
+	const char *of = v->of ? v->of : "", *tail = v->tail ? v->tail : "";
+	const char *dn = v->def.name ? v->def.name : "", *sp = v->def.name ? " " : "";
+	char fb[160], fd[160];
+	enum rt_faster f = RT_FASTER_NO;
+	double x = 0;
+
+	rt_points_verdict_figure(&v->best, v->higher, fb, sizeof(fb));
+	rt_points_verdict_figure(&v->def, v->higher, fd, sizeof(fd));
+	if (v->best.name && !v->missing)
+		f = rt_points_faster(&v->best.s, &v->def.s, v->higher, &x);
+	if (!v->best.name && v->alone)
+		snprintf(buf, size, "one configuration%s%s: %s%s%s", v->def.name ? ", " : "", dn,
+			 fd, of, tail);
+	else if (!v->best.name)
+		snprintf(buf, size, "the default configuration%s%s%s is the fastest measured: "
+			 "%s%s%s", v->def.name ? ", " : "", dn, v->def.name ? "," : "", fd, of, tail);
+	else if (v->missing)
+		snprintf(buf, size, "best configuration: %s, %s%s; the default %s: nothing to "
+			 "compare it with%s", v->best.name, fb, of, v->missing, tail);
+	else if (f >= RT_FASTER_UNKNOWN)
+		snprintf(buf, size, "best configuration: %s, %s%s; the default%s%s %s: speedup "
+			 "%.2fx%s%s", v->best.name, fb, of, sp, dn, fd, x, f == RT_FASTER_YES ?
+			 ", outside both ranges" : " from one run of each, the spread is not known "
+			 "(use -r 3)", tail);
+	else
+		snprintf(buf, size, "no configuration is measurably faster than the default: %s%s%s "
+			 "%s %s%s, the default%s%s %s; %s%s", f == RT_FASTER_NOISE ? "the fastest, " :
+			 "", v->best.name, f == RT_FASTER_NOISE ? "," : "", v->higher ? "ran" :
+			 "took", fb, of, sp, dn, fd, f == RT_FASTER_NOISE ? "the ranges overlap" :
+			 "the default as fast or faster", tail);
+	return f;
+}
+
+/* A training headline's side of the verdict: its images/s over its runs (an earlier file's
+ * processes 0: one process) */
+static struct rt_verdict_side rate_side(const struct rt_point *pts, size_t n,
+					const struct rt_point *h)
+{
+	return (struct rt_verdict_side){ h->config, rt_points_rate_spread(pts, n, h,
+		(double)h->batch, h->images_per_s), h->processes ? h->processes : 1 };
+}
+
 void rt_points_verdict(const struct rt_point *pts, size_t n, const char *default_config,
 		       struct rt_verdict *v)
 {
-	struct rt_spread b, d;
-	enum rt_faster f;
 	const char *first = NULL;
+	enum rt_faster f;
 
 	memset(v, 0, sizeof(*v));
 	v->alone = true;
@@ -291,75 +361,33 @@ void rt_points_verdict(const struct rt_point *pts, size_t n, const char *default
 	}
 	v->best = rt_points_best(pts, n, default_config);
 	v->def = default_config ? rt_points_headline(pts, n, default_config) : NULL;
-	if (!v->best) {
-		v->kind = RT_VERDICT_NONE;
-		return;
-	}
-	b = rt_points_rate_spread(pts, n, v->best, (double)v->best->batch,
-				  v->best->images_per_s);
-	v->best_lo = b.lo;
-	v->best_hi = b.hi;
-	v->processes = v->best->processes ? v->best->processes : 1;
+	if (!v->best)
+		return;                 /* RT_VERDICT_NONE */
+	v->say = (struct rt_verdict_say){ .best = rate_side(pts, n, v->best), .higher = true,
+					  .alone = v->alone };
 	if (!v->def) {
 		v->kind = RT_VERDICT_NO_DEFAULT;
+		v->say.missing = "has no undisturbed measurement";
 		return;
 	}
-	d = rt_points_rate_spread(pts, n, v->def, (double)v->def->batch, v->def->images_per_s);
-	v->def_lo = d.lo;
-	v->def_hi = d.hi;
-	f = rt_points_faster(&b, &d, true, &v->speedup);
-	if (v->best == v->def || !strcmp(v->best->config, v->def->config) || f == RT_FASTER_NO)
+	v->say.def = rate_side(pts, n, v->def);
+	f = rt_points_faster(&v->say.best.s, &v->say.def.s, true, NULL);
+	if (v->best == v->def || !strcmp(v->best->config, v->def->config) || f == RT_FASTER_NO) {
 		v->kind = RT_VERDICT_DEFAULT_BEST;
-	else
+		v->say.best.name = NULL;
+	} else {
 		v->kind = f == RT_FASTER_UNKNOWN ? RT_VERDICT_ONE_RUN : f == RT_FASTER_YES ?
 			  RT_VERDICT_FASTER : RT_VERDICT_NOISE;
+	}
 }
 
 void rt_points_verdict_text(const struct rt_verdict *v, char *buf, size_t size)
 {
-	char over[64];
-
-	if (v->processes > 1)
-		snprintf(over, sizeof(over), "over %u fresh processes", v->processes);
-	else
-		snprintf(over, sizeof(over), "one process");
-	switch (v->kind) {
-	case RT_VERDICT_NONE:
+	if (v->kind == RT_VERDICT_NONE)
 		snprintf(buf, size, v->disturbed ? "no configuration was measured undisturbed" :
 			 "no configuration succeeded");
-		break;
-	case RT_VERDICT_NO_DEFAULT:
-		snprintf(buf, size, "best configuration: %s, %.1f images/s; the default has no "
-			 "undisturbed measurement to compare it with", v->best->config,
-			 v->best->images_per_s);
-		break;
-	case RT_VERDICT_DEFAULT_BEST:
-		snprintf(buf, size, v->alone ? "one configuration, %s: %.1f images/s (%.1f..%.1f "
-			 "%s)" : "the default configuration, %s, is the best measured: %.1f images/s "
-			 "(%.1f..%.1f %s)", v->def->config, v->def->images_per_s, v->def_lo,
-			 v->def_hi, over);
-		break;
-	case RT_VERDICT_FASTER:
-		snprintf(buf, size, "best configuration: %s, %.1f images/s (%.1f..%.1f %s); the "
-			 "default %s %.1f images/s (%.1f..%.1f): speedup of the best %.2fx, outside "
-			 "both ranges", v->best->config, v->best->images_per_s, v->best_lo,
-			 v->best_hi, over, v->def->config, v->def->images_per_s, v->def_lo,
-			 v->def_hi, v->speedup);
-		break;
-	case RT_VERDICT_NOISE:
-		snprintf(buf, size, "no configuration is measurably faster than the default: the "
-			 "fastest, %s, ran %.1f images/s (%.1f..%.1f %s), the default %s %.1f "
-			 "(%.1f..%.1f); the ranges overlap", v->best->config, v->best->images_per_s,
-			 v->best_lo, v->best_hi, over, v->def->config, v->def->images_per_s,
-			 v->def_lo, v->def_hi);
-		break;
-	case RT_VERDICT_ONE_RUN:
-		snprintf(buf, size, "best configuration: %s, %.1f images/s; the default %s %.1f "
-			 "images/s: speedup of the best %.2fx from one run of each, the spread "
-			 "between runs is not known (-r 3 measures it)", v->best->config,
-			 v->best->images_per_s, v->def->config, v->def->images_per_s, v->speedup);
-		break;
-	}
+	else
+		rt_points_verdict_say(&v->say, buf, size);
 }
 
 void rt_point_derive(struct rt_point *p)

@@ -1,6 +1,7 @@
 /* points.h: a sweep point (one row of points.csv: a configuration x scope x statistic), its
- * arithmetic (intensity, GFLOP/s, images/s), the headline filter, and points.csv written and
- * read with every number and name checked (FILE:LINE on the first that is not right) */
+ * arithmetic (intensity, GFLOP/s, images/s), the headline filter, the verdict on a speedup
+ * and its sentence for every tool, and points.csv written and read with every number and name
+ * checked (FILE:LINE on the first that is not right) */
 #ifndef RT_POINTS_H
 #define RT_POINTS_H
 
@@ -131,6 +132,12 @@ enum rt_faster {                        /* in this order: >= RT_FASTER_UNKNOWN i
 /* The spread of the figures v[0..n) (reordered: sorted ascending): their median, lowest and
  * highest, runs n; NAN each when n is 0. */
 struct rt_spread rt_points_spread(double *v, size_t n);
+/* Which of a configuration's runs its figures are made of: its undisturbed ones, or where
+ * none was, its disturbed ones (the figures then disturbed; failed runs never). runs[0..n),
+ * each `size` bytes, status(run) its status. Returns the status of the runs kept:
+ * RT_STATUS_OK, or RT_STATUS_DISTURBED where no run was. */
+enum rt_status rt_points_runs_kept(const void *runs, size_t n, size_t size,
+				   enum rt_status (*status)(const void *run));
 /* A configuration's rate over its runs, its headline h (an iteration median) doing `work`
  * in each (its batch: images/s; its FLOPs / 1e9: GFLOP/s): median as given, lo from its max
  * row (the slowest run), hi from its min row; runs 2 where they differ, else 1 (the rows do
@@ -142,10 +149,34 @@ struct rt_spread rt_points_rate_spread(const struct rt_point *pts, size_t n,
 enum rt_faster rt_points_faster(const struct rt_spread *a, const struct rt_spread *b,
 				bool higher, double *ratio);
 
-/* What a sweep found: the best configuration against the default, told apart from the noise.
- * A configuration's range is its images/s over its runs (its min and max rows: fresh
- * processes, or the runs of one process under MPI); the best is measurably faster only when
- * its whole range is above the default's. Disturbed configurations are never compared. */
+/* The one verdict sentence of every tool: a configuration against the default, each its
+ * figures over its runs, told apart from the noise by rt_points_faster. */
+struct rt_verdict_side {
+	const char *name;               /* the configuration (the best's NULL: the default is the
+					 * fastest; the default's NULL: not named) */
+	struct rt_spread s;             /* its figures (a range said where runs >= 2) */
+	unsigned processes;             /* said with the range: over N fresh processes (1: one
+					 * process; 0: not said) */
+};
+struct rt_verdict_say {
+	struct rt_verdict_side best, def;
+	bool higher;                    /* images/s (larger is faster), else seconds */
+	bool alone;                     /* the default was the only configuration */
+	const char *missing;            /* the default has no figures: why ("did not run") */
+	const char *of;                 /* after the best's figures: what they are of, or NULL */
+	const char *tail;               /* after the sentence, or NULL */
+};
+/* The verdict in words (one sentence, no trailing newline): the default the fastest, the best
+ * measurably faster (outside both ranges), from one run of each, or not measurably faster.
+ * Returns how best compared with the default (RT_FASTER_NO where nothing was compared). */
+enum rt_faster rt_points_verdict_say(const struct rt_verdict_say *v, char *buf, size_t size);
+/* A side's figures in words: "12.5 images/s (12.1..12.9 over 3 fresh processes)", "0.500 s". */
+void rt_points_verdict_figure(const struct rt_verdict_side *s, bool higher, char *buf,
+			      size_t size);
+
+/* What a training sweep found: the best configuration against the default. A configuration's
+ * range is its images/s over its runs (its min and max rows: fresh processes, or the runs of
+ * one process under MPI). Disturbed configurations are never compared. */
 enum rt_verdict_kind {
 	RT_VERDICT_NONE,                /* no configuration measured undisturbed */
 	RT_VERDICT_NO_DEFAULT,          /* the default has no undisturbed measurement */
@@ -157,16 +188,14 @@ enum rt_verdict_kind {
 struct rt_verdict {
 	enum rt_verdict_kind kind;
 	const struct rt_point *best, *def;      /* headlines (NULL when none) */
-	double best_lo, best_hi, def_lo, def_hi;        /* images/s over the runs */
-	unsigned processes;             /* of the best: fresh processes (1: one process) */
-	double speedup;                 /* best / default, medians */
+	struct rt_verdict_say say;      /* the sentence's figures (kind not NONE) */
 	size_t disturbed;               /* configurations disturbed, not compared */
 	bool alone;                     /* the points are of one configuration (-o DIR without
 					 * --sweep): nothing to compare */
 };
 void rt_points_verdict(const struct rt_point *pts, size_t n, const char *default_config,
 		       struct rt_verdict *v);
-/* The verdict in words, one or two sentences (no trailing newline). */
+/* The verdict in words: rt_points_verdict_say's, or why nothing was compared. */
 void rt_points_verdict_text(const struct rt_verdict *v, char *buf, size_t size);
 
 /* intensity = flops / bytes (FLOP/byte), gflops = flops / seconds / 1e9, images/s =

@@ -124,8 +124,6 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cluster_l
 	struct rt_spread best = { INFINITY, 0, 0, 0 }, def = { NAN, 0, 0, 0 };
 	const char *best_name = NULL;
 	char range[64];
-	enum rt_faster f;
-	double x = 0;
 
 	fprintf(fp, "%d ranks (%s), each its own process of the command; every rank's rows in "
 		"points.csv (column rank), each rank's summary in rank-K/summary.txt. A "
@@ -179,26 +177,19 @@ static void job_summary(FILE *fp, const struct job *j, const struct rt_cluster_l
 		}
 	}
 	fputc('\n', fp);
-	f = best_name && !isnan(def.median) ? rt_points_faster(&best, &def, false, &x) :
-							 RT_FASTER_NO;
-	if (!best_name || isnan(def.median))
-		fprintf(fp, "no comparison with the default: %s\n", isnan(def.median) ?
-			"the default did not run on every rank" : "no other configuration ran");
-	else if (f == RT_FASTER_NO)
-		fprintf(fp, "the default configuration is the fastest job: %.3f s\n", def.median);
-	else if (f == RT_FASTER_UNKNOWN)
-		fprintf(fp, "best configuration: %s, %.3f s; the default %.3f s: speedup %.2fx from "
-			"one run of each, the spread is not known (use -r 3)\n", best_name,
-			best.median, def.median, x);
-	else if (f == RT_FASTER_YES)
-		fprintf(fp, "best configuration: %s, %.3f s (%.3f..%.3f); the default %.3f s "
-			"(%.3f..%.3f): speedup %.2fx of the job's wall time, outside both ranges\n",
-			best_name, best.median, best.lo, best.hi, def.median, def.lo, def.hi, x);
-	else
-		fprintf(fp, "no configuration is measurably faster than the default: the fastest, "
-			"%s, took %.3f s (%.3f..%.3f), the default %.3f s (%.3f..%.3f); the ranges "
-			"overlap\n", best_name, best.median, best.lo, best.hi, def.median, def.lo,
-			def.hi);
+	if (best_name) {
+		struct rt_verdict_say say = { { best_name, best, 0 }, { NULL, def, 0 },
+					      .missing = isnan(def.median) ?
+					      "did not run on every rank" : NULL,
+					      .of = " in the job's wall time" };
+		char v[1024];
+
+		rt_points_verdict_say(&say, v, sizeof(v));
+		fprintf(fp, "%s\n", v);
+	} else {
+		fprintf(fp, "no comparison with the default: no other configuration ran on every "
+			"rank\n");
+	}
 }
 
 int rt_cmd_ranks_merge(const char *dir, const struct rt_cluster_launch *l, FILE *out,

@@ -1283,23 +1283,6 @@ static int onednn_rows(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 	return failed ? -ENOMEM : 0;
 }
 
-/* -o DIR: new, or without a run's record and points (rt_resdir_opts.fits) */
-static int holds_no_results(void *ctx, const char *dir, struct rt_err *err)
-{
-	static const char *const file[] = { "run.cfg", "points.csv" };
-	char path[4200];
-	struct stat st;
-
-	(void)ctx;
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, file[i]);
-		if (!lstat(path, &st))
-			return rt_err_set(err, -EEXIST, "%s holds results already (%s): give another "
-					  "directory", dir, file[i]);
-	}
-	return 0;
-}
-
 /* The results directory (sweep/resdir.h), locked: the one --resume or -o gives, under a
  * launcher each rank's own room DIR/rank-K in it, or a new results/run-TIMESTAMP.partial
  * named when the run completes. room: --resume's directory (the rank's). */
@@ -1308,7 +1291,7 @@ static int open_dir(const struct rt_cmd_run_opts *o, const struct rt_cluster_lau
 {
 	char own[4200];
 	struct rt_resdir_opts ro = { .name = "run", .outdir = o->outdir, .what = o->cmdline,
-				     .fits = holds_no_results };
+				     .fits = rt_resdir_fresh };
 	int rc;
 
 	if (o->resume) {

@@ -311,79 +311,44 @@ static void describe_framework(FILE *fp, const struct rt_cmd_run_opts *o,
 				o->env[i].name);
 }
 
-/* A spread in words: "1.234 s (1.200..1.300 over 3 fresh processes)" (rate: "1605 images/s
- * (1590..1620 over 3 fresh processes)"), "1.234 s (one run)" */
-static void spread_words(char *buf, size_t size, const struct rt_spread *s, bool rate)
-{
-	if (s->runs < 2)
-		snprintf(buf, size, rate ? "%.4g images/s (one run)" : "%.3f s (one run)", s->median);
-	else if (rate)
-		snprintf(buf, size, "%.4g images/s (%.4g..%.4g over %u fresh processes)", s->median,
-			 s->lo, s->hi, s->runs);
-	else
-		snprintf(buf, size, "%.3f s (%.3f..%.3f over %u fresh processes)", s->median, s->lo,
-			 s->hi, s->runs);
-}
-
 /* The verdict on a configuration faster than the default with the log (b and d as compared:
  * on basis, "work window" or "wall time"): the runs without the log decide (the log's lines
  * cost each configuration its own share of the time, so a speedup with the log need not be
  * one without it), by the command's own throughput where each of those runs printed one,
  * else by their wall time (they have no primitives, so no window); the logged figures said
- * beside them. */
+ * after them. */
 static void claim(char *v, size_t vs, const char *name, const struct rt_cmd_result *b,
 		  const struct rt_cmd_result *d, const char *basis, bool *confirmed)
 {
-	char lb[96], ld[96], fb[96], fd[96], logged[420];
 	/* the program's own throughput (higher is faster) where each run printed one */
 	const bool img = b->cf_img.runs == b->cf.runs && d->cf_img.runs == d->cf.runs;
 	const struct rt_spread *sb = img ? &b->cf_img : &b->cf, *sd = img ? &d->cf_img : &d->cf;
-	const char *by = img ? "the command's own throughput" : "wall time";
-	enum rt_faster f;
-	double x;
+	const struct rt_verdict_side lb = { NULL, b->wall, b->wall.runs },
+				     ld = { NULL, d->wall, d->wall.runs };
+	char fb[160], fd[160], logged[420];
+	struct rt_verdict_say say = { { name, *sb, sb->runs }, { NULL, *sd, sd->runs }, img,
+				      false, NULL, img ? " without the log (run in turn, the "
+				      "command's own throughput)" : " without the log (run in turn, "
+				      "wall time)",
+				      logged };
 
 	*confirmed = false;
-	spread_words(lb, sizeof(lb), &b->wall, false);
-	spread_words(ld, sizeof(ld), &d->wall, false);
-	snprintf(logged, sizeof(logged), "with the log %s against the default's %s (%s: "
-		 "%.2fx%s)", lb, ld, basis, d->wall.median / b->wall.median,
+	rt_points_verdict_figure(&lb, false, fb, sizeof(fb));
+	rt_points_verdict_figure(&ld, false, fd, sizeof(fd));
+	snprintf(logged, sizeof(logged), "; with the log %s against the default's %s (%s: "
+		 "%.2fx%s)", fb, fd, basis, d->wall.median / b->wall.median,
 		 faster(b, d) == RT_FASTER_UNKNOWN ? ", the spread not known" :
 		 ", outside both ranges");
-	if (!b->cf_tried || !d->cf_tried) {
+	if (!b->cf_tried || !d->cf_tried)
 		snprintf(v, vs, "best configuration: %s, %s; not confirmed without the log (it was "
 			 "not run so: read back by --resume, interrupted, or under a launcher)", name,
-			 logged);
-		return;
-	}
-	if (!b->cf.runs || !d->cf.runs) {
+			 logged + 2);
+	else if (!b->cf.runs || !d->cf.runs)
 		snprintf(v, vs, "no configuration is measurably faster than the default: %s is "
 			 "faster %s, but without the log every run of %s was disturbed or failed: "
-			 "not confirmed", name, logged, b->cf.runs ? "the default" : "it");
-		return;
-	}
-	spread_words(fb, sizeof(fb), sb, img);
-	spread_words(fd, sizeof(fd), sd, img);
-	f = rt_points_faster(sb, sd, img, &x);
-	if (f == RT_FASTER_YES && img)
-		snprintf(v, vs, "best configuration: %s, %s without the log against the default's "
-			 "%s (run in turn, %s): speedup %.2fx, outside both ranges; %s", name, fb, fd,
-			 by, x, logged);
-	else if (f == RT_FASTER_YES)
-		snprintf(v, vs, "best configuration: %s, %s without the log against the default's "
-			 "%s (run in turn): speedup %.2fx in wall time, outside both ranges (wall "
-			 "time: not every run printed the command's throughput); %s", name, fb, fd, x,
-			 logged);
-	else if (f == RT_FASTER_UNKNOWN)
-		snprintf(v, vs, "best configuration: %s, %s without the log against the default's "
-			 "%s (%s): speedup %.2fx from one run of each, the spread is not known (use "
-			 "-r 3); %s", name, fb, fd, by, x, logged);
-	else
-		snprintf(v, vs, "no configuration is measurably faster than the default without "
-			 "the log: %s %s %s against the default's %s (run in turn, %s), %s; %s", name,
-			 img ? "printed" : "took", fb, fd, by, f == RT_FASTER_NOISE ?
-			 "the ranges overlap" : "the default as fast or faster", logged);
-	/* past the returns above, a named best is a speedup the runs without the log made */
-	*confirmed = f >= RT_FASTER_UNKNOWN;
+			 "not confirmed", name, logged + 2, b->cf.runs ? "the default" : "it");
+	else    /* a named best is a speedup the runs without the log made */
+		*confirmed = rt_points_verdict_say(&say, v, vs) >= RT_FASTER_UNKNOWN;
 }
 
 /* Under a configuration's row whose rates are not printed for primitives above their roofs:
@@ -672,24 +637,17 @@ void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
 			ran |= res[i].ran;
 		snprintf(v, vs, ran ? "every configuration was disturbed (other processes took "
 			 "its CPUs): nothing to compare" : "no configuration ran");
-	} else if (n == 1) {
-		snprintf(v, vs, "one configuration (no --sweep): nothing to compare");
-	} else if (!def->ran || def->disturbed) {
-		snprintf(v, vs, "best configuration: %s, %.3f s (%s); the default %s: no speedup "
-			 "to tell", cfgs[best].name, res[best].wall.median, basis, !def->ran ?
-			 "did not run" : "was disturbed in every run");
-	} else if (best == 0) {
-		snprintf(v, vs, "the default configuration is the fastest measured: %.3f s "
-			 "(%.3f..%.3f over %u fresh process%s, %s)", def->wall.median, def->wall.lo,
-			 def->wall.hi, def->wall.runs, def->wall.runs == 1 ? "" : "es", basis);
-	} else if (beats(&res[best], def)) {
+	} else if (best && beats(&res[best], def)) {
 		claim(v, vs, cfgs[best].name, &res[best], def, basis, &confirmed);
 	} else {
-		snprintf(v, vs, "no configuration is measurably faster than the default: the "
-			 "fastest, %s, took %.3f s (%.3f..%.3f), the default %.3f s (%.3f..%.3f), "
-			 "%s; the ranges overlap", cfgs[best].name, res[best].wall.median,
-			 res[best].wall.lo, res[best].wall.hi, def->wall.median, def->wall.lo,
-			 def->wall.hi, basis);
+		/* the default the fastest (alone: no --sweep), or not measurably beaten */
+		struct rt_verdict_say say = { { best ? cfgs[best].name : NULL, res[best].wall,
+						res[best].wall.runs },
+					      { NULL, def->wall, def->wall.runs }, .alone = n == 1,
+					      .missing = !def->ran ? "did not run" : def->disturbed ?
+					      "was disturbed in every run" : NULL };
+
+		rt_points_verdict_say(&say, v, vs);
 	}
 	fprintf(fp, "%s\n", v);
 	/* the basis, where something was compared */

@@ -22,35 +22,41 @@
 
 #define MAX_REPS RT_CLI_REPEAT_MAX      /* the runs of a configuration */
 
+/* A run's status, as rt_points_runs_kept asks it */
+static enum rt_status run_status(const void *run)
+{
+	const struct rt_cmd_outcome *r = run;
+
+	return !r->ok ? RT_STATUS_FAILED : r->disturbed ? RT_STATUS_DISTURBED : RT_STATUS_OK;
+}
+
 void rt_cmd_summarize(struct rt_cmd_result *s)
 {
+	const enum rt_status kept = rt_points_runs_kept(s->runs, s->n, sizeof(*s->runs),
+							run_status);
 	double w[MAX_REPS], win[MAX_REPS], su[MAX_REPS];
 	unsigned k = 0, kw = 0;
 
 	s->med = -1;
-	for (int pass = 0; pass < 2 && !k; pass++) {
-		/* the undisturbed runs; every successful one when none was */
-		s->disturbed = pass == 1;
-		for (unsigned i = 0; i < s->n; i++) {
-			const struct rt_cmd_outcome *r = &s->runs[i];
+	for (unsigned i = 0; i < s->n && k < MAX_REPS; i++) {
+		const struct rt_cmd_outcome *r = &s->runs[i];
 
-			if (!r->ok || (!pass && r->disturbed) || k == MAX_REPS)
-				continue;
-			w[k++] = r->wall;
-			/* the work window over the same runs: where each of them had one */
-			if (isfinite(r->window)) {
-				win[kw] = r->window;
-				su[kw++] = r->startup;
-			}
+		if (run_status(r) != kept)
+			continue;
+		w[k++] = r->wall;
+		/* the work window over the same runs: where each of them had one */
+		if (isfinite(r->window)) {
+			win[kw] = r->window;
+			su[kw++] = r->startup;
 		}
 	}
-	s->disturbed = s->disturbed && k;
+	s->disturbed = kept == RT_STATUS_DISTURBED && k;
 	s->wall = rt_points_spread(w, k);
 	s->win = rt_points_spread(win, kw < k ? 0 : kw);   /* a run without one: no window */
 	s->startup_median = s->win.runs ? rt_median(su, kw) : NAN;
 	/* the run closest to the median stands for the configuration's counts */
 	for (unsigned i = 0; k && i < s->n; i++)
-		if (s->runs[i].ok && (s->disturbed || !s->runs[i].disturbed) &&
+		if (run_status(&s->runs[i]) == kept &&
 		    (s->med < 0 || fabs(s->runs[i].wall - s->wall.median) <
 				   fabs(s->runs[s->med].wall - s->wall.median)))
 			s->med = (int)i;

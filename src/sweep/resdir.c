@@ -10,6 +10,22 @@
 
 static const char partial[] = ".partial";
 
+int rt_resdir_fresh(void *ctx, const char *dir, struct rt_err *err)
+{
+	static const char *const file[] = { "run.cfg", "points.csv" };
+	char path[4200];
+	struct stat st;
+
+	(void)ctx;
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, file[i]);
+		if (!lstat(path, &st))
+			return rt_err_set(err, -EEXIST, "%s holds results already (%s): give another "
+					  "directory", dir, file[i]);
+	}
+	return 0;
+}
+
 /* A new results directory of its own: DIR.partial created here (mkdir is exclusive), DIR-2,
  * DIR-3, ... when another run took the name in the same second, and never a name whose
  * complete directory exists. */

@@ -26,6 +26,11 @@ struct rt_resdir_opts {
 	void *fits_ctx;
 };
 
+/* Whether a given directory holds no run's results: -EEXIST, said, where it holds a run.cfg
+ * or a points.csv (of any kind) that this run did not write; 0 otherwise. A fits for
+ * rt_resdir_opts (ctx unused). */
+int rt_resdir_fresh(void *ctx, const char *dir, struct rt_err *err);
+
 /* No directory yet, no lock: what rt_resdir_fini may be given before rt_resdir_open. */
 void rt_resdir_init(struct rt_resdir *d);
 

@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 
@@ -142,32 +141,19 @@ out:
 	return rc;
 }
 
-/* Whether dir may take this request: new, or holding the same request (resume: it must) run
- * in the same environment (rt_runrec_env_same); ctx: the measure options
- * (rt_resdir_opts.fits). */
+/* Whether dir may take this request: new (no results in it: rt_resdir_fresh), or holding the
+ * same request (resume: it must) run in the same environment (rt_runrec_env_same); ctx: the
+ * measure options (rt_resdir_opts.fits). */
 static int request_fits(void *ctx, const char *dir, struct rt_err *err)
 {
 	const struct rt_sweep_measure_opts *o = ctx;
 	struct rt_runrec_request there;
-	struct rt_buf csv;              /* beside dir, a path of any length */
 	char diff[2048];
-	struct stat st;
-	int rc;
+	int rc = rt_runrec_request_read(&there, dir, err);
 
-	rt_buf_init(&csv);
-	rc = rt_runrec_request_read(&there, dir, err);
-	if (rc == -ENOENT) {
-		if (o->resume)
-			rc = rt_err_set(err, -ENOENT, "%s: nothing to resume (no run.cfg there)", dir);
-		else if (rt_buf_printf(&csv, "%s/points.csv", dir))
-			rc = rt_err_set(err, -ENOMEM, "out of memory");
-		else if (!stat(csv.s, &st))
-			rc = rt_err_set(err, -EEXIST, "%s holds points.csv but no run.cfg: not a "
-					"sweep this one can add to (give another --out)", dir);
-		else
-			rc = 0;
-		goto out;
-	}
+	if (rc == -ENOENT)
+		return o->resume ? rt_err_set(err, -ENOENT, "%s: nothing to resume (no run.cfg "
+					      "there)", dir) : rt_resdir_fresh(NULL, dir, err);
 	if (!rc && rt_runrec_request_diff(&there, o->req, diff, sizeof(diff)))
 		rc = rt_err_set(err, -EEXIST, "%s holds another sweep (%s); give another --out%s",
 				dir, diff, o->resume ? "" : ", or --resume it");
@@ -175,8 +161,6 @@ static int request_fits(void *ctx, const char *dir, struct rt_err *err)
 	if (!rc)
 		rc = rt_runrec_env_same(dir, "a sweep's points are measured in one environment: "
 					"run it as it started, or give another --out", err);
-out:
-	rt_buf_fini(&csv);
 	return rc;
 }
 
@@ -251,12 +235,15 @@ struct proc {
 	size_t n;
 };
 
-static bool proc_disturbed(const struct proc *p)
+/* A process's status, as rt_points_runs_kept asks it: disturbed where a row of it was */
+static enum rt_status proc_status(const void *proc)
 {
+	const struct proc *p = proc;
+
 	for (size_t i = 0; i < p->n; i++)
 		if (p->pts[i].status == RT_STATUS_DISTURBED)
-			return true;
-	return false;
+			return RT_STATUS_DISTURBED;
+	return RT_STATUS_OK;
 }
 
 /* Run configuration c once: 0 with its points in *pr, or 0 with pr->n == 0 and why (it
@@ -326,13 +313,6 @@ out:
 	return rc;
 }
 
-static int cmp_seconds(const void *a, const void *b)
-{
-	const double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The configuration's points over its processes: for each row of the first, the median of
  * the processes' medians, the lowest of their minima, the highest of their maxima; the
  * lowest CPU share any got, the most memory any held; `processes` says how many. */
@@ -343,6 +323,7 @@ static void aggregate(const struct proc *procs, size_t nproc, struct rt_point *o
 
 	for (size_t i = 0; i < first->n; i++) {
 		struct rt_point *p = &out[i];
+		struct rt_spread sp;
 
 		*p = first->pts[i];
 		p->processes = (unsigned)nproc * (first->pts[i].processes ? first->pts[i].processes : 1);
@@ -362,9 +343,9 @@ static void aggregate(const struct proc *procs, size_t nproc, struct rt_point *o
 			if (q && q->peak_rss > p->peak_rss)
 				p->peak_rss = q->peak_rss;
 		}
-		qsort(v, nproc, sizeof(*v), cmp_seconds);
-		p->seconds = p->stat == RT_STAT_MIN ? v[0] : p->stat == RT_STAT_MAX ? v[nproc - 1] :
-			     nproc % 2 ? v[nproc / 2] : 0.5 * (v[nproc / 2 - 1] + v[nproc / 2]);
+		sp = rt_points_spread(v, nproc);
+		p->seconds = p->stat == RT_STAT_MIN ? sp.lo : p->stat == RT_STAT_MAX ? sp.hi :
+			     sp.median;
 		if (p->status == RT_STATUS_FUSED)
 			p->seconds = 0;
 		rt_point_derive(p);
@@ -390,8 +371,9 @@ static int measure_config(const struct rt_sweep_measure_opts *o, const struct rt
 			  struct rt_err *err)
 {
 	const size_t nproc = o->run ? 1 : (size_t)o->req->repeat;
-	struct proc *procs = calloc(nproc, sizeof(*procs)), *clean = NULL;
+	struct proc *procs = calloc(nproc, sizeof(*procs));
 	size_t done = 0, nclean = 0;
+	enum rt_status kept;
 	char why[400] = "";
 	int rc = 0;
 
@@ -413,7 +395,7 @@ static int measure_config(const struct rt_sweep_measure_opts *o, const struct rt
 		done = k + 1;
 		if (!procs[k].n)
 			break;          /* it failed: the configuration fails */
-		if (!proc_disturbed(&procs[k]))
+		if (proc_status(&procs[k]) == RT_STATUS_OK)
 			continue;
 		/* another process took its cores: measured again, the undisturbed run kept */
 		if (o->progress)
@@ -421,7 +403,7 @@ static int measure_config(const struct rt_sweep_measure_opts *o, const struct rt
 				    "disturbed: measured again");
 		if ((rc = run_once(o, c, &again, why, sizeof(why), err)))
 			goto out;
-		if (again.n && !proc_disturbed(&again)) {
+		if (again.n && proc_status(&again) == RT_STATUS_OK) {
 			free(procs[k].pts);
 			procs[k] = again;
 		} else {
@@ -437,25 +419,22 @@ static int measure_config(const struct rt_sweep_measure_opts *o, const struct rt
 		*nrows = 1;
 		goto out;
 	}
-	/* the undisturbed processes make the figure; when none was, all of them (disturbed) */
-	if (!(clean = calloc(nproc, sizeof(*clean)))) {
-		rc = rt_err_set(err, -ENOMEM, "out of memory");
-		goto out;
-	}
+	/* the processes that make the figure (first: their rows are the ones kept) */
+	kept = rt_points_runs_kept(procs, nproc, sizeof(*procs), proc_status);
 	for (size_t k = 0; k < nproc; k++)
-		if (!proc_disturbed(&procs[k]))
-			clean[nclean++] = procs[k];
-	if (nclean)
-		aggregate(clean, nclean, *rows);
-	else
-		aggregate(procs, nproc, *rows);
+		if (proc_status(&procs[k]) == kept) {
+			struct proc t = procs[nclean];
+
+			procs[nclean++] = procs[k];
+			procs[k] = t;
+		}
+	aggregate(procs, nclean, *rows);
 	*nrows = procs[0].n;
 	rt_points_order_block(*rows, *nrows);
 out:
 	for (size_t k = 0; k < nproc; k++)
 		free(procs[k].pts);
 	free(procs);
-	free(clean);
 	if (rc) {
 		free(*rows);
 		*rows = NULL;
