@@ -956,7 +956,8 @@ static int confirm_low(struct probe_ctx *c, const char *name, unsigned threads, 
 /* The headline ceilings again, each as one long run at the most threads: the fp64 and fp32
  * peaks (the ISA of the best kernel ceiling) and DRAM's bandwidth (its best kernel, on the
  * working set of its short runs); only: NULL for all of them, else the one of that name (the
- * cluster's second look: add_sustained keeps the better run). */
+ * cluster's second look: one run, which add_sustained keeps if better; the first look's low
+ * run was already run twice by confirm_low). */
 static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *pus,
 			     const char *only, struct rt_err *err)
 {
@@ -996,7 +997,7 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 		(void)rt_cpu_tasks_take(&before, pus, pus ? threads : 0);
 		if ((rc = rt_kernel_measure_flops(k, threads, pus, &o, &m, err)))
 			break;
-		if (m.best < 0.65 * best->gflops * 1e9) {
+		if (!only && m.best < 0.65 * best->gflops * 1e9) {
 			struct rt_measurement m2;
 
 			if ((rc = rt_kernel_measure_flops(k, threads, pus, &o, &m2, err)))
@@ -1028,7 +1029,7 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 		rt_cpu_tasks_free(&before);
 		(void)rt_cpu_tasks_take(&before, pus, pus ? threads : 0);
 		rc = rt_kernel_measure_bw(k, arena, ws, &o, &m, err);
-		if (!rc && m.best < 0.65 * best->gbytes_per_s * 1e9) {
+		if (!rc && !only && m.best < 0.65 * best->gbytes_per_s * 1e9) {
 			struct rt_measurement m2;
 
 			rc = rt_kernel_measure_bw(k, arena, ws, &o, &m2, err);
