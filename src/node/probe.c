@@ -990,7 +990,7 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 		snprintf(name, sizeof(name), "flops %s %s", best->precision, best->isa);
 		if (only && strcmp(only, name))
 			continue;
-		progress(c->o, "sustained %s %s, %u thread%s, %.0f s", best->precision, best->isa,
+		progress(c->o, "sustained %s %s, %u thread%s, %g s", best->precision, best->isa,
 			 threads, threads > 1 ? "s" : "", c->o->sustain_seconds);
 		(void)rt_cpu_quota(&cores, &period, &throttled);
 		rt_cpu_tasks_free(&before);
@@ -1021,7 +1021,7 @@ static int measure_sustained(struct probe_ctx *c, unsigned threads, const int *p
 		if (!k)
 			goto out;
 		ws = bw_set(best);
-		progress(c->o, "sustained DRAM %s, %u thread%s, %.0f s", best->kernel, threads,
+		progress(c->o, "sustained DRAM %s, %u thread%s, %g s", best->kernel, threads,
 			 threads > 1 ? "s" : "", c->o->sustain_seconds);
 		if ((rc = rt_arena_create(&arena, threads, pus, ws + 4096, err)))
 			goto out;
