@@ -17,11 +17,6 @@
 #include "sweep/engine.h"
 #include "sweep/sweep.h"
 
-/* c as a configuration of a user's command before its knobs: named name ("default" is the
- * default), nothing set (its threads the runtime's choice, its placement its own, no
- * variable), of this rank (-1: no launcher). */
-void rt_cmd_cfg_init(struct rt_sweep_config *c, const char *name, int rank);
-
 /* One process's outcome. */
 struct rt_cmd_outcome {
 	bool ok;

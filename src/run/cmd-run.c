@@ -508,15 +508,6 @@ static int built(struct rt_sweep_config *v, size_t n, bool ok, struct rt_sweep_c
 	return 0;
 }
 
-void rt_cmd_cfg_init(struct rt_sweep_config *c, const char *name, int rank)
-{
-	memset(c, 0, sizeof(*c));
-	snprintf(c->name, sizeof(c->name), "%s", name);
-	c->is_default = !strcmp(name, "default");
-	c->rank = rank;
-	c->affinity = RT_AFFINITY_COUNT;        /* the command's own placement */
-}
-
 /* n configurations, the first the default, each of this rank; NULL when out of memory. */
 static struct rt_sweep_config *cfgs_new(size_t n, int rank)
 {
@@ -525,7 +516,7 @@ static struct rt_sweep_config *cfgs_new(size_t n, int rank)
 	if (!v)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		rt_cmd_cfg_init(&v[i], i ? "" : "default", rank);
+		rt_sweep_config_command(&v[i], i ? "" : "default", rank);
 	return v;
 }
 

@@ -180,7 +180,7 @@ static long find_cfg(struct rt_sweep_config **cfgs, size_t *n, size_t *cap, stru
 		*cfgs = v;
 		*cap = nc;
 	}
-	rt_cmd_cfg_init(&(*cfgs)[*n], name, -1);
+	rt_sweep_config_command(&(*cfgs)[*n], name, -1);
 	(*cfgs)[*n].threads = threads;
 	(*cfgs)[*n].is_default = *n == 0;
 	x->slots[h] = *n + 1;

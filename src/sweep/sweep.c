@@ -283,6 +283,15 @@ void rt_sweep_configs_free(struct rt_sweep_config *v, size_t n)
 	free(v);
 }
 
+void rt_sweep_config_command(struct rt_sweep_config *c, const char *name, int rank)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->is_default = !strcmp(name, "default");
+	c->rank = rank;
+	c->affinity = RT_AFFINITY_COUNT;        /* the command's own placement */
+}
+
 void rt_sweep_fini(struct rt_sweep *s)
 {
 	rt_sweep_configs_free(s->configs, s->nconfigs);

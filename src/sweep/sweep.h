@@ -46,6 +46,9 @@ struct rt_sweep_config {
 
 /* n configurations and what they own. */
 void rt_sweep_configs_free(struct rt_sweep_config *v, size_t n);
+/* c as a configuration of a user's command named NAME ("default": the command as it is), of
+ * this rank (-1: none): no knob set, the command's own placement, an empty environment. */
+void rt_sweep_config_command(struct rt_sweep_config *c, const char *name, int rank);
 
 struct rt_sweep {
 	struct {
