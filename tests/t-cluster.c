@@ -109,10 +109,10 @@ static void launches(void)
 	   "a size that overflows: refused");
 	ok(launch_in(&l, &err, (const char *const[]){ "SLURM_NTASKS=3", "SLURM_PROCID=0",
 						      "SLURM_STEP_ID=5", NULL }) == 0 &&
-	   rt_cluster_check_world(&l, 1, &err) == -ENOTSUP &&
+	   rt_cluster_check_world(&l, 1, true, &err) == -ENOTSUP &&
 	   strstr(err.msg, "started 3 tasks (SLURM_NTASKS=3)"),
 	   "3 tasks of a step, MPI's world of 1: refused: %.60s", err.msg);
-	ok(rt_cluster_check_world(&l, 3, &err) == 0, "... a world of 3: fine");
+	ok(rt_cluster_check_world(&l, 3, true, &err) == 0, "... a world of 3: fine");
 	launch_in(&l, &err, (const char *const[]){ NULL });
 }
 

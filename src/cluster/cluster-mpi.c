@@ -156,7 +156,7 @@ int rt_cluster_init(struct rt_cluster *c, int *argc, char ***argv, struct rt_err
 	if ((rc = rt_cluster_launch_detect(&l, err)))
 		return rc;
 	if (!l.mpi)
-		return rt_cluster_check_world(&l, 1, err);
+		return rt_cluster_check_world(&l, 1, true, err);
 	rc = MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
 	if (rc != MPI_SUCCESS)
 		return rt_err_set(err, -EIO, "MPI_Init_thread failed (%d)", rc);
@@ -186,7 +186,7 @@ int rt_cluster_init(struct rt_cluster *c, int *argc, char ***argv, struct rt_err
 	MPI_Bcast(&c->nodes, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	c->comm = (struct rt_comm){ .rank = c->rank, .size = c->size, .start = comm_start,
 				    .finish = comm_finish, .sum = comm_sum, .ctx = c };
-	return rt_cluster_check_world(&l, c->size, err);
+	return rt_cluster_check_world(&l, c->size, true, err);
 }
 
 void rt_cluster_finalize(struct rt_cluster *c)

@@ -26,7 +26,7 @@ int rt_cluster_init(struct rt_cluster *c, int *argc, char ***argv, struct rt_err
 	rt_cluster_single(c);
 	if ((rc = rt_cluster_launch_detect(&l, err)))
 		return rc;
-	return rt_cluster_check_world(&l, 1, err);
+	return rt_cluster_check_world(&l, 1, false, err);
 }
 
 void rt_cluster_finalize(struct rt_cluster *c)

@@ -88,13 +88,14 @@ int rt_cluster_launch_detect(struct rt_cluster_launch *l, struct rt_err *err)
 	return 0;
 }
 
-int rt_cluster_check_world(const struct rt_cluster_launch *l, int world_size, struct rt_err *err)
+int rt_cluster_check_world(const struct rt_cluster_launch *l, int world_size, bool mpi_built,
+			   struct rt_err *err)
 {
 	if (l->size <= 1 || world_size > 1)
 		return 0;
 	return rt_err_set(err, -ENOTSUP, "the launcher started %d tasks (%s=%d) but MPI sees "
 			  "one rank: each would measure alone, on the same cores, and write the same "
-			  "files. %s", l->size, l->from, l->size, rt_cluster_built() ?
+			  "files. %s", l->size, l->from, l->size, mpi_built ?
 			  "Under Slurm start them with srun --mpi=pmix (srun --mpi=list shows the "
 			  "site's plugins) or with mpirun inside the allocation" :
 			  "This rooftraj was built without MPI (./configure --with-mpi=yes; "

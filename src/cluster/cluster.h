@@ -44,8 +44,9 @@ struct rt_cluster_launch {
 int rt_cluster_launch_detect(struct rt_cluster_launch *l, struct rt_err *err);
 /* No silent singletons: when the launcher started several tasks but MPI's world (world_size)
  * holds one, each would measure alone on the same cores and write the same files: -ENOTSUP
- * with how to fix it. */
-int rt_cluster_check_world(const struct rt_cluster_launch *l, int world_size,
+ * with how to fix it (the launcher's MPI plugin, or a build with MPI: mpi_built, the backend
+ * that asks). */
+int rt_cluster_check_world(const struct rt_cluster_launch *l, int world_size, bool mpi_built,
 			   struct rt_err *err);
 
 /* Initialize MPI when launched by mpirun (and built with it); otherwise fill a one-process
