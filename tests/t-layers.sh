@@ -43,4 +43,31 @@ echo "$bad" | grep . | sed 's/^/# /'
 check "every include of src/, kernels/ and cnn/ names its folder and goes down the layers" test -z "$bad"
 check "src/tools/ holds only the mains, each under 300 lines" sh -c "
 	for f in '$top_srcdir'/src/tools/*.c; do test \$(wc -l <\"\$f\") -lt 300 || exit 1; done"
+
+# calls: no circle of files within a folder (a file that calls one that calls it back is one
+# concern in two files), by the objects' symbols: each edge "A B" where A uses a function B
+# defines; tsort says where a loop is
+calls() {
+	for o in "$1"/*.o; do
+		nm --defined-only -g "$o" | awk -v f="${o##*/}" 'NF == 3 { print "def", $3, f }'
+		nm -u "$o" | awk -v f="${o##*/}" '{ print "use", $2, f }'
+	done | awk '$1 == "def" { d[$2] = $3; next } { u[n++] = $2 " " $3 }
+		END { for (i = 0; i < n; i++) { split(u[i], x, " "); if (x[1] in d && d[x[1]] != x[2]) print x[2], d[x[1]] } }' |
+		sort -u
+}
+loops() { calls "$1" | tsort 2>&1 >/dev/null | grep -v '^tsort: -: input contains a loop:$' | sed 's/^tsort: //'; }
+if command -v nm >/dev/null 2>&1 && command -v tsort >/dev/null 2>&1 && ls "$top_builddir"/src/run/*.o >/dev/null 2>&1; then
+	# the checker sees one: two objects that call each other
+	printf 'void b(void);\nvoid a(void) { b(); }\n' >"$dir/a.c"
+	printf 'void a(void);\nvoid b(void) { a(); }\n' >"$dir/b.c"
+	mkdir -p "$dir/objs" && ${CC:-cc} -c -o "$dir/objs/a.o" "$dir/a.c" && ${CC:-cc} -c -o "$dir/objs/b.o" "$dir/b.c"
+	check "the call checker finds a circle of two files ($(loops "$dir/objs" | tr '\n' ' '))" test -n "$(loops "$dir/objs")"
+	for d in base machine counters node results cluster sweep run; do
+		[ -d "$top_builddir/src/$d" ] || continue
+		l=$(loops "$top_builddir/src/$d" | tr '\n' ' ')
+		check "src/$d: no circle of files calling each other${l:+ ($l)}" test -z "$l"
+	done
+else
+	skip "nm or tsort is missing, or the objects are not built"
+fi
 echo "1..$n"
