@@ -138,7 +138,9 @@ static bool lost_cores(const struct rt_measurement *m)
 /* Measure; a run another process disturbed (it lost more than RT_BUSY_LOST_MAX of its cores'
  * time) is made again, the undisturbed (or better) one kept; disturbed both times, flag says
  * why: the process's CPU quota (a cgroup held it back: the throttled periods grew, or the
- * quota is below the threads) or, else, another process (rt_busy_reason). */
+ * quota is below the threads) or, else, another process (rt_busy_reason). Under a quota of
+ * fewer cores than the run's threads (a setting, which holds every run back alike) the first
+ * disturbed run is flagged at once. */
 static int measure_checked(const struct probe_ctx *c, const struct measure_call *mc,
 			   struct rt_measurement *m, char *flag, size_t flagsize, struct rt_err *err)
 {
@@ -156,6 +158,14 @@ static int measure_checked(const struct probe_ctx *c, const struct measure_call 
 		return rc;
 	/* who else runs there, for the flag's words */
 	(void)rt_cpu_tasks_take(&before, mc->pus, mc->pus ? mc->threads : 0);
+	if (rt_cpu_quota(&cores, &period, &(unsigned long long){ 0 }) == 0 && cores < mc->threads) {
+		snprintf(figures, sizeof(figures), "the run got %.0f%% of its cores' time",
+			 100 * m->cpu_share);
+		(void)rt_busy_reason(flag, flagsize, figures, true, mc->threads, throttled, &before,
+				     NULL);
+		rt_cpu_tasks_free(&before);
+		return 0;
+	}
 	rc = measure_once(c, mc, &again, err);
 	first = m->cpu_share;
 	if (!rc && (!lost_cores(&again) || again.best > m->best))
