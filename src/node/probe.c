@@ -151,14 +151,16 @@ static int measure_checked(const struct probe_ctx *c, const struct measure_call 
 	char figures[128];
 	int rc;
 
-	(void)rt_cpu_quota(&cores, &period, &throttled);        /* none: throttled stays 0 */
+	/* none: throttled stays 0 */
+	const bool capped = rt_cpu_quota(&cores, &period, &throttled) == 0 && cores < mc->threads;
+
 	rc = measure_once(c, mc, m, err);
 	flag[0] = '\0';
 	if (rc || !lost_cores(m))
 		return rc;
 	/* who else runs there, for the flag's words */
 	(void)rt_cpu_tasks_take(&before, mc->pus, mc->pus ? mc->threads : 0);
-	if (rt_cpu_quota(&cores, &period, &(unsigned long long){ 0 }) == 0 && cores < mc->threads) {
+	if (capped) {
 		snprintf(figures, sizeof(figures), "the run got %.0f%% of its cores' time",
 			 100 * m->cpu_share);
 		(void)rt_busy_reason(flag, flagsize, figures, true, mc->threads, throttled, &before,
