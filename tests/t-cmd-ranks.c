@@ -136,7 +136,7 @@ int main(void)
 		snprintf(path, sizeof(path), "%s/points.csv", dir);
 		fp = fopen(path, "r");
 		ok(rc == 1 && fp && rt_points_csv_load(fp, path, false, &f, &err) == 0 &&
-		   f.nruns == 12, "a rank's file ending in blank lines: the merged file reads back, "
+		   f.n == 12, "a rank's file ending in blank lines: the merged file reads back, "
 		   "12 run rows (%s)", err.msg);
 		if (fp)
 			fclose(fp);

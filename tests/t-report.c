@@ -48,7 +48,7 @@ static int bound_of(const struct rt_point *p, const struct rt_profile *prof, str
 }
 
 /* A command's two rows written to csv (a header first) and read back into pf: whether it read. */
-static bool cmd_rows_load(const char *csv, const struct rt_cmd_row *a, const struct rt_cmd_row *b,
+static bool cmd_rows_load(const char *csv, const struct rt_point *a, const struct rt_point *b,
 			  struct rt_points_file *pf, struct rt_err *err)
 {
 	FILE *fp = fopen(csv, "w");
@@ -57,8 +57,8 @@ static bool cmd_rows_load(const char *csv, const struct rt_cmd_row *a, const str
 	if (!fp)
 		return false;
 	rt_points_csv_header(fp);
-	rt_points_csv_cmd_row(fp, a);
-	rt_points_csv_cmd_row(fp, b);
+	rt_points_csv_row(fp, a);
+	rt_points_csv_row(fp, b);
 	fclose(fp);
 	if (!(fp = fopen(csv, "r")))
 		return false;
@@ -357,8 +357,8 @@ int main(void)
 				fclose(of);
 				rf = fopen(csv, "r");
 				ok(rf && rt_points_csv_load(rf, csv, false, &pf, &err) == 0 &&
-				   pf.n == 0 && pf.command_rows == 2 && pf.columns == 46,
-				   "roofline-run's rows read by the trainer's reader: skipped, 2 counted "
+				   pf.n == 1 && pf.command_rows == 2 && pf.columns == 46,
+				   "roofline-run's rows read by the one reader: 2 counted, the run kept "
 				   "(%s)", err.msg);
 				if (rf)
 					fclose(rf);
@@ -391,15 +391,15 @@ int main(void)
 			/* a command's rows as its writer writes them, read back by the one reader:
 			 * every field of a run row kept, each row checked */
 			{
-				struct rt_cmd_row w = { .config = "threads=2", .scope = RT_CMD_SCOPE_RUN,
-							.name = "command", .status = RT_STATUS_OK,
-							.log = "onednn/threads=2.1.log", .rep = 2,
-							.threads = 2, .rank = -1, .calls = 40,
-							.counted = true, .seconds = 1.5, .share = 1,
-							.flops = 3e9, .bytes = 1e9, .wall = 1.5,
-							.onednn = 0.75, .coverage = 0.5,
-							.images_per_s = 120, .startup = 0.25,
-							.window = 1.0 }, pr = w;
+				struct rt_point w = { .config = "threads=2", .scope = RT_SCOPE_RUN,
+						      .name = "command", .status = RT_STATUS_OK,
+						      .log = "onednn/threads=2.1.log", .rep = 2,
+						      .threads = 2, .rank = -1, .calls = 40,
+						      .source = RT_SOURCE_ONEDNN_LOG, .seconds = 1.5,
+						      .share = 1, .flops = 3e9, .bytes = 1e9,
+						      .wall = 1.5, .onednn = 0.75, .coverage = 0.5,
+						      .images_per_s = 120, .startup = 0.25,
+						      .window = 1.0 }, pr = w;
 				struct rt_points_file pf;
 				/* a run row that reads, and one change to it each */
 				static const struct {
@@ -424,21 +424,22 @@ int main(void)
 					{ { RT_COL_REP }, { "65" }, "rep '65' is not in 1..64" },
 				};
 
-				pr.scope = RT_CMD_SCOPE_PRIMITIVE;
-				pr.name = "convolution forward_training f32 mb2_ic3oc8";
+				pr.scope = RT_SCOPE_PRIMITIVE;
+				pr.long_name = "convolution forward_training f32 mb2_ic3oc8";
 				snprintf(pr.kind, sizeof(pr.kind), "convolution");
 				snprintf(pr.impl, sizeof(pr.impl), "brgconv:avx512_core");
-				snprintf(pr.precision, sizeof(pr.precision), "fp32");
+				pr.precision = RT_PRECISION_FP32;
 				ok(cmd_rows_load(csv, &w, &pr, &pf, &err) && pf.command_rows == 2 &&
-				   pf.nruns == 1 && pf.n == 0,
+				   pf.n == 1,
 				   "a command's run and primitive rows read: 2 rows, the run kept (%s)",
 				   err.msg);
-				if (pf.nruns == 1) {
-					const struct rt_cmd_row *r = &pf.runs[0];
+				if (pf.n == 1) {
+					const struct rt_point *r = &pf.pts[0];
 
 					ok(!strcmp(r->config, w.config) && r->rep == 2 &&
 					   r->threads == 2 && r->rank == -1 && r->calls == 40 &&
-					   r->status == RT_STATUS_OK && r->counted &&
+					   r->status == RT_STATUS_OK &&
+					   r->source == RT_SOURCE_ONEDNN_LOG &&
 					   r->wall == 1.5 && r->onednn == 0.75 &&
 					   r->images_per_s == 120 && r->startup == 0.25 &&
 					   r->window == 1.0 && r->flops == 3e9 &&
@@ -456,7 +457,7 @@ int main(void)
 
 					memset(big, '"', 40000);
 					big[40000] = '\0';
-					pr.name = big;
+					pr.long_name = big;
 					ok(cmd_rows_load(csv, &w, &pr, &pf, &err) &&
 					   pf.command_rows == 2, "a primitive's name of 40,000 "
 					   "quotes: its row read back (%s)", err.msg);

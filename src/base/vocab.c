@@ -16,7 +16,8 @@ const char *const rt_vocab_affinities[RT_AFFINITY_COUNT] = { "none", "compact", 
 const char *const rt_vocab_knobs[RT_KNOB_COUNT] = { "threads", "batch", "affinity",
 						    "precision", "input", "ranks" };
 
-const char *const rt_vocab_sources[RT_SOURCE_COUNT] = { "none", "hw", "hw-estimate", "model" };
+const char *const rt_vocab_sources[RT_SOURCE_COUNT] = { "none", "hw", "hw-estimate", "model",
+							"onednn-log" };
 const char *const rt_vocab_pmu_states[RT_PMU_STATE_COUNT] = { "validated", "refused", "not used",
 							      "no table" };
 

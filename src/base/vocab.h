@@ -59,11 +59,12 @@ enum rt_knob { RT_KNOB_THREADS, RT_KNOB_BATCH, RT_KNOB_AFFINITY, RT_KNOB_PRECISI
 extern const char *const rt_vocab_knobs[RT_KNOB_COUNT];
 
 /* Where a number came from: hardware counters, a hardware estimate (events that took turns on
- * the counters, scaled by the time each ran), the exact analytic model. The names are
- * rt_vocab_sources[s]. */
+ * the counters, scaled by the time each ran), the exact analytic model, or a command's oneDNN
+ * log counted by the model's rule. The names are rt_vocab_sources[s]. */
 enum rt_source { RT_SOURCE_NONE, RT_SOURCE_HW, RT_SOURCE_HW_ESTIMATE, RT_SOURCE_MODEL,
-		 RT_SOURCE_COUNT };
-extern const char *const rt_vocab_sources[RT_SOURCE_COUNT];  /* none hw hw-estimate model */
+		 RT_SOURCE_ONEDNN_LOG, RT_SOURCE_COUNT };
+/* none hw hw-estimate model onednn-log */
+extern const char *const rt_vocab_sources[RT_SOURCE_COUNT];
 /* What a node's hardware counters are (a machine profile's counters.state): validated on the
  * probe's kernels, refused by them, not used (no PMU, an event that cannot be counted), or
  * no table for the CPU. The names are rt_vocab_pmu_states[s]. */

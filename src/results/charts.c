@@ -127,7 +127,7 @@ static int bars_begin(struct rt_outfile *of, const struct rt_point *pts, size_t 
 		bar_head(of->fp, outbase, title, ylabel);
 		/* a configuration that did not get its cores says so under its bar */
 		for (size_t i = 0; i < *nb; i++) {
-			snprintf(names[i], sizeof(names[i]), "%s%s", v[i]->config,
+			snprintf(names[i], sizeof(names[i]), "%.63s%s", v[i]->config,
 				 v[i]->status == RT_STATUS_DISTURBED ? " (disturbed)" : "");
 			texts[i] = names[i];
 		}

@@ -1,6 +1,6 @@
-/* points.c: sweep points: their arithmetic, the verdict on a speedup and its sentence, and
- * points.csv, written so that pandas and gnuplot read it as is, and read back with every
- * number and name checked */
+/* points.c: points.csv's rows (a sweep's points, roofline-run's rows): their arithmetic, the
+ * verdict on a speedup and its sentence, and points.csv, written by one writer so that pandas
+ * and gnuplot read it as is, and read back by one reader with every number and name checked */
 #include "config.h"
 #include "results/points.h"
 #include "base/cli.h"
@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const rt_point_scopes[RT_SCOPE_COUNT] = { "iteration", "phase", "layer" };
+const char *const rt_point_scopes[RT_SCOPE_COUNT] = { "iteration", "phase", "layer", "run",
+							"onednn", "kind", "primitive" };
 const char *const rt_point_stats[RT_STAT_COUNT] = { "median", "min", "max" };
 const char *const rt_point_statuses[RT_STATUS_COUNT] = { "ok", "failed", "fused", "disturbed" };
-const char *const rt_cmd_scopes[RT_CMD_SCOPE_COUNT] = { "run", "onednn", "kind", "primitive" };
 
 /* CSV as rooftraj writes and reads it. csv_field: one field, quoted when it holds a comma, a
  * quote or leading/trailing blanks, control characters as spaces (a row stays one line).
@@ -452,8 +452,21 @@ static int header_map(const char *header, const char *name, int *col, int *ncol,
 
 static bool scope_is_command(const char *scope)
 {
-	return rt_vocab_index(rt_cmd_scopes, RT_CMD_SCOPE_COUNT, scope) >= 0;
+	return rt_vocab_index(rt_point_scopes, RT_SCOPE_COUNT, scope) >= RT_SCOPE_RUN;
 }
+
+/* The columns of one tool's alone (bit k: column k): a row of the other leaves them empty. */
+#define COL(k) (1ULL << (k))
+_Static_assert(RT_COL_COUNT < 64, "a column is a bit of a 64-bit mask");
+static const unsigned long long trainer_cols =
+	COL(RT_COL_BATCH) | COL(RT_COL_AFFINITY) | COL(RT_COL_RANKS) | COL(RT_COL_STAT) |
+	COL(RT_COL_WEIGHTS) | COL(RT_COL_ACTIVATIONS) | COL(RT_COL_GRADIENTS) |
+	COL(RT_COL_OPTIMIZER) | COL(RT_COL_WORKSPACE) | COL(RT_COL_PEAK_RSS) |
+	COL(RT_COL_INPUT_H) | COL(RT_COL_INPUT_W) | COL(RT_COL_WEIGHT_GRADIENTS) |
+	COL(RT_COL_ACTIVATION_GRADIENTS) | COL(RT_COL_INFERENCE) | COL(RT_COL_PROCESSES) |
+	COL(RT_COL_CPU_SHARE) | COL(RT_COL_BYTES_SOURCE);
+static const unsigned long long command_cols = (COL(RT_COL_COUNT) - 1) &
+					       ~(COL(RT_COL_BYTES_SOURCE + 1) - 1);
 
 void rt_points_csv_header(FILE *fp)
 {
@@ -487,50 +500,83 @@ static void csv_field(FILE *fp, const char *s)
 
 void rt_points_csv_row(FILE *fp, const struct rt_point *p)
 {
-	csv_field(fp, p->config);
-	fprintf(fp, ",%u,%ld,", p->threads, p->batch);
-	csv_field(fp, rt_point_affinity_name(p));
-	fputc(',', fp);
-	csv_field(fp, rt_point_precision_name(p));
-	fprintf(fp, ",%u,", p->ranks);
-	csv_field(fp, rt_point_scope_name(p));
-	fputc(',', fp);
-	csv_field(fp, p->name);
-	fputc(',', fp);
-	csv_field(fp, rt_point_stat_name(p));
-	fprintf(fp, ",%.9g,%.17g,%.17g,", p->seconds, p->flops, p->bytes);
-	csv_field(fp, rt_point_source_name(p));
-	fprintf(fp, ",%.6g,%.6g,%.6g,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,", p->intensity, p->gflops,
-		p->images_per_s, p->weights, p->activations, p->gradients, p->optimizer,
-		p->workspace, p->peak_rss);
-	csv_field(fp, rt_point_status_name(p));
-	fputc(',', fp);
-	csv_field(fp, p->reason);
-	fputc(',', fp);
-	csv_field(fp, p->impl);
-	fprintf(fp, ",%ld,%ld", p->input_h, p->input_w);
-	{
-		const double v[3] = { p->weight_gradients, p->activation_gradients, p->inference };
+	const bool cmd = p->scope >= RT_SCOPE_RUN, ran = p->status != RT_STATUS_FAILED;
+	const bool counted = ran && p->source != RT_SOURCE_NONE;
+	/* each number where it applies; the trainer's as it always wrote them (its times to 9
+	 * digits, its rates to 6, bytes whole), a command's to 17 */
+	const struct {
+		enum rt_points_col k;
+		double x;
+		bool have;
+		const char *fmt;
+	} num[] = {
+		{ RT_COL_THREADS, p->threads, p->threads > 0, "%.0f" },
+		{ RT_COL_BATCH, (double)p->batch, true, "%.0f" },
+		{ RT_COL_RANKS, p->ranks, true, "%.0f" },
+		{ RT_COL_SECONDS, p->seconds, !cmd || ran, "%.9g" },
+		{ RT_COL_FLOPS, p->flops, !cmd || counted, "%.17g" },
+		{ RT_COL_BYTES, p->bytes, !cmd || counted, "%.17g" },
+		{ RT_COL_INTENSITY, !cmd ? p->intensity : p->bytes > 0 ? p->flops / p->bytes : NAN,
+		  !cmd || (counted && p->flops > 0), "%.6g" },
+		{ RT_COL_GFLOPS, !cmd ? p->gflops : p->seconds > 0 ? p->flops / p->seconds / 1e9 :
+		  NAN, !cmd || counted, "%.6g" },
+		{ RT_COL_IMAGES_PER_S, p->images_per_s, !cmd || (ran && p->images_per_s > 0),
+		  "%.6g" },
+		{ RT_COL_WEIGHTS, p->weights, true, "%.0f" },
+		{ RT_COL_ACTIVATIONS, p->activations, true, "%.0f" },
+		{ RT_COL_GRADIENTS, p->gradients, true, "%.0f" },
+		{ RT_COL_OPTIMIZER, p->optimizer, true, "%.0f" },
+		{ RT_COL_WORKSPACE, p->workspace, true, "%.0f" },
+		{ RT_COL_PEAK_RSS, p->peak_rss, true, "%.0f" },
+		{ RT_COL_INPUT_H, (double)p->input_h, true, "%.0f" },
+		{ RT_COL_INPUT_W, (double)p->input_w, true, "%.0f" },
+		{ RT_COL_WEIGHT_GRADIENTS, p->weight_gradients, true, "%.0f" },
+		{ RT_COL_ACTIVATION_GRADIENTS, p->activation_gradients, true, "%.0f" },
+		{ RT_COL_INFERENCE, p->inference, true, "%.0f" },
+		{ RT_COL_PROCESSES, p->processes, p->processes > 0, "%.0f" },
+		{ RT_COL_CPU_SHARE, p->cpu_share, true, "%.3f" },
+		{ RT_COL_REP, p->rep, true, NULL },
+		{ RT_COL_CALLS, (double)p->calls, true, NULL },
+		{ RT_COL_RANK, p->rank, p->rank >= 0, NULL },
+		{ RT_COL_SHARE, p->share, ran, NULL },
+		{ RT_COL_WALL_SECONDS, p->wall, ran, NULL },
+		{ RT_COL_ONEDNN_SECONDS, p->onednn, ran, NULL },
+		{ RT_COL_COVERAGE, p->coverage, ran, NULL },
+		{ RT_COL_STARTUP_SECONDS, p->startup, ran && !isnan(p->window), NULL },
+		{ RT_COL_WINDOW_SECONDS, p->window, ran && !isnan(p->startup), NULL },
+	};
+	const unsigned long long other = cmd ? trainer_cols : command_cols;
+	const char *v[RT_COL_COUNT] = { NULL }, *name = p->long_name ? p->long_name : p->name;
+	char nb[sizeof(num) / sizeof(num[0])][48];
+	struct rt_buf cut;
 
-		for (int k = 0; k < 3; k++)
-			if (isnan(v[k]))
-				fputc(',', fp);
-			else
-				fprintf(fp, ",%.0f", v[k]);
+	rt_buf_init(&cut);
+	if (strlen(name) > RT_POINTS_CSV_NAME_MAX) {
+		rt_buf_add(&cut, name, RT_POINTS_CSV_NAME_MAX - 3);
+		rt_buf_puts(&cut, "...");
+		name = cut.failed ? "..." : cut.s;
 	}
-	if (p->processes)
-		fprintf(fp, ",%u", p->processes);
-	else
-		fputc(',', fp);
-	if (isnan(p->cpu_share))
-		fputc(',', fp);
-	else
-		fprintf(fp, ",%.3f", p->cpu_share);
-	fputc(',', fp);
-	csv_field(fp, rt_point_bytes_source_name(p));
-	for (int k = RT_COL_BYTES_SOURCE + 1; k < RT_COL_COUNT; k++)  /* the command's */
-		fputc(',', fp);
-	fputc('\n', fp);
+	v[RT_COL_CONFIG] = p->config, v[RT_COL_SCOPE] = rt_point_scope_name(p);
+	v[RT_COL_NAME] = name, v[RT_COL_STAT] = rt_point_stat_name(p);
+	v[RT_COL_AFFINITY] = rt_point_affinity_name(p);
+	/* a command's math is its kind and primitive rows' */
+	v[RT_COL_PRECISION] = !cmd || p->scope >= RT_SCOPE_KIND ? rt_precision_name(p->precision) :
+			      NULL;
+	v[RT_COL_SOURCE] = !cmd || ran ? rt_point_source_name(p) : NULL;
+	v[RT_COL_BYTES_SOURCE] = rt_point_bytes_source_name(p);
+	v[RT_COL_STATUS] = rt_point_status_name(p);
+	v[RT_COL_REASON] = p->reason, v[RT_COL_IMPL] = p->impl, v[RT_COL_KIND] = p->kind;
+	v[RT_COL_PROP] = p->prop, v[RT_COL_DTYPE] = p->dtype, v[RT_COL_LOG] = p->log;
+	for (size_t i = 0; i < sizeof(num) / sizeof(num[0]); i++)
+		if (num[i].have && isfinite(num[i].x) && !(other & COL(num[i].k))) {
+			snprintf(nb[i], sizeof(nb[i]), cmd ? "%.17g" : num[i].fmt, num[i].x);
+			v[num[i].k] = nb[i];
+		}
+	for (int k = 0; k < RT_COL_COUNT; k++)
+		if (other & COL(k))
+			v[k] = NULL;
+	rt_points_csv_put(fp, v);
+	rt_buf_fini(&cut);
 }
 
 void rt_points_csv_put(FILE *fp, const char *const v[RT_COL_COUNT])
@@ -541,56 +587,6 @@ void rt_points_csv_put(FILE *fp, const char *const v[RT_COL_COUNT])
 		csv_field(fp, v[k] ? v[k] : "");
 	}
 	fputc('\n', fp);
-}
-
-/* column k of a command's row: x where have and it is a number, else empty */
-static void cmd_num(char (*nb)[32], const char **v, int k, double x, bool have)
-{
-	if (have && isfinite(x)) {
-		snprintf(nb[k], sizeof(nb[k]), "%.17g", x);
-		v[k] = nb[k];
-	}
-}
-
-void rt_points_csv_cmd_row(FILE *fp, const struct rt_cmd_row *r)
-{
-	const bool ran = r->status != RT_STATUS_FAILED, counted = ran && r->counted;
-	const char *v[RT_COL_COUNT] = { NULL };
-	char nb[RT_COL_COUNT][32];
-	struct rt_buf cut;
-
-	rt_buf_init(&cut);
-	v[RT_COL_CONFIG] = r->config, v[RT_COL_NAME] = r->name;
-	if (r->name && strlen(r->name) > RT_POINTS_CSV_NAME_MAX) {
-		rt_buf_add(&cut, r->name, RT_POINTS_CSV_NAME_MAX - 3);
-		rt_buf_puts(&cut, "...");
-		v[RT_COL_NAME] = cut.failed ? "..." : cut.s;
-	}
-	v[RT_COL_SCOPE] = name_of(rt_cmd_scopes, RT_CMD_SCOPE_COUNT, r->scope);
-	v[RT_COL_KIND] = r->kind, v[RT_COL_PROP] = r->prop, v[RT_COL_DTYPE] = r->dtype;
-	v[RT_COL_PRECISION] = r->precision, v[RT_COL_IMPL] = r->impl;
-	v[RT_COL_STATUS] = name_of(rt_point_statuses, RT_STATUS_COUNT, r->status);
-	v[RT_COL_REASON] = r->reason, v[RT_COL_LOG] = r->log;
-	v[RT_COL_SOURCE] = counted ? "onednn-log" : NULL;
-	cmd_num(nb, v, RT_COL_REP, r->rep, true);
-	cmd_num(nb, v, RT_COL_CALLS, (double)r->calls, true);
-	cmd_num(nb, v, RT_COL_THREADS, r->threads, r->threads > 0);
-	cmd_num(nb, v, RT_COL_RANK, r->rank, r->rank >= 0);
-	cmd_num(nb, v, RT_COL_SECONDS, r->seconds, ran);
-	cmd_num(nb, v, RT_COL_SHARE, r->share, ran);
-	cmd_num(nb, v, RT_COL_FLOPS, r->flops, counted);
-	cmd_num(nb, v, RT_COL_BYTES, r->bytes, counted);
-	cmd_num(nb, v, RT_COL_GFLOPS, r->seconds > 0 ? r->flops / r->seconds / 1e9 : NAN, counted);
-	cmd_num(nb, v, RT_COL_INTENSITY, r->bytes > 0 ? r->flops / r->bytes : NAN,
-		counted && r->flops > 0);
-	cmd_num(nb, v, RT_COL_WALL_SECONDS, r->wall, ran);
-	cmd_num(nb, v, RT_COL_ONEDNN_SECONDS, r->onednn, ran);
-	cmd_num(nb, v, RT_COL_COVERAGE, r->coverage, ran);
-	cmd_num(nb, v, RT_COL_IMAGES_PER_S, r->images_per_s, ran && r->images_per_s > 0);
-	cmd_num(nb, v, RT_COL_STARTUP_SECONDS, r->startup, ran && !isnan(r->window));
-	cmd_num(nb, v, RT_COL_WINDOW_SECONDS, r->window, ran && !isnan(r->startup));
-	rt_points_csv_put(fp, v);
-	rt_buf_fini(&cut);
 }
 
 static int csv_split(char *line, char **f, int max)
@@ -650,25 +646,28 @@ static int col_of(const struct csv_cols *c, const char *name)
 	return -1;
 }
 
-/* The reader's place, for its messages, and where each of today's columns is in its file
- * (-1: a file of an earlier rooftraj, without it). */
+/* The reader's place, for its messages; where each of today's columns is in its file (-1: a
+ * file of an earlier rooftraj, without it); the row's fields by column ("" where the file has
+ * no such column). */
 struct csv_at {
 	const char *path;
 	int line;
 	struct rt_err *err;
 	int col[RT_COL_COUNT];
+	const char *g[RT_COL_COUNT];
 };
-
-/* A row's field of column k (F(NAME): of RT_COL_NAME); NULL where the file has no such
- * column. */
-#define FK(k) (at->col[k] >= 0 ? f[at->col[k]] : NULL)
-#define F(name) FK(RT_COL_##name)
 
 static int bad_field(const struct csv_at *at, const char *column, const char *value,
 		     const char *why)
 {
 	return rt_err_set(at->err, -EINVAL, "%s:%d: %s '%.60s' %s", at->path, at->line, column,
 			  value, why);
+}
+
+/* column k's field is not right: why */
+static int bad(const struct csv_at *at, int k, const char *why)
+{
+	return bad_field(at, rt_points_col_names[k], at->g[k], why);
 }
 
 static bool has_control(const char *s)
@@ -679,67 +678,75 @@ static bool has_control(const char *s)
 	return false;
 }
 
-/* A whole number in min..max. */
-static int csv_ulong(const struct csv_at *at, const char *column, const char *s,
-		     unsigned long min, unsigned long max, unsigned long *out)
+/* Column k a whole number in min..max. */
+static int csv_ulong(const struct csv_at *at, int k, unsigned long min, unsigned long max,
+		     unsigned long *out)
 {
+	const char *s = at->g[k];
 	char *end;
 	unsigned long v;
 
 	errno = 0;
 	if (!*s || *s == '-' || *s == '+' || *s == ' ')
-		return bad_field(at, column, s, "is not a whole number");
+		return bad(at, k, "is not a whole number");
 	v = strtoul(s, &end, 10);
 	if (*end || errno)
-		return bad_field(at, column, s, "is not a whole number");
+		return bad(at, k, "is not a whole number");
 	if (v < min || v > max) {
 		char why[64];
 
 		snprintf(why, sizeof(why), "is not in %lu..%lu", min, max);
-		return bad_field(at, column, s, why);
+		return bad(at, k, why);
 	}
 	*out = v;
 	return 0;
 }
 
-/* A finite number >= 0. */
-static int csv_double(const struct csv_at *at, const char *column, const char *s, double *out)
+/* Column k a finite number >= 0; NAN where it is empty and need not be set. */
+static int csv_double(const struct csv_at *at, int k, bool required, double *out)
 {
+	const char *s = at->g[k];
 	char *end;
 	double v;
 
+	*out = NAN;
+	if (!*s && !required)
+		return 0;
 	errno = 0;
 	if (!*s || *s == ' ')
-		return bad_field(at, column, s, "is not a number");
+		return bad(at, k, "is not a number");
 	v = strtod(s, &end);
 	if (*end || errno == ERANGE)
-		return bad_field(at, column, s, "is not a number");
+		return bad(at, k, "is not a number");
 	if (!isfinite(v) || v < 0)
-		return bad_field(at, column, s, "is not a finite number >= 0");
+		return bad(at, k, "is not a finite number >= 0");
 	*out = v;
 	return 0;
 }
 
-/* One of a closed list of names: its index. */
-static int csv_name(const struct csv_at *at, const char *column, const char *s,
-		    const char *const *names, int n, unsigned *out)
+/* Column k one of a closed list of names: its index. */
+static int csv_name(const struct csv_at *at, int k, const char *const *names, int n,
+		    unsigned *out)
 {
-	int i = rt_vocab_index(names, n, s);
+	int i = rt_vocab_index(names, n, at->g[k]);
 
 	if (i < 0)
-		return bad_field(at, column, s, "is not a known value");
+		return bad(at, k, "is not a known value");
 	*out = (unsigned)i;
 	return 0;
 }
 
-/* Free text (no control characters) that fits its field. */
-static int csv_text(const struct csv_at *at, const char *column, const char *s, bool empty_ok,
-		    char *buf, size_t size)
+/* Column k free text (no control characters) that fits buf (buf NULL: of any length, not
+ * kept). */
+static int csv_text(const struct csv_at *at, int k, bool empty_ok, char *buf, size_t size)
 {
-	if ((!empty_ok && !*s) || has_control(s) || strlen(s) >= size)
-		return bad_field(at, column, s, !*s ? "is empty" : has_control(s) ?
-				 "holds a control character" : "is too long");
-	snprintf(buf, size, "%s", s);
+	const char *s = at->g[k];
+
+	if ((!empty_ok && !*s) || has_control(s) || (buf && strlen(s) >= size))
+		return bad(at, k, !*s ? "is empty" : has_control(s) ? "holds a control character" :
+			   "is too long");
+	if (buf)
+		snprintf(buf, size, "%s", s);
 	return 0;
 }
 
@@ -755,108 +762,74 @@ static int csv_derived(const struct csv_at *at, const char *column, double store
 	return bad_field(at, column, got, why);
 }
 
+/* A source of the trainer's: hw, hw-estimate, model. */
+static bool trainer_source(int i)
+{
+	return i > RT_SOURCE_NONE && i < RT_SOURCE_ONEDNN_LOG;
+}
+
 #define TRY(x) do { if ((rc = (x))) return rc; } while (0)
 
-static int parse_point(const struct csv_at *at, char **f, struct rt_point *p)
+/* The trainer's own columns of its row p: every one its file has set (an earlier file's
+ * gradients' split, processes and cpu_share may be empty: not recorded), a measured row's
+ * seconds > 0, its derived columns what its others give. */
+static int trainer_row(const struct csv_at *at, struct rt_point *p, const double stored[3])
 {
-	double stored[3];
+	const char *const *g = at->g;
 	unsigned long v;
 	unsigned e = 0;
 	int rc;
 
-	memset(p, 0, sizeof(*p));
-	TRY(csv_text(at, "config", F(CONFIG), false, p->config, sizeof(p->config)));
-	TRY(csv_ulong(at, "threads", F(THREADS), 1, 1 << 20, &v));
-	p->threads = (unsigned)v;
-	TRY(csv_ulong(at, "batch", F(BATCH), 1, 1L << 30, &v));
+	TRY(csv_ulong(at, RT_COL_BATCH, 1, 1L << 30, &v));
 	p->batch = (long)v;
-	TRY(csv_name(at, "affinity", F(AFFINITY), rt_vocab_affinities, RT_AFFINITY_COUNT,
-		     &e));
+	TRY(csv_name(at, RT_COL_AFFINITY, rt_vocab_affinities, RT_AFFINITY_COUNT, &e));
 	p->affinity = (enum rt_affinity)e;
-	TRY(csv_name(at, "precision", F(PRECISION), rt_vocab_precisions, RT_PRECISION_COUNT,
-		     &e));
-	p->precision = (enum rt_precision)e;
-	if (!rt_precision_trains(p->precision))
-		return bad_field(at, "precision", F(PRECISION), "is not a known value");
-	TRY(csv_ulong(at, "ranks", F(RANKS), 1, 1 << 24, &v));
+	TRY(csv_ulong(at, RT_COL_RANKS, 1, 1 << 24, &v));
 	p->ranks = (unsigned)v;
-	TRY(csv_name(at, "scope", F(SCOPE), rt_point_scopes, RT_SCOPE_COUNT, &e));
-	p->scope = (enum rt_scope)e;
-	TRY(csv_text(at, "name", F(NAME), false, p->name, sizeof(p->name)));
-	TRY(csv_name(at, "stat", F(STAT), rt_point_stats, RT_STAT_COUNT, &e));
+	TRY(csv_name(at, RT_COL_STAT, rt_point_stats, RT_STAT_COUNT, &e));
 	p->stat = (enum rt_stat)e;
-	TRY(csv_double(at, "seconds", F(SECONDS), &p->seconds));
-	TRY(csv_double(at, "flops", F(FLOPS), &p->flops));
-	TRY(csv_double(at, "bytes", F(BYTES), &p->bytes));
-	TRY(csv_name(at, "status", F(STATUS), rt_point_statuses, RT_STATUS_COUNT, &e));
-	p->status = (enum rt_status)e;
-	/* a failed configuration measured nothing: it has no source ("none" is not a word of
-	 * the file: it is written empty) */
-	if (*F(SOURCE) || p->status == RT_STATUS_OK) {
-		TRY(csv_name(at, "source", F(SOURCE), rt_vocab_sources + 1, RT_SOURCE_COUNT - 1,
-			     &e));
-		p->source = (enum rt_source)(e + 1);
-	}
-	TRY(csv_double(at, "intensity", F(INTENSITY), &stored[0]));
-	TRY(csv_double(at, "gflops", F(GFLOPS), &stored[1]));
-	TRY(csv_double(at, "images_per_s", F(IMAGES_PER_S), &stored[2]));
-	TRY(csv_double(at, "weights", F(WEIGHTS), &p->weights));
-	TRY(csv_double(at, "activations", F(ACTIVATIONS), &p->activations));
-	TRY(csv_double(at, "gradients", F(GRADIENTS), &p->gradients));
-	TRY(csv_double(at, "optimizer", F(OPTIMIZER), &p->optimizer));
-	TRY(csv_double(at, "workspace", F(WORKSPACE), &p->workspace));
-	TRY(csv_double(at, "peak_rss", F(PEAK_RSS), &p->peak_rss));
-	TRY(csv_text(at, "reason", F(REASON), true, p->reason, sizeof(p->reason)));
-	if (F(IMPL))
-		TRY(csv_text(at, "impl", F(IMPL), true, p->impl, sizeof(p->impl)));
-	p->weight_gradients = p->activation_gradients = p->inference = NAN;
-	if (F(INPUT_H)) {
-		const char *const names[3] = { "weight_gradients", "activation_gradients",
-					       "inference" };
-		double *out[3] = { &p->weight_gradients, &p->activation_gradients, &p->inference };
-
-		TRY(csv_ulong(at, "input_h", F(INPUT_H), 0, 1 << 20, &v));
+	TRY(csv_double(at, RT_COL_WEIGHTS, true, &p->weights));
+	TRY(csv_double(at, RT_COL_ACTIVATIONS, true, &p->activations));
+	TRY(csv_double(at, RT_COL_GRADIENTS, true, &p->gradients));
+	TRY(csv_double(at, RT_COL_OPTIMIZER, true, &p->optimizer));
+	TRY(csv_double(at, RT_COL_WORKSPACE, true, &p->workspace));
+	TRY(csv_double(at, RT_COL_PEAK_RSS, true, &p->peak_rss));
+	if (at->col[RT_COL_INPUT_H] >= 0) {
+		TRY(csv_ulong(at, RT_COL_INPUT_H, 0, 1 << 20, &v));
 		p->input_h = (long)v;
-		TRY(csv_ulong(at, "input_w", F(INPUT_W), 0, 1 << 20, &v));
+		TRY(csv_ulong(at, RT_COL_INPUT_W, 0, 1 << 20, &v));
 		p->input_w = (long)v;
-		for (int k = 0; k < 3; k++)
-			if (*F(WEIGHT_GRADIENTS + k))         /* empty: not recorded */
-				TRY(csv_double(at, names[k], F(WEIGHT_GRADIENTS + k), out[k]));
-		if (!isnan(p->weight_gradients) && !isnan(p->activation_gradients) &&
-		    p->weight_gradients + p->activation_gradients != p->gradients)
-			return bad_field(at, "gradients", F(GRADIENTS), "is not weight_gradients + "
-					 "activation_gradients");
 	}
-	p->cpu_share = NAN;
-	if (F(PROCESSES)) {
-		if (*F(PROCESSES)) {
-			TRY(csv_ulong(at, "processes", F(PROCESSES), 1, 1000, &v));
-			p->processes = (unsigned)v;
-		}
-		if (*F(CPU_SHARE)) {
-			TRY(csv_double(at, "cpu_share", F(CPU_SHARE), &p->cpu_share));
-			if (p->cpu_share > 2)
-				return bad_field(at, "cpu_share", F(CPU_SHARE),
-						 "is not a share (0..2)");
-		}
+	/* empty: not recorded */
+	TRY(csv_double(at, RT_COL_WEIGHT_GRADIENTS, false, &p->weight_gradients));
+	TRY(csv_double(at, RT_COL_ACTIVATION_GRADIENTS, false, &p->activation_gradients));
+	TRY(csv_double(at, RT_COL_INFERENCE, false, &p->inference));
+	if (!isnan(p->weight_gradients) && !isnan(p->activation_gradients) &&
+	    p->weight_gradients + p->activation_gradients != p->gradients)
+		return bad(at, RT_COL_GRADIENTS, "is not weight_gradients + activation_gradients");
+	if (*g[RT_COL_PROCESSES]) {
+		TRY(csv_ulong(at, RT_COL_PROCESSES, 1, 1000, &v));
+		p->processes = (unsigned)v;
 	}
+	TRY(csv_double(at, RT_COL_CPU_SHARE, false, &p->cpu_share));
+	if (p->cpu_share > 2)
+		return bad(at, RT_COL_CPU_SHARE, "is not a share (0..2)");
 	/* the bytes' source: as the FLOPs' in a file without the column; none where the
 	 * FLOPs have none (a failed configuration) */
 	p->bytes_source = p->source;
-	if (F(BYTES_SOURCE) && (*F(BYTES_SOURCE) || p->source != RT_SOURCE_NONE)) {
-		TRY(csv_name(at, "bytes_source", F(BYTES_SOURCE), rt_vocab_sources + 1,
-			     RT_SOURCE_COUNT - 1, &e));
-		p->bytes_source = (enum rt_source)(e + 1);
+	if (at->col[RT_COL_BYTES_SOURCE] >= 0 &&
+	    (*g[RT_COL_BYTES_SOURCE] || p->source != RT_SOURCE_NONE)) {
+		const int i = rt_vocab_index(rt_vocab_sources, RT_SOURCE_COUNT,
+					     g[RT_COL_BYTES_SOURCE]);
+
+		if (!trainer_source(i))
+			return bad(at, RT_COL_BYTES_SOURCE, "is not a known value");
+		p->bytes_source = (enum rt_source)i;
 		if (p->source == RT_SOURCE_NONE)
-			return bad_field(at, "bytes_source", F(BYTES_SOURCE), "is set in a row "
-					 "without a source");
+			return bad(at, RT_COL_BYTES_SOURCE, "is set in a row without a source");
 	}
-	for (int k = RT_COL_BYTES_SOURCE + 1; k < RT_COL_COUNT; k++)
-		if (FK(k) && *FK(k))
-			return bad_field(at, rt_points_col_names[k], FK(k), "is set in a row of "
-					 "roofline-train's (a column of roofline-run's)");
 	if ((p->status == RT_STATUS_OK || p->status == RT_STATUS_DISTURBED) && !(p->seconds > 0))
-		return bad_field(at, "seconds", F(SECONDS), "is not > 0 in a measured row");
+		return bad(at, RT_COL_SECONDS, "is not > 0 in a measured row");
 	rt_point_derive(p);
 	TRY(csv_derived(at, "intensity", stored[0], p->intensity));
 	TRY(csv_derived(at, "gflops", stored[1], p->gflops));
@@ -864,117 +837,122 @@ static int parse_point(const struct csv_at *at, char **f, struct rt_point *p)
 	return 0;
 }
 
-/* A number of a command's row: NAN where empty (or the file has no such column). */
-static int cmd_double(const struct csv_at *at, const char *column, const char *s, double *out)
-{
-	*out = NAN;
-	return s && *s ? csv_double(at, column, s, out) : 0;
-}
-
-/* What a command's row may be (rt_points_csv_cmd_row wrote it): its names known, its numbers
- * finite and >= 0, its rates what its other columns give, a run's work window inside its
- * wall time, its log a file of onednn/, the trainer's own columns empty. */
-static int parse_cmd_row(const struct csv_at *at, char **f, struct rt_cmd_row *r)
+/* roofline-run's own columns of its row p (rt_points_csv_row wrote it): a run's name one of
+ * the three, its log a file of onednn/, its numbers where set, its rates what its other
+ * columns give, a run that ran with its wall time, its work window inside it. */
+static int command_row(const struct csv_at *at, struct rt_point *p, const double stored[3])
 {
 	static const char *const run_names[] = { "command", "command without the log",
 						  "command without the log, confirming" };
-	static const enum rt_points_col trainers[] = {
-		RT_COL_BATCH, RT_COL_AFFINITY, RT_COL_RANKS, RT_COL_STAT, RT_COL_WEIGHTS,
-		RT_COL_ACTIVATIONS, RT_COL_GRADIENTS, RT_COL_OPTIMIZER, RT_COL_WORKSPACE,
-		RT_COL_PEAK_RSS, RT_COL_INPUT_H, RT_COL_INPUT_W, RT_COL_WEIGHT_GRADIENTS,
-		RT_COL_ACTIVATION_GRADIENTS, RT_COL_INFERENCE, RT_COL_PROCESSES, RT_COL_CPU_SHARE,
-		RT_COL_BYTES_SOURCE };
-	const char *const empty = "";
-	const char *g[RT_COL_COUNT];
-	double stored[2];
+	const char *const *g = at->g;
+	unsigned long v;
+	int rc;
+
+	if (p->scope == RT_SCOPE_RUN && rt_vocab_index(run_names, 3, g[RT_COL_NAME]) < 0)
+		return bad(at, RT_COL_NAME, "is not a run's (command, command without the log, "
+			   "command without the log, confirming)");
+	if (p->status == RT_STATUS_FUSED)
+		return bad(at, RT_COL_STATUS, "is not a command's (ok, disturbed, failed)");
+	TRY(csv_text(at, RT_COL_KIND, true, p->kind, sizeof(p->kind)));
+	TRY(csv_text(at, RT_COL_PROP, true, p->prop, sizeof(p->prop)));
+	TRY(csv_text(at, RT_COL_DTYPE, true, p->dtype, sizeof(p->dtype)));
+	TRY(csv_text(at, RT_COL_LOG, true, p->log, sizeof(p->log)));
+	if (*p->log && (strncmp(p->log, "onednn/", 7) || strchr(p->log + 7, '/') ||
+			strstr(p->log, "..")))
+		return bad(at, RT_COL_LOG, "is not a file of onednn/");
+	TRY(csv_ulong(at, RT_COL_REP, 1, RT_CLI_REPEAT_MAX, &v));
+	p->rep = (unsigned)v;
+	if (*g[RT_COL_RANK]) {
+		TRY(csv_ulong(at, RT_COL_RANK, 0, 1 << 24, &v));
+		p->rank = (int)v;
+	}
+	if (*g[RT_COL_CALLS])
+		TRY(csv_ulong(at, RT_COL_CALLS, 0, ULONG_MAX - 1, &p->calls));
+	TRY(csv_double(at, RT_COL_SHARE, false, &p->share));
+	TRY(csv_double(at, RT_COL_WALL_SECONDS, false, &p->wall));
+	TRY(csv_double(at, RT_COL_ONEDNN_SECONDS, false, &p->onednn));
+	TRY(csv_double(at, RT_COL_COVERAGE, false, &p->coverage));
+	TRY(csv_double(at, RT_COL_STARTUP_SECONDS, false, &p->startup));
+	TRY(csv_double(at, RT_COL_WINDOW_SECONDS, false, &p->window));
+	if (!isnan(stored[1]) && p->seconds > 0)
+		TRY(csv_derived(at, "gflops", stored[1], p->flops / p->seconds / 1e9));
+	if (!isnan(stored[0]) && p->bytes > 0)
+		TRY(csv_derived(at, "intensity", stored[0], p->flops / p->bytes));
+	if (p->scope == RT_SCOPE_RUN && p->status != RT_STATUS_FAILED && isnan(p->wall))
+		return bad(at, RT_COL_WALL_SECONDS, "is not set in a run that ran");
+	if (!isnan(p->startup) && !(p->startup <= p->wall))
+		return bad(at, RT_COL_STARTUP_SECONDS, "is not within the run's wall_seconds");
+	if (!isnan(p->window) && !(p->window + (isnan(p->startup) ? 0 : p->startup) <=
+				   p->wall * (1 + 1e-12)))
+		return bad(at, RT_COL_WINDOW_SECONDS, "is not within the run's wall_seconds after "
+			   "its startup_seconds");
+	return 0;
+}
+
+/* One row of either tool (f: its fields) into p, checked by its tool's rules (its scope says
+ * which): the columns both have, each name known and each number finite and >= 0 (the
+ * trainer's all set; a command's where they apply), the other tool's columns empty, then the
+ * tool's own (trainer_row, command_row). */
+static int parse_row(struct csv_at *at, char **f, struct rt_point *p)
+{
+	const char *const *g = at->g;
+	double stored[3];
 	unsigned long v;
 	unsigned e = 0;
+	bool cmd;
 	int rc;
 
 	for (int k = 0; k < RT_COL_COUNT; k++)  /* a column the file lacks: empty */
-		g[k] = FK(k) ? FK(k) : empty;
-	memset(r, 0, sizeof(*r));
-	r->rank = -1;
-	TRY(csv_text(at, "config", g[RT_COL_CONFIG], false, r->config, sizeof(r->config)));
-	TRY(csv_name(at, "scope", g[RT_COL_SCOPE], rt_cmd_scopes, RT_CMD_SCOPE_COUNT, &e));
-	r->scope = (enum rt_cmd_scope)e;
-	r->name = g[RT_COL_NAME];
-	if (!*r->name || has_control(r->name))
-		return bad_field(at, "name", r->name, !*r->name ? "is empty" :
-				 "holds a control character");
-	if (r->scope == RT_CMD_SCOPE_RUN) {     /* kept: its name the table's, not the line's */
-		const int k = rt_vocab_index(run_names, 3, r->name);
+		at->g[k] = at->col[k] >= 0 ? f[at->col[k]] : "";
+	cmd = scope_is_command(g[RT_COL_SCOPE]);
+	memset(p, 0, sizeof(*p));
+	p->line = at->line;
+	p->rank = -1;
+	p->weight_gradients = p->activation_gradients = p->inference = p->cpu_share = NAN;
+	TRY(csv_text(at, RT_COL_CONFIG, false, p->config, cmd ? sizeof(p->config) : 64));
+	if (!cmd || *g[RT_COL_THREADS]) {       /* a command's empty: the runtime's choice */
+		TRY(csv_ulong(at, RT_COL_THREADS, 1, 1 << 20, &v));
+		p->threads = (unsigned)v;
+	}
+	/* of a command's math: empty (a run's) or unknown where the log does not tell */
+	p->precision = rt_precision_of(g[RT_COL_PRECISION]);
+	if (!cmd ? !rt_precision_trains(p->precision) : p->precision == RT_PRECISION_COUNT &&
+	    *g[RT_COL_PRECISION] && strcmp(g[RT_COL_PRECISION], "unknown"))
+		return bad(at, RT_COL_PRECISION, "is not a known value");
+	TRY(csv_name(at, RT_COL_SCOPE, rt_point_scopes, RT_SCOPE_COUNT, &e));
+	p->scope = (enum rt_scope)e;
+	/* a command's of any length (a primitive's problem): its first characters kept */
+	TRY(csv_text(at, RT_COL_NAME, false, cmd ? NULL : p->name, sizeof(p->name)));
+	snprintf(p->name, sizeof(p->name), "%s", g[RT_COL_NAME]);
+	TRY(csv_double(at, RT_COL_SECONDS, !cmd, &p->seconds));
+	TRY(csv_double(at, RT_COL_FLOPS, !cmd, &p->flops));
+	TRY(csv_double(at, RT_COL_BYTES, !cmd, &p->bytes));
+	TRY(csv_name(at, RT_COL_STATUS, rt_point_statuses, RT_STATUS_COUNT, &e));
+	p->status = (enum rt_status)e;
+	/* a trainer's failed configuration measured nothing: it has no source ("none" is not a
+	 * word of the file: it is written empty); a command's row has one where counted */
+	if (*g[RT_COL_SOURCE] || (!cmd && p->status == RT_STATUS_OK)) {
+		const int i = rt_vocab_index(rt_vocab_sources, RT_SOURCE_COUNT,
+					     g[RT_COL_SOURCE]);
 
-		if (k < 0)
-			return bad_field(at, "name", r->name, "is not a run's (command, command "
-					 "without the log, command without the log, confirming)");
-		r->name = run_names[k];
+		if (cmd ? i != RT_SOURCE_ONEDNN_LOG : !trainer_source(i))
+			return bad(at, RT_COL_SOURCE, cmd ? "is not a command's (onednn-log)" :
+				   "is not a known value");
+		p->source = (enum rt_source)i;
 	}
-	TRY(csv_text(at, "kind", g[RT_COL_KIND], true, r->kind, sizeof(r->kind)));
-	TRY(csv_text(at, "prop", g[RT_COL_PROP], true, r->prop, sizeof(r->prop)));
-	TRY(csv_text(at, "dtype", g[RT_COL_DTYPE], true, r->dtype, sizeof(r->dtype)));
-	TRY(csv_text(at, "impl", g[RT_COL_IMPL], true, r->impl, sizeof(r->impl)));
-	TRY(csv_text(at, "precision", g[RT_COL_PRECISION], true, r->precision,
-		     sizeof(r->precision)));
-	if (*r->precision && strcmp(r->precision, "unknown") &&
-	    rt_precision_of(r->precision) == RT_PRECISION_COUNT)
-		return bad_field(at, "precision", r->precision, "is not a known value");
-	TRY(csv_name(at, "status", g[RT_COL_STATUS], rt_point_statuses, RT_STATUS_COUNT, &e));
-	r->status = (enum rt_status)e;
-	if (r->status == RT_STATUS_FUSED)
-		return bad_field(at, "status", g[RT_COL_STATUS], "is not a command's (ok, "
-				 "disturbed, failed)");
-	TRY(csv_text(at, "reason", g[RT_COL_REASON], true, r->reason, sizeof(r->reason)));
-	TRY(csv_text(at, "log", g[RT_COL_LOG], true, r->log, sizeof(r->log)));
-	if (*r->log && (strncmp(r->log, "onednn/", 7) || strchr(r->log + 7, '/') ||
-			strstr(r->log, "..")))
-		return bad_field(at, "log", r->log, "is not a file of onednn/");
-	if (*g[RT_COL_SOURCE] && strcmp(g[RT_COL_SOURCE], "onednn-log"))
-		return bad_field(at, "source", g[RT_COL_SOURCE], "is not a command's (onednn-log)");
-	r->counted = *g[RT_COL_SOURCE] != '\0';
-	TRY(csv_ulong(at, "rep", g[RT_COL_REP], 1, RT_CLI_REPEAT_MAX, &v));
-	r->rep = (unsigned)v;
-	if (*g[RT_COL_THREADS]) {
-		TRY(csv_ulong(at, "threads", g[RT_COL_THREADS], 1, 1 << 20, &v));
-		r->threads = (unsigned)v;
-	}
-	if (*g[RT_COL_RANK]) {
-		TRY(csv_ulong(at, "rank", g[RT_COL_RANK], 0, 1 << 24, &v));
-		r->rank = (int)v;
-	}
-	if (*g[RT_COL_CALLS])
-		TRY(csv_ulong(at, "calls", g[RT_COL_CALLS], 0, ULONG_MAX - 1, &r->calls));
-	TRY(cmd_double(at, "seconds", g[RT_COL_SECONDS], &r->seconds));
-	TRY(cmd_double(at, "share", g[RT_COL_SHARE], &r->share));
-	TRY(cmd_double(at, "flops", g[RT_COL_FLOPS], &r->flops));
-	TRY(cmd_double(at, "bytes", g[RT_COL_BYTES], &r->bytes));
-	TRY(cmd_double(at, "intensity", g[RT_COL_INTENSITY], &stored[0]));
-	TRY(cmd_double(at, "gflops", g[RT_COL_GFLOPS], &stored[1]));
-	TRY(cmd_double(at, "wall_seconds", g[RT_COL_WALL_SECONDS], &r->wall));
-	TRY(cmd_double(at, "onednn_seconds", g[RT_COL_ONEDNN_SECONDS], &r->onednn));
-	TRY(cmd_double(at, "coverage", g[RT_COL_COVERAGE], &r->coverage));
-	TRY(cmd_double(at, "images_per_s", g[RT_COL_IMAGES_PER_S], &r->images_per_s));
-	TRY(cmd_double(at, "startup_seconds", g[RT_COL_STARTUP_SECONDS], &r->startup));
-	TRY(cmd_double(at, "window_seconds", g[RT_COL_WINDOW_SECONDS], &r->window));
-	if (!isnan(stored[1]) && r->seconds > 0)
-		TRY(csv_derived(at, "gflops", stored[1], r->flops / r->seconds / 1e9));
-	if (!isnan(stored[0]) && r->bytes > 0)
-		TRY(csv_derived(at, "intensity", stored[0], r->flops / r->bytes));
-	if (r->scope == RT_CMD_SCOPE_RUN && r->status != RT_STATUS_FAILED && isnan(r->wall))
-		return bad_field(at, "wall_seconds", "", "is not set in a run that ran");
-	if (!isnan(r->startup) && !(r->startup <= r->wall))
-		return bad_field(at, "startup_seconds", g[RT_COL_STARTUP_SECONDS], "is not within "
-				 "the run's wall_seconds");
-	if (!isnan(r->window) && !(r->window + (isnan(r->startup) ? 0 : r->startup) <=
-				   r->wall * (1 + 1e-12)))
-		return bad_field(at, "window_seconds", g[RT_COL_WINDOW_SECONDS], "is not within "
-				 "the run's wall_seconds after its startup_seconds");
-	for (size_t k = 0; k < sizeof(trainers) / sizeof(trainers[0]); k++)
-		if (*g[trainers[k]])
-			return bad_field(at, rt_points_col_names[trainers[k]], g[trainers[k]],
-					 "is set in a row of roofline-run's (a column of "
-					 "roofline-train's)");
-	return 0;
+	TRY(csv_double(at, RT_COL_INTENSITY, !cmd, &stored[0]));
+	TRY(csv_double(at, RT_COL_GFLOPS, !cmd, &stored[1]));
+	TRY(csv_double(at, RT_COL_IMAGES_PER_S, !cmd, &stored[2]));
+	if (cmd)                                /* a command's own, not derived */
+		p->images_per_s = stored[2];
+	TRY(csv_text(at, RT_COL_REASON, true, p->reason, sizeof(p->reason)));
+	TRY(csv_text(at, RT_COL_IMPL, true, p->impl, sizeof(p->impl)));
+	for (int k = 0; k < RT_COL_COUNT; k++)
+		if (*g[k] && ((cmd ? trainer_cols : command_cols) & COL(k)))
+			return bad(at, k, cmd ? "is set in a row of roofline-run's (a column of "
+				   "roofline-train's)" : "is set in a row of roofline-train's (a "
+				   "column of roofline-run's)");
+	return cmd ? command_row(at, p, stored) : trainer_row(at, p, stored);
 }
 
 /* A row's identity: two rows of one file never share it. */
@@ -988,37 +966,33 @@ static int cmp_identity(const struct rt_point *a, const struct rt_point *b)
 	return (int)a->source - (int)b->source;
 }
 
-struct row_ref {
-	const struct rt_point *p;
-	int line;
-};
-
-static int cmp_row_ref(const void *a, const void *b)
+static int cmp_row(const void *a, const void *b)
 {
-	const struct row_ref *x = a, *y = b;
-	int c = cmp_identity(x->p, y->p);
+	const struct rt_point *x = *(const struct rt_point *const *)a,
+			      *y = *(const struct rt_point *const *)b;
+	int c = cmp_identity(x, y);
 
 	return c ? c : x->line - y->line;
 }
 
 /* -EINVAL naming both lines when two rows describe the same measurement. */
-static int check_duplicates(const char *path, const struct rt_point *pts, const int *lines,
-			    size_t n, struct rt_err *err)
+static int check_duplicates(const char *path, const struct rt_point *pts, size_t n,
+			    struct rt_err *err)
 {
-	struct row_ref *r = calloc(n ? n : 1, sizeof(*r));
+	const struct rt_point **r = calloc(n ? n : 1, sizeof(*r));
 	int rc = 0;
 
 	if (!r)
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		r[i] = (struct row_ref){ &pts[i], lines[i] };
-	qsort(r, n, sizeof(*r), cmp_row_ref);
+		r[i] = &pts[i];
+	qsort(r, n, sizeof(*r), cmp_row);
 	for (size_t i = 1; i < n && !rc; i++)
-		if (!cmp_identity(r[i - 1].p, r[i].p))
+		if (!cmp_identity(r[i - 1], r[i]))
 			rc = rt_err_set(err, -EINVAL, "%s:%d: the same configuration, scope, name and "
-					"statistic as line %d ('%s', %s %s, %s)", path, r[i].line,
-					r[i - 1].line, r[i].p->config, rt_point_scope_name(r[i].p),
-					r[i].p->name, rt_point_stat_name(r[i].p));
+					"statistic as line %d ('%s', %s %s, %s)", path, r[i]->line,
+					r[i - 1]->line, r[i]->config, rt_point_scope_name(r[i]),
+					r[i]->name, rt_point_stat_name(r[i]));
 	free(r);
 	return rc;
 }
@@ -1028,8 +1002,7 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 {
 	struct csv_at at = { .path = name, .line = 0, .err = err };
 	char *line = NULL;
-	size_t linecap = 0, cap = 0, runcap = 0, len;
-	int *lines = NULL;
+	size_t linecap = 0, cap = 0, len;
 	int rc = 0, r, first_command = 0;
 	bool blank_seen = false, ended;
 
@@ -1039,6 +1012,7 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 	       r == -E2BIG) {
 		char *fld[CSV_COLS_MAX + 1], *text = line;
 		const char *scope;
+		bool cmd;
 		int nf;
 
 		at.line++;
@@ -1087,45 +1061,22 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 					nf, f->columns);
 			break;
 		}
-		/* a command's row is not a sweep's point; a file is one tool's */
+		/* a file is one tool's */
 		scope = at.col[RT_COL_SCOPE] >= 0 ? fld[at.col[RT_COL_SCOPE]] : "";
-		if (scope_is_command(scope)) {
-			struct rt_cmd_row row;
-
-			if (f->n) {
-				rc = rt_err_set(err, -EINVAL, "%s:%d: scope '%s' is roofline-run's, "
-						"line %d's roofline-train's (a file holds one tool's "
-						"rows)", name, at.line, scope, lines[0]);
-				break;
-			}
-			if (!f->command_rows++)
-				first_command = at.line;
-			if ((rc = parse_cmd_row(&at, fld, &row)))
-				break;
-			row.line = at.line;
-			if (row.scope != RT_CMD_SCOPE_RUN)
-				continue;
-			if (f->nruns == runcap) {
-				size_t ncap = runcap ? 2 * runcap : 16;
-				struct rt_cmd_row *q = realloc(f->runs, ncap * sizeof(*q));
-
-				if (!q) {
-					rc = rt_err_set(err, -ENOMEM, "out of memory");
-					break;
-				}
-				f->runs = q;
-				runcap = ncap;
-			}
-			f->runs[f->nruns++] = row;
-			continue;
+		cmd = scope_is_command(scope);
+		if (cmd && f->n && !f->command_rows) {
+			rc = rt_err_set(err, -EINVAL, "%s:%d: scope '%s' is roofline-run's, line %d's "
+					"roofline-train's (a file holds one tool's rows)", name,
+					at.line, scope, f->pts[0].line);
+			break;
 		}
-		if (f->command_rows) {
+		if (!cmd && f->command_rows) {
 			rc = rt_err_set(err, -EINVAL, "%s:%d: a row of roofline-train's, line %d's "
 					"scope is roofline-run's (a file holds one tool's rows)", name,
 					at.line, first_command);
 			break;
 		}
-		if (at.col[RT_COL_BATCH] < 0) {         /* an earlier roofline-run's header */
+		if (!cmd && at.col[RT_COL_BATCH] < 0) { /* an earlier roofline-run's header */
 			rc = rt_err_set(err, -EINVAL, "%s:%d: scope '%s' is not one of roofline-run's "
 					"(run, onednn, kind, primitive), whose columns the file has",
 					name, at.line, scope);
@@ -1134,29 +1085,29 @@ int rt_points_csv_load(FILE *fp, const char *name, bool allow_cut, struct rt_poi
 		if (f->n == cap) {
 			size_t ncap = cap ? 2 * cap : 64;
 			struct rt_point *q = realloc(f->pts, ncap * sizeof(*f->pts));
-			int *l = q ? realloc(lines, ncap * sizeof(*lines)) : NULL;
 
-			if (q)
-				f->pts = q;
-			if (!q || !l) {
+			if (!q) {
 				rc = rt_err_set(err, -ENOMEM, "out of memory");
 				break;
 			}
-			lines = l;
+			f->pts = q;
 			cap = ncap;
 		}
-		if ((rc = parse_point(&at, fld, &f->pts[f->n])))
+		if ((rc = parse_row(&at, fld, &f->pts[f->n])))
 			break;
-		lines[f->n++] = at.line;
+		if (cmd && !f->command_rows++)
+			first_command = at.line;
+		/* of the command's, its run rows kept (its others come again from its logs) */
+		if (!cmd || f->pts[f->n].scope == RT_SCOPE_RUN)
+			f->n++;
 	}
 	if (!rc && r == -ENOMEM)
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 	else if (!rc && r == -EIO)
 		rc = rt_err_set(err, -EIO, "%s: read failed: %s", name, strerror(errno));
 	free(line);
-	if (!rc)
-		rc = check_duplicates(name, f->pts, lines, f->n, err);
-	free(lines);
+	if (!rc && !f->command_rows)
+		rc = check_duplicates(name, f->pts, f->n, err);
 	if (rc)
 		rt_points_file_free(f);
 	return rc;
@@ -1182,7 +1133,6 @@ bool rt_points_csv_is_command(FILE *fp)
 void rt_points_file_free(struct rt_points_file *f)
 {
 	free(f->pts);
-	free(f->runs);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -1201,10 +1151,11 @@ int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struc
 		return errno == ENOENT ? 0 : rt_err_set(err, -errno, "%s: %s", path, strerror(errno));
 	rc = rt_points_csv_load(fp, path, false, &f, err);
 	fclose(fp);
+	if (!rc && f.command_rows)      /* checked, not a sweep's points */
+		rt_points_file_free(&f);
 	if (!rc) {
 		*pts = f.pts;
 		*n = f.n;
-		free(f.runs);
 	}
 	return rc;
 }

@@ -1,6 +1,7 @@
-/* points.h: a sweep point (one row of points.csv: a configuration x scope x statistic), its
- * arithmetic (intensity, GFLOP/s, images/s), the headline filter, the verdict on a speedup
- * and its sentence for every tool, and points.csv written and read with every number and name
+/* points.h: a row of points.csv (struct rt_point: a training sweep's point, a configuration x
+ * scope x statistic, or a row of roofline-run's), its arithmetic (intensity, GFLOP/s, images/s),
+ * the headline filter, the verdict on a speedup and its sentence for every tool, and points.csv
+ * written and read, one writer and one reader for both tools, with every number and name
  * checked (FILE:LINE on the first that is not right) */
 #ifndef RT_POINTS_H
 #define RT_POINTS_H
@@ -11,9 +12,15 @@
 #include "base/err.h"
 #include "base/vocab.h"
 
-/* What a row measures, and how; each with its name table (the CSV's words). */
-enum rt_scope { RT_SCOPE_ITERATION, RT_SCOPE_PHASE, RT_SCOPE_LAYER, RT_SCOPE_COUNT };
-extern const char *const rt_point_scopes[RT_SCOPE_COUNT];        /* iteration phase layer */
+/* What a row measures, and how; each with its name table (the CSV's words). The trainer's
+ * scopes: the whole iteration, a phase, a layer. roofline-run's: a process of the user's
+ * command (run: name "command", or "command without the log" and "command without the log,
+ * confirming" for the runs without oneDNN's log), or what that log held (onednn: every
+ * primitive together; kind: each kind and direction; primitive: each distinct one). */
+enum rt_scope { RT_SCOPE_ITERATION, RT_SCOPE_PHASE, RT_SCOPE_LAYER,
+		RT_SCOPE_RUN, RT_SCOPE_ONEDNN, RT_SCOPE_KIND, RT_SCOPE_PRIMITIVE, RT_SCOPE_COUNT };
+/* iteration phase layer run onednn kind primitive */
+extern const char *const rt_point_scopes[RT_SCOPE_COUNT];
 enum rt_stat { RT_STAT_MEDIAN, RT_STAT_MIN, RT_STAT_MAX, RT_STAT_COUNT };
 extern const char *const rt_point_stats[RT_STAT_COUNT];          /* median min max */
 /* ok: measured; failed: the configuration did not run (reason says why); fused: a layer run
@@ -24,25 +31,37 @@ enum rt_status { RT_STATUS_OK, RT_STATUS_FAILED, RT_STATUS_FUSED, RT_STATUS_DIST
 		 RT_STATUS_COUNT };
 extern const char *const rt_point_statuses[RT_STATUS_COUNT];     /* ok failed fused disturbed */
 
+/* A row of points.csv, of either tool: the trainer's columns, then roofline-run's, each
+ * written where the row's tool has it (its scope says which) and empty elsewhere. */
 struct rt_point {
-	char config[64];
-	unsigned threads;
+	char config[200];               /* the trainer's: at most 63 characters */
+	unsigned threads;               /* a command's 0: the runtime's choice */
 	long batch;
 	enum rt_affinity affinity;
-	enum rt_precision precision;
+	enum rt_precision precision;    /* a command's kind and primitive rows': of the math
+					 * (RT_PRECISION_COUNT: unknown) */
 	unsigned ranks;
 	enum rt_scope scope;
 	char name[160];                 /* iteration; forward, backward, update; a layer's name
-					 * ("conv1+relu1": a host and the layer fused into it) */
+					 * ("conv1+relu1": a host and the layer fused into it); a
+					 * run's; a command's other rows' (their first 159
+					 * characters when read) */
+	const char *long_name;          /* a command's row written: its name where it does not
+					 * fit name (a primitive's problem, any length), borrowed;
+					 * NULL: name */
 	enum rt_stat stat;              /* over the repetitions */
-	double seconds, flops, bytes;   /* per iteration */
+	double seconds, flops, bytes;   /* per iteration; a command's: its row's, NAN: none */
 	enum rt_source source;          /* of the FLOPs; none (written empty) for a failed
-					 * configuration */
-	double intensity, gflops, images_per_s;        /* derived */
+					 * configuration; a command's onednn-log where its FLOPs
+					 * and bytes are counted from oneDNN's log */
+	double intensity, gflops, images_per_s;        /* derived (a command's images/s: its
+							 * own, NAN: none) */
 	double weights, activations, gradients, optimizer, workspace, peak_rss;   /* bytes */
-	enum rt_status status;
+	enum rt_status status;          /* a command's: ok, disturbed (a run that lost its
+					 * CPUs), failed */
 	char reason[640];
-	char impl[64];                  /* oneDNN's implementation of the heaviest layer */
+	char impl[64];                  /* oneDNN's implementation of the heaviest layer (a
+					 * command's primitive's) */
 	long input_h, input_w;          /* the input's height and width (0: not recorded) */
 	/* gradients split into the weights' and the activations' (their sum); the bytes a
 	 * forward-only pass needs (struct rt_net_memory.inference). NAN: not recorded (a
@@ -56,6 +75,18 @@ struct rt_point {
 	enum rt_source bytes_source;    /* of the bytes: hw (DRAM traffic counted), hw-estimate
 					 * (counted, scaled), model; none: as the FLOPs' (so
 					 * written; a file without the column reads so) */
+	/* roofline-run's own: a kind and primitive row's kind, direction, data type; the raw
+	 * log a row was counted from (a file of the directory's onednn/); the repetition
+	 * (1..RT_CLI_REPEAT_MAX); the rank under a launcher (-1: none); the primitives'
+	 * executions; the row's share of oneDNN's time; a run's wall time, oneDNN's time in
+	 * it, their ratio, and its work window (start-up, window; NAN: none). A number not
+	 * written is NAN. */
+	char kind[32], prop[24], dtype[12], log[64];
+	unsigned rep;
+	int rank;
+	unsigned long calls;
+	double share, wall, onednn, coverage, startup, window;
+	int line;                       /* read: its line in the file */
 	char run[64];                   /* not in the CSV: which results directory, for overlays */
 };
 
@@ -206,7 +237,7 @@ void rt_point_derive(struct rt_point *p);
  * first (its rows fill them: config .. bytes_source), then the command's own (roofline-run's
  * rows: rep .. window_seconds); the columns both have (config, threads, precision, scope, name,
  * seconds, flops, bytes, gflops, intensity, source, status, reason, impl, images_per_s) are
- * the trainer's. Each tool writes every column, empty where it does not apply. */
+ * the trainer's. Every row has every column, empty where its tool does not have it. */
 enum rt_points_col {
 	RT_COL_CONFIG, RT_COL_THREADS, RT_COL_BATCH, RT_COL_AFFINITY, RT_COL_PRECISION,
 	RT_COL_RANKS, RT_COL_SCOPE, RT_COL_NAME, RT_COL_STAT, RT_COL_SECONDS, RT_COL_FLOPS,
@@ -223,47 +254,16 @@ enum rt_points_col {
 extern const char *const rt_points_col_names[RT_COL_COUNT];
 #define RT_POINTS_CSV_COLUMNS RT_COL_COUNT      /* today's: 46 */
 
-/* A row of roofline-run's, in the same columns: a process of the user's command (scope run,
- * name "command", or "command without the log" and "command without the log, confirming" for
- * the runs without oneDNN's log), or what that log held (onednn: every primitive together;
- * kind: each kind and direction; primitive: each distinct one). A number not written is NAN
- * (threads 0, rank -1); the trainer's own columns are empty in it. */
-enum rt_cmd_scope { RT_CMD_SCOPE_RUN, RT_CMD_SCOPE_ONEDNN, RT_CMD_SCOPE_KIND,
-		    RT_CMD_SCOPE_PRIMITIVE, RT_CMD_SCOPE_COUNT };
-extern const char *const rt_cmd_scopes[RT_CMD_SCOPE_COUNT];     /* run onednn kind primitive */
-struct rt_cmd_row {
-	char config[200];
-	enum rt_cmd_scope scope;
-	const char *name;               /* a primitive's: kind, direction, data type, problem
-					 * (any length); of a row read, a run's is one of the
-					 * three static names, another's the line's text, good
-					 * while it is read */
-	char kind[32], prop[24], dtype[12], impl[64];   /* kind and primitive rows' */
-	char precision[8];              /* of the math (a name, "unknown"; "": none) */
-	enum rt_status status;          /* ok, disturbed (a run that lost its CPUs), failed */
-	char reason[640];
-	char log[64];                   /* the raw log, a file of the directory's onednn/ */
-	unsigned rep;                   /* the repetition, 1..RT_CLI_REPEAT_MAX */
-	unsigned threads;               /* 0: the runtime's choice */
-	int rank;                       /* under a launcher; -1: none */
-	unsigned long calls;
-	bool counted;                   /* its FLOPs and bytes from oneDNN's log (source
-					 * onednn-log): written where it is and the row ran */
-	double seconds, share, flops, bytes, wall, onednn, coverage, images_per_s;
-	double startup, window;         /* a run's with the log: its work window (NAN: none) */
-	int line;                       /* read: its line in the file */
-};
-/* A command's row, each number where it applies: the times and shares of a row that ran, the
- * FLOPs, bytes and their rates where counted; a name past RT_POINTS_CSV_NAME_MAX characters
- * cut to it, "..." ending it (the raw log it was counted from holds it whole). */
-void rt_points_csv_cmd_row(FILE *fp, const struct rt_cmd_row *r);
 /* A row is at most this long: a longer line is refused without being held in memory. */
 #define RT_POINTS_CSV_LINE_MAX 65536
 /* The longest name a command's row is written with: a row stays under the line's limit, its
  * name quoted whole (16 KiB doubled) beside its other fields. */
 #define RT_POINTS_CSV_NAME_MAX 16384
-/* points.csv: the header line, a row per point (fields quoted where needed; the command's
- * columns empty). */
+/* points.csv: the header line; a row of either tool (fields quoted where needed), each
+ * column where the row's tool has it, else empty: a command's numbers where they apply (the
+ * times and shares of a row that ran, the FLOPs, bytes and their rates where counted), its
+ * name past RT_POINTS_CSV_NAME_MAX characters cut to it, "..." ending it (the raw log it
+ * was counted from holds it whole). */
 void rt_points_csv_header(FILE *fp);
 void rt_points_csv_row(FILE *fp, const struct rt_point *p);
 /* A row of any tool: v[k] the text of column k (NULL: empty), each through rt_csv_field. */
@@ -279,21 +279,19 @@ int rt_points_csv_upgrade(const char *path, struct rt_err *err);
  * rows of both tools is an error naming the line. */
 int rt_points_csv_read(const char *path, struct rt_point **pts, size_t *n, struct rt_err *err);
 
-/* A points.csv as read (rt_points_file_free frees it): the trainer's points, or roofline-run's
- * rows, each checked as its tool wrote it: of the command's, every row is counted and its run
- * rows kept (its oneDNN rows come again from the raw logs they were counted from); the
- * columns of its header (an earlier rooftraj's file has others); when reading allows it,
- * whether its last line was cut short while written (no newline: not read as a point) and
- * that line's configuration. */
+/* A points.csv as read (rt_points_file_free frees it): its rows, each checked by its tool's
+ * rules, in the file's order: a training sweep's points, or of roofline-run's rows its run
+ * rows (every row of the command's counted, its oneDNN rows coming again from the raw logs
+ * they were counted from); the columns of its header (an earlier rooftraj's file has
+ * others); when reading allows it, whether its last line was cut short while written (no
+ * newline: not read as a point) and that line's configuration. */
 struct rt_points_file {
-	struct rt_point *pts;
+	struct rt_point *pts;           /* the trainer's points, or the command's run rows */
 	size_t n;
 	int columns;
 	bool ordered;                   /* its blocks in the writer's order (rt_points_order_block:
 					 * a file with bytes_source, which came after the order) */
-	size_t command_rows;
-	struct rt_cmd_row *runs;        /* the command's run rows, in the file's order */
-	size_t nruns;
+	size_t command_rows;            /* the rows of roofline-run's (0: the trainer's file) */
 	bool cut;
 	char cut_config[64];
 };

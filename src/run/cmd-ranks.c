@@ -51,7 +51,7 @@ static struct jobrun *job_at(struct job *j, const char *config, unsigned rep)
 }
 
 /* A run row of a rank's into the job's run of its configuration. */
-static int take_row(struct job *j, const struct rt_cmd_row *w, struct rt_err *err)
+static int take_row(struct job *j, const struct rt_point *w, struct rt_err *err)
 {
 	struct jobrun *r;
 
@@ -80,6 +80,7 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 		char path[4200], *text, *rows;
 		struct rt_points_file f;
 		size_t len;
+		bool trainers;
 		FILE *fp;
 		int rc;
 
@@ -97,12 +98,13 @@ static int gather(const char *dir, int size, FILE *outp, struct job *j, struct r
 		}
 		rc = rt_points_csv_load(fp, path, false, &f, err);
 		fclose(fp);
-		if (!rc && (f.columns != RT_COL_COUNT || f.n))     /* rows copied as they are */
+		trainers = f.n && !f.command_rows;
+		if (!rc && (f.columns != RT_COL_COUNT || trainers))     /* rows copied as they are */
 			rc = rt_err_set(err, -EINVAL, "%s:1: not today's roofline-run points.csv (%s)",
-					path, f.n ? "roofline-train's rows" : "an earlier "
+					path, trainers ? "roofline-train's rows" : "an earlier "
 					"rooftraj's columns: --resume makes them today's");
-		for (size_t i = 0; !rc && i < f.nruns; i++)
-			rc = take_row(j, &f.runs[i], err);
+		for (size_t i = 0; !rc && i < f.n; i++)
+			rc = take_row(j, &f.pts[i], err);
 		rt_points_file_free(&f);
 		/* the rows as the reader found them: after the header, to the last row's end (the
 		 * blank lines a file may end with would stand between two ranks' rows) */

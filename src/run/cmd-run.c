@@ -1113,21 +1113,22 @@ static void run_row(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 		    const struct rt_cmd_outcome *r, const char *name, const char *log, bool logged)
 {
 	struct rt_cmd_judgement j;
-	struct rt_cmd_row w = { .scope = RT_CMD_SCOPE_RUN, .rep = rep, .threads = c->threads,
-				.rank = c->rank, .calls = logged ? r->t.execs : 0,
-				.status = !r->ok ? RT_STATUS_FAILED : r->disturbed ?
-					  RT_STATUS_DISTURBED : RT_STATUS_OK,
-				.seconds = r->wall, .share = 1, .flops = r->t.flops,
-				.bytes = r->t.bytes, .wall = r->wall, .counted = logged,
-				.onednn = logged ? r->t.ms / 1e3 : NAN,
-				.coverage = logged && r->wall > 0 ? r->t.ms / 1e3 / r->wall : NAN,
-				.images_per_s = r->images_per_s <= RT_CMD_IMAGES_PER_S_MAX ?
-						r->images_per_s : NAN,
-				.startup = logged ? r->startup : NAN,
-				.window = logged ? r->window : NAN };
+	struct rt_point w = { .scope = RT_SCOPE_RUN, .rep = rep, .threads = c->threads,
+			      .rank = c->rank, .calls = logged ? r->t.execs : 0,
+			      .status = !r->ok ? RT_STATUS_FAILED : r->disturbed ?
+					RT_STATUS_DISTURBED : RT_STATUS_OK,
+			      .seconds = r->wall, .share = 1, .flops = r->t.flops,
+			      .bytes = r->t.bytes, .wall = r->wall,
+			      .source = logged ? RT_SOURCE_ONEDNN_LOG : RT_SOURCE_NONE,
+			      .onednn = logged ? r->t.ms / 1e3 : NAN,
+			      .coverage = logged && r->wall > 0 ? r->t.ms / 1e3 / r->wall : NAN,
+			      .images_per_s = r->images_per_s <= RT_CMD_IMAGES_PER_S_MAX ?
+					      r->images_per_s : NAN,
+			      .startup = logged ? r->startup : NAN,
+			      .window = logged ? r->window : NAN };
 
 	snprintf(w.config, sizeof(w.config), "%s", c->name);
-	w.name = name;
+	snprintf(w.name, sizeof(w.name), "%s", name);
 	snprintf(w.log, sizeof(w.log), "%s", log ? log : "");
 	/* what no profile is needed to call impossible: the row says it after the run's own
 	 * reason, its wall time kept (an images/s no core reaches is not) */
@@ -1142,7 +1143,7 @@ static void run_row(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 			 r->t.unparsed, r->t.first_unparsed_why);
 	else
 		snprintf(w.reason, sizeof(w.reason), "%s", r->reason);
-	rt_points_csv_cmd_row(fp, &w);
+	rt_points_csv_row(fp, &w);
 }
 
 /* A kind row's primitives: the same kind, direction, data type and precision of math. */
@@ -1177,15 +1178,15 @@ static int cmp_kind(const void *a, const void *b, void *ctx)
 
 /* A kind or primitive row's fields from its primitive (the kind's heaviest): its kind,
  * direction, data type, math, implementation where impl, and its own numbers. */
-static void prim_fields(struct rt_cmd_row *w, const struct rt_onednn_prim *p, bool impl)
+static void prim_fields(struct rt_point *w, const struct rt_onednn_prim *p, bool impl)
 {
 	snprintf(w->kind, sizeof(w->kind), "%s", p->kind);
 	snprintf(w->prop, sizeof(w->prop), "%s", p->prop);
 	snprintf(w->dtype, sizeof(w->dtype), "%s", p->dtype);
-	snprintf(w->precision, sizeof(w->precision), "%s", rt_precision_name(p->prec));
+	w->precision = p->prec;
 	if (impl)
 		snprintf(w->impl, sizeof(w->impl), "%s", p->impl);
-	w->counted = p->counted;
+	w->source = p->counted ? RT_SOURCE_ONEDNN_LOG : RT_SOURCE_NONE;
 	snprintf(w->reason, sizeof(w->reason), "%s", p->counted ? "" :
 		 "a kind not counted: its time, no FLOPs");
 	w->calls = p->calls, w->seconds = p->ms / 1e3, w->flops = p->flops, w->bytes = p->bytes;
@@ -1198,19 +1199,20 @@ static int onednn_rows(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 	struct kind_group *grp = NULL;
 	size_t *ord = NULL;
 	const double total = r->t.ms;
-	struct rt_cmd_row w = { .scope = RT_CMD_SCOPE_ONEDNN, .name = "all", .rep = rep,
-				.status = RT_STATUS_OK, .threads = c->threads, .rank = c->rank,
-				.calls = r->t.execs, .seconds = total / 1e3, .share = 1,
-				.flops = r->t.flops, .bytes = r->t.bytes, .wall = r->wall,
-				.onednn = total / 1e3, .coverage = r->wall > 0 ?
-				total / 1e3 / r->wall : 0, .images_per_s = NAN, .counted = true,
-				.startup = NAN, .window = NAN };
+	struct rt_point w = { .scope = RT_SCOPE_ONEDNN, .name = "all", .rep = rep,
+			      .status = RT_STATUS_OK, .threads = c->threads, .rank = c->rank,
+			      .calls = r->t.execs, .seconds = total / 1e3, .share = 1,
+			      .flops = r->t.flops, .bytes = r->t.bytes, .wall = r->wall,
+			      .onednn = total / 1e3, .coverage = r->wall > 0 ?
+			      total / 1e3 / r->wall : 0, .images_per_s = NAN,
+			      .source = RT_SOURCE_ONEDNN_LOG,
+			      .startup = NAN, .window = NAN };
 	struct rt_buf name;     /* a kind's or primitive's: a problem of any length */
 	bool failed;
 
 	snprintf(w.config, sizeof(w.config), "%s", c->name);
 	snprintf(w.log, sizeof(w.log), "%s", log);
-	rt_points_csv_cmd_row(fp, &w);
+	rt_points_csv_row(fp, &w);
 	rt_onednn_tally_sort(&r->t);
 	/* each kind and direction (precision apart), by time: the primitives grouped by one
 	 * sort (n log n: a log of 80,000 distinct kinds took 45 s pairwise), each group's row
@@ -1244,30 +1246,30 @@ static int onednn_rows(FILE *fp, const struct rt_sweep_config *c, unsigned rep,
 
 		if (!grp[i].lead)
 			continue;
-		w.scope = RT_CMD_SCOPE_KIND;
+		w.scope = RT_SCOPE_KIND;
 		rt_buf_reset(&name);
 		if (rt_buf_printf(&name, "%s %s", p->kind, p->prop))
 			break;
-		w.name = name.s;
+		w.long_name = name.s;
 		prim_fields(&w, p, false);
 		w.calls = grp[i].calls, w.seconds = grp[i].seconds;
 		w.flops = grp[i].flops, w.bytes = grp[i].bytes;
 		w.share = total > 0 ? w.seconds * 1e3 / total : 0;
-		rt_points_csv_cmd_row(fp, &w);
+		rt_points_csv_row(fp, &w);
 	}
 	free(ord);
 	free(grp);
 	for (size_t i = 0; i < r->t.n && !name.failed; i++) {
 		const struct rt_onednn_prim *p = &r->t.v[i];
 
-		w.scope = RT_CMD_SCOPE_PRIMITIVE;
+		w.scope = RT_SCOPE_PRIMITIVE;
 		rt_buf_reset(&name);
 		if (rt_buf_printf(&name, "%s %s %s %s", p->kind, p->prop, p->dtype, p->problem))
 			break;
-		w.name = name.s;
+		w.long_name = name.s;
 		prim_fields(&w, p, true);
 		w.share = total > 0 ? p->ms / total : 0;
-		rt_points_csv_cmd_row(fp, &w);
+		rt_points_csv_row(fp, &w);
 	}
 	failed = name.failed;
 	rt_buf_fini(&name);

@@ -216,7 +216,7 @@ int rt_cmd_results_load(const char *dir, struct rt_sweep_config **cfgs, size_t *
 				      csv) :
 	     rt_points_csv_load(fp, csv, false, &f, err);
 	fclose(fp);
-	if (!rc && f.n)
+	if (!rc && f.n && !f.command_rows)
 		rc = rt_err_set(err, -EINVAL, "%s: roofline-train's rows, not roofline-run's "
 				"(roofline-train --resume takes them)", csv);
 	if (rc)
@@ -225,8 +225,8 @@ int rt_cmd_results_load(const char *dir, struct rt_sweep_config **cfgs, size_t *
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < f.nruns; i++) {
-		const struct rt_cmd_row *w = &f.runs[i];
+	for (size_t i = 0; i < f.n; i++) {
+		const struct rt_point *w = &f.pts[i];
 		const long ci = find_cfg(cfgs, n, &ncap, &idx, make, w->config, w->threads);
 		struct rt_cmd_result *s;
 

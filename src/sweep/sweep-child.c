@@ -91,7 +91,7 @@ int rt_sweep_child_parse(const char *out, size_t len, const struct rt_sweep_conf
 	}
 	rc = rt_points_csv_load(fp, "the child's points", false, &f, &err);
 	fclose(fp);
-	if (rc || !f.n) {       /* a command's rows are no points */
+	if (rc || !f.n || f.command_rows) {     /* a command's rows are no points */
 		snprintf(why, whysize, "%s", rc ? err.msg : "the child printed no points");
 		rt_points_file_free(&f);
 		return -1;

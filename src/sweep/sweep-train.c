@@ -103,12 +103,12 @@ static int prepare_points(const char *csv, bool retry, char *note, size_t notesi
 		if (in_names(drop, ndrop, c))
 			continue;
 		if (f.ordered && !rt_points_config_complete(f.pts, f.n, c)) {
-			snprintf(drop[ndrop++], sizeof(drop[0]), "%s", c);
+			snprintf(drop[ndrop++], sizeof(drop[0]), "%.63s", c);
 			add_note(note, notesize, "%s: configuration '%s' has only some of its rows "
 				 "(cut while written): measured again", csv, c);
 			ncut++;
 		} else if (retry && f.pts[i].status == RT_STATUS_FAILED) {
-			snprintf(drop[ndrop++], sizeof(drop[0]), "%s", c);
+			snprintf(drop[ndrop++], sizeof(drop[0]), "%.63s", c);
 			nfailed++;
 		}
 	}
