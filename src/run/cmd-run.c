@@ -1532,75 +1532,150 @@ static void free_argv(char **argv)
 	free(argv);
 }
 
+/* Runs of the command as rt_engine_repeat makes them: configurations ci[0..nci) in turn, -r
+ * times, a row each into rows; with the log where what is "" (else its words: " without the
+ * log"). */
+struct cmd_runs {
+	const struct run *run;
+	const size_t *ci;
+	size_t nci;
+	const char *what;
+	bool quiet;                     /* a run that failed or was disturbed not said */
+	FILE *rows;
+	size_t at;                      /* the run under way: its configuration, */
+	unsigned rep;                   /* its repetition (from 1), its log */
+	char log[64], path[4300];
+	/* the undisturbed runs' wall times and images/s, of each configuration of ci */
+	double w[2][RT_CLI_REPEAT_MAX], img[2][RT_CLI_REPEAT_MAX];
+	unsigned nw[2], ni[2];
+};
+
+static enum rt_status cmd_status(const void *slot)
+{
+	const struct rt_cmd_outcome *r = slot;
+
+	return !r->ok ? RT_STATUS_FAILED : r->disturbed ? RT_STATUS_DISTURBED : RT_STATUS_OK;
+}
+
+static void cmd_drop(void *slot)
+{
+	rt_onednn_tally_free(&((struct rt_cmd_outcome *)slot)->t);
+}
+
+/* run k, ci[k % nci]'s repetition k / nci + 1; prev: disturbed, its second run's log in
+ * PATH.again */
+static int cmd_run_once(void *ctx, size_t k, void *slot, const void *prev, struct rt_err *err)
+{
+	struct cmd_runs *x = ctx;
+	const char *prog = x->run->o->prog;
+	char again[4310];
+
+	if (!prev) {
+		x->at = x->ci[k % x->nci];
+		x->rep = (unsigned)(k / x->nci) + 1;
+		snprintf(x->log, sizeof(x->log), "onednn/c%03zu-r%u.log", x->at, x->rep);
+		snprintf(x->path, sizeof(x->path), "%s/%s", x->run->dir, x->log);
+		fprintf(stderr, "%s: [%zu] %s%s, run %u of %u\n", prog, x->at + 1,
+			x->run->cfgs[x->at].name, x->what, x->rep, x->run->o->repeat);
+	} else {
+		fprintf(stderr, "%s: [%zu] %s: %s: measured again\n", prog, x->at + 1,
+			x->run->cfgs[x->at].name, ((const struct rt_cmd_outcome *)prev)->reason);
+	}
+	snprintf(again, sizeof(again), "%s%s", x->path, prev ? ".again" : "");
+	return run_process(x->run, &x->run->cfgs[x->at], *x->what ? NULL : again, slot, err);
+}
+
+/* the second run kept: its log over the first's */
+static bool cmd_settle(void *ctx, size_t k, bool keep)
+{
+	const struct cmd_runs *x = ctx;
+	char again[4310];
+
+	(void)k;
+	snprintf(again, sizeof(again), "%s.again", x->path);
+	if (keep && !rename(again, x->path))
+		return true;
+	unlink(again);
+	return false;
+}
+
+static void cmd_done(void *ctx, size_t k, const void *slot)
+{
+	struct cmd_runs *x = ctx;
+	const struct rt_sweep_config *c = &x->run->cfgs[x->at];
+	const struct rt_cmd_outcome *r = slot;
+	const size_t j = k % x->nci;
+	char name[64];
+
+	if (cmd_status(r) == RT_STATUS_OK && x->nw[j] < RT_CLI_REPEAT_MAX) {
+		x->w[j][x->nw[j]++] = r->wall;
+		if (r->images_per_s > 0 && r->images_per_s <= RT_CMD_IMAGES_PER_S_MAX)
+			x->img[j][x->ni[j]++] = r->images_per_s;
+	} else if (!x->quiet) {
+		fprintf(stderr, "%s: [%zu] %s: %s\n", x->run->o->prog, x->at + 1, c->name,
+			r->reason);
+	}
+	snprintf(name, sizeof(name), "command%s", x->what);
+	run_row(x->rows, c, x->rep, r, name, *x->what ? "" : x->log, !*x->what);
+}
+
+/* x's runs into v (NULL: slots of its own, freed), through the sweep engine's repeat loop: a
+ * disturbed run with the log measured again (not under a launcher: MPI starts once a
+ * launch); *done: how many ran. */
+static int cmd_repeat(struct cmd_runs *x, struct rt_cmd_outcome *v, size_t *done,
+		      struct rt_err *err)
+{
+	const size_t n = x->nci * x->run->o->repeat;
+	struct rt_cmd_outcome *own = v ? NULL : calloc(n, sizeof(*own));
+	const struct rt_engine_repeat r = { .slots = v ? v : own, .n = n, .size = sizeof(*own),
+					    .again = !*x->what && !x->run->o->ranked, .ctx = x,
+					    .run = cmd_run_once, .status = cmd_status,
+					    .settle = cmd_settle, .drop = cmd_drop, .done = cmd_done };
+	enum rt_status kept;
+	int rc;
+
+	*done = 0;
+	if (!r.slots)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	rc = rt_engine_repeat(&r, done, &kept, err);
+	for (size_t k = 0; own && k < *done; k++)
+		cmd_drop(&own[k]);
+	free(own);
+	return rc;
+}
+
 /* One configuration, its rows into rows (a buffer: they land in points.csv whole). */
 static int run_config(const struct run *run, size_t ci, FILE *rows, struct rt_err *err)
 {
 	const struct rt_cmd_run_opts *o = run->o;
 	const struct rt_sweep_config *c = &run->cfgs[ci];
 	struct rt_cmd_result *s = &run->res[ci];
-	char log[64], path[4300], again_path[4310];
+	struct cmd_runs x = { .run = run, .ci = &ci, .nci = 1, .what = "", .rows = rows };
+	size_t done = 0;
 	int rc;
 
 	s->runs = calloc(o->repeat, sizeof(*s->runs));
 	s->bare = rt_points_spread(NULL, 0);
 	if (!s->runs)
 		return rt_err_set(err, -ENOMEM, "out of memory");
-	for (unsigned k = 0; k < o->repeat && !rt_spawn_interrupted(); k++) {
-		snprintf(log, sizeof(log), "onednn/c%03zu-r%u.log", ci, k + 1);
-		snprintf(path, sizeof(path), "%s/%s", run->dir, log);
-		fprintf(stderr, "%s: [%zu] %s, run %u of %u\n", o->prog, ci + 1, c->name, k + 1,
-			o->repeat);
-		if ((rc = run_process(run, c, path, &s->runs[k], err)))
-			return rc;
-		if (s->runs[k].disturbed && !o->ranked && !rt_spawn_interrupted()) {
-			/* another process took its CPUs: measured again, the undisturbed run kept
-			 * (as the trainer's sweep keeps it), else the first, with its log */
-			struct rt_cmd_outcome again;
-
-			fprintf(stderr, "%s: [%zu] %s: %s: measured again\n", o->prog, ci + 1,
-				c->name, s->runs[k].reason);
-			snprintf(again_path, sizeof(again_path), "%s.again", path);
-			if ((rc = run_process(run, c, again_path, &again, err)))
-				return rc;
-			if (again.ok && !again.disturbed && !rename(again_path, path)) {
-				rt_onednn_tally_free(&s->runs[k].t);
-				s->runs[k] = again;
-			} else {
-				rt_onednn_tally_free(&again.t);
-				unlink(again_path);
-			}
-		}
-		s->n = k + 1;
-		if (!s->runs[k].ok || s->runs[k].disturbed)
-			fprintf(stderr, "%s: [%zu] %s: %s\n", o->prog, ci + 1, c->name,
-				s->runs[k].reason);
-		run_row(rows, c, k + 1, &s->runs[k], "command", log, true);
-	}
+	rc = cmd_repeat(&x, s->runs, &done, err);
+	s->n = (unsigned)done;
+	if (rc)
+		return rc;
 	rt_cmd_summarize(s);
 	if (s->ran)
 		if (onednn_rows(rows, c, (unsigned)s->med + 1, &s->runs[s->med], ""))
 			return rt_err_set(err, -ENOMEM, "out of memory");
 	/* the log's own cost: the default again without it */
 	if (c->is_default && o->overhead && s->wall.runs && !rt_spawn_interrupted()) {
-		double w[RT_CLI_REPEAT_MAX];
-		unsigned nw = 0;
-
-		for (unsigned k = 0; k < o->repeat && !rt_spawn_interrupted(); k++) {
-			struct rt_cmd_outcome bare;
-
-			fprintf(stderr, "%s: [%zu] %s without the log, run %u of %u\n", o->prog,
-				ci + 1, c->name, k + 1, o->repeat);
-			if ((rc = run_process(run, c, NULL, &bare, err)))
-				return rc;
-			run_row(rows, c, k + 1, &bare, "command without the log", "", false);
-			if (bare.ok && !bare.disturbed && nw < RT_CLI_REPEAT_MAX)
-				w[nw++] = bare.wall;
-			rt_onednn_tally_free(&bare.t);
-		}
-		s->bare = rt_points_spread(w, nw);
+		x.what = " without the log";
+		x.quiet = true;
+		x.nw[0] = x.ni[0] = 0;
+		rc = cmd_repeat(&x, NULL, &done, err);
+		s->bare = rt_points_spread(x.w[0], x.nw[0]);
 		s->bare_tried = true;
 	}
-	return 0;
+	return rc;
 }
 
 /* Before a configuration is said to be faster than the default: both again without the log,
@@ -1612,39 +1687,20 @@ static int confirm(const struct run *run, struct rt_err *err)
 	double bm = 0, dm = 0;
 	const size_t best = rt_cmd_pick_compared(o, run->res, run->n, &bm, &dm),
 		     pair[2] = { 0, best };
-	double w[2][64], img[2][64];
-	unsigned nw[2] = { 0, 0 }, ni[2] = { 0, 0 };
+	struct cmd_runs x = { .run = run, .ci = pair, .nci = 2,
+			      .what = " without the log, confirming" };
 	char csv[4200], *buf = NULL;
-	size_t len = 0;
-	FILE *rows;
-	int rc = 0;
+	size_t len = 0, done = 0;
+	int rc;
 
 	/* a claim to check: another configuration faster than an undisturbed default */
 	if (best == SIZE_MAX || best == 0 || !run->cfgs[0].is_default || !run->res[0].ran ||
 	    run->res[0].disturbed || bm >= dm)
 		return 0;
-	if (!(rows = open_memstream(&buf, &len)))
+	if (!(x.rows = open_memstream(&buf, &len)))
 		return rt_err_set(err, -ENOMEM, "out of memory");
-	for (unsigned k = 0; k < o->repeat && !rc && !rt_spawn_interrupted(); k++)
-		for (int j = 0; j < 2 && !rc && !rt_spawn_interrupted(); j++) {
-			const struct rt_sweep_config *c = &run->cfgs[pair[j]];
-			struct rt_cmd_outcome r;
-
-			fprintf(stderr, "%s: [%zu] %s without the log, confirming, run %u of %u\n",
-				o->prog, pair[j] + 1, c->name, k + 1, o->repeat);
-			if ((rc = run_process(run, c, NULL, &r, err)))
-				break;
-			run_row(rows, c, k + 1, &r, "command without the log, confirming", "", false);
-			if (r.ok && !r.disturbed && nw[j] < 64) {
-				w[j][nw[j]++] = r.wall;
-				if (r.images_per_s > 0 && r.images_per_s <= RT_CMD_IMAGES_PER_S_MAX)
-					img[j][ni[j]++] = r.images_per_s;
-			} else
-				fprintf(stderr, "%s: [%zu] %s: %s\n", o->prog, pair[j] + 1, c->name,
-					r.reason);
-			rt_onednn_tally_free(&r.t);
-		}
-	if (fclose(rows) && !rc)
+	rc = cmd_repeat(&x, NULL, &done, err);
+	if (fclose(x.rows) && !rc)
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 	if (!rc && !rt_spawn_interrupted()) {
 		snprintf(csv, sizeof(csv), "%s/points.csv", run->dir);
@@ -1653,8 +1709,8 @@ static int confirm(const struct run *run, struct rt_err *err)
 			struct rt_cmd_result *s = &run->res[pair[j]];
 
 			s->cf_tried = true;
-			s->cf = rt_points_spread(w[j], nw[j]);
-			s->cf_img = rt_points_spread(img[j], ni[j]);
+			s->cf = rt_points_spread(x.w[j], x.nw[j]);
+			s->cf_img = rt_points_spread(x.img[j], x.ni[j]);
 		}
 	}
 	free(buf);

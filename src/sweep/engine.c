@@ -1,5 +1,6 @@
 /* engine.c: the one loop every sweep runs: each configuration measured by its workload, its
- * rows appended to points.csv whole as it finishes */
+ * rows appended to points.csv whole as it finishes; the one loop of a configuration's repeats,
+ * a disturbed run measured once more */
 #include "config.h"
 #include "sweep/engine.h"
 #include "base/spawn.h"
@@ -8,6 +9,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 int rt_engine_run(const struct rt_engine *e, size_t *measured, struct rt_err *err)
@@ -63,5 +65,43 @@ int rt_engine_run(const struct rt_engine *e, size_t *measured, struct rt_err *er
 		}
 		free(buf);
 	}
+	return rc;
+}
+
+int rt_engine_repeat(const struct rt_engine_repeat *r, size_t *done, enum rt_status *kept,
+		     struct rt_err *err)
+{
+	void *spare = calloc(1, r->size);
+	int rc = 0;
+
+	*done = 0;
+	if (!spare)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	for (size_t k = 0; k < r->n && !rc && !rt_spawn_interrupted(); k++) {
+		void *slot = (char *)r->slots + k * r->size;
+		bool keep;
+
+		if ((rc = r->run(r->ctx, k, slot, NULL, err)))
+			break;
+		*done = k + 1;
+		if (r->again && r->status(slot) == RT_STATUS_DISTURBED && !rt_spawn_interrupted()) {
+			/* another process took its CPUs: measured again, the undisturbed run kept */
+			memset(spare, 0, r->size);
+			rc = r->run(r->ctx, k, spare, slot, err);
+			keep = !rc && r->status(spare) == RT_STATUS_OK;
+			if (!rc && r->settle)
+				keep = r->settle(r->ctx, k, keep);
+			if (r->drop)
+				r->drop(keep ? slot : spare);
+			if (keep)
+				memcpy(slot, spare, r->size);
+		}
+		if (!rc && r->done)
+			r->done(r->ctx, k, slot);
+		if (r->stop_failed && r->status(slot) == RT_STATUS_FAILED)
+			break;
+	}
+	*kept = rt_points_runs_kept(r->slots, *done, r->size, r->status);
+	free(spare);
 	return rc;
 }

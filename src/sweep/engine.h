@@ -1,7 +1,8 @@
 /* engine.h: the one loop every sweep runs, whatever its workload: each configuration not
  * measured before is measured by the workload in fresh processes, its points.csv rows appended
  * whole as it finishes (an interrupted sweep keeps what finished), its progress said along
- * the way */
+ * the way; and the one loop of a configuration's repeats (rt_engine_repeat): a disturbed run
+ * measured once more, the undisturbed one kept */
 #ifndef RT_ENGINE_H
 #define RT_ENGINE_H
 
@@ -9,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "base/err.h"
+#include "results/points.h"
 
 struct rt_profile;
 
@@ -74,5 +76,35 @@ struct rt_engine {
  * leaves whole lines); *measured counts those it measured. 0; -EINTR when interrupted (what
  * finished is in csv); -errno with err. */
 int rt_engine_run(const struct rt_engine *e, size_t *measured, struct rt_err *err);
+
+/* A configuration's repeats, each a fresh process of the workload's: n runs into slots (the
+ * caller's array of n elements of size bytes, zeroed), a disturbed one (other processes took
+ * its CPUs) measured once more where again says so, the undisturbed run kept. */
+struct rt_engine_repeat {
+	void *slots;
+	size_t n, size;
+	bool again;                     /* a disturbed run measured once more */
+	bool stop_failed;               /* the first failed run ends the repeats */
+	void *ctx;                      /* the workload's */
+	/* Run k once into slot, its progress said (prev: run k, disturbed, measured again
+	 * into a slot of its own; else NULL). A run that failed is its status; 0, or -errno
+	 * with err when nothing can run (-EINTR: interrupted). */
+	int (*run)(void *ctx, size_t k, void *slot, const void *prev, struct rt_err *err);
+	/* A run's status: ok, disturbed or failed (rt_points_runs_kept asks it too). */
+	enum rt_status (*status)(const void *slot);
+	/* Run k's second measurement replaces the first where keep (it was undisturbed):
+	 * whether it does (NULL: keep). */
+	bool (*settle)(void *ctx, size_t k, bool keep);
+	void (*drop)(void *slot);       /* what a slot holds freed (NULL: nothing) */
+	/* Run k settled, slot the run kept (NULL: nothing to do). */
+	void (*done)(void *ctx, size_t k, const void *slot);
+};
+
+/* Run r's repeats in order, until n ran, the first failed one under stop_failed, or an
+ * interrupt (rt_spawn_interrupted); *done: how many ran (their slots filled, the caller's to
+ * drop), *kept: the status of the runs that make the configuration's figures
+ * (rt_points_runs_kept). 0; -errno with err. */
+int rt_engine_repeat(const struct rt_engine_repeat *r, size_t *done, enum rt_status *kept,
+		     struct rt_err *err);
 
 #endif

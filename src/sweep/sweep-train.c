@@ -229,13 +229,16 @@ static int draw_charts(const struct rt_sweep *s, const struct rt_sweep_measure_o
 
 /* ---- measuring a configuration ---- */
 
-/* One process's points of a configuration (a child, or the ranks' own run under MPI). */
+/* One process's points of a configuration (a child, or the ranks' own run under MPI); none
+ * when it failed, and why. */
 struct proc {
 	struct rt_point *pts;
 	size_t n;
+	char why[400];
 };
 
-/* A process's status, as rt_points_runs_kept asks it: disturbed where a row of it was */
+/* A process's status, as rt_engine_repeat asks it: failed without points, disturbed where a
+ * row of it was */
 static enum rt_status proc_status(const void *proc)
 {
 	const struct proc *p = proc;
@@ -243,13 +246,13 @@ static enum rt_status proc_status(const void *proc)
 	for (size_t i = 0; i < p->n; i++)
 		if (p->pts[i].status == RT_STATUS_DISTURBED)
 			return RT_STATUS_DISTURBED;
-	return RT_STATUS_OK;
+	return p->n ? RT_STATUS_OK : RT_STATUS_FAILED;
 }
 
 /* Run configuration c once: 0 with its points in *pr, or 0 with pr->n == 0 and why (it
  * failed); -EINTR when interrupted; another error when nothing can run. */
 static int run_once(const struct rt_sweep_measure_opts *o, const struct rt_sweep_config *c,
-		    struct proc *pr, char *why, size_t whysize, struct rt_err *err)
+		    struct proc *pr, struct rt_err *err)
 {
 	const bool launched = c->ranks > 1 && !o->run;
 	char nr[16];
@@ -302,8 +305,9 @@ static int run_once(const struct rt_sweep_measure_opts *o, const struct rt_sweep
 	if (!ch.ok && !strcmp(ch.reason, "interrupted"))
 		rc = -EINTR;
 	else if (!ch.ok)
-		snprintf(why, whysize, "%s", ch.reason);
-	else if (rt_sweep_child_parse(ch.out, ch.outlen, c, &pr->pts, &pr->n, why, whysize))
+		snprintf(pr->why, sizeof(pr->why), "%s", ch.reason);
+	else if (rt_sweep_child_parse(ch.out, ch.outlen, c, &pr->pts, &pr->n, pr->why,
+				      sizeof(pr->why)))
 		pr->n = 0;
 	free(ch.out);
 out:
@@ -364,63 +368,69 @@ static void failed_row(struct rt_point *p, const struct rt_sweep_config *c, cons
 	snprintf(p->reason, sizeof(p->reason), "%s", why);
 }
 
+/* A configuration's processes as rt_engine_repeat runs them */
+struct proc_runs {
+	const struct rt_sweep_measure_opts *o;
+	const struct rt_sweep_config *c;
+	size_t idx, nconfigs, nproc;
+};
+
+/* process k, its progress said (more than one: which; prev: disturbed, measured again) */
+static int proc_run(void *ctx, size_t k, void *slot, const void *prev, struct rt_err *err)
+{
+	const struct proc_runs *x = ctx;
+	char what[64];
+
+	snprintf(what, sizeof(what), "process %zu of %zu", k + 1, x->nproc);
+	if (x->o->progress && (prev || x->nproc > 1))
+		x->o->progress(x->o->progress_ctx, x->idx + 1, x->nconfigs, x->c->name,
+			       prev ? "disturbed: measured again" : what);
+	return run_once(x->o, x->c, slot, err);
+}
+
+static void proc_drop(void *slot)
+{
+	free(((struct proc *)slot)->pts);
+}
+
 /* Measure configuration c in `nproc` fresh processes (each one whose runs did not get their
- * cores measured once more), into *rows (caller frees): the aggregate, or a failed row. */
+ * cores measured once more; the first that fails fails it), into *rows (caller frees): the
+ * aggregate, or a failed row. */
 static int measure_config(const struct rt_sweep_measure_opts *o, const struct rt_sweep_config *c,
 			  size_t idx, size_t nconfigs, struct rt_point **rows, size_t *nrows,
 			  struct rt_err *err)
 {
 	const size_t nproc = o->run ? 1 : (size_t)o->req->repeat;
 	struct proc *procs = calloc(nproc, sizeof(*procs));
+	struct proc_runs x = { .o = o, .c = c, .idx = idx, .nconfigs = nconfigs, .nproc = nproc };
+	const struct rt_engine_repeat r = { .slots = procs, .n = nproc, .size = sizeof(*procs),
+					    .again = true, .stop_failed = true, .ctx = &x,
+					    .run = proc_run, .status = proc_status,
+					    .drop = proc_drop };
 	size_t done = 0, nclean = 0;
 	enum rt_status kept;
-	char why[400] = "";
 	int rc = 0;
 
 	*rows = NULL;
 	*nrows = 0;
 	if (!procs)
 		return rt_err_set(err, -ENOMEM, "out of memory");
-	for (size_t k = 0; k < nproc; k++) {
-		struct proc again;
-
-		if (nproc > 1 && o->progress) {
-			char what[64];
-
-			snprintf(what, sizeof(what), "process %zu of %zu", k + 1, nproc);
-			o->progress(o->progress_ctx, idx + 1, nconfigs, c->name, what);
-		}
-		if ((rc = run_once(o, c, &procs[k], why, sizeof(why), err)))
-			goto out;
-		done = k + 1;
-		if (!procs[k].n)
-			break;          /* it failed: the configuration fails */
-		if (proc_status(&procs[k]) == RT_STATUS_OK)
-			continue;
-		/* another process took its cores: measured again, the undisturbed run kept */
-		if (o->progress)
-			o->progress(o->progress_ctx, idx + 1, nconfigs, c->name,
-				    "disturbed: measured again");
-		if ((rc = run_once(o, c, &again, why, sizeof(why), err)))
-			goto out;
-		if (again.n && proc_status(&again) == RT_STATUS_OK) {
-			free(procs[k].pts);
-			procs[k] = again;
-		} else {
-			free(again.pts);
-		}
+	if ((rc = rt_engine_repeat(&r, &done, &kept, err)))
+		goto out;
+	if (rt_spawn_interrupted()) {   /* not a result */
+		rc = -EINTR;
+		goto out;
 	}
 	if (!(*rows = calloc(procs[0].n ? procs[0].n : 1, sizeof(**rows)))) {
 		rc = rt_err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
 	if (!procs[done - 1].n) {
-		failed_row(*rows, c, why);
+		failed_row(*rows, c, procs[done - 1].why);
 		*nrows = 1;
 		goto out;
 	}
 	/* the processes that make the figure (first: their rows are the ones kept) */
-	kept = rt_points_runs_kept(procs, nproc, sizeof(*procs), proc_status);
 	for (size_t k = 0; k < nproc; k++)
 		if (proc_status(&procs[k]) == kept) {
 			struct proc t = procs[nclean];
