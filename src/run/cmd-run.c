@@ -1,6 +1,7 @@
-/* cmd-run.c: roofline-run's work: configurations, fresh processes, the log taken out of the
- * command's output and counted, rows, the claim confirmed, run.cfg and --resume (the
- * summary: cmd-summary.c) */
+/* cmd-run.c: roofline-run's work: configurations, fresh processes (their repeats by the sweep
+ * engine's loop), the log taken out of the command's output and counted, rows, the claim
+ * confirmed, run.cfg's request (its writer: sweep/runrec.c) and --resume (the summary:
+ * cmd-summary.c) */
 #define _GNU_SOURCE
 #include "config.h"
 #include "run/cmd-run.h"
@@ -1353,62 +1354,70 @@ static bool put_sweep(FILE *fp, const struct rt_cmd_run_opts *o)
 	return ok;
 }
 
-/* DIR/run.cfg: the request (enough to run the rest: roofline-run --resume DIR) and how it
- * ran, with the CPU and caches of its profile; status running, complete or interrupted.
- * def: the default's results once it ran (its log's info lines described), or NULL */
+/* run.cfg's members of a user's command (ctx: struct cmd_record): its request (enough to run
+ * the rest: roofline-run --resume DIR), and once the default ran, what its log said of it */
+struct cmd_record {
+	const struct run *run;
+	const struct rt_cmd_result *def;        /* the default's results (NULL: not yet) */
+};
+
+static bool put_request(FILE *fp, const void *ctx)
+{
+	const struct cmd_record *cr = ctx;
+	const struct rt_cmd_run_opts *o = cr->run->o;
+
+	fputs("  command_request = {\n    argv = [", fp);
+	for (size_t i = 0; o->cmd[i]; i++)
+		rt_cfg_put_member(fp, i ? ", " : " ", o->cmd[i]);
+	/* where it ran and what the first word found: --resume runs the rest only there */
+	rt_cfg_put_member(fp, " ];\n    cwd = ", cr->run->cwd);
+	rt_cfg_put_member(fp, ";\n    program = ", cr->run->program);
+	fputs(";\n    sweep = [", fp);
+	if (!put_sweep(fp, o))
+		return false;
+	fprintf(fp, " ];\n    repeat = %u;\n    verbose = ", o->repeat);
+	rt_cfg_put_str(fp, o->verbose);
+	fprintf(fp, ";\n    overhead = %s;\n    timeout = %.6f;\n    batch = %u;\n"
+		"    throughput = ", o->overhead ? "true" : "false", o->timeout, o->batch);
+	rt_cfg_put_str(fp, o->throughput ? o->throughput : "");
+	fputs(";\n    framework = ", fp);
+	rt_cfg_put_str(fp, rt_cmd_framework_word(o->framework));
+	fputs(";\n", fp);
+	if (o->ntogether) {
+		fputs("    tune_together = [", fp);
+		for (size_t i = 0; i < o->ntogether; i++)
+			rt_cfg_put_member(fp, i ? ", " : " ", o->tune_alt[o->tune_together[i]]);
+		fputs(" ];\n", fp);
+	}
+	fputs("  };\n", fp);
+	if (cr->def && cr->def->ran) {
+		/* what the default was, as its log's info lines said it */
+		const struct rt_onednn_tally *t = &cr->def->runs[cr->def->med].t;
+
+		rt_cfg_put_member(fp, "  default_described = {\n    onednn_version = ", t->version);
+		rt_cfg_put_member(fp, ";\n    runtime = ", t->runtime);
+		fprintf(fp, ";\n    threads = %u;\n    isa = ", t->nthr);
+		rt_cfg_put_str(fp, t->isa);
+		fputs(";\n  };\n", fp);
+	}
+	return true;
+}
+
+/* DIR/run.cfg (sweep/runrec's writer): status running, complete or interrupted; def: the
+ * default's results once it ran, or NULL */
 static int write_runcfg(const struct run *run, const char *status,
 			const struct rt_cmd_result *def, struct rt_err *err)
 {
-	const struct rt_cmd_run_opts *o = run->o;
-	struct rt_outfile of;
-	int rc;
+	const struct cmd_record cr = { run, def };
+	const struct rt_runrec rec = {
+		.comment = "how roofline-run ran here: enough to run the rest (roofline-run "
+			   "--resume DIR)",
+		.program = "roofline-run", .status = status, .started = run->started,
+		.cmdline = run->o->cmdline, .profile = run->o->profile, .default_config = "default",
+		.configurations = run->n, .configs = run->cfgs, .numactl = run->o->numactl,
+		.prof = run->prof, .put = put_request, .put_ctx = &cr };
 
-	if ((rc = rt_runrec_begin(&of, run->dir, "how roofline-run ran here: enough to run the "
-				  "rest (roofline-run --resume DIR)", "roofline-run", status,
-				  run->started, err)))
-		return rc;
-	rt_cfg_put_member(of.fp, "  command = ", o->cmdline ? o->cmdline : "");
-	rt_cfg_put_member(of.fp, ";\n  profile = ", o->profile ? o->profile : "");
-	fprintf(of.fp, ";\n  default = \"default\";\n  configurations = %zu;\n"
-		"  command_request = {\n    argv = [", run->n);
-	for (size_t i = 0; o->cmd[i]; i++)
-		rt_cfg_put_member(of.fp, i ? ", " : " ", o->cmd[i]);
-	/* where it ran and what the first word found: --resume runs the rest only there */
-	rt_cfg_put_member(of.fp, " ];\n    cwd = ", run->cwd);
-	rt_cfg_put_member(of.fp, ";\n    program = ", run->program);
-	fputs(";\n    sweep = [", of.fp);
-	if (!put_sweep(of.fp, o)) {
-		rt_outfile_abort(&of);
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	}
-	fprintf(of.fp, " ];\n    repeat = %u;\n    verbose = ", o->repeat);
-	rt_cfg_put_str(of.fp, o->verbose);
-	fprintf(of.fp, ";\n    overhead = %s;\n    timeout = %.6f;\n    batch = %u;\n"
-		"    throughput = ", o->overhead ? "true" : "false", o->timeout, o->batch);
-	rt_cfg_put_str(of.fp, o->throughput ? o->throughput : "");
-	fputs(";\n    framework = ", of.fp);
-	rt_cfg_put_str(of.fp, rt_cmd_framework_word(o->framework));
-	fputs(";\n", of.fp);
-	if (o->ntogether) {
-		fputs("    tune_together = [", of.fp);
-		for (size_t i = 0; i < o->ntogether; i++)
-			rt_cfg_put_member(of.fp, i ? ", " : " ", o->tune_alt[o->tune_together[i]]);
-		fputs(" ];\n", of.fp);
-	}
-	fputs("  };\n", of.fp);
-	if (def && def->ran) {
-		/* what the default was, as its log's info lines said it */
-		const struct rt_onednn_tally *t = &def->runs[def->med].t;
-
-		rt_cfg_put_member(of.fp, "  default_described = {\n    onednn_version = ",
-				  t->version);
-		rt_cfg_put_member(of.fp, ";\n    runtime = ", t->runtime);
-		fprintf(of.fp, ";\n    threads = %u;\n    isa = ", t->nthr);
-		rt_cfg_put_str(of.fp, t->isa);
-		fputs(";\n  };\n", of.fp);
-	}
-	rt_runrec_put_configurations(of.fp, run->cfgs, run->n, o->numactl);
-	return rt_runrec_end(&of, run->prof, err);
+	return rt_runrec_write(run->dir, &rec, err);
 }
 
 static const char resume_how[] = "--resume runs the rest of that run: resume it as it started";

@@ -1,5 +1,6 @@
 /* runrec.c: run.cfg: the request a results directory holds, read back and compared, and the
- * record of how the sweep ran; the record of one configuration a sweep's child reads */
+ * one writer of the record of how a run went, for every workload (its request through a
+ * hook); the record of one configuration a sweep's child reads */
 #define _GNU_SOURCE
 #include "config.h"
 #include "sweep/runrec.h"
@@ -224,7 +225,8 @@ int rt_runrec_env_kind(const char *kv)
 	return 0;
 }
 
-void rt_runrec_put_environment(FILE *fp)
+/* "  environment = [ ... ];": the variables that change what a run does */
+static void put_environment(FILE *fp)
 {
 	bool first = true;
 
@@ -235,6 +237,7 @@ void rt_runrec_put_environment(FILE *fp)
 			rt_cfg_put_str(fp, *ev);
 			first = false;
 		}
+	fprintf(fp, " ];\n");
 }
 
 int rt_runrec_env_same(const char *dir, const char *how, struct rt_err *err)
@@ -251,75 +254,36 @@ int rt_runrec_env_same(const char *dir, const char *how, struct rt_err *err)
 	return rc;
 }
 
-int rt_runrec_begin(struct rt_outfile *of, const char *dir, const char *comment,
-		    const char *program, const char *status, const char *started,
-		    struct rt_err *err)
+bool rt_runrec_request_put(FILE *fp, const void *req)
 {
-	char ts[32], host[256] = "localhost";
-	int rc;
+	const struct rt_runrec_request *r = req;
 
-	if ((rc = rt_outfile_open_in(of, dir, "run.cfg", err)))
-		return rc;
-	rt_timestamp(ts, sizeof(ts));
-	if (gethostname(host, sizeof(host) - 1))
-		snprintf(host, sizeof(host), "localhost");
-	fprintf(of->fp, "# %s\nrun = {\n  tool = \"%s %s\";\n", comment, PACKAGE_NAME,
-		PACKAGE_VERSION);
-	if (program)
-		fprintf(of->fp, "  program = \"%s\";\n", program);
-	fprintf(of->fp, "  status = \"%s\";\n  started = \"%s\";\n", status, started);
-	if (strcmp(status, "running"))
-		fprintf(of->fp, "  finished = \"%s\";\n", ts);
-	put_kv(of->fp, "  ", "host", host);
-	return 0;
-}
-
-int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *err)
-{
-	const struct rt_runrec_request *r = o->req;
-	const char *started = o->started;
-	const bool complete = o->complete;
-	struct rt_outfile of;
-	int rc;
-
-	if ((rc = rt_runrec_begin(&of, dir, "how this sweep was run: enough to run it again "
-				  "(--resume DIR takes the request from here)", NULL,
-				  complete ? "complete" : "running", started, err)))
-		return rc;
-	put_kv(of.fp, "  ", "command", o->cmdline);
-	put_kv(of.fp, "  ", "profile", r->profile);
-	if (o->default_config)
-		put_kv(of.fp, "  ", "default", o->default_config);
-	if (o->hw_counters)
-		put_kv(of.fp, "  ", "hardware_counters", o->hw_counters);
-	fprintf(of.fp, "  configurations = %zu;\n  ranks = %u;\n  request = {\n", o->configurations,
-		o->ranks ? o->ranks : 1);
-	put_kv(of.fp, "    ", "model", r->model);
-	put_kv(of.fp, "    ", "data", r->data);
-	put_kv(of.fp, "    ", "counters", r->counters);
-	put_kv(of.fp, "    ", "maxpool", r->maxpool);
-	put_kv(of.fp, "    ", "lr", r->lr);
-	put_kv(of.fp, "    ", "input", r->input);
-	put_kv(of.fp, "    ", "precision", r->precision);
-	put_kv(of.fp, "    ", "affinity", r->affinity);
-	fprintf(of.fp, "    batch = %ld; threads = %ld; iterations = %ld; warmup = %ld; "
+	fprintf(fp, "  request = {\n");
+	put_kv(fp, "    ", "model", r->model);
+	put_kv(fp, "    ", "data", r->data);
+	put_kv(fp, "    ", "counters", r->counters);
+	put_kv(fp, "    ", "maxpool", r->maxpool);
+	put_kv(fp, "    ", "lr", r->lr);
+	put_kv(fp, "    ", "input", r->input);
+	put_kv(fp, "    ", "precision", r->precision);
+	put_kv(fp, "    ", "affinity", r->affinity);
+	fprintf(fp, "    batch = %ld; threads = %ld; iterations = %ld; warmup = %ld; "
 		"repeat = %ld; seed = %ld;\n    per_layer = %s; timeout = %.6f;\n", r->batch,
 		r->threads, r->iterations, r->warmup, r->repeat, r->seed,
 		r->per_layer ? "true" : "false", r->timeout);
-	put_kv(of.fp, "    ", "profile", r->profile);
-	fprintf(of.fp, "    sweep = [");
+	put_kv(fp, "    ", "profile", r->profile);
+	fprintf(fp, "    sweep = [");
 	for (size_t i = 0; i < r->nknobs; i++) {
-		fprintf(of.fp, "%s ", i ? "," : "");
-		rt_cfg_put_str(of.fp, r->knobs[i]);
+		fprintf(fp, "%s ", i ? "," : "");
+		rt_cfg_put_str(fp, r->knobs[i]);
 	}
-	fprintf(of.fp, " ];\n  };\n");
-	if (o->configs)
-		rt_runrec_put_configurations(of.fp, o->configs, o->configurations, NULL);
-	return rt_runrec_end(&of, o->prof, err);
+	fprintf(fp, " ];\n  };\n");
+	return true;
 }
 
-void rt_runrec_put_configurations(FILE *fp, const struct rt_sweep_config *v, size_t n,
-				  const char *numactl)
+/* "  configurations_run = ( ... );": what each of v[0..n) ran with */
+static void put_configurations(FILE *fp, const struct rt_sweep_config *v, size_t n,
+			       const char *numactl)
 {
 	fputs("  configurations_run = (", fp);
 	for (size_t i = 0; i < n; i++) {
@@ -344,23 +308,53 @@ void rt_runrec_put_configurations(FILE *fp, const struct rt_sweep_config *v, siz
 	fputs("\n  );\n", fp);
 }
 
-int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, struct rt_err *err)
+int rt_runrec_write(const char *dir, const struct rt_runrec *o, struct rt_err *err)
 {
+	const struct rt_profile *p = o->prof;
+	char ts[32], host[256] = "localhost", hw[32], dnnl[32];
+	struct rt_outfile of;
 	struct rt_err ignored;
 	struct rt_cpu cpu;
-	char hw[32], dnnl[32];
+	int rc;
 
+	if ((rc = rt_outfile_open_in(&of, dir, "run.cfg", err)))
+		return rc;
+	rt_timestamp(ts, sizeof(ts));
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "localhost");
+	fprintf(of.fp, "# %s\nrun = {\n  tool = \"%s %s\";\n", o->comment, PACKAGE_NAME,
+		PACKAGE_VERSION);
+	if (o->program)
+		fprintf(of.fp, "  program = \"%s\";\n", o->program);
+	fprintf(of.fp, "  status = \"%s\";\n  started = \"%s\";\n", o->status, o->started);
+	if (strcmp(o->status, "running"))
+		fprintf(of.fp, "  finished = \"%s\";\n", ts);
+	put_kv(of.fp, "  ", "host", host);
+	put_kv(of.fp, "  ", "command", o->cmdline ? o->cmdline : "");
+	put_kv(of.fp, "  ", "profile", o->profile ? o->profile : "");
+	if (o->default_config)
+		put_kv(of.fp, "  ", "default", o->default_config);
+	if (o->hw_counters)
+		put_kv(of.fp, "  ", "hardware_counters", o->hw_counters);
+	fprintf(of.fp, "  configurations = %zu;\n", o->configurations);
+	if (o->ranks)
+		fprintf(of.fp, "  ranks = %u;\n", o->ranks);
+	if (!o->put(of.fp, o->put_ctx)) {
+		rt_outfile_abort(&of);
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	if (o->configs)
+		put_configurations(of.fp, o->configs, o->configurations, o->numactl);
 	if (p) {
-		/* the profile beside run.cfg (of->path: DIR/run.cfg), before the record that
+		/* the profile beside run.cfg (of.path: DIR/run.cfg), before the record that
 		 * describes it */
-		char kept[sizeof(of->path) + sizeof(RT_RUNREC_PROFILE)];
-		const char *slash = strrchr(of->path, '/');
-		int rc;
+		char kept[sizeof(of.path) + sizeof(RT_RUNREC_PROFILE)];
+		const char *slash = strrchr(of.path, '/');
 
-		snprintf(kept, sizeof(kept), "%.*s%s", slash ? (int)(slash - of->path + 1) : 0,
-			 of->path, RT_RUNREC_PROFILE);
+		snprintf(kept, sizeof(kept), "%.*s%s", slash ? (int)(slash - of.path + 1) : 0,
+			 of.path, RT_RUNREC_PROFILE);
 		if ((rc = rt_profile_save(p, kept, err))) {
-			rt_outfile_abort(of);
+			rt_outfile_abort(&of);
 			return rc;
 		}
 	}
@@ -368,7 +362,7 @@ int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, struct rt_e
 	rt_topo_hwloc_version(hw, sizeof(hw));
 	/* oneDNN as it reports itself at run time (the library loaded, not the headers) */
 	rt_dnnl_version(dnnl, sizeof(dnnl));
-	fprintf(of->fp, "  libraries = { onednn = \"%s\"; onednn_hash = \"%s\"; "
+	fprintf(of.fp, "  libraries = { onednn = \"%s\"; onednn_hash = \"%s\"; "
 		"onednn_runtime = \"%s\"; papi = \"%d.%d.%d.%d\"; "
 		"hwloc_api = \"%s\"; libconfig = \"%d.%d.%d\"; };\n", dnnl, rt_dnnl_hash(),
 		rt_dnnl_runtime(), PAPI_VERSION_MAJOR(PAPI_VERSION),
@@ -377,27 +371,26 @@ int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, struct rt_e
 		LIBCONFIG_VER_MAJOR, LIBCONFIG_VER_MINOR, LIBCONFIG_VER_REVISION);
 	if (!rt_cpu_detect(&cpu, &ignored)) {
 		/* the node it ran on, which need not be the profile's */
-		rt_cfg_put_member(of->fp, "  node_cpu = { model = ", cpu.model);
-		rt_cfg_put_member(of->fp, "; vendor = ", cpu.vendor);
-		fprintf(of->fp, "; family = %d; model_number = %d; hypervisor = %s; };\n",
+		rt_cfg_put_member(of.fp, "  node_cpu = { model = ", cpu.model);
+		rt_cfg_put_member(of.fp, "; vendor = ", cpu.vendor);
+		fprintf(of.fp, "; family = %d; model_number = %d; hypervisor = %s; };\n",
 			cpu.family, cpu.model_number, cpu.hypervisor ? "true" : "false");
 	}
 	if (p) {
 		/* the roofs' node, as its profile says */
-		rt_cfg_put_member(of->fp, "  cpu = { model = ", p->cpu.model);
-		fprintf(of->fp, "; sockets = %u; cores = %u; pus = %u; numa_nodes = %u; "
+		rt_cfg_put_member(of.fp, "  cpu = { model = ", p->cpu.model);
+		fprintf(of.fp, "; sockets = %u; cores = %u; pus = %u; numa_nodes = %u; "
 			"clock_ghz = %.3f; };\n  caches = [", p->cpu.sockets, p->cpu.cores,
 			p->cpu.pus, p->cpu.numa_nodes, p->cpu.clock_ghz);
 		for (size_t i = 0; i < p->ncaches; i++)
-			fprintf(of->fp, "%s \"L%d %llu bytes shared by %u cores\"", i ? "," : "",
+			fprintf(of.fp, "%s \"L%d %llu bytes shared by %u cores\"", i ? "," : "",
 				p->caches[i].level, (unsigned long long)p->caches[i].size,
 				p->caches[i].shared_by);
-		fprintf(of->fp, " ];\n");
+		fprintf(of.fp, " ];\n");
 	}
-	rt_runrec_put_environment(of->fp);
-	fprintf(of->fp, " ];\n");
-	fprintf(of->fp, "};\n");
-	return rt_outfile_commit(of, err);
+	put_environment(of.fp);
+	fprintf(of.fp, "};\n");
+	return rt_outfile_commit(&of, err);
 }
 
 void rt_runrec_child_put(FILE *fp, const struct rt_runrec_request *r,

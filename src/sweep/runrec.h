@@ -47,29 +47,39 @@ int rt_runrec_request_read(struct rt_runrec_request *r, const char *dir, struct 
 int rt_runrec_request_diff(const struct rt_runrec_request *there,
 			  const struct rt_runrec_request *asked, char *buf, size_t size);
 
-/* How a sweep ran, for run.cfg beside its request. */
+/* How a run went, for its run.cfg: what every tool records, and the workload's own members
+ * (its request, which --resume takes back) through put. */
 struct rt_runrec {
-	const struct rt_runrec_request *req;
+	const char *comment;            /* the file's first line */
+	const char *program;            /* the tool that wrote it (run.program; NULL: none,
+					 * roofline-train's) */
+	const char *status;             /* "running", "complete", "interrupted" */
+	const char *started;            /* ISO 8601 */
 	const char *cmdline;
+	const char *profile;            /* the profile's path as given (NULL: none) */
+	const char *default_config;     /* the reference configuration's name (NULL: unknown) */
+	const char *hw_counters;        /* the counters' verdict: events, checks, groups (NULL) */
 	size_t configurations;
+	unsigned ranks;                 /* 0: not recorded */
 	const struct rt_sweep_config *configs;  /* those configurations, each run in a process
 						 * of its own environment (NULL: not listed; the
 						 * ranks of an MPI job train in their own) */
-	unsigned ranks;                 /* 0: 1 */
+	const char *numactl;            /* the numactl their words name */
 	const struct rt_profile *prof;  /* its CPU and caches are recorded (may be NULL) */
-	const char *started;            /* ISO 8601 */
-	bool complete;                  /* status "complete" (with the finish time) or "running" */
-	const char *default_config;     /* the reference configuration's name (NULL: unknown) */
-	const char *hw_counters;        /* the counters' verdict: events, checks, groups (NULL) */
+	/* the workload's members, "  request = { ... };\n" and what else it records: false
+	 * when out of memory */
+	bool (*put)(FILE *fp, const void *ctx);
+	const void *put_ctx;
 };
 
-/* "  environment = [ ..." (unclosed: the caller adds " ];"): the variables of this process
- * that change what a run does (OMP_, KMP_, GOMP_, DNNL_, ONEDNN_, MKL_, OPENBLAS_, the
- * loader's LD_PRELOAD and LD_LIBRARY_PATH, the Slurm job's), for any tool's run.cfg. */
-void rt_runrec_put_environment(FILE *fp);
-/* Whether NAME=VALUE is one of those: RT_RUNREC_ENV_RUN for a variable that changes what a
- * run does (a resumed run must have the same), RT_RUNREC_ENV_JOB for the Slurm job's
- * (recorded; a resumed run may be another job's), 0 for one not recorded. */
+/* The trainer's request as put writes it: "  request = { model = ...; };" */
+bool rt_runrec_request_put(FILE *fp, const void *req);
+
+/* Whether NAME=VALUE is one of the variables any tool's run.cfg records: RT_RUNREC_ENV_RUN for
+ * one that changes what a run does (OMP_, KMP_, GOMP_, DNNL_, ONEDNN_, MKL_, OPENBLAS_, the
+ * loader's LD_PRELOAD and LD_LIBRARY_PATH: a resumed run must have the same),
+ * RT_RUNREC_ENV_JOB for the Slurm job's (recorded; a resumed run may be another job's), 0 for
+ * one not recorded. */
 #define RT_RUNREC_ENV_RUN 1
 #define RT_RUNREC_ENV_JOB 2
 int rt_runrec_env_kind(const char *kv);
@@ -80,30 +90,20 @@ int rt_runrec_env_kind(const char *kv);
  * (the tool's words: what to do); the reader's error when run.cfg cannot be read. */
 int rt_runrec_env_same(const char *dir, const char *how, struct rt_err *err);
 
-/* DIR/run.cfg opened (a temporary name until committed) with its head: the comment, "run = {",
- * the tool, the program (NULL: none), status, started, finished (unless running), host. The
- * caller writes the rest and commits. */
-int rt_runrec_begin(struct rt_outfile *of, const char *dir, const char *comment,
-		    const char *program, const char *status, const char *started,
-		    struct rt_err *err);
-
-/* run.cfg's end, the same for every tool: the libraries it was built with, the CPU of the node
- * it ran on (node_cpu: /proc/cpuinfo's, rt_cpu_detect), the profile's CPU and caches (cpu,
- * caches: the roofs' node; p NULL: none), the environment (rt_runrec_put_environment), the
- * group closed and the file committed (rt_outfile_commit: of is done with, committed or
- * not). The profile itself is kept beside run.cfg first, as RT_RUNREC_PROFILE: the roofs
- * the run was judged on, whatever becomes of the file it was read from. */
+/* The profile of a run is kept beside its run.cfg, as RT_RUNREC_PROFILE: the roofs the run
+ * was judged on, whatever becomes of the file it was read from. */
 #define RT_RUNREC_PROFILE "profile.cfg"
-int rt_runrec_end(struct rt_outfile *of, const struct rt_profile *p, struct rt_err *err);
 
-/* "  configurations_run = ( ... );": what each of v[0..n) ran with, for any workload's
- * run.cfg: its name, the variables it sets ("NAME=": unset), the library its LD_PRELOAD adds
- * (preload), the words before its command (argv_prefix: numactl, the program at that path,
- * with its options), together = true for roofline-run --sweep tune's winners together. */
-void rt_runrec_put_configurations(FILE *fp, const struct rt_sweep_config *v, size_t n,
-				  const char *numactl);
-
-/* Write DIR/run.cfg atomically. */
+/* DIR/run.cfg written atomically, the same for every tool: the comment, "run = {", the tool,
+ * the program, status, started, finished (unless running), host, the command line, the
+ * profile's path, the default, the counters' verdict, how many configurations, the ranks;
+ * the workload's members (rec->put); what each configuration ran with (configurations_run:
+ * its name, the variables it sets, "NAME=": unset, the library its LD_PRELOAD adds, the words
+ * before its command: numactl, the program at that path, with its options; together = true
+ * for roofline-run --sweep tune's winners together); the libraries it was built with, the CPU
+ * of the node it ran on (/proc/cpuinfo's, rt_cpu_detect), the profile's CPU and caches (the
+ * roofs' node; the profile itself kept beside it first, as RT_RUNREC_PROFILE), the
+ * environment (the variables rt_runrec_env_kind names). */
 int rt_runrec_write(const char *dir, const struct rt_runrec *rec, struct rt_err *err);
 
 /* What a sweep's child measures (roofline-train --emit-points FILE), as a record in run.cfg's

@@ -164,17 +164,29 @@ static int request_fits(void *ctx, const char *dir, struct rt_err *err)
 	return rc;
 }
 
+/* DIR/run.cfg of the sweep: how it runs (status running; complete, with its end) */
+static int write_runcfg(const struct rt_sweep *s, const struct rt_sweep_measure_opts *o,
+			const char *started, bool complete, struct rt_err *err)
+{
+	const struct rt_runrec rec = {
+		.comment = "how this sweep was run: enough to run it again (--resume DIR takes "
+			   "the request from here)",
+		.status = complete ? "complete" : "running", .started = started,
+		.cmdline = o->cmdline, .profile = o->req->profile,
+		.default_config = s->configs[0].name, .hw_counters = o->hw_counters,
+		.configurations = s->nconfigs, .ranks = o->ranks ? o->ranks : 1,
+		.configs = o->run ? NULL : s->configs, .prof = o->prof,
+		.put = rt_runrec_request_put, .put_ctx = o->req };
+
+	return rt_runrec_write(o->outdir, &rec, err);
+}
+
 /* Before anything is measured, in the directory opened for this request (rt_resdir_open with
  * request_fits): run.cfg (status "running"), then points.csv repaired (prepare_points). What
  * it did is said in note (empty: nothing). */
 static int prepare_dir(const struct rt_sweep *s, const struct rt_sweep_measure_opts *o,
 		       char *note, size_t notesize, struct rt_err *err)
 {
-	struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline, .configurations = s->nconfigs,
-				 .configs = o->run ? NULL : s->configs, .ranks = o->ranks,
-				 .prof = o->prof,
-				 .default_config = s->configs[0].name,
-				 .hw_counters = o->hw_counters };
 	struct rt_buf csv;              /* beside outdir, a path of any length */
 	char started[32];
 	int rc;
@@ -184,8 +196,7 @@ static int prepare_dir(const struct rt_sweep *s, const struct rt_sweep_measure_o
 	/* run.cfg first: the directory says what it holds before anything is measured (and
 	 * an unwritable one fails here) */
 	rt_timestamp(started, sizeof(started));
-	rec.started = started;
-	if ((rc = rt_runrec_write(o->outdir, &rec, err)))
+	if ((rc = write_runcfg(s, o, started, false, err)))
 		goto out;
 	rc = rt_buf_printf(&csv, "%s/points.csv", o->outdir) ?
 	     rt_err_set(err, -ENOMEM, "out of memory") :
@@ -639,19 +650,9 @@ int rt_sweep_measure(const struct rt_sweep *s, const struct rt_sweep_measure_opt
 	if ((rc = rt_points_csv_read(csv, &all, &nall, err)) ||
 	    (rc = rt_summary_write(summary, all, nall, s->configs[0].name, o->prof, also, err)))
 		goto out;
-	{
-		const struct rt_runrec rec = { .req = o->req, .cmdline = o->cmdline,
-					       .configurations = s->nconfigs,
-					       .configs = o->run ? NULL : s->configs,
-					       .ranks = o->ranks,
-					       .prof = o->prof, .started = started, .complete = true,
-					       .default_config = s->configs[0].name,
-					       .hw_counters = o->hw_counters };
-
-		/* the record first: report.html shows it */
-		if ((rc = rt_runrec_write(o->outdir, &rec, err)))
-			goto out;
-	}
+	/* the record first: report.html shows it */
+	if ((rc = write_runcfg(s, o, started, true, err)))
+		goto out;
 	if ((rc = draw_charts(s, o, all, nall, also, err)))
 		goto out;
 	if (!any_succeeded(all, nall))
