@@ -379,68 +379,6 @@ void rt_cmd_run_opts_fini(struct rt_cmd_run_opts *o)
 	free(o->tune_lacked);
 }
 
-/* A configuration's name for its knobs' words (full, "threads=2 affinity=compact A=x"):
- * whole when it fits, else cut at a character's start with a hash of the whole after it, so
- * that two long names that begin alike stay two. */
-static void cfg_name(struct rt_sweep_config *c, const char *full)
-{
-	const size_t len = strlen(full), keep = sizeof(c->name) - 12;
-	uint32_t h = 2166136261u;               /* FNV-1a */
-	size_t cut = keep;
-
-	if (len < sizeof(c->name)) {
-		memcpy(c->name, full, len + 1);
-		return;
-	}
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)full[i]) * 16777619u;
-	while (cut > 0 && ((unsigned char)full[cut] & 0xc0) == 0x80)
-		cut--;
-	snprintf(c->name, sizeof(c->name), "%.*s #%08x", (int)cut, full, (unsigned)h);
-}
-
-static int cmp_cfg_name(const void *a, const void *b)
-{
-	return strcmp((*(const struct rt_sweep_config *const *)a)->name,
-		      (*(const struct rt_sweep_config *const *)b)->name);
-}
-
-/* Each configuration's name its own (rows are keyed by it): -EINVAL naming a pair that is
- * not. */
-static int names_unique(const struct rt_sweep_config *v, size_t n, struct rt_err *err)
-{
-	const struct rt_sweep_config **p = calloc(n, sizeof(*p));
-	int rc = 0;
-
-	if (!p)
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++)
-		p[i] = &v[i];
-	qsort(p, n, sizeof(*p), cmp_cfg_name);
-	for (size_t i = 1; i < n && !rc; i++)
-		if (!strcmp(p[i - 1]->name, p[i]->name))
-			rc = rt_err_set(err, -EINVAL, "--sweep: configurations %td and %td would "
-					"both be named '%s'", p[i - 1] - v + 1, p[i] - v + 1,
-					p[i]->name);
-	free(p);
-	return rc;
-}
-
-/* KNOB=VALUE added to a configuration's words: the value quoted when it holds a space or a
- * quote (A='1 B=2' and A=1 B=2 are two configurations). */
-static void name_word(struct rt_buf *full, const char *knob, const char *v)
-{
-	rt_buf_printf(full, "%s%s=", full->len ? " " : "", knob);
-	if (!strpbrk(v, " '")) {
-		rt_buf_puts(full, v);
-		return;
-	}
-	rt_buf_puts(full, "'");
-	for (; *v; v++)
-		(void)(*v == '\'' ? rt_buf_puts(full, "'\\''") : rt_buf_add(full, v, 1));
-	rt_buf_puts(full, "'");
-}
-
 /* A named knob's value in configuration c (the library to preload, a variable, numactl's
  * options), "KNOB=WORD" added to its name's words in full; false when out of memory. */
 static bool apply_knob(struct rt_sweep_config *c, const struct rt_cmd_knob *k,
@@ -452,7 +390,7 @@ static bool apply_knob(struct rt_sweep_config *c, const struct rt_cmd_knob *k,
 		snprintf(c->numa, sizeof(c->numa), "%s", v->arg);
 	else if (!rt_sweep_config_setenv(c, v->arg, NULL))
 		return false;
-	name_word(full, rt_cmd_knob_name(k->kind), v->word);
+	rt_sweep_word(full, rt_cmd_knob_name(k->kind), v->word);
 	return true;
 }
 
@@ -465,9 +403,9 @@ static bool apply_grid(const struct rt_cmd_run_opts *o, struct rt_sweep_config *
 
 	snprintf(n, sizeof(n), "%u", c->threads);
 	if (c->threads)
-		name_word(full, "threads", n);
+		rt_sweep_word(full, "threads", n);
 	if (c->affinity != RT_AFFINITY_COUNT)
-		name_word(full, "affinity", rt_affinity_name(c->affinity));
+		rt_sweep_word(full, "affinity", rt_affinity_name(c->affinity));
 	return rt_cmd_framework_env(o->framework, c);
 }
 
@@ -481,53 +419,13 @@ static bool apply_tune(const struct rt_cmd_run_opts *o, size_t i, struct rt_swee
 	return apply_grid(o, c, full);
 }
 
-/* Configuration c named from its words (full, emptied for the next); false when out of
- * memory. */
-static bool named(struct rt_sweep_config *c, struct rt_buf *full)
-{
-	const bool ok = !full->failed;
-
-	if (ok)
-		cfg_name(c, full->s);
-	rt_buf_reset(full);
-	return ok;
-}
-
-/* v[0..n) as the configurations, each name its own; v freed, and -ENOMEM, where building one
- * ran out of memory (ok false). */
-static int built(struct rt_sweep_config *v, size_t n, bool ok, struct rt_sweep_config **out,
-		 size_t *nout, struct rt_err *err)
-{
-	int rc = ok ? names_unique(v, n, err) : rt_err_set(err, -ENOMEM, "out of memory");
-
-	if (rc) {
-		rt_sweep_configs_free(v, n);
-		return rc;
-	}
-	*out = v;
-	*nout = n;
-	return 0;
-}
-
-/* n configurations, the first the default, each of this rank; NULL when out of memory. */
-static struct rt_sweep_config *cfgs_new(size_t n, int rank)
-{
-	struct rt_sweep_config *v = calloc(n, sizeof(*v));
-
-	if (!v)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		rt_sweep_config_command(&v[i], i ? "" : "default", rank);
-	return v;
-}
-
 /* --sweep tune's configurations: the default, each alternative alone, and (once chosen) the
  * alternatives that won together. */
 static int build_tune(const struct rt_cmd_run_opts *o, int rank, struct rt_sweep_config **out,
 		      size_t *nout, struct rt_err *err)
 {
 	const size_t total = 1 + o->ntune + (o->ntogether > 1);
-	struct rt_sweep_config *v = cfgs_new(total, rank);
+	struct rt_sweep_config *v = rt_sweep_configs_command(total, rank);
 	struct rt_buf full;
 	bool ok = true;
 
@@ -535,15 +433,16 @@ static int build_tune(const struct rt_cmd_run_opts *o, int rank, struct rt_sweep
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	rt_buf_init(&full);
 	for (size_t i = 0; i < o->ntune; i++)
-		ok = ok && apply_tune(o, i, &v[1 + i], &full) && named(&v[1 + i], &full);
+		ok = ok && apply_tune(o, i, &v[1 + i], &full) &&
+		     rt_sweep_config_named(&v[1 + i], &full);
 	if (o->ntogether > 1) {
 		for (size_t j = 0; j < o->ntogether; j++)
 			ok = ok && apply_tune(o, o->tune_together[j], &v[total - 1], &full);
-		ok = ok && named(&v[total - 1], &full);
+		ok = ok && rt_sweep_config_named(&v[total - 1], &full);
 		v[total - 1].together = true;
 	}
 	rt_buf_fini(&full);
-	return built(v, total, ok, out, nout, err);
+	return rt_sweep_configs_check(v, total, ok, out, nout, err);
 }
 
 /* The default (the environment untouched) first, then the grid, the first knob slowest:
@@ -584,7 +483,7 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_sw
 	if (total + 1 > MAX_CONFIGS)
 		return rt_err_set(err, -EINVAL, "--sweep: %zu configurations (at most %d)", total,
 				  MAX_CONFIGS - 1);
-	if (!(v = cfgs_new(total + 1, rank)))
+	if (!(v = rt_sweep_configs_command(total + 1, rank)))
 		return rt_err_set(err, -ENOMEM, "out of memory");
 	rt_buf_init(&full);
 	for (size_t k = 0; k < total && ok; k++) {
@@ -603,12 +502,12 @@ static int build_configs(const struct rt_cmd_run_opts *o, int rank, struct rt_sw
 			const char *val = o->env[i].text + o->env[i].at[idx[at]];
 
 			ok = ok && rt_sweep_config_setenv(c, o->env[i].name, val);
-			name_word(&full, o->env[i].name, val);
+			rt_sweep_word(&full, o->env[i].name, val);
 		}
-		ok = ok && named(c, &full);
+		ok = ok && rt_sweep_config_named(c, &full);
 	}
 	rt_buf_fini(&full);
-	return built(v, total + 1, ok, out, nout, err);
+	return rt_sweep_configs_check(v, total + 1, ok, out, nout, err);
 }
 
 /* What one process's output goes through. */
@@ -956,49 +855,6 @@ struct run {
 	char hwline[RT_ERR_MSG + 1024]; /* their verdict, the default's figures added */
 };
 
-/* How configuration c is launched: *preload, "LD_PRELOAD=" with its library after this
- * environment's own list (kept: a user's preload still loads, first; NULL when c sets none),
- * and *argv, the command with its program found once (execvp's search: the same program for
- * every configuration), behind numactl and its options where c binds (the caller frees
- * both). */
-static int knob_launch(const struct run *run, const struct rt_sweep_config *c,
-		       char **preload, char ***argv, struct rt_err *err)
-{
-	const char *own = getenv("LD_PRELOAD");
-	size_t na = 0, nw = c->numa[0] ? 1 : 0, k = 0;
-	char *words;
-
-	*preload = NULL;
-	if (c->preload[0] && asprintf(preload, "LD_PRELOAD=%s%s%s", own && *own ? own : "",
-				      own && *own ? ":" : "", c->preload) < 0) {
-		*preload = NULL;
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	}
-	while (run->o->cmd[na])
-		na++;
-	for (const char *w = c->numa; *w; w++)
-		nw += *w == ' ';
-	/* one allocation: the words' array, then numactl's options cut into words; numactl's
-	 * path, "--", the program and the command's words borrowed */
-	if (!(*argv = calloc(1, (1 + nw + 1 + na + 1) * sizeof(**argv) + strlen(c->numa) + 1))) {
-		free(*preload);
-		*preload = NULL;
-		return rt_err_set(err, -ENOMEM, "out of memory");
-	}
-	words = strcpy((char *)(*argv + 1 + nw + 1 + na + 1), c->numa);
-	if (nw) {
-		(*argv)[k++] = run->o->numactl;
-		for (char *save = NULL, *w = strtok_r(words, " ", &save); w;
-		     w = strtok_r(NULL, " ", &save))
-			(*argv)[k++] = w;
-		(*argv)[k++] = (char *)"--";
-	}
-	(*argv)[k++] = (char *)run->exe;
-	for (size_t i = 1; i < na; i++)
-		(*argv)[k++] = run->o->cmd[i];
-	return 0;
-}
-
 /* One fresh process of configuration c; with the log when logpath is not NULL. */
 static int run_process(const struct run *run, const struct rt_sweep_config *c,
 		       const char *logpath, struct rt_cmd_outcome *r, struct rt_err *err)
@@ -1031,7 +887,7 @@ static int run_process(const struct run *run, const struct rt_sweep_config *c,
 		envp[i] = env[i];
 	for (size_t i = 0; i < c->nenv; i++)
 		envp[nenv++] = c->env[i];
-	if ((rc = knob_launch(run, c, &preload, &argv, err)))
+	if ((rc = rt_sweep_config_launch(c, o->numactl, run->exe, o->cmd, &preload, &argv, err)))
 		return rc;
 	if (preload)
 		envp[nenv++] = preload;

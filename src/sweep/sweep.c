@@ -1,4 +1,6 @@
-/* sweep.c: knob parsing, grid expansion and each configuration's environment */
+/* sweep.c: knob parsing, grid expansion and each configuration's environment; a user's
+ * command's configurations named by their knobs' words, and how each is launched (its
+ * preload, numactl's words) */
 #define _GNU_SOURCE
 #include "config.h"
 #include "sweep/sweep.h"
@@ -7,6 +9,7 @@
 #include "base/util.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,4 +337,123 @@ bool rt_sweep_config_env(struct rt_sweep_config *c)
 	       (a == RT_AFFINITY_COUNT ||
 		(rt_sweep_config_setenv(c, "OMP_PLACES", a == RT_AFFINITY_NONE ? "" : "cores") &&
 		 rt_sweep_config_setenv(c, "OMP_PROC_BIND", bind[a])));
+}
+
+struct rt_sweep_config *rt_sweep_configs_command(size_t n, int rank)
+{
+	struct rt_sweep_config *v = calloc(n, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		rt_sweep_config_command(&v[i], i ? "" : "default", rank);
+	return v;
+}
+
+void rt_sweep_word(struct rt_buf *words, const char *knob, const char *v)
+{
+	rt_buf_printf(words, "%s%s=", words->len ? " " : "", knob);
+	if (!strpbrk(v, " '")) {
+		rt_buf_puts(words, v);
+		return;
+	}
+	rt_buf_puts(words, "'");
+	for (; *v; v++)
+		(void)(*v == '\'' ? rt_buf_puts(words, "'\\''") : rt_buf_add(words, v, 1));
+	rt_buf_puts(words, "'");
+}
+
+bool rt_sweep_config_named(struct rt_sweep_config *c, struct rt_buf *words)
+{
+	const bool ok = !words->failed;
+	const char *full = words->s;
+	const size_t len = ok ? strlen(full) : 0, keep = sizeof(c->name) - 12;
+	uint32_t h = 2166136261u;               /* FNV-1a */
+	size_t cut = keep;
+
+	if (ok && len < sizeof(c->name)) {
+		memcpy(c->name, full, len + 1);
+	} else if (ok) {
+		/* cut at a character's start, the whole's hash after it: two long names that
+		 * begin alike stay two */
+		for (size_t i = 0; i < len; i++)
+			h = (h ^ (unsigned char)full[i]) * 16777619u;
+		while (cut > 0 && ((unsigned char)full[cut] & 0xc0) == 0x80)
+			cut--;
+		snprintf(c->name, sizeof(c->name), "%.*s #%08x", (int)cut, full, (unsigned)h);
+	}
+	rt_buf_reset(words);
+	return ok;
+}
+
+static int cmp_cfg_name(const void *a, const void *b)
+{
+	return strcmp((*(const struct rt_sweep_config *const *)a)->name,
+		      (*(const struct rt_sweep_config *const *)b)->name);
+}
+
+int rt_sweep_configs_check(struct rt_sweep_config *v, size_t n, bool ok,
+			   struct rt_sweep_config **out, size_t *nout, struct rt_err *err)
+{
+	const struct rt_sweep_config **p = ok ? calloc(n, sizeof(*p)) : NULL;
+	int rc = 0;
+
+	if (!p)
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; p && i < n; i++)
+		p[i] = &v[i];
+	if (p)
+		qsort(p, n, sizeof(*p), cmp_cfg_name);
+	for (size_t i = 1; p && i < n && !rc; i++)
+		if (!strcmp(p[i - 1]->name, p[i]->name))
+			rc = rt_err_set(err, -EINVAL, "--sweep: configurations %td and %td would "
+					"both be named '%s'", p[i - 1] - v + 1, p[i] - v + 1,
+					p[i]->name);
+	free(p);
+	if (rc) {
+		rt_sweep_configs_free(v, n);
+		return rc;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+int rt_sweep_config_launch(const struct rt_sweep_config *c, const char *numactl,
+			   const char *exe, char *const *cmd, char **preload, char ***argv,
+			   struct rt_err *err)
+{
+	const char *own = getenv("LD_PRELOAD");
+	size_t na = 0, nw = c->numa[0] ? 1 : 0, k = 0;
+	char *words;
+
+	*preload = NULL;
+	if (c->preload[0] && asprintf(preload, "LD_PRELOAD=%s%s%s", own && *own ? own : "",
+				      own && *own ? ":" : "", c->preload) < 0) {
+		*preload = NULL;
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	while (cmd[na])
+		na++;
+	for (const char *w = c->numa; *w; w++)
+		nw += *w == ' ';
+	/* one allocation: the words' array, then numactl's options cut into words; numactl's
+	 * path, "--", the program and the command's words borrowed */
+	if (!(*argv = calloc(1, (1 + nw + 1 + na + 1) * sizeof(**argv) + strlen(c->numa) + 1))) {
+		free(*preload);
+		*preload = NULL;
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	}
+	words = strcpy((char *)(*argv + 1 + nw + 1 + na + 1), c->numa);
+	if (nw) {
+		(*argv)[k++] = (char *)numactl;
+		for (char *save = NULL, *w = strtok_r(words, " ", &save); w;
+		     w = strtok_r(NULL, " ", &save))
+			(*argv)[k++] = w;
+		(*argv)[k++] = (char *)"--";
+	}
+	(*argv)[k++] = (char *)exe;
+	for (size_t i = 1; i < na; i++)
+		(*argv)[k++] = cmd[i];
+	return 0;
 }

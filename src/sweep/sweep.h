@@ -1,11 +1,13 @@
 /* sweep.h: sweep grids (threads, batch, affinity, precision, input, ranks) and the environment
- * of each configuration's child process */
+ * of each configuration's child process; a user's command's configurations named by their
+ * knobs' words, and how each is launched */
 #ifndef RT_SWEEP_H
 #define RT_SWEEP_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include "base/err.h"
+#include "base/util.h"
 #include "cnn/model.h"
 #include "base/spawn.h"
 #include "machine/topo.h"
@@ -108,5 +110,29 @@ const char *rt_sweep_config_getenv(const struct rt_sweep_config *c, const char *
  * --affinity); RT_AFFINITY_COUNT (a user's command's own placement) adds neither. false when
  * out of memory. rt_sweep_expand does it for each configuration. */
 bool rt_sweep_config_env(struct rt_sweep_config *c);
+
+/* A user's command's grid (roofline-run's; its knobs set by run/cmd-run.c). */
+/* n configurations of a user's command, the first the default, each of rank (-1: none);
+ * NULL when out of memory. */
+struct rt_sweep_config *rt_sweep_configs_command(size_t n, int rank);
+/* KNOB=VALUE added to a configuration's words ("threads=2 affinity=compact A=x"): the value
+ * quoted when it holds a space or a quote (A='1 B=2' and A=1 B=2 are two configurations). */
+void rt_sweep_word(struct rt_buf *words, const char *knob, const char *value);
+/* c named by its words: whole when they fit, else cut with a hash of the whole after them;
+ * words emptied for the next; false when out of memory (words failed). */
+bool rt_sweep_config_named(struct rt_sweep_config *c, struct rt_buf *words);
+/* v[0..n) as the configurations (*out, *nout), each name its own (rows are keyed by it); v
+ * freed, and -EINVAL naming a pair of one name, or -ENOMEM where ok is false (building one
+ * ran out of memory). */
+int rt_sweep_configs_check(struct rt_sweep_config *v, size_t n, bool ok,
+			   struct rt_sweep_config **out, size_t *nout, struct rt_err *err);
+/* How c's process is launched: *preload, "LD_PRELOAD=" with its library after this
+ * environment's own list (kept: a user's preload still loads, first; NULL when c sets none),
+ * and *argv, exe (the command's program, found once) with the words of cmd after its first,
+ * behind numactl (that path) and its options where c binds (the caller frees both; the words
+ * borrowed). */
+int rt_sweep_config_launch(const struct rt_sweep_config *c, const char *numactl,
+			   const char *exe, char *const *cmd, char **preload, char ***argv,
+			   struct rt_err *err);
 
 #endif
