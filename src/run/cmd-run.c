@@ -42,14 +42,6 @@
 
 #define MAX_CONFIGS 4096
 
-static bool env_name_ok(const char *s)
-{
-	for (const char *p = s; *p; p++)
-		if (!(*p == '_' || (isascii(*p) && isalnum((unsigned char)*p))))
-			return false;
-	return *s && !isdigit((unsigned char)*s);
-}
-
 /* The variables a knob sets in each configuration's environment (owner: the knob), and those
  * roofline-run sets itself for its log (owner NULL): no env: knob may sweep one of them as
  * well, or a configuration would carry it twice (the OpenMP runtime reading one, a shell
@@ -176,49 +168,8 @@ static int tune_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *
 	return 0;
 }
 
-/* The values of env:NAME=LIST into k: split at each comma, but for one written "\," (and a
- * backslash written "\\"), each one line of text, none empty, none twice. */
-static int env_values(struct rt_cmd_env_knob *k, const char *spec, const char *list,
-		      struct rt_err *err)
-{
-	const char *c = list;
-	size_t t = 0;
-
-	if (strlen(list) >= sizeof(k->text))
-		return rt_err_set(err, -EINVAL, "--sweep env:%s: a list of at most %zu characters "
-				  "expected", k->name, sizeof(k->text) - 1);
-	do {
-		const size_t start = t;
-
-		if (k->n == RT_CMD_MAX_VALUES)
-			return rt_err_set(err, -EINVAL, "--sweep env:%s: at most %d values", k->name,
-					  RT_CMD_MAX_VALUES);
-		for (; *c && *c != ','; c++) {
-			if (*c == '\\' && (c[1] == ',' || c[1] == '\\'))
-				c++;
-			/* run.cfg and points.csv hold a value on one line */
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				return rt_err_set(err, -EINVAL, "--sweep env:%s: value %zu holds a "
-						  "control character (a newline, a tab): a value is "
-						  "one line of text", k->name, k->n + 1);
-			k->text[t++] = *c;
-		}
-		k->text[t++] = '\0';
-		if (t == start + 1)
-			return rt_err_set(err, -EINVAL, "--sweep %s: value %zu is empty", spec,
-					  k->n + 1);
-		for (size_t j = 0; j < k->n; j++)
-			if (!strcmp(k->text + k->at[j], k->text + start))
-				return rt_err_set(err, -EINVAL, "--sweep %s: '%s' twice", spec,
-						  k->text + start);
-		k->at[k->n++] = (unsigned short)start;
-	} while (*c++ == ',');
-	return 0;
-}
-
 int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err *err)
 {
-	const char *eq = strchr(spec, '=');
 	enum rt_cmd_knob_kind kind;
 	int rc;
 
@@ -242,35 +193,22 @@ int rt_cmd_sweep_add(struct rt_cmd_run_opts *o, const char *spec, struct rt_err 
 		return 0;
 	}
 	if (!strncmp(spec, "env:", 4)) {
-		struct rt_cmd_env_knob *k;
+		struct rt_sweep_env k;
 
-		if (!eq)
-			return rt_err_set(err, -EINVAL, "--sweep %s: env:NAME=V1,V2,... expected",
-					  spec);
-		if ((size_t)(eq - spec - 4) >= sizeof(k->name))
-			return rt_err_set(err, -EINVAL, "--sweep env:%.*s...: a variable name of at "
-					  "most %zu characters expected", 16, spec + 4,
-					  sizeof(k->name) - 1);
+		if ((rc = rt_sweep_env_parse(&k, spec, err)))
+			return rc;
 		if (o->nenv == RT_CMD_MAX_ENV)
 			return rt_err_set(err, -EINVAL, "--sweep %s: at most %d environment "
 					  "variables", spec, RT_CMD_MAX_ENV);
+		for (size_t i = 0; i < o->nenv; i++)
+			if (!strcmp(o->env[i].name, k.name))
+				return rt_err_set(err, -EINVAL, "--sweep %s: %s swept twice", spec,
+						  k.name);
+		if (knob_collides(o, k.name, NULL, err))
+			return -EINVAL;
 		if (!o->env && !(o->env = calloc(RT_CMD_MAX_ENV, sizeof(*o->env))))
 			return rt_err_set(err, -ENOMEM, "out of memory");
-		k = &o->env[o->nenv];
-		memset(k, 0, sizeof(*k));
-		snprintf(k->name, sizeof(k->name), "%.*s", (int)(eq - spec - 4), spec + 4);
-		if (!env_name_ok(k->name))
-			return rt_err_set(err, -EINVAL, "--sweep %s: '%s' is not a variable name",
-					  spec, k->name);
-		for (size_t i = 0; i < o->nenv; i++)
-			if (!strcmp(o->env[i].name, k->name))
-				return rt_err_set(err, -EINVAL, "--sweep %s: %s swept twice", spec,
-						  k->name);
-		if (knob_collides(o, k->name, NULL, err))
-			return -EINVAL;
-		if ((rc = env_values(k, spec, eq + 1, err)))
-			return rc;
-		o->nenv++;
+		o->env[o->nenv++] = k;
 		return 0;
 	}
 	if ((!strncmp(spec, "threads", 7) && (!spec[7] || spec[7] == '=')) ||
@@ -1191,18 +1129,8 @@ static bool put_sweep(FILE *fp, const struct rt_cmd_run_opts *o)
 			rt_cfg_put_member(fp, n++ ? ", " : " ", b.s);
 	}
 	for (size_t k = 0; k < o->nenv && ok; k++) {
-		/* a comma or a backslash of a value written with a backslash before it */
 		rt_buf_reset(&b);
-		rt_buf_printf(&b, "env:%s=", o->env[k].name);
-		for (size_t i = 0; i < o->env[k].n; i++) {
-			if (i)
-				rt_buf_puts(&b, ",");
-			for (const char *v = o->env[k].text + o->env[k].at[i]; *v; v++) {
-				if (*v == ',' || *v == '\\')
-					rt_buf_puts(&b, "\\");
-				rt_buf_add(&b, v, 1);
-			}
-		}
+		rt_sweep_env_spec(&o->env[k], &b);
 		if ((ok = !b.failed))
 			rt_cfg_put_member(fp, n++ ? ", " : " ", b.s);
 	}

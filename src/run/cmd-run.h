@@ -16,21 +16,8 @@
 #include "run/cmd-framework.h"
 #include "sweep/sweep.h"
 
-#define RT_CMD_MAX_VALUES 16
 #define RT_CMD_MAX_ENV 4
 #define RT_CMD_TUNE_MAX 12
-
-/* The longest --sweep env: list (a comma in a value written "\,"). */
-#define RT_CMD_ENV_LIST_MAX 1024
-
-/* --sweep env:NAME=V1,V2,...: the variable and its values, each ended by a NUL in text, value
- * i at text + at[i] */
-struct rt_cmd_env_knob {
-	char name[48];
-	char text[RT_CMD_ENV_LIST_MAX];
-	unsigned short at[RT_CMD_MAX_VALUES];
-	size_t n;
-};
 
 /* roofline-run's options, as its table sets them (on --resume from DIR/run.cfg, each member
  * set as the option of its name); what a sweep holds is on the heap, owned here and freed by
@@ -43,7 +30,7 @@ struct rt_cmd_run_opts {
 	char *const *cmd;               /* the command, NULL-terminated */
 	struct rt_sweep *grid;          /* --sweep threads and affinity (NULL: neither): the sweep
 					 * engine's knobs, grammar and lists (sweep/sweep.h) */
-	struct rt_cmd_env_knob *env;    /* --sweep env:NAME=..., RT_CMD_MAX_ENV at most */
+	struct rt_sweep_env *env;       /* --sweep env:NAME=..., RT_CMD_MAX_ENV at most */
 	size_t nenv;
 	unsigned repeat;                /* fresh processes per configuration (-r) */
 	double timeout;                 /* seconds per process; 0: none */

@@ -8,6 +8,7 @@
 #include "node/probe.h"
 #include "base/util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -337,6 +338,75 @@ bool rt_sweep_config_env(struct rt_sweep_config *c)
 	       (a == RT_AFFINITY_COUNT ||
 		(rt_sweep_config_setenv(c, "OMP_PLACES", a == RT_AFFINITY_NONE ? "" : "cores") &&
 		 rt_sweep_config_setenv(c, "OMP_PROC_BIND", bind[a])));
+}
+
+static bool env_name_ok(const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if (!(*p == '_' || (isascii(*p) && isalnum((unsigned char)*p))))
+			return false;
+	return *s && !isdigit((unsigned char)*s);
+}
+
+int rt_sweep_env_parse(struct rt_sweep_env *k, const char *spec, struct rt_err *err)
+{
+	const char *eq = strchr(spec, '='), *c = eq ? eq + 1 : NULL;
+	size_t t = 0;
+
+	memset(k, 0, sizeof(*k));
+	if (!eq)
+		return rt_err_set(err, -EINVAL, "--sweep %s: env:NAME=V1,V2,... expected", spec);
+	if ((size_t)(eq - spec - 4) >= sizeof(k->name))
+		return rt_err_set(err, -EINVAL, "--sweep env:%.*s...: a variable name of at most "
+				  "%zu characters expected", 16, spec + 4, sizeof(k->name) - 1);
+	snprintf(k->name, sizeof(k->name), "%.*s", (int)(eq - spec - 4), spec + 4);
+	if (!env_name_ok(k->name))
+		return rt_err_set(err, -EINVAL, "--sweep %s: '%s' is not a variable name", spec,
+				  k->name);
+	if (strlen(c) >= sizeof(k->text))
+		return rt_err_set(err, -EINVAL, "--sweep env:%s: a list of at most %zu characters "
+				  "expected", k->name, sizeof(k->text) - 1);
+	do {
+		const size_t start = t;
+
+		if (k->n == RT_SWEEP_ENV_VALUES)
+			return rt_err_set(err, -EINVAL, "--sweep env:%s: at most %d values", k->name,
+					  RT_SWEEP_ENV_VALUES);
+		for (; *c && *c != ','; c++) {
+			if (*c == '\\' && (c[1] == ',' || c[1] == '\\'))
+				c++;
+			/* run.cfg and points.csv hold a value on one line */
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				return rt_err_set(err, -EINVAL, "--sweep env:%s: value %zu holds a "
+						  "control character (a newline, a tab): a value is "
+						  "one line of text", k->name, k->n + 1);
+			k->text[t++] = *c;
+		}
+		k->text[t++] = '\0';
+		if (t == start + 1)
+			return rt_err_set(err, -EINVAL, "--sweep %s: value %zu is empty", spec,
+					  k->n + 1);
+		for (size_t j = 0; j < k->n; j++)
+			if (!strcmp(k->text + k->at[j], k->text + start))
+				return rt_err_set(err, -EINVAL, "--sweep %s: '%s' twice", spec,
+						  k->text + start);
+		k->at[k->n++] = (unsigned short)start;
+	} while (*c++ == ',');
+	return 0;
+}
+
+void rt_sweep_env_spec(const struct rt_sweep_env *k, struct rt_buf *b)
+{
+	rt_buf_printf(b, "env:%s=", k->name);
+	for (size_t i = 0; i < k->n; i++) {
+		if (i)
+			rt_buf_puts(b, ",");
+		for (const char *v = k->text + k->at[i]; *v; v++) {
+			if (*v == ',' || *v == '\\')
+				rt_buf_puts(b, "\\");
+			rt_buf_add(b, v, 1);
+		}
+	}
 }
 
 struct rt_sweep_config *rt_sweep_configs_command(size_t n, int rank)

@@ -112,6 +112,24 @@ const char *rt_sweep_config_getenv(const struct rt_sweep_config *c, const char *
 bool rt_sweep_config_env(struct rt_sweep_config *c);
 
 /* A user's command's grid (roofline-run's; its knobs set by run/cmd-run.c). */
+/* A variable it sweeps (--sweep env:NAME=V1,V2,...): its values, each ended by a NUL in text,
+ * value i at text + at[i]. */
+#define RT_SWEEP_ENV_VALUES 16
+#define RT_SWEEP_ENV_LIST_MAX 1024      /* the longest list (a comma in a value written "\,") */
+struct rt_sweep_env {
+	char name[48];
+	char text[RT_SWEEP_ENV_LIST_MAX];
+	unsigned short at[RT_SWEEP_ENV_VALUES];
+	size_t n;
+};
+/* "env:NAME=LIST" (spec) read into k: NAME a variable's name, the list split at each comma but
+ * for one written "\," (and a backslash written "\\"), each value one line of text, none
+ * empty, none twice. -EINVAL naming spec. */
+int rt_sweep_env_parse(struct rt_sweep_env *k, const char *spec, struct rt_err *err);
+/* k as "env:NAME=V1,V2,..." added to b, a comma or a backslash of a value written with a
+ * backslash before it: the canonical form, which rt_sweep_env_parse reads back to the same
+ * (run.cfg records it for --resume). */
+void rt_sweep_env_spec(const struct rt_sweep_env *k, struct rt_buf *b);
 /* n configurations of a user's command, the first the default, each of rank (-1: none);
  * NULL when out of memory. */
 struct rt_sweep_config *rt_sweep_configs_command(size_t n, int rank);
