@@ -48,6 +48,15 @@ static int bound_of(const struct rt_point *p, const struct rt_profile *prof, str
 }
 
 /* A command's two rows written to csv (a header first) and read back into pf: whether it read. */
+/* summary.txt of the trainer's points, in dir, by the one writer */
+static int summarize(const char *dir, const struct rt_point *pts, size_t n, const char *def,
+		     const struct rt_profile *prof, struct rt_err *err)
+{
+	struct rt_summary_points sp = { pts, n, def, prof };
+
+	return rt_summary_write(dir, rt_summary_points, &sp, NULL, NULL, err);
+}
+
 static bool cmd_rows_load(const char *csv, const struct rt_point *a, const struct rt_point *b,
 			  struct rt_points_file *pf, struct rt_err *err)
 {
@@ -170,9 +179,9 @@ int main(void)
 	/* the level that holds a point's bytes bounds it: caches of 48 KiB and 2 MiB per core, a
 	 * 32 MiB L3 for both cores that the curve found ending at 16 MiB */
 	{
-		struct rt_profile_cache c1 = { 1, 48 << 10, 64, 1, 2 }, c2 = { 2, 2 << 20, 64, 1, 2 },
-					c3 = { 3, 32 << 20, 64, 2, 1 };
-		struct rt_profile_level l3 = { "L3", 32 << 20, 16 << 20, false };
+		struct rt_profile_cache c1 = { 1, 48 << 10, 64, 1, 2, "" }, c2 = { 2, 2 << 20, 64, 1, 2, "" },
+					c3 = { 3, 32 << 20, 64, 2, 1, "" };
+		struct rt_profile_level l3 = { "L3", 32 << 20, 16 << 20, false, 0, "" };
 		struct rt_profile_bw b2 = { .level = "L2", .kernel = "load", .isa = "avx512",
 					     .threads = 2, .gbytes_per_s = 200, .working_set = 1 << 20 };
 		struct rt_profile_bw b3 = { .level = "L3", .kernel = "copy", .isa = "avx512",
@@ -286,7 +295,7 @@ int main(void)
 			FILE *of;
 
 			snprintf(csv, sizeof(csv), "%s/hw.csv", dir);
-			snprintf(sum, sizeof(sum), "%s/hw-summary.txt", dir);
+			snprintf(sum, sizeof(sum), "%s/summary.txt", dir);
 			h.source = RT_SOURCE_HW;
 			h.bytes_source = RT_SOURCE_MODEL;
 			of = fopen(csv, "w");
@@ -298,7 +307,7 @@ int main(void)
 			   "hw FLOPs with the model's bytes: both sources read back");
 			free(back);
 			back = NULL;
-			is_int(rt_summary_write(sum, &h, 1, "t2-b64-none", prof, NULL, &err), 0,
+			is_int(summarize(dir, &h, 1, "t2-b64-none", prof, &err), 0,
 			       "... summarized");
 			slurp(sum, text, sizeof(text));
 			like(text, "hw, bytes model", "... the summary names both");
@@ -546,7 +555,7 @@ int main(void)
 			char sum[160], text[4096] = "";
 
 			snprintf(sum, sizeof(sum), "%s/summary.txt", dir);
-			is_int(rt_summary_write(sum, set, 3, "t2-b64-none", prof, NULL, &err), 0,
+			is_int(summarize(dir, set, 3, "t2-b64-none", prof, &err), 0,
 			       "summary written");
 			slurp(sum, text, sizeof(text));
 			like(text, "best configuration: t2-b64-compact", "names the best");
@@ -566,8 +575,8 @@ int main(void)
 			};
 			char sum[160], text[4096] = "";
 
-			snprintf(sum, sizeof(sum), "%s/summary-above.txt", dir);
-			is_int(rt_summary_write(sum, set, 2, "t2-b64-none", prof, NULL, &err), 0,
+			snprintf(sum, sizeof(sum), "%s/summary.txt", dir);
+			is_int(summarize(dir, set, 2, "t2-b64-none", prof, &err), 0,
 			       "a summary with a configuration above its roof written");
 			slurp(sum, text, sizeof(text));
 			ok(strstr(text, "fp32 avx512 180.0 GFLOP/s") &&

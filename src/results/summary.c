@@ -1,4 +1,5 @@
-/* summary.c: the roofline bound of a point and summary.txt */
+/* summary.c: the roofline bound of a point; summary.txt, its one writer for every workload, and
+ * the trainer's sections of it */
 #include "config.h"
 #include "results/summary.h"
 #include "node/roofs.h"
@@ -155,76 +156,91 @@ void rt_summary_scaling(FILE *fp, const struct rt_point *pts, size_t n)
 	}
 }
 
-int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
-		      const char *default_config, const struct rt_profile *prof, FILE *also,
-		      struct rt_err *err)
+int rt_summary_write(const char *dir, int (*body)(FILE *fp, void *ctx, struct rt_err *err),
+		     void *ctx, const char *tail, FILE *also, struct rt_err *err)
 {
+	struct rt_outfile of;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc;
+
+	if (!mem)
+		return rt_err_set(err, -ENOMEM, "out of memory");
+	rc = body(mem, ctx, err);
+	if (!rc && tail)
+		fprintf(mem, "\n%s\n", tail);
+	if (fclose(mem) && !rc)
+		rc = rt_err_set(err, -ENOMEM, "out of memory");
+	if (!rc && also) {
+		fputs(text, also);
+		fflush(also);
+	}
+	if (!rc && !(rc = rt_outfile_open_in(&of, dir, "summary.txt", err))) {
+		fputs(text, of.fp);
+		rc = rt_outfile_commit(&of, err);
+	}
+	free(text);
+	return rc;
+}
+
+int rt_summary_points(FILE *fp, void *ctx, struct rt_err *err)
+{
+	const struct rt_summary_points *sp = ctx;
+	const struct rt_point *pts = sp->pts;
+	const size_t n = sp->n;
 	struct rt_roofbook *book = NULL;
 	struct rt_verdict v;
-	struct rt_outfile of;
 	char verdict[1024], levels[512];
-	FILE *outs[2];
-	int rc = prof ? rt_roofbook_create(&book, prof, err) : 0;
+	size_t above = 0;
+	int rc = sp->prof ? rt_roofbook_create(&book, sp->prof, err) : 0;
 
-	if (rc || (rc = rt_outfile_open(&of, path, err))) {
-		rt_roofbook_destroy(book);
+	if (rc)
 		return rc;
-	}
-	rt_points_verdict(pts, n, default_config, &v);
+	rt_points_verdict(pts, n, sp->default_config, &v);
 	rt_points_verdict_text(&v, verdict, sizeof(verdict));
-	outs[0] = of.fp;
-	outs[1] = also;
-	for (int o = 0; o < 2; o++) {
-		FILE *fp = outs[o];
-		size_t above = 0;
+	fprintf(fp, "%s\n", verdict);
+	if (v.disturbed)
+		fprintf(fp, "%zu configuration%s did not get %s cores (another process or a CPU "
+			"quota): marked disturbed below, never compared\n", v.disturbed,
+			v.disturbed > 1 ? "s" : "", v.disturbed > 1 ? "their" : "its");
+	fprintf(fp, "\n%-22s %10s %9s %10s %15s %7s  %-34s %s\n", "configuration", "images/s",
+		"GFLOP/s", "FLOP/byte", "source", "held in", "bound by", "of bound");
+	for (size_t i = 0; i < n; i++) {
+		const struct rt_point *p = &pts[i];
+		struct rt_bound b;
+		char src[40];
 
-		if (!fp)
+		/* a failed configuration's one row is its iteration median */
+		if (p->scope != RT_SCOPE_ITERATION || p->stat != RT_STAT_MEDIAN)
 			continue;
-		fprintf(fp, "%s\n", verdict);
-		if (v.disturbed)
-			fprintf(fp, "%zu configuration%s did not get %s cores (another process or a CPU "
-				"quota): marked disturbed below, never compared\n", v.disturbed,
-				v.disturbed > 1 ? "s" : "", v.disturbed > 1 ? "their" : "its");
-		fprintf(fp, "\n%-22s %10s %9s %10s %15s %7s  %-34s %s\n", "configuration", "images/s",
-			"GFLOP/s", "FLOP/byte", "source", "held in", "bound by", "of bound");
-		for (size_t i = 0; i < n; i++) {
-			const struct rt_point *p = &pts[i];
-			struct rt_bound b;
-			char src[40];
-
-			/* a failed configuration's one row is its iteration median */
-			if (p->scope != RT_SCOPE_ITERATION || p->stat != RT_STAT_MEDIAN)
-				continue;
-			if (p->status == RT_STATUS_FAILED) {
-				fprintf(fp, "%-22s failed: %s\n", p->config, p->reason);
-				continue;
-			}
-			/* the FLOPs' source, and the bytes' where it is another */
-			rt_point_sources(p, src, sizeof(src));
-			if (p->status == RT_STATUS_DISTURBED) {
-				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %15s disturbed: %s\n", p->config,
-					p->images_per_s, p->gflops, p->intensity, src, p->reason);
-				continue;
-			}
-			if (book && rt_point_bound(p, book, &b) == 0) {
-				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %15s %7s  %-34s %5.1f%%%s\n",
-					p->config, p->images_per_s, p->gflops, p->intensity, src, b.level,
-					b.ceiling, 100 * b.fraction,
-					b.above ? " above its roof" : "");
-				above += b.above;
-			} else
-				fprintf(fp, "%-22s %10.1f %9.1f %10.2f %15s %7s  %-34s\n", p->config,
-					p->images_per_s, p->gflops, p->intensity, src, "-",
-					"(no ceilings for it in the profile)");
+		if (p->status == RT_STATUS_FAILED) {
+			fprintf(fp, "%-22s failed: %s\n", p->config, p->reason);
+			continue;
 		}
-		if (above)
-			fprintf(fp, "%zu configuration%s ran above %s: %s\n", above,
-				above > 1 ? "s" : "", above > 1 ? "their roofs" : "its roof",
-				rt_bound_above_why);
-		if (prof && rt_profile_levels_said(prof, levels, sizeof(levels)))
-			fprintf(fp, "held in: the levels as the profile sizes them: %s\n", levels);
-		rt_summary_scaling(fp, pts, n);
+		/* the FLOPs' source, and the bytes' where it is another */
+		rt_point_sources(p, src, sizeof(src));
+		if (p->status == RT_STATUS_DISTURBED) {
+			fprintf(fp, "%-22s %10.1f %9.1f %10.2f %15s disturbed: %s\n", p->config,
+				p->images_per_s, p->gflops, p->intensity, src, p->reason);
+			continue;
+		}
+		if (book && rt_point_bound(p, book, &b) == 0) {
+			fprintf(fp, "%-22s %10.1f %9.1f %10.2f %15s %7s  %-34s %5.1f%%%s\n",
+				p->config, p->images_per_s, p->gflops, p->intensity, src, b.level,
+				b.ceiling, 100 * b.fraction, b.above ? " above its roof" : "");
+			above += b.above;
+		} else
+			fprintf(fp, "%-22s %10.1f %9.1f %10.2f %15s %7s  %-34s\n", p->config,
+				p->images_per_s, p->gflops, p->intensity, src, "-",
+				"(no ceilings for it in the profile)");
 	}
+	if (above)
+		fprintf(fp, "%zu configuration%s ran above %s: %s\n", above, above > 1 ? "s" : "",
+			above > 1 ? "their roofs" : "its roof", rt_bound_above_why);
+	if (sp->prof && rt_profile_levels_said(sp->prof, levels, sizeof(levels)))
+		fprintf(fp, "held in: the levels as the profile sizes them: %s\n", levels);
+	rt_summary_scaling(fp, pts, n);
 	rt_roofbook_destroy(book);
-	return rt_outfile_commit(&of, err);
+	return 0;
 }

@@ -41,10 +41,21 @@ int rt_point_bound(const struct rt_point *p, const struct rt_roofbook *book, str
  * faster outside both ranges or not, by rt_points_faster), or the sweep that would measure
  * it. Nothing when the sweep has no such pair. */
 void rt_summary_scaling(FILE *fp, const struct rt_point *pts, size_t n);
-/* summary.txt: the best configuration (iteration images/s, median), its speedup over the
- * default one, and each configuration's bound and distance to it. Written atomically. */
-int rt_summary_write(const char *path, const struct rt_point *pts, size_t n,
-		      const char *default_config, const struct rt_profile *prof, FILE *also,
-		      struct rt_err *err);
+/* summary.txt, of any workload: what body writes (the workload's sections: 0, or -errno with
+ * err), then tail (NULL: none) in a paragraph of its own; the same text onto also (NULL:
+ * none), and into DIR/summary.txt, created exclusively and renamed into place when whole.
+ * 0; -errno with err (nothing of a body that failed is written). */
+int rt_summary_write(const char *dir, int (*body)(FILE *fp, void *ctx, struct rt_err *err),
+		     void *ctx, const char *tail, FILE *also, struct rt_err *err);
+/* The trainer's sections (rt_summary_write's body; ctx a struct rt_summary_points): the best
+ * configuration (iteration images/s, median), its speedup over the default one, each
+ * configuration's bound and distance to it, the thread scaling. */
+struct rt_summary_points {
+	const struct rt_point *pts;
+	size_t n;
+	const char *default_config;
+	const struct rt_profile *prof;  /* NULL: no bounds */
+};
+int rt_summary_points(FILE *fp, void *ctx, struct rt_err *err);
 
 #endif

@@ -21,6 +21,7 @@
 #include "node/roofs.h"
 #include "results/plot.h"
 #include "results/points.h"
+#include "results/summary.h"
 #include "sweep/engine.h"
 #include "sweep/resdir.h"
 #include "sweep/runrec.h"
@@ -1716,6 +1717,22 @@ static int tune_together(struct run *run, struct rt_err *err)
 	return run_all(run, i, err);
 }
 
+/* roofline-run's sections of summary.txt (rt_summary_write's body) */
+struct cmd_sections {
+	const struct run *run;
+	struct rt_cmd_lead *ld;         /* what the page leads with, as the summary says it */
+};
+
+static int cmd_sections(FILE *fp, void *ctx, struct rt_err *err)
+{
+	const struct cmd_sections *cs = ctx;
+	const struct run *run = cs->run;
+
+	(void)err;
+	rt_cmd_summary_sections(fp, run->o, run->cfgs, run->res, run->n, run->prof, cs->ld);
+	return 0;
+}
+
 /* summary.txt (also printed when alone), the charts and report.html: 0 when all are there. */
 static int finish(const struct run *run, const struct rt_cluster_launch *l,
 		  const char *resume_dir)
@@ -1724,34 +1741,17 @@ static int finish(const struct run *run, const struct rt_cluster_launch *l,
 	const char *const dir = run->dir, *const hwline = run->hwline;
 	const size_t n = run->n;
 	struct rt_err err = { 0 };
-	struct rt_outfile sf;
 	struct rt_cmd_lead ld = { .hw = hwline };
-	char *text = NULL, more[4700] = "";
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
+	struct cmd_sections cs = { run, &ld };
+	char more[4700] = "";
 	int rc;
 
-	if (!mem) {
-		fprintf(stderr, "%s: out of memory\n", o->prog);
-		return -ENOMEM;
-	}
-	rt_cmd_summary_write(mem, o, run->cfgs, run->res, n, run->prof, &ld);
-	if (rt_spawn_interrupted()) {
+	if (rt_spawn_interrupted())
 		snprintf(more, sizeof(more), "interrupted: %zu of %zu configurations finished; "
 			 "roofline-run --resume %s runs the rest", run->done, n, resume_dir);
-		fprintf(mem, "\n%s\n", more);
-	}
-	fclose(mem);
-	if ((rc = rt_outfile_open_in(&sf, dir, "summary.txt", &err)) == 0) {
-		fputs(text, sf.fp);
-		rc = rt_outfile_commit(&sf, &err);
-	}
-	if (rc)
+	if ((rc = rt_summary_write(dir, cmd_sections, &cs, more[0] ? more : NULL,
+				   l->size <= 1 ? stdout : NULL, &err)))
 		fprintf(stderr, "%s: %s\n", o->prog, err.msg);
-	if (l->size <= 1)
-		fputs(text, stdout);
-	fflush(stdout);
-	free(text);
 	if (!rc) {
 		const char *lead[4 + RT_CMD_ADVICE_MAX] = { ld.verdict, ld.coverage, hwline, more };
 		size_t nl = 2;

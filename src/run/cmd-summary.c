@@ -383,9 +383,9 @@ static bool sets_mode(const struct rt_sweep_config *c)
 	return m && *m && strcasecmp(m, "strict");
 }
 
-void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
-			  const struct rt_sweep_config *cfgs, const struct rt_cmd_result *res,
-			  size_t n, const struct rt_profile *prof, struct rt_cmd_lead *ld)
+void rt_cmd_summary_sections(FILE *fp, const struct rt_cmd_run_opts *o,
+			     const struct rt_sweep_config *cfgs, const struct rt_cmd_result *res,
+			     size_t n, const struct rt_profile *prof, struct rt_cmd_lead *ld)
 {
 	const struct rt_cmd_result *def = &res[0];
 	char *const v = ld->verdict;

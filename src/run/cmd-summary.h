@@ -26,13 +26,14 @@ struct rt_cmd_lead {
 					 * caller) */
 };
 
-/* summary.txt's text into fp: the command, the coverage, the default described, the table of
+/* roofline-run's sections of summary.txt into fp (results/summary.c's rt_summary_write writes the
+ * file): the command, the coverage, the default described, the table of
  * the configurations cfgs[0..n) (res: their results, the default first), the verdict, the
  * fpmath modes, the default's heaviest primitives under the profile's roofs (prof NULL:
  * none) and the advice; the lead sentences into ld. */
-void rt_cmd_summary_write(FILE *fp, const struct rt_cmd_run_opts *o,
-			  const struct rt_sweep_config *cfgs, const struct rt_cmd_result *res,
-			  size_t n, const struct rt_profile *prof, struct rt_cmd_lead *ld);
+void rt_cmd_summary_sections(FILE *fp, const struct rt_cmd_run_opts *o,
+			     const struct rt_sweep_config *cfgs, const struct rt_cmd_result *res,
+			     size_t n, const struct rt_profile *prof, struct rt_cmd_lead *ld);
 
 /* The configuration the summary makes its claim of, as it compares them (on the work window
  * where every run had one): the fastest; under --sweep tune the fastest of those that beat

@@ -647,9 +647,14 @@ int rt_sweep_measure(const struct rt_sweep *s, const struct rt_sweep_measure_opt
 	if (rc)
 		goto out;
 	all_measured = true;
-	if ((rc = rt_points_csv_read(csv, &all, &nall, err)) ||
-	    (rc = rt_summary_write(summary, all, nall, s->configs[0].name, o->prof, also, err)))
+	if ((rc = rt_points_csv_read(csv, &all, &nall, err)))
 		goto out;
+	{
+		struct rt_summary_points sp = { all, nall, s->configs[0].name, o->prof };
+
+		if ((rc = rt_summary_write(o->outdir, rt_summary_points, &sp, NULL, also, err)))
+			goto out;
+	}
 	/* the record first: report.html shows it */
 	if ((rc = write_runcfg(s, o, started, true, err)))
 		goto out;
