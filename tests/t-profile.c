@@ -90,8 +90,8 @@ int main(void)
 	p->cpu.clock_ghz = 0.1 + 0.2;
 	p->cpu.memory = 25769803776ULL;
 	{
-		struct rt_profile_cache c = { 3, 110100480, 64, 2, 1 };
-		struct rt_profile_level l = { "L3", 110100480, 67108864, false };
+		struct rt_profile_cache c = { 3, 110100480, 64, 2, 1, "" };
+		struct rt_profile_level l = { "L3", 110100480, 67108864, false, 0, "" };
 		struct rt_profile_flops f = { "fp64", "avx512", 2, 1.0 / 3.0, 2.0 / 7.0, 1e-300,
 					      "fma-chains", "", 0, "", { 0 }, 0 };
 		struct rt_profile_flops g = { "bf16", "avx512_core_amx_bf16", 1, 1360.0, 1359.5,

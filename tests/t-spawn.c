@@ -102,7 +102,7 @@ int main(void)
 {
 	struct rt_child c;
 	struct rt_err err = { 0 };
-	char dir[] = "/tmp/rt-t-spawn.XXXXXX", path[64], fifo[64], want[160];
+	char dir[] = "/tmp/rt-t-spawn.XXXXXX", path[64], fifo[64], want[320];
 	long a = 0, b = 0;
 
 	signal(SIGALRM, on_alarm);
@@ -115,7 +115,7 @@ int main(void)
 	/* PATH searched as execvp searches it: a directory named like the program and a file
 	 * without execute permission passed over, the program found after them */
 	{
-		char d1[96], d2[96], d3[96], p[160], got[256], *old = getenv("PATH");
+		char d1[96], d2[96], d3[96], p[320], got[256], *old = getenv("PATH");
 		char *saved = old ? strdup(old) : NULL;
 		bool made;
 		int fd;
