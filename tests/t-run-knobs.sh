@@ -224,6 +224,8 @@ check "--resume again: the same 4 configurations (the winners' from run.cfg), ea
 ROOFTRAJ_SYSROOT="$dir/rich" "$run" -o "$dir/aa" -r 5 --no-overhead --no-hw-counters --sweep tune=allocator:default -- /bin/sh -c true >"$dir/aa.out" 2>&1
 check "A/A tune (allocator=default against the default): no speedup claimed, the default kept" sh -c \
 	"test -s '$dir/aa/summary.txt' && ! grep -q '^best configuration' '$dir/aa/summary.txt' && grep -q '^tune: the set chosen: the default' '$dir/aa/summary.txt'"
+# (what it said, for a run that fails the check)
+grep -E '^(best configuration|no configuration|the default configuration|tune: (faster|the set|none))' "$dir/aa/summary.txt" 2>/dev/null | sed 's/^/# A\/A: /'
 
 # PyTorch live: the allocator in the Python process, oneDNN 2.6 under the fpmath mode
 py=$(torch_python)

@@ -1356,7 +1356,15 @@ static void cmd_drop(void *slot)
 	rt_onednn_tally_free(&((struct rt_cmd_outcome *)slot)->t);
 }
 
-/* run k, ci[k % nci]'s repetition k / nci + 1; prev: disturbed, its second run's log in
+/* Which of ci run k is: in turn; a pair alternates which goes first (ABBA: the default, the
+ * best, the best, the default, ...), so that whatever favours the first or the second run of
+ * a pair (a warm page cache, a clock still rising) favours neither configuration. */
+static size_t cmd_which(const struct cmd_runs *x, size_t k)
+{
+	return x->nci == 2 ? ((k ^ (k >> 1)) & 1) : k % x->nci;
+}
+
+/* run k, ci[cmd_which(k)]'s repetition k / nci + 1; prev: disturbed, its second run's log in
  * PATH.again */
 static int cmd_run_once(void *ctx, size_t k, void *slot, const void *prev, struct rt_err *err)
 {
@@ -1365,7 +1373,7 @@ static int cmd_run_once(void *ctx, size_t k, void *slot, const void *prev, struc
 	char again[4310];
 
 	if (!prev) {
-		x->at = x->ci[k % x->nci];
+		x->at = x->ci[cmd_which(x, k)];
 		x->rep = (unsigned)(k / x->nci) + 1;
 		snprintf(x->log, sizeof(x->log), "onednn/c%03zu-r%u.log", x->at, x->rep);
 		snprintf(x->path, sizeof(x->path), "%s/%s", x->run->dir, x->log);
@@ -1398,7 +1406,7 @@ static void cmd_done(void *ctx, size_t k, const void *slot)
 	struct cmd_runs *x = ctx;
 	const struct rt_sweep_config *c = &x->run->cfgs[x->at];
 	const struct rt_cmd_outcome *r = slot;
-	const size_t j = k % x->nci;
+	const size_t j = cmd_which(x, k);
 	char name[64];
 
 	if (cmd_status(r) == RT_STATUS_OK && x->nw[j] < RT_CLI_REPEAT_MAX) {
@@ -1473,8 +1481,9 @@ static int run_config(const struct run *run, size_t ci, FILE *rows, struct rt_er
 }
 
 /* Before a configuration is said to be faster than the default: both again without the log,
- * in turn (the default, the best, -r times), in fresh processes, their rows appended to
- * points.csv ("command without the log, confirming"); what they say decides the verdict. */
+ * in turn (the default, the best, the best, the default, ...: -r times each), in fresh
+ * processes, their rows appended to points.csv ("command without the log, confirming"); what
+ * they say decides the verdict. */
 static int confirm(const struct run *run, struct rt_err *err)
 {
 	const struct rt_cmd_run_opts *o = run->o;
