@@ -13,7 +13,7 @@
 #include "cnn/net.h"
 #include "sweep/runrec.h"
 #include "sweep/sweep.h"
-#include "sweep/sweep-mpi.h"
+#include "run/sweep-mpi.h"
 #include "machine/topo.h"
 
 /* The bits of rt_train_settings.given: which settings the user set (--resume takes the

@@ -6,6 +6,9 @@
 #include "sweep/engine.h"
 #include "run/cmd-run.h"
 
+/* The trainer's: a child roofline-train per configuration (run/sweep-train.c). */
+extern const struct rt_workload rt_workload_trainer;
+
 /* Every workload, NULL-terminated: the trainer's child, a user's command (run/cmd-run.c). */
 extern const struct rt_workload *const rt_workloads[];
 

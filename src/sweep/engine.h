@@ -53,9 +53,8 @@ struct rt_workload {
 	int (*overlay)(const struct rt_overlay *o, struct rt_err *err);
 };
 
-/* The trainer's: a child roofline-train per configuration (sweep/sweep-train.c). The table of
- * every workload is run/workloads.h's. */
-extern const struct rt_workload rt_workload_trainer;
+/* The workloads (the trainer's, a user's command) and their table are run/'s
+ * (run/workloads.h): nothing here knows one. */
 
 struct rt_engine {
 	const struct rt_workload *w;

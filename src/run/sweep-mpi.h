@@ -10,7 +10,7 @@
 #include "cnn/net.h"
 #include "base/spawn.h"
 #include "sweep/sweep.h"
-#include "sweep/sweep-child.h"
+#include "run/sweep-child.h"
 #include "machine/topo.h"
 
 struct rt_sweep_mpi {

@@ -1,11 +1,12 @@
-/* sweep-train.c: the parent side of a training sweep: the results directory and its request,
- * a child per configuration, points.csv, the summary, the charts and run.cfg */
+/* sweep-train.c: the trainer as a sweep's workload, its parent side: the results directory
+ * and its request, a child per configuration, points.csv, the summary, the charts, run.cfg */
 #include "config.h"
-#include "sweep/sweep-train.h"
+#include "run/sweep-train.h"
 #include "sweep/engine.h"
+#include "run/workloads.h"
 #include "sweep/resdir.h"
 #include "results/plot.h"
-#include "sweep/sweep-child.h"
+#include "run/sweep-child.h"
 #include "counters/pmu.h"
 #include "cnn/data.h"
 #include "node/probe.h"

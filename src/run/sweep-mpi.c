@@ -2,7 +2,7 @@
  * driving and broadcasting, the others following; each rank's threads placed in process */
 #define _GNU_SOURCE
 #include "config.h"
-#include "sweep/sweep-mpi.h"
+#include "run/sweep-mpi.h"
 #include "base/util.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* sweep-child.c: the child side of a sweep (one configuration measured, its points written)
  * and the line protocol between child and parent */
 #include "config.h"
-#include "sweep/sweep-child.h"
+#include "run/sweep-child.h"
 #include "counters/counters.h"
 #include "counters/onednn-log.h"
 #include "cnn/net.h"
