@@ -48,6 +48,7 @@ fi
 # outside both ranges): it names the fastest of the rows, claims a speedup only where the ranges
 # are apart, says "the ranges overlap" only where they do, and gives the rows' figures
 check "the summary's verdict says what points.csv holds: the fastest configuration by its median, a speedup only outside both ranges, the figures the rows'" verdict_agrees "$dir/a/summary.txt" "$csv"
+head -n 1 "$dir/a/summary.txt" | sed 's/^/# verdict: /'
 # each configuration measured: its bound and the distance to it where it ran undisturbed, the
 # reason where other work disturbed it (a busy machine: never held against a roof)
 bounds_agree() { # SUMMARY CSV
