@@ -18,10 +18,13 @@ elif ! taskset -c 1 true 2>/dev/null; then
 else
 	taskset -c 1 "$probe" -q $narrow --profile-out "$dir/t.cfg" >"$dir/t.out" 2>"$dir/t.err" &
 	pid=$!
-	# every thread's CPU set, sampled until the probe exits (a zombie has exited)
+	# every thread's CPU set, sampled until the probe exits (a zombie has exited); from when
+	# the process is the probe (before, it is taskset, which may not have set the CPU yet:
+	# a sample of it read 0-1 once, beside a sanitizer build)
 	: >"$dir/sets"
 	while [ -d "/proc/$pid" ] && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; do
-		cat /proc/$pid/task/*/status 2>/dev/null | grep '^Cpus_allowed_list' >>"$dir/sets"
+		[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = taskset ] ||
+			cat /proc/$pid/task/*/status 2>/dev/null | grep '^Cpus_allowed_list' >>"$dir/sets"
 		sleep 0.02
 	done
 	wait "$pid"
