@@ -182,9 +182,9 @@ void rt_points_index_free(struct rt_points_index *ix)
 	ix->n = 0;
 }
 
-const struct rt_point *rt_points_index_find(const struct rt_points_index *ix, const char *config,
-					    enum rt_scope scope, const char *name,
-					    enum rt_stat stat, enum rt_status status)
+/* The first of ix's rows of config, scope, name and stat (ix->n: none, or where they would be) */
+static size_t index_first(const struct rt_points_index *ix, const char *config,
+			  enum rt_scope scope, const char *name, enum rt_stat stat)
 {
 	size_t lo = 0, hi = ix->n;
 
@@ -196,9 +196,17 @@ const struct rt_point *rt_points_index_find(const struct rt_points_index *ix, co
 		else
 			hi = mid;
 	}
-	for (; lo < ix->n && !cmp_key(ix->v[lo], config, scope, name, stat); lo++)
-		if (status == RT_STATUS_COUNT || ix->v[lo]->status == status)
-			return ix->v[lo];
+	return lo;
+}
+
+const struct rt_point *rt_points_index_find(const struct rt_points_index *ix, const char *config,
+					    enum rt_scope scope, const char *name,
+					    enum rt_stat stat, enum rt_status status)
+{
+	for (size_t i = index_first(ix, config, scope, name, stat);
+	     i < ix->n && !cmp_key(ix->v[i], config, scope, name, stat); i++)
+		if (status == RT_STATUS_COUNT || ix->v[i]->status == status)
+			return ix->v[i];
 	return NULL;
 }
 
@@ -207,20 +215,11 @@ const struct rt_point *rt_points_stat_of(const struct rt_points_index *ix,
 					 const struct rt_point *like, enum rt_stat stat)
 {
 	if (ix) {
-		size_t lo = 0, hi = ix->n;
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (cmp_key(ix->v[mid], like->config, like->scope, like->name, stat) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (; lo < ix->n && !cmp_key(ix->v[lo], like->config, like->scope, like->name,
-					       stat); lo++)
-			if (ix->v[lo]->source == like->source && ix->v[lo]->status == like->status)
-				return ix->v[lo];
+		for (size_t i = index_first(ix, like->config, like->scope, like->name, stat);
+		     i < ix->n && !cmp_key(ix->v[i], like->config, like->scope, like->name, stat);
+		     i++)
+			if (ix->v[i]->source == like->source && ix->v[i]->status == like->status)
+				return ix->v[i];
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++) {
