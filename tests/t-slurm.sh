@@ -4,7 +4,7 @@
 # node through srun and PMIx, the cluster profile naming its job; srun --mpi=none refused
 # instead of two silent singletons; data-parallel training across the nodes bit-identical to
 # one process; --sweep ranks inside an allocation; roofline-run under srun; a node throttled to
-# 40% found; nothing left behind after a SIGTERM.
+# 25% found; nothing left behind after a SIGTERM.
 . "$top_srcdir/tests/tap.sh"
 rehearse="$top_srcdir/tests/slurm-rehearsal.sh"
 probe="$top_builddir/src/roofline-probe"
@@ -88,7 +88,10 @@ job_rows() {
 }
 check "... each rank its own rows, one summary of the job" job_rows
 
-# nodeb throttled to 40% of its core: found on its sustained runs; then, in the same cluster
+# nodeb throttled to 25% of its core: found on its sustained runs (at 40% its sustained fp64
+# run went unfound once under the sanitizers: a node at 40% can read 0.63 of one measured on a
+# slow turn of this VM's vCPUs, inside the threshold; at 25% it reads between 0.16 and 0.40,
+# as t-rehearsal.sh found); then, in the same cluster
 # (one start of Slurm for both), SIGTERM while a job runs: every daemon stopped, the cgroups
 # and the directory removed
 cat >"$dir/th.sh" <<EOF
@@ -98,7 +101,7 @@ echo \$? >"$dir/th.rc"
 exec srun -N 2 --mpi=none sleep 60
 EOF
 before=$(cpu_load)
-timeout 600 "$rehearse" -n 2 -t nodeb:40 -- sh "$dir/th.sh" >"$dir/term.out" 2>"$dir/term.err" &
+timeout 600 "$rehearse" -n 2 -t nodeb:25 -- sh "$dir/th.sh" >"$dir/term.out" 2>"$dir/term.err" &
 pid=$!
 # until the probe is done and the job's tasks run on the nodes, however long that takes
 while kill -0 $pid 2>/dev/null; do
@@ -108,16 +111,16 @@ done
 after=$(cpu_load)
 echo "# the machine used by other processes: $before before the run, $after after"
 rc=$(cat "$dir/th.rc" 2>/dev/null)
-check "nodeb throttled to 40% under Slurm: the cluster probe exits 0 (got $rc)" test "$rc" = 0
+check "nodeb throttled to 25% under Slurm: the cluster probe exits 0 (got $rc)" test "$rc" = 0
 sed -n '/^below the reference/,/^$/p' "$dir/th.out" | sed 's/^/# /'
 if grep -q 'busy with other work before the probe' "$dir"/th/node*.cfg 2>/dev/null ||
 	! awk -v a="$before" -v b="$after" 'BEGIN { exit !(a <= 0.1 && b <= 0.1) }'; then
 	skip "other processes used the machine around the run: no node judged"
 else
-	check "... nodeb found on its sustained fp64 run, at about 40% of nodea" awk -v want="flops fp64 $isa" '
+	check "... nodeb found on its sustained fp64 run, at about 25% of nodea" awk -v want="flops fp64 $isa" '
 		index($0, "host = \"nodeb\"; ceiling = \"" want "\"; statistic = \"sustained\"") {
 			match($0, /ratio = [0-9.]+/); r = substr($0, RSTART + 8, RLENGTH - 8)
-			if (r > 0.25 && r < 0.6) ok = 1 }
+			if (r > 0.12 && r < 0.5) ok = 1 }
 		END { exit !ok }' "$dir/th/cluster.cfg"
 fi
 d=$(sed -n 's/^slurm rehearsal: directory \([^,]*\), cgroups \([^ ]*\) .*/\1/p' "$dir/term.err")
